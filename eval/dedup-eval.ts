@@ -1,0 +1,83 @@
+// Precision/recall of the near-duplicate decision on hand-labelled lesson pairs; fails below 0.95 precision.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { compareLessons } from "../src/quality/similarity.js";
+
+interface Pair {
+  a: string;
+  b: string;
+  label: "duplicate" | "distinct";
+  type: string;
+  source?: string;
+}
+
+const PRECISION_FLOOR = 0.95;
+const args = process.argv.slice(2);
+const json = args.includes("--json");
+const thresholdArg = args.find((a) => a.startsWith("--threshold="));
+const threshold = thresholdArg ? Number(thresholdArg.split("=")[1]) : undefined;
+const fileArg = args.find((a) => !a.startsWith("--"));
+const file = fileArg ?? fileURLToPath(new URL("./dedup-pairs.jsonl", import.meta.url));
+
+const pairs: Pair[] = readFileSync(file, "utf8")
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l, i) => {
+    const p = JSON.parse(l) as Pair;
+    if (typeof p.a !== "string" || typeof p.b !== "string" || !["duplicate", "distinct"].includes(p.label)) {
+      throw new Error(`${file}:${i + 1}: needs string a, b and label duplicate|distinct`);
+    }
+    return p;
+  });
+
+let tp = 0, fp = 0, fn = 0, tn = 0;
+const byType = new Map<string, { pairs: number; predictedDuplicate: number; correct: number; contradiction: number }>();
+const errors: Array<{ type: string; label: string; predicted: string; similarity: number; reason: string; a: string; b: string }> = [];
+
+for (const p of pairs) {
+  const r = threshold === undefined ? compareLessons(p.a, p.b) : compareLessons(p.a, p.b, threshold);
+  const truth = p.label === "duplicate";
+  if (r.duplicate && truth) tp++;
+  else if (r.duplicate) fp++;
+  else if (truth) fn++;
+  else tn++;
+  const row = byType.get(p.type) ?? { pairs: 0, predictedDuplicate: 0, correct: 0, contradiction: 0 };
+  row.pairs++;
+  if (r.duplicate) row.predictedDuplicate++;
+  if (r.duplicate === truth) row.correct++;
+  if (r.contradiction) row.contradiction++;
+  byType.set(p.type, row);
+  if (r.duplicate !== truth) {
+    errors.push({ type: p.type, label: p.label, predicted: r.duplicate ? "duplicate" : "distinct", similarity: r.similarity, reason: r.reason, a: p.a, b: p.b });
+  }
+}
+
+const ratio = (n: number, d: number) => (d === 0 ? 1 : n / d);
+const precision = ratio(tp, tp + fp);
+const recall = ratio(tp, tp + fn);
+const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+if (json) {
+  console.log(JSON.stringify({
+    pairs: pairs.length, threshold: threshold ?? 0.6, precision: round(precision), recall: round(recall), f1: round(f1),
+    confusion: { tp, fp, fn, tn }, byType: Object.fromEntries(byType), misclassified: errors,
+  }, null, 2));
+} else {
+  console.log(`${pairs.length} pairs, threshold ${threshold ?? 0.6}`);
+  console.log(`precision ${round(precision)}  recall ${round(recall)}  F1 ${round(f1)}  (tp ${tp} fp ${fp} fn ${fn} tn ${tn})\n`);
+  console.log("type              pairs  →dup  correct  contradiction");
+  for (const [type, r] of [...byType].sort()) {
+    console.log(`${type.padEnd(16)} ${String(r.pairs).padStart(6)} ${String(r.predictedDuplicate).padStart(5)} ${String(r.correct).padStart(8)} ${String(r.contradiction).padStart(14)}`);
+  }
+  if (errors.length > 0) {
+    console.log(`\nmisclassified (${errors.length}):`);
+    for (const e of errors) {
+      console.log(`- [${e.type}, labelled ${e.label}] sim ${e.similarity}: ${e.reason}\n    a: ${e.a.trim()}\n    b: ${e.b.trim()}`);
+    }
+  }
+}
+if (precision < PRECISION_FLOOR) {
+  console.error(`precision ${round(precision)} is below ${PRECISION_FLOOR}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,205 @@
+// Config: one schema with defaults and docs, loaded from user file, project file, env and options.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { InvalidConfigError } from "./errors.js";
+
+const int = (def: number, min: number, max: number, doc: string) => z.number().int().min(min).max(max).default(def).describe(doc);
+const num = (def: number, min: number, max: number, doc: string) => z.number().min(min).max(max).default(def).describe(doc);
+const bool = (def: boolean, doc: string) => z.boolean().default(def).describe(doc);
+
+/** Every `knowledge.*` key of the opencode-swarm docs, with the same defaults unless noted. */
+export const KnowledgeConfigSchema = z
+  .object({
+    enabled: bool(true, "Master switch."),
+    swarm_max_entries: int(10000, 10, 10_000_000, "Cap per project (docs: 100 FIFO; a database makes a larger cap cheap, eviction is priority-aware)."),
+    hive_max_entries: int(50000, 10, 10_000_000, "Cap on the cross-project hive (docs: 200)."),
+    auto_promote_days: int(90, 1, 3650, "Age after which a swarm entry is promoted to the hive, unless its feedback is negative."),
+    max_inject_count: int(5, 0, 50, "Entries per injection at full budget."),
+    inject_char_budget: int(2000, 0, 20000, "Characters per injection block at full budget."),
+    max_lesson_display_chars: int(120, 20, 1000, "Per-lesson display truncation; stored text is unchanged."),
+    dedup_threshold: num(0.6, 0.1, 1, "Similarity at or above which a new lesson reinforces an existing one."),
+    scope_filter: z.array(z.string()).default(["global"]).describe("Scopes injected and recalled by default (global, stack:<name>)."),
+    hive_enabled: bool(true, "Read and write the cross-project hive."),
+    validation_enabled: bool(true, "Run the quality gates on writes (secrets and sanitising always run)."),
+    evergreen_confidence: num(0.9, 0, 1, "Confidence at or above which (with utility) an entry is evergreen."),
+    evergreen_utility: num(0.8, 0, 1, "Utility at or above which (with confidence) an entry is evergreen."),
+    low_utility_threshold: num(0.3, 0, 1, "Utility at or below which an entry is flagged for review."),
+    min_retrievals_for_utility: int(3, 0, 1000, "Times shown before utility is judged."),
+    default_max_phases: int(10, 1, 1000, "TTL in phases for most entries."),
+    todo_max_phases: int(3, 1, 1000, "TTL in phases for todo entries (removed, not archived)."),
+    same_project_weight: num(1.0, 0, 10, "Encounter weight for the source project (hive)."),
+    cross_project_weight: num(0.5, 0, 10, "Encounter weight for other projects (hive)."),
+    confirmations_to_establish: int(3, 1, 100, "Distinct phases (swarm) or projects (hive) that establish an entry."),
+    rejected_max_entries: int(200, 0, 100000, "Cap on the rejected-lessons list per tier."),
+    feedback_half_life_days: num(90, 1, 3650, "Half-life of feedback weight: 0.5 ^ (age_days / half_life)."),
+  })
+  .strict();
+
+export const ConfigSchema = z
+  .object({
+    knowledge: KnowledgeConfigSchema.prefault({}),
+    hive_path: z.string().min(1).optional().describe("Hive database file (default: platform data dir). Env CAIRN_HIVE wins."),
+    swarm_dir: z.string().min(1).default(".swarm").describe("Folder under the project holding cairn.db (shared with opencode-swarm)."),
+    model_limits: z
+      .record(z.string(), z.number().int().min(1000))
+      .default({ default: 128000 })
+      .describe("Context window in tokens per model id; `default` applies to the rest."),
+    busy_timeout_ms: int(5000, 0, 600000, "How long a write waits for another process's lock."),
+  })
+  .strict();
+
+export type CairnConfig = z.output<typeof ConfigSchema>;
+export type KnowledgeConfig = z.output<typeof KnowledgeConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+/** The per-user data dir for the hive: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */
+export function platformDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  if (platform === "darwin") return path.join(home, "Library", "Application Support", "cairn");
+  if (platform === "win32") return path.join(env.LOCALAPPDATA ?? path.join(home, "AppData", "Local"), "cairn");
+  return path.join(env.XDG_DATA_HOME || path.join(home, ".local", "share"), "cairn");
+}
+
+export function platformConfigDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  if (platform === "darwin") return path.join(home, "Library", "Preferences", "cairn");
+  if (platform === "win32") return path.join(env.APPDATA ?? path.join(home, "AppData", "Roaming"), "cairn");
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "cairn");
+}
+
+function readJsonFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new InvalidConfigError(`Cannot read config file ${file}: ${(e as Error).message}`);
+  }
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Error("the top level must be an object");
+    return v as Record<string, unknown>;
+  } catch (e) {
+    throw new InvalidConfigError(`Config file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] =
+      v && typeof v === "object" && !Array.isArray(v) && prev && typeof prev === "object" && !Array.isArray(prev)
+        ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
+  }
+  return out;
+}
+
+/** `CAIRN__knowledge__max_inject_count=3` → { knowledge: { max_inject_count: 3 } }. */
+function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith("CAIRN__") || raw === undefined) continue;
+    const keys = name.slice("CAIRN__".length).toLowerCase().split("__").filter(Boolean);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // A bare string is a string value.
+    }
+    let node = out;
+    keys.forEach((k, i) => {
+      if (i === keys.length - 1) node[k] = value;
+      else node = (node[k] ??= {}) as Record<string, unknown>;
+    });
+  }
+  if (env.CAIRN_HIVE) out.hive_path = env.CAIRN_HIVE;
+  return out;
+}
+
+/** Turns a zod failure into one message naming each bad key and what it accepts. */
+export function describeConfigError(err: z.ZodError, source: string): InvalidConfigError {
+  const lines = err.issues.map((i) => {
+    const key = i.path.join(".") || "(root)";
+    const issue = i as { code: string; values?: unknown[]; keys?: string[]; expected?: string };
+    if (issue.code === "unrecognized_keys") return `${key}: unknown key(s) ${issue.keys?.join(", ")}`;
+    if (issue.values) return `${key}: must be one of ${issue.values.map(String).join(", ")}`;
+    return `${key}: ${i.message}`;
+  });
+  return new InvalidConfigError(`Invalid config (${source}):\n  ${lines.join("\n  ")}`, { issues: err.issues });
+}
+
+export function parseConfig(raw: unknown, source = "options"): CairnConfig {
+  const r = ConfigSchema.safeParse(raw ?? {});
+  if (!r.success) throw describeConfigError(r.error, source);
+  return r.data;
+}
+
+export interface LoadConfigOptions {
+  projectDir: string;
+  overrides?: ConfigInput | Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Precedence, lowest first: defaults, user file (or CAIRN_CONFIG), project file, env, explicit overrides. */
+export function loadConfig(opts: LoadConfigOptions): { config: CairnConfig; sources: string[] } {
+  const env = opts.env ?? process.env;
+  const sources: string[] = [];
+  let merged: Record<string, unknown> = {};
+  const userFile = env.CAIRN_CONFIG || path.join(platformConfigDir(env), "config.json");
+  if (env.CAIRN_CONFIG || fs.existsSync(userFile)) {
+    merged = deepMerge(merged, readJsonFile(userFile));
+    sources.push(userFile);
+  }
+  const projectFile = path.join(opts.projectDir, ".swarm", "cairn.json");
+  if (fs.existsSync(projectFile)) {
+    merged = deepMerge(merged, readJsonFile(projectFile));
+    sources.push(projectFile);
+  }
+  const fromEnv = envOverrides(env);
+  if (Object.keys(fromEnv).length) {
+    merged = deepMerge(merged, fromEnv);
+    sources.push("env");
+  }
+  if (opts.overrides) {
+    merged = deepMerge(merged, opts.overrides as Record<string, unknown>);
+    sources.push("options");
+  }
+  return { config: parseConfig(merged, sources.join(" + ") || "defaults"), sources };
+}
+
+/** Markdown table of every key, its default and its meaning — generated, so docs never drift. */
+export function configReference(): string {
+  const rows: string[] = ["| key | default | meaning |", "| --- | --- | --- |"];
+  const walk = (schema: z.ZodObject<z.ZodRawShape>, prefix: string) => {
+    for (const [key, field] of Object.entries(schema.shape)) {
+      const f = field as z.ZodType;
+      const inner = unwrap(f);
+      if (inner instanceof z.ZodObject) {
+        walk(inner as z.ZodObject<z.ZodRawShape>, `${prefix}${key}.`);
+        continue;
+      }
+      const def = defaultOf(f);
+      rows.push(`| \`${prefix}${key}\` | ${def === undefined ? "—" : `\`${JSON.stringify(def)}\``} | ${f.description ?? ""} |`);
+    }
+  };
+  walk(ConfigSchema as unknown as z.ZodObject<z.ZodRawShape>, "");
+  return rows.join("\n");
+}
+
+function unwrap(t: z.ZodType): z.ZodType {
+  let cur: z.ZodType = t;
+  for (let i = 0; i < 5; i++) {
+    const def = (cur as unknown as { def?: { innerType?: z.ZodType } }).def;
+    if (def?.innerType) cur = def.innerType;
+    else break;
+  }
+  return cur;
+}
+
+function defaultOf(t: z.ZodType): unknown {
+  const r = t.safeParse(undefined);
+  return r.success ? r.data : undefined;
+}

@@ -1,0 +1,220 @@
+// The entry model: one lesson type shared by every tier, face and store (zod schemas + types, no I/O).
+import { z } from "zod";
+
+export const SCHEMA_VERSION = 1;
+
+export const TIERS = ["swarm", "hive"] as const;
+export const CATEGORIES = [
+  "process", "architecture", "tooling", "security", "testing",
+  "debugging", "performance", "integration", "todo", "other",
+] as const;
+export const KINDS = [
+  "correction", "decision", "commitment", "insight", "learning",
+  "confidence", "pattern", "cross_agent", "workflow_note", "gap",
+] as const;
+export const STATUSES = [
+  "draft", "candidate", "established", "promoted", "archived", "superseded", "quarantined",
+] as const;
+export const PRIORITIES = ["low", "medium", "high", "critical"] as const;
+export const ENFORCEMENTS = ["warn", "enforce"] as const;
+/** The twelve root-cause categories of the Knowledge Objects document. */
+export const ROOT_CAUSES = [
+  "null_reference", "race_condition", "type_mismatch", "config_error", "missing_validation",
+  "state_management", "api_contract", "dependency_issue", "logic_error",
+  "security_vulnerability", "performance_issue", "other",
+] as const;
+
+export type Tier = (typeof TIERS)[number];
+export type Category = (typeof CATEGORIES)[number];
+export type Kind = (typeof KINDS)[number];
+export type Status = (typeof STATUSES)[number];
+export type Priority = (typeof PRIORITIES)[number];
+
+/**
+ * Retrieval priority of each kind (Memory Lane taxonomy): what the agent was told to do
+ * differently outranks what it merely noticed.
+ */
+export const KIND_WEIGHTS: Readonly<Record<Kind, number>> = {
+  correction: 1.0, decision: 1.0, commitment: 1.0,
+  insight: 0.7, learning: 0.7, confidence: 0.7,
+  pattern: 0.4, cross_agent: 0.4, workflow_note: 0.4, gap: 0.4,
+};
+
+/** Statuses an agent may be shown. Drafts wait for a person; the rest are retired. */
+export const LIVE_STATUSES: readonly Status[] = ["candidate", "established", "promoted"];
+
+const shortText = (max: number) => z.string().trim().max(max);
+const stringList = (maxItems: number, maxLen: number) =>
+  z.array(z.string().trim().min(1).max(maxLen)).max(maxItems).default([]);
+
+/** `global` or `stack:<name>` — which projects a lesson is meant for. */
+export const ScopeSchema = z
+  .string()
+  .regex(/^(global|stack:[a-z0-9][a-z0-9._+-]{0,40})$/, {
+    message: 'scope must be "global" or "stack:<name>" (lowercase letters, digits, . _ + -)',
+  });
+
+export const PreventionSchema = z.object({
+  rule: shortText(500).optional(),
+  detection_pattern: shortText(300).optional(),
+  suggested_guardrail: shortText(500).optional(),
+});
+
+export const ApplicabilitySchema = z.object({
+  scope: ScopeSchema.default("global"),
+  /** Project names or ids this applies to; empty or ["*"] means any. */
+  projects: stringList(50, 120),
+  file_globs: stringList(50, 200),
+  tech_stack: stringList(30, 60),
+  agents: stringList(30, 60),
+  tools: stringList(30, 60),
+  /** Words or phrases whose presence in the context makes this lesson relevant. */
+  triggers: stringList(30, 120),
+});
+
+export const DirectiveSchema = z.object({
+  required_actions: stringList(20, 300),
+  forbidden_actions: stringList(20, 300),
+  verification_checks: stringList(20, 300),
+  priority: z.enum(PRIORITIES).default("medium"),
+  enforcement: z.enum(ENFORCEMENTS).default("warn"),
+});
+
+export const ConfirmationSchema = z.object({
+  at: z.string(),
+  phase: z.string().max(120).optional(),
+  project_id: z.string().max(120).optional(),
+  by: z.string().max(120).optional(),
+});
+
+export const LifecycleSchema = z.object({
+  status: z.enum(STATUSES).default("candidate"),
+  confidence: z.number().min(0).max(1).default(0.5),
+  confirmations: z.array(ConfirmationSchema).default([]),
+  phases_alive: z.number().int().min(0).default(0),
+  max_phases: z.number().int().min(1).optional(),
+  hive_eligible: z.boolean().default(false),
+  supersedes: z.string().optional(),
+  superseded_by: z.string().optional(),
+  /** Why an entry is quarantined/archived, or what a quality check flagged. */
+  status_reason: z.string().max(500).optional(),
+  flags: z.array(z.string().max(200)).default([]),
+  revalidated_at: z.string().optional(),
+});
+
+export const ProvenanceSchema = z.object({
+  created_by: z.string().max(120).default("human:cli"),
+  auto_generated: z.boolean().default(false),
+  approved_by: z.string().max(120).optional(),
+  approved_at: z.string().optional(),
+  /** Stable project id: hash of the git remote, else of the absolute path. */
+  source_project_id: z.string().max(120).optional(),
+  source_project_name: z.string().max(200).optional(),
+  session_id: z.string().max(200).optional(),
+  derived_from: z
+    .object({
+      kind: z.enum(["task", "issue", "retrospective", "outcome", "evidence", "manual", "import"]).optional(),
+      ref: z.string().max(300).optional(),
+    })
+    .default({}),
+  /** Id the row had in the system it was imported from. */
+  external_id: z.string().max(200).optional(),
+  /** For hive entries: the swarm entry they were promoted from. */
+  promoted_from: z.object({ project_id: z.string().optional(), entry_id: z.string() }).optional(),
+});
+
+export const UsageSchema = z.object({
+  shown: z.number().int().min(0).default(0),
+  applied: z.number().int().min(0).default(0),
+  ignored: z.number().int().min(0).default(0),
+  violated: z.number().int().min(0).default(0),
+  prevented: z.number().int().min(0).default(0),
+  helpful: z.number().min(0).default(0),
+  harmful: z.number().min(0).default(0),
+  last_shown_at: z.string().optional(),
+  last_feedback_at: z.string().optional(),
+});
+
+/** A stored entry. Every group is always present; optional leaves are truly optional. */
+export const EntrySchema = z.object({
+  schema_version: z.number().int().default(SCHEMA_VERSION),
+  id: z.string(),
+  handle: z.string(),
+  tier: z.enum(TIERS),
+  lesson: z.string(),
+  title: z.string().max(80).optional(),
+  why: z.string().max(500).optional(),
+  prevention: PreventionSchema.prefault({}),
+  category: z.enum(CATEGORIES),
+  kind: z.enum(KINDS),
+  root_cause: z.enum(ROOT_CAUSES).optional(),
+  tags: z.array(z.string()).default([]),
+  entities: z.array(z.string()).default([]),
+  applicability: ApplicabilitySchema.prefault({}),
+  directive: DirectiveSchema.prefault({}),
+  lifecycle: LifecycleSchema.prefault({}),
+  provenance: ProvenanceSchema.prefault({}),
+  usage: UsageSchema.prefault({}),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Entry = z.infer<typeof EntrySchema>;
+
+const tagSchema = z.string().trim().min(1).max(60).regex(/^[\p{L}\p{N}_.:/+#-]+$/u, {
+  message: "tags may hold letters, digits and _ . : / + # - only",
+});
+
+/** What a caller supplies to add a lesson. Everything but `lesson` has a default. */
+export const NewEntryInputSchema = z.object({
+  lesson: z.string(),
+  title: z.string().trim().max(80).optional(),
+  why: z.string().trim().max(500).optional(),
+  prevention: PreventionSchema.optional(),
+  category: z.enum(CATEGORIES).default("other"),
+  kind: z.enum(KINDS).default("learning"),
+  root_cause: z.enum(ROOT_CAUSES).optional(),
+  tags: z.array(tagSchema).max(30).default([]),
+  entities: z.array(tagSchema).max(30).default([]),
+  scope: ScopeSchema.default("global"),
+  applicability: ApplicabilitySchema.omit({ scope: true }).partial().optional(),
+  directive: DirectiveSchema.partial().optional(),
+  confidence: z.number().min(0).max(1).default(0.5),
+  status: z.enum(STATUSES).optional(),
+  hive_eligible: z.boolean().optional(),
+  created_by: z.string().trim().min(1).max(120).optional(),
+  auto_generated: z.boolean().optional(),
+  session_id: z.string().max(200).optional(),
+  derived_from: ProvenanceSchema.shape.derived_from.optional(),
+  external_id: z.string().max(200).optional(),
+  created_at: z.string().datetime({ offset: true }).optional(),
+  /** The phase in which the lesson was learned; counts as its first confirmation. */
+  phase: z.string().trim().max(120).optional(),
+  supersedes: z.string().max(120).optional(),
+});
+export type NewEntryInput = z.input<typeof NewEntryInputSchema>;
+export type NewEntry = z.output<typeof NewEntryInputSchema>;
+
+export const EVENT_TYPES = [
+  "created", "reinforced", "shown", "applied", "feedback", "promoted", "quarantined", "restored",
+  "approved", "superseded", "archived", "removed", "swept", "evicted", "updated",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EntryEvent {
+  seq: number;
+  entry_id: string;
+  type: EventType;
+  at: string;
+  actor: string;
+  data: Record<string, unknown>;
+}
+
+export interface RejectedLesson {
+  id: number;
+  /** The lesson with any secret replaced by a placeholder — never the secret itself. */
+  lesson: string;
+  reason: string;
+  codes: string[];
+  source: string;
+  at: string;
+}

@@ -1,0 +1,48 @@
+// Entry ids (time-ordered UUIDv7), handles, fingerprints, and validation of ids that come from tools.
+import { createHash } from "node:crypto";
+import { v7 as uuidv7 } from "uuid";
+import { CairnError } from "../errors.js";
+import type { Tier } from "./entry.js";
+
+export function newEntryId(): string {
+  return uuidv7();
+}
+
+const HANDLE_PREFIX: Record<Tier, string> = { swarm: "S", hive: "H" };
+
+export function handleFor(tier: Tier, seq: number): string {
+  return `${HANDLE_PREFIX[tier]}-${seq}`;
+}
+
+export function parseHandle(ref: string): { tier: Tier; seq: number } | undefined {
+  const m = /^([SH])-(\d{1,12})$/i.exec(ref);
+  if (!m) return undefined;
+  return { tier: m[1]!.toUpperCase() === "S" ? "swarm" : "hive", seq: Number(m[2]) };
+}
+
+/**
+ * An id, handle or external id given to a tool or command. Anything that could walk a path,
+ * smuggle a NUL or run long is refused before it reaches a query.
+ */
+export function validateEntryRef(ref: unknown): string {
+  if (typeof ref !== "string" || ref.length === 0) {
+    throw new CairnError("INVALID_ID", "An entry id is required (a UUID, a handle like S-12, or an imported id).");
+  }
+  if (ref.length > 200 || !/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(ref) || ref.includes("..")) {
+    throw new CairnError(
+      "INVALID_ID",
+      "Invalid entry id: ids hold letters, digits and - _ . : only (no paths, spaces or control characters).",
+    );
+  }
+  return ref;
+}
+
+/** Identity of a lesson's text for exact-duplicate detection: case, spacing and punctuation ignored. */
+export function fingerprintLesson(lesson: string): string {
+  const canonical = lesson
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 32);
+}

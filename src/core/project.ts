@@ -1,0 +1,57 @@
+// Stable project identity: a hash of the git remote when there is one, else of the absolute path.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export interface ProjectIdentity {
+  /** `p_` + 16 hex chars; the same for every clone of one remote. */
+  id: string;
+  /** For people: the repository or folder name. */
+  name: string;
+  dir: string;
+}
+
+/** Reads `remote "origin"` (else the first remote) from .git/config without spawning git. */
+export function gitRemoteUrl(dir: string): string | undefined {
+  let gitDir = path.join(dir, ".git");
+  try {
+    const st = fs.statSync(gitDir);
+    if (st.isFile()) {
+      // A worktree or submodule: ".git" is a file pointing at the real git dir.
+      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(gitDir, "utf8"));
+      if (!m) return undefined;
+      gitDir = path.resolve(dir, m[1]!.trim());
+      const common = path.join(gitDir, "commondir");
+      if (fs.existsSync(common)) gitDir = path.resolve(gitDir, fs.readFileSync(common, "utf8").trim());
+    }
+    const text = fs.readFileSync(path.join(gitDir, "config"), "utf8");
+    const remotes = [...text.matchAll(/\[remote "([^"]+)"\]([^[]*)/g)].map((m) => ({
+      name: m[1]!,
+      url: /^\s*url\s*=\s*(.+)$/m.exec(m[2]!)?.[1]?.trim(),
+    }));
+    return (remotes.find((r) => r.name === "origin") ?? remotes[0])?.url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `git@github.com:Org/Repo.git` and `https://github.com/org/repo` name the same project. */
+export function normalizeRemote(url: string): string {
+  return url
+    .trim()
+    .replace(/^[a-z+]+:\/\//i, "")
+    .replace(/^[^@/]+@/, "")
+    .replace(/:(?!\d)/, "/")
+    .replace(/\.git$/i, "")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+}
+
+export function resolveProject(dir: string): ProjectIdentity {
+  const abs = path.resolve(dir);
+  const remote = gitRemoteUrl(abs);
+  const key = remote ? `git:${normalizeRemote(remote)}` : `path:${abs}`;
+  const id = `p_${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
+  const name = remote ? normalizeRemote(remote).split("/").pop() || path.basename(abs) : path.basename(abs);
+  return { id, name, dir: abs };
+}

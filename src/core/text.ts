@@ -1,0 +1,136 @@
+// Code-aware tokenisation shared by the full-text index, query building and similarity checks.
+
+/**
+ * English stop words plus filler common in lessons and task descriptions. Negations and
+ * advice words (not, never, always, avoid…) are here too: they carry no topic, and the
+ * similarity module judges polarity on its own.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "a about above after again against all also am an and any are aren arent as at be because been " +
+    "before being below between both but by can cannot cant could couldn couldnt did didn didnt do does " +
+    "doesn doesnt doing don dont down during each etc even ever every few for from further had hadn " +
+    "hadnt has hasn hasnt have haven havent having he her here hers herself him himself his how i if in " +
+    "into is isn isnt it its itself just let lets ll may me might more most much must mustn mustnt my " +
+    "myself need needs no nor not now of off often on once one only or other our ours ourselves out over " +
+    "own per quite rather re really same shall shan she should shouldn shouldnt so some such than that " +
+    "thats the their theirs them themselves then there these they this those through thus to too " +
+    "under until up upon us very via was wasn wasnt we were weren werent what when where whether which " +
+    "while who whom why will with within without won wont would wouldn wouldnt yet you your yours " +
+    "yourself yourselves e g eg ie vs " +
+    // filler: words that appear in most lessons and so rank nothing
+    "always never avoid make sure ensure please basically actually simply just instead thing things " +
+    "stuff way ways like using use used uses get gets got able important note remember good better best " +
+    "properly correctly"
+  ).split(/\s+/),
+);
+
+// unicode61 separates on everything that is not a letter, number or private-use char.
+const WORD_RE = /[\p{L}\p{N}\p{Co}]+/gu;
+// Chunks that may hold one identifier; quotes, brackets, commas and the like end a chunk.
+const CHUNK_RE = /[^\s"'`()[\]{}<>,;!?=|*&^~+]+/gu;
+const EDGE_PUNCT_RE = /^[^\p{L}\p{N}@$#]+|[^\p{L}\p{N}]+$/gu;
+const INNER_SEP_RE = /[^\p{L}\p{N}]+/u;
+const CAMEL_RE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{N}*|\p{Lu}+\p{N}*|\p{N}+|\p{L}+/gu;
+const HAS_CAMEL_RE = /[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+// Numbers and versions (3.5, v1.2.3, 18.x) are values, not identifiers.
+const NUMERIC_RE = /^v?[\p{N}.,:x*-]+$/iu;
+const CONTROL_RE = /[\u0000-\u001f\u007f]/g;
+
+/** Lowercased sub-words of one word at camelCase / PascalCase / acronym boundaries; [] if none. */
+export function camelParts(word: string): string[] {
+  if (!HAS_CAMEL_RE.test(word)) return [];
+  const parts = word.match(CAMEL_RE) ?? [];
+  return parts.length > 1 ? parts.map((p) => p.toLowerCase()) : [];
+}
+
+/**
+ * The extra sub-tokens of code-ish tokens (camelCase, snake_case, kebab-case, paths, dotted
+ * names, `@scope/pkg`), lowercased, distinct, in order of first appearance. Plain words and
+ * pure numbers/versions yield nothing.
+ */
+export function splitIdentifiers(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const push = (t: string) => {
+    if (t && !seen.has(t)) {
+      seen.add(t);
+      out.push(t);
+    }
+  };
+  for (const raw of text.match(CHUNK_RE) ?? []) {
+    const chunk = raw.replace(EDGE_PUNCT_RE, "");
+    if (!chunk || NUMERIC_RE.test(chunk)) continue;
+    const pieces = chunk.split(INNER_SEP_RE).filter(Boolean);
+    if (pieces.length === 0) continue;
+    const camel = pieces.map(camelParts);
+    if (pieces.length === 1 && camel[0]!.length === 0) continue;
+    pieces.forEach((piece, i) => {
+      const sub = camel[i]!;
+      if (sub.length > 0) sub.forEach(push);
+      else push(piece.toLowerCase());
+    });
+  }
+  return out;
+}
+
+/**
+ * Text for an FTS5 column tokenised `porter unicode61`: the parts joined by newlines, then a
+ * line of the sub-tokens unicode61 would not produce by itself (camelCase pieces mostly), so
+ * `getUserById` is found by `user`. Sub-tokens already present as words are not repeated, to
+ * keep term frequencies (and so bm25) honest.
+ */
+export function buildSearchText(parts: string[]): string {
+  const text = parts.map((p) => p.trim()).filter(Boolean).join("\n");
+  const words = new Set(text.toLowerCase().match(WORD_RE) ?? []);
+  const extra = splitIdentifiers(text).filter((t) => !words.has(t));
+  return extra.length > 0 ? `${text}\n${extra.join(" ")}` : text;
+}
+
+/**
+ * Distinct meaningful terms of a free-text query, in order of first appearance: each word
+ * (a camelCase identifier stays whole, since the index holds it whole too) followed by its
+ * camelCase pieces; stop words, filler and one-character terms removed; at most `max`.
+ */
+export function queryTerms(text: string, max = 32): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const push = (t: string) => {
+    if (out.length < max && t.length >= 2 && !STOP_WORDS.has(t) && !seen.has(t)) {
+      seen.add(t);
+      out.push(t);
+    }
+  };
+  const original = text.replace(/(\p{L})['’](\p{L})/gu, "$1$2").match(WORD_RE) ?? [];
+  for (const word of original) {
+    if (out.length >= max) break;
+    push(word.toLowerCase());
+    for (const part of camelParts(word)) push(part);
+  }
+  return out;
+}
+
+/** Prefix matching starts at this length: shorter prefixes match too much to rank. */
+export const PREFIX_MIN_LENGTH = 4;
+
+/**
+ * An FTS5 MATCH expression OR-ing the terms. Every term is a double-quoted string (inner
+ * quotes doubled, control characters dropped), so no input can form FTS5 operators, column
+ * filters or NEAR groups. Terms of PREFIX_MIN_LENGTH or more letters/digits get a trailing `*`
+ * so "auth" also finds "authorization"; pass `{ prefix: false }` for exact tokens only.
+ * Returns "" when there is nothing to search for (the caller must skip the MATCH).
+ */
+export function toFtsMatchQuery(terms: string[], opts: { prefix?: boolean } = {}): string {
+  const prefix = opts.prefix ?? true;
+  const out: string[] = [];
+  for (const raw of terms) {
+    const term = raw.replace(CONTROL_RE, " ").trim();
+    // A term with no letter or digit tokenises to nothing and FTS5 rejects `""*`.
+    if (!/[\p{L}\p{N}]/u.test(term)) continue;
+    const quoted = `"${term.replace(/"/g, '""')}"`;
+    const star = prefix && term.length >= PREFIX_MIN_LENGTH && /^[\p{L}\p{N}]+$/u.test(term);
+    out.push(star ? `${quoted}*` : quoted);
+  }
+  return out.join(" OR ");
+}
+

@@ -1,0 +1,41 @@
+// Typed errors with a stable code and a message a user can act on.
+
+export type CairnErrorCode =
+  | "INVALID_INPUT"
+  | "INVALID_ID"
+  | "NOT_FOUND"
+  | "REJECTED"
+  | "FORCE_REQUIRED"
+  | "INVALID_CONFIG"
+  | "STORE_ERROR"
+  | "IMPORT_ERROR"
+  | "CONFLICT";
+
+export class CairnError extends Error {
+  readonly code: CairnErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  constructor(code: CairnErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = "CairnError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export class NotFoundError extends CairnError {
+  constructor(id: string) {
+    super("NOT_FOUND", `No entry with id or handle "${id}" in either tier. Run \`cairn list\` to see ids.`, { id });
+    this.name = "NotFoundError";
+  }
+}
+
+export class InvalidConfigError extends CairnError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super("INVALID_CONFIG", message, details);
+    this.name = "InvalidConfigError";
+  }
+}
+
+export function isCairnError(e: unknown): e is CairnError {
+  return e instanceof CairnError;
+}

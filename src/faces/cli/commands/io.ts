@@ -1,0 +1,70 @@
+// File commands: import (any supported format, bad lines reported by number) and export (lossless JSONL).
+import fs from "node:fs";
+import path from "node:path";
+import { Option, type Command } from "commander";
+import { TIERS, type Tier } from "../../../core/entry.js";
+import { CairnError } from "../../../errors.js";
+import { IMPORT_FORMATS, type ImportFormat } from "../../../io/types.js";
+import { action, withCairn } from "../context.js";
+import { importProgress } from "../progress.js";
+
+export function registerIoCommands(program: Command): void {
+  program
+    .command("import")
+    .argument("<file>", "file to import")
+    .description("import lessons through the normal write path; bad lines are skipped and reported by number")
+    .addOption(new Option("--format <format>", "input format").choices(["auto", ...IMPORT_FORMATS]).default("auto"))
+    .option("--trusted", "bulk load of existing data: skip the quality layer (secrets and sanitising still run)")
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 even when lines were skipped (they are listed on stderr), 1 if the file cannot be read.
+
+Examples:
+  $ cairn import .swarm/knowledge.jsonl
+  $ cairn import ~/.hive/memories.jsonl --format swarm-tools --trusted --json
+  $ cairn import backup.jsonl     # a cairn export restores losslessly`,
+    )
+    .action(
+      action(async (inv, file: string, flags: { format: ImportFormat | "auto"; trusted?: boolean }) => {
+        const abs = path.resolve(file);
+        try {
+          fs.accessSync(abs, fs.constants.R_OK);
+          if (!fs.statSync(abs).isFile()) throw new Error("not a regular file");
+        } catch (e) {
+          throw new CairnError("IMPORT_ERROR", `Cannot read ${abs}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
+        }
+        const progress = await importProgress(abs, inv.out.json);
+        const report = await withCairn(inv, (c) =>
+          c.importFile(abs, { format: flags.format, trusted: Boolean(flags.trusted), onProgress: (n) => progress.update(n) }),
+        ).finally(() => progress.stop());
+        if (inv.out.json) return inv.out.print(report);
+        const { c } = inv.out;
+        inv.out.line(
+          `${c.green(`imported ${report.imported}`)}, reinforced ${report.reinforced}, unchanged ${report.unchanged}, ` +
+            `rejected ${report.rejected}, skipped ${report.skipped_lines.length} line(s) (format ${report.format})`,
+        );
+        for (const b of report.skipped_lines) inv.out.warn(`line ${b.line}: ${b.error}`);
+        for (const r of report.rejections) inv.out.warn(`line ${r.line}: rejected: ${r.reason}`);
+        if (report.rejected > report.rejections.length) inv.out.warn(`… and ${report.rejected - report.rejections.length} more rejected`);
+      }),
+    );
+
+  program
+    .command("export")
+    .argument("<file>", "file to write (replaced atomically)")
+    .description("write entries as lossless JSONL; `cairn import` restores them")
+    .addOption(new Option("--format <format>", "cairn adds a header line; jsonl is bare entries").choices(["cairn", "jsonl"]).default("cairn"))
+    .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
+    .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json")
+    .action(
+      action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all" }) =>
+        withCairn(inv, async (c) => {
+          const abs = path.resolve(file);
+          const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier });
+          if (inv.out.json) return inv.out.print({ written, file: abs });
+          inv.out.line(`wrote ${written} entries to ${abs}`);
+        }),
+      ),
+    );
+}

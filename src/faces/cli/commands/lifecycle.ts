@@ -1,0 +1,134 @@
+// Status commands: quarantine, restore, archive, remove, promote, supersede, feedback, sweep.
+import { Argument, type Command } from "commander";
+import type { Entry } from "../../../core/entry.js";
+import { VERDICTS, type Verdict } from "../../../lifecycle/feedback.js";
+import type { PromotionResult } from "../../../lifecycle/promote.js";
+import { action, withCairn, type Invocation } from "../context.js";
+import { EXIT, usageError } from "../errors.js";
+import { lessonInput, lessonOptions, reportWrite } from "./entries.js";
+
+/** One-line confirmation of a status change, or the updated entry as JSON. */
+function changed(inv: Invocation, verb: string, e: Entry): void {
+  if (inv.out.json) inv.out.print(e);
+  else inv.out.line(`${verb} ${e.handle} (${e.lifecycle.status})`);
+}
+
+function simple(program: Command, name: string, description: string, example: string): Command {
+  return program
+    .command(name)
+    .argument("<id>", "entry id, handle (S-12, H-3) or imported id")
+    .description(description)
+    .addHelpText("after", `\nExamples:\n  ${example}`);
+}
+
+export function registerLifecycleCommands(program: Command): void {
+  simple(program, "quarantine", "hide an entry from every agent until a person restores it", '$ cairn quarantine S-12 "gives unsafe advice"')
+    .argument("[reason]", "why")
+    .action(action(async (inv, ref: string, reason?: string) => withCairn(inv, async (c) => changed(inv, "quarantined", await c.quarantine(ref, reason ?? "")))));
+
+  simple(program, "restore", "bring back a quarantined or archived entry (it is validated again)", "$ cairn restore S-12")
+    .action(action(async (inv, ref: string) => withCairn(inv, async (c) => changed(inv, "restored", await c.restore(ref)))));
+
+  simple(program, "archive", "retire an entry (kept for history, no longer shown)", '$ cairn archive S-12 "no longer true after the v2 migration"')
+    .argument("[reason]", "why")
+    .action(action(async (inv, ref: string, reason?: string) => withCairn(inv, async (c) => changed(inv, "archived", await c.archive(ref, reason)))));
+
+  simple(program, "remove", "delete an entry; promoted or approved entries need --force", "$ cairn remove S-12\n  $ cairn remove H-3 --force")
+    .option("--force", "remove even a promoted or approved entry")
+    .option("--reason <text>", "why (kept in the event log)")
+    .addHelpText("after", "\nExit code 4 when --force is required.")
+    .action(
+      action(async (inv, ref: string, flags: { force?: boolean; reason?: string }) =>
+        withCairn(inv, async (c) => {
+          const e = await c.remove(ref, { ...(flags.force ? { force: true } : {}), ...(flags.reason ? { reason: flags.reason } : {}) });
+          if (inv.out.json) inv.out.print({ removed: true, id: e.id, handle: e.handle, tier: e.tier });
+          else inv.out.line(`removed ${e.handle}`);
+        }),
+      ),
+    );
+
+  lessonOptions(
+    program
+      .command("promote")
+      .argument("[text]", "a new lesson to add straight to the hive")
+      .description("promote a swarm entry (--from-swarm) or a new lesson text to the cross-project hive")
+      .option("--from-swarm <id>", "the swarm entry to promote"),
+  )
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 promoted or reinforced, 2 rejected by the hive gate.
+
+Examples:
+  $ cairn promote --from-swarm S-12
+  $ cairn promote "Always set busy_timeout on SQLite connections" --category tooling`,
+    )
+    .action(
+      action(async (inv, text: string | undefined, flags: Parameters<typeof lessonInput>[1] & { fromSwarm?: string }) => {
+        if (Boolean(text) === Boolean(flags.fromSwarm)) throw usageError("Give either a lesson text or --from-swarm <id>, not both or neither.");
+        return withCairn(inv, async (c) => {
+          const r: PromotionResult = await c.promote(flags.fromSwarm ? { id: flags.fromSwarm } : { lesson: lessonInput(text!, flags) });
+          return reportWrite(inv.out, r, { route: r.route, ...(r.from ? { from: r.from } : {}) });
+        });
+      }),
+    );
+
+  lessonOptions(
+    program
+      .command("supersede")
+      .argument("<old-id>", "the entry being replaced")
+      .argument("<new-id-or-text>", "an existing entry's id, or the text of a new lesson (anything with a space)")
+      .description("mark an entry superseded by another (existing or new) entry"),
+  )
+    .addHelpText("after", '\nExamples:\n  $ cairn supersede S-3 S-9\n  $ cairn supersede S-3 "Use the v2 token endpoint; v1 was removed in March"')
+    .action(
+      action(async (inv, oldRef: string, replacement: string, flags: Parameters<typeof lessonInput>[1]) =>
+        withCairn(inv, async (c) => {
+          // A lesson always has spaces; an id never does.
+          const what = /\s/.test(replacement.trim()) ? lessonInput(replacement, flags) : replacement;
+          const r = await c.supersede(oldRef, what);
+          if (inv.out.json) return inv.out.print(r);
+          inv.out.line(`${r.old.handle} superseded by ${r.replacement.handle}`);
+        }),
+      ),
+    );
+
+  program
+    .command("feedback")
+    .argument("<id>", "entry id or handle")
+    .addArgument(new Argument("<verdict>", "what happened").choices(VERDICTS))
+    .argument("[note]", "a short note")
+    .description("record whether a lesson was applied, ignored, violated, helpful or harmful")
+    .addHelpText("after", '\nExamples:\n  $ cairn feedback S-12 helpful\n  $ cairn feedback S-12 violated "coder skipped the null check again"')
+    .action(
+      action(async (inv, ref: string, verdict: Verdict, note?: string) =>
+        withCairn(inv, async (c) => changed(inv, `recorded ${verdict} for`, await c.feedback(ref, verdict, note))),
+      ),
+    );
+
+  program
+    .command("sweep")
+    .description("age entries one phase and archive (or, for todos, remove) the expired ones")
+    .option("--phase <name>", "the phase that just completed (kept in the event log)")
+    .option("--promote", "also run phase completion's automatic promotions to the hive")
+    .addHelpText("after", '\nExamples:\n  $ cairn sweep --phase "Phase 3: API"\n  $ cairn sweep --promote --json')
+    .action(
+      action(async (inv, flags: { phase?: string; promote?: boolean }) =>
+        withCairn(inv, async (c) => {
+          const report = flags.promote
+            ? await c.completePhase(flags.phase, inv.actor)
+            : { sweep: await c.sweep({ ...(flags.phase ? { phase: flags.phase } : {}), actor: inv.actor }) };
+          if (inv.out.json) return inv.out.print(report);
+          for (const t of report.sweep) {
+            inv.out.line(`${t.tier}: aged ${t.aged}, archived ${t.archived.length}, removed ${t.removed.length}, kept evergreen ${t.kept_evergreen.length}`);
+          }
+          if ("promotions" in report) {
+            const ok = report.promotions.filter((p) => p.action !== "rejected");
+            inv.out.line(`promoted ${ok.length} of ${report.promotions.length} due`);
+            for (const p of report.promotions.filter((x) => x.action === "rejected")) inv.out.warn(`not promoted: ${p.reason ?? ""}`);
+          }
+          return EXIT.OK;
+        }),
+      ),
+    );
+}

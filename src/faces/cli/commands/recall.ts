@@ -1,0 +1,84 @@
+// `cairn recall`: the engine's ranked lessons for a query, as a table or the JSON contract.
+import { Option, type Command } from "commander";
+import { CATEGORIES, TIERS, type Category, type Tier } from "../../../core/entry.js";
+import { Cairn, type RecallHit } from "../../../engine.js";
+import { action, int, withCairn } from "../context.js";
+import { table, type Output } from "../format.js";
+
+interface RecallFlags {
+  limit: number;
+  tier: Tier | "all";
+  status?: string;
+  category?: Category;
+  explain?: boolean;
+}
+
+/** The public JSON shape of one hit. */
+function hitJson(h: RecallHit, explain: boolean): Record<string, unknown> {
+  return {
+    id: h.entry.id,
+    handle: h.entry.handle,
+    tier: h.tier,
+    lesson: h.entry.lesson,
+    score: Number(h.score.toFixed(6)),
+    status: h.entry.lifecycle.status,
+    category: h.entry.category,
+    ...(h.entry.provenance.external_id ? { external_id: h.entry.provenance.external_id } : {}),
+    ...(explain ? { breakdown: h.breakdown } : {}),
+  };
+}
+
+function breakdownLine(h: RecallHit, out: Output): string {
+  const parts = Object.entries(h.breakdown)
+    .filter(([, v]) => typeof v === "number" && v !== 0)
+    .sort((a, b) => Math.abs(b[1]!) - Math.abs(a[1]!))
+    .map(([k, v]) => `${k} ${v!.toFixed(3)}`);
+  return out.c.dim(`      ${parts.join(" · ") || "(no components)"}`);
+}
+
+export function registerRecallCommand(program: Command): void {
+  program
+    .command("recall")
+    .argument("<query>", "what you are working on, in words")
+    .description("lessons relevant to a query, best first")
+    .option("--limit <n>", "at most n lessons", int("--limit"), 10)
+    .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
+    .option("--status <a,b>", "statuses to include (default: candidate, established, promoted)")
+    .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
+    .option("--explain", "show how each score was made")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ cairn recall "auth middleware null check"
+  $ cairn recall "flaky integration tests" --tier hive --limit 5 --explain
+  $ cairn recall "sqlite busy" --status quarantined,archived --json`,
+    )
+    .action(
+      action(async (inv, query: string, flags: RecallFlags) =>
+        withCairn(inv, async (cairn) => {
+          const statuses = Cairn.parseStatuses(flags.status);
+          const hits = await cairn.recall(query, {
+            limit: flags.limit,
+            tier: flags.tier,
+            ...(statuses ? { statuses } : {}),
+            ...(flags.category ? { category: flags.category } : {}),
+          });
+          const explain = Boolean(flags.explain);
+          if (inv.out.json) return inv.out.print(hits.map((h) => hitJson(h, explain)));
+          if (hits.length === 0) return inv.out.note("no matching lessons");
+          table(
+            hits,
+            [
+              { header: "ID", value: (h) => h.entry.handle },
+              { header: "TIER", value: (h) => h.tier },
+              { header: "SCORE", value: (h) => h.score.toFixed(3) },
+              { header: "LESSON", value: (h) => h.entry.lesson, flex: true },
+            ],
+            inv.out,
+            explain ? (h) => [breakdownLine(h, inv.out)] : undefined,
+          ).forEach((l) => inv.out.line(l));
+        }),
+      ),
+    );
+}

@@ -1,0 +1,114 @@
+// Setup and health commands: init, doctor, config, stats.
+import type { Command } from "commander";
+import { configReference, loadConfig } from "../../../config.js";
+import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
+import { action, withCairn, type Invocation } from "../context.js";
+import { EXIT } from "../errors.js";
+import { table } from "../format.js";
+
+export function registerSetupCommands(program: Command): void {
+  program
+    .command("init")
+    .description("create the project's .swarm/cairn.db and the hive (if missing) and print where they are")
+    .addHelpText("after", "\nExamples:\n  $ cairn init\n  $ cairn init --project ~/code/api --hive /tmp/team-hive.db")
+    .action(
+      action(async (inv) =>
+        withCairn(
+          inv,
+          async (cairn) => {
+            const info = { project: cairn.project, swarm: cairn.swarmPath, hive: cairn.hivePath ?? null };
+            if (inv.out.json) return inv.out.print(info);
+            inv.out.line(`project  ${cairn.project.name} (${cairn.project.id})`);
+            inv.out.line(`swarm    ${cairn.swarmPath}`);
+            inv.out.line(`hive     ${cairn.hivePath ?? "(disabled)"}`);
+          },
+          { create: true },
+        ),
+      ),
+    );
+
+  program
+    .command("doctor")
+    .description("check database integrity, schema, paths, runtime versions and config sources")
+    .addHelpText("after", "\nExit code 1 when a database fails its integrity check.\n\nExamples:\n  $ cairn doctor\n  $ cairn doctor --json")
+    .action(action(doctor));
+
+  program
+    .command("config")
+    .description("print every config key with its default and meaning, then the effective config")
+    .addHelpText("after", "\nExamples:\n  $ cairn config\n  $ cairn config --json   # the effective config and where it came from")
+    .action(
+      action(async (inv) => {
+        const { config, sources } = effectiveConfig(inv);
+        if (inv.out.json) return inv.out.print({ config, sources });
+        inv.out.line(configReference());
+        inv.out.line();
+        inv.out.line(`Effective config (sources: ${sources.join(", ") || "defaults"}):`);
+        inv.out.line(JSON.stringify(config, null, 2));
+      }),
+    );
+
+  program
+    .command("stats")
+    .description("entry counts by tier and status, usage totals, recent rejections")
+    .addHelpText("after", "\nExamples:\n  $ cairn stats\n  $ cairn stats --json")
+    .action(
+      action(async (inv) =>
+        withCairn(inv, async (cairn) => {
+          const stats = await cairn.stats();
+          if (inv.out.json) return inv.out.print(stats);
+          inv.out.line(`project ${stats.project.name} (${stats.project.id})`);
+          const rows = table(
+            stats.tiers,
+            [
+              { header: "TIER", value: (t) => t.tier },
+              { header: "TOTAL", value: (t) => String(t.total) },
+              { header: "SHOWN", value: (t) => String(t.shown) },
+              { header: "APPLIED", value: (t) => String(t.applied) },
+              { header: "REJECTED", value: (t) => String(t.rejected_recent) },
+              { header: "BY STATUS", value: (t) => Object.entries(t.by_status).map(([k, v]) => `${k} ${v}`).join(", ") || "—", flex: true },
+            ],
+            inv.out,
+          );
+          rows.forEach((l) => inv.out.line(l));
+        }),
+      ),
+    );
+}
+
+function effectiveConfig(inv: Invocation) {
+  const overrides = inv.hivePath ? { hive_path: inv.hivePath } : undefined;
+  return loadConfig({ projectDir: inv.projectDir, env: inv.env, ...(overrides ? { overrides } : {}) });
+}
+
+async function doctor(inv: Invocation): Promise<number> {
+  const { sources } = effectiveConfig(inv);
+  return withCairn(inv, async (cairn) => {
+    const tiers = await cairn.doctor();
+    const ok = tiers.every((t) => t.integrity === "ok");
+    const report = {
+      ok,
+      project: cairn.project,
+      paths: { project: inv.projectDir, swarm: cairn.swarmPath, hive: cairn.hivePath ?? null },
+      schema_version: LATEST_SCHEMA_VERSION,
+      runtime: { node: process.versions.node, bun: process.versions.bun ?? null, platform: `${process.platform}-${process.arch}` },
+      config_sources: sources,
+      tiers,
+    };
+    if (inv.out.json) inv.out.print(report);
+    else {
+      const { c } = inv.out;
+      inv.out.line(`${ok ? c.green("ok") : c.red("PROBLEM")}  cairn doctor`);
+      inv.out.line(`project   ${cairn.project.name} (${cairn.project.id}) at ${inv.projectDir}`);
+      for (const t of tiers) {
+        const mark = t.integrity === "ok" ? c.green("ok") : c.red(t.integrity);
+        inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  integrity ${mark}`);
+      }
+      if (!cairn.hivePath) inv.out.line("hive      (disabled)");
+      inv.out.line(`schema    v${LATEST_SCHEMA_VERSION}`);
+      inv.out.line(`runtime   node ${process.versions.node}${process.versions.bun ? `, bun ${process.versions.bun}` : ""} (${report.runtime.platform})`);
+      inv.out.line(`config    ${sources.length ? sources.join(", ") : "defaults only"}`);
+    }
+    return ok ? EXIT.OK : EXIT.FAILURE;
+  });
+}

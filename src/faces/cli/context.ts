@@ -1,0 +1,95 @@
+// Global options, opening the engine for one command, and the run wrapper every action goes through.
+import fs from "node:fs";
+import path from "node:path";
+import { InvalidArgumentError, type Command } from "commander";
+import { CairnError } from "../../errors.js";
+import { openCairn, type Cairn } from "../../engine.js";
+import { reportError } from "./errors.js";
+import { Output } from "./format.js";
+
+export interface GlobalOptions {
+  project?: string;
+  hive?: string;
+  json?: boolean;
+  config?: string;
+  actor?: string;
+}
+
+const ACTOR = /^(human|agent|import|curator|mcp):[\w.-]{1,60}$/;
+
+export interface Invocation {
+  out: Output;
+  projectDir: string;
+  actor: string;
+  hivePath: string | undefined;
+  /** The environment the engine sees: `--config` travels as CAIRN_CONFIG, like a user setting it. */
+  env: NodeJS.ProcessEnv;
+}
+
+export function invocation(cmd: Command): Invocation {
+  const g = cmd.optsWithGlobals<GlobalOptions>();
+  const out = new Output(Boolean(g.json));
+  const actor = g.actor ?? "human:cli";
+  if (!ACTOR.test(actor)) {
+    throw new CairnError("INVALID_INPUT", `Invalid --actor "${actor}": use <human|agent|import|curator|mcp>:<name>, e.g. human:alice.`);
+  }
+  const env = { ...process.env };
+  if (g.config) env.CAIRN_CONFIG = path.resolve(g.config);
+  return {
+    out,
+    projectDir: path.resolve(g.project ?? process.cwd()),
+    actor,
+    hivePath: g.hive ? path.resolve(g.hive) : undefined,
+    env,
+  };
+}
+
+export async function open(inv: Invocation, opts: { create?: boolean } = {}): Promise<Cairn> {
+  // Only `init` may conjure a project out of a typo'd path.
+  if (!opts.create && !fs.existsSync(inv.projectDir)) {
+    throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
+  }
+  return openCairn({
+    projectDir: inv.projectDir,
+    ...(inv.hivePath ? { hivePath: inv.hivePath } : {}),
+    actor: inv.actor,
+    env: inv.env,
+  });
+}
+
+/** An action body: returns the exit code (0 when nothing is returned). */
+type Body<A extends unknown[]> = (inv: Invocation, ...args: A) => Promise<number | void>;
+
+/** Wraps a command action: parses globals, reports errors, sets the exit code. Never throws. */
+export function action<A extends unknown[]>(body: Body<A>): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    let out = new Output(Boolean(cmd.optsWithGlobals<GlobalOptions>().json));
+    try {
+      const inv = invocation(cmd);
+      out = inv.out;
+      const code = await body(inv, ...(args.slice(0, -1) as A));
+      process.exitCode = code ?? 0;
+    } catch (e) {
+      process.exitCode = reportError(e, out);
+    }
+  };
+}
+
+/** Opens the engine, runs `fn`, and always closes it. */
+export async function withCairn<T>(inv: Invocation, fn: (cairn: Cairn) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
+  const cairn = await open(inv, opts);
+  try {
+    return await fn(cairn);
+  } finally {
+    await cairn.close();
+  }
+}
+
+export function int(name: string): (v: string) => number {
+  return (v: string) => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0.`);
+    return n;
+  };
+}

@@ -1,0 +1,64 @@
+// Turns any failure into an exit code and one message (stderr, or a JSON error object on stdout with --json).
+import { CairnError, isCairnError, type CairnErrorCode } from "../../errors.js";
+import type { Output } from "./format.js";
+
+/** Exit codes are part of the CLI contract: scripts branch on them. */
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, NOT_FOUND: 3, CONFLICT: 4 } as const;
+
+const CODE_EXIT: Partial<Record<CairnErrorCode, number>> = {
+  REJECTED: EXIT.USAGE,
+  INVALID_INPUT: EXIT.USAGE,
+  INVALID_ID: EXIT.USAGE,
+  INVALID_CONFIG: EXIT.USAGE,
+  NOT_FOUND: EXIT.NOT_FOUND,
+  FORCE_REQUIRED: EXIT.CONFLICT,
+  CONFLICT: EXIT.CONFLICT,
+};
+
+export function exitCodeFor(code: string): number {
+  return CODE_EXIT[code as CairnErrorCode] ?? EXIT.FAILURE;
+}
+
+/** File-system failures are the user's to fix, so they read like CairnErrors rather than crashes. */
+function fsMessage(e: unknown): string | undefined {
+  const err = e as NodeJS.ErrnoException;
+  if (!err || typeof err.code !== "string" || !err.syscall) return undefined;
+  const where = err.path ? ` ${err.path}` : "";
+  const what: Record<string, string> = {
+    ENOENT: "no such file or directory",
+    EACCES: "permission denied",
+    EISDIR: "is a directory",
+    ENOTDIR: "not a directory",
+    EEXIST: "already exists",
+  };
+  return `Cannot ${err.syscall}${where}: ${what[err.code] ?? err.code}`;
+}
+
+/** Reports `e` and returns the exit code. Stack traces only for unexpected errors under CAIRN_DEBUG=1. */
+export function reportError(e: unknown, out: Output): number {
+  let code: string;
+  let message: string;
+  let exit: number;
+  if (isCairnError(e)) {
+    code = e.code;
+    message = e.message;
+    exit = exitCodeFor(e.code);
+  } else {
+    const fsMsg = fsMessage(e);
+    code = fsMsg ? "IO_ERROR" : "INTERNAL";
+    message = fsMsg ?? (e instanceof Error ? e.message : String(e));
+    exit = EXIT.FAILURE;
+  }
+  if (out.json) out.print({ error: { code, message } });
+  else out.error(`error: ${message}`);
+  if (!isCairnError(e) && process.env.CAIRN_DEBUG === "1" && e instanceof Error && e.stack) {
+    process.stderr.write(`${e.stack}\n`);
+  } else if (!isCairnError(e) && !fsMessage(e) && !out.json) {
+    out.error("(set CAIRN_DEBUG=1 for a stack trace)");
+  }
+  return exit;
+}
+
+export function usageError(message: string): CairnError {
+  return new CairnError("INVALID_INPUT", message);
+}

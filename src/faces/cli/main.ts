@@ -1,0 +1,86 @@
+// The `cairn` command: global options, the command groups, and usage errors mapped to exit code 2.
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+import { registerEntryCommands } from "./commands/entries.js";
+import { registerIoCommands } from "./commands/io.js";
+import { registerLifecycleCommands } from "./commands/lifecycle.js";
+import { registerRecallCommand } from "./commands/recall.js";
+import { registerSetupCommands } from "./commands/setup.js";
+import { EXIT } from "./errors.js";
+import { Output } from "./format.js";
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
+    return pkg.version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command("cairn")
+    .description("Cairn: lessons for teams of AI coding agents — record, gate, recall, review.")
+    .version(version(), "-V, --version")
+    .addOption(new Option("--project <dir>", "project whose .swarm/cairn.db to use (default: current directory)"))
+    .addOption(new Option("--hive <path>", "hive database file (default: CAIRN_HIVE, config hive_path, platform data dir)"))
+    .addOption(new Option("--json", "print one JSON value on stdout (errors as {\"error\": {code, message}})"))
+    .addOption(new Option("--config <file>", "user config file to read instead of the default (like CAIRN_CONFIG)"))
+    .addOption(new Option("--actor <who>", "who performs writes, e.g. human:alice, agent:coder").default("human:cli"))
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  program.addHelpText(
+    "after",
+    `
+Examples:
+  $ cairn init
+  $ cairn add "Check for null before reading req.user in the auth middleware" --category security
+  $ cairn recall "auth middleware null check" --explain
+  $ cairn import .swarm/knowledge.jsonl --json
+  $ cairn list --status quarantined
+
+Exit codes: 0 ok, 1 failure, 2 invalid input or rejected, 3 not found, 4 needs --force or conflicts.`,
+  );
+  registerSetupCommands(program);
+  registerEntryCommands(program);
+  registerRecallCommand(program);
+  registerLifecycleCommands(program);
+  registerIoCommands(program);
+  // Subcommands inherit the parent's error handling so every usage error reaches one place.
+  for (const cmd of program.commands) cmd.exitOverride().showSuggestionAfterError(true);
+  return program;
+}
+
+/** Runs the CLI on `argv` (process.argv shape) and returns the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  const json = argv.slice(2).includes("--json");
+  const out = new Output(json);
+  if (json) {
+    // Commander's own error text would break the one-JSON-value rule; the catch below prints it.
+    program.configureOutput({ outputError: () => {} });
+    for (const cmd of program.commands) cmd.configureOutput({ outputError: () => {} });
+  }
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : EXIT.OK;
+  } catch (e) {
+    if (!(e instanceof CommanderError)) throw e;
+    if (e.exitCode === 0) return EXIT.OK;
+    // Commander already printed help for a bare `cairn`; an unknown command gets it too.
+    if (e.code === "commander.unknownCommand" && !json) program.outputHelp({ error: true });
+    if (json) out.print({ error: { code: "INVALID_INPUT", message: e.message.replace(/^error: /, "") } });
+    return EXIT.USAGE;
+  }
+}
+
+run(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.CAIRN_DEBUG === "1" && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+    process.exitCode = EXIT.FAILURE;
+  },
+);

@@ -1,0 +1,48 @@
+// Import progress on stderr: a bar on a terminal, an occasional plain line otherwise, nothing for --json on a pipe.
+import { createReadStream } from "node:fs";
+import cliProgress from "cli-progress";
+
+export interface Progress {
+  update(processed: number): void;
+  stop(): void;
+}
+
+/** Lines in the file, as the bar's (approximate) total; records and lines are one-to-one for JSONL. */
+async function countLines(file: string): Promise<number> {
+  let n = 0;
+  let last = 10;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) n++;
+    if (chunk.length) last = chunk[chunk.length - 1]!;
+  }
+  return last === 10 ? n : n + 1;
+}
+
+export async function importProgress(file: string, quiet: boolean): Promise<Progress> {
+  if (process.stderr.isTTY) {
+    const total = await countLines(file).catch(() => 0);
+    const bar = new cliProgress.SingleBar(
+      { stream: process.stderr, format: "importing [{bar}] {value}/{total} records", hideCursor: true, clearOnComplete: true },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(Math.max(total, 1), 0);
+    return {
+      update: (n) => {
+        if (n > bar.getTotal()) bar.setTotal(n);
+        bar.update(n);
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  if (quiet) return { update: () => {}, stop: () => {} };
+  // Logs and CI get a line every few seconds, so a long import is visibly alive but not noisy.
+  let last = Date.now();
+  return {
+    update: (n) => {
+      if (Date.now() - last < 3000) return;
+      last = Date.now();
+      process.stderr.write(`importing… ${n} records\n`);
+    },
+    stop: () => {},
+  };
+}

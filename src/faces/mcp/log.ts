@@ -1,0 +1,8 @@
+// Diagnostics for the MCP server: always stderr, because stdout carries the protocol in stdio mode.
+export function log(message: string): void {
+  process.stderr.write(`cairn mcp: ${message}\n`);
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

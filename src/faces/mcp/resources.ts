@@ -1,0 +1,73 @@
+// MCP resources: each entry as cairn://entries/{id} (listed newest first) and the project's stats as cairn://stats.
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Status } from "../../core/entry.js";
+import { isCairnError } from "../../errors.js";
+import { stripInvisibleChars } from "../../quality/sanitize.js";
+import type { Extra, SessionProject } from "./session.js";
+
+const LISTED_STATUSES: readonly Status[] = ["draft", "candidate", "established", "promoted"];
+const LISTED_MAX = 200;
+/** The spec's code for an unknown resource. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** Stored text passed the gates, but a resource may land in a prompt: hidden characters never leave here. */
+function cleanJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === "string" ? stripInvisibleChars(v) : v), 2);
+}
+
+function asMcpError(e: unknown): unknown {
+  if (!isCairnError(e)) return e;
+  return new McpError(e.code === "NOT_FOUND" ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, e.message);
+}
+
+async function guarded(fn: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw asMcpError(e);
+  }
+}
+
+export function registerResources(server: McpServer, session: SessionProject): void {
+  const entries = new ResourceTemplate("cairn://entries/{id}", {
+    list: async (extra: Extra) => {
+      const { cairn } = await session.resolve(extra);
+      const list = await cairn.list({ tier: "all", statuses: LISTED_STATUSES, limit: LISTED_MAX, order: "newest" });
+      return {
+        resources: list.map((e) => ({
+          uri: `cairn://entries/${e.id}`,
+          name: `${e.handle}: ${stripInvisibleChars(e.title ?? e.lesson).slice(0, 80)}`,
+          description: `${e.tier} ${e.lifecycle.status} ${e.category} lesson`,
+          mimeType: "application/json",
+        })),
+      };
+    },
+  });
+
+  server.registerResource(
+    "entry",
+    entries,
+    { title: "Cairn entry", description: "One lesson with its lifecycle, provenance and usage, as JSON.", mimeType: "application/json" },
+    (uri, vars, extra) =>
+      guarded(async () => {
+        const id = Array.isArray(vars.id) ? vars.id[0] : vars.id;
+        const { cairn } = await session.resolve(extra);
+        // The engine validates the id (no paths, no SQL); this face only decodes the URI segment.
+        const entry = await cairn.get(decodeURIComponent(id ?? ""));
+        return { contents: [{ uri: uri.href, mimeType: "application/json", text: cleanJson(entry) }] };
+      }),
+  );
+
+  server.registerResource(
+    "stats",
+    "cairn://stats",
+    { title: "Cairn stats", description: "Counts by tier and status, usage totals, and which project this session is on.", mimeType: "application/json" },
+    (uri, extra) =>
+      guarded(async () => {
+        const { cairn, source } = await session.resolve(extra);
+        const stats = await cairn.stats();
+        return { contents: [{ uri: uri.href, mimeType: "application/json", text: cleanJson({ ...stats, project_source: source }) }] };
+      }),
+  );
+}

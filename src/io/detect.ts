@@ -1,0 +1,39 @@
+// Guesses an import file's format from its name, else from the fields of its first JSON line.
+import { basename } from "node:path";
+import type { ImportFormat } from "./types.js";
+
+const BY_NAME: Readonly<Record<string, ImportFormat>> = {
+  "context.md": "context-md",
+  "knowledge.jsonl": "opencode-swarm",
+  "shared-learnings.jsonl": "opencode-swarm",
+  "hive-knowledge.jsonl": "opencode-swarm",
+  "knowledge-rejected.jsonl": "opencode-swarm",
+  "memories.jsonl": "swarm-tools",
+};
+
+export function detectFormat(path: string, firstLines: string[]): ImportFormat | undefined {
+  const byName = BY_NAME[basename(path).toLowerCase()];
+  if (byName) return byName;
+  for (const text of firstLines) {
+    const row = tryObject(text);
+    if (!row) continue;
+    // Only the first parseable object decides, so one odd row cannot outvote the header.
+    if ("cairn_export" in row || ("schema_version" in row && "lifecycle" in row)) return "cairn";
+    if ("information" in row) return "swarm-tools";
+    if ("lesson" in row && ("confirmed_by" in row || "phases_alive" in row || "tier" in row || "rejection_reason" in row)) {
+      return "opencode-swarm";
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+function tryObject(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

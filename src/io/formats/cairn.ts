@@ -1,0 +1,64 @@
+// Parser for Cairn's own lossless JSONL export: each line is a whole stored Entry.
+import { EntrySchema, SCHEMA_VERSION, type Entry, type NewEntryInput } from "../../core/entry.js";
+import type { ParseItem } from "../types.js";
+import { bad, describeIssues, parseJsonObject } from "./json.js";
+
+const GROUPS = ["prevention", "applicability", "directive", "lifecycle", "provenance", "usage"] as const;
+
+/** One line of a cairn export; undefined for the header line, which carries no lesson. */
+export function parseCairnLine(text: string, line: number): ParseItem | undefined {
+  const json = parseJsonObject(text);
+  if (!json.ok) return bad(line, json.error);
+  const raw = json.value;
+  if ("cairn_export" in raw) {
+    const v = raw.schema_version;
+    return typeof v === "number" && v > SCHEMA_VERSION
+      ? bad(line, `export header says schema_version ${v}; this Cairn reads up to ${SCHEMA_VERSION} (upgrade Cairn)`)
+      : undefined;
+  }
+  if (typeof raw.schema_version === "number" && raw.schema_version > SCHEMA_VERSION) {
+    return bad(line, `entry has schema_version ${raw.schema_version}; this Cairn reads up to ${SCHEMA_VERSION}`);
+  }
+  // zod 4 returns a .default() value unparsed, so a missing group would come back as a bare
+  // `{}` without its inner defaults; an explicit `{}` is parsed and filled in.
+  for (const group of GROUPS) if (raw[group] === undefined) raw[group] = {};
+  const parsed = EntrySchema.safeParse(raw);
+  if (!parsed.success) return bad(line, `not a Cairn entry: ${describeIssues(parsed.error, raw)}`);
+  const entry = parsed.data;
+  return { ok: true, record: { line, input: entryToInput(entry), entry, tier: entry.tier } };
+}
+
+/** The NewEntryInput an entry would have been created from, for engines that re-validate. */
+export function entryToInput(e: Entry): NewEntryInput {
+  const { scope, ...applicability } = e.applicability;
+  const input: NewEntryInput = {
+    lesson: e.lesson,
+    title: e.title,
+    why: e.why,
+    prevention: e.prevention,
+    category: e.category,
+    kind: e.kind,
+    root_cause: e.root_cause,
+    tags: e.tags,
+    entities: e.entities,
+    scope,
+    applicability,
+    directive: e.directive,
+    confidence: e.lifecycle.confidence,
+    status: e.lifecycle.status,
+    hive_eligible: e.lifecycle.hive_eligible,
+    created_by: e.provenance.created_by,
+    auto_generated: e.provenance.auto_generated,
+    session_id: e.provenance.session_id,
+    derived_from: e.provenance.derived_from,
+    external_id: e.provenance.external_id,
+    created_at: e.created_at,
+    supersedes: e.lifecycle.supersedes,
+  };
+  return dropUndefined(input);
+}
+
+export function dropUndefined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}

@@ -1,0 +1,76 @@
+// Parser for opencode-swarm's legacy `.swarm/context.md`: one record per bullet in known `## ` sections.
+import type { Category, Kind, NewEntryInput } from "../../core/entry.js";
+import type { Line } from "../lines.js";
+import type { ParseItem } from "../types.js";
+
+interface SectionMap {
+  category: Category;
+  kind: Kind;
+  tags: string[];
+}
+
+const SECTIONS: Readonly<Record<string, SectionMap>> = {
+  "lessons-learned": { category: "other", kind: "learning", tags: [] },
+  patterns: { category: "other", kind: "pattern", tags: [] },
+  "sme-cache": { category: "other", kind: "learning", tags: ["domain"] },
+  decisions: { category: "other", kind: "decision", tags: [] },
+};
+
+/** "Lessons Learned", "lessons_learned", "SME Cache (phase 2)" → the SECTIONS entry, if any. */
+export function sectionFor(heading: string): SectionMap | undefined {
+  const key = heading.trim().toLowerCase().replace(/[\s_-]+/g, "-").replace(/[^a-z0-9-]/g, "");
+  const name = Object.keys(SECTIONS).find((k) => key === k || key.startsWith(`${k}-`));
+  return name ? SECTIONS[name] : undefined;
+}
+
+/**
+ * Section-level parser over a line stream. A bullet runs until a blank line, a heading,
+ * or an unindented line; indented lines (including nested bullets) are folded into it.
+ */
+export async function* parseContextMd(lines: AsyncIterable<Line>, source = "context.md"): AsyncGenerator<ParseItem> {
+  let section: SectionMap | undefined;
+  let open: { line: number; parts: string[] } | undefined;
+  let inFence = false;
+
+  const close = (): ParseItem | undefined => {
+    const bullet = open;
+    open = undefined;
+    if (!bullet || !section) return undefined;
+    const lesson = bullet.parts.join(" ").trim();
+    if (lesson === "") return undefined;
+    const input: NewEntryInput = {
+      lesson,
+      category: section.category,
+      kind: section.kind,
+      tags: [...section.tags],
+      derived_from: { kind: "import", ref: source },
+    };
+    return { ok: true, record: { line: bullet.line, input } };
+  };
+
+  for await (const { line, text } of lines) {
+    // `#` lines inside code fences are shell comments, not headings.
+    if (/^\s*(```|~~~)/.test(text)) inFence = !inFence;
+    const heading = inFence ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(text);
+    if (heading) {
+      const done = close();
+      if (done) yield done;
+      const level = heading[1]!.length;
+      if (level <= 2) section = level === 2 ? sectionFor(heading[2]!) : undefined;
+      continue;
+    }
+    const bullet = inFence ? null : /^[-*+]\s+(.*)$/.exec(text);
+    if (bullet) {
+      const done = close();
+      if (done) yield done;
+      if (section) open = { line, parts: [bullet[1]!] };
+    } else if (open && text.trim() !== "" && /^\s/.test(text)) {
+      open.parts.push(text.trim());
+    } else {
+      const done = close();
+      if (done) yield done;
+    }
+  }
+  const done = close();
+  if (done) yield done;
+}

@@ -1,0 +1,168 @@
+// Parser for opencode-swarm knowledge JSONL (knowledge.jsonl, shared-learnings.jsonl, hive-knowledge.jsonl, knowledge-rejected.jsonl).
+import { z } from "zod";
+import {
+  CATEGORIES, ENFORCEMENTS, PRIORITIES, ScopeSchema,
+  type Category, type Kind, type NewEntryInput, type Status, type Tier,
+} from "../../core/entry.js";
+import type { ParseItem } from "../types.js";
+import { dropUndefined } from "./cairn.js";
+import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
+import { cleanTags, inferCategory, inferKind, toIsoDate } from "./map.js";
+
+const strList = z.array(z.string()).nullish();
+// Loose on purpose: the stray hive file and older versions omit most fields; null means absent.
+const RowSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).nullish(),
+  lesson: z.string().nullish(),
+  text: z.string().nullish(),
+  tier: z.string().nullish(),
+  category: z.string().nullish(),
+  tags: strList,
+  scope: z.string().nullish(),
+  confidence: z.number().nullish(),
+  status: z.string().nullish(),
+  hive_eligible: z.boolean().nullish(),
+  auto_generated: z.boolean().nullish(),
+  created_at: z.union([z.string(), z.number()]).nullish(),
+  promoted_at: z.union([z.string(), z.number()]).nullish(),
+  rejected_at: z.union([z.string(), z.number()]).nullish(),
+  confirmed_by: z.array(z.unknown()).nullish(),
+  triggers: strList,
+  applies_to_agents: strList,
+  applies_to_tools: strList,
+  required_actions: strList,
+  forbidden_actions: strList,
+  verification_checks: strList,
+  directive_priority: z.string().nullish(),
+  enforcement_mode: z.string().nullish(),
+  rejection_reason: z.string().nullish(),
+});
+type Row = z.infer<typeof RowSchema>;
+
+/** Their categories that are not ours → our category + kind. */
+const LEGACY_CATEGORIES: Readonly<Record<string, { category?: Category; kind: Kind }>> = {
+  pattern: { kind: "pattern" },
+  patterns: { kind: "pattern" },
+  decision: { kind: "decision" },
+  decisions: { kind: "decision" },
+  lesson: { kind: "learning" },
+  lessons: { kind: "learning" },
+  learning: { kind: "learning" },
+  insight: { kind: "insight" },
+  domain: { category: "other", kind: "insight" },
+  gotcha: { category: "debugging", kind: "learning" },
+  bug: { category: "debugging", kind: "learning" },
+  convention: { category: "process", kind: "decision" },
+  workflow: { category: "process", kind: "workflow_note" },
+  correction: { kind: "correction" },
+  test: { category: "testing", kind: "learning" },
+  tool: { category: "tooling", kind: "learning" },
+  tools: { category: "tooling", kind: "learning" },
+  perf: { category: "performance", kind: "learning" },
+  design: { category: "architecture", kind: "decision" },
+  api: { category: "integration", kind: "learning" },
+};
+
+const STATUS_MAP: Readonly<Record<string, Status>> = {
+  active: "candidate", candidate: "candidate", established: "established", promoted: "promoted",
+  archived: "archived", quarantined: "quarantined", quarantined_unactionable: "quarantined",
+  superseded: "superseded", draft: "draft", deprecated: "archived", retired: "archived", expired: "archived",
+};
+
+const HIVE_FILES = new Set(["shared-learnings.jsonl", "hive-knowledge.jsonl"]);
+const SWARM_FILES = new Set(["knowledge.jsonl", "knowledge-rejected.jsonl"]);
+
+export function parseOpencodeSwarmLine(text: string, line: number, ctx: LineContext): ParseItem {
+  const json = parseJsonObject(text);
+  if (!json.ok) return bad(line, json.error);
+  const parsed = RowSchema.safeParse(json.value);
+  if (!parsed.success) return bad(line, describeIssues(parsed.error, json.value));
+  const row = parsed.data;
+  const lesson = row.lesson ?? row.text;
+  if (lesson == null) return bad(line, 'missing required field "lesson"');
+  if (lesson.trim() === "") return bad(line, 'field "lesson" is empty');
+  return { ok: true, record: { line, input: toInput(row, lesson, ctx), tier: tierOf(row, ctx) } };
+}
+
+function toInput(row: Row, lesson: string, ctx: LineContext): NewEntryInput {
+  const extraTags: string[] = [];
+  const legacy = row.category?.trim().toLowerCase() || undefined;
+  let category: Category;
+  let kind: Kind;
+  if (legacy && (CATEGORIES as readonly string[]).includes(legacy)) {
+    category = legacy as Category;
+    kind = inferKind(lesson);
+  } else {
+    const mapped = legacy ? LEGACY_CATEGORIES[legacy] : undefined;
+    category = mapped?.category ?? inferCategory(lesson, row.tags ?? []);
+    kind = mapped?.kind ?? inferKind(lesson);
+    if (legacy) extraTags.push(`legacy-category:${legacy}`);
+    if (legacy === "domain") extraTags.push("domain");
+  }
+  const rawStatus = row.status?.trim().toLowerCase() || undefined;
+  let status = rawStatus ? STATUS_MAP[rawStatus] : undefined;
+  if (rawStatus && !status) extraTags.push(`legacy-status:${rawStatus}`);
+  // Rejected lessons are kept for the record but must never reach an agent.
+  const rejected = ctx.basename.toLowerCase() === "knowledge-rejected.jsonl" || row.rejection_reason != null;
+  if (rejected) {
+    status = "quarantined";
+    extraTags.push("legacy-rejected");
+  }
+  const scope = row.scope ? ScopeSchema.safeParse(row.scope.trim().toLowerCase()) : undefined;
+  const priority = pick(row.directive_priority, PRIORITIES);
+  const enforcement = pick(row.enforcement_mode, ENFORCEMENTS);
+  const applicability = dropUndefined({
+    triggers: list(row.triggers, 30),
+    agents: list(row.applies_to_agents, 30),
+    tools: list(row.applies_to_tools, 30),
+  });
+  const directive = dropUndefined({
+    required_actions: list(row.required_actions, 20),
+    forbidden_actions: list(row.forbidden_actions, 20),
+    verification_checks: list(row.verification_checks, 20),
+    priority,
+    enforcement,
+  });
+  return dropUndefined<NewEntryInput>({
+    lesson,
+    category,
+    kind,
+    tags: cleanTags(row.tags ?? [], extraTags),
+    scope: scope?.success ? scope.data : undefined,
+    applicability: Object.keys(applicability).length ? applicability : undefined,
+    directive: Object.keys(directive).length ? directive : undefined,
+    confidence: row.confidence == null ? undefined : Math.min(1, Math.max(0, row.confidence)),
+    status,
+    hive_eligible: row.hive_eligible ?? undefined,
+    auto_generated: row.auto_generated ?? undefined,
+    external_id: row.id == null ? undefined : String(row.id).slice(0, 200),
+    derived_from: { kind: "import", ref: ctx.basename },
+    created_at: toIsoDate(row.created_at ?? row.promoted_at ?? row.rejected_at),
+    phase: firstPhase(row.confirmed_by),
+  });
+}
+
+function tierOf(row: Row, ctx: LineContext): Tier | undefined {
+  const name = ctx.basename.toLowerCase();
+  if (HIVE_FILES.has(name)) return "hive";
+  if (row.tier === "swarm" || row.tier === "hive") return row.tier;
+  return SWARM_FILES.has(name) ? "swarm" : undefined;
+}
+
+function pick<T extends string>(v: string | null | undefined, allowed: readonly T[]): T | undefined {
+  const s = v?.trim().toLowerCase();
+  return s && (allowed as readonly string[]).includes(s) ? (s as T) : undefined;
+}
+
+function list(v: string[] | null | undefined, max: number): string[] | undefined {
+  const out = (v ?? []).map((s) => s.trim()).filter((s) => s.length > 0).slice(0, max);
+  return out.length ? out : undefined;
+}
+
+/** The phase a swarm-tier lesson was first confirmed in, if recorded. */
+function firstPhase(confirmedBy: unknown[] | null | undefined): string | undefined {
+  const first = confirmedBy?.[0];
+  if (!first || typeof first !== "object") return undefined;
+  const n = (first as Record<string, unknown>).phase_number;
+  return typeof n === "number" || typeof n === "string" ? String(n) : undefined;
+}

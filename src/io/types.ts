@@ -1,0 +1,24 @@
+// What importers yield and exporters take: one parsed record or one reported bad line.
+import type { Entry, NewEntryInput, Tier } from "../core/entry.js";
+
+export const IMPORT_FORMATS = ["cairn", "opencode-swarm", "swarm-tools", "context-md"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** A lesson read from a file, ready for the engine's normal write path. */
+export interface ParsedRecord {
+  /** 1-based line number (for context-md: the line the bullet starts on). */
+  line: number;
+  input: NewEntryInput;
+  /** Tier the source file implies (e.g. opencode-swarm shared-learnings.jsonl → hive). */
+  tier?: Tier;
+  /** Lossless Cairn exports carry the whole stored entry; the engine restores it as-is. */
+  entry?: Entry;
+}
+
+export interface BadLine {
+  line: number;
+  /** Why the line was skipped, in words a user understands. Never echoes a secret. */
+  error: string;
+}
+
+export type ParseItem = { ok: true; record: ParsedRecord } | { ok: false; bad: BadLine };

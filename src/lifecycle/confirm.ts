@@ -1,0 +1,44 @@
+// Confirmations: a lesson seen again is reinforced; enough distinct phases (or projects in the hive) establish it.
+import type { Entry } from "../core/entry.js";
+import type { Store } from "../store/store.js";
+
+export interface Confirmation {
+  phase?: string;
+  project_id?: string;
+  by: string;
+}
+
+/** Distinct phases for the swarm tier, distinct projects for the hive: what "seen in N places" means per tier. */
+export function distinctConfirmations(e: Entry): number {
+  const key = e.tier === "hive" ? "project_id" : "phase";
+  return new Set(e.lifecycle.confirmations.map((c) => c[key]).filter(Boolean)).size;
+}
+
+/** Applies one confirmation to an entry (pure), promoting candidate → established at the threshold. */
+export function applyConfirmation(e: Entry, c: Confirmation, at: string, threshold: number): Entry {
+  const dup = e.lifecycle.confirmations.some(
+    (x) => (x.phase ?? null) === (c.phase ?? null) && (x.project_id ?? null) === (c.project_id ?? null),
+  );
+  if (!dup) {
+    e.lifecycle.confirmations.push({
+      at,
+      by: c.by,
+      ...(c.phase ? { phase: c.phase } : {}),
+      ...(c.project_id ? { project_id: c.project_id } : {}),
+    });
+    // Each independent sighting adds a little confidence; never past 0.99 by repetition alone.
+    e.lifecycle.confidence = Math.min(0.99, Math.round((e.lifecycle.confidence + 0.05) * 1000) / 1000);
+  }
+  if (e.lifecycle.status === "candidate" && distinctConfirmations(e) >= threshold) {
+    e.lifecycle.status = "established";
+  }
+  return e;
+}
+
+export async function confirmEntry(store: Store, id: string, c: Confirmation, threshold: number, at: string): Promise<Entry> {
+  return store.updateEntry(id, (e) => applyConfirmation(e, c, at, threshold), {
+    type: "reinforced",
+    actor: c.by,
+    data: { phase: c.phase, project_id: c.project_id },
+  });
+}

@@ -1,0 +1,115 @@
+// Promotion swarm → hive: by hand (text or swarm id) and by the three automatic routes, through one hive gate.
+import type { Entry, NewEntryInput } from "../core/entry.js";
+import { CairnError } from "../errors.js";
+import { findSecrets } from "../quality/secrets.js";
+import { isPlaceholderText } from "../quality/vague.js";
+import type { Services } from "../services.js";
+import { distinctConfirmations } from "./confirm.js";
+import { locate } from "./status.js";
+import { writeLesson, type WriteResult } from "./write.js";
+
+export type PromotionRoute = "manual" | "explicit" | "fast-track" | "age";
+
+export interface PromotionResult extends WriteResult {
+  route: PromotionRoute;
+  from?: string;
+}
+
+const DAY_MS = 86_400_000;
+export const FAST_TRACK_TAG = "hive-fast-track";
+
+/** Which automatic route (if any) makes a swarm entry due for the hive. */
+export function promotionRoute(e: Entry, s: Services): PromotionRoute | undefined {
+  if (!["candidate", "established"].includes(e.lifecycle.status)) return undefined;
+  if (e.tags.includes(FAST_TRACK_TAG)) return "fast-track";
+  if (e.lifecycle.hive_eligible && distinctConfirmations(e) >= s.config.knowledge.confirmations_to_establish) return "explicit";
+  const ageDays = (s.now().getTime() - Date.parse(e.created_at)) / DAY_MS;
+  const negative = e.usage.harmful > e.usage.helpful || e.usage.violated > e.usage.applied;
+  if (ageDays >= s.config.knowledge.auto_promote_days && !negative) return "age";
+  return undefined;
+}
+
+function inputFromEntry(e: Entry): NewEntryInput {
+  return {
+    lesson: e.lesson,
+    title: e.title,
+    why: e.why,
+    prevention: e.prevention,
+    category: e.category,
+    kind: e.kind,
+    root_cause: e.root_cause,
+    tags: e.tags.filter((t) => t !== FAST_TRACK_TAG),
+    entities: e.entities,
+    scope: e.applicability.scope,
+    applicability: { ...e.applicability },
+    directive: e.directive,
+    confidence: e.lifecycle.confidence,
+    created_by: e.provenance.created_by,
+    auto_generated: e.provenance.auto_generated,
+    derived_from: e.provenance.derived_from,
+  };
+}
+
+/**
+ * The hive gate: full validation (never trusted) plus a refusal of placeholder and test text —
+ * the audited hive filled with "This is a lesson text" and "aaaa…" from tests and bulk promotion.
+ */
+async function writeToHive(s: Services, input: NewEntryInput, actor: string, from?: Entry): Promise<WriteResult> {
+  if (!s.hive) throw new CairnError("INVALID_INPUT", "The hive is disabled (knowledge.hive_enabled = false); nothing to promote into.");
+  const text = String(input.lesson ?? "");
+  if (isPlaceholderText(text)) {
+    const reason = "placeholder or test text is never promoted to the hive";
+    // Listed like every other refusal (the audited promoter lost its rejections); masked like them too.
+    await s.hive.addRejected(
+      { lesson: findSecrets(text).masked.slice(0, 2000), reason, codes: ["placeholder"], source: "promote", at: s.now().toISOString() },
+      s.config.knowledge.rejected_max_entries,
+    );
+    return { action: "rejected", tier: "hive", reason, issues: [{ layer: "quality", severity: "reject", code: "placeholder", message: reason }] };
+  }
+  return writeLesson(s, input, {
+    tier: "hive",
+    actor,
+    source: "promote",
+    ...(from ? { promotedFrom: { project_id: s.project.id, entry_id: from.id } } : {}),
+  });
+}
+
+async function markPromoted(s: Services, e: Entry, hiveId: string, route: PromotionRoute, actor: string): Promise<void> {
+  await s.swarm.updateEntry(
+    e.id,
+    (x) => {
+      x.lifecycle.status = "promoted";
+      x.lifecycle.status_reason = `promoted to hive (${route}) as ${hiveId}`;
+      return x;
+    },
+    { type: "promoted", actor, data: { route, hive_id: hiveId } },
+  );
+}
+
+export async function promoteEntry(s: Services, ref: string, actor: string, route: PromotionRoute = "manual"): Promise<PromotionResult> {
+  const loc = await locate(s, ref);
+  if (loc.store.tier !== "swarm") throw new CairnError("CONFLICT", `${loc.entry.handle} is already in the hive.`);
+  if (!["candidate", "established", "draft"].includes(loc.entry.lifecycle.status)) {
+    throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}; only live entries can be promoted.`);
+  }
+  const result = await writeToHive(s, inputFromEntry(loc.entry), actor, loc.entry);
+  if (result.action !== "rejected" && result.id) await markPromoted(s, loc.entry, result.id, route, actor);
+  return { ...result, route, from: loc.entry.id };
+}
+
+export async function promoteText(s: Services, input: NewEntryInput, actor: string): Promise<PromotionResult> {
+  return { ...(await writeToHive(s, input, actor)), route: "manual" };
+}
+
+/** Runs at phase completion: every live swarm entry due by a route goes up through the hive gate. */
+export async function promoteDueEntries(s: Services, actor = "cairn:promoter"): Promise<PromotionResult[]> {
+  if (!s.hive) return [];
+  const due: Array<{ e: Entry; route: PromotionRoute }> = [];
+  for await (const e of s.swarm.iterateEntries({ statuses: ["candidate", "established"] })) {
+    const route = promotionRoute(e, s);
+    if (route) due.push({ e, route });
+  }
+  const results: PromotionResult[] = [];
+  for (const { e, route } of due) results.push(await promoteEntry(s, e.id, actor, route));
+  return results;
+}

@@ -1,0 +1,42 @@
+// The lesson gate: every layer runs on every lesson, in order, and the verdict is taken at the end.
+import { normalizeLessonText } from "./normalize.js";
+import { findHarmfulAdvice, findHiddenChars, findInjectionMarkers } from "./safety.js";
+import { findInvisibleChars, INVISIBLE_LABELS, stripInvisibleChars } from "./sanitize.js";
+import { findSecrets } from "./secrets.js";
+import { checkStructure } from "./structure.js";
+import type { GateOptions, GateResult, QualityIssue } from "./types.js";
+import { checkVagueness } from "./vague.js";
+
+/**
+ * Never returns early: a warning (or a rejection) at one layer must not hide what a later layer
+ * finds — the audited predecessor stopped at its first warning and let injection markers through.
+ */
+export function validateLessonText(text: string, opts: GateOptions = {}): GateResult {
+  const trusted = opts.trusted === true;
+  const normal = normalizeLessonText(text);
+  // Hidden characters are always taken out of the returned text; untrusted input is also refused for them.
+  const clean = stripInvisibleChars(normal);
+  const issues: QualityIssue[] = [];
+
+  issues.push(...checkStructure(clean, opts));
+
+  if (trusted) {
+    const hidden = findInvisibleChars(normal);
+    if (hidden.length > 0) {
+      issues.push({
+        layer: "safety", severity: "warn", code: "hidden_chars_removed",
+        message: `Removed ${hidden.map((c) => INVISIBLE_LABELS[c]).join(", ")} from the imported lesson.`,
+      });
+    }
+  } else {
+    issues.push(...findHiddenChars(normal), ...findHarmfulAdvice(clean));
+  }
+  issues.push(...findInjectionMarkers(clean));
+
+  const secrets = findSecrets(clean);
+  issues.push(...secrets.issues);
+
+  if (!trusted) issues.push(...checkVagueness(clean));
+
+  return { ok: !issues.some((i) => i.severity === "reject"), issues, text: secrets.masked };
+}

@@ -1,0 +1,15 @@
+// Canonical form of lesson text before any gate looks at it: same meaning, one spelling of whitespace.
+
+/** Unicode spaces that render as a plain space; folding them stops `rm\u00A0-rf` slipping past a pattern. */
+const SPACE_RUN = /[ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
+
+export function normalizeLessonText(text: string): string {
+  return text
+    .normalize("NFC")
+    // U+2028/2029 are line breaks to a renderer; treat them as the newline they are.
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+    .replace(SPACE_RUN, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

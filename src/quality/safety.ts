@@ -1,0 +1,296 @@
+// Content-safety gate: destructive or security-degrading advice, prompt-injection markers, hidden characters.
+import type { QualityIssue } from "./types.js";
+import {
+  findInvisibleChars, firstInvisibleCodePoint, INVISIBLE_LABELS, stripInvisibleChars,
+} from "./sanitize.js";
+
+type Severity = QualityIssue["severity"];
+type Stance = "negated" | "cautioned" | "recommended";
+
+interface AdviceRule {
+  code: "destructive_command" | "security_degrading";
+  /** What the message names. Never the matched text: it may carry a secret (a URL with a password). */
+  label: string;
+  re: RegExp;
+  /** Severity when the lesson recommends it; null means this match is harmless. Default reject. */
+  judge?: (cmd: RegExpMatchArray, sentence: string, text: string) => Severity | null;
+}
+
+// Context that turns "do this" into "this is how tests or a laptop do it": flag, do not refuse.
+const LOCAL_ONLY =
+  /\b(?:local(?:host|ly)?|127\.0\.0\.1|self-signed|dev(?:elopment)?\s+(?:only|server|env(?:ironment)?|machine)|(?:unit|e2e|integration)\s+tests?|in\s+tests?|test\s+(?:env|environment|suite|server|db|database)|mocks?|fixtures?|sandbox|health(?:z|\s*checks?)?|readiness|liveness)\b/i;
+const localIsWarn = (_m: RegExpMatchArray, sentence: string): Severity => (LOCAL_ONLY.test(sentence) ? "warn" : "reject");
+
+const RM_DANGEROUS_TARGET =
+  /^(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\*|\.\/?\*?|\.\.\/?\*?|\$\{?\w+\}?\/?\*?|\/(?:bin|boot|dev|etc|home|lib|lib64|opt|proc|root|sbin|srv|sys|usr|var|mnt|media|Users|System|Library|Applications)\/?\*?|[A-Za-z]:[\\/]?\*?)$/;
+const PROSE_WORD =
+  /^(?:on|in|to|the|a|an|for|with|when|if|and|or|is|was|will|can|command|commands|here|there|it|this|that|everything|anything|blindly|recursively|before|after|inside|under|from|at|as|against|without|again|anywhere)$/i;
+
+function judgeRm(m: RegExpMatchArray, sentence: string): Severity {
+  if (/--no-preserve-root/.test(m[0])) return "reject";
+  const target = (m.groups?.target ?? "").replace(/^["'`]+|["'`,;:)\]]+$/g, "");
+  if (target === "" || PROSE_WORD.test(target)) {
+    // No path given: judge by what the sentence says it deletes; unknown stays a refusal.
+    return /\b(?:root|home|everything|entire|whole|system|disk|drive|all\s+files)\b/i.test(sentence) || !/\b(?:node_modules|dist|build|cache|tmp|temp|coverage|target|out|afterEach|cleanup|clean\s+up|tests?)\b/i.test(sentence)
+      ? "reject" : "warn";
+  }
+  return RM_DANGEROUS_TARGET.test(target) ? "reject" : "warn";
+}
+
+const PROTECTED_BRANCH = /\b(?:main|master|trunk|production|prod|release|develop)\b/i;
+
+const ADVICE: AdviceRule[] = [
+  {
+    code: "destructive_command", label: "a recursive delete (rm -r)",
+    re: /\b(?:sudo\s+)?rm\s+(?:-{1,2}[\w-]+\s+)*?(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?:\s+-{1,2}[\w-]+)*(?:\s+(?<target>[^\s]+))?/g,
+    judge: judgeRm,
+  },
+  { code: "destructive_command", label: "world-writable permissions (chmod 777)", re: /\bchmod\s+(?:-{1,2}[\w-]+\s+)*(?:0?777|0?666|a\+rwx|ugo\+rwx|a=rwx|o\+w)(?![\w+])/g },
+  { code: "destructive_command", label: "formatting a filesystem (mkfs)", re: /\b(?:mkfs(?:\.\w+)?|mke2fs|wipefs)\b|\bdiskutil\s+erase\w*/g },
+  { code: "destructive_command", label: "writing raw data to a disk device", re: /\bdd\b[^\n;|&]{0,200}?\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b)\w+|>\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|xvd[a-z]|vd[a-z]|disk\d|mmcblk\d)|\bshred\b[^\n;]{0,40}\/dev\//g },
+  { code: "destructive_command", label: "a fork bomb", re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|\b(\w+)\(\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}/g },
+  {
+    code: "destructive_command", label: "dropping a database or table",
+    re: /\b(?:drop\s+(?:database|schema|table)|truncate\s+table)\b/gi,
+    // Down-migrations and test teardown drop tables on purpose.
+    judge: (_m, s) => (/\bif\s+exists\b|\bmigrations?\b|\brollback\b|\bteardown\b|\btest\s+(?:db|database)\b|\bfixtures?\b/i.test(s) ? "warn" : "reject"),
+  },
+  {
+    code: "destructive_command", label: "a force push",
+    re: /\bgit\s+push\b[^\n;|&]{0,120}/g,
+    judge: (m, s) => {
+      const forced = /\s(?:--force(?!-with-lease)\b|-[a-zA-Z]*f[a-zA-Z]*\b)|\s\+[\w/.-]+/.test(m[0]);
+      if (!forced) return null;
+      return PROTECTED_BRANCH.test(s) ? "reject" : "warn";
+    },
+  },
+  {
+    code: "destructive_command", label: "a hard reset of a shared branch",
+    re: /\bgit\s+reset\s+--hard\b[^\n;|&]{0,80}/g,
+    // Resetting to origin/main only discards local work; resetting main itself rewrites shared history.
+    judge: (_m, s) =>
+      /\b(?:main|master|trunk|develop|production|release|shared|public|pushed)\b/i.test(s.replace(/\b(?:origin|upstream)\/[\w.-]+/gi, ""))
+        ? "reject" : "warn",
+  },
+  {
+    code: "destructive_command", label: "piping a download into a shell",
+    re: /\b(?:curl|wget)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:-\s*)?(?:(?:ba|z|k|fi|da|a)?sh|python3?|node|perl|ruby)\b|\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*iex\b|\biex\s*\(\s*(?:iwr|irm|new-object)\b/gi,
+  },
+  {
+    code: "destructive_command", label: "evaluating untrusted input",
+    re: /\b(?:eval|new\s+Function|exec(?:Sync)?|vm\.runIn\w+)\b\s*\(?[^\n;]{0,60}?(?:\breq(?:uest)?\.(?:query|body|params|headers|cookies)\b|\buser[-_ ]?(?:input|data|supplied|provided)\b|\buntrusted\b|\bargv\b|\$_(?:GET|POST|REQUEST|COOKIE)\b|\bstdin\b|\bpayload\b|\bexternal\s+input\b)/gi,
+  },
+  { code: "destructive_command", label: "formatting a drive (format c:)", re: /\bformat\s+[a-z]:(?=[\s\\/]|$)/gi },
+  { code: "destructive_command", label: "a recursive Windows delete (del /s)", re: /\b(?:del|erase)\s+(?:\/[a-z]\s+)*\/s\b|\b(?:rd|rmdir)\s+(?:\/[a-z]\s+)*\/s\s+(?:\/[a-z]\s+)*(?:[a-z]:\\?|\\)(?=\s|$)/gi },
+
+  {
+    code: "security_degrading", label: "disabling TLS certificate verification",
+    re: /\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b|\bInsecureSkipVerify\s*:\s*true|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:false|0)|\bstrict-ssl\s*(?:=|\s)\s*false|\bGIT_SSL_NO_VERIFY\s*=\s*(?:1|true)|\bhttp\.sslVerify\s*(?:=|\s)\s*false|\bPYTHONHTTPSVERIFY\s*=\s*0|--no-check-certificate\b|--ignore-certificate-errors\b|\bssl[_-]?verify\s*[:=]\s*(?:false|0|no)\b|\b(?:disable|turn\s+off|skip|bypass|ignore|switch\s+off)\b[^.\n;]{0,30}?\b(?:tls|ssl|https|certificate|cert)s?\b[^.\n;]{0,25}?\b(?:verification|validation|verify|checks?|checking|errors?)\b|\b(?:tls|ssl|certificate|cert)\s+(?:verification|validation|checks?)\s+(?:off|disabled|false)\b/gi,
+    judge: localIsWarn,
+  },
+  { code: "security_degrading", label: "an insecure TLS flag (curl -k / --insecure)", re: /\bcurl\b[^\n|;]{0,200}?\s-[a-zA-Z]*k[a-zA-Z]*\b|--insecure(?:-skip-tls-verify)?(?![\w-])/g, judge: localIsWarn },
+  {
+    code: "security_degrading", label: "disabling CSRF protection",
+    re: /\b(?:disable|turn\s+off|remove|skip|bypass|switch\s+off|drop)\b[^.\n;]{0,25}?\bcsrf\b|\bcsrf\w*\s*[:=]\s*(?:false|off|0|disabled|none)\b|\bcsrf_exempt\b|\.csrf\(\)\s*\.disable\(\)|\bcsrf\s*\(\s*\w+\s*->\s*\w+\.disable\(\)|\bWTF_CSRF_ENABLED\s*=\s*False\b/gi,
+    judge: localIsWarn,
+  },
+  {
+    code: "security_degrading", label: "disabling authentication or authorisation",
+    re: /\b(?:disable|turn\s+off|bypass|switch\s+off|skip|comment\s+out)\b[^.\n;]{0,20}?\b(?:auth|authentication|authorization|authorisation|authz|authn|login|access\s+control|permission\s+checks?|rbac)\b(?!\s+(?:header|token|cookie)s?\b)|\bremove\s+(?:the\s+)?(?:auth|authentication|authorization)\s+(?:check|middleware|guard|requirement)s?\b|\b(?:auth|authentication|authorization)(?:_?enabled|_?required)?\s*[:=]\s*(?:false|off|disabled|0)\b|--no-auth\b|\bAUTH_DISABLED\s*=\s*(?:1|true)\b/gi,
+    judge: localIsWarn,
+  },
+  {
+    code: "security_degrading", label: "turning off the firewall",
+    re: /\b(?:disable|turn\s+off|stop|shut\s*down|switch\s+off|flush)\b[^.\n;]{0,20}?\b(?:firewall|ufw|firewalld|iptables|windows\s+defender|antivirus)\b|\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|ufw|iptables)\b|\biptables\s+-F\b|\bSet-NetFirewallProfile\b[^\n]{0,60}-Enabled\s+False|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off\b/gi,
+  },
+  {
+    code: "security_degrading", label: "skipping git hooks (--no-verify)",
+    re: /--no-verify\b|\bHUSKY\s*=\s*0\b|\b(?:skip|bypass|disable)\b[^.\n;]{0,15}?\b(?:pre-commit|pre-push|commit-msg|git|husky|lint-staged)\s+hooks?\b|\bgit\s+commit\b[^\n;|&]{0,60}\s-n\b/gi,
+  },
+  {
+    code: "security_degrading", label: "allowing every CORS origin",
+    re: /\bAccess-Control-Allow-Origin\s*:\s*\*|\b(?:origins?|allow_?origins?|allowedOrigins|cors_?origins?)\s*[:=]\s*\[?\s*["'`]\*["'`]|\ballow(?:ing)?\s+(?:all|any|every)\s+(?:cors\s+)?origins?\b|\borigin\s*:\s*true\b/gi,
+    // A wildcard is fine for a public read-only API; with credentials it hands sessions to any site.
+    judge: (_m, _s, text) => (/\bcredentials\b|\bwithCredentials\b|Allow-Credentials/i.test(text) ? "reject" : "warn"),
+  },
+  {
+    code: "security_degrading", label: "storing passwords or secrets in plain text",
+    re: /\b(?:store|save|keep|persist|log|write|put|commit)\w*\b[^.\n;]{0,30}?\b(?:passwords?|credentials|secrets?|api\s+keys?|tokens?)\b[^.\n;]{0,25}?\b(?:plain\s*-?\s*text|cleartext|clear\s+text|unhashed|unencrypted|without\s+(?:hashing|encryption))|\bhard-?code\s+(?:the\s+|your\s+)?(?:passwords?|credentials|secrets?|api\s+keys?|tokens?)\b/gi,
+  },
+  {
+    code: "security_degrading", label: "setting SELinux or AppArmor permissive",
+    re: /\bsetenforce\s+0\b|\bSELINUX\s*=\s*(?:permissive|disabled)\b|\b(?:set|put|switch|change)\b[^.\n;]{0,20}?\bselinux\b[^.\n;]{0,20}?\b(?:permissive|disabled|off)\b|\b(?:disable|turn\s+off)\s+(?:the\s+)?(?:selinux|apparmor)\b/gi,
+  },
+  { code: "security_degrading", label: "disabling browser or SSH safeguards", re: /--disable-web-security\b|\bPermitRootLogin\s+yes\b|\bPermitEmptyPasswords\s+yes\b/gi },
+];
+
+// ---- stance: does the sentence recommend the command, or warn against it? ----
+
+const IMMEDIATE_NEGATION =
+  /(?:\b(?:no|not|never|without|instead\s+of|rather\s+than|in\s+place\s+of|replace|replacing|remove|removing|ditch|prefer\b[^.\n]{0,60}\bover)|\bvs\.?|\bversus)[\s"'`(\[]*$/i;
+const NEGATION =
+  /\b(?:never|don't|dont|do\s+not|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|cannot|can't|can\s+not|won't|will\s+not|shall\s+not|not|avoid(?:s|ed|ing)?|forbid(?:s|den)?|prohibit(?:s|ed)?|disallow(?:s|ed)?|ban(?:s|ned)?|refuse\s+to|warn(?:s|ed|ing)?\s+against|beware(?:\s+of)?|no\s+longer|stop\s+(?:using|running|doing|calling|piping|relying\s+on|recommending|suggesting))\b/gi;
+// "To avoid stale caches, rm -rf ~" states a purpose; the command itself is still the advice.
+const PURPOSE_BEFORE = /(?:^|\bin\s+order\s+|\bso\s+as\s+)\s*to\s+$/i;
+// Double negatives: "don't forget to", "never hesitate to", "it is not dangerous to".
+const FLIP_VERB = /^\s+(?:[\w']+\s+){0,2}?(?:forget|hesitate|fail|skip|neglect|omit|miss|worry|wait|delay|be\s+afraid|be\s+scared|hold\s+back|think\s+twice|be\s+shy|bother)\b/i;
+const FLIP_ADJECTIVE = /^\s+(?:be\s+|is\s+)?(?:dangerous|harmful|risky|unsafe|bad|wrong|a\s+problem|an\s+issue|needed\s+to\s+avoid)\b/i;
+const CAUTION =
+  /\b(?:careful(?:ly)?|caution(?:ed)?|dangerous(?:ly)?|destructive|risky|irreversibl[ey]|warning|wary|only|unless|with\s+care|if\s+you\s+must|last\s+resort|double-check|malicious|attackers?|exploits?|injection)\b/gi;
+const IMPERATIVE =
+  /(?<!\b(?:only|when|before|if|while|to|you|we|after|until|not|never)\s+)\b(?:run|use|execute|exec|type|call|try|just|always|do|pipe|apply)\b/i;
+const CONNECTOR_ONLY =
+  /^[\s"'`(\[:*_-]*(?:(?:or|nor|and|also|even|plus|e\.g\.?|i\.e\.?|such\s+as|like|including|especially|particularly|as\s+well\s+as|let\s+alone)\b[\s"'`(\[:*_,-]*)*$/i;
+const HAS_CONNECTOR = /\b(?:or|nor|and|e\.g|i\.e|such\s+as|like|including|especially|particularly|plus|as\s+well\s+as|let\s+alone)\b/i;
+
+function lastMatch(re: RegExp, s: string, keep: (m: RegExpMatchArray) => boolean = () => true): RegExpMatchArray | undefined {
+  let found: RegExpMatchArray | undefined;
+  for (const m of s.matchAll(re)) if (keep(m)) found = m;
+  return found;
+}
+
+export function stanceOf(prefix: string): Stance {
+  if (IMMEDIATE_NEGATION.test(prefix)) return "negated";
+  const neg = lastMatch(NEGATION, prefix, (m) => !(/^(?:avoid|stop)/i.test(m[0]) && PURPOSE_BEFORE.test(prefix.slice(0, m.index))));
+  if (neg) {
+    const after = prefix.slice((neg.index ?? 0) + neg[0].length);
+    return FLIP_VERB.test(after) || FLIP_ADJECTIVE.test(after) ? "recommended" : "negated";
+  }
+  const caution = lastMatch(CAUTION, prefix);
+  if (caution) {
+    const after = prefix.slice((caution.index ?? 0) + caution[0].length);
+    return IMPERATIVE.test(after) ? "recommended" : "cautioned";
+  }
+  return "recommended";
+}
+
+interface Segment { start: number; end: number; sep: string }
+
+const CLAUSE_BREAK =
+  /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl))[.!?](?=\s|$)|[;\n,]|\s(?:but|however|though|although|yet|then|whereas|otherwise)\b|\s[—–]\s/gi;
+const SENTENCE_BREAK = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|incl))[.!?](?=\s|$)|[;\n]/g;
+
+/** Inline code is opaque: `find . -exec rm -rf {} +` has no sentence end inside it. */
+function blankCode(v: string): string {
+  return v.replace(/`[^`\n]*`/g, (c) => "`" + "x".repeat(c.length - 2) + "`");
+}
+
+function split(v: string, re: RegExp): Segment[] {
+  const segs: Segment[] = [];
+  let start = 0;
+  let sep = "";
+  for (const m of blankCode(v).matchAll(re)) {
+    const at = m.index ?? 0;
+    segs.push({ start, end: at, sep });
+    start = at + m[0].length;
+    sep = m[0];
+  }
+  segs.push({ start, end: v.length, sep });
+  return segs;
+}
+
+function findSeg(segs: Segment[], at: number): number {
+  for (let i = segs.length - 1; i >= 0; i--) if ((segs[i] as Segment).start <= at) return i;
+  return 0;
+}
+
+const CHAIN_SEP = /^(?:,|\s[—–]\s)$/;
+
+/**
+ * The stance of a match at `at`. A bare list item ("never run A, B, or C") takes the stance of
+ * the clause that opened the list; a bare command after an unrelated clause ("Don't panic, rm -rf /")
+ * is judged on its own.
+ */
+function stanceAt(v: string, segs: Segment[], starts: number[], at: number): Stance {
+  const k = findSeg(segs, at);
+  const seg = segs[k] as Segment;
+  const prefix = v.slice(seg.start, at);
+  if (k > 0 && CONNECTOR_ONLY.test(prefix) && CHAIN_SEP.test(seg.sep)) {
+    let head = k;
+    while (head > 0 && CHAIN_SEP.test((segs[head] as Segment).sep) && k - head < 8) head--;
+    const first = segs[head] as Segment;
+    const next = segs[k + 1];
+    const inList = HAS_CONNECTOR.test(prefix) ||
+      starts.some((s) => s >= first.start && s < seg.start) ||
+      (next !== undefined && CHAIN_SEP.test(next.sep) && /^\s*(?:or|nor|and)\b/i.test(v.slice(next.start, next.end)));
+    if (inList) return stanceOf(v.slice(first.start, first.end));
+  }
+  return stanceOf(prefix);
+}
+
+/** The text the patterns read: hidden characters gone, look-alikes folded (`ｒｍ` is `rm`). */
+function detectionView(text: string): string {
+  return stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02BC]/g, "'");
+}
+
+/** Destructive and security-degrading advice, judged by whether the lesson recommends or warns. */
+export function findHarmfulAdvice(text: string): QualityIssue[] {
+  const v = detectionView(text);
+  const hits = ADVICE.flatMap((rule) => [...v.matchAll(rule.re)].map((m) => ({ rule, m, at: m.index ?? 0 })));
+  if (hits.length === 0) return [];
+  const clauses = split(v, CLAUSE_BREAK);
+  const sentences = split(v, SENTENCE_BREAK);
+  const starts = hits.map((h) => h.at);
+  const worst = new Map<AdviceRule, Severity>();
+  for (const { rule, m, at } of hits) {
+    const stance = stanceAt(v, clauses, starts, at);
+    if (stance === "negated") continue;
+    const s = sentences[findSeg(sentences, at)] as Segment;
+    const base = rule.judge ? rule.judge(m, v.slice(s.start, s.end), v) : "reject";
+    if (base === null) continue;
+    const severity: Severity = stance === "cautioned" ? "warn" : base;
+    if (worst.get(rule) !== "reject") worst.set(rule, severity);
+  }
+  return [...worst].map(([rule, severity]) => ({
+    layer: "safety",
+    severity,
+    code: rule.code,
+    message: severity === "reject"
+      ? `The lesson recommends ${rule.label}; reword it as a warning ("never …", "avoid …") or remove it.`
+      : `The lesson mentions ${rule.label} without clearly warning against it; kept but flagged for review.`,
+  }));
+}
+
+// ---- prompt injection: refused whatever the phrasing around it ----
+
+const INJECTION: Array<{ label: string; re: RegExp }> = [
+  { label: "an instruction to ignore previous instructions", re: /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|every|of|these|those|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|former|original|system|initial|foregoing)\s+(?:instructions?|prompts?|rules?|directions?|directives?|messages?|context|guidelines|commands?|constraints?)\b/i },
+  { label: "an instruction to disregard the above", re: /\bdisregard\s+(?:(?:all|everything|anything)\s+)?(?:the\s+|that\s+)?(?:above|before|previous|prior)\b|\bforget\s+(?:everything|all)\s+(?:above|before|you(?:'ve|\s+have)?\s+(?:been\s+told|learned))|\bignore\s+(?:everything|all)\s+(?:above|before)\b/i },
+  { label: "a role reassignment (\"you are now …\")", re: /\byou\s+are\s+now\s+(?:a|an|the|my|acting|playing|in|no\s+longer|free|unrestricted|jailbroken|dan|called|named|going|to|operating|under)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b|\bpretend\s+(?:that\s+)?you\s+are\b|\bact\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|dan)\b/i },
+  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
+  { label: "a chat-template tag", re: /<\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>|<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/i },
+  // Lower-case only: `Array<User>` is a generic, `<user>` is a turn marker.
+  { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
+  { label: "an HTML script or frame", re: /<\s*(?:script|iframe)\b/i },
+  { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?=\S)/i },
+  { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
+  { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
+  { label: "a request to reveal the system prompt", re: /\b(?:reveal|print|show|output|repeat|leak|display|dump|disclose|expose|tell\s+me)\s+(?:me\s+)?(?:your|the)\s+(?:(?:full|entire|original|hidden|secret|initial)\s+)?(?:system\s+prompt|system\s+message|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions\s+above)\b/i },
+  { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bDAN\s+mode\b/i },
+];
+
+/** Prompt-injection markers. Negation does not help: "never say <|im_start|>" still carries the token. */
+export function findInjectionMarkers(text: string): QualityIssue[] {
+  const v = detectionView(text);
+  const labels = new Set(INJECTION.filter((p) => p.re.test(v)).map((p) => p.label));
+  return [...labels].map((label) => ({
+    layer: "safety",
+    severity: "reject",
+    code: "prompt_injection",
+    message: `The lesson contains ${label}, which could steer an agent that reads it; remove it.`,
+  }));
+}
+
+/** Control, zero-width, BiDi and tag characters: each class found is one rejection naming it. */
+export function findHiddenChars(text: string): QualityIssue[] {
+  return findInvisibleChars(text).map((cls) => ({
+    layer: "safety",
+    severity: "reject",
+    code: `${cls}_chars`,
+    message: `The lesson contains ${INVISIBLE_LABELS[cls]} (first: ${firstInvisibleCodePoint(text, cls) ?? "?"}); they can hide or reorder text, remove them.`,
+  }));
+}
+
+export function checkContentSafety(text: string): QualityIssue[] {
+  return [...findHiddenChars(text), ...findInjectionMarkers(text), ...findHarmfulAdvice(text)];
+}

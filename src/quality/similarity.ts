@@ -1,0 +1,492 @@
+// Near-duplicate and contradiction decisions between two lessons (pure, no I/O).
+import { STOP_WORDS, camelParts } from "../core/text.js";
+
+export type Polarity = "positive" | "negative" | "neutral";
+
+export interface LessonComparison {
+  similarity: number;
+  duplicate: boolean;
+  contradiction: boolean;
+  reason: string;
+}
+
+export interface LessonWord {
+  /** Lowercase, apostrophes dropped, camelCase split, abbreviations expanded. */
+  w: string;
+  at: number;
+  /** Index of the clause (split at , ; : ! ? ( and dashes) the word sits in. */
+  clause: number;
+}
+
+export interface LessonValue {
+  key: string;
+  at: number;
+  end: number;
+  /** Content words either side, computed only when a lesson holds several numbers. */
+  near?: string[];
+}
+
+/** Everything compareLessons needs from one text; build once to compare one text against many. */
+export interface LessonProfile {
+  readonly text: string;
+  /** Lowercased words joined by single spaces: equal means "exact after normalisation". */
+  readonly plain: string;
+  readonly words: readonly LessonWord[];
+  readonly wordSet: ReadonlySet<string>;
+  readonly tokens: ReadonlySet<string>;
+  readonly bigrams: ReadonlySet<number>;
+  readonly values: readonly LessonValue[];
+  readonly valueKeys: ReadonlySet<string>;
+  readonly polarity: Polarity;
+  /** A negation or contrast in a main clause ("not", "without", "instead of"…). */
+  readonly negated: boolean;
+  /** "X instead of Y": content words just before and just after the contrast marker. */
+  readonly contrast: { before: ReadonlySet<string>; after: ReadonlySet<string> } | null;
+  /** Whether the lesson sets or chooses something, so a different value is a conflict. */
+  readonly setting: boolean;
+}
+
+// Maps rather than object literals: a lesson may well contain the word "constructor".
+// Generic abbreviations only: a thesaurus here would be tuning to the evaluation pairs.
+const ABBREVIATIONS: ReadonlyMap<string, string[]> = new Map(
+  Object.entries({
+    db: "database", dbs: "database", repo: "repository", repos: "repository", config: "configuration",
+    configs: "configuration", deps: "dependencies", dep: "dependency", k8s: "kubernetes",
+    js: "javascript", async: "asynchronous", dir: "directory", dirs: "directory", args: "arguments",
+    arg: "argument", params: "parameters", param: "parameter", impl: "implementation", msg: "message",
+    pr: "pull request", prs: "pull request", env: "environment", err: "error",
+  }).map(([k, v]) => [k, v.split(" ")]),
+);
+/** Words that state the advice's direction: judged by polarity, left out of the topic tokens. */
+const POLARITY_WORDS = new Set([
+  "enable", "enabled", "disable", "disabled", "prefer", "stop", "turn", "ensure", "forbid", "allow",
+]);
+const NEG_DIRECTIVE = new Set([
+  "never", "dont", "avoid", "stop", "disable", "shouldnt", "mustnt", "forbid", "exclude", "omit",
+]);
+/** Two-word directives, keyed by their first word. */
+const NEG_DIRECTIVE_2: ReadonlyMap<string, string> = new Map([["do", "not"], ["should", "not"], ["must", "not"], ["turn", "off"]]);
+const POS_DIRECTIVE = new Set([
+  "always", "use", "prefer", "must", "should", "enable", "ensure", "remember", "set", "add", "run",
+  "call", "keep", "require", "pin", "wrap", "put", "include", "configure",
+]);
+const POS_DIRECTIVE_2: ReadonlyMap<string, string> = new Map([["make", "sure"], ["turn", "on"], ["dont", "forget"]]);
+const NEGATIONS = new Set([
+  "not", "no", "never", "without", "cannot", "cant", "dont", "doesnt", "didnt", "isnt", "arent",
+  "wasnt", "werent", "wont", "shouldnt", "mustnt", "couldnt", "wouldnt", "avoid", "stop", "disable",
+  "nor", "neither",
+]);
+/** A negation right after these is in a purpose or relative clause ("to avoid", "that never resolves"). */
+const OPENERS = new Set(["to", "that", "which"]);
+/** …and one or two words after these ("so you don't", "so writes are not"); "so never" is still advice. */
+const SUBORDINATORS = new Set(["so", "that", "which", "because", "otherwise", "else", "lest", "unless"]);
+const SET_WORDS = new Set([
+  "set", "use", "configure", "pin", "bump", "change", "raise", "lower", "increase", "decrease", "limit", "cap",
+]);
+/** Antonyms: one lesson saying "before" where the other says "after" is different advice. */
+const ANTONYMS: ReadonlyMap<string, string> = new Map(
+  [
+    ["before", "after"], ["true", "false"], ["increase", "decrease"], ["higher", "lower"],
+    ["above", "below"], ["ascending", "descending"], ["asc", "desc"], ["sync", "asynchronous"],
+    ["synchronous", "asynchronous"], ["inside", "outside"], ["minimum", "maximum"], ["first", "last"],
+    ["public", "private"], ["include", "exclude"], ["allow", "deny"], ["client", "server"],
+  ].flatMap(([x, y]) => [[x!, y!], [y!, x!]] as Array<[string, string]>),
+);
+const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(Object.entries({
+  zero: 0, two: 2, twice: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12,
+}));
+const DURATION_MS: ReadonlyMap<string, number> = new Map(Object.entries({
+  ms: 1, msec: 1, msecs: 1, millisecond: 1, milliseconds: 1, s: 1e3, sec: 1e3, secs: 1e3, second: 1e3,
+  seconds: 1e3, m: 6e4, min: 6e4, mins: 6e4, minute: 6e4, minutes: 6e4, h: 36e5, hr: 36e5, hrs: 36e5,
+  hour: 36e5, hours: 36e5, d: 864e5, day: 864e5, days: 864e5, w: 6048e5, week: 6048e5, weeks: 6048e5,
+}));
+const SIZE_BYTES: ReadonlyMap<string, number> = new Map(Object.entries({
+  b: 1, byte: 1, bytes: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1048576, gib: 1073741824,
+}));
+
+const WORD_RE = /[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu;
+const APOSTROPHES_RE = /['’]/g;
+const CLAUSE_GAP_RE = /[,;:!?(\u2013\u2014]|\.(?:\s|$)|\s-\s/u;
+const WORD_CHAR_RE = /[\p{L}\p{N}_]/u;
+// Each scan starts at a literal character and has no nested quantifiers: linear on any input.
+const CODE_RE = /`([^`\n]{1,80})`/g;
+const DQ_RE = /"([^"\n]{1,80})"/g;
+const SQ_RE = /(?:^|[^\p{L}\p{N}])'([^'\n]{1,60})'(?![\p{L}\p{N}])/gu;
+const FLAG_RE = /(?:^|[\s(`"'=[,;])(--?[A-Za-z][\w-]*)/g;
+const NUM_RE = /\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.(?:\d+|x))*/g;
+const UNIT_RE = /^([\s-]?)([A-Za-z]+|%)/;
+
+const stemCache = new Map<string, string>();
+
+/** A small suffix stripper: enough to meet "caching"/"cached"/"cache" and "retries"/"retry". */
+export function stem(word: string): string {
+  const hit = stemCache.get(word);
+  if (hit !== undefined) return hit;
+  let w = word;
+  if (w.length > 3 && !/\d/.test(w)) {
+    if (w.endsWith("ies") || w.endsWith("ied")) w = w.slice(0, -3) + "y";
+    else if (w.endsWith("sses")) w = w.slice(0, -2);
+    else if (w.endsWith("s") && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+    for (const suffix of ["ing", "ed", "ation", "ly"]) {
+      const base = w.slice(0, -suffix.length);
+      if (w.endsWith(suffix) && base.length >= (suffix === "ly" ? 4 : 3) && /[aeiouy]/.test(base)) {
+        w = /([^aeiouylsz])\1$/.test(base) ? base.slice(0, -1) : base;
+        break;
+      }
+    }
+    if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
+  }
+  if (stemCache.size >= 50_000) stemCache.clear();
+  stemCache.set(word, w);
+  return w;
+}
+
+function isContent(w: string): boolean {
+  return w.length >= 2 && !STOP_WORDS.has(w) && !POLARITY_WORDS.has(w);
+}
+
+function plainOf(text: string): string {
+  return (text.toLowerCase().match(WORD_RE) ?? []).join(" ").replace(APOSTROPHES_RE, "");
+}
+
+/** Whether the text between two words ends a clause: , ; : ! ? ( dashes, or a full stop. */
+function endsClause(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44 || c === 59 || c === 58 || c === 33 || c === 63 || c === 0x2013 || c === 0x2014) return true;
+    if (c === 40 && text.charCodeAt(i + 1) !== 41) return true; // "(" but not a call's "()"
+    if ((c === 46 || c === 45) && (i + 1 >= text.length || text.charCodeAt(i + 1) <= 32)) {
+      if (c === 46 || (i > 0 && text.charCodeAt(i - 1) <= 32)) return true; // ". " or " - "
+    }
+  }
+  return false;
+}
+
+interface Lexed {
+  words: LessonWord[];
+  /** Lowercased whole words joined by spaces. */
+  plain: string;
+}
+
+/** One pass over the text: words with their offsets and clause numbers, and the plain form. */
+function lex(text: string): Lexed {
+  const words: LessonWord[] = [];
+  const whole: string[] = [];
+  let clause = 0;
+  let prevEnd = 0;
+  const re = new RegExp(WORD_RE.source, "gu");
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const at = m.index;
+    if (at > prevEnd && endsClause(text, prevEnd, at)) clause++;
+    prevEnd = at + m[0].length;
+    const word = m[0].includes("'") || m[0].includes("’") ? m[0].replace(APOSTROPHES_RE, "") : m[0];
+    const lower = word.toLowerCase();
+    whole.push(lower);
+    const parts = lower === word ? null : camelParts(word);
+    if (parts === null || parts.length === 0) pushWord(words, lower, at, clause);
+    else for (const p of parts) pushWord(words, p, at, clause);
+  }
+  return { words, plain: whole.join(" ") };
+}
+
+function pushWord(out: LessonWord[], w: string, at: number, clause: number): void {
+  const expanded = ABBREVIATIONS.get(w);
+  if (expanded === undefined) out.push({ w, at, clause });
+  else for (const e of expanded) out.push({ w: e, at, clause });
+}
+
+/** Normalised topic tokens: lowercase, sub-tokens split, stop and polarity words removed, stemmed. */
+export function lessonTokens(text: string): string[] {
+  return lex(text.normalize("NFKC")).words.filter((x) => isContent(x.w)).map((x) => stem(x.w));
+}
+
+function numberValue(text: string, at: number, body: string): string | null {
+  const prev = text[at - 1] ?? "";
+  const vPrefix = (prev === "v" || prev === "V") && !WORD_CHAR_RE.test(text[at - 2] ?? "");
+  if (!vPrefix && (prev === "." || WORD_CHAR_RE.test(prev))) return null; // utf8, sha256, 0o755
+  const after = text.slice(at + body.length, at + body.length + 14);
+  if (after[0] === "_") return null;
+  const unit = UNIT_RE.exec(after);
+  const n = Number(body.replace(/,/g, ""));
+  if (unit) {
+    const [, sep, raw] = unit;
+    const u = raw!.toLowerCase();
+    const ms = DURATION_MS.get(u);
+    const bytes = SIZE_BYTES.get(u);
+    // "5 s" is too ambiguous; one-letter units count only when attached ("5s", "10k").
+    const ok = sep === "" || u.length > 1;
+    if (ok && ms !== undefined && !Number.isNaN(n)) return `dur:${n * ms}`;
+    if (ok && bytes !== undefined && !Number.isNaN(n)) return `size:${n * bytes}`;
+    if (sep === "" && u === "k") return `num:${n * 1000}`;
+    if (u === "%" || u === "percent") return `pct:${n}`;
+    if (sep === "" && u === "x") return `num:${n}`;
+    if (sep === "") return null; // 4o, 2fa: part of a name
+  }
+  if (body.includes(".")) return `ver:${body.toLowerCase()}`;
+  return `num:${n}`;
+}
+
+function scanValues(text: string, words: readonly LessonWord[]): LessonValue[] {
+  const out: LessonValue[] = [];
+  const quoted = (re: RegExp, kind: string) => {
+    for (const m of text.matchAll(re)) {
+      const body = plainOf(m[1]!);
+      const at = (m.index ?? 0) + m[0].indexOf(m[1]!);
+      if (body) out.push({ key: `${kind}:${body}`, at, end: at + m[1]!.length });
+    }
+  };
+  if (text.includes("`")) quoted(CODE_RE, "code");
+  if (text.includes('"')) quoted(DQ_RE, "quote");
+  if (text.includes("'")) quoted(SQ_RE, "quote");
+  if (text.includes("-")) {
+    for (const m of text.matchAll(FLAG_RE)) {
+      const at = (m.index ?? 0) + m[0].length - m[1]!.length;
+      out.push({ key: `flag:${m[1]}`, at, end: at + m[1]!.length });
+    }
+  }
+  for (const m of text.matchAll(NUM_RE)) {
+    const at = m.index ?? 0;
+    const key = numberValue(text, at, m[0]);
+    if (key) out.push({ key, at, end: at + m[0].length });
+  }
+  for (const x of words) {
+    const n = NUMBER_WORDS.get(x.w);
+    if (n !== undefined) out.push({ key: `num:${n}`, at: x.at, end: x.at + x.w.length });
+  }
+  return out;
+}
+
+/**
+ * Values whose change changes the advice, as canonical keys: numbers with units (durations in
+ * ms: `dur:30000`; sizes in bytes: `size:10000000`; `pct:5`), versions (`ver:1.2.3`, `ver:18.x`,
+ * while `v18` is `num:18`), bare numbers such as status codes, ports and counts (`num:5432`),
+ * flags (`flag:--force`, case kept), quoted strings (`quote:…`) and backticked code (`code:…`).
+ */
+export function meaningfulValues(text: string): string[] {
+  const t = text.normalize("NFKC");
+  return [...new Set(scanValues(t, lex(t).words).map((v) => v.key))];
+}
+
+interface Direction {
+  polarity: Polarity;
+  negated: boolean;
+  contrast: LessonProfile["contrast"];
+}
+
+function direction(words: readonly LessonWord[]): Direction {
+  let neg = false;
+  let pos = false;
+  let negated = false;
+  let sawPrefer = false;
+  let contrast: LessonProfile["contrast"] = null;
+  const inClause = (i: number, c: number) => (words[i]?.clause === c ? words[i]!.w : "");
+  for (let i = 0; i < words.length; i++) {
+    const { w, clause } = words[i]!;
+    const next = inClause(i + 1, clause);
+    const subordinate =
+      OPENERS.has(inClause(i - 1, clause)) ||
+      SUBORDINATORS.has(inClause(i - 2, clause)) ||
+      SUBORDINATORS.has(inClause(i - 3, clause));
+    if (w === "prefer") sawPrefer = true;
+    const isContrast = (w === "instead" && next === "of") || (w === "rather" && next === "than") || (w === "over" && sawPrefer);
+    if (!contrast && isContrast) {
+      const before = new Set<string>();
+      const after = new Set<string>();
+      for (let j = i + (w === "over" ? 1 : 2); j < words.length && after.size < 3; j++) {
+        const x = inClause(j, clause);
+        if (isContent(x)) after.add(stem(x));
+        else if (after.size > 0 || !x) break;
+      }
+      for (let j = i - 1; j >= 0 && before.size < 3 && isContent(inClause(j, clause)); j--) before.add(stem(words[j]!.w));
+      contrast = { before, after };
+      negated = true;
+    }
+    if (next && POS_DIRECTIVE_2.get(w) === next) {
+      pos = true;
+      i++;
+      continue;
+    }
+    if (!subordinate && (NEG_DIRECTIVE.has(w) || (next && NEG_DIRECTIVE_2.get(w) === next))) neg = true;
+    else if (POS_DIRECTIVE.has(w)) pos = true;
+    if (!subordinate && NEGATIONS.has(w)) negated = true;
+  }
+  // A prohibition anywhere in a main clause is the lesson's point; it outweighs "use".
+  return { polarity: neg ? "negative" : pos ? "positive" : "neutral", negated, contrast };
+}
+
+/** Direction of the main advice: a prohibition (never/don't/avoid/stop/disable) outweighs use/always/prefer. */
+export function polarity(text: string): Polarity {
+  return direction(lex(text.normalize("NFKC")).words).polarity;
+}
+
+function bigramsOf(tokens: string[]): Set<number> {
+  const out = new Set<number>();
+  const s = ` ${tokens.join(" ")} `;
+  for (let i = 0; i + 1 < s.length; i++) out.add(s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1));
+  return out;
+}
+
+export function profileLesson(text: string): LessonProfile {
+  const t = text.normalize("NFKC");
+  const { words, plain } = lex(t);
+  const tokens: string[] = [];
+  for (const x of words) if (isContent(x.w)) tokens.push(stem(x.w));
+  const values = scanValues(t, words);
+  const dir = direction(words);
+  const wordSet = new Set<string>();
+  let setting = dir.polarity === "positive";
+  for (const x of words) {
+    wordSet.add(x.w);
+    if (SET_WORDS.has(x.w)) setting = true;
+  }
+  return {
+    text: t,
+    plain,
+    words,
+    wordSet,
+    tokens: new Set(tokens),
+    bigrams: bigramsOf(tokens),
+    values,
+    valueKeys: new Set(values.map((v) => v.key)),
+    ...dir,
+    setting,
+  };
+}
+
+const asProfile = (x: string | LessonProfile) => (typeof x === "string" ? profileLesson(x) : x);
+
+function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let inter = 0;
+  for (const x of small) if (large.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** Share of the token-set score in the blend; the rest is character bigrams (meets stems and typos). */
+const TOKEN_WEIGHT = 0.5;
+
+function blend(a: LessonProfile, b: LessonProfile, topic: number): number {
+  return a.plain === b.plain ? 1 : TOKEN_WEIGHT * topic + (1 - TOKEN_WEIGHT) * jaccard(a.bigrams, b.bigrams);
+}
+
+/** Similarity in [0,1]: blend of stemmed topic-token Jaccard and character-bigram Jaccard of those tokens. */
+export function similarity(a: string | LessonProfile, b: string | LessonProfile): number {
+  const pa = asProfile(a);
+  const pb = asProfile(b);
+  return blend(pa, pb, jaccard(pa.tokens, pb.tokens));
+}
+
+/** A value of `a` that `b` does not state: same key, or for code and quotes the same words anywhere. */
+function missingValue(a: LessonProfile, b: LessonProfile): string | null {
+  for (const v of a.values) {
+    if (b.valueKeys.has(v.key)) continue;
+    const kind = v.key.slice(0, v.key.indexOf(":"));
+    if ((kind === "code" || kind === "quote") && ` ${b.plain} `.includes(` ${v.key.slice(kind.length + 1)} `)) continue;
+    return v.key;
+  }
+  return null;
+}
+
+/** A word of `a` whose antonym `b` says instead ("before" vs "after"). */
+function antonym(a: LessonProfile, b: LessonProfile): string | null {
+  for (const w of a.wordSet) {
+    const anti = ANTONYMS.get(w);
+    if (anti && b.wordSet.has(anti) && !b.wordSet.has(w) && !a.wordSet.has(anti)) return `${w}/${anti}`;
+  }
+  return null;
+}
+
+const NUMERIC_KEY_RE = /^(?:num|dur|size|pct|ver):/;
+
+function nearOf(p: LessonProfile, v: LessonValue): string[] {
+  if (v.near) return v.near;
+  const near: string[] = [];
+  const ws = p.words;
+  let i = 0;
+  while (i < ws.length && ws[i]!.at < v.at) i++;
+  for (let j = i - 1, seen = 0; j >= 0 && seen < 4 && near.length < 1; j--, seen++) {
+    if (isContent(ws[j]!.w) && !/^\d/.test(ws[j]!.w)) near.push(stem(ws[j]!.w));
+  }
+  while (i < ws.length && ws[i]!.at < v.end) i++;
+  for (let j = i, seen = 0; j < ws.length && seen < 4; j++, seen++) {
+    if (isContent(ws[j]!.w) && !/^\d/.test(ws[j]!.w)) {
+      near.push(stem(ws[j]!.w));
+      break;
+    }
+  }
+  v.near = near;
+  return near;
+}
+
+/** With two or more numbers, each must keep a neighbour: "401 … 403" swapped is another lesson. */
+function swappedValue(a: LessonProfile, b: LessonProfile): string | null {
+  const numeric = a.values.filter((v) => NUMERIC_KEY_RE.test(v.key));
+  if (new Set(numeric.map((v) => v.key)).size < 2) return null;
+  for (const v of numeric) {
+    const nv = nearOf(a, v);
+    if (nv.length === 0) continue;
+    const same = b.values.filter((w) => w.key === v.key);
+    if (same.length > 0 && !same.some((w) => nearOf(b, w).some((n) => nv.includes(n)))) return v.key;
+  }
+  return null;
+}
+
+function contrastReversed(a: LessonProfile, b: LessonProfile): boolean {
+  if (!a.contrast || !b.contrast) return false;
+  const meets = (x: ReadonlySet<string>, y: ReadonlySet<string>) => [...x].some((t) => y.has(t));
+  const flips = (x: LessonProfile["contrast"] & object, y: LessonProfile["contrast"] & object) =>
+    meets(x.after, y.before) && !meets(x.after, y.after);
+  return flips(a.contrast, b.contrast) || flips(b.contrast, a.contrast);
+}
+
+/** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
+export const CONTRADICTION_TOPIC = 0.5;
+
+/**
+ * Near-duplicate decision. `duplicate` needs similarity ≥ threshold, the same meaningful values
+ * (each number in its place), compatible polarity, the same negation and the same "X instead of
+ * Y" direction: merging lessons that say different things is the costly error.
+ * `contradiction` flags the same topic with opposite advice, or different values for a setting.
+ */
+export function compareLessons(
+  a: string | LessonProfile,
+  b: string | LessonProfile,
+  threshold = 0.6,
+): LessonComparison {
+  const pa = asProfile(a);
+  const pb = asProfile(b);
+  const topic = jaccard(pa.tokens, pb.tokens);
+  const sim = blend(pa, pb, topic);
+  const round = Math.round(sim * 1000) / 1000;
+  const sameTopic = topic >= CONTRADICTION_TOPIC || sim >= threshold;
+  if (!sameTopic) {
+    return { similarity: round, duplicate: false, contradiction: false, reason: `similarity ${round.toFixed(2)} < ${threshold}` };
+  }
+  const opposite =
+    (pa.polarity === "positive" && pb.polarity === "negative") ||
+    (pa.polarity === "negative" && pb.polarity === "positive");
+  const reversed = contrastReversed(pa, pb);
+  const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
+  const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa);
+
+  let blocker = "";
+  if (opposite) blocker = `opposite advice (${pa.polarity} vs ${pb.polarity})`;
+  else if (reversed) blocker = "reversed preference (X instead of Y vs Y instead of X)";
+  else if (pa.negated !== pb.negated) blocker = "one lesson negates what the other states";
+  else if (differentValue) blocker = `different values (${differentValue} is not in both)`;
+  else if (swapped) blocker = `same values in different places (${swapped})`;
+
+  if (sim >= threshold && !blocker) {
+    const reason = sim === 1 ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
+    return { similarity: round, duplicate: true, contradiction: false, reason };
+  }
+  const contradiction =
+    opposite || reversed || pa.negated !== pb.negated || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting));
+  const reason = contradiction
+    ? `possible contradiction: ${blocker}`
+    : blocker
+      ? `not a duplicate: ${blocker}`
+      : `similarity ${round.toFixed(2)} < ${threshold}`;
+  return { similarity: round, duplicate: false, contradiction, reason };
+}

@@ -1,0 +1,34 @@
+// Structure gate: is there a lesson at all, and is it a size an agent can afford to read?
+import { normalizeLessonText } from "./normalize.js";
+import type { GateOptions, QualityIssue } from "./types.js";
+
+export const MIN_CHARS = 15;
+export const MAX_CHARS = 280;
+/** Trusted imports above this are kept but flagged: long notes cost context every time they are shown. */
+export const TRUSTED_SOFT_MAX_CHARS = 4000;
+/** Nothing above this is a lesson, trusted or not (real imported notes reach ~10,000). */
+export const HARD_MAX_CHARS = 16000;
+
+const issue = (severity: QualityIssue["severity"], code: string, message: string): QualityIssue => ({
+  layer: "structure", severity, code, message,
+});
+
+export function checkStructure(text: string, opts: GateOptions = {}): QualityIssue[] {
+  const t = normalizeLessonText(text);
+  // Code points, not UTF-16 units: an emoji is one character to the person writing it.
+  const n = [...t].length;
+  if (n === 0) return [issue("reject", "empty", "The lesson is empty.")];
+  const out: QualityIssue[] = [];
+  if (n > HARD_MAX_CHARS) {
+    out.push(issue("reject", "oversize", `The lesson is ${n} characters; nothing over ${HARD_MAX_CHARS} is accepted. Split it or link to a document.`));
+  } else if (!opts.trusted && n > MAX_CHARS) {
+    out.push(issue("reject", "too_long", `The lesson is ${n} characters; keep it to ${MAX_CHARS} (one insight — put detail in "why").`));
+  } else if (opts.trusted && n > TRUSTED_SOFT_MAX_CHARS) {
+    out.push(issue("warn", "long_lesson", `The imported lesson is ${n} characters (over ${TRUSTED_SOFT_MAX_CHARS}); consider splitting it.`));
+  }
+  if (!opts.trusted && n < MIN_CHARS) {
+    out.push(issue("reject", "too_short", `The lesson is ${n} characters; at least ${MIN_CHARS} are needed to say what and why.`));
+  }
+  if (!/\p{L}/u.test(t)) out.push(issue("reject", "no_words", "The lesson contains no words."));
+  return out;
+}

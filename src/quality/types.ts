@@ -1,0 +1,28 @@
+// Shared result types of the quality gates (what a check found, and how bad it is).
+
+export type QualityLayer = "structure" | "safety" | "secret" | "quality";
+
+export interface QualityIssue {
+  layer: QualityLayer;
+  /** `reject` stops the write; `warn` is recorded as a flag on the stored entry. */
+  severity: "reject" | "warn";
+  /** Stable machine code, e.g. `too_short`, `destructive_command`, `secret_aws_key`. */
+  code: string;
+  /** A sentence a user can act on. Never contains a detected secret. */
+  message: string;
+}
+
+export interface GateOptions {
+  /**
+   * Bulk load of existing data: skips the length limits, content-safety advice checks and
+   * vagueness, but never sanitising nor the secrets gate.
+   */
+  trusted?: boolean;
+}
+
+export interface GateResult {
+  ok: boolean;
+  issues: QualityIssue[];
+  /** The normalised lesson text (whitespace/CR cleaned) with any secret masked. */
+  text: string;
+}

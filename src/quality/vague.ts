@@ -1,0 +1,145 @@
+// Quality gate: a lesson must point at something concrete; filler and test text cost context for nothing.
+import type { QualityIssue } from "./types.js";
+
+const TECH_PATTERNS: RegExp[] = [
+  /`[^`\n]+`/, // inline code
+  /\b[a-z]+[A-Z][A-Za-z0-9]*\b/, // camelCase
+  /\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/, // PascalCase
+  /\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/, // snake_case, CONST_CASE
+  /(?:^|[\s(])(?:\.{0,2}\/|~\/)?[\w.-]+\/[\w./-]+/, // paths
+  /\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|jsonl?|py|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|md|ya?ml|toml|ini|sql|sh|bash|zsh|s?css|html|vue|svelte|lock|env|db|xml|csv|txt|log|proto|graphql|tf)\b/i,
+  /\b[A-Za-z_]\w+\.[A-Za-z_]\w+/, // dotted names: req.headers, Node.js
+  /\w\(|=>|===?|!==?|&&|\|\||::|->|\[\]|\{\}/, // code punctuation
+  /(?:^|\s)--?[a-zA-Z][\w-]*/, // CLI flags
+  /\$[A-Za-z_{(]|%[A-Z_]+%/, // variables
+  /\d/, // versions, limits, status codes, timeouts
+  /(?:^|\s)[@#][\w-]+/, // decorators, issue refs
+];
+
+// Specific software nouns and tool names. Generic words (code, bug, error, test, file, app) are left
+// out on purpose: "always test your code" must not pass as technical.
+const DOMAIN_WORDS = new Set(`
+api sdk cli http https rest graphql grpc websocket socket tcp udp dns tls ssl ssh url uri json yaml toml xml csv
+endpoint request response header headers cookie cookies session sessions token tokens jwt oauth auth login
+middleware handler handlers callback callbacks promise promises async await thread threads mutex lock locks
+semaphore deadlock race concurrency transaction transactions rollback commit commits branch branches merge
+rebase repo repository pr diff stash tag tags release releases deploy deployment pipeline ci cd workflow
+container containers docker image images pod pods kubernetes k8s cluster helm terraform ansible nginx
+server servers client clients port ports proxy gateway load balancer cdn cache caches caching ttl redis
+memcached queue queues worker workers job jobs cron scheduler kafka rabbitmq sqs pubsub webhook webhooks
+database databases db sql sqlite postgres postgresql mysql mongodb mongo dynamodb schema schemas migration
+migrations query queries index indexes indices table tables column columns row rows constraint foreign
+primary key keys orm prisma drizzle sequelize fts fts5 vector vectors embedding embeddings
+function functions method methods class classes interface interfaces type types generic generics enum enums
+module modules import imports export exports package packages dependency dependencies lockfile version
+versions semver npm npx pnpm yarn bun node nodejs deno tsx tsc typescript javascript python pip poetry
+go golang rust cargo java maven gradle kotlin swift ruby gem rails php composer dotnet csharp
+react vue svelte sveltekit angular nextjs next nuxt remix astro vite webpack rollup esbuild babel eslint
+prettier biome jest vitest mocha playwright cypress pytest junit zod express fastify nestjs hono django
+flask fastapi spring laravel tailwind css html dom jsx hook hooks component components props prop state
+reducer store selector selectors router route routes render rendering hydration ssr csr
+variable variables constant constants null undefined nan exception exceptions stacktrace traceback
+assertion assertions fixture fixtures mock mocks stub stubs snapshot snapshots coverage regex regexp
+parser parsing lexer compiler bundler transpiler linter formatter runtime interpreter bytecode
+memory heap stack leak leaks cpu gpu latency throughput timeout timeouts retry retries backoff
+pagination cursor offset buffer buffers stream streams encoding utf-8 utf8 unicode base64 hash hashing
+checksum signature certificate encryption decryption cipher secret secrets permission permissions role roles
+rbac acl csrf xss cors csp injection sanitization escaping env environment config configuration dotenv
+flag flags argv stdin stdout stderr shell bash zsh powershell terminal cron systemd git github gitlab
+bitbucket linux macos windows kernel filesystem path paths directory directories symlink inode chmod
+permissions uid gid process processes pid signal signals sigterm sigkill daemon event events listener
+listeners emitter observable subscription debounce throttle memoize serialization deserialization payload
+payloads struct structs pointer pointers reference references closure closures scope iterator generator
+array arrays object objects map maps set sets string strings integer float boolean tuple dict list
+llm llms prompt prompts agent agents model models mcp opencode claude openai anthropic gpt tokenizer
+plugin plugins extension extensions manifest monorepo workspace workspaces tsconfig eslintrc
+`.trim().split(/\s+/));
+
+const CONCRETE_VERBS = new Set(`
+run call set add remove delete check pass import export install uninstall pin unpin upgrade downgrade bump
+rename return throw catch await wrap unwrap split merge rebase commit push pull fetch validate escape
+sanitize sanitise encode decode parse serialize serialise deserialize cache invalidate retry lock unlock
+index reindex migrate mock stub assert log configure enable disable restart kill create update insert
+select query sort filter bind quote replace move copy read open close flush debounce throttle memoize
+initialize initialise register unregister subscribe unsubscribe emit dispatch clone revert deploy build
+rebuild compile bundle lint profile benchmark measure batch paginate normalize normalise trim hash
+encrypt decrypt sign verify inject declare annotate narrow guard cast convert clamp truncate limit
+increase decrease raise lower debug trace reproduce isolate bisect rollback backup restore seed prefetch
+preload lazy-load reset rotate revoke scope tag release publish upload download stream chunk compress
+`.trim().split(/\s+/));
+
+const FILLER: RegExp[] = [
+  /\bbe (?:more |extra |very )?(?:careful|thorough|mindful|diligent|consistent|cautious)\b/gi,
+  /\bwrite (?:good|better|clean|quality|nice|great) code\b/gi,
+  /\b(?:always )?test (?:more|better|everything|thoroughly|your code|things)\b/gi,
+  /\bwrite (?:more )?tests\b/gi,
+  /\b(?:this|it) is (?:very |really |super )?(?:important|crucial|critical|key)\b/gi,
+  /\bdo (?:things|it|everything|stuff) (?:right|properly|correctly|well|better)\b/gi,
+  /\bremember to\b/gi,
+  /\bpay (?:more )?attention\b/gi,
+  /\bfollow (?:the )?best practices\b/gi,
+  /\buse (?:common sense|good judge?ment)\b/gi,
+  /\bkeep (?:it|things|code) (?:simple|clean|tidy)\b/gi,
+  /\b(?:don't|do not) make mistakes\b/gi,
+  /\bdouble[- ]check (?:everything|your work|things)\b/gi,
+  /\bthink (?:before|carefully|harder|twice)\b/gi,
+  /\b(?:try harder|do better|work harder)\b/gi,
+  /\bmake sure (?:it|everything|things|stuff) works?\b/gi,
+  /\b(?:code )?quality (?:matters|is important)\b/gi,
+];
+
+const PLACEHOLDER: RegExp[] = [
+  /^(?:this is )?(?:a |an |the |my |some )?(?:test|sample|dummy|placeholder|example|fake|demo)\s+(?:lesson|memory|entry|note|text|learning|insight|knowledge)\b/i,
+  /^this is (?:a |an |the |my )?(?:lesson|memory|entry|note)(?: text)?\b/i,
+  /^(?:\w+\s+){0,2}test (?:memory|lesson|entry|learning|note)\b/i,
+  /\blorem ipsum\b|\bdolor sit amet\b/i,
+  /\bfoo\b[\s\S]*\bbar\b[\s\S]*\bbaz\b/i,
+  /\b(?:test\W+){3,}/i,
+  /^(?:test(?:ing)?|asdf\w*|qwerty\w*|hello,? world|todo|tbd|n\/?a|placeholder|sample|dummy|blah(?:\W+blah)*|x{3,}|lesson|text|foo|bar|lorem)[\s.!?\d]*$/i,
+  /\bplaceholder (?:text|lesson|content)\b/i,
+];
+
+const KEYBOARD_RUNS = /asdf|sdfg|dfgh|fghj|ghjk|hjkl|jkl;|qwer|wert|erty|rtyu|tyui|yuio|uiop|zxcv|xcvb|cvbn|vbnm|fdsa|lkjh|poiu/i;
+
+/** Test or filler text: "This is a lesson text", lorem ipsum, "aaaaaaa", keyboard mash. */
+export function isPlaceholderText(text: string): boolean {
+  const t = text.trim();
+  if (t === "") return true;
+  if (PLACEHOLDER.some((re) => re.test(t))) return true;
+  const compact = t.replace(/\s+/g, "").toLowerCase();
+  if (compact.length >= 4 && new Set(compact).size <= 3) return true;
+  if (/^(.{1,4})\1{3,}$/.test(compact)) return true;
+  const longestRun = Math.max(0, ...(compact.match(/(.)\1*/g) ?? []).map((r) => r.length));
+  if (longestRun >= 8 && longestRun >= compact.length * 0.3) return true;
+  const words = t.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+  if (words.length >= 1 && new Set(words).size === 1 && words.length >= 3) return true;
+  const mash = words.filter((w) => KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w)));
+  return words.length > 0 && mash.length / words.length >= 0.5 && mash.length >= 1 && words.length <= 12;
+}
+
+export function hasTechnicalReference(text: string): boolean {
+  if (TECH_PATTERNS.some((re) => re.test(text))) return true;
+  return (text.toLowerCase().match(/[a-z][a-z0-9+-]*/g) ?? []).some((w) => DOMAIN_WORDS.has(w));
+}
+
+function hasConcreteVerb(text: string): boolean {
+  return (text.toLowerCase().match(/[a-z][a-z-]*/g) ?? []).some((w) => CONCRETE_VERBS.has(w));
+}
+
+export function checkVagueness(text: string): QualityIssue[] {
+  if (isPlaceholderText(text)) {
+    return [{
+      layer: "quality", severity: "reject", code: "placeholder_text",
+      message: "The lesson looks like placeholder or test text; write the actual lesson.",
+    }];
+  }
+  // Filler phrases are judged by what is left once they are removed: "be careful" plus nothing.
+  const rest = FILLER.reduce((t, re) => t.replace(re, " "), text);
+  const filler = rest !== text;
+  if (hasTechnicalReference(rest) || (!filler && hasConcreteVerb(rest))) return [];
+  // Decision: vague is a rejection, not a warning — every lesson shown costs an agent context.
+  return [{
+    layer: "quality", severity: "reject", code: "vague",
+    message: "The lesson is too vague to act on; name the file, command, API or error it concerns and what to do differently.",
+  }];
+}

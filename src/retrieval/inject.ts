@@ -1,0 +1,54 @@
+// Injection: the block for a new agent turn — context query, budget regime, render, count as shown.
+import type { Tier } from "../core/entry.js";
+import { storeFor, type Services } from "../services.js";
+import type { RetrievalContext } from "./context.js";
+import { recallForContext } from "./recall.js";
+import { budgetFor, INJECTION_SENTINEL, renderBlock, type BudgetRegime } from "./render.js";
+
+export interface InjectResult {
+  /** The block to insert, or "" when nothing fits or the regime is skip. */
+  text: string;
+  regime: BudgetRegime;
+  /** Share of the model's context window still free, 0..1. */
+  headroom: number;
+  entries: Array<{ id: string; handle: string; tier: Tier }>;
+}
+
+export interface InjectOptions {
+  actor?: string;
+  /** Text already in the conversation; a block carrying the sentinel is never injected twice. */
+  existingText?: string;
+  /** Count the rendered entries as shown (default true). */
+  recordShown?: boolean;
+}
+
+export function modelLimit(s: Services, model?: string): number {
+  const limits = s.config.model_limits;
+  return (model && limits[model]) || limits.default || 128000;
+}
+
+export async function injectForContext(s: Services, ctx: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
+  const limit = modelLimit(s, ctx.model);
+  const headroom = Math.max(0, 1 - (ctx.tokensUsed ?? 0) / limit);
+  const k = s.config.knowledge;
+  const budget = budgetFor(headroom, k.max_inject_count, k.inject_char_budget);
+  const empty = { text: "", regime: budget.regime, headroom, entries: [] };
+  if (!k.enabled || budget.regime === "skip" || opts.existingText?.includes(INJECTION_SENTINEL)) return empty;
+
+  const ranked = await recallForContext(s, ctx, { limit: budget.maxEntries });
+  const block = renderBlock(ranked.map((r) => r.entry), budget, k.max_lesson_display_chars);
+  if (!block.text) return empty;
+
+  if (opts.recordShown !== false) {
+    for (const tier of ["swarm", "hive"] as const) {
+      const ids = block.entries.filter((e) => e.tier === tier).map((e) => e.id);
+      if (ids.length) await storeFor(s, tier).recordUsage(ids, "shown", opts.actor ?? "cairn:inject", { agent: ctx.agent });
+    }
+  }
+  return {
+    text: block.text,
+    regime: budget.regime,
+    headroom,
+    entries: block.entries.map((e) => ({ id: e.id, handle: e.handle, tier: e.tier })),
+  };
+}

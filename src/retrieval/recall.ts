@@ -1,0 +1,50 @@
+// Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
+import { LIVE_STATUSES, type Category, type Status, type Tier } from "../core/entry.js";
+import { toFtsMatchQuery } from "../core/text.js";
+import { openTiers, type Services } from "../services.js";
+import type { EntryFilter } from "../store/store.js";
+import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
+import { diversify, excludedByApplicability, scoreCandidates, type ScoredEntry } from "./score.js";
+
+export interface RecallOptions {
+  tier?: Tier | "all";
+  statuses?: readonly Status[];
+  category?: Category;
+  /** Scopes to include; defaults to config `knowledge.scope_filter` plus `stack:<x>` of the context's stack. */
+  scopes?: readonly string[];
+  limit?: number;
+  /** Candidates fetched per tier before scoring. */
+  candidates?: number;
+  /** Skip MMR (the raw ranking), e.g. for `--explain` comparisons. */
+  diverse?: boolean;
+}
+
+export const DEFAULT_CANDIDATES = 200;
+
+function scopesFor(s: Services, ctx: RetrievalContext, explicit?: readonly string[]): readonly string[] {
+  if (explicit) return explicit;
+  const stacks = (ctx.techStack ?? []).map((t) => `stack:${t.toLowerCase()}`);
+  return [...new Set([...s.config.knowledge.scope_filter, ...stacks])];
+}
+
+/** Ranked entries for a context (or a plain query as `{ task: query }`). */
+export async function recallForContext(s: Services, ctx: RetrievalContext, opts: RecallOptions = {}): Promise<ScoredEntry[]> {
+  const limit = opts.limit ?? 10;
+  const terms = buildContextQuery(ctx);
+  const match = toFtsMatchQuery(terms);
+  if (!match || limit <= 0) return [];
+  const filter: EntryFilter = {
+    statuses: opts.statuses ?? LIVE_STATUSES,
+    scopes: scopesFor(s, ctx, opts.scopes),
+    ...(opts.category ? { categories: [opts.category] } : {}),
+  };
+  const tier = opts.tier ?? "all";
+  const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
+  const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
+  const hits = (await Promise.all(stores.map((st) => st.searchEntries(match, filter, perTier))))
+    .flat()
+    .filter((h) => !excludedByApplicability(h.entry, ctx));
+  const scored = scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days);
+  if (opts.diverse === false) return scored.sort((a, b) => b.score - a.score).slice(0, limit);
+  return diversify(scored, limit);
+}

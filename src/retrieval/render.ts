@@ -1,0 +1,83 @@
+// Rendering an injection block: budget regime by headroom, directives first, whole entries, every string sanitised.
+import type { Entry } from "../core/entry.js";
+import { sanitizeForPrompt } from "../quality/sanitize.js";
+
+/** Marks a block so a host never injects it twice into one conversation. */
+export const INJECTION_SENTINEL = "<!-- cairn:knowledge -->";
+
+export type BudgetRegime = "full" | "half" | "quarter" | "skip";
+
+export interface Budget {
+  regime: BudgetRegime;
+  maxEntries: number;
+  maxChars: number;
+}
+
+/** The docs' regimes: > 60% headroom full, 20–60% half, 5–20% quarter, < 5% nothing. */
+export function budgetFor(headroom: number, maxCount: number, charBudget: number): Budget {
+  if (headroom > 0.6) return { regime: "full", maxEntries: maxCount, maxChars: charBudget };
+  if (headroom >= 0.2) return { regime: "half", maxEntries: Math.max(1, Math.floor(maxCount / 2)), maxChars: Math.floor(charBudget / 2) };
+  if (headroom >= 0.05) return { regime: "quarter", maxEntries: Math.max(1, Math.floor(maxCount / 4)), maxChars: Math.floor(charBudget / 4) };
+  return { regime: "skip", maxEntries: 0, maxChars: 0 };
+}
+
+/** Entries that tell the agent what to do (or not) render as short directives before plain lessons. */
+export function isDirective(e: Entry): boolean {
+  const d = e.directive;
+  return (
+    d.required_actions.length > 0 ||
+    d.forbidden_actions.length > 0 ||
+    e.applicability.triggers.length > 0 ||
+    d.priority === "high" ||
+    d.priority === "critical"
+  );
+}
+
+function sourceLabel(e: Entry): string {
+  if (e.tier !== "hive") return "";
+  const from = e.provenance.source_project_name ? ` from ${sanitizeForPrompt(e.provenance.source_project_name, 40)}` : "";
+  return ` (hive${from})`;
+}
+
+function renderDirective(e: Entry, maxLesson: number): string {
+  const d = e.directive;
+  const parts = [`- [${e.handle}]${d.priority === "critical" || d.priority === "high" ? ` ${d.priority.toUpperCase()}:` : ""} ${sanitizeForPrompt(e.lesson, maxLesson)}`];
+  if (d.required_actions.length) parts.push(`  DO: ${d.required_actions.map((a) => sanitizeForPrompt(a, 100)).join("; ")}`);
+  if (d.forbidden_actions.length) parts.push(`  DON'T: ${d.forbidden_actions.map((a) => sanitizeForPrompt(a, 100)).join("; ")}`);
+  return parts.join("\n") + sourceLabel(e);
+}
+
+function renderLesson(e: Entry, maxLesson: number): string {
+  return `- [${e.handle}] ${sanitizeForPrompt(e.lesson, maxLesson)}${sourceLabel(e)}`;
+}
+
+export interface RenderedBlock {
+  text: string;
+  entries: Entry[];
+}
+
+/** Whole entries only: an entry that does not fit the remaining chars is left out, never cut mid-way. */
+export function renderBlock(ranked: readonly Entry[], budget: Budget, maxLessonChars: number): RenderedBlock {
+  if (budget.regime === "skip" || budget.maxEntries === 0 || ranked.length === 0) return { text: "", entries: [] };
+  const header = `${INJECTION_SENTINEL}\n## Lessons from earlier work (Cairn)\nApply these where relevant; report with knowledge_feedback if one was wrong.`;
+  const seen = new Set<string>();
+  const chosen = ranked.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true))).slice(0, budget.maxEntries);
+  const directives = chosen.filter(isDirective);
+  const plain = chosen.filter((e) => !isDirective(e));
+  const lines: string[] = [];
+  const used: Entry[] = [];
+  let chars = header.length;
+  const tryAdd = (e: Entry, line: string) => {
+    if (chars + line.length + 1 > budget.maxChars) return;
+    lines.push(line);
+    used.push(e);
+    chars += line.length + 1;
+  };
+  if (directives.length) lines.push("### Directives");
+  for (const e of directives) tryAdd(e, renderDirective(e, maxLessonChars));
+  if (plain.length) lines.push("### Lessons");
+  for (const e of plain) tryAdd(e, renderLesson(e, maxLessonChars));
+  if (used.length === 0) return { text: "", entries: [] };
+  const body = lines.filter((l, i) => !(l.startsWith("### ") && (lines[i + 1] === undefined || lines[i + 1]!.startsWith("### "))));
+  return { text: `${header}\n${body.join("\n")}`, entries: used };
+}

@@ -1,0 +1,26 @@
+// What the engine's modules share: the open tiers, the config and the project in hand.
+import type { Tier } from "./core/entry.js";
+import type { ProjectIdentity } from "./core/project.js";
+import type { CairnConfig } from "./config.js";
+import { CairnError } from "./errors.js";
+import type { Store } from "./store/store.js";
+
+export interface Services {
+  swarm: Store;
+  /** Undefined when `knowledge.hive_enabled` is false. */
+  hive: Store | undefined;
+  config: CairnConfig;
+  project: ProjectIdentity;
+  /** Injected clock so lifecycle rules (age, decay) are testable without waiting. */
+  now: () => Date;
+}
+
+export function storeFor(s: Services, tier: Tier): Store {
+  if (tier === "swarm") return s.swarm;
+  if (!s.hive) throw new CairnError("INVALID_INPUT", "The hive is disabled (knowledge.hive_enabled = false).");
+  return s.hive;
+}
+
+export function openTiers(s: Services): Store[] {
+  return s.hive ? [s.swarm, s.hive] : [s.swarm];
+}

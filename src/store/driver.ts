@@ -1,0 +1,164 @@
+// The one place that talks to the SQLite driver: busy timeout, reopen-on-BUSY retries, array binds.
+import Database from "libsql";
+import fs from "node:fs";
+import path from "node:path";
+import { CairnError } from "../errors.js";
+
+export type SqlValue = string | number | bigint | null | Buffer;
+type Row = Record<string, unknown>;
+
+interface RawStatement {
+  run(params: SqlValue[]): { changes: number; lastInsertRowid: number | bigint };
+  get(params: SqlValue[]): Row | undefined;
+  all(params: SqlValue[]): Row[];
+}
+interface RawDatabase {
+  prepare(sql: string): RawStatement;
+  exec(sql: string): void;
+  close(): void;
+}
+
+export interface DriverOptions {
+  /** Milliseconds SQLite waits on a locked database before reporting BUSY. */
+  busyTimeoutMs?: number;
+  /** How many times a BUSY operation is retried on a fresh connection. */
+  busyRetries?: number;
+}
+
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code === "SQLITE_BUSY_SNAPSHOT";
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * A synchronous SQLite connection. libSQL can acknowledge a write that is never saved after
+ * an SQLITE_BUSY on the same connection (an open upstream bug), so a BUSY anywhere discards
+ * the connection, reopens it, and re-runs the whole unit of work. Units are kept short so a
+ * re-run is cheap and idempotent from the caller's point of view.
+ */
+export class SqliteDriver {
+  readonly file: string;
+  private db: RawDatabase;
+  private statements = new Map<string, RawStatement>();
+  private readonly busyTimeoutMs: number;
+  private readonly busyRetries: number;
+  private depth = 0;
+  /** Counts reopen-on-BUSY events; exposed for `cairn doctor` and the regression test. */
+  reopenCount = 0;
+
+  constructor(file: string, opts: DriverOptions = {}) {
+    this.file = file;
+    this.busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
+    this.busyRetries = opts.busyRetries ?? 20;
+    if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = this.open();
+  }
+
+  private open(): RawDatabase {
+    try {
+      const db = new Database(this.file) as unknown as RawDatabase;
+      db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.busyTimeoutMs))}`);
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+      db.exec("PRAGMA foreign_keys = ON");
+      return db;
+    } catch (e) {
+      if (isBusy(e)) throw e;
+      throw new CairnError("STORE_ERROR", `Cannot open database ${this.file}: ${(e as Error).message}`);
+    }
+  }
+
+  private reopen(): void {
+    try {
+      this.db.close();
+    } catch {
+      // The old connection is being thrown away; a failure to close it changes nothing.
+    }
+    this.statements.clear();
+    this.reopenCount++;
+    this.db = this.open();
+  }
+
+  private stmt(sql: string): RawStatement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Runs `work` and, when SQLite reports BUSY, reopens and retries with backoff. */
+  private withBusyRetry<T>(work: () => T): T {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return work();
+      } catch (e) {
+        if (!isBusy(e) || this.depth > 0) throw e;
+        if (attempt >= this.busyRetries) {
+          throw new CairnError(
+            "STORE_ERROR",
+            `Database ${this.file} stayed locked after ${attempt + 1} attempts; another process holds a long write. Try again.`,
+          );
+        }
+        this.reopen();
+        sleepSync(Math.min(200, 5 * 2 ** attempt) + Math.random() * 10);
+      }
+    }
+  }
+
+  run(sql: string, params: SqlValue[] = []): { changes: number; lastInsertRowid: number } {
+    return this.withBusyRetry(() => {
+      const r = this.stmt(sql).run(params);
+      return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
+    });
+  }
+
+  get<T = Row>(sql: string, params: SqlValue[] = []): T | undefined {
+    return this.withBusyRetry(() => this.stmt(sql).get(params) as T | undefined);
+  }
+
+  all<T = Row>(sql: string, params: SqlValue[] = []): T[] {
+    return this.withBusyRetry(() => this.stmt(sql).all(params) as T[]);
+  }
+
+  exec(sql: string): void {
+    this.withBusyRetry(() => this.db.exec(sql));
+  }
+
+  /**
+   * One write transaction (BEGIN IMMEDIATE takes the write lock up front, so it never
+   * deadlocks upgrading a read lock). On BUSY the whole function is re-run on a new
+   * connection, so `fn` must not have side effects outside the database.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    return this.withBusyRetry(() => {
+      this.db.exec("BEGIN IMMEDIATE");
+      this.depth++;
+      try {
+        const result = fn();
+        this.db.exec("COMMIT");
+        return result;
+      } catch (e) {
+        try {
+          this.db.exec("ROLLBACK");
+        } catch {
+          // Nothing to roll back when BEGIN itself failed.
+        }
+        throw e;
+      } finally {
+        this.depth--;
+      }
+    });
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.db.close();
+  }
+}

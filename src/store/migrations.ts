@@ -1,0 +1,114 @@
+// Numbered schema migrations for the SQLite store; applied in order, each exactly once.
+import type { SqliteDriver } from "./driver.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "entries, fts, events, rejected",
+    sql: `
+CREATE TABLE entries (
+  seq              INTEGER PRIMARY KEY,
+  id               TEXT NOT NULL UNIQUE,
+  tier             TEXT NOT NULL,
+  lesson           TEXT NOT NULL,
+  category         TEXT NOT NULL,
+  kind             TEXT NOT NULL,
+  status           TEXT NOT NULL,
+  scope            TEXT NOT NULL,
+  priority         TEXT NOT NULL,
+  confidence       REAL NOT NULL,
+  utility          REAL,
+  fingerprint      TEXT NOT NULL,
+  external_id      TEXT,
+  source_project_id TEXT,
+  phases_alive     INTEGER NOT NULL DEFAULT 0,
+  max_phases       INTEGER,
+  auto_generated   INTEGER NOT NULL DEFAULT 0,
+  shown            INTEGER NOT NULL DEFAULT 0,
+  applied          INTEGER NOT NULL DEFAULT 0,
+  ignored          INTEGER NOT NULL DEFAULT 0,
+  violated         INTEGER NOT NULL DEFAULT 0,
+  prevented        INTEGER NOT NULL DEFAULT 0,
+  helpful          REAL NOT NULL DEFAULT 0,
+  harmful          REAL NOT NULL DEFAULT 0,
+  last_shown_at    TEXT,
+  created_at       TEXT NOT NULL,
+  updated_at       TEXT NOT NULL,
+  search_text      TEXT NOT NULL,
+  data             TEXT NOT NULL
+);
+CREATE INDEX entries_status ON entries(status, category);
+CREATE INDEX entries_fingerprint ON entries(fingerprint);
+CREATE INDEX entries_external_id ON entries(external_id) WHERE external_id IS NOT NULL;
+CREATE INDEX entries_eviction ON entries(status, utility, created_at);
+
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+  search_text, content='entries', content_rowid='seq', tokenize='porter unicode61'
+);
+CREATE TRIGGER entries_ai AFTER INSERT ON entries BEGIN
+  INSERT INTO entries_fts(rowid, search_text) VALUES (new.seq, new.search_text);
+  UPDATE meta SET value = value + 1 WHERE key = 'entry_count';
+END;
+CREATE TRIGGER entries_ad AFTER DELETE ON entries BEGIN
+  INSERT INTO entries_fts(entries_fts, rowid, search_text) VALUES ('delete', old.seq, old.search_text);
+  UPDATE meta SET value = value - 1 WHERE key = 'entry_count';
+END;
+CREATE TRIGGER entries_au AFTER UPDATE OF search_text ON entries BEGIN
+  INSERT INTO entries_fts(entries_fts, rowid, search_text) VALUES ('delete', old.seq, old.search_text);
+  INSERT INTO entries_fts(rowid, search_text) VALUES (new.seq, new.search_text);
+END;
+
+CREATE TABLE events (
+  seq      INTEGER PRIMARY KEY,
+  entry_id TEXT NOT NULL,
+  type     TEXT NOT NULL,
+  at       TEXT NOT NULL,
+  actor    TEXT NOT NULL,
+  data     TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX events_entry ON events(entry_id, seq);
+-- Append-only: history is never rewritten.
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+
+CREATE TABLE rejected (
+  seq    INTEGER PRIMARY KEY,
+  lesson TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  codes  TEXT NOT NULL,
+  source TEXT NOT NULL,
+  at     TEXT NOT NULL
+);
+CREATE INDEX rejected_lesson ON rejected(lesson);
+`,
+  },
+];
+
+/** Brings a database to the newest schema version inside one write transaction. */
+export function migrate(db: SqliteDriver): number {
+  db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+  db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES ('entry_count', 0)");
+  const current = db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0;
+  const pending = MIGRATIONS.filter((m) => m.version > current);
+  if (pending.length === 0) return current;
+  return db.transaction(() => {
+    // Another process may have migrated while we waited for the write lock.
+    const now = db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0;
+    let version = now;
+    for (const m of MIGRATIONS) {
+      if (m.version <= now) continue;
+      db.exec(m.sql);
+      version = m.version;
+      db.exec(`PRAGMA user_version = ${version}`);
+    }
+    return version;
+  });
+}
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

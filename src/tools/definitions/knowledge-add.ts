@@ -1,0 +1,85 @@
+// knowledge_add: record a lesson through the gates; a duplicate reinforces, a rejection comes back with its reason.
+import { z } from "zod";
+import { CATEGORIES, KINDS, PRIORITIES, type NewEntryInput } from "../../core/entry.js";
+import { defineTool, writeOutcome } from "./shared.js";
+
+const list = (max: number, describe: string) => z.array(z.string().min(1)).max(max).optional().describe(describe);
+
+const args = {
+  lesson: z
+    .string()
+    .min(1)
+    .describe(
+      "The lesson: one or two self-contained sentences saying what to do or avoid, where, and why — e.g. " +
+        '"In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login." ' +
+        "Be specific (vague advice is rejected) and never include secrets, keys or passwords.",
+    ),
+  category: z.enum(CATEGORIES).optional().describe("The area it belongs to (default other)."),
+  kind: z
+    .enum(KINDS)
+    .optional()
+    .describe(
+      "What sort of lesson: correction (you were told to do it differently), decision, commitment, insight, learning (default), confidence, pattern, cross_agent, workflow_note, gap. Corrections and decisions rank highest.",
+    ),
+  tags: list(30, 'Short keywords for search, letters/digits/_ . : / + # - only, e.g. ["auth", "jwt"].'),
+  scope: z
+    .string()
+    .optional()
+    .describe('"global" (default) or "stack:<name>" to show it only where that tech stack is in use, e.g. "stack:react".'),
+  confidence: z.number().min(0).max(1).optional().describe("How sure you are that the lesson holds, 0 to 1 (default 0.5)."),
+  phase: z.string().max(120).optional().describe("The phase or task in which you learned it, e.g. \"Phase 2: auth\"; counts as its first confirmation."),
+  tier: z
+    .enum(["swarm", "hive"])
+    .default("swarm")
+    .describe(
+      "swarm (default) = this project only. hive = every project of this user: only for lessons true beyond this codebase; it passes a stricter gate.",
+    ),
+  title: z.string().max(80).optional().describe("A short title, at most 80 characters."),
+  why: z.string().max(500).optional().describe("What goes wrong if the lesson is ignored."),
+  prevention_rule: z.string().max(500).optional().describe("A rule that prevents the mistake, e.g. \"validate tokens in one helper\"."),
+  detection_pattern: z.string().max(300).optional().describe("How to spot the mistake in code, e.g. a grep pattern."),
+  file_globs: list(50, 'Files the lesson applies to, as globs, e.g. ["src/auth/**"]; it then ranks higher when those files are in play.'),
+  triggers: list(30, "Words or phrases whose presence in a task makes this lesson relevant."),
+  required_actions: list(20, "Things an agent must do when the lesson applies (makes it a directive)."),
+  forbidden_actions: list(20, "Things an agent must not do when the lesson applies (makes it a directive)."),
+  priority: z.enum(PRIORITIES).optional().describe("How much it matters when it applies (default medium); high and critical render as directives."),
+};
+
+export const knowledgeAdd = defineTool({
+  name: "knowledge_add",
+  description:
+    "Record a lesson learned while working so that later agents (and you, in later phases) get it when relevant. " +
+    "Use after a mistake, a correction from the user, a decision, or a non-obvious fact about this codebase. " +
+    "It is validated first: a near-duplicate of an existing lesson reinforces that lesson instead of adding a copy, " +
+    'and a vague, unsafe or secret-bearing lesson is rejected — the answer then starts with "rejected:" and says why.',
+  args,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  async run(a, ctx) {
+    const prevention = a.prevention_rule || a.detection_pattern ? { rule: a.prevention_rule, detection_pattern: a.detection_pattern } : undefined;
+    const applicability = a.file_globs || a.triggers ? { file_globs: a.file_globs, triggers: a.triggers } : undefined;
+    const directive =
+      a.required_actions || a.forbidden_actions || a.priority
+        ? { required_actions: a.required_actions, forbidden_actions: a.forbidden_actions, priority: a.priority }
+        : undefined;
+    const input: NewEntryInput = {
+      lesson: a.lesson,
+      title: a.title,
+      why: a.why,
+      category: a.category,
+      kind: a.kind,
+      tags: a.tags,
+      scope: a.scope,
+      confidence: a.confidence,
+      phase: a.phase,
+      prevention,
+      applicability,
+      directive,
+      // An explicit add is a deliberate act, not automatic extraction (the audited tool got this wrong).
+      auto_generated: false,
+      session_id: ctx.sessionId,
+    };
+    // The hive is written only through the hive gate, so a direct add cannot skip its stricter checks.
+    const result = a.tier === "hive" ? await ctx.cairn.promote({ lesson: input }, ctx.actor) : await ctx.cairn.add(input, { tier: "swarm", actor: ctx.actor });
+    return writeOutcome(result);
+  },
+});

@@ -1,0 +1,44 @@
+// knowledge_query: list entries by status, category, kind and tier (newest first), for review rather than relevance.
+import { z } from "zod";
+import { CATEGORIES, KINDS, STATUSES, type Status } from "../../core/entry.js";
+import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
+
+/** Everything an agent may still act on; retired entries only when asked for by status. */
+const DEFAULT_STATUSES: readonly Status[] = ["draft", "candidate", "established", "promoted"];
+
+export const knowledgeQuery = defineTool({
+  name: "knowledge_query",
+  description:
+    "List recorded lessons by filter (newest first) — for reviewing what is known, finding an id to give feedback on, " +
+    "or checking what was archived or quarantined. For lessons relevant to a task use knowledge_recall instead. " +
+    "By default lists drafts, candidates, established and promoted entries; pass status to see archived, superseded or quarantined ones.",
+  args: {
+    status: z
+      .array(z.enum(STATUSES))
+      .min(1)
+      .optional()
+      .describe("Statuses to include (default draft, candidate, established, promoted)."),
+    category: z.enum(CATEGORIES).optional().describe("Only this category."),
+    kind: z.enum(KINDS).optional().describe("Only this kind."),
+    tier: z.enum(TIER_FILTER).default("all").describe("all (default), swarm = this project, hive = cross-project."),
+    limit: z.number().int().min(1).max(200).default(20).describe("At most this many entries, 1 to 200 (default 20)."),
+    offset: z.number().int().min(0).max(100000).default(0).describe("Skip this many entries first, to page through a long list."),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  async run(a, ctx) {
+    const statuses = a.status ?? DEFAULT_STATUSES;
+    const entries = await ctx.cairn.list({
+      tier: a.tier,
+      statuses,
+      ...(a.category ? { categories: [a.category] } : {}),
+      ...(a.kind ? { kinds: [a.kind] } : {}),
+      limit: a.limit,
+      offset: a.offset,
+      order: "newest",
+    });
+    const text = entries.length
+      ? [`${entries.length} entr${entries.length === 1 ? "y" : "ies"} (${statuses.join(", ")}):`, ...entries.map((e) => entryLine(e))].join("\n")
+      : `No entries with status ${statuses.join(", ")}${a.category ? ` in ${a.category}` : ""}${a.kind ? ` of kind ${a.kind}` : ""}.`;
+    return { text, data: { count: entries.length, statuses, entries: entries.map(summarize) } };
+  },
+});

@@ -1,0 +1,51 @@
+// The agent-facing tools, defined once: every face (MCP server, OpenCode plugin) serves exactly this list.
+import { z } from "zod";
+import { CairnError } from "../errors.js";
+import { knowledgeAdd } from "./definitions/knowledge-add.js";
+import { knowledgeArchive } from "./definitions/knowledge-archive.js";
+import { knowledgeContext } from "./definitions/knowledge-context.js";
+import { knowledgeFeedback } from "./definitions/knowledge-feedback.js";
+import { knowledgePromote } from "./definitions/knowledge-promote.js";
+import { knowledgeQuarantine } from "./definitions/knowledge-quarantine.js";
+import { knowledgeQuery } from "./definitions/knowledge-query.js";
+import { knowledgeRecall } from "./definitions/knowledge-recall.js";
+import { knowledgeRemove } from "./definitions/knowledge-remove.js";
+import type { ToolCallContext, ToolDefinition, ToolResult } from "./types.js";
+
+export type { ToolCallContext, ToolDefinition, ToolResult } from "./types.js";
+export { knowledgeAdd, knowledgeArchive, knowledgeContext, knowledgeFeedback, knowledgePromote, knowledgeQuarantine, knowledgeQuery, knowledgeRecall, knowledgeRemove };
+
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  knowledgeAdd,
+  knowledgeRecall,
+  knowledgeQuery,
+  knowledgeRemove,
+  knowledgeArchive,
+  knowledgeQuarantine,
+  knowledgeFeedback,
+  knowledgePromote,
+  knowledgeContext,
+];
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return ALL_TOOLS.find((t) => t.name === name);
+}
+
+/**
+ * Validates raw arguments against the tool's shape (applying defaults), then runs it. `run`
+ * expects parsed arguments, so a face whose host does not parse them itself goes through here.
+ * Bad arguments throw CairnError INVALID_INPUT naming each field.
+ */
+export async function callTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolCallContext): Promise<ToolResult> {
+  const parsed = z.object(tool.args).safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
+    throw new CairnError("INVALID_INPUT", `Invalid arguments for ${tool.name}: ${detail}`);
+  }
+  return tool.run(parsed.data, ctx);
+}
+
+/** True when the call added, removed or retired entries — what a face announces as a changed list. */
+export function changedEntries(result: ToolResult): boolean {
+  return result.data.changed === true;
+}

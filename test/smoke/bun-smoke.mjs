@@ -1,0 +1,27 @@
+// Smoke test under Bun: the built library loads, opens both tiers in temp dirs, adds and recalls.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-bun-"));
+const env = { ...process.env, HOME: root, XDG_DATA_HOME: path.join(root, "data"), XDG_CONFIG_HOME: path.join(root, "config") };
+delete env.CAIRN_HIVE;
+delete env.CAIRN_CONFIG;
+const { openCairn } = await import("../../dist/index.js");
+const project = path.join(root, "project");
+fs.mkdirSync(project);
+const cairn = await openCairn({ projectDir: project, env });
+const added = await cairn.add({ lesson: "Bun loads libsql: open the database with a busy timeout before the first write", category: "tooling" });
+if (added.action !== "added") throw new Error(`add failed under Bun: ${JSON.stringify(added)}`);
+const hits = await cairn.recall("busy timeout libsql");
+if (hits[0]?.entry.id !== added.id) throw new Error("recall under Bun did not find the lesson");
+const block = await cairn.inject({ task: "configure the libsql busy timeout" });
+if (!block.text.includes(added.handle)) throw new Error("inject under Bun did not render the lesson");
+await cairn.close();
+for (const extra of ["../../dist/faces/opencode/plugin.js", "../../dist/faces/mcp/server.js"]) {
+  const file = new URL(extra, import.meta.url);
+  if (fs.existsSync(file)) await import(file.href);
+}
+if (!fs.existsSync(path.join(root, "data", "cairn", "hive.db"))) throw new Error("hive not created in the XDG data dir");
+fs.rmSync(root, { recursive: true, force: true });
+console.log(`bun smoke ok (bun ${process.versions.bun})`);
