@@ -12,6 +12,11 @@ interface Pair {
 }
 
 const PRECISION_FLOOR = 0.95;
+// `… | head` closes stdout early; that is not a failure of the evaluation.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw e;
+});
 const args = process.argv.slice(2);
 const json = args.includes("--json");
 const thresholdArg = args.find((a) => a.startsWith("--threshold="));
@@ -31,7 +36,9 @@ const pairs: Pair[] = readFileSync(file, "utf8")
   });
 
 let tp = 0, fp = 0, fn = 0, tn = 0;
-const byType = new Map<string, { pairs: number; predictedDuplicate: number; correct: number; contradiction: number }>();
+type Row = { pairs: number; predictedDuplicate: number; correct: number; contradiction: number };
+const byType = new Map<string, Row>();
+const bySource = new Map<string, Row>();
 const errors: Array<{ type: string; label: string; predicted: string; similarity: number; reason: string; a: string; b: string }> = [];
 
 for (const p of pairs) {
@@ -41,12 +48,14 @@ for (const p of pairs) {
   else if (r.duplicate) fp++;
   else if (truth) fn++;
   else tn++;
-  const row = byType.get(p.type) ?? { pairs: 0, predictedDuplicate: 0, correct: 0, contradiction: 0 };
-  row.pairs++;
-  if (r.duplicate) row.predictedDuplicate++;
-  if (r.duplicate === truth) row.correct++;
-  if (r.contradiction) row.contradiction++;
-  byType.set(p.type, row);
+  for (const [map, key] of [[byType, p.type], [bySource, p.source ?? "hand-written"]] as const) {
+    const row = map.get(key) ?? { pairs: 0, predictedDuplicate: 0, correct: 0, contradiction: 0 };
+    row.pairs++;
+    if (r.duplicate) row.predictedDuplicate++;
+    if (r.duplicate === truth) row.correct++;
+    if (r.contradiction) row.contradiction++;
+    map.set(key, row);
+  }
   if (r.duplicate !== truth) {
     errors.push({ type: p.type, label: p.label, predicted: r.duplicate ? "duplicate" : "distinct", similarity: r.similarity, reason: r.reason, a: p.a, b: p.b });
   }
@@ -61,15 +70,21 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 if (json) {
   console.log(JSON.stringify({
     pairs: pairs.length, threshold: threshold ?? 0.6, precision: round(precision), recall: round(recall), f1: round(f1),
-    confusion: { tp, fp, fn, tn }, byType: Object.fromEntries(byType), misclassified: errors,
+    confusion: { tp, fp, fn, tn }, byType: Object.fromEntries(byType), bySource: Object.fromEntries(bySource),
+    misclassified: errors,
   }, null, 2));
 } else {
   console.log(`${pairs.length} pairs, threshold ${threshold ?? 0.6}`);
   console.log(`precision ${round(precision)}  recall ${round(recall)}  F1 ${round(f1)}  (tp ${tp} fp ${fp} fn ${fn} tn ${tn})\n`);
-  console.log("type              pairs  →dup  correct  contradiction");
-  for (const [type, r] of [...byType].sort()) {
-    console.log(`${type.padEnd(16)} ${String(r.pairs).padStart(6)} ${String(r.predictedDuplicate).padStart(5)} ${String(r.correct).padStart(8)} ${String(r.contradiction).padStart(14)}`);
-  }
+  const table = (title: string, rows: Map<string, Row>) => {
+    console.log(`${title.padEnd(21)} pairs  →dup  correct  contradiction`);
+    for (const [key, r] of [...rows].sort()) {
+      console.log(`${key.padEnd(20)} ${String(r.pairs).padStart(6)} ${String(r.predictedDuplicate).padStart(5)} ${String(r.correct).padStart(8)} ${String(r.contradiction).padStart(14)}`);
+    }
+  };
+  table("type", byType);
+  console.log();
+  table("source", bySource);
   if (errors.length > 0) {
     console.log(`\nmisclassified (${errors.length}):`);
     for (const e of errors) {

@@ -34,12 +34,24 @@ export const KnowledgeConfigSchema = z
     confirmations_to_establish: int(3, 1, 100, "Distinct phases (swarm) or projects (hive) that establish an entry."),
     rejected_max_entries: int(200, 0, 100000, "Cap on the rejected-lessons list per tier."),
     feedback_half_life_days: num(90, 1, 3650, "Half-life of feedback weight: 0.5 ^ (age_days / half_life)."),
+    auto_archive_min_shown: int(20, 1, 100000, "Auto-generated entries shown this often and never applied are archived by the sweep."),
+  })
+  .strict();
+
+export const LearningConfigSchema = z
+  .object({
+    reflection_max_attempts: int(5, 1, 100, "Attempts before an outcome is dead-lettered with its error."),
+    reflect_in_background: bool(true, "Process recorded outcomes in the background right after they are enqueued."),
+    llm_url: z.string().url().optional().describe("OpenAI-compatible base URL consulted for ambiguous upserts (optional; rules decide without it)."),
+    llm_model: z.string().min(1).default("gpt-4o-mini").describe("Model name sent to `learning.llm_url`."),
+    llm_api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional().describe("Env var holding the endpoint's API key (never the key itself)."),
   })
   .strict();
 
 export const ConfigSchema = z
   .object({
     knowledge: KnowledgeConfigSchema.prefault({}),
+    learning: LearningConfigSchema.prefault({}),
     hive_path: z.string().min(1).optional().describe("Hive database file (default: platform data dir). Env CAIRN_HIVE wins."),
     swarm_dir: z.string().min(1).default(".swarm").describe("Folder under the project holding cairn.db (shared with opencode-swarm)."),
     model_limits: z

@@ -11,13 +11,17 @@ import { promoteDueEntries, promoteEntry, promoteText, type PromotionResult } fr
 import { archiveEntry, locate, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
 import { sweepExpiredEntries, type SweepReport } from "./lifecycle/sweep.js";
 import { writeLesson, type WriteResult } from "./lifecycle/write.js";
+import { utilityOf } from "./lifecycle/utility.js";
+import { createArbiter } from "./learning/arbiter.js";
+import type { OutcomeInput } from "./learning/outcome.js";
+import { enqueueOutcome, processReflectionQueue, type ReflectOptions, type ReflectReport } from "./learning/reflect.js";
 import type { RetrievalContext } from "./retrieval/context.js";
 import { injectForContext, type InjectOptions, type InjectResult } from "./retrieval/inject.js";
 import { recallForContext, type RecallOptions } from "./retrieval/recall.js";
 import type { ScoredEntry } from "./retrieval/score.js";
 import { openTiers, storeFor, type Services } from "./services.js";
 import { SqliteStore } from "./store/sqlite-store.js";
-import type { EntryFilter, ListOptions, Store } from "./store/store.js";
+import type { EntryFilter, ListOptions, QueuedOutcome, QueueStatus, SourceUsage, Store } from "./store/store.js";
 
 export interface OpenCairnOptions {
   /** The project whose swarm tier lives in `<projectDir>/.swarm/cairn.db`. */
@@ -57,11 +61,16 @@ export interface TierStats {
   shown: number;
   applied: number;
   rejected_recent: number;
+  /** applied / shown per creator kind (agent, human, import, …). */
+  application_rate: Array<SourceUsage & { rate: number | null }>;
+  /** Entries flagged for review: low utility after enough retrievals. */
+  flagged: number;
 }
 
 export interface Stats {
   project: ProjectIdentity;
   tiers: TierStats[];
+  queue: Partial<Record<QueueStatus, number>>;
 }
 
 export interface PhaseCompleteReport {
@@ -80,15 +89,22 @@ export class Cairn {
   readonly project: ProjectIdentity;
   readonly swarmPath: string;
   readonly hivePath: string | undefined;
+  /** Where the effective config came from (files, env, options), lowest precedence first. */
+  readonly configSources: string[];
   private readonly services: Services;
   private readonly actor: string;
+  private readonly env: NodeJS.ProcessEnv;
+  private closed = false;
 
   /** Use `openCairn()`; the constructor opens both databases synchronously. */
   constructor(opts: OpenCairnOptions) {
     const projectDir = path.resolve(opts.projectDir);
-    this.config = loadConfig({ projectDir, overrides: opts.config, env: opts.env ?? process.env }).config;
+    const loaded = loadConfig({ projectDir, overrides: opts.config, env: opts.env ?? process.env });
+    this.config = loaded.config;
+    this.configSources = loaded.sources;
     this.project = resolveProject(projectDir);
     this.actor = opts.actor ?? "human:cli";
+    this.env = opts.env ?? process.env;
     this.swarmPath = path.join(projectDir, this.config.swarm_dir, "cairn.db");
     const driverOpts = { busyTimeoutMs: this.config.busy_timeout_ms };
     const swarm = new SqliteStore(this.swarmPath, "swarm", driverOpts);
@@ -126,8 +142,24 @@ export class Cairn {
   async list(filter: ListFilter = {}): Promise<Entry[]> {
     const { tier = "all", limit = 50, offset = 0, order, ...f } = filter;
     const stores = openTiers(this.services).filter((s) => tier === "all" || s.tier === tier);
-    const lists = await Promise.all(stores.map((s) => s.listEntries(f, { limit: limit + offset, order })));
-    return lists.flat().slice(offset, offset + limit);
+    const lists = (await Promise.all(stores.map((s) => s.listEntries(f, { limit: limit + offset, order })))).flat();
+    // Merge the tiers in the same order each returned them in.
+    const key = (e: Entry) => (order === "confidence" ? -e.lifecycle.confidence : order === "oldest" ? Date.parse(e.created_at) : -Date.parse(e.created_at));
+    return lists.sort((a, b) => key(a) - key(b)).slice(offset, offset + limit);
+  }
+
+  /** Entries whose utility fell to the review threshold after enough retrievals (`cairn list --flagged`). */
+  async flagged(tier: Tier | "all" = "all", limit = 100): Promise<Entry[]> {
+    const k = this.config.knowledge;
+    const out: Entry[] = [];
+    for (const store of openTiers(this.services).filter((s) => tier === "all" || s.tier === tier)) {
+      const rows = await store.listEntries(
+        { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility },
+        { limit },
+      );
+      out.push(...rows.filter((e) => (utilityOf(e) ?? 1) <= k.low_utility_threshold));
+    }
+    return out.slice(0, limit);
   }
 
   quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
@@ -181,6 +213,38 @@ export class Cairn {
     return recordFeedback(this.services, ref, verdict, actor, note);
   }
 
+  /**
+   * Records a task outcome. It is enqueued durably and processed in the background (the
+   * caller never waits): implicit feedback to the entries shown, and lessons extracted.
+   */
+  async recordOutcome(outcome: OutcomeInput): Promise<{ id: string; queued: boolean }> {
+    const r = await enqueueOutcome(this.services, outcome);
+    if (this.config.learning.reflect_in_background) this.scheduleReflection();
+    return r;
+  }
+
+  /** Drains the reflection queue now (what `cairn reflect` runs). */
+  reflect(opts: ReflectOptions = {}): Promise<ReflectReport> {
+    const l = this.config.learning;
+    const arbiter = l.llm_url ? createArbiter({ url: l.llm_url, model: l.llm_model, apiKeyEnv: l.llm_api_key_env }, this.env) : undefined;
+    return processReflectionQueue(this.services, { maxAttempts: l.reflection_max_attempts, ...(arbiter ? { arbiter } : {}), ...opts });
+  }
+
+  async queue(status: QueueStatus = "dead", limit = 50): Promise<{ counts: Partial<Record<QueueStatus, number>>; items: QueuedOutcome[] }> {
+    return { counts: await this.services.swarm.queueCounts(), items: await this.services.swarm.listQueue(status, limit) };
+  }
+
+  private reflecting: Promise<unknown> | undefined;
+  private scheduleReflection(): void {
+    if (this.reflecting || this.closed) return;
+    this.reflecting = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => (this.closed ? undefined : this.reflect()))
+      .catch((e: unknown) => process.stderr.write(`cairn: background reflection failed: ${(e as Error).message}\n`))
+      .finally(() => {
+        this.reflecting = undefined;
+      });
+  }
+
   importFile(file: string, opts: ImportOptions = {}): Promise<ImportReport> {
     return importFile(this.services, path.resolve(file), { actor: `import:${this.actor}`, ...opts });
   }
@@ -212,12 +276,9 @@ export class Cairn {
         const n = await store.countEntries({ statuses: [st] });
         if (n) by_status[st] = n;
       }
-      let shown = 0;
-      let applied = 0;
-      for await (const e of store.iterateEntries({ statuses: LIVE_STATUSES })) {
-        shown += e.usage.shown;
-        applied += e.usage.applied;
-      }
+      const bySource = await store.usageBySource();
+      const shown = bySource.reduce((a, b) => a + b.shown, 0);
+      const applied = bySource.reduce((a, b) => a + b.applied, 0);
       tiers.push({
         tier: store.tier,
         location: store.location,
@@ -226,16 +287,24 @@ export class Cairn {
         shown,
         applied,
         rejected_recent: (await store.listRejected(1000)).length,
+        application_rate: bySource.map((b) => ({ ...b, rate: b.shown ? b.applied / b.shown : null })),
+        flagged: (await this.flagged(store.tier, 1000)).length,
       });
     }
-    return { project: this.project, tiers };
+    return { project: this.project, tiers, queue: await this.services.swarm.queueCounts() };
   }
 
   /** Health of both databases: integrity, schema, counts, where they live. */
-  async doctor(): Promise<Array<{ tier: Tier; location: string; integrity: string; entries: number }>> {
+  async doctor(): Promise<Array<{ tier: Tier; location: string; integrity: string; entries: number; schema_version: number }>> {
     const out = [];
     for (const store of openTiers(this.services)) {
-      out.push({ tier: store.tier, location: store.location, integrity: await store.integrityCheck(), entries: await store.totalEntries() });
+      out.push({
+        tier: store.tier,
+        location: store.location,
+        integrity: await store.integrityCheck(),
+        entries: await store.totalEntries(),
+        schema_version: await store.schemaVersion(),
+      });
     }
     return out;
   }
@@ -250,6 +319,8 @@ export class Cairn {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.reflecting;
     await this.services.swarm.close();
     await this.services.hive?.close();
   }

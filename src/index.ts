@@ -16,3 +16,6 @@ export { INJECTION_SENTINEL } from "./retrieval/render.js";
 export type { ImportReport, ImportOptions } from "./io/import-file.js";
 export type { QualityIssue } from "./quality/types.js";
 export type { Store } from "./store/store.js";
+export { OutcomeSchema, implicitScore, type Outcome, type OutcomeInput } from "./learning/outcome.js";
+export type { ReflectReport, ReflectOptions } from "./learning/reflect.js";
+export { extractLessons } from "./learning/extract.js";

@@ -17,6 +17,8 @@ export interface Services {
 
 export function storeFor(s: Services, tier: Tier): Store {
   if (tier === "swarm") return s.swarm;
+  // Faces pass strings through; anything else used to fall through to the hive.
+  if (tier !== "hive") throw new CairnError("INVALID_INPUT", `Unknown tier "${String(tier).slice(0, 40)}"; use swarm or hive.`);
   if (!s.hive) throw new CairnError("INVALID_INPUT", "The hive is disabled (knowledge.hive_enabled = false).");
   return s.hive;
 }

@@ -34,6 +34,32 @@ export interface CaseSpec {
   agent?: string;
   tech_stack?: string[];
   relevant: string[];
+  /** Written so the task text barely overlaps the lesson: files, stack or a trigger must carry it. */
+  context_only?: boolean;
+}
+
+export interface CaseOptions {
+  agent?: string;
+  stack?: string[] | null;
+  context_only?: boolean;
+}
+
+/** A constructor for one file's cases, with that file's default tech stack (null: none declared). */
+export function caseFactory(prefix: string, stack: string[] | null) {
+  return (n: number, phase: string, task: string, files: string[], last_message: string, relevant: string[], o: CaseOptions = {}): CaseSpec => {
+    const ts = o.stack === undefined ? stack : o.stack;
+    return {
+      id: `${prefix}-${String(n).padStart(2, "0")}`,
+      phase,
+      task,
+      files,
+      last_message,
+      ...(o.agent ? { agent: o.agent } : {}),
+      ...(ts ? { tech_stack: ts } : {}),
+      relevant,
+      ...(o.context_only ? { context_only: true } : {}),
+    };
+  };
 }
 
 /** A generic piece of advice the filler generator places into several modules of a stack. */

@@ -1,4 +1,5 @@
 // Importing a file through the normal write path: bad lines reported by number, never fatal.
+import fs from "node:fs";
 import path from "node:path";
 import { fingerprintLesson } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
@@ -59,6 +60,9 @@ async function restoreEntry(s: Services, entry: Entry, actor: string): Promise<"
 }
 
 export async function importFile(s: Services, file: string, opts: ImportOptions = {}): Promise<ImportReport> {
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    throw new CairnError("IMPORT_ERROR", `Cannot import ${file}: no such file.`);
+  }
   const format = await resolveFormat(file, opts.format);
   const actor = opts.actor ?? "import";
   const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [] };

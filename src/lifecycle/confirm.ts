@@ -14,12 +14,15 @@ export function distinctConfirmations(e: Entry): number {
   return new Set(e.lifecycle.confirmations.map((c) => c[key]).filter(Boolean)).size;
 }
 
-/** Applies one confirmation to an entry (pure), promoting candidate → established at the threshold. */
-export function applyConfirmation(e: Entry, c: Confirmation, at: string, threshold: number): Entry {
-  const dup = e.lifecycle.confirmations.some(
+export function isNewConfirmation(e: Entry, c: Confirmation): boolean {
+  return !e.lifecycle.confirmations.some(
     (x) => (x.phase ?? null) === (c.phase ?? null) && (x.project_id ?? null) === (c.project_id ?? null),
   );
-  if (!dup) {
+}
+
+/** Applies one confirmation to an entry (pure), promoting candidate → established at the threshold. */
+export function applyConfirmation(e: Entry, c: Confirmation, at: string, threshold: number): Entry {
+  if (isNewConfirmation(e, c)) {
     e.lifecycle.confirmations.push({
       at,
       by: c.by,

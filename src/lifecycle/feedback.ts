@@ -1,21 +1,80 @@
-// Feedback on a lesson from an agent or person: applied, ignored, violated, helpful, harmful.
-import type { Entry } from "../core/entry.js";
+// Feedback on a lesson (applied, ignored, violated, helpful, harmful): decayed aggregation and escalation.
+import { PRIORITIES, type Entry, type Priority } from "../core/entry.js";
 import type { Services } from "../services.js";
 import { locate } from "./status.js";
 
 export const VERDICTS = ["applied", "ignored", "violated", "helpful", "harmful"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
+const DAY_MS = 86_400_000;
+/** Weight never falls below this, so one bad week cannot bury a lesson for good (Memory Lane floor). */
+export const FEEDBACK_FLOOR = 0.1;
+/** Every this many violations of a directive raise its priority one level. */
+export const VIOLATIONS_PER_ESCALATION = 3;
+
+export function decayFactor(fromIso: string | undefined, now: Date, halfLifeDays: number): number {
+  if (!fromIso) return 1;
+  const ageDays = Math.max(0, now.getTime() - Date.parse(fromIso)) / DAY_MS;
+  return Math.pow(0.5, ageDays / halfLifeDays);
+}
+
+/** The clock restarts at the last feedback or the last revalidation, whichever is later. */
+function clockStart(e: Entry): string | undefined {
+  const a = e.usage.last_feedback_at;
+  const b = e.lifecycle.revalidated_at;
+  if (!a) return b;
+  if (!b) return a;
+  return a > b ? a : b;
+}
+
+/**
+ * Helpful and harmful sums decayed to `now` (`0.5 ^ (age / half_life)`), and the weight
+ * `max(floor, helpful / (helpful + harmful))`; 0.5 when there is no feedback at all.
+ */
+export function decayedFeedback(e: Entry, now: Date, halfLifeDays: number): { helpful: number; harmful: number; weight: number } {
+  const f = decayFactor(clockStart(e), now, halfLifeDays);
+  const helpful = e.usage.helpful * f;
+  const harmful = e.usage.harmful * f;
+  if (helpful + harmful < 1e-9) return { helpful, harmful, weight: 0.5 };
+  return { helpful, harmful, weight: Math.max(FEEDBACK_FLOOR, helpful / (helpful + harmful)) };
+}
+
+/** Net feedback is negative: it blocks age-based promotion. */
+export function hasNegativeFeedback(e: Entry, now: Date, halfLifeDays: number): boolean {
+  const d = decayedFeedback(e, now, halfLifeDays);
+  return d.harmful > d.helpful || e.usage.violated > e.usage.applied;
+}
+
+/** Adds one verdict to an entry (pure). Helpful/harmful sums are decayed to `at` before adding. */
+export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1): Entry {
+  if (verdict === "helpful" || verdict === "harmful") {
+    const f = decayFactor(clockStart(e), at, halfLifeDays);
+    e.usage.helpful = e.usage.helpful * f + (verdict === "helpful" ? weight : 0);
+    e.usage.harmful = e.usage.harmful * f + (verdict === "harmful" ? weight : 0);
+    e.usage.last_feedback_at = at.toISOString();
+    return e;
+  }
+  e.usage[verdict] += 1;
+  if (verdict === "violated" && e.usage.violated % VIOLATIONS_PER_ESCALATION === 0) {
+    const next = PRIORITIES[Math.min(PRIORITIES.indexOf(e.directive.priority) + 1, PRIORITIES.length - 1)] as Priority;
+    if (next !== e.directive.priority) {
+      e.lifecycle.flags.push(`escalated:${e.directive.priority}->${next}@${at.toISOString()}`);
+      e.directive.priority = next;
+    }
+  }
+  return e;
+}
+
 export async function recordFeedback(s: Services, ref: string, verdict: Verdict, actor: string, note?: string): Promise<Entry> {
   const loc = await locate(s, ref);
-  const at = s.now().toISOString();
-  return loc.store.updateEntry(
+  const before = loc.entry.directive.priority;
+  const updated = await loc.store.updateEntry(
     loc.entry.id,
-    (e) => {
-      e.usage[verdict] += 1;
-      e.usage.last_feedback_at = at;
-      return e;
-    },
+    (e) => applyVerdict(e, verdict, s.now(), s.config.knowledge.feedback_half_life_days),
     { type: verdict === "applied" ? "applied" : "feedback", actor, data: { verdict, ...(note ? { note: note.slice(0, 500) } : {}) } },
   );
+  if (updated.directive.priority !== before) {
+    await loc.store.appendEvent(updated.id, { type: "updated", actor: "cairn:escalation", data: { priority: { from: before, to: updated.directive.priority } } });
+  }
+  return updated;
 }

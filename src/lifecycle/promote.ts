@@ -2,9 +2,9 @@
 import type { Entry, NewEntryInput } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { findSecrets } from "../quality/secrets.js";
-import { isPlaceholderText } from "../quality/vague.js";
 import type { Services } from "../services.js";
 import { distinctConfirmations } from "./confirm.js";
+import { hasNegativeFeedback } from "./feedback.js";
 import { locate } from "./status.js";
 import { writeLesson, type WriteResult } from "./write.js";
 
@@ -24,7 +24,7 @@ export function promotionRoute(e: Entry, s: Services): PromotionRoute | undefine
   if (e.tags.includes(FAST_TRACK_TAG)) return "fast-track";
   if (e.lifecycle.hive_eligible && distinctConfirmations(e) >= s.config.knowledge.confirmations_to_establish) return "explicit";
   const ageDays = (s.now().getTime() - Date.parse(e.created_at)) / DAY_MS;
-  const negative = e.usage.harmful > e.usage.helpful || e.usage.violated > e.usage.applied;
+  const negative = hasNegativeFeedback(e, s.now(), s.config.knowledge.feedback_half_life_days);
   if (ageDays >= s.config.knowledge.auto_promote_days && !negative) return "age";
   return undefined;
 }
@@ -50,22 +50,9 @@ function inputFromEntry(e: Entry): NewEntryInput {
   };
 }
 
-/**
- * The hive gate: full validation (never trusted) plus a refusal of placeholder and test text —
- * the audited hive filled with "This is a lesson text" and "aaaa…" from tests and bulk promotion.
- */
+/** Hive writes go through the one write path, which applies the hive gate (full validation, no placeholder text). */
 async function writeToHive(s: Services, input: NewEntryInput, actor: string, from?: Entry): Promise<WriteResult> {
   if (!s.hive) throw new CairnError("INVALID_INPUT", "The hive is disabled (knowledge.hive_enabled = false); nothing to promote into.");
-  const text = String(input.lesson ?? "");
-  if (isPlaceholderText(text)) {
-    const reason = "placeholder or test text is never promoted to the hive";
-    // Listed like every other refusal (the audited promoter lost its rejections); masked like them too.
-    await s.hive.addRejected(
-      { lesson: findSecrets(text).masked.slice(0, 2000), reason, codes: ["placeholder"], source: "promote", at: s.now().toISOString() },
-      s.config.knowledge.rejected_max_entries,
-    );
-    return { action: "rejected", tier: "hive", reason, issues: [{ layer: "quality", severity: "reject", code: "placeholder", message: reason }] };
-  }
   return writeLesson(s, input, {
     tier: "hive",
     actor,

@@ -1,16 +1,17 @@
 // The single write path for new lessons: validate, gate, dedup (reinforce), insert, enforce the cap.
 import { EntrySchema, NewEntryInputSchema, type Entry, type NewEntry, type NewEntryInput, type Status, type Tier } from "../core/entry.js";
-import { fingerprintLesson, newEntryId } from "../core/ids.js";
-import { queryTerms, toFtsMatchQuery } from "../core/text.js";
+import { newEntryId } from "../core/ids.js";
 import { validateLessonText } from "../quality/gates.js";
 import { findSecrets } from "../quality/secrets.js";
 import { checkContentSafety } from "../quality/safety.js";
 import { normalizeLessonText } from "../quality/normalize.js";
-import { compareLessons } from "../quality/similarity.js";
+import { isPlaceholderText } from "../quality/vague.js";
 import type { QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
-import { confirmEntry } from "./confirm.js";
+import { confirmEntry, isNewConfirmation } from "./confirm.js";
+import { supersedeEntry } from "./status.js";
+import { decideUpsert, findNeighbours, isAmbiguous, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 
 export type WriteSource = "add" | "import" | "promote" | "curate" | "restore";
@@ -25,6 +26,8 @@ export interface WriteOptions {
   defaultStatus?: Status;
   /** Extra provenance for promoted entries. */
   promotedFrom?: { project_id?: string; entry_id: string };
+  /** Consulted only when the rules find the case ambiguous. */
+  arbiter?: UpsertArbiter;
 }
 
 export interface WriteResult {
@@ -39,18 +42,23 @@ export interface WriteResult {
   /** Similarity to the entry it reinforced (1 for an exact duplicate). */
   similarity?: number;
   flags?: string[];
+  /** Reinforced without writing: the sighting added no new phase or project. */
+  noop?: boolean;
+  /** The entry this new lesson superseded (contradiction on the same subject). */
+  superseded?: string;
 }
 
-/** Statuses a new lesson may merge into; retired entries do not absorb new sightings. */
-const MERGEABLE: readonly Status[] = ["draft", "candidate", "established", "promoted"];
-const DEDUP_CANDIDATES = 12;
+/** Decides ambiguous cases (configured LLM endpoint); may only choose among non-destructive ops. */
+export type UpsertArbiter = (lesson: string, nearest: Entry) => Promise<UpsertDecision>;
+
 
 function structureIssues(err: { issues: { path: PropertyKey[]; message: string }[] }): QualityIssue[] {
   return err.issues.map((i) => ({
     layer: "structure" as const,
     severity: "reject" as const,
     code: `invalid_${String(i.path[0] ?? "input")}`,
-    message: `${i.path.map(String).join(".") || "input"}: ${i.message}`,
+    // zod says "expected string, received undefined" for a missing field; a person reads "is required".
+    message: `${i.path.map(String).join(".") || "input"}: ${i.message.replace(/^Invalid input: expected (\w+), received undefined$/, "is required ($1)")}`,
   }));
 }
 
@@ -98,7 +106,8 @@ function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOpt
     },
     provenance: {
       created_by: input.created_by ?? opts.actor,
-      auto_generated: input.auto_generated ?? opts.actor.startsWith("agent:"),
+      // Only machine extraction is auto-generated; an agent's explicit add is a deliberate lesson.
+      auto_generated: input.auto_generated ?? opts.source === "curate",
       source_project_id: s.project.id,
       source_project_name: s.project.name,
       session_id: input.session_id,
@@ -113,7 +122,7 @@ function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOpt
 
 async function reject(store: Store, s: Services, lesson: string, issues: QualityIssue[], source: string): Promise<WriteResult> {
   const rejects = issues.filter((i) => i.severity === "reject");
-  const reason = rejects.map((i) => i.message).join("; ");
+  const reason = rejects.map((i) => i.message.replace(/[\s.;]+$/, "")).join("; ");
   // The stored copy is masked: a rejected secret must not be written here either.
   const masked = findSecrets(lesson).masked.slice(0, 2000);
   await store.addRejected(
@@ -121,31 +130,6 @@ async function reject(store: Store, s: Services, lesson: string, issues: Quality
     s.config.knowledge.rejected_max_entries,
   );
   return { action: "rejected", tier: store.tier, reason, issues };
-}
-
-/** Finds the entry a new lesson duplicates: exact text first, then near-duplicates from the index. */
-async function findDuplicate(
-  store: Store,
-  lesson: string,
-  threshold: number,
-): Promise<{ entry: Entry; similarity: number; retired: boolean } | { contradicts: Entry[] } | undefined> {
-  const exact = await store.findByFingerprint(fingerprintLesson(lesson));
-  const live = exact.find((e) => MERGEABLE.includes(e.lifecycle.status));
-  if (live) return { entry: live, similarity: 1, retired: false };
-  const retired = exact.find((e) => e.lifecycle.status === "quarantined" || e.lifecycle.status === "superseded");
-  if (retired) return { entry: retired, similarity: 1, retired: true };
-
-  const match = toFtsMatchQuery(queryTerms(lesson, 24));
-  const hits = await store.searchEntries(match, { statuses: MERGEABLE }, DEDUP_CANDIDATES);
-  let best: { entry: Entry; similarity: number } | undefined;
-  const contradicts: Entry[] = [];
-  for (const h of hits) {
-    const cmp = compareLessons(lesson, h.entry.lesson, threshold);
-    if (cmp.duplicate && (!best || cmp.similarity > best.similarity)) best = { entry: h.entry, similarity: cmp.similarity };
-    else if (cmp.contradiction) contradicts.push(h.entry);
-  }
-  if (best) return { ...best, retired: false };
-  return contradicts.length ? { contradicts } : undefined;
 }
 
 /**
@@ -159,9 +143,14 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   if (!parsed.success) return reject(store, s, lessonRaw, structureIssues(parsed.error), opts.source);
   const input = parsed.data;
 
-  const validate = s.config.knowledge.validation_enabled;
-  const gate = validateLessonText(input.lesson, { trusted: opts.trusted || !validate });
+  // The hive gate: whatever the route, hive writes are fully validated and refuse placeholder text.
+  const hive = opts.tier === "hive";
+  const validate = s.config.knowledge.validation_enabled || hive;
+  const gate = validateLessonText(input.lesson, { trusted: (opts.trusted && !hive) || !validate });
   const issues = [...gate.issues, ...extraTextIssues(input)];
+  if (hive && isPlaceholderText(input.lesson)) {
+    issues.push({ layer: "quality", severity: "reject", code: "placeholder", message: "placeholder or test text is never stored in the hive" });
+  }
   if (issues.some((i) => i.severity === "reject")) return reject(store, s, input.lesson, issues, opts.source);
   const lesson = gate.text;
 
@@ -170,43 +159,36 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     return { action: "rejected", tier: store.tier, reason: `previously rejected: ${prior.reason}`, issues };
   }
 
-  const dup = await findDuplicate(store, lesson, s.config.knowledge.dedup_threshold);
-  if (dup && "entry" in dup) {
-    if (dup.retired) {
-      const reason = `matches ${dup.entry.lifecycle.status} entry ${dup.entry.handle}; restore or supersede it instead`;
-      return { action: "rejected", tier: store.tier, id: dup.entry.id, reason, issues };
-    }
-    const updated = await confirmEntry(
-      store,
-      dup.entry.id,
-      { phase: input.phase ?? `${opts.source}:${s.now().toISOString().slice(0, 10)}`, project_id: s.project.id, by: opts.actor },
-      s.config.knowledge.confirmations_to_establish,
-      s.now().toISOString(),
-    );
-    return {
-      action: "reinforced",
-      tier: store.tier,
-      id: updated.id,
-      handle: updated.handle,
-      status: updated.lifecycle.status,
-      reason: `near-duplicate of ${updated.handle} (similarity ${dup.similarity.toFixed(2)})`,
-      similarity: dup.similarity,
-      issues,
-    };
+  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold);
+  let decision = decideUpsert(neighbours);
+  if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
+    decision = await opts.arbiter(lesson, neighbours.nearest!.entry).catch(() => decision);
   }
 
+  if (decision.op === "refuse") {
+    const t = decision.target;
+    const reason = `matches ${t.lifecycle.status} entry ${t.handle}; restore or supersede it instead`;
+    return { action: "rejected", tier: store.tier, id: t.id, reason, issues };
+  }
+  if (decision.op === "reinforce") return reinforce(s, store, decision.target, decision.similarity, input, opts, issues);
+
   const flags = issues.filter((i) => i.severity === "warn").map((i) => `${i.code}: ${i.message}`);
-  if (dup && "contradicts" in dup) {
-    for (const c of dup.contradicts) flags.push(`contradicts:${c.id}`);
+  if (decision.op === "flag") {
+    for (const c of decision.targets) flags.push(`contradicts:${c.id}`);
     issues.push({
       layer: "quality",
       severity: "warn",
       code: "contradiction",
-      message: `may contradict ${dup.contradicts.map((c) => c.handle).join(", ")}; supersede the older one if this replaces it`,
+      message: `may contradict ${decision.targets.map((c) => c.handle).join(", ")}; supersede the older one if this replaces it`,
     });
   }
+  if (decision.op === "supersede") input.supersedes = decision.target.id;
   const entry = buildEntry(input, normalizeLessonText(lesson), s, opts, flags);
   const stored = await store.insertEntry(entry, { type: "created", actor: opts.actor, data: { source: opts.source } });
+  if (decision.op === "supersede") {
+    await supersedeEntry(s, decision.target.id, stored.id, opts.actor);
+    issues.push({ layer: "quality", severity: "warn", code: "superseded", message: `supersedes ${decision.target.handle}, which said the opposite` });
+  }
   await enforceCap(s, store);
   return {
     action: "added",
@@ -216,5 +198,31 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     status: stored.lifecycle.status,
     issues,
     ...(flags.length ? { flags } : {}),
+    ...(decision.op === "supersede" ? { superseded: decision.target.id } : {}),
+  };
+}
+
+/** A new sighting confirms the entry; when it adds no new phase or project, nothing is written at all. */
+async function reinforce(
+  s: Services,
+  store: Store,
+  target: Entry,
+  similarity: number,
+  input: NewEntry,
+  opts: WriteOptions,
+  issues: QualityIssue[],
+): Promise<WriteResult> {
+  const confirmation = { phase: input.phase ?? `${opts.source}:${s.now().toISOString().slice(0, 10)}`, project_id: s.project.id, by: opts.actor };
+  const base = { action: "reinforced" as const, tier: store.tier, similarity, issues };
+  if (!isNewConfirmation(target, confirmation)) {
+    return { ...base, id: target.id, handle: target.handle, status: target.lifecycle.status, noop: true, reason: `already known as ${target.handle}` };
+  }
+  const updated = await confirmEntry(store, target.id, confirmation, s.config.knowledge.confirmations_to_establish, s.now().toISOString());
+  return {
+    ...base,
+    id: updated.id,
+    handle: updated.handle,
+    status: updated.lifecycle.status,
+    reason: `near-duplicate of ${updated.handle} (similarity ${similarity.toFixed(2)})`,
   };
 }

@@ -26,13 +26,17 @@ const RM_DANGEROUS_TARGET =
 const PROSE_WORD =
   /^(?:on|in|to|the|a|an|for|with|when|if|and|or|is|was|will|can|command|commands|here|there|it|this|that|everything|anything|blindly|recursively|before|after|inside|under|from|at|as|against|without|again|anywhere)$/i;
 
+const WIDE_SCOPE = /\b(?:root|home|everything|entire|whole|system|disk|drive|all\s+files)\b/i;
+const NARROW_SCOPE = /\b(?:node_modules|dist|build|cache|tmp|temp|coverage|target|out|afterEach|tests?)\b/i;
+
+/** Deleting a named build directory is routine (flag it); deleting /, ~, * or an unset $VAR is not. */
 function judgeRm(m: RegExpMatchArray, sentence: string): Severity {
   if (/--no-preserve-root/.test(m[0])) return "reject";
-  const target = (m.groups?.target ?? "").replace(/^["'`]+|["'`,;:)\]]+$/g, "");
+  let target = (m.groups?.target ?? "").replace(/^["'`]+|["'`,;:)\]]+$/g, "");
+  if (target.length > 1) target = target.replace(/\.$/, "");
   if (target === "" || PROSE_WORD.test(target)) {
     // No path given: judge by what the sentence says it deletes; unknown stays a refusal.
-    return /\b(?:root|home|everything|entire|whole|system|disk|drive|all\s+files)\b/i.test(sentence) || !/\b(?:node_modules|dist|build|cache|tmp|temp|coverage|target|out|afterEach|cleanup|clean\s+up|tests?)\b/i.test(sentence)
-      ? "reject" : "warn";
+    return WIDE_SCOPE.test(sentence) || !NARROW_SCOPE.test(sentence) ? "reject" : "warn";
   }
   return RM_DANGEROUS_TARGET.test(target) ? "reject" : "warn";
 }
@@ -127,7 +131,7 @@ const ADVICE: AdviceRule[] = [
 // ---- stance: does the sentence recommend the command, or warn against it? ----
 
 const IMMEDIATE_NEGATION =
-  /(?:\b(?:no|not|never|without|instead\s+of|rather\s+than|in\s+place\s+of|replace|replacing|remove|removing|ditch|prefer\b[^.\n]{0,60}\bover)|\bvs\.?|\bversus)[\s"'`(\[]*$/i;
+  /(?:\b(?:no|not|never|without|instead\s+of|rather\s+than|in\s+place\s+of|replace|replacing|remove|removing|ditch|prefer\b[^.\n]{0,60}\bover)|\bvs\.?|\bversus)(?:\s+\w+ing)?[\s"'`(\[]*$/i;
 const NEGATION =
   /\b(?:never|don't|dont|do\s+not|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|cannot|can't|can\s+not|won't|will\s+not|shall\s+not|not|avoid(?:s|ed|ing)?|forbid(?:s|den)?|prohibit(?:s|ed)?|disallow(?:s|ed)?|ban(?:s|ned)?|refuse\s+to|warn(?:s|ed|ing)?\s+against|beware(?:\s+of)?|no\s+longer|stop\s+(?:using|running|doing|calling|piping|relying\s+on|recommending|suggesting))\b/gi;
 // "To avoid stale caches, rm -rf ~" states a purpose; the command itself is still the advice.
@@ -149,7 +153,7 @@ function lastMatch(re: RegExp, s: string, keep: (m: RegExpMatchArray) => boolean
   return found;
 }
 
-export function stanceOf(prefix: string): Stance {
+function stanceOf(prefix: string): Stance {
   if (IMMEDIATE_NEGATION.test(prefix)) return "negated";
   const neg = lastMatch(NEGATION, prefix, (m) => !(/^(?:avoid|stop)/i.test(m[0]) && PURPOSE_BEFORE.test(prefix.slice(0, m.index))));
   if (neg) {
@@ -190,9 +194,18 @@ function split(v: string, re: RegExp): Segment[] {
 }
 
 function findSeg(segs: Segment[], at: number): number {
-  for (let i = segs.length - 1; i >= 0; i--) if ((segs[i] as Segment).start <= at) return i;
-  return 0;
+  let lo = 0;
+  let hi = segs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((segs[mid] as Segment).start <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
+
+// A cue further back than this is not about the command; the bound also keeps a 100 KB paste linear.
+const WINDOW = 240;
 
 const CHAIN_SEP = /^(?:,|\s[—–]\s)$/;
 
@@ -204,7 +217,7 @@ const CHAIN_SEP = /^(?:,|\s[—–]\s)$/;
 function stanceAt(v: string, segs: Segment[], starts: number[], at: number): Stance {
   const k = findSeg(segs, at);
   const seg = segs[k] as Segment;
-  const prefix = v.slice(seg.start, at);
+  const prefix = v.slice(Math.max(seg.start, at - WINDOW), at);
   if (k > 0 && CONNECTOR_ONLY.test(prefix) && CHAIN_SEP.test(seg.sep)) {
     let head = k;
     while (head > 0 && CHAIN_SEP.test((segs[head] as Segment).sep) && k - head < 8) head--;
@@ -213,7 +226,7 @@ function stanceAt(v: string, segs: Segment[], starts: number[], at: number): Sta
     const inList = HAS_CONNECTOR.test(prefix) ||
       starts.some((s) => s >= first.start && s < seg.start) ||
       (next !== undefined && CHAIN_SEP.test(next.sep) && /^\s*(?:or|nor|and)\b/i.test(v.slice(next.start, next.end)));
-    if (inList) return stanceOf(v.slice(first.start, first.end));
+    if (inList) return stanceOf(v.slice(first.start, Math.min(first.end, first.start + WINDOW)));
   }
   return stanceOf(prefix);
 }
@@ -233,10 +246,12 @@ export function findHarmfulAdvice(text: string): QualityIssue[] {
   const starts = hits.map((h) => h.at);
   const worst = new Map<AdviceRule, Severity>();
   for (const { rule, m, at } of hits) {
+    if (worst.get(rule) === "reject") continue;
     const stance = stanceAt(v, clauses, starts, at);
     if (stance === "negated") continue;
     const s = sentences[findSeg(sentences, at)] as Segment;
-    const base = rule.judge ? rule.judge(m, v.slice(s.start, s.end), v) : "reject";
+    const sentence = v.slice(Math.max(s.start, at - WINDOW), Math.min(s.end, at + WINDOW));
+    const base = rule.judge ? rule.judge(m, sentence, v) : "reject";
     if (base === null) continue;
     const severity: Severity = stance === "cautioned" ? "warn" : base;
     if (worst.get(rule) !== "reject") worst.set(rule, severity);
@@ -262,7 +277,8 @@ const INJECTION: Array<{ label: string; re: RegExp }> = [
   // Lower-case only: `Array<User>` is a generic, `<user>` is a turn marker.
   { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
   { label: "an HTML script or frame", re: /<\s*(?:script|iframe)\b/i },
-  { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?=\S)/i },
+  // "JavaScript: prefer const" is a topic label; a URL either hugs the colon or runs code after it.
+  { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=\S)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
   { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
   { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
   { label: "a request to reveal the system prompt", re: /\b(?:reveal|print|show|output|repeat|leak|display|dump|disclose|expose|tell\s+me)\s+(?:me\s+)?(?:your|the)\s+(?:(?:full|entire|original|hidden|secret|initial)\s+)?(?:system\s+prompt|system\s+message|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions\s+above)\b/i },
@@ -272,13 +288,14 @@ const INJECTION: Array<{ label: string; re: RegExp }> = [
 /** Prompt-injection markers. Negation does not help: "never say <|im_start|>" still carries the token. */
 export function findInjectionMarkers(text: string): QualityIssue[] {
   const v = detectionView(text);
-  const labels = new Set(INJECTION.filter((p) => p.re.test(v)).map((p) => p.label));
-  return [...labels].map((label) => ({
+  const labels = [...new Set(INJECTION.filter((p) => p.re.test(v)).map((p) => p.label))];
+  if (labels.length === 0) return [];
+  return [{
     layer: "safety",
     severity: "reject",
     code: "prompt_injection",
-    message: `The lesson contains ${label}, which could steer an agent that reads it; remove it.`,
-  }));
+    message: `The lesson contains ${labels.join(" and ")}, which could steer an agent that reads it; remove it.`,
+  }];
 }
 
 /** Control, zero-width, BiDi and tag characters: each class found is one rejection naming it. */

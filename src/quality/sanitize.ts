@@ -34,9 +34,8 @@ export function firstInvisibleCodePoint(text: string, cls: InvisibleClass): stri
   return cp === undefined ? undefined : `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
+// A lone variation selector (emoji presentation, as in ⚠️) is legitimate and survives; runs go whole.
 const STRIP_ALL = new RegExp(CLASSES.map((c) => INVISIBLE_PATTERNS[c].source).join("|"), "gu");
-// A lone variation selector is legitimate (emoji presentation) and survives `STRIP_ALL`;
-// when removing hidden text we drop whole runs, so nothing can be reassembled.
 
 /** The text without any hidden character (keeps `\n`, `\t` and `\r`). */
 export function stripInvisibleChars(text: string): string {

@@ -16,6 +16,19 @@ export interface LessonWord {
   at: number;
   /** Index of the clause (split at , ; : ! ? ( and dashes) the word sits in. */
   clause: number;
+  /** Cached facts about `w`: flag bits and its stem. */
+  info: WordInfo;
+  /** A camelCase piece: "use" in useEffect is not advice, "no" in noEmit not a negation. */
+  part: boolean;
+}
+
+export interface WordInfo {
+  flags: number;
+  stem: string;
+  /** FNV-1a of the stem: token sets become sorted integer arrays, cheap to intersect. */
+  hash: number;
+  /** What an abbreviation stands for ("db" → ["database"]). */
+  expand?: string[];
 }
 
 export interface LessonValue {
@@ -32,9 +45,15 @@ export interface LessonProfile {
   /** Lowercased words joined by single spaces: equal means "exact after normalisation". */
   readonly plain: string;
   readonly words: readonly LessonWord[];
-  readonly wordSet: ReadonlySet<string>;
-  readonly tokens: ReadonlySet<string>;
-  readonly bigrams: ReadonlySet<number>;
+  /** Words that have an antonym ("before", "true"…), for the antonym check. */
+  readonly polarWords: readonly string[];
+  /** Sorted distinct 32-bit hashes of the topic tokens (see lessonTokens). */
+  readonly tokens: Uint32Array;
+  /** The same hashes in text order, and the stems they stand for. */
+  readonly sequence: Uint32Array;
+  readonly stems: readonly string[];
+  /** Bitset of the character bigrams of the token string: exact for a-z, 0-9 and space. */
+  readonly bigrams: Uint32Array;
   readonly values: readonly LessonValue[];
   readonly valueKeys: ReadonlySet<string>;
   readonly polarity: Polarity;
@@ -54,7 +73,8 @@ const ABBREVIATIONS: ReadonlyMap<string, string[]> = new Map(
     configs: "configuration", deps: "dependencies", dep: "dependency", k8s: "kubernetes",
     js: "javascript", async: "asynchronous", dir: "directory", dirs: "directory", args: "arguments",
     arg: "argument", params: "parameters", param: "parameter", impl: "implementation", msg: "message",
-    pr: "pull request", prs: "pull request", env: "environment", err: "error",
+    pr: "pull request", prs: "pull request", env: "environment", err: "error", prod: "production",
+    dev: "development", app: "application", apps: "application", docs: "documentation", perf: "performance",
   }).map(([k, v]) => [k, v.split(" ")]),
 );
 /** Words that state the advice's direction: judged by polarity, left out of the topic tokens. */
@@ -106,7 +126,6 @@ const SIZE_BYTES: ReadonlyMap<string, number> = new Map(Object.entries({
 
 const WORD_RE = /[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu;
 const APOSTROPHES_RE = /['’]/g;
-const CLAUSE_GAP_RE = /[,;:!?(\u2013\u2014]|\.(?:\s|$)|\s-\s/u;
 const WORD_CHAR_RE = /[\p{L}\p{N}_]/u;
 // Each scan starts at a literal character and has no nested quantifiers: linear on any input.
 const CODE_RE = /`([^`\n]{1,80})`/g;
@@ -116,12 +135,8 @@ const FLAG_RE = /(?:^|[\s(`"'=[,;])(--?[A-Za-z][\w-]*)/g;
 const NUM_RE = /\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.(?:\d+|x))*/g;
 const UNIT_RE = /^([\s-]?)([A-Za-z]+|%)/;
 
-const stemCache = new Map<string, string>();
-
 /** A small suffix stripper: enough to meet "caching"/"cached"/"cache" and "retries"/"retry". */
 export function stem(word: string): string {
-  const hit = stemCache.get(word);
-  if (hit !== undefined) return hit;
   let w = word;
   if (w.length > 3 && !/\d/.test(w)) {
     if (w.endsWith("ies") || w.endsWith("ied")) w = w.slice(0, -3) + "y";
@@ -136,13 +151,38 @@ export function stem(word: string): string {
     }
     if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
   }
-  if (stemCache.size >= 50_000) stemCache.clear();
-  stemCache.set(word, w);
   return w;
 }
 
-function isContent(w: string): boolean {
-  return w.length >= 2 && !STOP_WORDS.has(w) && !POLARITY_WORDS.has(w);
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+const CONTENT = 1, NEG_DIR = 2, POS_DIR = 4, NEGATION = 8, OPENER = 16, SUBORDINATOR = 32, SETS = 64, DIGIT = 128;
+const HAS_ANTONYM = 256;
+/** Bounded: cleared when full, so a long-running server cannot grow it without limit. */
+const infoCache = new Map<string, WordInfo>();
+
+/** Every list lookup for a word, done once per distinct word: the write path sees few new ones. */
+function wordInfo(w: string): WordInfo {
+  let info = infoCache.get(w);
+  if (info === undefined) {
+    const flags =
+      (w.length >= 2 && !STOP_WORDS.has(w) && !POLARITY_WORDS.has(w) ? CONTENT : 0) |
+      (NEG_DIRECTIVE.has(w) ? NEG_DIR : 0) | (POS_DIRECTIVE.has(w) ? POS_DIR : 0) |
+      (NEGATIONS.has(w) ? NEGATION : 0) | (OPENERS.has(w) ? OPENER : 0) |
+      (SUBORDINATORS.has(w) ? SUBORDINATOR : 0) | (SET_WORDS.has(w) ? SETS : 0) |
+      (/^\d/.test(w) ? DIGIT : 0) | (ANTONYMS.has(w) ? HAS_ANTONYM : 0);
+    const st = stem(w);
+    info = { flags, stem: st, hash: fnv1a(st) };
+    const expand = ABBREVIATIONS.get(w);
+    if (expand) info.expand = expand;
+    if (infoCache.size >= 50_000) infoCache.clear();
+    infoCache.set(w, info);
+  }
+  return info;
 }
 
 function plainOf(text: string): string {
@@ -168,36 +208,66 @@ interface Lexed {
   plain: string;
 }
 
-/** One pass over the text: words with their offsets and clause numbers, and the plain form. */
+const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
+const LETTER_RE = /\p{L}/u;
+
+function isWordChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  return LETTER_OR_DIGIT_RE.test(text[i]!);
+}
+
+/**
+ * One pass over the text: words (letter/digit runs; "don't" → "dont") with offsets and clause
+ * numbers, and the plain form. A hand scanner: this runs on every write.
+ */
 function lex(text: string): Lexed {
   const words: LessonWord[] = [];
   const whole: string[] = [];
+  const lower = text.toLowerCase();
+  const aligned = lower.length === text.length; // a few characters lowercase to two
   let clause = 0;
   let prevEnd = 0;
-  const re = new RegExp(WORD_RE.source, "gu");
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const at = m.index;
+  let i = 0;
+  while (i < text.length) {
+    if (!isWordChar(text, i)) {
+      i++;
+      continue;
+    }
+    const at = i;
+    // Only a capital after the first letter can start a camelCase part.
+    let upper = !aligned;
+    let apostrophe = false;
+    while (i < text.length) {
+      if (isWordChar(text, i)) {
+        if (!upper && i > at && text.charCodeAt(i) !== lower.charCodeAt(i)) upper = true;
+        i++;
+      } else if ((text[i] === "'" || text[i] === "’") && i + 1 < text.length && LETTER_RE.test(text[i + 1]!)) {
+        apostrophe = true;
+        i++;
+      } else break;
+    }
     if (at > prevEnd && endsClause(text, prevEnd, at)) clause++;
-    prevEnd = at + m[0].length;
-    const word = m[0].includes("'") || m[0].includes("’") ? m[0].replace(APOSTROPHES_RE, "") : m[0];
-    const lower = word.toLowerCase();
-    whole.push(lower);
-    const parts = lower === word ? null : camelParts(word);
-    if (parts === null || parts.length === 0) pushWord(words, lower, at, clause);
-    else for (const p of parts) pushWord(words, p, at, clause);
+    prevEnd = i;
+    let word = aligned ? lower.slice(at, i) : text.slice(at, i).toLowerCase();
+    if (apostrophe) word = word.replace(APOSTROPHES_RE, "");
+    whole.push(word);
+    const parts = upper ? camelParts(apostrophe ? text.slice(at, i).replace(APOSTROPHES_RE, "") : text.slice(at, i)) : [];
+    if (parts.length === 0) pushWord(words, word, at, clause, false);
+    else for (const p of parts) pushWord(words, p, at, clause, true);
   }
   return { words, plain: whole.join(" ") };
 }
 
-function pushWord(out: LessonWord[], w: string, at: number, clause: number): void {
-  const expanded = ABBREVIATIONS.get(w);
-  if (expanded === undefined) out.push({ w, at, clause });
-  else for (const e of expanded) out.push({ w: e, at, clause });
+function pushWord(out: LessonWord[], w: string, at: number, clause: number, part: boolean): void {
+  const info = wordInfo(w);
+  if (info.expand === undefined) out.push({ w, at, clause, info, part });
+  else for (const e of info.expand) out.push({ w: e, at, clause, info: wordInfo(e), part });
 }
 
 /** Normalised topic tokens: lowercase, sub-tokens split, stop and polarity words removed, stemmed. */
 export function lessonTokens(text: string): string[] {
-  return lex(text.normalize("NFKC")).words.filter((x) => isContent(x.w)).map((x) => stem(x.w));
+  return lex(text.normalize("NFKC")).words.filter((x) => x.info.flags & CONTENT).map((x) => x.info.stem);
 }
 
 function numberValue(text: string, at: number, body: string): string | null {
@@ -279,25 +349,29 @@ function direction(words: readonly LessonWord[]): Direction {
   let negated = false;
   let sawPrefer = false;
   let contrast: LessonProfile["contrast"] = null;
-  const inClause = (i: number, c: number) => (words[i]?.clause === c ? words[i]!.w : "");
+  const at = (i: number, clause: number) => (words[i]?.clause === clause ? words[i] : undefined);
+  const flagsAt = (i: number, clause: number) => at(i, clause)?.info.flags ?? 0;
   for (let i = 0; i < words.length; i++) {
-    const { w, clause } = words[i]!;
-    const next = inClause(i + 1, clause);
+    const { w, clause, info, part } = words[i]!;
+    if (part) continue;
+    const next = at(i + 1, clause)?.w ?? "";
     const subordinate =
-      OPENERS.has(inClause(i - 1, clause)) ||
-      SUBORDINATORS.has(inClause(i - 2, clause)) ||
-      SUBORDINATORS.has(inClause(i - 3, clause));
+      flagsAt(i - 1, clause) & OPENER || (flagsAt(i - 2, clause) | flagsAt(i - 3, clause)) & SUBORDINATOR;
     if (w === "prefer") sawPrefer = true;
-    const isContrast = (w === "instead" && next === "of") || (w === "rather" && next === "than") || (w === "over" && sawPrefer);
-    if (!contrast && isContrast) {
+    // "X, not Y" contrasts with the end of the previous clause.
+    const commaNot = w === "not" && i > 0 && words[i - 1]!.clause !== clause;
+    const contrastAt =
+      (w === "instead" && next === "of") || (w === "rather" && next === "than") ? 2 : (w === "over" && sawPrefer) || commaNot ? 1 : 0;
+    if (!contrast && contrastAt > 0) {
       const before = new Set<string>();
       const after = new Set<string>();
-      for (let j = i + (w === "over" ? 1 : 2); j < words.length && after.size < 3; j++) {
-        const x = inClause(j, clause);
-        if (isContent(x)) after.add(stem(x));
+      for (let j = i + contrastAt; j < words.length && after.size < 3; j++) {
+        const x = at(j, clause);
+        if (x && x.info.flags & CONTENT) after.add(x.info.stem);
         else if (after.size > 0 || !x) break;
       }
-      for (let j = i - 1; j >= 0 && before.size < 3 && isContent(inClause(j, clause)); j--) before.add(stem(words[j]!.w));
+      const leftClause = commaNot ? words[i - 1]!.clause : clause;
+      for (let j = i - 1; j >= 0 && before.size < 3 && flagsAt(j, leftClause) & CONTENT; j--) before.add(words[j]!.info.stem);
       contrast = { before, after };
       negated = true;
     }
@@ -306,9 +380,9 @@ function direction(words: readonly LessonWord[]): Direction {
       i++;
       continue;
     }
-    if (!subordinate && (NEG_DIRECTIVE.has(w) || (next && NEG_DIRECTIVE_2.get(w) === next))) neg = true;
-    else if (POS_DIRECTIVE.has(w)) pos = true;
-    if (!subordinate && NEGATIONS.has(w)) negated = true;
+    if (!subordinate && (info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next))) neg = true;
+    else if (info.flags & POS_DIR) pos = true;
+    if (!subordinate && info.flags & NEGATION) negated = true;
   }
   // A prohibition anywhere in a main clause is the lesson's point; it outweighs "use".
   return { polarity: neg ? "negative" : pos ? "positive" : "neutral", negated, contrast };
@@ -319,55 +393,113 @@ export function polarity(text: string): Polarity {
   return direction(lex(text.normalize("NFKC")).words).polarity;
 }
 
-function bigramsOf(tokens: string[]): Set<number> {
-  const out = new Set<number>();
-  const s = ` ${tokens.join(" ")} `;
-  for (let i = 0; i + 1 < s.length; i++) out.add(s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1));
-  return out;
+/** 0 for space, 1–26 for a–z, 27–36 for 0–9, -1 otherwise. */
+function bigramChar(c: number): number {
+  if (c === 32) return 0;
+  if (c >= 97 && c <= 122) return c - 96;
+  if (c >= 48 && c <= 57) return c - 21;
+  return -1;
+}
+
+const EXACT_BITS = 37 * 37;
+const HASHED_BITS = 1024;
+
+/** A bitset rather than a Set: building and intersecting ~250 bigrams costs well under a microsecond. */
+function bigramsOf(tokens: string[]): Uint32Array {
+  const bits = new Uint32Array((EXACT_BITS + HASHED_BITS + 31) >>> 5);
+  const s = tokens.length > 0 ? ` ${tokens.join(" ")} ` : "";
+  for (let i = 0; i + 1 < s.length; i++) {
+    const a = s.charCodeAt(i);
+    const b = s.charCodeAt(i + 1);
+    const x = bigramChar(a);
+    const y = bigramChar(b);
+    const bit = x >= 0 && y >= 0 ? x * 37 + y : EXACT_BITS + ((a * 31 + b) % HASHED_BITS);
+    bits[bit >>> 5]! |= 1 << (bit & 31);
+  }
+  return bits;
+}
+
+function popcount(n: number): number {
+  n -= (n >>> 1) & 0x55555555;
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return Math.imul((n + (n >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+function bitJaccard(a: Uint32Array, b: Uint32Array): number {
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < a.length; i++) {
+    inter += popcount(a[i]! & b[i]!);
+    union += popcount(a[i]! | b[i]!);
+  }
+  return union === 0 ? 0 : inter / union;
 }
 
 export function profileLesson(text: string): LessonProfile {
   const t = text.normalize("NFKC");
   const { words, plain } = lex(t);
   const tokens: string[] = [];
-  for (const x of words) if (isContent(x.w)) tokens.push(stem(x.w));
+  const hashes: number[] = [];
+  const polarWords: string[] = [];
+  let setting = false;
+  for (const x of words) {
+    const f = x.info.flags;
+    if (f & CONTENT) {
+      tokens.push(x.info.stem);
+      hashes.push(x.info.hash);
+    }
+    if (f & HAS_ANTONYM && !polarWords.includes(x.w)) polarWords.push(x.w);
+    if (f & SETS) setting = true;
+  }
   const values = scanValues(t, words);
   const dir = direction(words);
-  const wordSet = new Set<string>();
-  let setting = dir.polarity === "positive";
-  for (const x of words) {
-    wordSet.add(x.w);
-    if (SET_WORDS.has(x.w)) setting = true;
-  }
   return {
     text: t,
     plain,
     words,
-    wordSet,
-    tokens: new Set(tokens),
+    polarWords,
+    tokens: sortedDistinct(hashes),
+    sequence: Uint32Array.from(hashes),
+    stems: tokens,
     bigrams: bigramsOf(tokens),
     values,
     valueKeys: new Set(values.map((v) => v.key)),
     ...dir,
-    setting,
+    setting: setting || dir.polarity === "positive",
   };
 }
 
 const asProfile = (x: string | LessonProfile) => (typeof x === "string" ? profileLesson(x) : x);
 
-function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+function sortedDistinct(xs: number[]): Uint32Array {
+  const sorted = Uint32Array.from(xs).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i]!;
+  return sorted.subarray(0, n);
+}
+
+/** Jaccard of two sorted distinct arrays, by merging. Nothing in common with nothing is 0. */
+function jaccard(a: Uint32Array, b: Uint32Array): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let i = 0;
+  let j = 0;
   let inter = 0;
-  for (const x of small) if (large.has(x)) inter++;
-  return inter / (a.size + b.size - inter);
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      inter++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter);
 }
 
 /** Share of the token-set score in the blend; the rest is character bigrams (meets stems and typos). */
 const TOKEN_WEIGHT = 0.5;
 
 function blend(a: LessonProfile, b: LessonProfile, topic: number): number {
-  return a.plain === b.plain ? 1 : TOKEN_WEIGHT * topic + (1 - TOKEN_WEIGHT) * jaccard(a.bigrams, b.bigrams);
+  return a.plain === b.plain ? 1 : TOKEN_WEIGHT * topic + (1 - TOKEN_WEIGHT) * bitJaccard(a.bigrams, b.bigrams);
 }
 
 /** Similarity in [0,1]: blend of stemmed topic-token Jaccard and character-bigram Jaccard of those tokens. */
@@ -390,9 +522,9 @@ function missingValue(a: LessonProfile, b: LessonProfile): string | null {
 
 /** A word of `a` whose antonym `b` says instead ("before" vs "after"). */
 function antonym(a: LessonProfile, b: LessonProfile): string | null {
-  for (const w of a.wordSet) {
-    const anti = ANTONYMS.get(w);
-    if (anti && b.wordSet.has(anti) && !b.wordSet.has(w) && !a.wordSet.has(anti)) return `${w}/${anti}`;
+  for (const w of a.polarWords) {
+    const anti = ANTONYMS.get(w)!;
+    if (b.polarWords.includes(anti) && !b.polarWords.includes(w) && !a.polarWords.includes(anti)) return `${w}/${anti}`;
   }
   return null;
 }
@@ -406,12 +538,12 @@ function nearOf(p: LessonProfile, v: LessonValue): string[] {
   let i = 0;
   while (i < ws.length && ws[i]!.at < v.at) i++;
   for (let j = i - 1, seen = 0; j >= 0 && seen < 4 && near.length < 1; j--, seen++) {
-    if (isContent(ws[j]!.w) && !/^\d/.test(ws[j]!.w)) near.push(stem(ws[j]!.w));
+    if ((ws[j]!.info.flags & (CONTENT | DIGIT)) === CONTENT) near.push(ws[j]!.info.stem);
   }
   while (i < ws.length && ws[i]!.at < v.end) i++;
   for (let j = i, seen = 0; j < ws.length && seen < 4; j++, seen++) {
-    if (isContent(ws[j]!.w) && !/^\d/.test(ws[j]!.w)) {
-      near.push(stem(ws[j]!.w));
+    if ((ws[j]!.info.flags & (CONTENT | DIGIT)) === CONTENT) {
+      near.push(ws[j]!.info.stem);
       break;
     }
   }
@@ -430,6 +562,27 @@ function swappedValue(a: LessonProfile, b: LessonProfile): string | null {
     if (same.length > 0 && !same.some((w) => nearOf(b, w).some((n) => nv.includes(n)))) return v.key;
   }
   return null;
+}
+
+/**
+ * The lessons are the same words in the same order except one or two swapped in the middle
+ * ("Use Vitest for unit tests" / "Use Jest for unit tests"): the swap is then the whole point,
+ * and merging would lose it. A one-word synonym swap is lost to this rule too: precision first.
+ */
+function substitution(a: LessonProfile, b: LessonProfile): string | null {
+  const x = a.sequence;
+  const y = b.sequence;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  let j = 0;
+  while (j < x.length - i && j < y.length - i && x[x.length - 1 - j] === y[y.length - 1 - j]) j++;
+  const mx = x.subarray(i, x.length - j);
+  const my = y.subarray(i, y.length - j);
+  if (mx.length < 1 || my.length < 1 || mx.length > 2 || my.length > 2) return null;
+  const sx = Array.from(mx).sort();
+  const sy = Array.from(my).sort();
+  if (sx.length === sy.length && sx.every((v, k) => v === sy[k])) return null; // a reorder
+  return `"${a.stems.slice(i, a.stems.length - j).join(" ")}" vs "${b.stems.slice(i, b.stems.length - j).join(" ")}"`;
 }
 
 function contrastReversed(a: LessonProfile, b: LessonProfile): boolean {
@@ -468,17 +621,17 @@ export function compareLessons(
     (pa.polarity === "negative" && pb.polarity === "positive");
   const reversed = contrastReversed(pa, pb);
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
-  const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa);
+  const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa) ?? substitution(pa, pb);
 
   let blocker = "";
   if (opposite) blocker = `opposite advice (${pa.polarity} vs ${pb.polarity})`;
   else if (reversed) blocker = "reversed preference (X instead of Y vs Y instead of X)";
   else if (pa.negated !== pb.negated) blocker = "one lesson negates what the other states";
   else if (differentValue) blocker = `different values (${differentValue} is not in both)`;
-  else if (swapped) blocker = `same values in different places (${swapped})`;
+  else if (swapped) blocker = `same frame, different value (${swapped})`;
 
   if (sim >= threshold && !blocker) {
-    const reason = sim === 1 ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
+    const reason = pa.plain === pb.plain ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
     return { similarity: round, duplicate: true, contradiction: false, reason };
   }
   const contradiction =

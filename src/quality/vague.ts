@@ -6,6 +6,7 @@ const TECH_PATTERNS: RegExp[] = [
   /\b[a-z]+[A-Z][A-Za-z0-9]*\b/, // camelCase
   /\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/, // PascalCase
   /\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/, // snake_case, CONST_CASE
+  /\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b/, // header names: Content-Type
   /(?:^|[\s(])(?:\.{0,2}\/|~\/)?[\w.-]+\/[\w./-]+/, // paths
   /\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|jsonl?|py|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|md|ya?ml|toml|ini|sql|sh|bash|zsh|s?css|html|vue|svelte|lock|env|db|xml|csv|txt|log|proto|graphql|tf)\b/i,
   /\b[A-Za-z_]\w+\.[A-Za-z_]\w+/, // dotted names: req.headers, Node.js
@@ -19,40 +20,40 @@ const TECH_PATTERNS: RegExp[] = [
 // Specific software nouns and tool names. Generic words (code, bug, error, test, file, app) are left
 // out on purpose: "always test your code" must not pass as technical.
 const DOMAIN_WORDS = new Set(`
-api sdk cli http https rest graphql grpc websocket socket tcp udp dns tls ssl ssh url uri json yaml toml xml csv
-endpoint request response header headers cookie cookies session sessions token tokens jwt oauth auth login
-middleware handler handlers callback callbacks promise promises async await thread threads mutex lock locks
-semaphore deadlock race concurrency transaction transactions rollback commit commits branch branches merge
-rebase repo repository pr diff stash tag tags release releases deploy deployment pipeline ci cd workflow
-container containers docker image images pod pods kubernetes k8s cluster helm terraform ansible nginx
-server servers client clients port ports proxy gateway load balancer cdn cache caches caching ttl redis
-memcached queue queues worker workers job jobs cron scheduler kafka rabbitmq sqs pubsub webhook webhooks
-database databases db sql sqlite postgres postgresql mysql mongodb mongo dynamodb schema schemas migration
-migrations query queries index indexes indices table tables column columns row rows constraint foreign
-primary key keys orm prisma drizzle sequelize fts fts5 vector vectors embedding embeddings
-function functions method methods class classes interface interfaces type types generic generics enum enums
-module modules import imports export exports package packages dependency dependencies lockfile version
-versions semver npm npx pnpm yarn bun node nodejs deno tsx tsc typescript javascript python pip poetry
-go golang rust cargo java maven gradle kotlin swift ruby gem rails php composer dotnet csharp
-react vue svelte sveltekit angular nextjs next nuxt remix astro vite webpack rollup esbuild babel eslint
-prettier biome jest vitest mocha playwright cypress pytest junit zod express fastify nestjs hono django
-flask fastapi spring laravel tailwind css html dom jsx hook hooks component components props prop state
-reducer store selector selectors router route routes render rendering hydration ssr csr
-variable variables constant constants null undefined nan exception exceptions stacktrace traceback
-assertion assertions fixture fixtures mock mocks stub stubs snapshot snapshots coverage regex regexp
-parser parsing lexer compiler bundler transpiler linter formatter runtime interpreter bytecode
-memory heap stack leak leaks cpu gpu latency throughput timeout timeouts retry retries backoff
-pagination cursor offset buffer buffers stream streams encoding utf-8 utf8 unicode base64 hash hashing
-checksum signature certificate encryption decryption cipher secret secrets permission permissions role roles
-rbac acl csrf xss cors csp injection sanitization escaping env environment config configuration dotenv
-flag flags argv stdin stdout stderr shell bash zsh powershell terminal cron systemd git github gitlab
-bitbucket linux macos windows kernel filesystem path paths directory directories symlink inode chmod
-permissions uid gid process processes pid signal signals sigterm sigkill daemon event events listener
-listeners emitter observable subscription debounce throttle memoize serialization deserialization payload
-payloads struct structs pointer pointers reference references closure closures scope iterator generator
-array arrays object objects map maps set sets string strings integer float boolean tuple dict list
-llm llms prompt prompts agent agents model models mcp opencode claude openai anthropic gpt tokenizer
-plugin plugins extension extensions manifest monorepo workspace workspaces tsconfig eslintrc
+api sdk cli http https rest graphql grpc websocket socket tcp udp dns tls ssl ssh url uri json yaml
+toml xml csv endpoint request response header headers cookie cookies session sessions token tokens
+jwt oauth auth login middleware handler handlers callback callbacks promise promises async await
+thread threads mutex lock locks semaphore deadlock race concurrency transaction transactions
+rollback commit commits branch branches merge rebase repo repository pr diff stash deploy deployment
+pipeline ci cd workflow container containers docker pod pods kubernetes k8s cluster helm terraform
+ansible nginx server servers client clients port ports proxy gateway load balancer cdn cache caches
+caching ttl redis memcached queue queues worker workers cron scheduler kafka rabbitmq sqs pubsub
+webhook webhooks database databases db sql sqlite postgres postgresql mysql mongodb mongo dynamodb
+schema schemas migration migrations query queries index indexes indices table tables column columns
+row rows constraint foreign primary orm prisma drizzle sequelize fts fts5 vector vectors embedding
+embeddings function functions method methods interface interfaces generic generics enum enums module
+modules import imports export exports package packages dependency dependencies lockfile version
+versions semver npm npx pnpm yarn bun node nodejs deno tsx tsc typescript javascript python pip
+poetry golang rust cargo java maven gradle kotlin swift ruby gem rails php composer dotnet csharp
+react vue svelte sveltekit angular nextjs nuxt remix astro vite webpack rollup esbuild babel eslint
+prettier biome jest vitest mocha playwright cypress pytest junit zod express fastify nestjs hono
+django flask fastapi spring laravel tailwind css html dom jsx hook hooks component components props
+prop reducer selector selectors router route routes render rendering hydration ssr csr variable
+variables constant constants null undefined nan exception exceptions stacktrace traceback assertion
+assertions fixture fixtures mock mocks stub stubs snapshot snapshots coverage regex regexp parser
+parsing lexer compiler bundler transpiler linter formatter runtime interpreter bytecode memory heap
+leak leaks cpu gpu latency throughput timeout timeouts retry retries backoff pagination cursor
+offset buffer buffers stream streams encoding utf-8 utf8 unicode base64 hash hashing checksum
+signature certificate encryption decryption cipher secret secrets permission permissions rbac acl
+csrf xss cors csp injection sanitization escaping env environment config configuration dotenv argv
+stdin stdout stderr shell bash zsh powershell terminal cron systemd git github gitlab bitbucket
+linux macos windows kernel filesystem directory directories symlink inode chmod permissions uid gid
+pid sigterm sigkill daemon listener listeners emitter observable subscription debounce throttle
+memoize serialization deserialization payload payloads struct structs pointer pointers closure
+closures iterator generator array arrays object objects string strings integer float boolean tuple
+dict llm llms mcp opencode claude openai anthropic gpt tokenizer plugin plugins manifest monorepo
+workspace workspaces tsconfig eslintrc rm chown mkfs dd curl wget sudo scp rsync tar grep sed awk
+xargs del rmdir mkdir kill make cmake gcc clang credentials origin origins keychain vault
 `.trim().split(/\s+/));
 
 const CONCRETE_VERBS = new Set(`
@@ -93,11 +94,16 @@ const PLACEHOLDER: RegExp[] = [
   /^this is (?:a |an |the |my )?(?:lesson|memory|entry|note)(?: text)?\b/i,
   /^(?:\w+\s+){0,2}test (?:memory|lesson|entry|learning|note)\b/i,
   /\blorem ipsum\b|\bdolor sit amet\b/i,
-  /\bfoo\b[\s\S]*\bbar\b[\s\S]*\bbaz\b/i,
   /\b(?:test\W+){3,}/i,
   /^(?:test(?:ing)?|asdf\w*|qwerty\w*|hello,? world|todo|tbd|n\/?a|placeholder|sample|dummy|blah(?:\W+blah)*|x{3,}|lesson|text|foo|bar|lorem)[\s.!?\d]*$/i,
   /\bplaceholder (?:text|lesson|content)\b/i,
 ];
+
+// Metasyntactic and filler words: a lesson made mostly of these says nothing ("foo bar baz qux").
+const DUMMY_WORDS = new Set(
+  "foo bar baz qux quux corge grault garply waldo fred plugh xyzzy thud lorem ipsum dolor sit amet asdf blah hello world"
+    .split(" "),
+);
 
 const KEYBOARD_RUNS = /asdf|sdfg|dfgh|fghj|ghjk|hjkl|jkl;|qwer|wert|erty|rtyu|tyui|yuio|uiop|zxcv|xcvb|cvbn|vbnm|fdsa|lkjh|poiu/i;
 
@@ -109,9 +115,11 @@ export function isPlaceholderText(text: string): boolean {
   const compact = t.replace(/\s+/g, "").toLowerCase();
   if (compact.length >= 4 && new Set(compact).size <= 3) return true;
   if (/^(.{1,4})\1{3,}$/.test(compact)) return true;
-  const longestRun = Math.max(0, ...(compact.match(/(.)\1*/g) ?? []).map((r) => r.length));
+  const longestRun = (compact.match(/(.)\1*/g) ?? []).reduce((max, r) => Math.max(max, r.length), 0);
   if (longestRun >= 8 && longestRun >= compact.length * 0.3) return true;
-  const words = t.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+  const all = t.toLowerCase().match(/[a-z]{2,}/g) ?? [];
+  if (all.length >= 2 && all.filter((w) => DUMMY_WORDS.has(w)).length / all.length >= 0.5) return true;
+  const words = all.filter((w) => w.length >= 4);
   if (words.length >= 1 && new Set(words).size === 1 && words.length >= 3) return true;
   const mash = words.filter((w) => KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w)));
   return words.length > 0 && mash.length / words.length >= 0.5 && mash.length >= 1 && words.length <= 12;

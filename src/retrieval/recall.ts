@@ -1,6 +1,5 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { LIVE_STATUSES, type Category, type Status, type Tier } from "../core/entry.js";
-import { toFtsMatchQuery } from "../core/text.js";
 import { openTiers, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
@@ -19,7 +18,7 @@ export interface RecallOptions {
   diverse?: boolean;
 }
 
-export const DEFAULT_CANDIDATES = 200;
+export const DEFAULT_CANDIDATES = 100;
 
 function scopesFor(s: Services, ctx: RetrievalContext, explicit?: readonly string[]): readonly string[] {
   if (explicit) return explicit;
@@ -31,8 +30,7 @@ function scopesFor(s: Services, ctx: RetrievalContext, explicit?: readonly strin
 export async function recallForContext(s: Services, ctx: RetrievalContext, opts: RecallOptions = {}): Promise<ScoredEntry[]> {
   const limit = opts.limit ?? 10;
   const terms = buildContextQuery(ctx);
-  const match = toFtsMatchQuery(terms);
-  if (!match || limit <= 0) return [];
+  if (terms.length === 0 || limit <= 0) return [];
   const filter: EntryFilter = {
     statuses: opts.statuses ?? LIVE_STATUSES,
     scopes: scopesFor(s, ctx, opts.scopes),
@@ -41,7 +39,7 @@ export async function recallForContext(s: Services, ctx: RetrievalContext, opts:
   const tier = opts.tier ?? "all";
   const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
-  const hits = (await Promise.all(stores.map((st) => st.searchEntries(match, filter, perTier))))
+  const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier))))
     .flat()
     .filter((h) => !excludedByApplicability(h.entry, ctx));
   const scored = scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days);

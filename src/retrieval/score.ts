@@ -1,7 +1,8 @@
 // Scoring of candidates: normalised relevance blended with priors and context boosts, plus MMR diversity.
 import picomatch from "picomatch";
 import { KIND_WEIGHTS, type Entry } from "../core/entry.js";
-import { similarity } from "../quality/similarity.js";
+import { profileLesson, similarity } from "../quality/similarity.js";
+import { decayedFeedback } from "../lifecycle/feedback.js";
 import type { RetrievalContext } from "./context.js";
 import { INTENT_BOOSTS, MMR_LAMBDA, PHASE_CATEGORY_HINTS, SCORE_WEIGHTS, STATUS_PRIOR, type ScoreComponent } from "./weights.js";
 
@@ -15,18 +16,6 @@ export interface ScoredEntry {
 export interface ScoreInput {
   entry: Entry;
   relevance: number;
-}
-
-const DAY_MS = 86_400_000;
-
-/** Net feedback in [0,1] (0.5 neutral), faded by `0.5 ^ (age_days / half_life)` since the last verdict. */
-export function feedbackScore(e: Entry, now: Date, halfLifeDays: number): number {
-  const { helpful, harmful, last_feedback_at } = e.usage;
-  if (helpful + harmful === 0) return 0.5;
-  const age = last_feedback_at ? Math.max(0, now.getTime() - Date.parse(last_feedback_at)) / DAY_MS : 0;
-  const decay = Math.pow(0.5, age / halfLifeDays);
-  const net = (helpful - harmful) / (helpful + harmful);
-  return 0.5 + 0.5 * net * decay;
 }
 
 const globCache = new Map<string, (p: string) => boolean>();
@@ -74,7 +63,7 @@ export function scoreCandidates(
       kind: W.kind.value * KIND_WEIGHTS[e.kind],
       confidence: W.confidence.value * e.lifecycle.confidence,
       status: W.status.value * (STATUS_PRIOR[e.lifecycle.status] ?? 0),
-      feedback: W.feedback.value * feedbackScore(e, now, halfLifeDays),
+      feedback: W.feedback.value * decayedFeedback(e, now, halfLifeDays).weight,
       files: W.files.value * (filesMatch(e, ctx.files ?? []) ? 1 : 0),
       stack:
         W.stack.value *
@@ -95,21 +84,27 @@ export function scoreCandidates(
 
 /** Maximal marginal relevance: picks `k` entries trading score against similarity to those already picked. */
 export function diversify(scored: readonly ScoredEntry[], k: number, lambda = MMR_LAMBDA): ScoredEntry[] {
-  const pool = [...scored].sort((a, b) => b.score - a.score).slice(0, Math.max(k * 4, 20));
+  const pool = [...scored].sort((a, b) => b.score - a.score).slice(0, Math.max(k * 3, 15));
+  // Each lesson is profiled once; comparisons then reuse the profiles.
+  const profiles = new Map(pool.map((p) => [p, profileLesson(p.entry.lesson)] as const));
+  const maxSim = new Map<ScoredEntry, number>(pool.map((p) => [p, 0]));
   const picked: ScoredEntry[] = [];
   while (picked.length < k && pool.length) {
     let bestIdx = 0;
     let bestVal = -Infinity;
     for (let i = 0; i < pool.length; i++) {
       const cand = pool[i]!;
-      const maxSim = picked.reduce((m, p) => Math.max(m, similarity(cand.entry.lesson, p.entry.lesson)), 0);
-      const val = lambda * cand.score - (1 - lambda) * maxSim;
+      const val = lambda * cand.score - (1 - lambda) * maxSim.get(cand)!;
       if (val > bestVal) {
         bestVal = val;
         bestIdx = i;
       }
     }
-    picked.push(pool.splice(bestIdx, 1)[0]!);
+    const chosen = pool.splice(bestIdx, 1)[0]!;
+    picked.push(chosen);
+    const chosenProfile = profiles.get(chosen)!;
+    // Only the newest pick can raise a candidate's max similarity: O(k·pool) comparisons in all.
+    for (const cand of pool) maxSim.set(cand, Math.max(maxSim.get(cand)!, similarity(profiles.get(cand)!, chosenProfile)));
   }
   return picked;
 }

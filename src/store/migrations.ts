@@ -88,6 +88,29 @@ CREATE TABLE rejected (
 CREATE INDEX rejected_lesson ON rejected(lesson);
 `,
   },
+  {
+    version: 2,
+    name: "reflection queue and idempotency ledger",
+    sql: `
+CREATE TABLE reflection_queue (
+  id           TEXT PRIMARY KEY,
+  payload      TEXT NOT NULL,
+  status       TEXT NOT NULL DEFAULT 'pending',
+  attempts     INTEGER NOT NULL DEFAULT 0,
+  last_error   TEXT,
+  enqueued_at  TEXT NOT NULL,
+  lease_until  TEXT,
+  processed_at TEXT,
+  result       TEXT
+);
+CREATE INDEX reflection_queue_ready ON reflection_queue(status, enqueued_at);
+-- One row per side effect already applied, so re-processing an outcome changes nothing.
+CREATE TABLE applied_effects (
+  key TEXT PRIMARY KEY,
+  at  TEXT NOT NULL
+);
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

@@ -220,7 +220,7 @@ test("restore re-validates: a bad lesson that bypassed the gates cannot be resto
   });
 });
 
-test("finding 6: a human's add is not marked auto-generated; an agent's is", async () => {
+test("finding 6: an explicit add (human or agent) is not auto-generated; an explicit flag is kept", async () => {
   await withCairn(async (c) => {
     const human = await c.add({ lesson: "Feature branches must be rebased on main before review so CI runs against current code." }, { actor: "human:alice" });
     const agent = await c.add({ lesson: "The coder agent must run the linter before handing work to the reviewer agent." }, { actor: "agent:coder" });
@@ -228,7 +228,11 @@ test("finding 6: a human's add is not marked auto-generated; an agent's is", asy
     assert.equal((await c.get(explicit.id!)).provenance.auto_generated, false, "an explicit choice is kept, never overwritten");
     assert.equal((await c.get(human.id!)).provenance.auto_generated, false);
     assert.equal((await c.get(human.id!)).provenance.created_by, "human:alice");
-    assert.equal((await c.get(agent.id!)).provenance.auto_generated, true);
+    // The audited tool stamped every add auto_generated; only machine extraction is.
+    assert.equal((await c.get(agent.id!)).provenance.auto_generated, false);
+    assert.equal((await c.get(agent.id!)).provenance.created_by, "agent:coder");
+    const extracted = await c.add({ lesson: "Pin the Node version in .nvmrc so CI and laptops build with the same runtime.", auto_generated: true }, { actor: "agent:coder" });
+    assert.equal((await c.get(extracted.id!)).provenance.auto_generated, true);
   });
 });
 

@@ -35,7 +35,7 @@ export const react: StackData = {
     f("re.x-key-rotation", "workflow_note", "security", "Rotate the Maps API key every quarter; the key is restricted by HTTP referrer to our domains.", { tags: ["keys"] }),
     f("re.x-effect-marketing", "workflow_note", "other", "The marketing team measures the effect of each landing page variant for two weeks before we remove the losing component."),
     f("re.x-context-docs", "workflow_note", "process", "When writing a design doc, give enough context on the current component tree that reviewers outside the team can follow."),
-    f("re.x-hydration-water", "workflow_note", "other", "The plant-watering reminder app sends hydration notifications from a cron job; it has nothing to do with React rendering."),
+    f("re.x-hydration-water", "workflow_note", "other", "The wellness app's hydration reminders are scheduled by a cron job in the notification service; users can snooze them for a day from the settings page."),
     f("re.x-suspense-billing", "decision", "process", "Accounts on suspense (unpaid invoices) keep read access to dashboards for fourteen days before suspension."),
     f("re.x-form-pdf", "workflow_note", "other", "Tax forms are generated as PDFs on the server from templates; the React app only links to the download."),
     f("re.x-storybook-deploy", "workflow_note", "tooling", "Storybook is deployed to Chromatic on every push to main; designers review visual changes there before release.", { tags: ["storybook"] }),

@@ -36,27 +36,17 @@ function fsMessage(e: unknown): string | undefined {
 
 /** Reports `e` and returns the exit code. Stack traces only for unexpected errors under CAIRN_DEBUG=1. */
 export function reportError(e: unknown, out: Output): number {
-  let code: string;
-  let message: string;
-  let exit: number;
-  if (isCairnError(e)) {
-    code = e.code;
-    message = e.message;
-    exit = exitCodeFor(e.code);
-  } else {
-    const fsMsg = fsMessage(e);
-    code = fsMsg ? "IO_ERROR" : "INTERNAL";
-    message = fsMsg ?? (e instanceof Error ? e.message : String(e));
-    exit = EXIT.FAILURE;
-  }
+  const fsMsg = isCairnError(e) ? undefined : fsMessage(e);
+  const unexpected = !isCairnError(e) && !fsMsg;
+  const code = isCairnError(e) ? e.code : fsMsg ? "IO_ERROR" : "INTERNAL";
+  const message = isCairnError(e) ? e.message : (fsMsg ?? (e instanceof Error ? e.message : String(e)));
   if (out.json) out.print({ error: { code, message } });
   else out.error(`error: ${message}`);
-  if (!isCairnError(e) && process.env.CAIRN_DEBUG === "1" && e instanceof Error && e.stack) {
-    process.stderr.write(`${e.stack}\n`);
-  } else if (!isCairnError(e) && !fsMessage(e) && !out.json) {
-    out.error("(set CAIRN_DEBUG=1 for a stack trace)");
+  if (unexpected) {
+    if (process.env.CAIRN_DEBUG === "1" && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+    else out.note("(set CAIRN_DEBUG=1 for a stack trace)");
   }
-  return exit;
+  return isCairnError(e) ? exitCodeFor(e.code) : EXIT.FAILURE;
 }
 
 export function usageError(message: string): CairnError {

@@ -26,14 +26,15 @@ export async function runStdioServer(opts: StdioServerOptions = {}): Promise<Mcp
 
   let finished!: () => void;
   const closed = new Promise<void>((resolve) => (finished = resolve));
+  // Deferred: closing the transport calls back into close() before the promise could be stored.
   let closing: Promise<void> | undefined;
   const close = () =>
-    (closing ??= (async () => {
+    (closing ??= Promise.resolve().then(async () => {
       session.dispose();
       await session.server.close().catch(() => undefined);
       await pool.closeAll();
       finished();
-    })());
+    }));
 
   transport.onclose = () => void close();
   // The transport does not notice a closed stdin on its own; the client going away ends the server.

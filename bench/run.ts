@@ -1,0 +1,130 @@
+// `npm run bench`: seeds (cached) corpora, measures each size in its own process, prints results against DESIGN.md budgets.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { REPO_ROOT } from "./corpus.js";
+import type { SizeResult } from "./measure-worker.js";
+import { BUDGETS, detailLines, renderTable, rowsFor, type Row } from "./report.js";
+import { ensureCorpus } from "./seed.js";
+
+const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-mcp] [--strict]
+  --sizes   entries per tier (each size seeds N swarm + N hive entries)
+  --json    machine-readable output on stdout (progress goes to stderr)
+  --no-mcp  skip bench/mcp-bench.ts (it needs \`npm run build\` for dist/faces/mcp/main.js)
+  --strict  exit 1 when a budget fails`;
+
+interface Args {
+  sizes: number[];
+  seed: number;
+  json: boolean;
+  mcp: boolean;
+  strict: boolean;
+  counts: string[];
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, mcp: true, strict: false, counts: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i]!;
+    if (k === "--sizes") a.sizes = argv[++i]!.split(",").map((s) => Number(s.replace(/[_k]/g, (m) => (m === "k" ? "000" : ""))));
+    else if (k === "--seed") a.seed = Number(argv[++i]);
+    else if (k === "--json") a.json = true;
+    else if (k === "--no-mcp") a.mcp = false;
+    else if (k === "--strict") a.strict = true;
+    else if (["--add", "--recall", "--inject"].includes(k)) a.counts.push(k, argv[++i]!);
+    else if (k === "--help" || k === "-h") {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown option ${k}\n${USAGE}`);
+  }
+  if (a.sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--sizes must be positive integers\n${USAGE}`);
+  return a;
+}
+
+function measure(size: number, seed: number, counts: string[]): Promise<SizeResult> {
+  const worker = path.join(REPO_ROOT, "bench", "measure-worker.ts");
+  const args = ["--expose-gc", "--import", "tsx", worker, "--size", String(size), "--seed", String(seed), ...counts];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    child.on("close", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+      if (code === 0 && line) resolve(JSON.parse(line.slice("RESULT ".length)) as SizeResult);
+      else reject(new Error(`size ${size}: measure worker exited ${code}: ${err.slice(-2000)}`));
+    });
+  });
+}
+
+interface McpOutcome {
+  result?: { p50: number; p99: number; n: number; engine: { p50: number; p99: number } };
+  skipped?: string;
+}
+
+async function mcpBench(): Promise<McpOutcome> {
+  if (!fs.existsSync(path.join(REPO_ROOT, "bench", "mcp-bench.ts"))) return { skipped: "bench/mcp-bench.ts not present" };
+  try {
+    // A variable specifier: this module must load (and type-check) whether or not the file exists.
+    const spec = "./mcp-bench.js";
+    const mod = (await import(spec)) as { runMcpBench?: () => Promise<McpOutcome["result"]> };
+    if (typeof mod.runMcpBench !== "function") return { skipped: "bench/mcp-bench.ts exports no runMcpBench()" };
+    return { result: await mod.runMcpBench() };
+  } catch (e) {
+    return { skipped: (e as Error).message.split("\n")[0] };
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const log = (m: string) => (args.json ? process.stderr : process.stdout).write(`${m}\n`);
+  if (!(globalThis as { gc?: unknown }).gc) log("note: run with --expose-gc for a settled memory reading in the parent (workers always have it)");
+  const results: SizeResult[] = [];
+  const errors: string[] = [];
+  for (const size of args.sizes) {
+    await ensureCorpus(size, args.seed, log);
+    log(`measuring ${size.toLocaleString("en-US")} swarm + ${size.toLocaleString("en-US")} hive entries…`);
+    try {
+      results.push(await measure(size, args.seed, args.counts));
+    } catch (e) {
+      errors.push((e as Error).message);
+      log((e as Error).message);
+    }
+  }
+  const mcp = args.mcp ? await mcpBench() : { skipped: "--no-mcp" };
+  const rows: Row[] = results.flatMap(rowsFor);
+  const report = {
+    date: new Date().toISOString(),
+    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: os.cpus()[0]?.model ?? "unknown", cpus: os.cpus().length },
+    seed: args.seed,
+    corpus: "each size N = N swarm entries + N hive entries",
+    budgets: BUDGETS,
+    rows,
+    results,
+    mcp,
+    errors,
+  };
+  fs.mkdirSync(path.join(REPO_ROOT, "bench", "results"), { recursive: true });
+  fs.writeFileSync(path.join(REPO_ROOT, "bench", "results", "latest.json"), JSON.stringify(report, null, 2) + "\n");
+
+  if (args.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+  else {
+    log(`\nCairn benchmark — seed ${args.seed}, N swarm + N hive entries per size, ${report.machine.cpu}, Node ${process.version}\n`);
+    log(renderTable(rows));
+    log("");
+    for (const r of results) log(detailLines(r));
+    if (mcp.result) log(`mcp knowledge_recall over stdio (10,000 + 10,000): p50 ${mcp.result.p50.toFixed(2)} ms, p99 ${mcp.result.p99.toFixed(2)} ms (engine alone p50 ${mcp.result.engine.p50.toFixed(2)} ms)`);
+    else log(`mcp bench skipped: ${mcp.skipped}`);
+    for (const e of errors) log(`ERROR ${e}`);
+    log("\nwritten to bench/results/latest.json");
+  }
+  const failed = errors.length > 0 || rows.some((r) => r.pass === false);
+  if (args.strict && failed) process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);
+  process.exit(2);
+});

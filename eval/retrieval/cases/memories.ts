@@ -1,0 +1,41 @@
+// Contexts whose answer is one of the real swarm-tools memories (ids are the memories' own ids).
+import { caseFactory, type CaseSpec } from "../spec.js";
+
+const c = caseFactory("mem", ["typescript", "bun"]);
+
+export const memoryCases: CaseSpec[] = [
+  c(1, "Phase 2: Monorepo test setup", "Running the test script in the monorepo root picks up tests from the archived legacy folder and they fail on missing packages", ["package.json", "vitest.workspace.ts"], "I already listed the projects explicitly in the workspace file", ["0973178b-96f0-4fe2-bc39-6fbf5d5361c7"]),
+  c(2, "Phase 5: Release pipeline", "Publishing the plugin from CI fails because it asks for npm login even though trusted publishing is set up", ["scripts/publish.ts", ".github/workflows/release.yml"], "we publish with bun", ["1b0b1b73-196c-499b-9db7-530645d6749f", "c48ccddf-2e1a-4f73-8e49-f89de6bd0877"]),
+  c(3, "Phase 1: Workspace setup", "Add zod as a dependency of the web app inside our Turborepo", ["apps/web/package.json", "package.json"], "bun add zod --filter web put it in the root package.json instead", ["7a7221a1-6e25-4b95-b2e3-ee2430b6e9e5"]),
+  c(4, "Phase 3: Graph viewer", "The chart dimensions object doesn't update when the parent passes new width and height props", ["src/lib/components/Graph.svelte"], "it's a Svelte 5 component", ["899fb8b8-d5fb-464d-a493-a8e5131e3f0e"], { stack: ["svelte", "typescript"] }),
+  c(5, "Phase 2: Storage migrations", "Our migration says it succeeded but the second and third tables are never created", ["src/db/migrations.ts"], "later queries fail with no such table", ["83d94a7a-4d4a-4407-a244-ac04c0199e0d"]),
+  c(6, "Phase 2: Storage migrations", "Adding a created_at column with a timestamp default to an existing SQLite table fails at runtime", ["src/db/migrate-columns.ts", "src/db/schema.ts"], "the same default works fine when the table is created from scratch", ["9891d1d6-0015-4983-83cd-bc27c1df0d43"]),
+  c(7, "Phase 4: Log retention", "Configure daily log rotation and keep two weeks of files", ["src/logger.ts"], "I expected file names with dates in them", ["920ce3e0-5d5d-4cf4-be54-b5a450f6c18c"]),
+  c(8, "Phase 3: Multi-agent concurrency", "Agents writing to the shared database at the same time get 'database is locked' errors", ["src/db/adapter.ts"], "", ["c979cfb7-9372-4f6e-b4eb-0733c68fe515", "9627bcc4-47e7-4e86-b251-1dd22feb8567"]),
+  c(9, "Phase 3: Memory search", "Full-text search throws 'no such column' for queries that contain a dash", ["src/memory/search.ts"], "searching for unique-keyword-12345 breaks", ["b6e2cc14-5344-49a3-8ebc-3bad012f1d38"]),
+  c(10, "Phase 3: Memory search", "Vector similarity search fails in the new test database with a parse error about index parameters", ["src/memory/test-utils.ts"], "", ["bcf542b5-34a8-4de4-8cc8-dc414784d0f5"]),
+  c(11, "Phase 2: Event store on Drizzle", "Inserting events fails with a not-null violation on the sequence column under PGlite", ["src/streams/store.ts", "src/db/schema/events.ts"], "we pass sequence: null in the insert", ["7d97cae8-4f01-45f4-a5e9-607123364b45"]),
+  c(12, "Phase 4: Test strategy", "Unit tests for the database adapter blow up when I mock the ORM's query builder", ["src/adapters/projects.test.ts"], "TypeError: Converting circular structure to JSON", ["7c58dd11-320f-4a84-8173-96dfa639c10b"]),
+  c(13, "Phase 4: Skills tests", "Script files created in the test can't be executed by Bun.spawn", ["src/skills/skills.integration.test.ts"], "I pass mode 0o755 when writing them", ["04024144-e865-45b6-a6c2-b4d6ed735d8d"]),
+  c(14, "Phase 2: Coordinator prompts", "Workers report that files they were assigned are already locked when they start", ["src/coordinator/prompt.ts"], "the coordinator reserves the files up front so nobody else touches them", ["1005d5c0-ac5e-4658-a555-3089c642fac5"], { agent: "architect" }),
+  c(15, "Phase 3: Durability", "Some pending changes are lost when the CLI exits without an explicit sync", ["src/hive/flush.ts"], "", ["a7987c85-4b2e-4332-84ff-68d035606e5f"]),
+  c(16, "Phase 5: Bundling", "The bundled CLI crashes at startup with ENOENT for a .data file of the embedded Postgres", ["src/db/pglite.ts", "build.ts"], "", ["ac29eb86-4647-4d59-81c9-07bcfa7093bf"]),
+  c(17, "Phase 3: Migration tool", "Opening the local database crashes when the data folder exists but is empty", ["src/db/open.ts"], "ENOENT on first run after a failed install", ["b619f0d6-02c3-40b8-9924-b5b0b079e522"]),
+  c(18, "Phase 4: Review automation", "Reply to each review comment on the pull request from a script", ["scripts/reply-comments.ts"], "every gh api call returns 422", ["b4d79fa3-ec65-4a78-9da1-cd2e83e1b423"]),
+  c(19, "Phase 2: Export format", "Line counting tools say our exported file has zero records", ["src/hive/jsonl.ts"], "wc -l prints 0 but the file is not empty", ["c27724f6-a65c-4641-830d-83a535f95c6b"]),
+  c(20, "Phase 2: Memory links schema", "Add a superseded_by column on memories that points at another memory row", ["src/db/schema/memory.ts"], "TypeScript complains the table is referenced in its own initializer", ["bd30bcf2-df23-449c-a604-80a9fa1d4fb6"]),
+  c(21, "Phase 2: Memory links schema", "Prevent duplicate links between the same two memories with the same link type", ["src/db/schema/memory.ts"], "how do I declare a multi-column unique in the table definition?", ["fc47f50f-c717-4be4-a59c-3279a0fe6caf"]),
+  c(22, "Phase 4: Schema tests", "A test of the date field in our schema fails with toBe although the dates look identical", ["src/schemas/cell.test.ts"], "", ["d6759351-07a1-40f2-9c3e-c49022039786"]),
+  c(23, "Phase 3: Visualisation", "Strict TypeScript flags the drawing code that grabs the 2d context with a non-null assertion", ["src/lib/components/Canvas.svelte"], "", ["e6cd509d-b29d-4a32-9e45-1fb9587017a0"], { stack: ["svelte", "typescript"] }),
+  c(24, "Phase 4: Security review", "Review the cursor persistence code that builds INSERT statements from values", ["src/streams/cursor.ts"], "", ["ef0007e8-632e-41b9-bca5-4f22547500b1"], { agent: "reviewer" }),
+  c(25, "Phase 1: Local setup", "git refuses to check out another branch on my machine", [], "fatal: 'main' is already used by worktree at '.git/beads-worktrees/main'", ["0c44c18e-b76e-4d3c-a6a7-6bfe9836c795"]),
+  c(26, "Phase 3: CLI ergonomics", "Resolving a cell by the last part of its id finds nothing", ["src/hive/resolve.ts"], "full ids and the hash part work", ["808c538c-7706-4fea-a814-637e762f799b"]),
+  c(27, "Phase 2: Starter repo upgrade", "Upgrade the starter repositories to the new major version of the Vercel AI SDK", ["package.json", "src/extract.ts"], "generateObject seems to be gone", ["0bbf5fe0-f8e4-47cc-8f6b-de0aece27650"]),
+  c(28, "Phase 3: Issue sync", "Fetch all issues of a team from Linear incrementally in the sync job", ["workflows/linear-sync.ts"], "only the first fifty come back", ["17c19a32-0f52-4cb3-bcf2-c8ea7d390c3e"]),
+  c(29, "Phase 4: Logger tests", "The log file rotation test fails on CI about one run in three", ["src/logger.test.ts"], "we check the directory 100ms after logging", ["facf6e03-d4c3-42da-8cf0-758434d4748f"]),
+  c(30, "Phase 3: Cell lifecycle", "Closing a cell fails with a constraint error in the projection", ["src/hive/projections.ts"], "SQLITE_CONSTRAINT_CHECK: CHECK constraint failed", ["d2ad29ee-76d6-4eaf-a9c7-674e6990cd19"]),
+  c(31, "Phase 3: Event capture", "Coordinator events all end up in unknown.jsonl instead of per-session files", ["src/tools/swarm.ts"], "I read OPENCODE_SESSION_ID from the environment", ["ac2e80f4-ce4f-40dc-994d-eb8db036b9d2"]),
+  c(32, "Phase 4: Evals", "The composite scorer crashes because the child scorer has no scorer property", ["evals/scorers/composite.ts"], "childScorer.scorer is not a function", ["712a5885-771e-41e9-9a50-a105e954c566"]),
+  c(33, "Phase 4: Evals", "The fixture-based eval always scores zero even though fixtures contain the expected output", ["evals/compaction.eval.ts"], "I destructure output inside the task function", ["9b113ff5-7294-42e1-9978-08e861d4255f"]),
+  c(34, "Phase 3: Workflow steps", "The workflow bundle fails to build after adding logging to a step", ["workflows/sync-step.ts", "lib/logger.ts"], "it complains about node:crypto", ["bc574f69-e850-4327-b939-a8e2e96c08eb"]),
+];

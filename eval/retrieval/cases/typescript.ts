@@ -1,0 +1,32 @@
+// TypeScript / Node contexts and the lessons each should surface.
+import { caseFactory, type CaseSpec } from "../spec.js";
+
+const c = caseFactory("ts", ["typescript", "node"]);
+
+export const typescriptCases: CaseSpec[] = [
+  c(1, "Phase 2: Move the API to native ESM", "Switch the api package to \"type\": \"module\" and fix whatever breaks when it starts", ["src/server.ts", "src/routes/orders.ts", "tsconfig.json"], "tsc is happy but node dist/server.js dies right away: Cannot find module '/app/dist/routes/orders' imported from /app/dist/server.js", ["ts.esm-ext"]),
+  c(2, "Phase 3: Order intake hardening", "Stop malformed order payloads before they get to the service layer", ["src/routes/orders.ts", "src/schemas/order.ts"], "another TypeError reading customer.address in prod this morning", ["ts.zod-boundary"]),
+  c(3, "Phase 4: Worker reliability", "Find out why the email consumer process exits every few hours without a stack trace", ["src/workers/email-consumer.ts"], "the log just stops, exit code 1, nothing printed", ["ts.floating-promise"]),
+  c(4, "Phase 1: Stricter compiler settings", "Enable exactOptionalPropertyTypes and clean up the errors in config loading", ["tsconfig.json", "src/config/load.ts"], "about forty errors, mostly 'undefined is not assignable to type string'", ["ts.exact-optional"]),
+  c(5, "Phase 3: Session tests", "Refresh-token expiry tests are green locally but expiry is broken on staging", ["src/auth/refresh.test.ts", "src/auth/refresh.ts"], "I advance the mocked timers by two hours in the test", ["ts.fake-timers-date"]),
+  c(6, "Phase 2: Payments integration", "Save the provider's transaction ids on our ledger rows", ["src/payments/provider-client.ts", "src/ledger/entries.ts"], "some of the saved ids end in 000 and don't match what their dashboard shows", ["ts.json-bigint"]),
+  c(7, "Phase 5: Reporting performance", "The monthly report download makes the API container run out of memory", ["src/routes/reports/export.ts"], "only for the biggest tenants, a few million rows", ["ts.stream-pipeline"]),
+  c(8, "Phase 2: Realtime updates", "Node prints a listener warning after the websocket reconnects a few times", ["src/realtime/hub.ts"], "(node:1) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 message listeners added", ["ts.listener-leak"]),
+  c(9, "Phase 1: Repository cleanup", "Get rid of the ../../../ chains in our import statements", ["tsconfig.json", "package.json"], "some kind of @/ shortcut would be nice", ["ts.path-aliases"], { context_only: true }),
+  c(10, "Phase 3: Billing fixes", "Customers in California see invoices due one day earlier than configured", ["src/billing/invoice-dates.ts"], "due_date is 2024-03-01 in the database but the page says Feb 29", ["ts.date-utc"]),
+  c(11, "Phase 4: Partner integrations", "Calls to the shipping partner sometimes hang and then the whole API stops answering", ["src/lib/http/client.ts", "src/shipping/partner.ts"], "metrics say every socket is busy", ["ts.fetch-timeout"]),
+  c(12, "Phase 2: ESM migration", "Loading email templates relative to the current module fails after the switch", ["src/email/templates.ts"], "ReferenceError: __dirname is not defined in ES module scope", ["ts.esm-dirname"]),
+  c(13, "Phase 5: Invoice PDFs", "Health checks fail while invoice documents are being generated at month end", ["src/invoices/render-pdf.ts"], "kubernetes keeps restarting the pod on the 1st", ["ts.worker-threads"]),
+  c(14, "Phase 1: Shared types cleanup", "Replace the OrderStatus enum so the package builds with isolatedModules on", ["src/types/order-status.ts"], "esbuild complains about the const enum", ["ts.no-enums"]),
+  c(15, "Phase 4: Nightly import", "The nightly catalogue import aborts halfway with a transaction error", ["src/jobs/import-catalog.ts", "prisma/schema.prisma"], "Transaction already closed: A commit cannot be executed on an expired transaction", ["ts.prisma-timeout"], { stack: ["typescript", "node", "prisma"] }),
+  c(16, "Phase 1: Container build", "Write the production Dockerfile for the API service", ["Dockerfile", "package.json", "package-lock.json"], "keep the image small please", ["ts.npm-ci", "dk.layer-cache", "dk.non-root"], { stack: ["typescript", "node", "docker"] }),
+  c(17, "Phase 3: Observability", "Make it possible to follow one checkout request through the API logs", ["src/lib/logger.ts", "src/middleware/request-context.ts"], "right now it is all console.log", ["ts.pino-request-id"]),
+  c(18, "Phase 2: Email notifications", "Welcome mails silently fail in the new staging environment", ["src/config/env.ts", "src/notifications/email.ts"], "no error at boot, it only blows up when the first person signs up", ["ts.env-schema"], { context_only: true }),
+  c(19, "Phase 3: Test speed", "Make the vitest run faster; someone suggested turning off isolation", ["vitest.config.ts"], "when I try it, tests randomly see users created by other files", ["ts.vitest-isolate"]),
+  c(20, "Phase 6: Production rollout", "A helper that works on my machine throws 'is not a function' only in production", ["Dockerfile", "package.json", "src/lib/collections.ts"], "TypeError: items.findLast is not a function", ["ts.engines-drift"]),
+  c(21, "Phase 6: Kubernetes rollout", "Orders sometimes end up half saved while we deploy", ["src/server.ts", "k8s/api/deployment.yaml"], "only during rollouts, never otherwise", ["ts.sigterm-drain"], { context_only: true }),
+  c(22, "Phase 3: Leaderboard", "The leaderboard order changes for everyone after one user sorts it by name", ["src/routes/leaderboard.ts", "src/cache/leaderboard-cache.ts"], "the cache hands back the same array object we stored", ["ts.sort-mutates"]),
+  c(23, "Phase 2: Shared packages", "Apps can no longer import the date helpers from our utils package after the last release", ["packages/utils/package.json"], "Error [ERR_PACKAGE_PATH_NOT_EXPORTED]: Package subpath './dist/format' is not defined", ["ts.exports-map"]),
+  c(24, "Phase 4: Job scheduler", "Some reminder emails go out twice when the database is slow", ["src/workers/reminder-poller.ts"], "the poll fires every ten seconds", ["ts.interval-overlap"]),
+  c(25, "Phase 2: Compiler upgrade", "After turning on verbatimModuleSyntax the server crashes on startup", ["tsconfig.json", "src/routes/users.ts"], "SyntaxError: The requested module './types.js' does not provide an export named 'User'", ["ts.import-type"]),
+];

@@ -1,0 +1,63 @@
+// Docker / Kubernetes lessons: hand-written facts, restatements, look-alike distractors, filler fragments.
+import { factory, type StackData } from "../spec.js";
+
+const f = factory(["docker", "kubernetes"], ["containers"]);
+
+export const containers: StackData = {
+  stack: ["docker", "kubernetes"],
+  facts: [
+    f("k8s.readiness", "correction", "integration", "Pods received traffic before the app had warmed its caches because only a liveness probe was defined; add a readiness probe on /ready that fails until startup work is done.", { globs: ["k8s/**/*.yaml", "helm/**/templates/*.yaml"], tags: ["probes"] }),
+    f("k8s.liveness-db", "correction", "debugging", "The liveness probe checked the database, so a brief database blip restarted every pod at once; liveness only checks the process itself, dependencies belong in readiness.", { tags: ["probes"], triggers: ["CrashLoopBackOff"] }),
+    f("k8s.liveness-db~2", "correction", "debugging", "Never make the liveness check depend on Postgres or Redis: one slow dependency made Kubernetes kill all replicas together."),
+    f("k8s.resource-limits", "decision", "performance", "Containers set memory requests equal to limits and no CPU limit; CPU limits throttled the API under bursts while nodes were idle.", { tags: ["resources"], globs: ["k8s/**/*.yaml", "helm/**/values*.yaml"] }),
+    f("k8s.oomkilled-node", "insight", "debugging", "Exit code 137 with OOMKilled was the JVM-sized heap setting ignoring the container limit; size the runtime heap from the cgroup limit (e.g. --max-old-space-size for Node).", { triggers: ["OOMKilled", "exit code 137"] }),
+    f("dk.layer-cache", "pattern", "tooling", "Copy the lockfile and install dependencies before copying the source in the Dockerfile; copying everything first invalidated the dependency layer on every commit and builds took nine minutes.", { globs: ["Dockerfile", "**/Dockerfile"], tags: ["docker"] }),
+    f("dk.layer-cache~2", "pattern", "tooling", "Order Dockerfile steps so the package manifest and lockfile are copied and installed before the rest of the code; otherwise any source change re-downloads all dependencies."),
+    f("dk.non-root", "commitment", "security", "Images run as a non-root user (USER 10001) with a read-only root filesystem; the pod security policy rejects root containers in production.", { globs: ["Dockerfile"], tags: ["docker", "security"], do: ["add a USER line to every Dockerfile"], priority: "high" }),
+    f("dk.dockerignore", "correction", "security", "The build context shipped .env and the .git folder into the image because .dockerignore was missing; keep .dockerignore next to every Dockerfile.", { globs: [".dockerignore", "Dockerfile"], tags: ["docker"] }),
+    f("dk.pid1-signals", "insight", "integration", "Running the app through `sh -c` as PID 1 swallowed SIGTERM, so every deploy waited the full grace period; use the exec form of CMD or tini.", { triggers: ["SIGTERM"], globs: ["Dockerfile"] }),
+    f("dk.latest-tag", "commitment", "tooling", "Never deploy the :latest tag; a rebuilt base image changed glibc under us. Pin images by digest in production manifests.", { dont: ["use :latest in manifests"], tags: ["docker"] }),
+    f("dk.multi-arch", "learning", "tooling", "Images built on M1 laptops were arm64 and crashed with exec format error on the amd64 nodes; build with docker buildx --platform linux/amd64 in CI only.", { triggers: ["exec format error"], tags: ["buildx"] }),
+    f("dk.compose-healthcheck", "correction", "testing", "depends_on in docker-compose only waits for the container to start, not for Postgres to accept connections; add a healthcheck and condition: service_healthy.", { globs: ["docker-compose*.yml", "compose*.yaml"], tags: ["compose"] }),
+    f("k8s.pdb", "decision", "integration", "Every deployment with more than one replica has a PodDisruptionBudget with maxUnavailable 1; a node drain once evicted all three API pods at once.", { tags: ["availability"] }),
+    f("k8s.configmap-reload", "insight", "tooling", "Changing a ConfigMap does not restart pods that read it as env vars; we add a checksum annotation of the config to the pod template so Helm rolls them.", { tags: ["helm", "configmap"], globs: ["helm/**"] }),
+    f("k8s.secrets-sealed", "decision", "security", "Kubernetes secrets are committed only as SealedSecrets; a plain Secret manifest with base64 values was pushed to the repo once and had to be rotated.", { tags: ["secrets"], priority: "high" }),
+    f("k8s.hpa-metrics", "learning", "performance", "The HorizontalPodAutoscaler on CPU never scaled the queue workers because they wait on I/O; scale workers on queue depth through KEDA instead.", { tags: ["autoscaling"] }),
+    f("k8s.ingress-timeouts", "correction", "integration", "Report downloads failed at exactly 60 seconds because of the ingress-nginx default proxy-read-timeout; set the annotation on that ingress only, not globally.", { globs: ["k8s/**/ingress*.yaml"], tags: ["ingress"] }),
+    f("k8s.image-pull-backoff", "workflow_note", "debugging", "ImagePullBackOff in a new namespace almost always means the imagePullSecret was not copied there; kubectl describe pod shows the registry error.", { triggers: ["ImagePullBackOff", "ErrImagePull"] }),
+    f("k8s.rolling-update-surge", "decision", "integration", "Deployments use maxSurge 25% and maxUnavailable 0 so a failed rollout never reduces capacity.", { tags: ["rollout"] }),
+    f("k8s.kubectl-context", "commitment", "process", "Always pass --context explicitly to kubectl in scripts; a script ran against production because the last interactive session had switched context.", { priority: "critical", do: ["pass --context to kubectl in scripts"] }),
+    // Distractors
+    f("k8s.x-readiness-review", "workflow_note", "process", "Release readiness reviews happen on Tuesdays; the checklist lives in the wiki under Launch."),
+    f("k8s.x-container-ship", "insight", "other", "The shipping-container tracking feature pulls vessel positions from the AIS provider every fifteen minutes."),
+    f("k8s.x-probe-survey", "workflow_note", "other", "User research probes new features with five customers before the spec is written."),
+    f("k8s.x-docker-desktop-licence", "workflow_note", "tooling", "Docker Desktop licences are assigned by IT; request one in the service desk before installing."),
+    f("k8s.x-helm-boat", "workflow_note", "other", "The helm of the sailing-club boat needs a new bearing; unrelated to our Helm charts, but the booking app tracks maintenance."),
+  ],
+  modules: [
+    { name: "the API deployment", glob: "k8s/api/**" },
+    { name: "the worker deployment", glob: "k8s/workers/**" },
+    { name: "the Helm chart", glob: "helm/app/**" },
+    { name: "the base images", glob: "docker/base/**" },
+    { name: "the local compose setup", glob: "docker-compose*.yml" },
+  ],
+  atoms: [
+    { advice: "label every resource with app, team and environment", reason: "cost reports could not be split per team", category: "process" },
+    { advice: "set terminationGracePeriodSeconds to match the slowest request", reason: "long requests were cut off during rollouts", category: "integration" },
+    { advice: "keep base images slim and rebuild them weekly", reason: "old images carried known CVEs", category: "security" },
+    { advice: "use namespaces per environment", reason: "a staging job consumed production queue messages", category: "architecture" },
+    { advice: "spread replicas across zones with topology constraints", reason: "a zone outage took all replicas down", category: "integration" },
+    { advice: "lint manifests with kubeconform in CI", reason: "a typo in a field name was silently ignored by the cluster", category: "tooling" },
+    { advice: "log to stdout and let the platform collect it", reason: "log files filled the container's writable layer", category: "debugging" },
+    { advice: "set startup probes for slow-booting services", reason: "liveness killed the service before it finished migrating", category: "integration" },
+    { advice: "scan images with Trivy before pushing", reason: "a critical vulnerability reached the registry", category: "security" },
+    { advice: "keep Helm values per environment small", reason: "copy-pasted values files drifted apart", category: "tooling" },
+    { advice: "document every port a container exposes", reason: "a sidecar port clashed with the app port", category: "process" },
+    { advice: "mount config as files rather than huge env blocks", reason: "env vars leaked into crash dumps", category: "security" },
+    { advice: "use network policies to deny traffic by default", reason: "a compromised pod could reach the database directly", category: "security" },
+    { advice: "keep one process per container", reason: "a cron daemon inside the app container hid failures", category: "architecture" },
+    { advice: "record the image digest in the release notes", reason: "nobody could tell which build was running", category: "process" },
+    { advice: "run jobs with backoffLimit and activeDeadlineSeconds", reason: "a stuck migration job retried for a day", category: "integration" },
+    { advice: "pin Helm chart dependency versions", reason: "an upstream chart bump changed defaults silently", category: "tooling" },
+  ],
+};

@@ -1,0 +1,62 @@
+// Rust lessons: hand-written facts, restatements, look-alike distractors, filler fragments.
+import { factory, type StackData } from "../spec.js";
+
+const f = factory(["rust"], ["rust"]);
+
+export const rust: StackData = {
+  stack: ["rust"],
+  facts: [
+    f("rs.block-in-async", "correction", "performance", "Hashing passwords with argon2 inside an async handler stalled the tokio worker threads and p99 latency jumped to seconds; move CPU-heavy work to tokio::task::spawn_blocking.", { tags: ["tokio", "async"], globs: ["src/**/*.rs"] }),
+    f("rs.block-in-async~2", "correction", "performance", "CPU-bound or blocking calls inside async fns freeze the tokio runtime's workers; run them with spawn_blocking instead."),
+    f("rs.mutex-across-await", "correction", "debugging", "Holding a std::sync::Mutex guard across an .await made the future !Send and, once worked around, deadlocked under load; drop the guard before awaiting or use tokio::sync::Mutex.", { triggers: ["future cannot be sent between threads safely"], tags: ["tokio"] }),
+    f("rs.unwrap-prod", "commitment", "process", "No unwrap() or expect() on values that come from the network or the database; a malformed header panicked the whole ingest worker. Return a typed error instead.", { do: ["propagate errors with ? and a typed error"], dont: ["unwrap request or database values"], priority: "high" }),
+    f("rs.thiserror-anyhow", "decision", "architecture", "Library crates define errors with thiserror; only the binary uses anyhow with context(); anyhow in libraries hid which failures callers could handle.", { tags: ["errors"], globs: ["crates/*/src/**"] }),
+    f("rs.clone-arc", "learning", "performance", "Cloning the large config struct into every spawned task showed up in profiles; share it as Arc<Config> and clone the Arc.", { tags: ["performance"] }),
+    f("rs.serde-rename", "correction", "integration", "The webhook payload used camelCase and our structs silently got None for every Option field; add #[serde(rename_all = \"camelCase\")] and deny_unknown_fields in tests.", { tags: ["serde"] }),
+    f("rs.sqlx-offline", "decision", "tooling", "sqlx query! macros need a database at compile time, which broke CI; commit the .sqlx directory with cargo sqlx prepare and build with SQLX_OFFLINE=true.", { tags: ["sqlx"], globs: [".sqlx/**", "Cargo.toml"], triggers: ["SQLX_OFFLINE"] }),
+    f("rs.cargo-features", "insight", "tooling", "Cargo unifies features across the workspace, so enabling tokio's full feature in one dev-dependency changed the production binary; check with cargo tree -e features.", { globs: ["Cargo.toml", "**/Cargo.toml"] }),
+    f("rs.clippy-ci", "commitment", "tooling", "CI runs cargo clippy --all-targets -- -D warnings and cargo fmt --check; warnings are fixed, not allowed, unless the allow has a comment saying why.", { globs: [".github/workflows/*.yml"] }),
+    f("rs.lifetimes-owned", "pattern", "architecture", "Structs stored in long-lived state own their data (String, Vec) instead of borrowing; lifetimes threaded through the app state made every change a fight with the borrow checker."),
+    f("rs.integer-overflow", "correction", "debugging", "Release builds wrap on integer overflow, so a quantity of 300 in a u8 silently became 44; use checked_add or wider types for anything that comes from input.", { tags: ["overflow"] }),
+    f("rs.tracing-spans", "decision", "debugging", "Instrument async functions with tracing::instrument and spans carrying request_id; log lines from concurrent tasks were interleaved and impossible to follow.", { tags: ["tracing"] }),
+    f("rs.select-cancel", "insight", "debugging", "tokio::select! drops the losing branches, so a read_exact in a losing branch lost bytes; only use cancellation-safe operations in select arms.", { tags: ["tokio"] }),
+    f("rs.axum-state", "pattern", "architecture", "Axum handlers receive shared dependencies via State<AppState> with AppState: Clone holding Arcs; global lazy statics made tests impossible to isolate.", { tags: ["axum"], stack: ["rust", "axum"] }),
+    f("rs.build-cache", "learning", "tooling", "Swatinem/rust-cache in GitHub Actions cut CI from 14 to 4 minutes; cache keys include the Cargo.lock hash so dependency bumps rebuild cleanly.", { globs: [".github/workflows/*.yml"], tags: ["ci"] }),
+    f("rs.unsafe-review", "commitment", "security", "Every unsafe block carries a // SAFETY: comment stating the invariant and needs a second reviewer; the FFI buffer bug came from an unchecked length.", { priority: "high", tags: ["unsafe"] }),
+    f("rs.string-bytes", "insight", "debugging", "Slicing a String by byte index panicked on a customer name with an accent; use char_indices or the unicode-segmentation crate to cut at boundaries.", { triggers: ["byte index", "is not a char boundary"] }),
+    f("rs.proptest", "learning", "testing", "Property tests with proptest found an off-by-one in the pagination cursor encoding that hand-written cases missed; use them for parsers and encoders.", { globs: ["**/tests/**"], tags: ["proptest"] }),
+    f("rs.release-profile", "decision", "performance", "The release profile sets lto = \"thin\" and codegen-units = 1 for the server binary; it cut CPU use by 12 percent for a minute more of build time.", { globs: ["Cargo.toml"] }),
+    // Distractors
+    f("rs.x-rust-paint", "workflow_note", "other", "The rust-coloured accent in the brand palette is reserved for warnings in the dashboard UI."),
+    f("rs.x-borrow-library", "workflow_note", "process", "Books borrowed from the team library go back within a month; the spreadsheet tracks who has what."),
+    f("rs.x-cargo-shipping", "decision", "other", "Cargo shipments to the EU warehouse are consolidated weekly to reduce freight costs; the logistics service batches them on Fridays."),
+    f("rs.x-trait-survey", "insight", "other", "The user survey showed the personality-trait quiz drove signups more than the pricing page did."),
+  ],
+  modules: [
+    { name: "the ingest worker", glob: "crates/ingest/**" },
+    { name: "the HTTP gateway", glob: "crates/gateway/**" },
+    { name: "the storage engine", glob: "crates/storage/**" },
+    { name: "the CLI tool", glob: "crates/cli/**" },
+    { name: "the protocol codec", glob: "crates/codec/**" },
+  ],
+  atoms: [
+    { advice: "prefer iterators over index loops", reason: "bounds checks and off-by-one errors crept into the index version", category: "performance" },
+    { advice: "derive Debug on every public type", reason: "error reports printed opaque values", category: "debugging" },
+    { advice: "use newtypes for ids instead of bare u64", reason: "a user id was passed where an order id was expected", category: "architecture" },
+    { advice: "keep public APIs free of concrete error types from dependencies", reason: "a dependency bump became a breaking change", category: "architecture" },
+    { advice: "bound channels between tasks", reason: "an unbounded channel grew without limit during a slow downstream", category: "performance" },
+    { advice: "add doc tests to public functions", reason: "examples in the docs had rotted", category: "testing" },
+    { advice: "avoid Box<dyn Error> in library signatures", reason: "callers could not match on the failure kind", category: "architecture" },
+    { advice: "use cargo deny to check licences and advisories", reason: "a crate with a yanked version slipped in", category: "security" },
+    { advice: "implement Display for user-facing errors", reason: "users saw Debug output with struct names", category: "other" },
+    { advice: "write integration tests in the tests directory", reason: "unit tests missed wiring mistakes between modules", category: "testing" },
+    { advice: "keep feature flags additive", reason: "a feature that removed code broke other crates in the workspace", category: "tooling" },
+    { advice: "prefer &str parameters over &String", reason: "callers with string literals had to allocate", category: "performance" },
+    { advice: "use Bytes for buffers shared between tasks", reason: "copying buffers dominated the profile", category: "performance" },
+    { advice: "run cargo udeps monthly", reason: "unused dependencies slowed every build", category: "tooling" },
+    { advice: "time out every network future", reason: "one unresponsive peer hung a task forever", category: "integration" },
+    { advice: "benchmark with criterion before and after changes", reason: "an optimisation turned out to be noise", category: "performance" },
+    { advice: "document panics in a # Panics section", reason: "callers hit an undocumented panic on empty input", category: "process" },
+    { advice: "mark functions #[must_use] when ignoring the result is a bug", reason: "a returned guard was dropped immediately", category: "debugging" },
+  ],
+};

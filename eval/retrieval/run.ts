@@ -1,0 +1,104 @@
+// `npm run eval`: ranks every labelled case with BM25, the audited metadata formula and Cairn; prints the table or --json.
+import { allCases } from "./cases/index.js";
+import { writtenLessons } from "./lessons/index.js";
+import { explainCase } from "./explain.js";
+import { mean, scoreCase, type CaseScore } from "./metrics.js";
+import { bm25Ranker, cairnRanker, metadataRanker, type Ranker } from "./rankers.js";
+import { groupOf, type CaseSpec } from "./spec.js";
+import { buildWorld, disposeWorld, type World } from "./world.js";
+
+const RANKERS = ["bm25", "metadata", "cairn"] as const;
+type RankerName = (typeof RANKERS)[number];
+
+const args = process.argv.slice(2);
+const asJson = args.includes("--json");
+const verbose = args.includes("--verbose");
+const K = 10;
+const caseArg = args.indexOf("--case");
+const explainIds = caseArg >= 0 ? (args[caseArg + 1] ?? "").split(",") : [];
+
+/** Every relevant id must name a live entry; a label pointing at nothing would score as a silent miss. */
+function checkLabels(w: World, cases: readonly CaseSpec[]): void {
+  const groups = new Set([...w.keys].map(groupOf));
+  const missing = cases.flatMap((c) => c.relevant.filter((r) => !groups.has(r)).map((r) => `${c.id} → ${r}`));
+  if (missing.length) throw new Error(`labels name no live entry:\n  ${missing.join("\n  ")}`);
+}
+
+function fmt(n: number): string {
+  return n.toFixed(3);
+}
+
+function table(rows: Array<{ label: string; n: number; scores: Record<RankerName, CaseScore> }>): string {
+  const head = `| slice | cases | ${RANKERS.map((r) => `${r} R@5 | ${r} MRR@10 | ${r} nDCG@10`).join(" | ")} |`;
+  const sep = `|${" --- |".repeat(2 + RANKERS.length * 3)}`;
+  const body = rows.map(
+    (r) => `| ${r.label} | ${r.n} | ${RANKERS.map((k) => `${fmt(r.scores[k].recall5)} | ${fmt(r.scores[k].mrr10)} | ${fmt(r.scores[k].ndcg10)}`).join(" | ")} |`,
+  );
+  return [head, sep, ...body].join("\n");
+}
+
+async function main(): Promise<void> {
+  const lessons = writtenLessons();
+  const cases = allCases();
+  const started = performance.now();
+  const world = await buildWorld(lessons);
+  try {
+    checkLabels(world, cases);
+    if (explainIds.length) {
+      for (const c of cases.filter((x) => explainIds.includes(x.id))) console.log(await explainCase(world, c));
+      return;
+    }
+    const timings: number[] = [];
+    const rankers: Record<RankerName, Ranker> = { bm25: bm25Ranker(world), metadata: metadataRanker(world), cairn: cairnRanker(world, timings) };
+    const perCase: Array<{ c: (typeof cases)[number]; scores: Record<RankerName, CaseScore>; ranked: Record<RankerName, string[]> }> = [];
+    for (const c of cases) {
+      const ranked = {} as Record<RankerName, string[]>;
+      const scores = {} as Record<RankerName, CaseScore>;
+      for (const r of RANKERS) {
+        ranked[r] = await rankers[r](c, K);
+        scores[r] = scoreCase(ranked[r], c.relevant);
+      }
+      perCase.push({ c, scores, ranked });
+    }
+
+    const summarise = (label: string, subset: typeof perCase) => ({
+      label,
+      n: subset.length,
+      scores: Object.fromEntries(RANKERS.map((r) => [r, mean(subset.map((p) => p.scores[r]))])) as Record<RankerName, CaseScore>,
+    });
+    const slices = [...new Set(cases.map((c) => c.slice))];
+    const rows = [
+      summarise("all", perCase),
+      summarise("context-only", perCase.filter((p) => p.c.context_only)),
+      ...slices.map((s) => summarise(s, perCase.filter((p) => p.c.slice === s))),
+    ];
+    const all = rows[0]!.scores;
+    const wins = (["bm25", "metadata"] as const).every((b) => all.cairn.recall5 > all[b].recall5 && all.cairn.mrr10 > all[b].mrr10);
+    const sorted = [...timings].sort((a, b) => a - b);
+    const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const corpus = { entries: world.live.length, memories_imported: world.loaded.memories, written_imported: world.loaded.written, written_lessons: lessons.length };
+
+    if (asJson) {
+      const cases_out = perCase.map((p) => ({ id: p.c.id, slice: p.c.slice, relevant: p.c.relevant, scores: p.scores, top5: p.ranked.cairn.slice(0, 5) }));
+      process.stdout.write(JSON.stringify({ k: K, corpus, cases: cases.length, rows, cairn_beats_baselines: wins, cairn_recall_p50_ms: p50, per_case: cases_out }, null, 2) + "\n");
+    } else {
+      console.log(`Corpus: ${corpus.entries} live entries (${corpus.memories_imported} real memories, ${corpus.written_imported} written lessons); ${cases.length} cases; k=${K}.`);
+      console.log(table(rows));
+      console.log(`\nCairn recall p50 ${p50.toFixed(2)} ms over ${timings.length} cases; whole run ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+      console.log(wins ? "Cairn beats both baselines on recall@5 and MRR@10." : "FAIL: Cairn does not beat both baselines on recall@5 and MRR@10.");
+      if (verbose) {
+        for (const p of perCase.filter((x) => x.scores.cairn.recall5 < 1)) {
+          console.log(`\n${p.c.id} want ${p.c.relevant.join(", ")} | bm25 R@5 ${fmt(p.scores.bm25.recall5)}\n  cairn: ${p.ranked.cairn.slice(0, 5).join(", ")}`);
+        }
+      }
+    }
+    process.exitCode = wins ? 0 : 1;
+  } finally {
+    await disposeWorld(world);
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.stack ?? e.message : e);
+  process.exitCode = 2;
+});

@@ -1,0 +1,51 @@
+// `runMcp`: the one entry every launcher (the cairn CLI, main.ts) calls with parsed options.
+import fs from "node:fs";
+import path from "node:path";
+import { CairnError } from "../../errors.js";
+import { runHttpServer, type HttpHandle } from "./http.js";
+import { log } from "./log.js";
+import { runStdioServer, type McpHandle } from "./stdio.js";
+
+export interface McpOptions {
+  /** Serve Streamable HTTP instead of stdio. */
+  http?: boolean;
+  port?: number | string;
+  host?: string;
+  /** Bearer token for HTTP (else env CAIRN_MCP_TOKEN); required off loopback. */
+  token?: string;
+  /** Project used when a client offers no roots (default: the working directory). */
+  project?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Close cleanly and exit on SIGINT/SIGTERM (default true; pass false when embedding). */
+  handleSignals?: boolean;
+}
+
+function parsePort(port: number | string | undefined): number | undefined {
+  if (port === undefined) return undefined;
+  const n = typeof port === "number" ? port : Number(port);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CairnError("INVALID_INPUT", `--port must be an integer from 0 to 65535, not "${port}".`);
+  return n;
+}
+
+function checkProject(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  const abs = path.resolve(dir);
+  if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new CairnError("INVALID_INPUT", `--project ${dir} is not a directory.`);
+  return abs;
+}
+
+export async function runMcp(opts: McpOptions = {}): Promise<McpHandle | HttpHandle> {
+  const project = checkProject(opts.project);
+  const handle = opts.http
+    ? await runHttpServer({ port: parsePort(opts.port), host: opts.host, token: opts.token, project, env: opts.env })
+    : await runStdioServer({ project, env: opts.env });
+  if (opts.handleSignals !== false) {
+    const stop = (signal: string) => {
+      log(`${signal}: shutting down`);
+      void handle.close().then(() => process.exit(0));
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  }
+  return handle;
+}

@@ -1,0 +1,241 @@
+// Curator in tool.execute.after: plan.md Lessons Learned and evidence files become entries; phase completion runs the lifecycle.
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { curateLessons, emptyReport, extractEvidenceLessons, extractLessonsLearned, mergeReports, type CurateReport } from "../../learning/curate.js";
+import { parsePlan, type PhaseStatus } from "./plan.js";
+import type { PluginState } from "./state.js";
+
+/** Tools whose arguments name the files they change. */
+const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "patch", "apply_patch"]);
+const PHASE_COMPLETE_TOOLS = new Set(["phase_complete"]);
+const MAX_REMEMBERED = 500;
+
+interface CuratorMemory {
+  version: 1;
+  /** Lessons Learned section key → hash of its text: an unchanged section is skipped whole. */
+  sections: Record<string, string>;
+  /** Section key → hashes of bullets already curated, so an appended bullet does not re-add the others. */
+  bullets: Record<string, string[]>;
+  /** Evidence file (relative) → hash of its content. */
+  evidence: Record<string, string>;
+  /** Phase number → last status seen, to notice a phase turning complete. */
+  phases: Record<string, PhaseStatus>;
+  completed: string[];
+  /** Phase title → entries shown to orchestrators during it, for their outcome at completion. */
+  shown: Record<string, string[]>;
+}
+
+export interface CurateRun {
+  report: CurateReport;
+  completed: string[];
+}
+
+const hash = (s: string) => createHash("sha1").update(s).digest("hex").slice(0, 16);
+
+export interface Touched {
+  plan: boolean;
+  evidence: string[];
+  phaseComplete?: number | string;
+}
+
+/** Cheap: string checks on the call's arguments only; nothing is read unless a .swarm file is named. */
+export function touchedFiles(tool: string, args: unknown, projectDir: string, swarmDir: string): Touched | undefined {
+  const a = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
+  if (PHASE_COMPLETE_TOOLS.has(tool)) {
+    const phase = a.phase ?? a.phase_number ?? a.phaseNumber;
+    return { plan: true, evidence: [], phaseComplete: typeof phase === "number" || typeof phase === "string" ? phase : "current" };
+  }
+  let texts: string[];
+  if (WRITE_TOOLS.has(tool)) texts = Object.values(a).filter((v): v is string => typeof v === "string");
+  else if (tool === "bash" && typeof a.command === "string") texts = [a.command];
+  else return undefined;
+  const marker = swarmDir.replace(/\\/g, "/").replace(/^\.\//, "");
+  if (!texts.some((t) => t.includes(marker))) return undefined;
+  const planRel = `${marker}/plan.md`;
+  const evidence = new Set<string>();
+  let plan = false;
+  for (const t of texts) {
+    const norm = t.replace(/\\/g, "/");
+    const rel = path.isAbsolute(t) ? path.relative(projectDir, t).split(path.sep).join("/") : norm.replace(/^\.\//, "");
+    if (rel === planRel || norm.includes(`/${planRel}`) || norm.includes(planRel)) plan = true;
+    const re = new RegExp(`${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/evidence/[^\\s'"\`]+?\\.json`, "g");
+    for (const m of norm.matchAll(re)) evidence.add(m[0]);
+  }
+  return plan || evidence.size ? { plan, evidence: [...evidence] } : undefined;
+}
+
+export class Curator {
+  private memory: CuratorMemory | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly state: PluginState) {}
+
+  private get file(): string {
+    return this.state.swarmPath("cairn-curator.json");
+  }
+
+  /** One curation at a time: parallel tool calls must not curate the same section twice. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async load(): Promise<CuratorMemory> {
+    if (this.memory) return this.memory;
+    const empty: CuratorMemory = { version: 1, sections: {}, bullets: {}, evidence: {}, phases: {}, completed: [], shown: {} };
+    try {
+      const raw = JSON.parse(await fs.readFile(this.file, "utf8")) as Partial<CuratorMemory>;
+      this.memory = { ...empty, ...raw, version: 1 };
+    } catch {
+      this.memory = empty;
+    }
+    return this.memory;
+  }
+
+  private async save(): Promise<void> {
+    if (!this.memory) return;
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, JSON.stringify(this.memory));
+    await fs.rename(tmp, this.file);
+  }
+
+  /** Entries shown to an orchestrator during a phase; their outcome is recorded when it completes. */
+  noteShown(phase: string | undefined, ids: string[]): void {
+    if (!phase || !ids.length) return;
+    void this.serial(async () => {
+      const m = await this.load();
+      const set = new Set([...(m.shown[phase] ?? []), ...ids]);
+      m.shown[phase] = [...set].slice(-MAX_REMEMBERED);
+      await this.save();
+    }).catch((e) => this.state.log.error("curator.noteShown", e));
+  }
+
+  /** The tool.execute.after entry point. */
+  async afterTool(tool: string, args: unknown, sessionID?: string): Promise<CurateRun | undefined> {
+    if (!this.state.options.plugin.curate) return undefined;
+    const touched = touchedFiles(tool, args, this.state.directory, this.state.swarmDir);
+    if (!touched) return undefined;
+    return this.serial(async () => {
+      let run: CurateRun = { report: emptyReport(), completed: [] };
+      if (touched.plan) run = await this.curatePlan(sessionID);
+      for (const rel of touched.evidence) run.report = mergeReports(run.report, await this.curateEvidence(rel, sessionID));
+      if (touched.phaseComplete !== undefined) {
+        const title = await this.phaseTitle(touched.phaseComplete);
+        if (title && (await this.completePhase(title))) run.completed.push(title);
+      }
+      await this.save();
+      return run;
+    });
+  }
+
+  /** `/swarm curate`: the plan and every evidence file, still skipping what is unchanged. */
+  curateAll(sessionID?: string): Promise<CurateRun> {
+    return this.serial(async () => {
+      const run = await this.curatePlan(sessionID);
+      let names: string[] = [];
+      try {
+        names = (await fs.readdir(this.state.swarmPath("evidence"), { recursive: true })).filter((n) => n.endsWith(".json"));
+      } catch {
+        // No evidence folder yet.
+      }
+      for (const n of names) run.report = mergeReports(run.report, await this.curateEvidence(`${this.state.swarmDir}/evidence/${n.split(path.sep).join("/")}`, sessionID));
+      await this.save();
+      return run;
+    });
+  }
+
+  private async phaseTitle(phase: number | string): Promise<string | undefined> {
+    const planned = await this.state.plans.read();
+    if (phase === "current") return planned?.plan.current?.title;
+    const n = Number(String(phase).replace(/^phase\s*/i, ""));
+    return planned?.plan.phases.find((p) => p.number === n)?.title ?? (Number.isFinite(n) ? `Phase ${n}` : String(phase));
+  }
+
+  private async curatePlan(sessionID?: string): Promise<CurateRun> {
+    const m = await this.load();
+    let text: string;
+    try {
+      text = await fs.readFile(this.state.plans.file, "utf8");
+    } catch {
+      return { report: emptyReport(), completed: [] };
+    }
+    const plan = parsePlan(text);
+    const cairn = await this.state.cairn();
+    let report = emptyReport();
+    const perPhase = new Map<string, number>();
+    for (const section of extractLessonsLearned(text)) {
+      const phase = section.phase ?? plan.current?.title;
+      const n = perPhase.get(phase ?? "") ?? 0;
+      perPhase.set(phase ?? "", n + 1);
+      const key = `${phase ?? "plan"}#${n}`;
+      const h = hash(section.text);
+      if (m.sections[key] === h) continue;
+      const done = new Set(m.bullets[key] ?? []);
+      const fresh = section.bullets.filter((b) => !done.has(hash(b)));
+      const ref = `${this.state.swarmDir}/plan.md${phase ? `#${phase}` : ""}`;
+      report = mergeReports(report, await curateLessons(cairn, fresh, { ref, kind: "retrospective", ...(phase ? { phase } : {}), actor: "curator", ...(sessionID ? { sessionId: sessionID } : {}) }));
+      m.bullets[key] = [...done, ...fresh.map(hash)].slice(-MAX_REMEMBERED);
+      m.sections[key] = h;
+    }
+    const completed: string[] = [];
+    for (const p of plan.phases) {
+      const prev = m.phases[String(p.number)];
+      m.phases[String(p.number)] = p.status;
+      // Only a change seen here counts: a plan first read with finished phases is history, not news.
+      if (prev !== undefined && prev !== "complete" && p.status === "complete" && (await this.completePhase(p.title))) completed.push(p.title);
+    }
+    if (report.added.length || report.quarantined.length || report.rejected.length) {
+      this.state.log.write("info", `curated ${this.state.swarmDir}/plan.md: ${JSON.stringify({ added: report.added, quarantined: report.quarantined, rejected: report.rejected.length })}`);
+    }
+    return { report, completed };
+  }
+
+  private async curateEvidence(rel: string, sessionID?: string): Promise<CurateReport> {
+    const m = await this.load();
+    const file = path.resolve(this.state.directory, rel);
+    if (!file.startsWith(this.state.swarmPath("evidence") + path.sep)) return emptyReport();
+    let text: string;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch {
+      return emptyReport();
+    }
+    const h = hash(text);
+    if (m.evidence[rel] === h) return emptyReport();
+    m.evidence[rel] = h;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      this.state.log.write("warn", `evidence file ${rel} is not valid JSON (${(e as Error).message}); skipped`);
+      return emptyReport();
+    }
+    const lessons = extractEvidenceLessons(doc);
+    if (!lessons.length) return emptyReport();
+    const phase = (await this.state.plans.read())?.plan.current?.title;
+    const cairn = await this.state.cairn();
+    return curateLessons(cairn, lessons, { ref: rel, kind: "evidence", ...(phase ? { phase } : {}), actor: "curator", ...(sessionID ? { sessionId: sessionID } : {}) });
+  }
+
+  /** Sweep and promotions once per phase, then the outcome of the lessons shown during it. */
+  private async completePhase(title: string): Promise<boolean> {
+    const m = await this.load();
+    if (m.completed.includes(title)) return false;
+    const cairn = await this.state.cairn();
+    const r = await cairn.completePhase(title, "cairn:phase");
+    const shown = m.shown[title] ?? [];
+    if (shown.length) {
+      // The engine's outcome queue turns a completed phase into weighted implicit feedback; the id makes it once-only.
+      await cairn.recordOutcome({ id: `phase-${hash(`${this.state.directory}\n${title}`)}`, task: title.slice(0, 500), phase: title.slice(0, 120), success: true, shown_entry_ids: shown.slice(-200) });
+    }
+    delete m.shown[title];
+    m.completed = [...m.completed, title].slice(-MAX_REMEMBERED);
+    const archived = r.sweep.reduce((n, s) => n + s.archived.length + s.removed.length, 0);
+    const promoted = r.promotions.filter((p) => p.action !== "rejected").length;
+    this.state.log.write("info", `phase complete: ${title} (archived/removed ${archived}, promoted ${promoted})`);
+    return true;
+  }
+}

@@ -1,0 +1,141 @@
+// Injection in experimental.chat.messages.transform: the lessons block as a text part of the last user message.
+import type { Hooks } from "@opencode-ai/plugin";
+import type { Cairn } from "../../engine.js";
+import type { RetrievalContext } from "../../retrieval/context.js";
+import { budgetFor, INJECTION_SENTINEL, isDirective, renderBlock } from "../../retrieval/render.js";
+import { currentTask } from "./plan.js";
+import type { PluginState } from "./state.js";
+
+type TransformOutput = Parameters<NonNullable<Hooks["experimental.chat.messages.transform"]>>[1];
+export type MessageWithParts = TransformOutput["messages"][number];
+type Part = MessageWithParts["parts"][number];
+
+const CACHE_SIZE = 200;
+const CHARS_PER_TOKEN = 4;
+
+export interface Injection {
+  text: string;
+  entries: Array<{ id: string; handle: string }>;
+  mode: "orchestrator" | "delegated";
+}
+
+/** Tokens in play: the provider's count from the last answer, or ~4 chars per token of every part, whichever is larger. */
+export function estimateTokens(messages: readonly MessageWithParts[]): number {
+  let chars = 0;
+  let reported = 0;
+  for (const m of messages) {
+    if (m.info.role === "assistant") {
+      const t = m.info.tokens;
+      if (t) reported = t.input + t.output + t.reasoning + t.cache.read + t.cache.write;
+    }
+    for (const p of m.parts) {
+      if (p.type === "text" || p.type === "reasoning") chars += p.text.length;
+      else if (p.type === "tool") {
+        chars += JSON.stringify(p.state.input ?? {}).length;
+        if (p.state.status === "completed") chars += p.state.output.length;
+      }
+    }
+  }
+  return Math.max(reported, Math.ceil(chars / CHARS_PER_TOKEN));
+}
+
+function hasSentinel(messages: readonly MessageWithParts[]): boolean {
+  return messages.some((m) => m.parts.some((p) => p.type === "text" && p.text.includes(INJECTION_SENTINEL)));
+}
+
+function userText(m: MessageWithParts, max = 2000): string {
+  return m.parts
+    .filter((p): p is Extract<Part, { type: "text" }> => p.type === "text" && !p.synthetic)
+    .map((p) => p.text)
+    .join("\n")
+    .slice(0, max);
+}
+
+/** The model id `model_limits` knows: "provider/model" if configured that way, else the bare model id. */
+function modelKey(cairn: Cairn, providerID: string, modelID: string): string {
+  const full = `${providerID}/${modelID}`;
+  return cairn.config.model_limits[full] ? full : modelID;
+}
+
+/**
+ * Delegated agents get directives only. The engine's inject() renders every kind, so this
+ * uses recall + the engine's pure renderer; it cannot count these as shown until the engine
+ * offers `inject(ctx, { directivesOnly: true })` (reported as a needed engine change).
+ */
+async function directivesFor(cairn: Cairn, ctx: RetrievalContext): Promise<Injection> {
+  const k = cairn.config.knowledge;
+  const limit = (ctx.model && cairn.config.model_limits[ctx.model]) || cairn.config.model_limits.default || 128000;
+  const budget = budgetFor(Math.max(0, 1 - (ctx.tokensUsed ?? 0) / limit), k.max_inject_count, k.inject_char_budget);
+  if (!k.enabled || budget.regime === "skip") return { text: "", entries: [], mode: "delegated" };
+  const hits = await cairn.recall(ctx, { limit: budget.maxEntries * 3 });
+  const directives = hits.map((h) => h.entry).filter(isDirective).slice(0, budget.maxEntries);
+  const block = renderBlock(directives, budget, k.max_lesson_display_chars);
+  return { text: block.text, entries: block.entries.map((e) => ({ id: e.id, handle: e.handle })), mode: "delegated" };
+}
+
+export class Injector {
+  private readonly cache = new Map<string, Injection>();
+
+  constructor(
+    private readonly state: PluginState,
+    /** Told which entries an orchestrator was shown, so phase completion can record their outcome. */
+    private readonly onShown?: (phase: string | undefined, ids: string[]) => void,
+  ) {}
+
+  /**
+   * OpenCode rebuilds the messages from storage for every model call, so our part never persists:
+   * the block is computed once per user message (and counted as shown once) and re-attached on
+   * each later step of that turn from the cache.
+   */
+  async transform(output: TransformOutput): Promise<Injection | undefined> {
+    const messages = output.messages;
+    let idx = -1;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i]!.info.role === "user") {
+        idx = i;
+        break;
+      }
+    }
+    if (idx < 0 || hasSentinel(messages)) return undefined;
+    const user = messages[idx]!;
+    if (user.info.role !== "user") return undefined;
+    const info = user.info;
+    let injection = this.cache.get(info.id);
+    if (!injection) {
+      injection = await this.compute(messages, user);
+      if (!injection) return undefined;
+      this.cache.set(info.id, injection);
+      if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    }
+    if (!injection.text) return injection;
+    const part = { id: `prt_cairn_${info.id}`, sessionID: info.sessionID, messageID: info.id, type: "text", text: injection.text, synthetic: true } as Part;
+    // Before the user's own words, so the request itself stays the last thing the model reads.
+    user.parts.unshift(part);
+    return injection;
+  }
+
+  private async compute(messages: readonly MessageWithParts[], user: MessageWithParts): Promise<Injection | undefined> {
+    if (user.info.role !== "user") return undefined;
+    const agent = user.info.agent;
+    const orchestrator = this.state.isOrchestrator(agent);
+    const opts = this.state.options.plugin;
+    if (orchestrator ? !opts.inject : !opts.delegated_directives) return undefined;
+    const cairn = await this.state.cairn();
+    const planned = await this.state.plans.read();
+    const phase = planned?.plan.current?.title;
+    const task = planned ? currentTask(planned.plan) : undefined;
+    const ctx: RetrievalContext = {
+      ...(phase ? { phase } : {}),
+      ...(task ? { task: `${task.id} ${task.text}` } : {}),
+      lastMessage: userText(user),
+      files: this.state.activity.recentFiles(),
+      ...(agent ? { agent } : {}),
+      tokensUsed: estimateTokens(messages),
+      model: modelKey(cairn, user.info.model.providerID, user.info.model.modelID),
+    };
+    if (!orchestrator) return directivesFor(cairn, ctx);
+    const r = await cairn.inject(ctx, { actor: `agent:${agent}` });
+    if (r.entries.length) this.onShown?.(phase, r.entries.map((e) => e.id));
+    return { text: r.text, entries: r.entries.map((e) => ({ id: e.id, handle: e.handle })), mode: "orchestrator" };
+  }
+}

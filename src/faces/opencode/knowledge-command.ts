@@ -1,0 +1,129 @@
+// `/swarm knowledge …`: add, list, search, quarantine, restore, migrate, stats — a person's way into the knowledge base.
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { LIVE_STATUSES, type Entry } from "../../core/entry.js";
+import { platformDataDir } from "../../config.js";
+import type { Cairn } from "../../engine.js";
+import { sanitizeForPrompt } from "../../quality/sanitize.js";
+import type { PluginState } from "./state.js";
+
+export const HUMAN_ACTOR = "human:opencode";
+const LIST_LIMIT = 25;
+
+export function entryLine(e: Entry): string {
+  return `- [${e.handle}] (${e.tier}/${e.lifecycle.status}/${e.category}) ${sanitizeForPrompt(e.lesson, 160)}`;
+}
+
+/** Where opencode-swarm kept the user's hive: next to ours, under its own name. */
+function legacyHiveDir(env: NodeJS.ProcessEnv): string {
+  const dir = path.join(path.dirname(platformDataDir(env)), "opencode-swarm");
+  return process.platform === "win32" ? path.join(dir, "Data") : dir;
+}
+
+async function migrate(state: PluginState, cairn: Cairn, force: boolean): Promise<string> {
+  const swarm = (n: string) => state.swarmPath(n);
+  const candidates = [
+    swarm("context.md"),
+    swarm("knowledge.jsonl"),
+    swarm("knowledge-rejected.jsonl"),
+    path.join(legacyHiveDir(process.env), "shared-learnings.jsonl"),
+    path.join(legacyHiveDir(process.env), "hive-knowledge.jsonl"),
+  ];
+  const markerFile = swarm(".cairn-migrated.json");
+  let done: Record<string, string> = {};
+  try {
+    done = JSON.parse(await fs.readFile(markerFile, "utf8")) as Record<string, string>;
+  } catch {
+    // First migration.
+  }
+  const lines: string[] = [];
+  for (const file of candidates) {
+    let text: string;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch {
+      continue;
+    }
+    const h = createHash("sha1").update(text).digest("hex");
+    const label = file.startsWith(state.directory) ? path.relative(state.directory, file) : file;
+    // Re-importing would reinforce every entry again, inflating confirmations: unchanged files are skipped.
+    if (done[file] === h && !force) {
+      lines.push(`- ${label}: already migrated (use \`migrate --force\` to run again)`);
+      continue;
+    }
+    const r = await cairn.importFile(file, { actor: HUMAN_ACTOR });
+    done[file] = h;
+    const bad = r.skipped_lines.length ? `, ${r.skipped_lines.length} unreadable line(s): ${r.skipped_lines.slice(0, 3).map((b) => `line ${b.line}`).join(", ")}` : "";
+    lines.push(`- ${label}: ${r.imported} imported, ${r.reinforced} merged into existing, ${r.rejected} rejected${bad}`);
+  }
+  if (!lines.length) return `Nothing to migrate: none of ${candidates.map((c) => path.basename(c)).join(", ")} exist.`;
+  await fs.mkdir(path.dirname(markerFile), { recursive: true });
+  await fs.writeFile(markerFile, JSON.stringify(done, null, 2));
+  return ["Migration from opencode-swarm files:", ...lines].join("\n");
+}
+
+async function stats(cairn: Cairn): Promise<string> {
+  const s = await cairn.stats();
+  const lines = [`Knowledge for ${s.project.name}:`];
+  for (const t of s.tiers) {
+    const by = Object.entries(t.by_status).map(([k, v]) => `${k} ${v}`).join(", ") || "empty";
+    lines.push(`- ${t.tier}: ${t.total} entries (${by}); shown ${t.shown}×, applied ${t.applied}×; ${t.rejected_recent} rejected lessons on record`);
+  }
+  return lines.join("\n");
+}
+
+export const KNOWLEDGE_HELP = [
+  "`/swarm knowledge` — list live lessons",
+  '`/swarm knowledge add "lesson"` — record a lesson (the same gates and dedup as agents get)',
+  "`/swarm knowledge search <words>` — lessons matching the words",
+  "`/swarm knowledge quarantine <id> [reason]` · `/swarm knowledge restore <id>`",
+  "`/swarm knowledge migrate [--force]` — import .swarm/context.md and opencode-swarm's JSONL files",
+  "`/swarm knowledge stats` — counts per tier and status",
+];
+
+export async function knowledgeCommand(state: PluginState, args: string[]): Promise<string> {
+  const [sub = "list", ...rest] = args;
+  const cairn = await state.cairn();
+  switch (sub) {
+    case "list": {
+      const entries = await cairn.list({ statuses: LIVE_STATUSES, limit: LIST_LIMIT + 1 });
+      if (!entries.length) return 'No lessons recorded yet. Add one with `/swarm knowledge add "…"`.';
+      const more = entries.length > LIST_LIMIT ? ` (first ${LIST_LIMIT}; search to narrow down)` : "";
+      return [`Live lessons${more}:`, ...entries.slice(0, LIST_LIMIT).map(entryLine)].join("\n");
+    }
+    case "add": {
+      const lesson = rest.join(" ").trim();
+      if (!lesson) return 'Usage: `/swarm knowledge add "what to do or avoid, where, and why"`';
+      const r = await cairn.add({ lesson, auto_generated: false, created_by: HUMAN_ACTOR }, { actor: HUMAN_ACTOR });
+      if (r.action === "rejected") return `Not recorded — rejected: ${r.reason}`;
+      if (r.action === "reinforced") return `Already known: reinforced ${r.handle} (${r.reason}).`;
+      const warn = r.issues.filter((i) => i.severity === "warn").map((i) => `\nwarning: ${i.message}`).join("");
+      return `Recorded ${r.handle} (${r.status}).${warn}`;
+    }
+    case "search": {
+      const q = rest.join(" ").trim();
+      if (!q) return "Usage: `/swarm knowledge search <words>`";
+      const hits = await cairn.recall(q, { limit: 10 });
+      return hits.length ? [`${hits.length} match(es):`, ...hits.map((h) => entryLine(h.entry))].join("\n") : `No lessons match "${sanitizeForPrompt(q, 80)}".`;
+    }
+    case "quarantine": {
+      const [id, ...reason] = rest;
+      if (!id) return "Usage: `/swarm knowledge quarantine <id> [reason]`";
+      const e = await cairn.quarantine(id, reason.join(" ") || "quarantined from /swarm", HUMAN_ACTOR);
+      return `Quarantined ${e.handle}: it is no longer shown to agents.`;
+    }
+    case "restore": {
+      const [id] = rest;
+      if (!id) return "Usage: `/swarm knowledge restore <id>`";
+      const e = await cairn.restore(id, HUMAN_ACTOR);
+      return `Restored ${e.handle} (${e.lifecycle.status}).`;
+    }
+    case "migrate":
+      return migrate(state, cairn, rest.includes("--force"));
+    case "stats":
+      return stats(cairn);
+    default:
+      return [`Unknown knowledge command "${sanitizeForPrompt(sub, 40)}".`, ...KNOWLEDGE_HELP].join("\n");
+  }
+}

@@ -1,0 +1,45 @@
+// The plugin's own log file (<project>/.swarm/cairn-plugin.log): hook failures land here instead of breaking the session.
+import fs from "node:fs";
+import path from "node:path";
+
+const MAX_BYTES = 1_000_000;
+
+export class PluginLog {
+  readonly file: string;
+  private checked = false;
+
+  constructor(projectDir: string, swarmDir = ".swarm") {
+    this.file = path.join(projectDir, swarmDir, "cairn-plugin.log");
+  }
+
+  /** Synchronous on purpose: it runs rarely (failures, reports), and a crash right after must not lose the line. */
+  write(level: "error" | "warn" | "info", message: string): void {
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      if (!this.checked) {
+        this.checked = true;
+        // One rotation per process keeps a runaway failure loop from filling the disk.
+        if (fs.existsSync(this.file) && fs.statSync(this.file).size > MAX_BYTES) fs.renameSync(this.file, `${this.file}.1`);
+      }
+      fs.appendFileSync(this.file, `${new Date().toISOString()} ${level.toUpperCase()} ${message.replace(/\n/g, "\n    ")}\n`);
+    } catch {
+      // Nowhere left to report to; the session matters more than the log.
+    }
+  }
+
+  error(where: string, err: unknown): void {
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    this.write("error", `${where}: ${detail}`);
+  }
+}
+
+/** Wraps a hook so an exception is logged and swallowed: a knowledge feature must never break the user's session. */
+export function safeHook<F extends (...args: any[]) => Promise<void>>(log: PluginLog, name: string, fn: F): F {
+  return (async (...args: Parameters<F>) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      log.error(name, err);
+    }
+  }) as F;
+}

@@ -1,0 +1,74 @@
+// Cairn's OpenCode plugin: the shared knowledge tools, lessons injection, curator, compaction, /swarm — composed, one handler per hook.
+import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
+import { handleCommand, registerCommand } from "./commands.js";
+import { Curator } from "./curator.js";
+import { Injector } from "./inject.js";
+import { safeHook } from "./log.js";
+import { resolveOptions } from "./options.js";
+import { PluginState } from "./state.js";
+import { compactionContext, isHiddenAgentPrompt, SYSTEM_MARKER, systemAddition } from "./system.js";
+import { pluginTools } from "./tools.js";
+
+/** Sends the one-time problem report to OpenCode's own log too; never awaited, never throws. */
+function serverLog(client: PluginInput["client"]): (message: string) => void {
+  return (message) => {
+    Promise.resolve()
+      .then(() => client.app.log({ body: { service: "cairn", level: "warn", message } }))
+      .catch(() => undefined);
+  };
+}
+
+export const CairnPlugin: Plugin = async (input, options) => {
+  const state = new PluginState({ directory: input.directory, options: resolveOptions(options), report: serverLog(input.client) });
+  const curator = new Curator(state);
+  const injector = new Injector(state, (phase, ids) => curator.noteShown(phase, ids));
+  const plugin = state.options.plugin;
+
+  const hooks: Hooks = {
+    tool: pluginTools({ cairn: () => state.cairn() }),
+
+    config: safeHook(state.log, "config", async (config) => registerCommand(state, config)),
+
+    // OpenCode emits event types its SDK union does not list (plugin.added, catalog.updated, …); nothing here depends on them.
+    event: safeHook(state.log, "event", async () => undefined),
+
+    "chat.message": safeHook(state.log, "chat.message", async (i, o) => {
+      state.activity.noteSession(i.sessionID, i.agent ?? o.message?.agent);
+    }),
+
+    "experimental.chat.system.transform": safeHook(state.log, "experimental.chat.system.transform", async (i, o) => {
+      if (o.system.some((s) => s.includes(SYSTEM_MARKER) || isHiddenAgentPrompt(s))) return;
+      const addition = await systemAddition(state, i.sessionID);
+      if (addition) o.system.push(addition);
+    }),
+
+    "experimental.chat.messages.transform": safeHook(state.log, "experimental.chat.messages.transform", async (_i, o) => {
+      await injector.transform(o);
+    }),
+
+    "tool.execute.before": safeHook(state.log, "tool.execute.before", async (i, o) => {
+      state.activity.noteTool(i.sessionID, i.tool, o.args);
+    }),
+
+    "tool.execute.after": safeHook(state.log, "tool.execute.after", async (i) => {
+      await curator.afterTool(i.tool, i.args, i.sessionID);
+    }),
+
+    "experimental.session.compacting": safeHook(state.log, "experimental.session.compacting", async (_i, o) => {
+      if (!plugin.compaction) return;
+      const text = await compactionContext(state);
+      if (text) o.context.push(text);
+    }),
+
+    "command.execute.before": safeHook(state.log, "command.execute.before", async (i, o) => {
+      await handleCommand(state, curator, i, o);
+    }),
+
+    dispose: async () => {
+      await state.close().catch((e) => state.log.error("dispose", e));
+    },
+  };
+  return hooks;
+};
+
+export default CairnPlugin;

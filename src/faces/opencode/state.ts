@@ -1,0 +1,102 @@
+// What one plugin instance shares across its hooks: options, log, the lazily opened engine, plan reader, activity.
+import path from "node:path";
+import { openCairn, type Cairn } from "../../engine.js";
+import { isCairnError } from "../../errors.js";
+import { AgentActivity } from "./awareness.js";
+import { PluginLog } from "./log.js";
+import type { ResolvedOptions } from "./options.js";
+import { PlanReader } from "./plan.js";
+
+const RETRY_MS = 30_000;
+
+export interface PluginEnv {
+  directory: string;
+  options: ResolvedOptions;
+  env?: NodeJS.ProcessEnv;
+  /** Where to send the one-time report of problems besides the log file (OpenCode's server log). */
+  report?: (message: string) => void;
+}
+
+export class PluginState {
+  readonly directory: string;
+  readonly swarmDir: string;
+  readonly options: ResolvedOptions;
+  readonly log: PluginLog;
+  readonly plans: PlanReader;
+  readonly activity: AgentActivity;
+  /** Agents from the OpenCode config, captured by the config hook (for `/swarm agents`). */
+  agents: Record<string, unknown> = {};
+  /** Problems found so far (bad options, engine failures), for `/swarm status` and the log. */
+  readonly problems: string[] = [];
+  private opening: Promise<Cairn> | undefined;
+  private failure: { at: number; error: unknown } | undefined;
+  private readonly env: NodeJS.ProcessEnv | undefined;
+  private readonly reportFn: ((message: string) => void) | undefined;
+
+  constructor(e: PluginEnv) {
+    this.directory = path.resolve(e.directory);
+    this.options = e.options;
+    const dir = e.options.engine.swarm_dir;
+    this.swarmDir = typeof dir === "string" && dir ? dir : ".swarm";
+    this.log = new PluginLog(this.directory, this.swarmDir);
+    this.plans = new PlanReader(this.directory, this.swarmDir);
+    this.activity = new AgentActivity(this.directory);
+    this.env = e.env;
+    this.reportFn = e.report;
+    if (e.options.problems.length) this.report(`invalid plugin options (defaults used for these): ${e.options.problems.join("; ")}`);
+  }
+
+  /** Logs a problem once and keeps it for `/swarm status`. */
+  report(message: string): void {
+    if (this.problems.includes(message)) return;
+    this.problems.push(message);
+    this.log.write("warn", message);
+    try {
+      this.reportFn?.(`cairn: ${message}`);
+    } catch {
+      // The log file already holds it.
+    }
+  }
+
+  /** Opened on first use; a config the engine rejects is reported and the plugin falls back to the config files. */
+  cairn(): Promise<Cairn> {
+    if (!this.opening && this.failure && Date.now() - this.failure.at < RETRY_MS) return Promise.reject(this.failure.error);
+    this.opening ??= this.open().catch((e: unknown) => {
+      // Remembered for a while so every hook call does not retry (and log) the same failure.
+      this.opening = undefined;
+      this.failure = { at: Date.now(), error: e };
+      this.report(`cannot open the knowledge base: ${(e as Error).message}`);
+      throw e;
+    });
+    return this.opening;
+  }
+
+  private async open(): Promise<Cairn> {
+    const base = { projectDir: this.directory, actor: "agent:opencode", ...(this.env ? { env: this.env } : {}) };
+    const overrides = this.options.engine;
+    if (Object.keys(overrides).length === 0) return openCairn(base);
+    try {
+      return await openCairn({ ...base, config: overrides });
+    } catch (e) {
+      if (!isCairnError(e) || e.code !== "INVALID_CONFIG") throw e;
+      this.report(`engine options in opencode.json ignored: ${e.message}`);
+      return openCairn(base);
+    }
+  }
+
+  async close(): Promise<void> {
+    const c = this.opening;
+    this.opening = undefined;
+    if (c) await (await c.catch(() => undefined))?.close();
+  }
+
+  isOrchestrator(agent: string | undefined): boolean {
+    if (!agent) return false;
+    const a = agent.toLowerCase();
+    return this.options.plugin.orchestrators.some((o) => o.toLowerCase() === a);
+  }
+
+  swarmPath(...parts: string[]): string {
+    return path.join(this.directory, this.swarmDir, ...parts);
+  }
+}

@@ -1,0 +1,69 @@
+// System prompt and compaction context: the standing instruction, the phase summary, cross-agent activity, phase lessons.
+import { sanitizeForPrompt } from "../../quality/sanitize.js";
+import { extractLessonsLearned } from "../../learning/curate.js";
+import { currentTask, phaseSummary } from "./plan.js";
+import type { PluginState } from "./state.js";
+
+export const SYSTEM_MARKER = "[cairn]";
+
+export const STANDING_INSTRUCTION =
+  `${SYSTEM_MARKER} Knowledge tools: before a task or unfamiliar code, call knowledge_recall with the task and file names; ` +
+  "after a mistake, a user correction or a decision, record one specific sentence with knowledge_add (never secrets); " +
+  "when a lesson shown to you helped or was wrong, call knowledge_feedback with its id (e.g. S-12).";
+
+const COMPACTION_MAX_CHARS = 2000;
+
+/**
+ * OpenCode's hidden title and summary agents share the session (so its agent name) and get
+ * this hook too; their prompts are recognised by their opening words so they stay lean.
+ */
+const HIDDEN_AGENT_PROMPTS = [/^You are a title generator/, /^You are a context summarization agent/, /^Summarize what was done in this conversation/];
+
+export function isHiddenAgentPrompt(system: string): boolean {
+  return HIDDEN_AGENT_PROMPTS.some((re) => re.test(system.trimStart()));
+}
+
+/** The lines to append to a system prompt, or "" when there is nothing to say. */
+export async function systemAddition(state: PluginState, sessionID: string | undefined): Promise<string> {
+  const opts = state.options.plugin;
+  const lines: string[] = [];
+  if (opts.system_instruction) lines.push(STANDING_INSTRUCTION);
+  const planned = await state.plans.read();
+  if (planned && opts.system_instruction) {
+    const summary = phaseSummary(planned.plan, opts.phase_summary_chars);
+    if (summary) lines.push(`${SYSTEM_MARKER} Current plan: ${sanitizeForPrompt(summary, opts.phase_summary_chars)}`);
+  }
+  const agent = state.activity.agentOf(sessionID);
+  if (state.isOrchestrator(agent)) {
+    const awareness = state.activity.summary(opts.agent_awareness_max_chars, agent);
+    if (awareness) lines.push(`${SYSTEM_MARKER} ${sanitizeForPrompt(awareness, opts.agent_awareness_max_chars)}`);
+  }
+  return lines.join("\n");
+}
+
+/** What compaction must keep: the phase, its Lessons Learned bullets, and the lessons and decisions that fit it. */
+export async function compactionContext(state: PluginState): Promise<string> {
+  const planned = await state.plans.read();
+  const phase = planned?.plan.current;
+  const lines: string[] = [];
+  if (phase) lines.push(`Current phase (keep): ${sanitizeForPrompt(phaseSummary(planned!.plan, 300), 300)}`);
+  if (phase) {
+    const bullets = extractLessonsLearned(phase.text).flatMap((s) => s.bullets);
+    for (const b of bullets.slice(0, 8)) lines.push(`- lesson of this phase: ${sanitizeForPrompt(b, 200)}`);
+  }
+  const cairn = await state.cairn();
+  const task = planned ? currentTask(planned.plan) : undefined;
+  const query = [phase?.title, task?.text].filter(Boolean).join(" ");
+  if (query) {
+    const hits = await cairn.recall({ phase: phase?.title, task: task?.text }, { limit: 8 });
+    const ordered = [...hits.filter((h) => h.entry.kind === "decision"), ...hits.filter((h) => h.entry.kind !== "decision")];
+    for (const h of ordered) lines.push(`- [${h.entry.handle}] ${h.entry.kind}: ${sanitizeForPrompt(h.entry.lesson, 200)}`);
+  }
+  if (lines.length === 0) return "";
+  let text = "Cairn knowledge to carry over (lessons and decisions of the current phase):";
+  for (const l of lines) {
+    if (text.length + l.length + 1 > COMPACTION_MAX_CHARS) break;
+    text += `\n${l}`;
+  }
+  return text;
+}

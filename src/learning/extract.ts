@@ -1,0 +1,99 @@
+// Deterministic lesson extraction from a task outcome (the memory-catcher rules), no LLM needed.
+import type { Kind, NewEntryInput } from "../core/entry.js";
+import type { Outcome } from "./outcome.js";
+
+/**
+ * The document's rule is "files_touched includes config or setup": a path segment or name part
+ * (`src/config/db.ts`, `jest.config.js`, `setup.py`), config formats, and the usual rc/manifest files.
+ */
+const CONFIG_FILE = /(^|[/._-])(config|configs|configuration|setup|settings)([/._-]|$)|\.(conf|ini|toml|ya?ml)$|(^|\/)\.[a-z0-9-]+rc(\.[a-z]+)?$|(^|\/)(package\.json|[jt]sconfig[^/]*\.json|dockerfile|docker-compose[^/]*|\.env[^/]*)$/i;
+
+const SIGNALS: ReadonlyArray<{ kind: Kind; pattern: RegExp; boost: number }> = [
+  { kind: "commitment", pattern: /\b(always|never|prefer|must not|do not|don't)\b/i, boost: 15 },
+  { kind: "gap", pattern: /\b(missing|lacking|lacks|no support|not supported|unsupported)\b/i, boost: 10 },
+  { kind: "insight", pattern: /\b(unexpected(ly)?|discovered|surprising(ly)?|turns out|found that)\b/i, boost: 5 },
+];
+
+/** `src/auth/x.ts` → feature:auth; `packages/foo/…`, `apps/foo/…`, `services/foo/…` → project:foo. */
+export function entitiesFromPaths(files: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const raw of files) {
+    const f = raw.replace(/\\/g, "/").replace(/^\.\//, "");
+    const proj = /(?:^|\/)(?:packages|apps|services)\/([A-Za-z0-9_.-]+)\//.exec(f);
+    if (proj) out.add(`project:${proj[1]!.toLowerCase()}`);
+    const feat = /(?:^|\/)(?:src|lib|app)\/([A-Za-z0-9_-]+)\//.exec(f);
+    if (feat) out.add(`feature:${feat[1]!.toLowerCase()}`);
+  }
+  return [...out].slice(0, 10);
+}
+
+/** Directory globs for the files touched, so the lesson comes back when those files are in play again. */
+function globsFromPaths(files: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const f of files) {
+    const parts = f.replace(/\\/g, "/").replace(/^\.\//, "").split("/");
+    if (parts.length > 1) dirs.add(`${parts.slice(0, -1).join("/")}/**`);
+    else dirs.add(parts[0]!);
+  }
+  return [...dirs].slice(0, 5);
+}
+
+function sentences(text: string): string[] {
+  return text
+    .replace(/\s+/g, " ")
+    .split(/(?<=[.!?;])\s+(?=[A-Z0-9`"'])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length >= 15);
+}
+
+function fitLesson(s: string): string {
+  if (s.length <= 280) return s;
+  const cut = s.slice(0, 279);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 200))}…`;
+}
+
+/** Confidence per the document: 70 base, +15 error recovery, +10 quick, +15 strong evidence, clamped to 0..100. */
+export function extractionConfidence(o: Outcome, evidenceSentences: number, boost: number): number {
+  const pct = 70 + (o.error_count > 0 && o.success ? 15 : 0) + (o.duration_ms !== undefined && o.duration_ms < 30_000 ? 10 : 0) + (evidenceSentences > 2 ? 15 : 0) + boost;
+  return Math.max(0, Math.min(100, pct)) / 100;
+}
+
+/**
+ * Candidate lessons from an outcome. Only sentences that carry a signal become lessons:
+ * a plain "implemented X" summary teaches nothing and is not stored.
+ */
+export function extractLessons(o: Outcome): NewEntryInput[] {
+  const text = [o.evaluation, o.summary].filter(Boolean).join(" ");
+  const all = sentences(text);
+  const entities = entitiesFromPaths(o.files_touched);
+  const file_globs = globsFromPaths(o.files_touched);
+  const touchedConfig = o.files_touched.some((f) => CONFIG_FILE.test(f));
+  const recovered = o.error_count > 0 && o.success;
+  const out: NewEntryInput[] = [];
+  const seen = new Set<string>();
+  const push = (sentence: string, kind: Kind, boost: number) => {
+    const lesson = fitLesson(sentence);
+    if (seen.has(lesson)) return;
+    seen.add(lesson);
+    out.push({
+      lesson,
+      kind,
+      category: kind === "correction" ? "debugging" : kind === "decision" ? "architecture" : "other",
+      confidence: Math.min(0.95, extractionConfidence(o, all.length, boost)),
+      entities,
+      tags: entities.map((e) => e.replace(":", "-")),
+      applicability: { file_globs },
+      derived_from: { kind: "outcome", ref: o.id },
+      auto_generated: true,
+      ...(o.phase ? { phase: o.phase } : {}),
+    });
+  };
+  for (const s of all) {
+    const signal = SIGNALS.find((x) => x.pattern.test(s));
+    if (signal) push(s, signal.kind, signal.boost);
+    else if (recovered && /\b(fix(ed)?|resolv(ed|e)|because|caused by|instead|by adding|by using|needs?)\b/i.test(s)) push(s, "correction", 0);
+    // +10 "architectural" per the document's table; correction's +15 is already the recovery term.
+    else if (touchedConfig && /\b(chose|chosen|decided|switched|use[sd]?|set|configured?)\b/i.test(s)) push(s, "decision", 10);
+  }
+  return out.slice(0, 5);
+}

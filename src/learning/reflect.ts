@@ -1,0 +1,104 @@
+// The reflection queue: outcomes are enqueued durably and processed in the background, exactly once in effect.
+import { newEntryId } from "../core/ids.js";
+import type { Entry } from "../core/entry.js";
+import { applyVerdict } from "../lifecycle/feedback.js";
+import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
+import type { Services } from "../services.js";
+import { extractLessons } from "./extract.js";
+import { implicitScore, OutcomeSchema, type Outcome, type OutcomeInput } from "./outcome.js";
+import { CairnError } from "../errors.js";
+
+export interface ReflectOptions {
+  maxItems?: number;
+  /** How long a claimed item stays leased before another processor may take it over. */
+  leaseMs?: number;
+  maxAttempts?: number;
+  arbiter?: UpsertArbiter;
+  actor?: string;
+}
+
+export interface ReflectReport {
+  processed: number;
+  failed: number;
+  dead: number;
+  lessons_added: number;
+  entries_scored: number;
+}
+
+export async function enqueueOutcome(s: Services, raw: OutcomeInput): Promise<{ id: string; queued: boolean }> {
+  const parsed = OutcomeSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new CairnError("INVALID_INPUT", `Invalid outcome: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  const id = parsed.data.id ?? `o-${newEntryId()}`;
+  const queued = await s.swarm.enqueueOutcome(id, { ...parsed.data, id }, s.now().toISOString());
+  return { id, queued };
+}
+
+/** Entries the task saw: the ones named, else those shown during its duration (bounded look-back). */
+async function shownEntries(s: Services, o: Outcome, enqueuedAt: string): Promise<string[]> {
+  if (o.shown_entry_ids) return o.shown_entry_ids;
+  const since = new Date(Date.parse(enqueuedAt) - (o.duration_ms ?? 30 * 60_000)).toISOString();
+  const events = await s.swarm.listEvents(undefined, 500);
+  return [...new Set(events.filter((e) => e.type === "shown" && e.at >= since && e.at <= enqueuedAt).map((e) => e.entry_id))];
+}
+
+async function processOne(s: Services, o: Outcome, enqueuedAt: string, opts: ReflectOptions): Promise<{ added: number; scored: number }> {
+  const actor = opts.actor ?? "cairn:reflect";
+  const score = implicitScore(o);
+  let scored = 0;
+  if (score.verdict !== "neutral") {
+    for (const ref of await shownEntries(s, o, enqueuedAt)) {
+      for (const store of s.hive ? [s.swarm, s.hive] : [s.swarm]) {
+        const entry = await store.getEntry(ref).catch(() => undefined);
+        if (!entry) continue;
+        // The effect key makes a re-run after a crash a no-op for this entry.
+        const done = await store.updateEntryOnce(
+          `outcome:${o.id}:feedback:${entry.id}`,
+          entry.id,
+          (e: Entry) => applyVerdict(e, score.verdict as "helpful" | "harmful", s.now(), s.config.knowledge.feedback_half_life_days),
+          { type: "feedback", actor, data: { verdict: score.verdict, implicit: true, outcome: o.id, score: score.score } },
+        );
+        if (done) scored++;
+        break;
+      }
+    }
+  }
+  let added = 0;
+  for (const input of extractLessons(o)) {
+    // Phase "outcome:<id>" makes a second pass a reinforcement that adds nothing (a NOOP).
+    const r = await writeLesson(s, { ...input, phase: input.phase ?? `outcome:${o.id}` }, {
+      tier: "swarm",
+      actor: `agent:${o.agent ?? "reflect"}`.slice(0, 120),
+      source: "curate",
+      ...(opts.arbiter ? { arbiter: opts.arbiter } : {}),
+    });
+    if (r.action === "added") added++;
+  }
+  return { added, scored };
+}
+
+/** Drains up to `maxItems` outcomes. Failures retry; after `maxAttempts` an item is dead-lettered with its error. */
+export async function processReflectionQueue(s: Services, opts: ReflectOptions = {}): Promise<ReflectReport> {
+  const report: ReflectReport = { processed: 0, failed: 0, dead: 0, lessons_added: 0, entries_scored: 0 };
+  const max = opts.maxItems ?? 100;
+  const leaseMs = opts.leaseMs ?? 60_000;
+  for (let i = 0; i < max; i++) {
+    const now = s.now();
+    const item = await s.swarm.claimNextOutcome(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString());
+    if (!item) break;
+    try {
+      const o = OutcomeSchema.parse(item.payload);
+      const r = await processOne(s, { ...o, id: item.id }, item.enqueued_at, opts);
+      await s.swarm.completeOutcome(item.id, r, s.now().toISOString());
+      report.processed++;
+      report.lessons_added += r.added;
+      report.entries_scored += r.scored;
+    } catch (e) {
+      const status = await s.swarm.failOutcome(item.id, (e as Error).message ?? String(e), opts.maxAttempts ?? 5);
+      if (status === "dead") report.dead++;
+      else report.failed++;
+    }
+  }
+  return report;
+}

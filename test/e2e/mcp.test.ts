@@ -1,0 +1,297 @@
+// End-to-end tests of the built MCP server over a real stdio spawn, driven by the SDK's own client.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema, ResourceListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+const MAIN = fileURLToPath(new URL("../../dist/faces/mcp/main.js", import.meta.url));
+assert.ok(fs.existsSync(MAIN), "run `npm run build` first: dist/faces/mcp/main.js is missing");
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-e2e-")));
+const home = path.join(base, "home");
+const clients: Client[] = [];
+after(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+/** A fresh project dir; every user-level path points into the temp home, never the real one. */
+function project(name: string): string {
+  const dir = path.join(base, name);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const serverEnv = () => ({
+  PATH: process.env.PATH ?? "",
+  HOME: home,
+  XDG_DATA_HOME: path.join(home, "data"),
+  XDG_CONFIG_HOME: path.join(home, "config"),
+  CAIRN_HIVE: path.join(home, "hive.db"),
+});
+
+interface Connected {
+  client: Client;
+  stderr: () => string;
+  setRoots(dirs: string[]): Promise<void>;
+  listChanged: () => number;
+}
+
+async function connect(opts: { cwd: string; roots?: string[]; name?: string; args?: string[] }): Promise<Connected> {
+  let roots = opts.roots;
+  const client = new Client({ name: opts.name ?? "e2e", version: "1.0.0" }, { capabilities: roots ? { roots: { listChanged: true } } : {} });
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: (roots ?? []).map((d) => ({ uri: pathToFileURL(d).href, name: path.basename(d) })),
+    }));
+  }
+  let changes = 0;
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changes++);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, ...(opts.args ?? [])], cwd: opts.cwd, env: serverEnv(), stderr: "pipe" });
+  let err = "";
+  transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  await client.connect(transport);
+  clients.push(client);
+  return {
+    client,
+    stderr: () => err,
+    listChanged: () => changes,
+    async setRoots(dirs) {
+      roots = dirs;
+      await client.sendRootsListChanged();
+    },
+  };
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult & { text: string; data: Record<string, any> }> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  return { ...r, text, data: (r.structuredContent ?? {}) as Record<string, any> };
+}
+
+async function waitFor(cond: () => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return cond();
+}
+
+const AUTH_LESSON = "In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed the login route.";
+const CACHE_LESSON = "The Redis cache client in src/cache/redis.ts must set a connect timeout; without it the worker hangs forever at startup when Redis is down.";
+const MIGRATION_LESSON = "Run `npm run db:migrate` before the integration tests in test/integration; the schema_version table is created by migration 0003.";
+
+test("tools are listed with the schemas and annotations clients see", { timeout: 30_000 }, async () => {
+  const { client } = await connect({ cwd: project("schemas") });
+  const { tools } = await client.listTools();
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  assert.deepEqual(
+    [...byName.keys()].sort(),
+    ["knowledge_add", "knowledge_archive", "knowledge_context", "knowledge_feedback", "knowledge_promote", "knowledge_quarantine", "knowledge_query", "knowledge_recall", "knowledge_remove"],
+  );
+  const schema = (n: string) => byName.get(n)!.inputSchema as { required?: string[]; properties: Record<string, any> };
+  assert.deepEqual(schema("knowledge_add").required, ["lesson"]);
+  assert.deepEqual(schema("knowledge_add").properties.tier.enum, ["swarm", "hive"]);
+  assert.ok(schema("knowledge_add").properties.lesson.description.length > 40, "the lesson argument explains itself");
+  assert.deepEqual(schema("knowledge_feedback").required?.sort(), ["id", "verdict"]);
+  assert.deepEqual(schema("knowledge_feedback").properties.verdict.enum, ["applied", "ignored", "violated", "helpful", "harmful"]);
+  assert.deepEqual(schema("knowledge_recall").required, ["query"]);
+  assert.equal(schema("knowledge_recall").properties.top_n.maximum, 20);
+  assert.deepEqual(schema("knowledge_quarantine").required?.sort(), ["id", "reason"]);
+  assert.equal(byName.get("knowledge_recall")!.annotations?.readOnlyHint, true);
+  assert.equal(byName.get("knowledge_query")!.annotations?.readOnlyHint, true);
+  assert.equal(byName.get("knowledge_remove")!.annotations?.destructiveHint, true);
+  assert.equal(byName.get("knowledge_add")!.annotations?.readOnlyHint, false);
+  assert.equal(byName.get("knowledge_add")!.annotations?.destructiveHint, false);
+  for (const t of tools) assert.ok(t.description && t.description.length > 60, `${t.name} has a description an LLM can follow`);
+});
+
+test("add then recall round trip, with text and structured results", { timeout: 30_000 }, async () => {
+  const { client, stderr } = await connect({ cwd: project("roundtrip") });
+  const added = await call(client, "knowledge_add", { lesson: AUTH_LESSON, category: "security", tags: ["auth"] });
+  assert.ok(!added.isError, added.text);
+  assert.equal(added.data.action, "added");
+  assert.match(added.data.handle, /^S-\d+$/);
+  assert.match(added.text, /^added S-\d+/);
+
+  const again = await call(client, "knowledge_add", { lesson: AUTH_LESSON });
+  assert.equal(again.data.action, "reinforced", "a duplicate reinforces rather than adds");
+  assert.equal(again.data.id, added.data.id);
+
+  const recall = await call(client, "knowledge_recall", { query: "null session token claims in the auth middleware" });
+  assert.ok(!recall.isError, recall.text);
+  assert.equal(recall.data.results[0].id, added.data.id);
+  assert.ok(recall.text.includes(added.data.handle));
+
+  const listed = await call(client, "knowledge_query", { category: "security" });
+  assert.equal(listed.data.count, 1);
+  assert.equal(listed.data.entries[0].status, "candidate");
+  assert.ok(!stderr().includes("Internal error"));
+});
+
+test("invalid arguments come back as error results with a reason, and the server keeps answering", { timeout: 30_000 }, async () => {
+  const { client } = await connect({ cwd: project("invalid") });
+  const missing = await call(client, "knowledge_add", {});
+  assert.equal(missing.isError, true);
+  assert.match(missing.text, /lesson/);
+
+  const verdict = await call(client, "knowledge_feedback", { id: "S-1", verdict: "great" });
+  assert.equal(verdict.isError, true);
+  assert.match(verdict.text, /applied/);
+
+  for (const tool of ["knowledge_feedback", "knowledge_remove", "knowledge_archive"]) {
+    const traversal = await call(client, tool, { id: "../../etc/passwd", verdict: "applied" });
+    assert.equal(traversal.isError, true, tool);
+    assert.match(traversal.text, /Invalid entry id/, tool);
+  }
+  const unknown = await call(client, "knowledge_archive", { id: "S-999" });
+  assert.equal(unknown.isError, true);
+  assert.match(unknown.text, /No entry/);
+
+  const promote = await call(client, "knowledge_promote", {});
+  assert.equal(promote.isError, true);
+  assert.match(promote.text, /exactly one of id/);
+
+  // A rejected lesson is an answer the model can act on, not a failure.
+  const vague = await call(client, "knowledge_add", { lesson: "be careful" });
+  assert.ok(!vague.isError);
+  assert.equal(vague.data.action, "rejected");
+  assert.match(vague.text, /^rejected: .+/);
+
+  const ok = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
+  assert.equal(ok.data.action, "added", "the server still works after the errors");
+});
+
+test("two clients with different roots see only their own project's swarm entries", { timeout: 40_000 }, async () => {
+  const shared = project("shared-cwd");
+  const projA = project("alpha");
+  const projB = project("beta");
+  const a = await connect({ cwd: shared, roots: [projA], name: "client-a" });
+  const b = await connect({ cwd: shared, roots: [projB], name: "client-b" });
+  const addedA = await call(a.client, "knowledge_add", { lesson: AUTH_LESSON });
+  const addedB = await call(b.client, "knowledge_add", { lesson: CACHE_LESSON });
+  assert.equal(addedA.data.action, "added");
+  assert.equal(addedB.data.action, "added");
+  assert.ok(fs.existsSync(path.join(projA, ".swarm", "cairn.db")));
+  assert.ok(fs.existsSync(path.join(projB, ".swarm", "cairn.db")));
+  assert.ok(!fs.existsSync(path.join(shared, ".swarm")), "the working directory is not used when roots are offered");
+
+  const idsSeenBy = async (c: Client, query: string) => (await call(c, "knowledge_recall", { query, tier: "swarm" })).data.results.map((r: any) => r.id);
+  assert.deepEqual(await idsSeenBy(a.client, "session token auth middleware"), [addedA.data.id]);
+  assert.deepEqual(await idsSeenBy(b.client, "session token auth middleware"), []);
+  assert.deepEqual(await idsSeenBy(b.client, "redis cache connect timeout"), [addedB.data.id]);
+  assert.deepEqual(await idsSeenBy(a.client, "redis cache connect timeout"), []);
+  const listedByB = await call(b.client, "knowledge_query", { tier: "swarm" });
+  assert.deepEqual(listedByB.data.entries.map((e: any) => e.id), [addedB.data.id]);
+
+  // A client that moves to another root is re-resolved on notifications/roots/list_changed.
+  await a.setRoots([projB]);
+  assert.ok(await waitFor(() => a.listChanged() > 0), "the client is told its resources changed");
+  assert.deepEqual(await idsSeenBy(a.client, "redis cache connect timeout"), [addedB.data.id]);
+  assert.deepEqual(await idsSeenBy(a.client, "session token auth middleware"), []);
+});
+
+test("without roots the server uses --project, else its working directory", { timeout: 30_000 }, async () => {
+  const cwd = project("plain-cwd");
+  const other = project("flagged");
+  const plain = await connect({ cwd });
+  await call(plain.client, "knowledge_add", { lesson: MIGRATION_LESSON });
+  assert.ok(fs.existsSync(path.join(cwd, ".swarm", "cairn.db")));
+  const flagged = await connect({ cwd, args: ["--project", other] });
+  const stats = JSON.parse((await flagged.client.readResource({ uri: "cairn://stats" })).contents[0]!.text as string);
+  assert.equal(stats.project.dir, other);
+  assert.equal(stats.project_source, "default");
+  const seen = await call(flagged.client, "knowledge_recall", { query: "db:migrate integration tests schema_version", tier: "swarm" });
+  assert.equal(seen.data.count, 0);
+});
+
+test("resources: entries and stats can be listed and read; changes are announced", { timeout: 30_000 }, async () => {
+  const dir = project("resources");
+  const c = await connect({ cwd: dir, roots: [dir] });
+  const added = await call(c.client, "knowledge_add", { lesson: MIGRATION_LESSON, category: "testing" });
+  assert.ok(await waitFor(() => c.listChanged() > 0), "resources/list_changed after an add");
+
+  const { resources } = await c.client.listResources();
+  const uri = `cairn://entries/${added.data.id}`;
+  assert.ok(resources.some((r) => r.uri === uri), "the new entry is listed");
+  assert.ok(resources.some((r) => r.uri === "cairn://stats"));
+
+  const entry = JSON.parse((await c.client.readResource({ uri })).contents[0]!.text as string);
+  assert.equal(entry.lesson, MIGRATION_LESSON);
+  assert.equal(entry.category, "testing");
+  const byHandle = JSON.parse((await c.client.readResource({ uri: `cairn://entries/${added.data.handle}` })).contents[0]!.text as string);
+  assert.equal(byHandle.id, added.data.id);
+
+  const stats = JSON.parse((await c.client.readResource({ uri: "cairn://stats" })).contents[0]!.text as string);
+  assert.equal(stats.project.dir, dir);
+  assert.equal(stats.project_source, "roots");
+  assert.equal(stats.tiers.find((t: any) => t.tier === "swarm").total, 1);
+
+  await assert.rejects(c.client.readResource({ uri: "cairn://entries/..%2F..%2Fetc%2Fpasswd" }), /Invalid entry id|not found/i);
+  await assert.rejects(c.client.readResource({ uri: "cairn://entries/S-404" }), /No entry/);
+});
+
+test("knowledge_context returns an injection block holding a relevant recent lesson", { timeout: 30_000 }, async () => {
+  const dir = project("context");
+  const { client } = await connect({ cwd: dir });
+  const added = await call(client, "knowledge_add", { lesson: AUTH_LESSON, category: "security" });
+  await call(client, "knowledge_add", { lesson: CACHE_LESSON, category: "performance" });
+  const ctx = await call(client, "knowledge_context", {
+    task: "Fix the crash on /login when the session token is missing",
+    files: ["src/auth/middleware.ts"],
+    agent: "coder",
+  });
+  assert.ok(!ctx.isError, ctx.text);
+  assert.ok(ctx.text.includes("<!-- cairn:knowledge -->"), "the block carries the sentinel");
+  assert.ok(ctx.text.includes(`[${added.data.handle}]`));
+  assert.match(ctx.text, /session token for null/);
+  assert.equal(ctx.data.entries[0].id, added.data.id);
+
+  const listed = await call(client, "knowledge_query", {});
+  const shown = listed.data.entries.find((e: any) => e.id === added.data.id);
+  assert.ok(shown, "the lesson is still listed");
+  const entry = JSON.parse((await client.readResource({ uri: `cairn://entries/${added.data.id}` })).contents[0]!.text as string);
+  assert.equal(entry.usage.shown, 1, "context counts the lesson as shown");
+
+  const empty = await call(client, "knowledge_context", {});
+  assert.equal(empty.isError, true);
+  assert.match(empty.text, /Describe the context/);
+});
+
+test("lifecycle tools act on both tiers: feedback, quarantine, promote, archive, remove", { timeout: 30_000 }, async () => {
+  const { client } = await connect({ cwd: project("lifecycle") });
+  const a = await call(client, "knowledge_add", { lesson: AUTH_LESSON });
+  const b = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
+
+  const fb = await call(client, "knowledge_feedback", { id: a.data.handle, verdict: "helpful", note: "prevented a crash" });
+  assert.equal(fb.data.usage.helpful, 1);
+
+  const q = await call(client, "knowledge_quarantine", { id: a.data.id, reason: "contradicts the new auth design" });
+  assert.equal(q.data.entry.status, "quarantined");
+  const recall = await call(client, "knowledge_recall", { query: "session token auth middleware" });
+  assert.ok(!recall.data.results.some((r: any) => r.id === a.data.id), "a quarantined lesson is never recalled");
+
+  const promoted = await call(client, "knowledge_promote", { id: b.data.handle });
+  assert.ok(!promoted.isError, promoted.text);
+  assert.equal(promoted.data.tier, "hive");
+  assert.match(promoted.data.handle, /^H-\d+$/);
+  const hive = await call(client, "knowledge_query", { tier: "hive" });
+  assert.ok(hive.data.entries.some((e: any) => e.id === promoted.data.id));
+
+  const protectedRemove = await call(client, "knowledge_remove", { id: b.data.id });
+  assert.equal(protectedRemove.isError, true, "a promoted swarm entry needs force");
+  assert.match(protectedRemove.text, /force/);
+  const removedHive = await call(client, "knowledge_remove", { id: promoted.data.id });
+  assert.equal(removedHive.data.tier, "hive", "remove works on the hive too");
+
+  const archived = await call(client, "knowledge_archive", { id: a.data.id, reason: "auth rewritten" });
+  assert.equal(archived.data.entry.status, "archived");
+  const retired = await call(client, "knowledge_query", { status: ["archived"] });
+  assert.deepEqual(retired.data.entries.map((e: any) => e.id), [a.data.id]);
+});

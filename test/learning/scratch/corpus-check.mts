@@ -1,0 +1,15 @@
+import path from "node:path";
+import { openCairn } from "../../../src/index.js";
+import { writeCorpus } from "../fixtures/corpus.js";
+import { makeSandbox, removeSandbox } from "../../fixtures/workers/sandbox.js";
+const n = Number(process.argv[2] ?? 2000);
+const sb = makeSandbox();
+const file = path.join(sb.root, "memories.jsonl");
+writeCorpus(file, n);
+const c = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, config: { learning: { reflect_in_background: false } } });
+const t0 = Date.now();
+const r = await c.importFile(file, { trusted: true });
+console.log(Date.now() - t0, "ms", { imported: r.imported, reinforced: r.reinforced, rejected: r.rejected, rej: r.rejections.slice(0, 3) });
+const st = await c.stats();
+console.log(st.tiers[0]!.by_status);
+await c.close(); removeSandbox(sb);

@@ -1,0 +1,178 @@
+// Tests for the near-duplicate / contradiction decision between lessons, its parts, speed and the labelled pairs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import {
+  compareLessons, lessonTokens, meaningfulValues, polarity, profileLesson, similarity, stem,
+} from "../../src/quality/similarity.js";
+
+test("stem meets inflections of the same word", () => {
+  for (const group of [["cache", "caching", "cached", "caches"], ["retry", "retries", "retried"], ["index", "indexes"], ["run", "running"], ["stop", "stopped"], ["install", "installed"]]) {
+    assert.equal(new Set(group.map(stem)).size, 1, group.join("/"));
+  }
+  assert.equal(stem("status"), "status");
+  assert.equal(stem("v18"), "v18");
+});
+
+test("lessonTokens lowercases, splits identifiers, drops stop words and stems", () => {
+  assert.deepEqual(lessonTokens("Always check the fetchUserById result"), ["check", "fetch", "user", "id", "result"]);
+  assert.deepEqual(lessonTokens("Don't use the DB repo"), ["databas", "repository"]);
+  assert.deepEqual(lessonTokens("the and of"), []);
+});
+
+test("meaningfulValues normalises durations, sizes and versions", () => {
+  assert.deepEqual(meaningfulValues("timeout 30s"), meaningfulValues("timeout 30 seconds"));
+  assert.deepEqual(meaningfulValues("wait 5min"), ["dur:300000"]);
+  assert.deepEqual(meaningfulValues("a 5-minute buffer"), ["dur:300000"]);
+  assert.deepEqual(meaningfulValues("limit uploads to 10MB"), ["size:10000000"]);
+  assert.deepEqual(meaningfulValues("pin v1.2.3 and node 18.x"), ["ver:1.2.3", "ver:18.x"]);
+  assert.deepEqual(meaningfulValues("Node v18"), meaningfulValues("Node 18"));
+  assert.deepEqual(meaningfulValues("use 95% of memory"), ["pct:95"]);
+  assert.deepEqual(meaningfulValues("retry 5,000 times"), ["num:5000"]);
+  assert.deepEqual(meaningfulValues("retry three times"), ["num:3"]);
+});
+
+test("meaningfulValues finds flags, code, quotes, status codes and ports but not names with digits", () => {
+  assert.deepEqual(meaningfulValues("git push --force-with-lease"), ["flag:--force-with-lease"]);
+  assert.deepEqual(meaningfulValues("gh api -F x"), ["flag:-F"]);
+  assert.deepEqual(meaningfulValues("run `npm ci` in CI"), ["code:npm ci"]);
+  assert.deepEqual(meaningfulValues(`handle the 'error' event and "fatal: boom"`), ["quote:fatal boom", "quote:error"]);
+  assert.deepEqual(meaningfulValues("return 401 not 403"), ["num:401", "num:403"]);
+  assert.deepEqual(meaningfulValues("listen on localhost:5432"), ["num:5432"]);
+  assert.deepEqual(meaningfulValues("utf8 sha256 base64 gpt-4o 0o755 end-to-end don't"), []);
+});
+
+test("polarity reads the direction of the main advice", () => {
+  assert.equal(polarity("Always use pnpm in this repo."), "positive");
+  assert.equal(polarity("Never use pnpm in this repo."), "negative");
+  assert.equal(polarity("Don't mock the database."), "negative");
+  assert.equal(polarity("Do not commit .env files."), "negative");
+  assert.equal(polarity("Avoid SELECT * in production."), "negative");
+  assert.equal(polarity("Disable source maps in production."), "negative");
+  assert.equal(polarity("Enable strict mode."), "positive");
+  assert.equal(polarity("Prefer composition over inheritance."), "positive");
+  assert.equal(polarity("Use CREATE INDEX CONCURRENTLY to avoid locking writes."), "positive");
+  assert.equal(polarity("Don't forget to close the pool."), "positive");
+  assert.equal(polarity("Postgres NOW() returns the transaction start time."), "neutral");
+  assert.equal(polarity("Read the value in a useEffect."), "neutral", "the use in useEffect is no advice");
+  assert.equal(polarity("Use X for reads, but never for writes."), "negative", "a prohibition outweighs use");
+});
+
+test("similarity is symmetric, in [0,1], 1 for normalised-identical text", () => {
+  const a = "Always run `npm ci` in CI so the lockfile is respected.";
+  const b = "In CI, run npm ci so that the lockfile is respected.";
+  assert.equal(similarity(a, b), similarity(b, a));
+  assert.equal(similarity(a, "  always RUN `npm ci` in ci, so the lockfile is respected "), 1);
+  assert.ok(similarity(a, b) > 0.6);
+  assert.ok(similarity(a, "Set resource limits on Kubernetes containers.") < 0.2);
+  assert.equal(similarity("the and of", "to a in"), 0);
+});
+
+test("compareLessons: exact and paraphrased lessons are duplicates", () => {
+  const r = compareLessons("Use pnpm workspaces for the monorepo.", "use pnpm workspaces for the monorepo");
+  assert.deepEqual([r.similarity, r.duplicate, r.contradiction], [1, true, false]);
+  assert.equal(
+    compareLessons(
+      "Kubernetes containers should always have resource requests and limits set.",
+      "Always set resource requests and limits on Kubernetes containers.",
+    ).duplicate,
+    true,
+  );
+  assert.equal(
+    compareLessons(
+      "Don't use `any` in TypeScript; use `unknown` and narrow the type.",
+      "Do not use `any` in TypeScript. Use `unknown` and narrow it instead.",
+    ).duplicate,
+    true,
+  );
+});
+
+test("compareLessons: different values are not duplicates", () => {
+  const pairs: Array<[string, string]> = [
+    ["Retry failed webhook deliveries 3 times with backoff.", "Retry failed webhook deliveries 10 times with backoff."],
+    ["The Postgres container listens on port 5432.", "The Postgres container listens on port 5433."],
+    ["Pin eslint to v8.57.0 for the legacy config.", "Pin eslint to v8.56.0 for the legacy config."],
+    ["Use `git push --force-with-lease` on rebased branches.", "Use `git push --force` on rebased branches."],
+    ["Run migrations before deploying the app.", "Run migrations after deploying the app."],
+    ["Return 401 when the token is missing and 403 when it lacks the scope.", "Return 403 when the token is missing and 401 when it lacks the scope."],
+    ["Use Vitest for unit tests in the web package.", "Use Jest for unit tests in the web package."],
+    ["Use `gh api -F in_reply_to=ID` for replies.", "Use `gh api -f in_reply_to=ID` for replies."],
+  ];
+  for (const [a, b] of pairs) {
+    const r = compareLessons(a, b);
+    assert.equal(r.duplicate, false, `${a} | ${b}: ${r.reason}`);
+  }
+});
+
+test("compareLessons: opposite advice is a contradiction, not a duplicate", () => {
+  for (const [a, b] of [
+    ["Always use `git rebase` to update feature branches.", "Never use `git rebase` to update feature branches."],
+    ["Enable `noUncheckedIndexedAccess` in tsconfig.", "Disable `noUncheckedIndexedAccess` in tsconfig."],
+    ["Mock the database in unit tests.", "Don't mock the database in unit tests."],
+    ["Use pnpm instead of npm in this monorepo.", "Use npm instead of pnpm in this monorepo."],
+    ["Store uploads in S3, not on the local disk.", "Store uploads on the local disk, not in S3."],
+  ] as const) {
+    const r = compareLessons(a, b);
+    assert.equal(r.duplicate, false, r.reason);
+    assert.equal(r.contradiction, true, `${a} | ${b}: ${r.reason}`);
+  }
+});
+
+test("compareLessons: a setting with a different value is a contradiction candidate", () => {
+  const r = compareLessons("Set the timeout to 30s for the payments API.", "Set the timeout to 5s for the payments API.");
+  assert.equal(r.duplicate, false);
+  assert.equal(r.contradiction, true);
+  assert.match(r.reason, /dur:/);
+  const unrelated = compareLessons("Set the timeout to 30s for the payments API.", "Rebase feature branches onto main.");
+  assert.deepEqual([unrelated.duplicate, unrelated.contradiction], [false, false]);
+});
+
+test("compareLessons: threshold is honoured and profiles give the same answer as strings", () => {
+  const a = "Use transaction.atomic() around multi-step writes in Django.";
+  const b = "In Django, wrap multi-step writes in transaction.atomic() so failures roll back.";
+  const r = compareLessons(a, b);
+  assert.deepEqual(compareLessons(profileLesson(a), profileLesson(b)), r);
+  assert.equal(compareLessons(a, b, 0.99).duplicate, false);
+  assert.equal(compareLessons(a, b, 0.01).duplicate, true);
+});
+
+test("compareLessons is fast on 280-character lessons and linear on hostile input", () => {
+  const base = "The auth middleware reads req.headers.authorization before the null check; retry 3 times with a 30s timeout on port 5432, use `npm ci` --frozen-lockfile, never --force. ";
+  const a = (base + base).slice(0, 280);
+  const b = a.replace("3 times", "5 times").replace("never", "always");
+  const pa = profileLesson(a);
+  const pb = profileLesson(b);
+  // Fastest of several batches, in µs per call: other processes only ever make a batch slower.
+  const time = (n: number, f: () => void) => {
+    let best = Infinity;
+    for (let batch = 0; batch < 10; batch++) {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) f();
+      best = Math.min(best, ((performance.now() - t0) / n) * 1000);
+    }
+    return best;
+  };
+  time(100, () => compareLessons(a, b)); // warm up
+  const profiled = time(500, () => compareLessons(pa, pb));
+  const strings = time(100, () => compareLessons(a, b));
+  // Measured ≈0.5 µs and ≈20–40 µs on a busy 2-core box; the ceilings leave room for slower CI.
+  assert.ok(profiled < 10, `profile compare ${profiled.toFixed(1)} µs`);
+  assert.ok(strings < 100, `string compare ${strings.toFixed(1)} µs`);
+  for (const evil of ["1 ".repeat(140), "'a ".repeat(93), "aA".repeat(140), "`".repeat(280), "1.".repeat(140), "-a ".repeat(93), "1".repeat(5000)]) {
+    assert.ok(time(2, () => compareLessons(evil, evil + "x")) < 5000, JSON.stringify(evil.slice(0, 10)));
+  }
+});
+
+test("the labelled pairs keep precision at or above 0.95", () => {
+  const pairs = readFileSync(new URL("../../eval/dedup-pairs.jsonl", import.meta.url), "utf8")
+    .split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as { a: string; b: string; label: string });
+  assert.ok(pairs.length >= 120);
+  let tp = 0;
+  let fp = 0;
+  for (const p of pairs) {
+    if (!compareLessons(p.a, p.b).duplicate) continue;
+    if (p.label === "duplicate") tp++;
+    else fp++;
+  }
+  assert.ok(tp / (tp + fp) >= 0.95, `precision ${tp / (tp + fp)}`);
+});

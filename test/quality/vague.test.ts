@@ -1,0 +1,75 @@
+// Quality and structure: a lesson must be concrete, real and a size an agent can afford.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checkVagueness, isPlaceholderText } from "../../src/quality/vague.js";
+import { checkStructure, HARD_MAX_CHARS, MAX_CHARS, MIN_CHARS, TRUSTED_SOFT_MAX_CHARS } from "../../src/quality/structure.js";
+
+const codes = (issues: { code: string }[]) => issues.map((i) => i.code);
+
+test("generic filler is vague and refused", () => {
+  for (const text of [
+    "Be careful", "Write good code", "Test more", "This is important", "Remember to do things right",
+    "Always be more careful with stuff", "Pay attention and double-check everything", "Follow best practices",
+    "Handle errors properly next time", "Make sure it works before you move on",
+  ]) {
+    const issues = checkVagueness(text);
+    assert.deepEqual(codes(issues), ["vague"], text);
+    assert.equal(issues[0]!.severity, "reject");
+    assert.equal(issues[0]!.layer, "quality");
+  }
+});
+
+test("filler next to a concrete reference is fine", () => {
+  for (const text of [
+    "Be careful with the migration order: run 002_users.sql before 003_roles.sql",
+    "Test more around the JSON parser edge cases: empty arrays and BOMs",
+    "This is important: call db.close() in afterEach",
+    "React hooks enable functional components to use state",
+    "OAuth refresh tokens need 5min buffer before expiry",
+    "Check the return value of fs.writeSync",
+    "Never run rm -rf on the repo root; use git clean -n first to preview",
+    "Bind parameters instead of concatenating strings into queries",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+});
+
+test("placeholder and test text is recognised", () => {
+  for (const text of [
+    "This is a lesson text", "this is a test lesson", "Lorem ipsum dolor sit amet", "test lesson",
+    "foo bar baz", "aaaaaaaaaaaaaaaa", "asdfasdfasdf", "qwertyuiop", "sdfkjh sdkfjh wkejrh sdkjfh",
+    "test test test test", "Test memory for tools integration", "Findable test memory with unique keyword xyztest123",
+    "TODO", "placeholder text goes here", "abcabcabcabcabc", "",
+  ]) assert.equal(isPlaceholderText(text), true, text);
+  for (const text of [
+    "Test the parser with an empty array before release",
+    "The foo service calls the bar API with retries",
+    "Use a regex like /a{8}/ to match 'aaaaaaaa' in fixtures for the tokenizer tests",
+    "HTTPS certs renew via certbot every 60 days",
+  ]) assert.equal(isPlaceholderText(text), false, text);
+  assert.deepEqual(codes(checkVagueness("lorem ipsum dolor sit amet")), ["placeholder_text"]);
+});
+
+test("length limits: 15 to 280 characters after normalising", () => {
+  assert.deepEqual(codes(checkStructure("x".repeat(MIN_CHARS - 1) + "  ", {})), ["too_short"]);
+  assert.deepEqual(checkStructure("x".repeat(MIN_CHARS), {}), []);
+  assert.deepEqual(checkStructure("y".repeat(MAX_CHARS), {}), []);
+  assert.deepEqual(codes(checkStructure("y".repeat(MAX_CHARS + 1), {})), ["too_long"]);
+  // Whitespace that normalising removes does not count.
+  assert.deepEqual(checkStructure("y".repeat(MAX_CHARS) + " \r\n\t ", {}), []);
+  // An emoji is one character to its writer.
+  assert.deepEqual(checkStructure("a" + "😀".repeat(MAX_CHARS - 1), {}), []);
+});
+
+test("empty, whitespace-only and letterless lessons are refused", () => {
+  assert.deepEqual(codes(checkStructure("", {})), ["empty"]);
+  assert.deepEqual(codes(checkStructure(" \n\t\r\n", {})), ["empty"]);
+  assert.deepEqual(codes(checkStructure("123456789 + 987654321", {})), ["no_words"]);
+});
+
+test("trusted imports skip the limits but keep a hard cap, and flag very long notes", () => {
+  assert.deepEqual(checkStructure("--information", { trusted: true }), []);
+  assert.deepEqual(checkStructure("z".repeat(TRUSTED_SOFT_MAX_CHARS), { trusted: true }), []);
+  const long = checkStructure("z".repeat(TRUSTED_SOFT_MAX_CHARS + 1), { trusted: true });
+  assert.deepEqual(long.map((i) => [i.code, i.severity]), [["long_lesson", "warn"]]);
+  assert.deepEqual(codes(checkStructure("z".repeat(HARD_MAX_CHARS + 1), { trusted: true })), ["oversize"]);
+  assert.deepEqual(codes(checkStructure("z".repeat(HARD_MAX_CHARS + 1), {})), ["oversize"]);
+});
