@@ -1,22 +1,5 @@
-// One benchmark size in a fresh process (so resident memory is that size's alone): add, recall, inject, RSS.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { openCairn } from "../src/index.js";
-import { generatedLesson, injectContext, recallQuery } from "./corpus.js";
-import { makeRng } from "./rng.js";
-import { cacheDir } from "./seed.js";
-import { timeLoop, type Timing } from "./stats.js";
-
-export interface SizeResult {
-  size: number;
-  openMs: number;
-  add: Timing & { actions: Record<string, number> };
-  recall: Timing & { meanHits: number };
-  inject: Timing & { meanEntries: number };
-  rssMb: number;
-  heapUsedMb: number;
-}
+// Child-process entry for one size: a fresh process per size, so its resident memory is that size's alone.
+const baselineRssMb = process.memoryUsage().rss / 1048576;
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,57 +7,15 @@ function arg(name: string, def: number): number {
 }
 
 async function main(): Promise<void> {
-  const size = arg("size", 1000);
-  const seed = arg("seed", 42);
-  const src = cacheDir(size, seed);
-  if (!fs.existsSync(path.join(src, "ready.json"))) throw new Error(`no seeded corpus at ${src}; run bench/run.ts`);
-  // Work on a copy: adds and shown-counters must not drift the cached corpus between runs.
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-bench-"));
-  try {
-    fs.cpSync(src, tmp, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "xdg-data"), XDG_CONFIG_HOME: path.join(tmp, "xdg-config") };
-    const t0 = process.hrtime.bigint();
-    // Caps raised so the corpus keeps its size: at the default swarm cap (10,000) a 100k tier would be evicted on the first add.
-    const cairn = await openCairn({
-      projectDir: path.join(tmp, "project"), hivePath: path.join(tmp, "hive", "hive.db"), env,
-      config: { knowledge: { swarm_max_entries: 10_000_000, hive_max_entries: 10_000_000 } }, actor: "agent:bench",
-    });
-    const openMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    const rng = makeRng(seed * 7919 + 17);
-
-    let hits = 0;
-    const recall = await timeLoop(arg("recall", 500), 50, async (i) => {
-      const r = await cairn.recall(recallQuery(rng), { limit: 10 });
-      if (i >= 0) hits += r.length;
-    });
-    let shown = 0;
-    const inject = await timeLoop(arg("inject", 500), 50, async (i) => {
-      const r = await cairn.inject(injectContext(rng, i));
-      if (i >= 0) shown += r.entries.length;
-    });
-    const actions: Record<string, number> = {};
-    const add = await timeLoop(arg("add", 300), 30, async (i) => {
-      // A unique incident number per call: every lesson is new, as a distinct lesson would be.
-      const g = generatedLesson(rng, i < 0 ? 700_000 - i : 800_000 + i);
-      const r = await cairn.add({ lesson: g.lesson, category: g.category, kind: g.kind, tags: [g.stack.name, g.domain] });
-      if (i >= 0) actions[r.action] = (actions[r.action] ?? 0) + 1;
-    });
-    // Measured with the engine still open: what a long-running server holds at this size.
-    (globalThis as { gc?: () => void }).gc?.();
-    const mem = process.memoryUsage();
-    await cairn.close();
-    const result: SizeResult = {
-      size, openMs,
-      add: { ...add, actions },
-      recall: { ...recall, meanHits: hits / recall.n },
-      inject: { ...inject, meanEntries: shown / inject.n },
-      rssMb: mem.rss / 1048576,
-      heapUsedMb: mem.heapUsed / 1048576,
-    };
-    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  // Loaded only now, so the baseline above is node plus the loader, without the engine.
+  const { measureSize } = await import("./measure.js");
+  const result = await measureSize({
+    size: arg("size", 1000),
+    seed: arg("seed", 42),
+    counts: { add: arg("add", 300), recall: arg("recall", 500), inject: arg("inject", 500) },
+    baselineRssMb,
+  });
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
 }
 
 main().catch((e: unknown) => {

@@ -1,5 +1,5 @@
 // Budgets from DESIGN.md ("Performance budgets") and the PASS/FAIL table printed by `npm run bench`.
-import type { SizeResult } from "./measure-worker.js";
+import type { SizeResult } from "./measure.js";
 
 /** At 10,000 entries per tier; at 100,000 each may be 3× this. RSS applies at 100,000. */
 export const BUDGETS = { injectP99Ms: 10, recallP50Ms: 5, addP50Ms: 5, rssMb: 200, largeFactor: 3, largeSize: 100_000 };
@@ -51,6 +51,6 @@ export function detailLines(r: SizeResult): string {
     `  add    ${t(r.add)} actions ${JSON.stringify(r.add.actions)}`,
     `  recall ${t(r.recall)} mean hits ${r.recall.meanHits.toFixed(1)}`,
     `  inject ${t(r.inject)} mean entries ${r.inject.meanEntries.toFixed(1)}`,
-    `  memory rss ${r.rssMb.toFixed(0)} MB, heap ${r.heapUsedMb.toFixed(0)} MB`,
+    `  memory rss ${r.rssMb.toFixed(0)} MB (node + tsx loader alone: ${r.baselineRssMb.toFixed(0)} MB), heap ${r.heapUsedMb.toFixed(0)} MB`,
   ].join("\n");
 }

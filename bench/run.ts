@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { REPO_ROOT } from "./corpus.js";
-import type { SizeResult } from "./measure-worker.js";
+import type { SizeResult } from "./measure.js";
 import { BUDGETS, detailLines, renderTable, rowsFor, type Row } from "./report.js";
 import { ensureCorpus } from "./seed.js";
 

@@ -5,6 +5,7 @@ import { knowledgeAdd } from "./definitions/knowledge-add.js";
 import { knowledgeArchive } from "./definitions/knowledge-archive.js";
 import { knowledgeContext } from "./definitions/knowledge-context.js";
 import { knowledgeFeedback } from "./definitions/knowledge-feedback.js";
+import { knowledgeOutcome } from "./definitions/knowledge-outcome.js";
 import { knowledgePromote } from "./definitions/knowledge-promote.js";
 import { knowledgeQuarantine } from "./definitions/knowledge-quarantine.js";
 import { knowledgeQuery } from "./definitions/knowledge-query.js";
@@ -13,7 +14,7 @@ import { knowledgeRemove } from "./definitions/knowledge-remove.js";
 import type { ToolCallContext, ToolDefinition, ToolResult } from "./types.js";
 
 export type { ToolCallContext, ToolDefinition, ToolResult } from "./types.js";
-export { knowledgeAdd, knowledgeArchive, knowledgeContext, knowledgeFeedback, knowledgePromote, knowledgeQuarantine, knowledgeQuery, knowledgeRecall, knowledgeRemove };
+export { knowledgeAdd, knowledgeArchive, knowledgeContext, knowledgeFeedback, knowledgeOutcome, knowledgePromote, knowledgeQuarantine, knowledgeQuery, knowledgeRecall, knowledgeRemove };
 
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   knowledgeAdd,
@@ -25,6 +26,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   knowledgeFeedback,
   knowledgePromote,
   knowledgeContext,
+  knowledgeOutcome,
 ];
 
 export function findTool(name: string): ToolDefinition | undefined {

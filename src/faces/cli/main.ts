@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { registerEntryCommands } from "./commands/entries.js";
 import { registerIoCommands } from "./commands/io.js";
+import { registerLearningCommands } from "./commands/learning.js";
+import { createMcpCommand } from "../mcp/command.js";
 import { registerLifecycleCommands } from "./commands/lifecycle.js";
 import { registerRecallCommand } from "./commands/recall.js";
 import { registerSetupCommands } from "./commands/setup.js";
@@ -46,6 +48,14 @@ Exit codes: 0 ok, 1 failure, 2 invalid input or rejected, 3 not found, 4 needs -
   registerRecallCommand(program);
   registerLifecycleCommands(program);
   registerIoCommands(program);
+  registerLearningCommands(program);
+  // `cairn --project X mcp` and `cairn mcp --project X` mean the same project.
+  program.addCommand(
+    createMcpCommand().hook("preAction", (_parent, cmd) => {
+      const project = program.opts<{ project?: string }>().project;
+      if (project && !cmd.opts<{ project?: string }>().project) cmd.setOptionValue("project", project);
+    }),
+  );
   // Subcommands inherit the parent's error handling so every usage error reaches one place.
   for (const cmd of program.commands) cmd.exitOverride().showSuggestionAfterError(true);
   return program;

@@ -110,20 +110,19 @@ Examples:
     .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
     .option("--limit <n>", "at most n entries", int("--limit"), 50)
     .option("--offset <n>", "skip the first n", int("--offset"), 0)
-    .option("--flagged", "only entries whose utility is at or below knowledge.low_utility_threshold")
+    .option("--flagged", "only entries flagged for review: utility at or below knowledge.low_utility_threshold after enough retrievals")
     .addOption(new Option("--order <order>", "sort order").choices(["newest", "oldest", "confidence"]))
     .addHelpText("after", "\nExamples:\n  $ cairn list --status quarantined\n  $ cairn list --tier hive --limit 20 --json")
     .action(
       action(async (inv, flags: { tier: Tier | "all"; status?: string; category?: Entry["category"]; limit: number; offset: number; flagged?: boolean; order?: "newest" | "oldest" | "confidence" }) =>
         withCairn(inv, async (cairn) => {
           const statuses = Cairn.parseStatuses(flags.status);
-          const entries = await cairn.list({
+          const entries = flags.flagged ? await cairn.flagged(flags.tier, flags.limit) : await cairn.list({
             tier: flags.tier,
             limit: flags.limit,
             offset: flags.offset,
             ...(statuses ? { statuses } : {}),
             ...(flags.category ? { categories: [flags.category] } : {}),
-            ...(flags.flagged ? { maxUtility: cairn.config.knowledge.low_utility_threshold } : {}),
             ...(flags.order ? { order: flags.order } : {}),
           });
           if (inv.out.json) return inv.out.print(entries);

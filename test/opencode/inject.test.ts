@@ -1,0 +1,102 @@
+// messages.transform: the lessons block reaches orchestrator turns once per user message, directives only for delegated agents, within budget.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { INJECTION_SENTINEL } from "../../src/retrieval/render.js";
+import { assistantMessage, loadPlugin, textOf, userMessage, writePlan, PLAN, type Msg } from "./helpers.js";
+
+const p = await loadPlugin({ orchestrators: ["architect", "build"] });
+after(() => p.close());
+const cairn = await p.cairn();
+const plain = await cairn.add({ lesson: "In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login.", category: "security" });
+const directive = await cairn.add({
+  lesson: "Before changing src/auth/session.ts run the auth integration tests; the refresh token rotation broke twice unnoticed.",
+  directive: { required_actions: ["run npm run test:auth before committing auth changes"], priority: "high" },
+  category: "testing",
+});
+writePlan(p.dir, PLAN);
+
+const transform = p.hook("experimental.chat.messages.transform");
+
+async function run(messages: Msg[]): Promise<Msg[]> {
+  await transform({}, { messages });
+  return messages;
+}
+
+test("an orchestrator turn gets the block as a synthetic text part before the user's words, and the entries count as shown", async () => {
+  const before = (await cairn.get(plain.id!)).usage.shown;
+  const msgs = await run([userMessage("msg_a1", "architect", "fix the session token check in the auth middleware")]);
+  const parts = msgs[0]!.parts;
+  assert.equal(parts.length, 2);
+  const first = parts[0]!;
+  assert.equal(first.type, "text");
+  assert.ok(first.type === "text" && first.synthetic === true);
+  assert.ok(first.type === "text" && first.text.startsWith(INJECTION_SENTINEL));
+  assert.match(textOf(msgs[0]!), new RegExp(`\\[${plain.handle}\\]`));
+  assert.equal(parts[1]!.type === "text" && parts[1]!.text, "fix the session token check in the auth middleware");
+  assert.equal((await cairn.get(plain.id!)).usage.shown, before + 1);
+});
+
+test("later steps of the same turn re-attach the cached block without counting it again; a block already present is never doubled", async () => {
+  const shown = (await cairn.get(plain.id!)).usage.shown;
+  // OpenCode rebuilds messages from storage on each step: a fresh copy without our part.
+  const step2 = await run([userMessage("msg_a1", "architect", "fix the session token check in the auth middleware"), assistantMessage("msg_b1", "msg_a1")]);
+  assert.equal(step2[0]!.parts.filter((x) => x.type === "text" && x.text.includes(INJECTION_SENTINEL)).length, 1);
+  assert.equal((await cairn.get(plain.id!)).usage.shown, shown, "not counted twice for one turn");
+  await run(step2);
+  assert.equal(step2[0]!.parts.filter((x) => x.type === "text" && x.text.includes(INJECTION_SENTINEL)).length, 1, "idempotent on the same output");
+});
+
+test("only the last user message gets the block", async () => {
+  const msgs = await run([
+    userMessage("msg_old", "architect", "earlier request about auth middleware"),
+    assistantMessage("msg_old_a", "msg_old"),
+    userMessage("msg_new", "architect", "now the session token in auth middleware"),
+  ]);
+  assert.doesNotMatch(textOf(msgs[0]!), /cairn:knowledge/);
+  assert.match(textOf(msgs[2]!), /cairn:knowledge/);
+});
+
+test("a delegated agent gets only the directives that apply to it", async () => {
+  const msgs = await run([userMessage("msg_c1", "coder", "change src/auth/session.ts refresh token rotation and the session token middleware")]);
+  const text = textOf(msgs[0]!);
+  assert.match(text, new RegExp(`\\[${directive.handle}\\]`));
+  assert.match(text, /DO: run npm run test:auth/);
+  assert.doesNotMatch(text, new RegExp(`\\[${plain.handle}\\]`), "plain lessons stay with the orchestrator");
+});
+
+test("directives restricted to other agents are left out", async () => {
+  const r = await cairn.add({
+    lesson: "Reviewers must reject auth middleware changes that read token claims before the null check in src/auth.",
+    directive: { forbidden_actions: ["approve claim reads before the null check"], priority: "high" },
+    applicability: { agents: ["reviewer"] },
+  });
+  const coder = textOf((await run([userMessage("msg_c2", "coder", "auth middleware token claims null check")]))[0]!);
+  assert.doesNotMatch(coder, new RegExp(`\\[${r.handle}\\]`));
+  const reviewer = textOf((await run([userMessage("msg_r2", "reviewer", "auth middleware token claims null check")]))[0]!);
+  assert.match(reviewer, new RegExp(`\\[${r.handle}\\]`));
+});
+
+test("budget regimes: a nearly full context gets nothing, a three-quarters full one a shorter block", async () => {
+  const full = await run([userMessage("msg_f0", "architect", "auth middleware session token"), assistantMessage("msg_f1", "msg_f0", 126000), userMessage("msg_f2", "architect", "auth middleware session token again")]);
+  assert.doesNotMatch(textOf(full[2]!), /cairn:knowledge/);
+  const roomy = textOf((await run([userMessage("msg_g0", "architect", "auth middleware session token refresh rotation tests")]))[0]!);
+  const tight = await run([userMessage("msg_h0", "architect", "x"), assistantMessage("msg_h1", "msg_h0", 110000), userMessage("msg_h2", "architect", "auth middleware session token refresh rotation tests")]);
+  const tightText = textOf(tight[2]!);
+  assert.match(tightText, /cairn:knowledge/);
+  const count = (s: string) => (s.match(/^- \[/gm) ?? []).length;
+  assert.ok(count(tightText) < count(roomy), `quarter regime shows fewer entries (${count(tightText)} < ${count(roomy)})`);
+});
+
+test("turns without a user message, or when injection is off, are left alone", async () => {
+  const msgs = [assistantMessage("msg_z", "none")];
+  await run(msgs);
+  assert.equal(msgs[0]!.parts.length, 1);
+  const off = await loadPlugin({ inject: false, delegated_directives: false }, p.dir);
+  try {
+    const m = [userMessage("msg_off", "architect", "auth middleware session token")];
+    await off.hook("experimental.chat.messages.transform")({}, { messages: m });
+    assert.equal(m[0]!.parts.length, 1);
+  } finally {
+    await off.close();
+  }
+});

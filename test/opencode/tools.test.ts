@@ -1,0 +1,97 @@
+// The plugin serves the shared tool definitions: same names, schemas OpenCode's zod can render, real effects, errors as tool errors.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { tool } from "@opencode-ai/plugin";
+import type { ToolContext } from "@opencode-ai/plugin";
+import { ALL_TOOLS } from "../../src/tools/index.js";
+import { loadPlugin } from "./helpers.js";
+
+const p = await loadPlugin();
+after(() => p.close());
+
+function ctx(agent = "coder"): ToolContext {
+  return {
+    sessionID: "ses_t", messageID: "msg_t", agent, directory: p.dir, worktree: p.dir,
+    abort: new AbortController().signal, metadata() {}, ask: async () => {},
+  };
+}
+
+async function call(name: string, args: Record<string, unknown>, agent?: string): Promise<{ output: string; metadata: Record<string, unknown> }> {
+  const def = p.hooks.tool?.[name];
+  assert.ok(def, `tool ${name} is served`);
+  const r = await def.execute(args as never, ctx(agent));
+  assert.equal(typeof r, "object");
+  return r as { output: string; metadata: Record<string, unknown> };
+}
+
+const LESSON = "In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login.";
+
+test("every shared tool is served under its own name, and nothing else", () => {
+  assert.deepEqual(Object.keys(p.hooks.tool ?? {}).sort(), ALL_TOOLS.map((t) => t.name).sort());
+  for (const name of ["knowledge_add", "knowledge_recall", "knowledge_query", "knowledge_remove", "knowledge_archive", "knowledge_quarantine", "knowledge_feedback", "knowledge_promote"]) {
+    assert.ok(p.hooks.tool?.[name], name);
+  }
+});
+
+test("argument schemas are rebuilt with the plugin's zod and render to JSON Schema with descriptions", () => {
+  for (const def of ALL_TOOLS) {
+    const served = p.hooks.tool![def.name]!;
+    assert.equal(served.description, def.description);
+    const js = tool.schema.toJSONSchema(tool.schema.object(served.args)) as { properties: Record<string, { description?: string }>; required?: string[] };
+    assert.deepEqual(Object.keys(js.properties).sort(), Object.keys(def.args).sort(), def.name);
+    for (const [k, prop] of Object.entries(js.properties)) assert.ok(prop.description, `${def.name}.${k} has a description`);
+  }
+  const add = tool.schema.toJSONSchema(tool.schema.object(p.hooks.tool!.knowledge_add!.args)) as { required: string[]; properties: Record<string, { enum?: string[] }> };
+  assert.deepEqual(add.required, ["lesson"], "fields with defaults stay optional for the model");
+  assert.ok(add.properties.category?.enum?.includes("security"));
+  const recall = tool.schema.object(p.hooks.tool!.knowledge_recall!.args);
+  assert.equal(recall.safeParse({ query: "x", top_n: 50 }).success, false, "bounds survive the rebuild");
+});
+
+test("knowledge_add stores a lesson as the calling agent; a duplicate reinforces; vague text is rejected with its reason", async () => {
+  const r = await call("knowledge_add", { lesson: LESSON, category: "security", tags: ["auth"] });
+  assert.match(r.output, /^added S-\d+ to the swarm tier/);
+  assert.equal(r.metadata.action, "added");
+  const cairn = await p.cairn();
+  const e = await cairn.get(String(r.metadata.id));
+  assert.equal(e.provenance.created_by, "agent:coder");
+  assert.equal(e.provenance.session_id, "ses_t");
+  const dup = await call("knowledge_add", { lesson: LESSON });
+  assert.match(dup.output, /^reinforced/);
+  const vague = await call("knowledge_add", { lesson: "be careful" });
+  assert.match(vague.output, /^rejected:/);
+});
+
+test("knowledge_recall and knowledge_query find it; feedback, quarantine, archive, promote and remove change it", async () => {
+  const recall = await call("knowledge_recall", { query: "session token middleware claims" });
+  assert.match(recall.output, /S-1/);
+  const query = await call("knowledge_query", {});
+  assert.match(query.output, /S-1/);
+  const fb = await call("knowledge_feedback", { id: "S-1", verdict: "applied", note: "checked it" });
+  assert.ok(fb.output.length > 0);
+  const cairn = await p.cairn();
+  assert.equal((await cairn.get("S-1")).usage.applied, 1);
+
+  await call("knowledge_quarantine", { id: "S-1", reason: "testing quarantine" });
+  assert.equal((await cairn.get("S-1")).lifecycle.status, "quarantined");
+  const none = await call("knowledge_recall", { query: "session token middleware claims" });
+  assert.doesNotMatch(none.output, /S-1/, "a quarantined lesson is not recalled");
+
+  const second = await call("knowledge_add", { lesson: "Run the integration suite with --runInBand in packages/api; parallel workers share one Postgres schema and deadlock." });
+  const id2 = String(second.metadata.id);
+  await call("knowledge_archive", { id: id2, reason: "done with it" });
+  assert.equal((await cairn.get(id2)).lifecycle.status, "archived");
+
+  const promoted = await call("knowledge_promote", { lesson: "Pin the Node major version in .nvmrc and CI together; a mismatch broke native module builds twice." });
+  assert.match(promoted.output, /hive/i);
+
+  const removed = await call("knowledge_remove", { id: id2 });
+  assert.ok(removed.output.length > 0);
+  await assert.rejects(cairn.get(id2));
+});
+
+test("failures are tool errors with a reason: unknown id, invalid arguments", async () => {
+  await assert.rejects(call("knowledge_feedback", { id: "S-999", verdict: "applied" }), /knowledge_feedback failed \(NOT_FOUND\)/);
+  await assert.rejects(call("knowledge_feedback", { id: "S-1", verdict: "great" }), /knowledge_feedback failed.*verdict/);
+  await assert.rejects(call("knowledge_remove", { id: "../../etc/passwd" }), /failed/);
+});
