@@ -44,7 +44,37 @@ export const LearningConfigSchema = z
     reflect_in_background: bool(true, "Process recorded outcomes in the background right after they are enqueued."),
     llm_url: z.string().url().optional().describe("OpenAI-compatible base URL consulted for ambiguous upserts (optional; rules decide without it)."),
     llm_model: z.string().min(1).default("gpt-4o-mini").describe("Model name sent to `learning.llm_url`."),
+    llm_timeout_ms: int(5000, 100, 120000, "How long an ambiguous write waits for the endpoint before the rules decide."),
     llm_api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional().describe("Env var holding the endpoint's API key (never the key itself)."),
+  })
+  .strict();
+
+/** Knowledge Objects governance: human approval, the Markdown mirror, pre-action advisories. */
+export const GovernanceConfigSchema = z
+  .object({
+    require_approval: z
+      .object({
+        swarm: bool(false, "Lessons written by agents, MCP clients, the curator or outcome extraction into the project tier start as `draft` until a person approves them (`cairn review`)."),
+        hive: bool(false, "The same for the cross-project hive (includes automatic promotions)."),
+      })
+      .strict()
+      .prefault({}),
+    mirror: z
+      .object({
+        enabled: bool(false, "Keep a Markdown copy of every entry (for Obsidian) in sync on every change; `cairn mirror` rebuilds it either way."),
+        dir: z.string().min(1).default(".swarm/knowledge").describe("Mirror folder, relative to the project (approved/, candidates/, drafts/, archived/)."),
+      })
+      .strict()
+      .prefault({}),
+    advisories: z
+      .object({
+        enabled: bool(true, "Match established and promoted entries' file globs and detection patterns before agent edits (`knowledge_check`, the plugin hook)."),
+        max_text_chars: int(65536, 1024, 1_048_576, "Characters of new content or command text matched per check; the rest is not read."),
+        budget_ms: int(50, 1, 10_000, "Time budget for detection patterns per check; patterns not reached in time are skipped (reported as truncated)."),
+        max_results: int(5, 1, 50, "Advisories returned per check, enforced and pattern matches first."),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 
@@ -52,6 +82,7 @@ export const ConfigSchema = z
   .object({
     knowledge: KnowledgeConfigSchema.prefault({}),
     learning: LearningConfigSchema.prefault({}),
+    governance: GovernanceConfigSchema.prefault({}),
     hive_path: z.string().min(1).optional().describe("Hive database file (default: platform data dir). Env CAIRN_HIVE wins."),
     swarm_dir: z.string().min(1).default(".swarm").describe("Folder under the project holding cairn.db (shared with opencode-swarm)."),
     model_limits: z
@@ -64,6 +95,7 @@ export const ConfigSchema = z
 
 export type CairnConfig = z.output<typeof ConfigSchema>;
 export type KnowledgeConfig = z.output<typeof KnowledgeConfigSchema>;
+export type GovernanceConfig = z.output<typeof GovernanceConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
 /** The per-user data dir for the hive: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */

@@ -226,7 +226,7 @@ export class Cairn {
   /** Drains the reflection queue now (what `cairn reflect` runs). */
   reflect(opts: ReflectOptions = {}): Promise<ReflectReport> {
     const l = this.config.learning;
-    const arbiter = l.llm_url ? createArbiter({ url: l.llm_url, model: l.llm_model, apiKeyEnv: l.llm_api_key_env }, this.env) : undefined;
+    const arbiter = l.llm_url ? createArbiter({ url: l.llm_url, model: l.llm_model, apiKeyEnv: l.llm_api_key_env, timeoutMs: l.llm_timeout_ms }, this.env) : undefined;
     return processReflectionQueue(this.services, { maxAttempts: l.reflection_max_attempts, ...(arbiter ? { arbiter } : {}), ...opts });
   }
 

@@ -9,7 +9,9 @@ export type CairnErrorCode =
   | "INVALID_CONFIG"
   | "STORE_ERROR"
   | "IMPORT_ERROR"
-  | "CONFLICT";
+  | "CONFLICT"
+  /** The actor may not do this (only a person approves). */
+  | "FORBIDDEN";
 
 export class CairnError extends Error {
   readonly code: CairnErrorCode;

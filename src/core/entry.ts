@@ -129,10 +129,13 @@ export const UsageSchema = z.object({
   ignored: z.number().int().min(0).default(0),
   violated: z.number().int().min(0).default(0),
   prevented: z.number().int().min(0).default(0),
+  /** Pre-action advisories that matched (governance): how often agents were pointed at this lesson. */
+  consulted: z.number().int().min(0).default(0),
   helpful: z.number().min(0).default(0),
   harmful: z.number().min(0).default(0),
   last_shown_at: z.string().optional(),
   last_feedback_at: z.string().optional(),
+  last_consulted_at: z.string().optional(),
 });
 
 /** A stored entry. Every group is always present; optional leaves are truly optional. */
@@ -196,7 +199,7 @@ export type NewEntry = z.output<typeof NewEntryInputSchema>;
 
 export const EVENT_TYPES = [
   "created", "reinforced", "shown", "applied", "feedback", "promoted", "quarantined", "restored",
-  "approved", "superseded", "archived", "removed", "swept", "evicted", "updated",
+  "approved", "superseded", "archived", "removed", "swept", "evicted", "updated", "consulted",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

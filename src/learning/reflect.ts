@@ -31,19 +31,26 @@ export async function enqueueOutcome(s: Services, raw: OutcomeInput): Promise<{ 
     throw new CairnError("INVALID_INPUT", `Invalid outcome: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
   const id = parsed.data.id ?? `o-${newEntryId()}`;
-  const queued = await s.swarm.enqueueOutcome(id, { ...parsed.data, id }, s.now().toISOString());
+  const queued = await s.swarm.enqueueOutcome(id, { ...parsed.data, id, recorded_at: new Date().toISOString() }, s.now().toISOString());
   return { id, queued };
 }
 
-/** Entries the task saw: the ones named, else those shown during its duration (bounded look-back). */
-async function shownEntries(s: Services, o: Outcome, enqueuedAt: string): Promise<string[]> {
+/**
+ * Entries the task saw: the ones named, else those shown (in either tier) during its duration,
+ * bounded look-back. Event times are wall-clock, so the window uses the wall-clock enqueue time.
+ */
+async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, enqueuedAt: string): Promise<string[]> {
   if (o.shown_entry_ids) return o.shown_entry_ids;
-  const since = new Date(Date.parse(enqueuedAt) - (o.duration_ms ?? 30 * 60_000)).toISOString();
-  const events = await s.swarm.listEvents(undefined, 500);
-  return [...new Set(events.filter((e) => e.type === "shown" && e.at >= since && e.at <= enqueuedAt).map((e) => e.entry_id))];
+  const end = o.recorded_at ?? enqueuedAt;
+  const since = new Date(Date.parse(end) - (o.duration_ms ?? 30 * 60_000)).toISOString();
+  const ids = new Set<string>();
+  for (const store of s.hive ? [s.swarm, s.hive] : [s.swarm]) {
+    for (const e of await store.listEvents(undefined, 1000)) if (e.type === "shown" && e.at >= since && e.at <= end) ids.add(e.entry_id);
+  }
+  return [...ids].slice(0, 200);
 }
 
-async function processOne(s: Services, o: Outcome, enqueuedAt: string, opts: ReflectOptions): Promise<{ added: number; scored: number }> {
+async function processOne(s: Services, o: Outcome & { recorded_at?: string }, enqueuedAt: string, opts: ReflectOptions): Promise<{ added: number; scored: number }> {
   const actor = opts.actor ?? "cairn:reflect";
   const score = implicitScore(o);
   let scored = 0;
@@ -89,13 +96,16 @@ export async function processReflectionQueue(s: Services, opts: ReflectOptions =
     if (!item) break;
     try {
       const o = OutcomeSchema.parse(item.payload);
-      const r = await processOne(s, { ...o, id: item.id }, item.enqueued_at, opts);
+      const recorded = (item.payload as { recorded_at?: unknown }).recorded_at;
+      const r = await processOne(s, { ...o, id: item.id, ...(typeof recorded === "string" ? { recorded_at: recorded } : {}) }, item.enqueued_at, opts);
       await s.swarm.completeOutcome(item.id, r, s.now().toISOString());
       report.processed++;
       report.lessons_added += r.added;
       report.entries_scored += r.scored;
     } catch (e) {
-      const status = await s.swarm.failOutcome(item.id, (e as Error).message ?? String(e), opts.maxAttempts ?? 5);
+      // Exponential backoff so a passing error does not burn every attempt within one drain.
+      const retryAt = new Date(s.now().getTime() + Math.min(3_600_000, 1000 * 2 ** item.attempts)).toISOString();
+      const status = await s.swarm.failOutcome(item.id, (e as Error).message ?? String(e), opts.maxAttempts ?? 5, retryAt);
       if (status === "dead") report.dead++;
       else report.failed++;
     }

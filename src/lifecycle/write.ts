@@ -9,9 +9,12 @@ import { isPlaceholderText } from "../quality/vague.js";
 import type { QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
+import { isHumanActor, needsApproval } from "../governance/actors.js";
+import { patternIssues } from "../governance/patterns.js";
+import { NotFoundError } from "../errors.js";
 import { confirmEntry, isNewConfirmation } from "./confirm.js";
-import { supersedeEntry } from "./status.js";
-import { decideUpsert, findNeighbours, isAmbiguous, type UpsertDecision } from "./upsert.js";
+import { locate, supersedeEntry } from "./status.js";
+import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 
 export type WriteSource = "add" | "import" | "promote" | "curate" | "restore";
@@ -69,15 +72,46 @@ function extraTextIssues(input: NewEntry): QualityIssue[] {
     ...(input.directive?.required_actions ?? []), ...(input.directive?.forbidden_actions ?? []),
     ...(input.directive?.verification_checks ?? []), ...(input.applicability?.triggers ?? []),
   ].filter((x): x is string => typeof x === "string" && x.length > 0);
-  if (extras.length === 0) return [];
+  // A detection pattern is code-like (safety rules would misfire on it), but it must not carry a secret either.
+  const pattern = input.prevention?.detection_pattern ? findSecrets(input.prevention.detection_pattern).issues : [];
+  if (extras.length === 0) return pattern;
   const joined = extras.join("\n");
   return [
     ...findSecrets(joined).issues,
+    ...pattern,
     ...checkContentSafety(joined).filter((i) => i.severity === "reject" && i.code !== "destructive_command"),
   ];
 }
 
-function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOptions, flags: string[]): Entry {
+export type GateOutcome =
+  | { ok: true; input: NewEntry; lesson: string; issues: QualityIssue[] }
+  | { ok: false; lesson: string; issues: QualityIssue[] };
+
+/** The gates every stored lesson passes, new or edited: structure, the lesson text, the other free-text fields. */
+export function gateInput(s: Services, raw: NewEntryInput, tier: Tier, trusted = false): GateOutcome {
+  const lessonRaw = typeof raw?.lesson === "string" ? raw.lesson : "";
+  const parsed = NewEntryInputSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, lesson: lessonRaw, issues: structureIssues(parsed.error) };
+  const input = parsed.data;
+  // The hive gate: whatever the route, hive writes are fully validated and refuse placeholder text.
+  const hive = tier === "hive";
+  const validate = s.config.knowledge.validation_enabled || hive;
+  const gate = validateLessonText(input.lesson, { trusted: (trusted && !hive) || !validate });
+  const issues = [...gate.issues, ...extraTextIssues(input)];
+  if (hive && isPlaceholderText(input.lesson)) {
+    issues.push({ layer: "quality", severity: "reject", code: "placeholder", message: "placeholder or test text is never stored in the hive" });
+  }
+  if (issues.some((i) => i.severity === "reject")) return { ok: false, lesson: input.lesson, issues };
+  return { ok: true, input, lesson: gate.text, issues };
+}
+
+/** Field problems (a broken pattern, an unknown supersedes) are answered without listing the lesson as rejected, so a fixed retry passes. */
+function fieldRejection(store: Store, issues: QualityIssue[]): WriteResult {
+  const reason = issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ");
+  return { action: "rejected", tier: store.tier, reason, issues };
+}
+
+function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOptions, flags: string[], status: Status): Entry {
   const at = input.created_at ?? s.now().toISOString();
   const byPhase = input.phase ? [{ at, phase: input.phase, by: opts.actor, project_id: s.project.id }] : [];
   const byProject = opts.tier === "hive" && !input.phase ? [{ at, project_id: s.project.id, by: opts.actor }] : [];
@@ -97,7 +131,7 @@ function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOpt
     applicability: { scope: input.scope, ...(input.applicability ?? {}) },
     directive: input.directive ?? {},
     lifecycle: {
-      status: input.status ?? opts.defaultStatus ?? "candidate",
+      status,
       confidence: input.confidence,
       confirmations: [...byPhase, ...byProject],
       hive_eligible: input.hive_eligible ?? false,
@@ -138,21 +172,31 @@ async function reject(store: Store, s: Services, lesson: string, issues: Quality
  */
 export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOptions): Promise<WriteResult> {
   const store = storeFor(s, opts.tier);
-  const lessonRaw = typeof raw?.lesson === "string" ? raw.lesson : "";
-  const parsed = NewEntryInputSchema.safeParse(raw);
-  if (!parsed.success) return reject(store, s, lessonRaw, structureIssues(parsed.error), opts.source);
-  const input = parsed.data;
+  const gated = gateInput(s, raw, opts.tier, opts.trusted);
+  if (!gated.ok) return reject(store, s, gated.lesson, gated.issues, opts.source);
+  const { input, lesson, issues } = gated;
 
-  // The hive gate: whatever the route, hive writes are fully validated and refuse placeholder text.
-  const hive = opts.tier === "hive";
-  const validate = s.config.knowledge.validation_enabled || hive;
-  const gate = validateLessonText(input.lesson, { trusted: (opts.trusted && !hive) || !validate });
-  const issues = [...gate.issues, ...extraTextIssues(input)];
-  if (hive && isPlaceholderText(input.lesson)) {
-    issues.push({ layer: "quality", severity: "reject", code: "placeholder", message: "placeholder or test text is never stored in the hive" });
+  // Imported data keeps a broken pattern (it is simply never matched); anything else must fix it.
+  const patternProblems = patternIssues(input.prevention?.detection_pattern).map((i) =>
+    opts.trusted && i.severity === "reject" ? { ...i, severity: "warn" as const } : i,
+  );
+  issues.push(...patternProblems);
+  if (patternProblems.some((i) => i.severity === "reject")) return fieldRejection(store, issues);
+  let declared: Entry | undefined;
+  if (input.supersedes) {
+    declared = await locate(s, input.supersedes).then(
+      (l) => l.entry,
+      (e: unknown) => {
+        if (e instanceof NotFoundError || (e as { code?: string }).code === "INVALID_ID") return undefined;
+        throw e;
+      },
+    );
+    const problem = !declared ? `supersedes: no entry "${input.supersedes.slice(0, 60)}"` : declared.tier !== opts.tier ? `supersedes: ${declared.handle} is in the ${declared.tier} tier, not ${opts.tier}` : undefined;
+    if (problem) return fieldRejection(store, [...issues, { layer: "structure", severity: "reject", code: "invalid_supersedes", message: problem }]);
+    input.supersedes = declared!.id;
   }
-  if (issues.some((i) => i.severity === "reject")) return reject(store, s, input.lesson, issues, opts.source);
-  const lesson = gate.text;
+  // Under approval an agent's lesson waits for a person; so does anything it would retire.
+  const status: Status = needsApproval(s.config, opts.tier, opts.actor, opts.source) ? "draft" : (input.status ?? opts.defaultStatus ?? "candidate");
 
   const prior = await store.isRejected(lesson);
   if (prior && !opts.trusted) {
@@ -182,12 +226,19 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
       message: `may contradict ${decision.targets.map((c) => c.handle).join(", ")}; supersede the older one if this replaces it`,
     });
   }
-  if (decision.op === "supersede") input.supersedes = decision.target.id;
-  const entry = buildEntry(input, normalizeLessonText(lesson), s, opts, flags);
+  const target = decision.op === "supersede" ? decision.target : declared;
+  if (target) input.supersedes = target.id;
+  const entry = buildEntry(input, normalizeLessonText(lesson), s, opts, flags, status);
   const stored = await store.insertEntry(entry, { type: "created", actor: opts.actor, data: { source: opts.source } });
-  if (decision.op === "supersede") {
-    await supersedeEntry(s, decision.target.id, stored.id, opts.actor);
-    issues.push({ layer: "quality", severity: "warn", code: "superseded", message: `supersedes ${decision.target.handle}, which said the opposite` });
+  // A declared replacement of a lesson people vouched for waits for a person, like a draft does.
+  const retireNow =
+    target && status !== "draft" && MERGEABLE.includes(target.lifecycle.status) && (decision.op === "supersede" || isHumanActor(opts.actor) || !isProtected(target));
+  if (target && retireNow) {
+    await supersedeEntry(s, target.id, stored.id, opts.actor);
+    const why = decision.op === "supersede" ? ", which said the opposite" : "";
+    issues.push({ layer: "quality", severity: "warn", code: "superseded", message: `supersedes ${target.handle}${why}` });
+  } else if (target) {
+    issues.push({ layer: "quality", severity: "warn", code: "supersede_pending", message: `will supersede ${target.handle} once a person approves it` });
   }
   await enforceCap(s, store);
   return {
@@ -198,7 +249,7 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     status: stored.lifecycle.status,
     issues,
     ...(flags.length ? { flags } : {}),
-    ...(decision.op === "supersede" ? { superseded: decision.target.id } : {}),
+    ...(target && retireNow ? { superseded: target.id } : {}),
   };
 }
 

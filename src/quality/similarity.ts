@@ -385,7 +385,8 @@ function direction(words: readonly LessonWord[]): Direction {
     if (!subordinate && info.flags & NEGATION) negated = true;
   }
   // A prohibition anywhere in a main clause is the lesson's point; it outweighs "use".
-  return { polarity: neg ? "negative" : pos ? "positive" : "neutral", negated, contrast };
+  // "Do X instead of Y" recommends X: without a prohibition, a contrast is positive advice.
+  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast };
 }
 
 /** Direction of the main advice: a prohibition (never/don't/avoid/stop/disable) outweighs use/always/prefer. */

@@ -1,5 +1,6 @@
 // The live context of an agent turn, and the weighted query built from it (task and files over chatter).
 import { queryTerms, splitIdentifiers } from "../core/text.js";
+import { CONTEXT_FIELD_WEIGHTS, PATH_NOISE } from "./weights.js";
 
 export interface RetrievalContext {
   /** Current phase title, e.g. "Phase 2: Auth middleware". */
@@ -20,17 +21,48 @@ export interface RetrievalContext {
   model?: string;
 }
 
-/** Query terms with repetition as weight: task and file terms are repeated so BM25 favours them. */
-export function buildContextQuery(ctx: RetrievalContext, maxTerms = 40): string[] {
-  const fileWords = (ctx.files ?? []).flatMap((f) => splitIdentifiers(f)).join(" ");
-  const ordered = [
-    ...queryTerms(ctx.task ?? "", 20),
-    ...queryTerms(fileWords, 12),
-    ...queryTerms(ctx.phase ?? "", 8),
-    ...queryTerms((ctx.techStack ?? []).join(" "), 6),
-    ...queryTerms(ctx.lastMessage ?? "", 12),
+export interface WeightedTerm {
+  term: string;
+  /** How much finding this term in a lesson says it is about the work (CONTEXT_FIELD_WEIGHTS). */
+  weight: number;
+}
+
+// "Phase 3:" numbers a phase; it says nothing about the work, and "phase" is in many lessons.
+const PHASE_PREFIX_RE = /^\s*phase\s*[\d.]+\s*[:.)-]?\s*/i;
+
+/** The phase title without its "Phase N:" numbering. */
+export function phaseTitle(phase: string | undefined): string {
+  return (phase ?? "").replace(PHASE_PREFIX_RE, "");
+}
+
+function fileTerms(files: readonly string[]): string[] {
+  return splitIdentifiers(files.join(" ")).filter((t) => !PATH_NOISE.has(t));
+}
+
+/**
+ * Distinct query terms, each with the weight of the most important field it came from:
+ * the task first, then the files in play, the phase, the last message, the stack.
+ */
+export function weightedContextTerms(ctx: RetrievalContext): WeightedTerm[] {
+  const W = CONTEXT_FIELD_WEIGHTS;
+  const fields: Array<[string[], number]> = [
+    [queryTerms(ctx.task ?? "", W.task.max), W.task.value],
+    [queryTerms(fileTerms(ctx.files ?? []).join(" "), W.files.max), W.files.value],
+    [queryTerms(phaseTitle(ctx.phase), W.phase.max), W.phase.value],
+    [queryTerms(ctx.lastMessage ?? "", W.message.max), W.message.value],
+    [queryTerms((ctx.techStack ?? []).join(" "), W.stack.max), W.stack.value],
   ];
-  return [...new Set(ordered)].slice(0, maxTerms);
+  const out = new Map<string, number>();
+  for (const [terms, weight] of fields) for (const t of terms) out.set(t, Math.max(out.get(t) ?? 0, weight));
+  return [...out].map(([term, weight]) => ({ term, weight }));
+}
+
+/** Query terms for the full-text index, most important first. */
+export function buildContextQuery(ctx: RetrievalContext, maxTerms = 40): string[] {
+  return weightedContextTerms(ctx)
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, maxTerms)
+    .map((t) => t.term);
 }
 
 /** All the text of the context in one lower-cased string, for trigger and intent matching. */

@@ -1,8 +1,10 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
-import { LIVE_STATUSES, type Category, type Status, type Tier } from "../core/entry.js";
+import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
+import { readPlanContext } from "./plan.js";
+import { MMR_LAMBDA } from "./weights.js";
 import { diversify, excludedByApplicability, scoreCandidates, type ScoredEntry } from "./score.js";
 
 export interface RecallOptions {
@@ -26,9 +28,25 @@ function scopesFor(s: Services, ctx: RetrievalContext, explicit?: readonly strin
   return [...new Set([...s.config.knowledge.scope_filter, ...stacks])];
 }
 
+/** Entries that name the projects they apply to (by id or name; "*" for any) stay out of the others. */
+function appliesToProject(e: Entry, s: Services): boolean {
+  const projects = e.applicability.projects;
+  if (projects.length === 0) return true;
+  return projects.some((p) => p === "*" || p === s.project.id || p.toLowerCase() === s.project.name.toLowerCase());
+}
+
+/** A context that names no phase and no task takes both from the project's plan, when it has one. */
+function withPlan(s: Services, ctx: RetrievalContext): RetrievalContext {
+  if (ctx.phase || ctx.task) return ctx;
+  const plan = readPlanContext(s.project.dir, s.config.swarm_dir);
+  if (!plan) return ctx;
+  return { ...ctx, ...(plan.phase ? { phase: plan.phase } : {}), ...(plan.task ? { task: plan.task } : {}) };
+}
+
 /** Ranked entries for a context (or a plain query as `{ task: query }`). */
-export async function recallForContext(s: Services, ctx: RetrievalContext, opts: RecallOptions = {}): Promise<ScoredEntry[]> {
+export async function recallForContext(s: Services, given: RetrievalContext, opts: RecallOptions = {}): Promise<ScoredEntry[]> {
   const limit = opts.limit ?? 10;
+  const ctx = withPlan(s, given);
   const terms = buildContextQuery(ctx);
   if (terms.length === 0 || limit <= 0) return [];
   const filter: EntryFilter = {
@@ -41,8 +59,9 @@ export async function recallForContext(s: Services, ctx: RetrievalContext, opts:
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
   const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier))))
     .flat()
-    .filter((h) => !excludedByApplicability(h.entry, ctx));
+    .filter((h) => !excludedByApplicability(h.entry, ctx) && appliesToProject(h.entry, s));
   const scored = scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days);
   if (opts.diverse === false) return scored.sort((a, b) => b.score - a.score).slice(0, limit);
-  return diversify(scored, limit);
+  // Restatements give way at the same similarity at which a write would have merged them.
+  return diversify(scored, limit, MMR_LAMBDA, s.config.knowledge.dedup_threshold);
 }

@@ -6,14 +6,23 @@ export interface Weight {
   reason: string;
 }
 
+/**
+ * Text match decides what a lesson is about; priors only order lessons of similar relevance
+ * (they carry no topic, so a strong prior must never lift an off-topic lesson over an on-topic
+ * one); context boosts are scaled down by how many candidates share them (see SPECIFICITY).
+ */
 export const SCORE_WEIGHTS = {
-  relevance: { value: 0.5, reason: "Text match with what the agent is doing now is the strongest signal." },
-  kind: { value: 0.12, reason: "Corrections, decisions and commitments change behaviour; notes rarely do (Memory Lane weights)." },
-  confidence: { value: 0.1, reason: "Confidence rises with independent confirmations." },
-  status: { value: 0.08, reason: "Established and promoted lessons have survived review; candidates have not." },
-  feedback: { value: 0.08, reason: "Helpful/harmful feedback, decayed by its half-life so old verdicts fade." },
+  relevance: { value: 0.5, reason: "Full-text (BM25) match with what the agent is doing now is the strongest signal." },
+  focus: { value: 0.3, reason: "Share of the context's terms the lesson holds, weighted by field: BM25 alone weighs a word of chatter like a word of the task." },
+  kind: { value: 0.06, reason: "Corrections, decisions and commitments change behaviour; notes rarely do (Memory Lane weights)." },
+  confidence: { value: 0.05, reason: "Confidence rises with independent confirmations." },
+  status: { value: 0.04, reason: "Established and promoted lessons have survived review; candidates have not." },
+  feedback: {
+    value: 1,
+    reason: "Multiplier 0.5 + weight (×0.6 at the 0.1 floor, ×1 without feedback, ×1.5 all helpful); verdicts fade by their half-life.",
+  },
   files: { value: 0.12, reason: "A lesson scoped to the files in play is about this exact work." },
-  stack: { value: 0.06, reason: "Matching tech stack makes a generic lesson applicable." },
+  stack: { value: 0.06, reason: "Matching tech stack makes a generic lesson applicable; a lesson declared for other stacks loses as much." },
   triggers: { value: 0.1, reason: "A trigger phrase present in the context was declared by the lesson's author." },
   phase: { value: 0.04, reason: "A category that fits the phase (testing in a test phase) is more likely useful." },
   tier: { value: 0.03, reason: "Project lessons are more specific than cross-project ones, all else equal." },
@@ -27,6 +36,33 @@ export const STATUS_PRIOR: Readonly<Partial<Record<Status, number>>> = {
   candidate: 0.5,
   draft: 0.2,
 };
+
+/**
+ * A context signal shared by n candidates is worth `1 / (1 + ln n)` of its weight: a folder
+ * glob that matches forty lessons says little about which one fits, a trigger found once says
+ * a lot.
+ */
+export function specificity(sharedBy: number): number {
+  return 1 / (1 + Math.log(Math.max(1, sharedBy)));
+}
+
+/** Where query terms come from, how much each field counts in `focus`, and how many terms it may give. */
+export const CONTEXT_FIELD_WEIGHTS = {
+  task: { value: 1, max: 20, reason: "The task says what is being done." },
+  files: { value: 0.8, max: 12, reason: "File and folder names name the subsystem in play." },
+  phase: { value: 0.5, max: 8, reason: "The phase title frames the work but is shared by many tasks." },
+  message: { value: 0.5, max: 12, reason: "The last message is mostly chatter, but pasted errors live there." },
+  stack: { value: 0.2, max: 6, reason: "Stack names match half the store; the stack boost handles them." },
+} as const;
+
+/** Path parts that say where code lives, not what it does; they would match every glob in the store. */
+export const PATH_NOISE: ReadonlySet<string> = new Set(
+  ("src lib app apps packages pkg internal cmd test tests spec specs dist build index main mod " +
+    "ts tsx js jsx mjs cjs mts py rs go rb java kt json yaml yml toml md sql sh txt lock cfg ini").split(" "),
+);
+
+/** Candidates (best by BM25 first) whose text is checked for each context term in `focus`. */
+export const FOCUS_POOL = 120;
 
 /** Intent words in the query boost kinds (Memory Lane +15%). */
 export const INTENT_BOOSTS: ReadonlyArray<{ pattern: RegExp; kinds: readonly string[]; factor: number }> = [
@@ -47,5 +83,13 @@ export const PHASE_CATEGORY_HINTS: ReadonlyArray<{ pattern: RegExp; categories: 
   { pattern: /\b(setup|set up|tooling|build|config|scaffold)\b/i, categories: ["tooling"] },
 ];
 
-/** Near-duplicate penalty in MMR: 0.7 keeps relevance first but never lets twins fill the slots. */
+/** Near-duplicate penalty in MMR: 0.7 keeps relevance first while similar lessons give way to different ones. */
 export const MMR_LAMBDA = 0.7;
+
+/** Similarity at which MMR treats two lessons as restatements of one (the default dedup threshold). */
+export const NEAR_DUPLICATE_SIMILARITY = 0.6;
+
+/** Score multiplier from the decayed feedback weight (0.1..1, 0.5 when there is none). */
+export function feedbackFactor(weight: number): number {
+  return 0.5 + weight;
+}

@@ -111,6 +111,33 @@ CREATE TABLE applied_effects (
 );
 `,
   },
+  {
+    version: 3,
+    name: "governance: consultations, advisory rules index and version",
+    sql: `
+ALTER TABLE entries ADD COLUMN consulted INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE entries ADD COLUMN last_consulted_at TEXT;
+-- Derived from the entry JSON, so no write path has to remember to set it.
+ALTER TABLE entries ADD COLUMN advisory INTEGER GENERATED ALWAYS AS (
+  CASE WHEN json_array_length(data, '$.applicability.file_globs') > 0
+         OR length(json_extract(data, '$.prevention.detection_pattern')) > 0 THEN 1 ELSE 0 END
+) VIRTUAL;
+CREATE INDEX entries_advisory ON entries(advisory, status);
+CREATE INDEX events_type_at ON events(type, at);
+
+-- The advisory rule cache reloads only when this moves; counter-only updates (usage) never touch data or status.
+INSERT OR IGNORE INTO meta(key, value) VALUES ('rules_version', 0);
+CREATE TRIGGER entries_rules_ai AFTER INSERT ON entries WHEN new.advisory = 1 BEGIN
+  UPDATE meta SET value = value + 1 WHERE key = 'rules_version';
+END;
+CREATE TRIGGER entries_rules_au AFTER UPDATE OF data, status ON entries WHEN old.advisory = 1 OR new.advisory = 1 BEGIN
+  UPDATE meta SET value = value + 1 WHERE key = 'rules_version';
+END;
+CREATE TRIGGER entries_rules_ad AFTER DELETE ON entries WHEN old.advisory = 1 BEGIN
+  UPDATE meta SET value = value + 1 WHERE key = 'rules_version';
+END;
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

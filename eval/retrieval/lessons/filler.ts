@@ -29,7 +29,7 @@ function fillerLesson(id: string, data: StackData, mod: Module, atom: Atom, text
     kind,
     category: atom.category,
     stack: data.stack,
-    tags: [data.stack[0]!, atom.category],
+    tags: [...data.stack.slice(0, 1), atom.category],
     globs: r < 0.6 ? [mod.glob] : [],
     triggers: [],
     required: kind === "commitment" && r < 0.5 ? [atom.advice] : [],

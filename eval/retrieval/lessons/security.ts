@@ -1,10 +1,11 @@
 // Security lessons across stacks: hand-written facts, restatements, look-alike distractors, filler fragments.
 import { factory, type StackData } from "../spec.js";
 
-const f = factory(["security"], ["security"]);
+// Security advice applies whatever the stack, so most of these lessons declare none.
+const f = factory([], ["security"]);
 
 export const security: StackData = {
-  stack: ["security"],
+  stack: [],
   facts: [
     f("sec.sql-injection", "correction", "security", "The report filter built SQL with string interpolation of the sort column and was injectable; bind values as parameters and map sort fields through an allow-list.", { priority: "critical", tags: ["sql", "injection"], dont: ["interpolate user input into SQL"] }),
     f("sec.jwt-alg", "correction", "security", "The JWT verifier accepted whatever algorithm the token header named, including none; pin the expected algorithm and key when verifying.", { priority: "critical", tags: ["jwt", "auth"], triggers: ["alg"] }),
@@ -12,7 +13,7 @@ export const security: StackData = {
     f("sec.password-hash", "decision", "security", "Passwords are hashed with argon2id (or bcrypt cost 12 in the legacy service); the old SHA-256 with a global salt was migrated on next login.", { tags: ["passwords", "auth"] }),
     f("sec.ssrf-webhooks", "correction", "security", "User-configured webhook URLs could target 169.254.169.254 and internal services; resolve the host and block private, loopback and link-local ranges before fetching.", { priority: "high", tags: ["ssrf", "webhooks"] }),
     f("sec.cookie-flags", "commitment", "security", "Session cookies are HttpOnly, Secure and SameSite=Lax; the old cookie was readable by scripts and stolen through an XSS in the comments widget.", { tags: ["cookies", "sessions"], do: ["set HttpOnly, Secure and SameSite on session cookies"] }),
-    f("sec.xss-dangerously", "correction", "security", "Rendering user bios with dangerouslySetInnerHTML allowed stored XSS; sanitise with DOMPurify on render or render as text.", { tags: ["xss", "react"], stack: ["security", "react"], triggers: ["dangerouslySetInnerHTML"] }),
+    f("sec.xss-dangerously", "correction", "security", "Rendering user bios with dangerouslySetInnerHTML allowed stored XSS; sanitise with DOMPurify on render or render as text.", { tags: ["xss", "react"], stack: ["react"], triggers: ["dangerouslySetInnerHTML"] }),
     f("sec.idor", "correction", "security", "GET /invoices/:id returned any invoice to any logged-in user; every lookup by id must also check that the record belongs to the caller's account.", { priority: "critical", tags: ["authorization", "idor"] }),
     f("sec.rate-limit-login", "decision", "security", "Login and password-reset endpoints are rate limited per account and per IP; a credential-stuffing run tried 200k passwords in a night.", { tags: ["rate-limiting", "auth"] }),
     f("sec.secrets-logs", "correction", "security", "Request logging printed Authorization headers and the payment token into the log store; redact sensitive headers and fields in the logger config.", { tags: ["logging", "secrets"], priority: "high" }),
@@ -23,7 +24,7 @@ export const security: StackData = {
     f("sec.reset-token", "correction", "security", "Password reset tokens never expired and were stored in plain text; store a hash, expire them after 30 minutes and invalidate on use.", { tags: ["auth", "tokens"] }),
     f("sec.mass-assignment", "correction", "security", "Updating the user from the request body let a user set is_admin=true; whitelist updatable fields explicitly.", { tags: ["mass-assignment"], priority: "high" }),
     f("sec.timing-compare", "insight", "security", "Webhook signatures were compared with ===, which leaks timing; use crypto.timingSafeEqual (or hmac.compare_digest in Python).", { tags: ["webhooks", "crypto"] }),
-    f("sec.yaml-load", "correction", "security", "yaml.load on uploaded config files could instantiate arbitrary Python objects; use yaml.safe_load.", { tags: ["yaml", "deserialization"], stack: ["security", "python"] }),
+    f("sec.yaml-load", "correction", "security", "yaml.load on uploaded config files could instantiate arbitrary Python objects; use yaml.safe_load.", { tags: ["yaml", "deserialization"], stack: ["python"] }),
     f("sec.open-redirect", "correction", "security", "The login page redirected to any ?next= URL, which phishing mails abused; only allow relative paths or known hosts.", { tags: ["redirects"] }),
     f("sec.2fa-backup", "decision", "security", "Admins must use WebAuthn or TOTP; backup codes are hashed and single-use.", { tags: ["mfa"] }),
     // Distractors

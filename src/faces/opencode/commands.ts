@@ -13,6 +13,10 @@ type Part = CommandOutput["parts"][number];
 
 const MAX_PLAN_CHARS = 8000;
 
+/** Ends every command answer; the injector skips turns carrying it (the model only acknowledges). */
+export const COMMAND_NOTE =
+  "[cairn] The text above is the complete output of a Cairn slash command, already shown to the user. Do not call tools; reply with one short sentence at most.";
+
 /** Splits arguments like a shell would for quotes: `add "two words" x` → ["add", "two words", "x"]. */
 export function splitArgs(raw: string): string[] {
   const out: string[] = [];
@@ -138,13 +142,12 @@ export async function handleCommand(state: PluginState, curator: Curator, input:
   if (input.command !== state.options.plugin.command || !registered.has(state)) return false;
   const answer = await runCommand(state, curator, input.arguments ?? "", input.sessionID);
   const text = `/${input.command} ${input.arguments ?? ""}`.trim();
-  output.parts = [
+  // In place: OpenCode keeps its own reference to this array and ignores a replaced one.
+  output.parts.splice(
+    0,
+    output.parts.length,
     { type: "text", text: `${text}\n\n${answer}` } as Part,
-    {
-      type: "text",
-      synthetic: true,
-      text: "[cairn] The text above is the complete output of a Cairn slash command, already shown to the user. Do not call tools; reply with one short sentence at most.",
-    } as Part,
-  ];
+    { type: "text", synthetic: true, text: COMMAND_NOTE } as Part,
+  );
   return true;
 }

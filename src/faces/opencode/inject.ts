@@ -3,6 +3,7 @@ import type { Hooks } from "@opencode-ai/plugin";
 import type { Cairn } from "../../engine.js";
 import type { RetrievalContext } from "../../retrieval/context.js";
 import { budgetFor, INJECTION_SENTINEL, isDirective, renderBlock } from "../../retrieval/render.js";
+import { COMMAND_NOTE } from "./commands.js";
 import { currentTask } from "./plan.js";
 import type { PluginState } from "./state.js";
 
@@ -98,7 +99,7 @@ export class Injector {
     }
     if (idx < 0 || hasSentinel(messages)) return undefined;
     const user = messages[idx]!;
-    if (user.info.role !== "user") return undefined;
+    if (user.info.role !== "user" || user.parts.some((p) => p.type === "text" && p.text === COMMAND_NOTE)) return undefined;
     const info = user.info;
     let injection = this.cache.get(info.id);
     if (!injection) {

@@ -1,0 +1,106 @@
+// Detection patterns: classified as regex (RE2, linear time), glob or keywords, compiled once, matched within bounds.
+import picomatch from "picomatch";
+import { RE2JS } from "re2js";
+import type { QualityIssue } from "../quality/types.js";
+
+export type PatternKind = "regex" | "glob" | "keywords";
+
+export interface CompiledPattern {
+  kind: PatternKind;
+  source: string;
+  /** Regex and keywords: does the text contain it? `lower` is the text lower-cased once per check. */
+  matchText(text: string, lower: string): boolean;
+  /** Glob: does a path match it? */
+  matchFile(file: string): boolean;
+}
+
+/** Longer patterns are ignored: the stored field is capped at 300 characters anyway. */
+export const MAX_PATTERN_CHARS = 300;
+const MIN_KEYWORD_CHARS = 3;
+
+const PREFIX = /^(regex|re|glob|keywords|kw)\s*:\s*/i;
+// `.` is left out on purpose: dotted names (req.user) are ordinary keywords.
+const REGEX_META = /[\\^$()[\]{}|+?*]/;
+
+function looksLikeGlob(p: string): boolean {
+  return (
+    /^[\w.\-/*?{},!@[\]]+$/.test(p) &&
+    /[*?]/.test(p) &&
+    (p.includes("/") || p.startsWith("*.") || p.startsWith("**")) &&
+    !/[\\^$()|+]/.test(p)
+  );
+}
+
+export function classifyPattern(raw: string): { kind: PatternKind; body: string; explicit: boolean } {
+  const p = raw.trim();
+  const m = PREFIX.exec(p);
+  if (m) {
+    const tag = m[1]!.toLowerCase();
+    const kind: PatternKind = tag.startsWith("re") ? "regex" : tag === "glob" ? "glob" : "keywords";
+    return { kind, body: p.slice(m[0].length).trim(), explicit: true };
+  }
+  if (looksLikeGlob(p)) return { kind: "glob", body: p, explicit: false };
+  if (!REGEX_META.test(p)) return { kind: "keywords", body: p, explicit: false };
+  return { kind: "regex", body: p, explicit: false };
+}
+
+/** A list ("token, claims") matches on any phrase; the words left of a broken regex must all appear. */
+function keywordMatcher(words: string[], all: boolean, source: string): CompiledPattern | undefined {
+  const kws = [...new Set(words.map((w) => w.trim().toLowerCase()).filter((w) => w.length >= MIN_KEYWORD_CHARS))];
+  if (kws.length === 0) return undefined;
+  return {
+    kind: "keywords",
+    source,
+    matchText: (_text, lower) => (all ? kws.every((k) => lower.includes(k)) : kws.some((k) => lower.includes(k))),
+    matchFile: () => false,
+  };
+}
+
+function literalWords(regex: string): string[] {
+  return regex.replace(/\\[A-Za-z0-9]/g, " ").match(/[A-Za-z_][A-Za-z0-9_]+/g) ?? [];
+}
+
+/** Why a regex is unusable, or undefined when RE2 accepts it. */
+function re2Error(body: string): string | undefined {
+  try {
+    RE2JS.compile(body);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message.replace(/^error parsing regexp:\s*/, "");
+  }
+}
+
+/** Undefined when nothing usable is left (empty, too long, no keyword of 3+ characters). */
+export function compilePattern(raw: string | undefined): CompiledPattern | undefined {
+  if (!raw || raw.length > MAX_PATTERN_CHARS) return undefined;
+  const { kind, body } = classifyPattern(raw);
+  if (!body) return undefined;
+  if (kind === "glob") {
+    const isMatch = picomatch(body, { dot: true, basename: !body.includes("/") });
+    return { kind, source: raw, matchText: () => false, matchFile: (f) => isMatch(f) };
+  }
+  if (kind === "keywords") return keywordMatcher(body.includes(",") ? body.split(",") : [body], false, raw);
+  if (re2Error(body)) return keywordMatcher(literalWords(body), true, raw);
+  const re = RE2JS.compile(body);
+  return { kind, source: raw, matchText: (text) => re.test(text), matchFile: () => false };
+}
+
+/** Write-time checks: a pattern must be usable, and must not fire on every text. */
+export function patternIssues(raw: string | undefined): QualityIssue[] {
+  if (!raw || !raw.trim()) return [];
+  const issue = (severity: "reject" | "warn", code: string, message: string): QualityIssue => ({ layer: "structure", severity, code, message });
+  const { kind, body } = classifyPattern(raw);
+  const compiled = compilePattern(raw);
+  if (kind === "regex") {
+    const err = re2Error(body);
+    if (err) {
+      if (!compiled) return [issue("reject", "invalid_detection_pattern", `detection pattern is not RE2 syntax (${err}) and has no keyword to fall back on; use a plain regex, a glob, or "kw: a, b"`)];
+      return [issue("warn", "detection_pattern_keywords", `detection pattern is not RE2 syntax (${err}); it will match texts containing all of: ${literalWords(body).join(", ")}`)];
+    }
+    if (compiled?.matchText("", "") && compiled.matchText("zq\u0001", "zq\u0001")) {
+      return [issue("reject", "invalid_detection_pattern", "detection pattern matches any text, so it would fire on every edit; make it specific")];
+    }
+  }
+  if (!compiled) return [issue("reject", "invalid_detection_pattern", `detection pattern is unusable: keywords need ${MIN_KEYWORD_CHARS}+ characters`)];
+  return [];
+}

@@ -1,0 +1,232 @@
+// Structured lessons as documents (YAML/JSON files, the review editor): our flat shape or the Knowledge Object shape.
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { z } from "zod";
+import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type Entry, type NewEntryInput, type Priority } from "../core/entry.js";
+import { CairnError } from "../errors.js";
+
+const text = z.string();
+const strings = z.array(z.string());
+const nullable = <T extends z.ZodType>(t: T) => t.nullish();
+
+/** Loose on purpose: the write path validates every value; this only names the keys it knows. */
+const DocumentSchema = z
+  .object({
+    title: nullable(text),
+    lesson: nullable(text),
+    what_was_learned: nullable(text),
+    why: nullable(text),
+    why_it_matters: nullable(text),
+    root_cause: nullable(z.enum(ROOT_CAUSES)),
+    root_cause_category: nullable(z.enum(ROOT_CAUSES)),
+    category: nullable(z.enum(CATEGORIES)),
+    kind: nullable(z.enum(KINDS)),
+    tags: nullable(strings),
+    scope: nullable(text),
+    confidence: nullable(z.number()),
+    phase: nullable(text),
+    enforcement: nullable(z.enum(ENFORCEMENTS)),
+    priority: nullable(z.enum(PRIORITIES)),
+    supersedes: nullable(text),
+    session_id: nullable(text),
+    insight: nullable(
+      z.object({ what_was_learned: nullable(text), why_it_matters: nullable(text), root_cause_category: nullable(z.enum(ROOT_CAUSES)) }).strict(),
+    ),
+    prevention: nullable(z.object({ rule: nullable(text), detection_pattern: nullable(text), suggested_guardrail: nullable(text) }).strict()),
+    applicability: nullable(
+      z
+        .object({
+          projects: nullable(strings),
+          file_globs: nullable(strings),
+          file_patterns: nullable(strings),
+          tech_stack: nullable(strings),
+          tags: nullable(strings),
+        })
+        .strict(),
+    ),
+    derived_from: nullable(
+      z
+        .object({
+          kind: nullable(z.enum(["task", "issue", "retrospective", "outcome", "evidence", "manual", "import"])),
+          ref: nullable(z.union([text, z.number()])),
+          issue_id: nullable(z.union([text, z.number()])),
+          task: nullable(text),
+          session_id: nullable(text),
+          resolution_status: nullable(text),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type LessonDocument = z.input<typeof DocumentSchema>;
+
+/** The fields of a lesson a person may change (review editor, Markdown mirror, files). */
+export interface LessonFields {
+  lesson?: string;
+  title?: string;
+  why?: string;
+  root_cause?: NewEntryInput["root_cause"];
+  category?: NewEntryInput["category"];
+  kind?: NewEntryInput["kind"];
+  tags?: string[];
+  prevention?: { rule?: string; detection_pattern?: string; suggested_guardrail?: string };
+  applicability?: { projects?: string[]; file_globs?: string[]; tech_stack?: string[] };
+  enforcement?: "warn" | "enforce";
+  priority?: Priority;
+  supersedes?: string;
+  scope?: string;
+  confidence?: number;
+  phase?: string;
+  session_id?: string;
+  derived_from?: { kind?: "task" | "issue" | "retrospective" | "outcome" | "evidence" | "manual" | "import"; ref?: string };
+}
+
+function pick<T>(field: string, a: T | null | undefined, b: T | null | undefined): T | undefined {
+  const x = a ?? undefined;
+  const y = b ?? undefined;
+  if (x !== undefined && y !== undefined && JSON.stringify(x) !== JSON.stringify(y)) {
+    throw new CairnError("INVALID_INPUT", `Give ${field} once: the document sets it twice with different values.`);
+  }
+  return x ?? y;
+}
+
+const blank = (s: string | null | undefined) => (s === null || s === undefined || s.trim() === "" ? undefined : s);
+
+/** A parsed document to lesson fields; unknown keys and bad enum values are refused with their path. */
+export function fieldsFromDocument(raw: unknown): LessonFields {
+  const r = DocumentSchema.safeParse(raw);
+  if (!r.success) {
+    const detail = r.error.issues.map((i) => `${i.path.join(".") || "document"}: ${i.message}`).join("; ");
+    throw new CairnError("INVALID_INPUT", `Invalid lesson document: ${detail}`);
+  }
+  const d = r.data;
+  const a = d.applicability ?? {};
+  const df = d.derived_from ?? {};
+  const issue = df.issue_id ?? undefined;
+  const refValue = df.ref ?? issue ?? df.task ?? undefined;
+  const tags = [...(d.tags ?? []), ...(a.tags ?? [])];
+  const out: LessonFields = {
+    lesson: blank(pick("lesson / what_was_learned", d.lesson, d.what_was_learned ?? d.insight?.what_was_learned)),
+    title: blank(d.title),
+    why: blank(pick("why / why_it_matters", d.why, d.why_it_matters ?? d.insight?.why_it_matters)),
+    root_cause: pick("root_cause / root_cause_category", d.root_cause, d.root_cause_category ?? d.insight?.root_cause_category),
+    category: d.category ?? undefined,
+    kind: d.kind ?? undefined,
+    tags: d.tags || a.tags ? [...new Set(tags)] : undefined,
+    enforcement: d.enforcement ?? undefined,
+    priority: d.priority ?? undefined,
+    supersedes: blank(d.supersedes),
+    scope: blank(d.scope),
+    confidence: d.confidence ?? undefined,
+    phase: blank(d.phase),
+    session_id: blank(pick("session_id", d.session_id, df.session_id)),
+  };
+  if (d.prevention) {
+    out.prevention = {
+      rule: blank(d.prevention.rule),
+      detection_pattern: blank(d.prevention.detection_pattern),
+      suggested_guardrail: blank(d.prevention.suggested_guardrail),
+    };
+  }
+  if (d.applicability) {
+    out.applicability = {
+      projects: a.projects ?? undefined,
+      file_globs: pick("file_globs / file_patterns", a.file_globs, a.file_patterns),
+      tech_stack: a.tech_stack ?? undefined,
+    };
+  }
+  if (d.derived_from && (df.kind || refValue !== undefined)) {
+    out.derived_from = { kind: df.kind ?? (issue !== undefined ? "issue" : df.task ? "task" : undefined), ref: refValue === undefined ? undefined : String(refValue) };
+  }
+  return dropUndefined(out);
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined) delete (o as Record<string, unknown>)[k];
+    else if (v && typeof v === "object" && !Array.isArray(v)) dropUndefined(v as object);
+  }
+  return o;
+}
+
+/** A YAML or JSON file's text to lesson fields. */
+export function parseLessonFile(textContent: string, fileName: string): LessonFields {
+  let doc: unknown;
+  try {
+    doc = /\.json$/i.test(fileName) ? JSON.parse(textContent) : parseYaml(textContent);
+  } catch (e) {
+    throw new CairnError("INVALID_INPUT", `Cannot parse ${fileName}: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
+    throw new CairnError("INVALID_INPUT", `${fileName} must hold one lesson as a mapping (title, lesson, why, prevention, applicability, …).`);
+  }
+  const ko = (doc as { knowledge_object?: unknown }).knowledge_object;
+  return fieldsFromDocument(ko && typeof ko === "object" ? ko : doc);
+}
+
+/** Lesson fields to the write path's input; `over` (flags) wins over `base` (a file). */
+export function inputFromFields(base: LessonFields, over: LessonFields = {}): NewEntryInput {
+  const f: LessonFields = {
+    ...base,
+    ...over,
+    prevention: base.prevention || over.prevention ? { ...base.prevention, ...over.prevention } : undefined,
+    applicability: base.applicability || over.applicability ? { ...base.applicability, ...over.applicability } : undefined,
+  };
+  const directive = f.enforcement || f.priority ? { ...(f.enforcement ? { enforcement: f.enforcement } : {}), ...(f.priority ? { priority: f.priority } : {}) } : undefined;
+  return dropUndefined({
+    lesson: f.lesson ?? "",
+    title: f.title,
+    why: f.why,
+    root_cause: f.root_cause,
+    category: f.category,
+    kind: f.kind,
+    tags: f.tags,
+    scope: f.scope,
+    confidence: f.confidence,
+    phase: f.phase,
+    prevention: f.prevention,
+    applicability: f.applicability,
+    directive,
+    supersedes: f.supersedes,
+    session_id: f.session_id,
+    derived_from: f.derived_from,
+  }) as NewEntryInput;
+}
+
+/** The editable fields of an entry, in a fixed order (review editor and mirror comparisons). */
+export function fieldsOfEntry(e: Entry): Required<Pick<LessonFields, "lesson" | "tags" | "prevention" | "applicability" | "enforcement" | "category">> & LessonFields {
+  return {
+    title: e.title,
+    lesson: e.lesson,
+    why: e.why,
+    root_cause: e.root_cause,
+    category: e.category,
+    tags: [...e.tags],
+    prevention: { rule: e.prevention.rule, detection_pattern: e.prevention.detection_pattern, suggested_guardrail: e.prevention.suggested_guardrail },
+    applicability: { projects: [...e.applicability.projects], file_globs: [...e.applicability.file_globs], tech_stack: [...e.applicability.tech_stack] },
+    enforcement: e.directive.enforcement,
+    supersedes: e.lifecycle.supersedes,
+  };
+}
+
+/** YAML a person edits in $EDITOR: every editable key present, empty ones as null so they can be filled in. */
+export function documentYaml(e: Entry): string {
+  const f = fieldsOfEntry(e);
+  const doc = {
+    title: f.title ?? null,
+    lesson: f.lesson,
+    why: f.why ?? null,
+    root_cause: f.root_cause ?? null,
+    category: f.category,
+    tags: f.tags,
+    prevention: {
+      rule: f.prevention.rule ?? null,
+      detection_pattern: f.prevention.detection_pattern ?? null,
+      suggested_guardrail: f.prevention.suggested_guardrail ?? null,
+    },
+    applicability: f.applicability,
+    enforcement: f.enforcement,
+    supersedes: f.supersedes ?? null,
+  };
+  const head = `# ${e.handle} (${e.lifecycle.status}). Edit and save; close without saving to keep it as it is.\n# root_cause: ${ROOT_CAUSES.join(" | ")}\n`;
+  return head + stringifyYaml(doc, { lineWidth: 0 });
+}

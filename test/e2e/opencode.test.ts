@@ -1,0 +1,210 @@
+// End to end: the real opencode binary loads the built plugin and talks to a scripted model server; we assert on what the model saw.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { openCairn } from "../../src/engine.js";
+import { INJECTION_SENTINEL } from "../../src/retrieval/render.js";
+import { isSideRequest, messageText, startModelServer, type ChatRequest, type ModelServer, type Reply } from "../fixtures/model-server/server.js";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const OPENCODE = path.join(REPO, "node_modules", ".bin", "opencode");
+const PLUGIN = path.join(REPO, "dist", "faces", "opencode", "plugin.js");
+
+const LESSON = "In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login.";
+const DIRECTIVE = "Before changing src/auth/session.ts run the auth integration tests; refresh token rotation broke twice unnoticed.";
+const RETRO_1 = "Keep the session middleware ahead of the rate limiter in src/server.ts or anonymous requests bypass the limits.";
+const RETRO_2 = "Mock the clock in src/auth/refresh.test.ts because real timers made the refresh rotation test flaky on CI.";
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-oc-e2e-"));
+const project = path.join(root, "project");
+let server: ModelServer;
+let env: NodeJS.ProcessEnv;
+
+function planWithRetro(): string {
+  return [
+    "# Auth rewrite", "Phase: 2 | Updated: 2026-01-01", "",
+    "## Phase 1: Token parsing [COMPLETE]", "- [x] 1.1: Parse JWT headers", "",
+    "## Phase 2: Session middleware [IN PROGRESS]", "- [x] 2.1: Middleware skeleton", "- [ ] 2.2: Null check before claims", "",
+    "### Lessons Learned", `- ${RETRO_1}`, `- ${RETRO_2}`, "",
+  ].join("\n");
+}
+
+const lastRole = (req: ChatRequest) => req.messages[req.messages.length - 1]?.role;
+const userText = (req: ChatRequest) => req.messages.filter((m) => m.role === "user").map(messageText).join("\n");
+
+/** One script for every run: the marker in the user's words picks the scene; a tool result ends it. */
+function respond(req: ChatRequest): Reply {
+  if (isSideRequest(req)) return { text: "Test session" };
+  const text = userText(req);
+  const afterTool = lastRole(req) === "tool";
+  if (text.includes("E2E-CHILD")) return { text: "child done" };
+  if (text.includes("E2E-ADD")) {
+    return afterTool
+      ? { text: "Recorded both." }
+      : {
+          toolCalls: [
+            { name: "knowledge_add", arguments: { lesson: LESSON, category: "security" } },
+            { name: "knowledge_add", arguments: { lesson: DIRECTIVE, category: "testing", required_actions: ["run npm run test:auth before committing auth changes"], priority: "high" } },
+          ],
+        };
+  }
+  if (text.includes("E2E-PLAN")) {
+    return afterTool ? { text: "Plan written." } : { toolCalls: [{ name: "write", arguments: { filePath: path.join(project, ".swarm", "plan.md"), content: planWithRetro() } }] };
+  }
+  if (text.includes("E2E-DELEGATE")) {
+    return afterTool
+      ? { text: "Delegated." }
+      : { toolCalls: [{ name: "task", arguments: { subagent_type: "coder", description: "Fix auth check", prompt: "E2E-CHILD change src/auth/session.ts refresh token rotation and the session token null check" } }] };
+  }
+  return { text: "ok" };
+}
+
+interface Run {
+  code: number | null;
+  events: Array<{ type: string; part?: { tool?: string; text?: string; state?: { status?: string; output?: string } } }>;
+  requests: ChatRequest[];
+  stderr: string;
+}
+
+async function opencode(args: string[]): Promise<Run> {
+  const from = server.requests.length;
+  const child = spawn(OPENCODE, ["run", "--format", "json", ...args], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(timer);
+  const events = out.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l) as Run["events"][number]);
+  return { code, events, requests: server.requests.slice(from).map((r) => r.body).filter((b) => !isSideRequest(b)), stderr: err };
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(PLUGIN), `build first: ${PLUGIN} is missing (npm run build)`);
+  assert.ok(fs.existsSync(OPENCODE), "the opencode-ai dev dependency provides node_modules/.bin/opencode");
+  server = await startModelServer(respond);
+  fs.mkdirSync(project, { recursive: true });
+  const config = {
+    $schema: "https://opencode.ai/config.json",
+    provider: { mock: { npm: "@ai-sdk/openai-compatible", name: "Mock", options: { baseURL: server.url, apiKey: "test" }, models: { m: { name: "Mock model" } } } },
+    model: "mock/m",
+    small_model: "mock/m",
+    autoupdate: false,
+    share: "disabled",
+    permission: { edit: "allow", bash: "allow" },
+    agent: { coder: { mode: "subagent", description: "Writes code for the architect", model: "mock/m" } },
+    plugin: [[pathToFileURL(PLUGIN).href, { orchestrators: ["build", "architect"], phase_summary_chars: 200 }]],
+  };
+  fs.writeFileSync(path.join(project, "opencode.json"), JSON.stringify(config, null, 2));
+  const dirs = Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"].map((k) => [k, path.join(root, k.toLowerCase())]));
+  for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
+  env = {
+    PATH: process.env.PATH,
+    ...dirs,
+    // Bun reads the working directory from PWD; an inherited one would run opencode in the repo.
+    PWD: project,
+    CAIRN_HIVE: path.join(root, "hive.db"),
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+    OPENCODE_DISABLE_CLAUDE_CODE: "1",
+  };
+});
+
+after(async () => {
+  await server?.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test("opencode + Cairn plugin against a scripted model", { timeout: 240_000 }, async (t) => {
+  await t.test("the model's knowledge_add calls store lessons", async () => {
+    const run = await opencode(["E2E-ADD: remember the auth lessons"]);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const calls = run.events.filter((e) => e.type === "tool_use" && e.part?.tool === "knowledge_add");
+    assert.equal(calls.length, 2, JSON.stringify(run.events).slice(0, 2000));
+    for (const c of calls) assert.equal(c.part?.state?.status, "completed");
+    assert.match(calls.map((c) => c.part?.state?.output).join("\n"), /added S-\d+ to the swarm tier/);
+    const followUp = run.requests.at(-1)!;
+    assert.ok(followUp.messages.some((m) => m.role === "tool" && messageText(m).includes("added S-")), "the model got the tool's answer");
+    const tools = run.requests[0]!.tools!.map((x) => x.function.name);
+    for (const name of ["knowledge_add", "knowledge_recall", "knowledge_query", "knowledge_remove", "knowledge_archive", "knowledge_quarantine", "knowledge_feedback", "knowledge_promote"]) {
+      assert.ok(tools.includes(name), `${name} offered to the model`);
+    }
+    const recall = run.requests[0]!.tools!.find((x) => x.function.name === "knowledge_recall")!;
+    assert.match(JSON.stringify(recall.function.parameters), /"query":\{[^}]*"description"/);
+  });
+
+  await t.test("on the next turn the lessons block reaches the model, plus the standing instruction", async () => {
+    const run = await opencode(["E2E-RECALL: fix the session token null check in the auth middleware"]);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const req = run.requests[0]!;
+    const user = req.messages.filter((m) => m.role === "user").map(messageText).join("\n");
+    assert.ok(user.includes(INJECTION_SENTINEL), user.slice(0, 1000));
+    assert.ok(user.includes(LESSON), "the stored lesson is in the request");
+    assert.equal(user.split(INJECTION_SENTINEL).length, 2, "exactly one block");
+    const system = req.messages.filter((m) => m.role === "system").map(messageText).join("\n");
+    assert.match(system, /\[cairn\] Knowledge tools/);
+    const cairn = await openCairn({ projectDir: project, env });
+    try {
+      const shown = (await cairn.list({ limit: 10 })).find((e) => e.lesson === LESSON)!;
+      assert.ok(shown.usage.shown >= 1, "the injected lesson counts as shown");
+    } finally {
+      await cairn.close();
+    }
+  });
+
+  await t.test("writing .swarm/plan.md with a Lessons Learned section produces entries", async () => {
+    const run = await opencode(["E2E-PLAN: write the retrospective into the plan"]);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    assert.ok(run.events.some((e) => e.type === "tool_use" && e.part?.tool === "write" && e.part.state?.status === "completed"), JSON.stringify(run.events).slice(0, 1500));
+    const cairn = await openCairn({ projectDir: project, env });
+    try {
+      const entries = await cairn.list({ limit: 50 });
+      for (const l of [RETRO_1, RETRO_2]) {
+        const e = entries.find((x) => x.lesson === l);
+        assert.ok(e, `curated: ${l}\n${entries.map((x) => x.lesson).join("\n")}`);
+        assert.equal(e!.provenance.derived_from.kind, "retrospective");
+      }
+    } finally {
+      await cairn.close();
+    }
+  });
+
+  await t.test("/swarm knowledge answers with the lessons, no tool call needed", async () => {
+    const run = await opencode(["--command", "swarm", "knowledge"]);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const req = run.requests[0]!;
+    const user = req.messages.filter((m) => m.role === "user").map(messageText).join("\n");
+    assert.match(user, /Live lessons:/);
+    assert.ok(!user.includes(INJECTION_SENTINEL), "the command turn carries no lessons block");
+    assert.ok(user.includes(LESSON.slice(0, 60)));
+    assert.ok(user.includes(RETRO_1.slice(0, 60)));
+    assert.ok(run.events.some((e) => e.type === "text" && e.part?.text === "ok"));
+    assert.ok(!run.events.some((e) => e.type === "tool_use"));
+  });
+
+  await t.test("a delegated agent gets only the directives that apply to it", async () => {
+    const run = await opencode(["E2E-DELEGATE: have the coder fix the auth session"]);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const child = run.requests.find((r) => userText(r).includes("E2E-CHILD"));
+    assert.ok(child, "the coder's request reached the model");
+    const text = userText(child!);
+    assert.ok(text.includes(INJECTION_SENTINEL), text.slice(0, 800));
+    assert.ok(text.includes(DIRECTIVE.slice(0, 60)), "the directive is there");
+    assert.match(text, /DO: run npm run test:auth/);
+    assert.ok(!text.includes(LESSON.slice(0, 60)), "plain lessons stay with the orchestrator");
+  });
+
+  await t.test("no hook failed along the way", () => {
+    const log = path.join(project, ".swarm", "cairn-plugin.log");
+    const text = fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
+    assert.doesNotMatch(text, /ERROR/, text);
+  });
+});

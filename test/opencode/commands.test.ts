@@ -1,0 +1,135 @@
+// /swarm: registration through the config hook without clobbering, and every subcommand's answer in command.execute.before.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import type { Config } from "@opencode-ai/plugin";
+import { loadPlugin, readLog, textOf, userMessage, writePlan, PLAN } from "./helpers.js";
+
+const p = await loadPlugin();
+after(() => p.close());
+const config: Config = {
+  command: { mine: { template: "do my thing" } },
+  agent: { architect: { mode: "primary", model: "mock/m", description: "plans and delegates" }, reviewer: { mode: "subagent", tools: { write: false, edit: false } } },
+};
+await p.hook("config")(config);
+const cmd = p.hook("command.execute.before");
+
+async function swarm(args: string): Promise<{ parts: Array<{ type: string; text?: string; synthetic?: boolean }> }> {
+  const original = [{ type: "text", text: "template" }] as never[];
+  const out = { parts: original };
+  await cmd({ command: "swarm", sessionID: "ses_1", arguments: args }, out);
+  // OpenCode sends its own array on, not whatever `output.parts` points to afterwards.
+  assert.equal(out.parts, original, "the parts array is changed in place");
+  return out as never;
+}
+const answer = async (args: string) => (await swarm(args)).parts[0]!.text!;
+
+test("the config hook adds /swarm and keeps the user's commands", () => {
+  assert.equal(config.command?.mine?.template, "do my thing");
+  assert.ok(config.command?.swarm?.template);
+  assert.match(config.command?.swarm?.description ?? "", /Cairn/);
+});
+
+test("a /swarm the user already defined is left alone, reported once, and not intercepted", async () => {
+  const other = await loadPlugin(undefined, p.dir + "-own");
+  try {
+    const cfg: Config = { command: { swarm: { template: "user's own swarm" } } };
+    await other.hook("config")(cfg);
+    await other.hook("config")(cfg);
+    assert.equal(cfg.command?.swarm?.template, "user's own swarm");
+    assert.equal(readLog(other.dir).match(/already defined/g)?.length, 1);
+    const out = { parts: [{ type: "text", text: "user's own swarm" }] as never[] };
+    await other.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: "status" }, out);
+    assert.equal((out.parts[0] as { text: string }).text, "user's own swarm");
+  } finally {
+    await other.close();
+  }
+});
+
+test("the answer is the visible part; a synthetic note tells the model not to act", async () => {
+  const out = await swarm("help");
+  assert.equal(out.parts.length, 2);
+  assert.match(out.parts[0]!.text!, /^\/swarm help\n\nCairn — \/swarm commands:/);
+  assert.equal(out.parts[0]!.synthetic, undefined);
+  assert.equal(out.parts[1]!.synthetic, true);
+  assert.match(out.parts[1]!.text!, /Do not call tools/);
+});
+
+test("the command's own turn gets no lessons block", async () => {
+  const out = await swarm("status");
+  const m = userMessage("msg_cmd", "build", "");
+  m.parts.splice(0, m.parts.length, ...(out.parts as never[]));
+  await p.hook("experimental.chat.messages.transform")({}, { messages: [m] });
+  assert.equal(m.parts.length, 2);
+  assert.doesNotMatch(textOf(m), /cairn:knowledge/);
+});
+
+test("other commands pass through untouched", async () => {
+  const out = { parts: [{ type: "text", text: "do my thing" }] as never[] };
+  await cmd({ command: "mine", sessionID: "s", arguments: "x" }, out);
+  assert.deepEqual(out.parts, [{ type: "text", text: "do my thing" }]);
+});
+
+test("knowledge add (quoted), list, search, quarantine, restore, stats", async () => {
+  assert.match(await answer("knowledge"), /No lessons recorded yet/);
+  const added = await answer('knowledge add "Always run prisma generate after editing prisma/schema.prisma; stale clients fail at runtime."');
+  assert.match(added, /^\/swarm knowledge add .*\n\nRecorded S-1 \(candidate\)\./s);
+  const cairn = await p.cairn();
+  assert.equal((await cairn.get("S-1")).provenance.created_by, "human:opencode");
+  assert.match(await answer("knowledge add 'be careful'"), /Not recorded — rejected:/);
+  assert.match(await answer("knowledge list"), /\[S-1\] \(swarm\/candidate\/.*prisma generate/);
+  assert.match(await answer("knowledge search prisma schema"), /1 match\(es\):\n- \[S-1\]/);
+  assert.match(await answer("knowledge search"), /Usage/);
+  assert.match(await answer('knowledge quarantine S-1 "wrong for v5"'), /Quarantined S-1/);
+  assert.equal((await cairn.get("S-1")).lifecycle.status_reason, "wrong for v5");
+  assert.match(await answer("knowledge restore S-1"), /Restored S-1 \(candidate\)/);
+  assert.match(await answer("knowledge stats"), /- swarm: 1 entries/);
+  assert.match(await answer("knowledge quarantine S-404"), /Failed: No entry/);
+  assert.match(await answer("knowledge frobnicate"), /Unknown knowledge command "frobnicate"/);
+});
+
+test("knowledge migrate imports context.md and the old JSONL once", async () => {
+  const swarmDir = path.join(p.dir, ".swarm");
+  fs.mkdirSync(swarmDir, { recursive: true });
+  fs.writeFileSync(path.join(swarmDir, "context.md"), "## Decisions\n- Use pnpm workspaces for the monorepo; npm hoisting broke the shared eslint config.\n");
+  fs.writeFileSync(
+    path.join(swarmDir, "knowledge.jsonl"),
+    JSON.stringify({ id: "lesson-1", tier: "swarm", lesson: "Set statement_timeout on the reporting pool in src/db/pool.ts; runaway queries blocked deploys.", category: "performance", status: "active", confirmed_by: [] }) + "\nnot json\n",
+  );
+  const first = await answer("knowledge migrate");
+  assert.match(first, /\.swarm\/context\.md: 1 imported/);
+  assert.match(first, /\.swarm\/knowledge\.jsonl: 1 imported, 0 merged into existing, 0 rejected, 1 unreadable line\(s\): line 2/);
+  const again = await answer("knowledge migrate");
+  assert.match(again, /context\.md: already migrated/);
+  const cairn = await p.cairn();
+  assert.ok((await cairn.recall("pnpm workspaces eslint")).length >= 1);
+});
+
+test("promote: text into the hive, and --from-swarm by id", async () => {
+  assert.match(await answer('promote "Pin the Node major in .nvmrc and the CI matrix together; mismatches broke native builds."'), /Promoted to the hive as H-\d+/);
+  assert.match(await answer("promote --from-swarm S-1"), /Promoted to the hive as H-\d+|Already in the hive/);
+  assert.match(await answer("promote --from-swarm"), /Usage/);
+  assert.match(await answer("promote"), /Usage/);
+});
+
+test("status, plan [N], agents, curate", async () => {
+  assert.match(await answer("status"), /No active swarm plan found/);
+  writePlan(p.dir, `${PLAN}\n### Lessons Learned\n- Log the request id in src/auth/middleware.ts errors; support could not correlate failed logins.\n`);
+  const status = await answer("status");
+  assert.match(status, /Phases: 1\/2 complete; tasks: 3\/5 done/);
+  assert.match(status, /Current: Phase 2: Session middleware \[IN PROGRESS\]/);
+  assert.match(status, /Agents configured: 2/);
+  assert.match(await answer("plan"), /# Auth rewrite[\s\S]*Phase 2/);
+  const phase1 = await answer("plan 1");
+  assert.match(phase1, /## Phase 1: Token parsing/);
+  assert.doesNotMatch(phase1, /Phase 2/);
+  assert.match(await answer("plan 9"), /Phase 9 not found/);
+  const agents = await answer("agents");
+  assert.match(agents, /- architect \(primary, mock\/m, gets lessons block\): plans and delegates/);
+  assert.match(agents, /- reviewer \(subagent, read-only, gets directives\)/);
+  assert.match(await answer("curate"), /1 added/);
+  assert.match(await answer("curate"), /0 added/);
+  assert.match(await answer("nonsense"), /Unknown subcommand "nonsense"/);
+  assert.match(await answer(""), /Cairn — \/swarm commands/);
+});

@@ -1,0 +1,125 @@
+// The plugin as OpenCode loads it: one handler per hook key, options merged and reported once, failures logged never thrown.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as mod from "../../src/faces/opencode/plugin.js";
+import { CairnPlugin } from "../../src/faces/opencode/plugin.js";
+import { loadPlugin, newProject, pluginInput, readLog, userMessage, textOf } from "./helpers.js";
+
+function toolCtx(dir: string) {
+  return { sessionID: "s", messageID: "m", agent: "coder", directory: dir, worktree: dir, abort: new AbortController().signal, metadata() {}, ask: async () => {} };
+}
+
+test("default and named exports are the same Plugin, so OpenCode initialises it once", () => {
+  assert.equal(mod.default, CairnPlugin);
+  assert.equal(typeof CairnPlugin, "function");
+});
+
+test("the package's ./server entry is OpenCode's v1 module shape around the same plugin", async () => {
+  const server = (await import("../../src/faces/opencode/server.js")).default;
+  assert.equal(server.id, "cairn");
+  assert.equal(server.server, CairnPlugin);
+});
+
+test("every hook key has exactly one handler", async () => {
+  const p = await loadPlugin();
+  try {
+    assert.deepEqual(Object.keys(p.hooks).sort(), [
+      "chat.message", "command.execute.before", "config", "dispose", "event",
+      "experimental.chat.messages.transform", "experimental.chat.system.transform", "experimental.session.compacting",
+      "tool", "tool.execute.after", "tool.execute.before",
+    ]);
+  } finally {
+    await p.close();
+  }
+});
+
+test("unknown event types (plugin.added, catalog.updated) are tolerated", async () => {
+  const p = await loadPlugin();
+  try {
+    for (const type of ["plugin.added", "catalog.updated", "session.idle"]) {
+      await p.hook("event")({ event: { type, properties: {} } as never });
+    }
+    assert.equal(readLog(p.dir), "");
+  } finally {
+    await p.close();
+  }
+});
+
+test("an exception inside a hook is logged to .swarm/cairn-plugin.log and never reaches OpenCode", async () => {
+  const p = await loadPlugin();
+  try {
+    await p.hook("experimental.chat.messages.transform")({}, { messages: [{ info: { role: "user" }, parts: null }] as never });
+    await p.hook("experimental.chat.system.transform")({ model: {} as never }, { system: null } as never);
+    await p.hook("tool.execute.before")({ tool: "edit", sessionID: "s", callID: "c" }, null as never);
+    const log = readLog(p.dir);
+    assert.match(log, /ERROR experimental\.chat\.messages\.transform: TypeError/);
+    assert.match(log, /ERROR experimental\.chat\.system\.transform/);
+    assert.match(log, /ERROR tool\.execute\.before/);
+  } finally {
+    await p.close();
+  }
+});
+
+test("invalid plugin options are reported once, clearly, and their defaults apply", async () => {
+  const p = await loadPlugin({ orchestrators: "architect", bogus: true, phase_summary_chars: 100 });
+  try {
+    const log = readLog(p.dir);
+    assert.equal(log.match(/invalid plugin options/g)?.length, 1);
+    assert.match(log, /option "orchestrators": .*array/i);
+    assert.match(log, /unknown option "bogus"/);
+    await p.hook("config")({});
+    const out = { parts: [] as never[] };
+    await p.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: "status" }, out);
+    assert.match((out.parts[0] as { text: string }).text, /Problems:\n- invalid plugin options/);
+    // The default orchestrators (architect, build, plan) still get the full block.
+    const c = await p.cairn();
+    await c.add({ lesson: "Rebuild the GraphQL schema with npm run codegen after editing schema.graphql; stale types compile but fail at runtime." });
+    const m = [userMessage("msg_o", "build", "edit schema.graphql codegen types")];
+    await p.hook("experimental.chat.messages.transform")({}, { messages: m });
+    assert.match(textOf(m[0]!), /cairn:knowledge/);
+  } finally {
+    await p.close();
+  }
+});
+
+test("engine options from opencode.json are merged over the config files; a bad one falls back and is reported", async () => {
+  const dir = newProject();
+  fs.mkdirSync(path.join(dir, ".swarm"), { recursive: true });
+  fs.writeFileSync(path.join(dir, ".swarm", "cairn.json"), JSON.stringify({ knowledge: { max_inject_count: 5, max_lesson_display_chars: 200 } }));
+  const p = await loadPlugin({ knowledge: { max_inject_count: 1 } }, dir);
+  try {
+    const c = await p.cairn();
+    for (const l of [
+      "Run the auth integration suite after touching src/auth/session.ts refresh logic; rotation broke silently.",
+      "Check the auth session token for null in src/auth/middleware.ts before reading claims.",
+      "Log the auth session id in src/auth/audit.ts so support can trace failed logins.",
+    ]) await c.add({ lesson: l });
+    const m = [userMessage("msg_e", "architect", "auth session token refresh middleware audit")];
+    await p.hook("experimental.chat.messages.transform")({}, { messages: m });
+    assert.equal((textOf(m[0]!).match(/^- \[S-/gm) ?? []).length, 1, "max_inject_count 1 from the plugin options wins");
+  } finally {
+    await p.close();
+  }
+  const bad = await loadPlugin({ knowledge: { max_inject_count: -3 } });
+  try {
+    const r = await bad.hooks.tool!.knowledge_query!.execute({} as never, toolCtx(bad.dir));
+    assert.match((r as { output: string }).output, /no|0|entries/i, "the plugin still works on the file config");
+    assert.match(readLog(bad.dir), /engine options in opencode\.json ignored: [\s\S]*knowledge\.max_inject_count/);
+  } finally {
+    await bad.close();
+  }
+});
+
+test("when the knowledge base cannot open, hooks stay silent, tools fail with the reason, and it is reported once", async () => {
+  const dir = newProject();
+  fs.writeFileSync(path.join(dir, ".swarm"), "a file where the folder should be");
+  const hooks = await CairnPlugin(pluginInput(dir));
+  const m = [userMessage("msg_x", "architect", "anything")];
+  await hooks["experimental.chat.messages.transform"]!({}, { messages: m });
+  await hooks["experimental.chat.messages.transform"]!({}, { messages: m });
+  assert.equal(m[0]!.parts.length, 1);
+  await assert.rejects(hooks.tool!.knowledge_recall!.execute({ query: "x" } as never, toolCtx(dir)), /knowledge_recall failed/);
+  await hooks.dispose?.();
+});

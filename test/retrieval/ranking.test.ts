@@ -1,0 +1,87 @@
+// Ranking from context: task and files over chatter, specific context signals, stacks, triggers, project applicability.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { buildContextQuery, weightedContextTerms } from "../../src/retrieval/context.js";
+import { insertRaw, makeSandbox, withWorld, type RawEntry } from "./helpers.js";
+
+async function ranked(entries: RawEntry[], ctx: Parameters<import("../../src/engine.js").Cairn["recall"]>[0], sbName?: string): Promise<string[]> {
+  const sb = makeSandbox(sbName);
+  const rows = await insertRaw(sb, entries);
+  const byId = new Map(rows.map((r, i) => [r.id, i]));
+  let out: string[] = [];
+  await withWorld(
+    async ({ cairn }) => {
+      out = (await cairn.recall(ctx, { limit: 10, diverse: false })).map((h) => String(byId.get(h.entry.id)));
+    },
+    {},
+    sb,
+  );
+  return out;
+}
+
+test("query building: task terms first, then files; 'Phase N:' numbering and folder/extension noise dropped", () => {
+  const ctx = { phase: "Phase 3: Observability", task: "Trace checkout requests", files: ["src/lib/logger.ts"], lastMessage: "thanks, looks good", techStack: ["node"] };
+  const terms = buildContextQuery(ctx);
+  assert.deepEqual(terms.slice(0, 3), ["trace", "checkout", "requests"]);
+  assert.ok(terms.includes("logger"));
+  for (const noise of ["phase", "3", "src", "lib", "ts"]) assert.ok(!terms.includes(noise), `${noise} is not a query term`);
+  const weights = new Map(weightedContextTerms(ctx).map((t) => [t.term, t.weight]));
+  assert.ok(weights.get("trace")! > weights.get("logger")! && weights.get("logger")! > weights.get("thanks")!, "task > files > chatter");
+});
+
+test("with the same overlap, a lesson sharing words with the task outranks one sharing words with the chatter", async () => {
+  const order = await ranked(
+    [
+      { lesson: "Standup notes belong in the team thread, not in direct messages." },
+      { lesson: "Invoice sync jobs stop after three attempts and park the failure." },
+    ],
+    { task: "Invoice sync attempts", lastMessage: "standup notes thread" },
+  );
+  assert.deepEqual(order, ["1", "0"]);
+});
+
+test("a lesson scoped to the files in play outranks an equally worded one scoped elsewhere", async () => {
+  const order = await ranked(
+    [
+      { lesson: "Validate webhook payloads before queueing them.", globs: ["src/billing/**"] },
+      { lesson: "Validate webhook payloads before queueing them!", globs: ["src/webhooks/**"] },
+    ],
+    { task: "Validate webhook payloads", files: ["src/webhooks/stripe.ts"] },
+  );
+  assert.deepEqual(order.slice(0, 2), ["1", "0"]);
+});
+
+test("a lesson declared for another stack gives way to a stack-neutral one with the same words", async () => {
+  const order = await ranked(
+    [
+      { lesson: "Connection pool exhaustion: close every result set after reading it.", stack: ["go"] },
+      { lesson: "Connection pool exhaustion: close every result set after reading it!" },
+      { lesson: "Connection pool exhaustion: close every result set after reading it?", stack: ["python"] },
+    ],
+    { task: "Connection pool exhaustion in the reports API", techStack: ["python", "django"] },
+  );
+  assert.equal(order[order.length - 1], "0", `order ${order}`);
+  assert.equal(order[0], "2", "the matching stack first");
+});
+
+test("triggers fire on whole words only", async () => {
+  const order = await ranked(
+    [
+      { lesson: "Token verification: pin the expected signing method.", triggers: ["alg"] },
+      { lesson: "Token verification: pin the expected signing method!", triggers: ["none algorithm"] },
+    ],
+    { task: "Token verification for the algorithm migration", lastMessage: "header says none algorithm" },
+  );
+  assert.equal(order[0], "1", "'none algorithm' is in the context; 'alg' only inside 'algorithm'");
+});
+
+test("entries restricted to other projects never reach this one", async () => {
+  const order = await ranked(
+    [
+      { lesson: "Release notes for the mobile app are drafted from merged PR titles.", tier: "hive", source: "x" },
+      { lesson: "Release notes for the mobile app list every migration.", tier: "hive", source: "y" },
+    ].map((e, i) => (i === 0 ? { ...e, projects: ["someone-else"] } : e)),
+    { task: "Draft the release notes for the mobile app" },
+  );
+  assert.deepEqual(order, ["1"]);
+});
