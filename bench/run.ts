@@ -8,29 +8,30 @@ import type { SizeResult } from "./measure.js";
 import { BUDGETS, detailLines, renderTable, rowsFor, type Row } from "./report.js";
 import { ensureCorpus } from "./seed.js";
 
-const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-mcp] [--strict]
+const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-extras] [--strict]
   --sizes   entries per tier (each size seeds N swarm + N hive entries)
   --json    machine-readable output on stdout (progress goes to stderr)
-  --no-mcp  skip bench/mcp-bench.ts (it needs \`npm run build\` for dist/faces/mcp/main.js)
+  --no-extras  skip bench/mcp-bench.ts (needs \`npm run build\` for dist/faces/mcp/main.js) and bench/opencode-bench.ts
+  --add/--recall/--inject N  timed calls per size (default 300/500/500)
   --strict  exit 1 when a budget fails`;
 
 interface Args {
   sizes: number[];
   seed: number;
   json: boolean;
-  mcp: boolean;
+  extras: boolean;
   strict: boolean;
   counts: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, mcp: true, strict: false, counts: [] };
+  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, extras: true, strict: false, counts: [] };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     if (k === "--sizes") a.sizes = argv[++i]!.split(",").map((s) => Number(s.replace(/[_k]/g, (m) => (m === "k" ? "000" : ""))));
     else if (k === "--seed") a.seed = Number(argv[++i]);
     else if (k === "--json") a.json = true;
-    else if (k === "--no-mcp") a.mcp = false;
+    else if (k === "--no-extras" || k === "--no-mcp") a.extras = false;
     else if (k === "--strict") a.strict = true;
     else if (["--add", "--recall", "--inject"].includes(k)) a.counts.push(k, argv[++i]!);
     else if (k === "--help" || k === "-h") {
@@ -59,19 +60,23 @@ function measure(size: number, seed: number, counts: string[]): Promise<SizeResu
   });
 }
 
-interface McpOutcome {
-  result?: { p50: number; p99: number; n: number; engine: { p50: number; p99: number } };
+interface ExtraOutcome<T> {
+  result?: T;
   skipped?: string;
 }
+type McpResult = { p50: number; p99: number; n: number; engine: { p50: number; p99: number } };
+type OpencodeResult = { size: number; turn: { p50: number; p99: number }; step: { p50: number; p99: number }; engine: { p50: number; p99: number }; injected: number };
 
-async function mcpBench(): Promise<McpOutcome> {
-  if (!fs.existsSync(path.join(REPO_ROOT, "bench", "mcp-bench.ts"))) return { skipped: "bench/mcp-bench.ts not present" };
+/** Benches other people own (bench/mcp-bench.ts, bench/opencode-bench.ts): run when present, skipped with a reason otherwise. */
+async function extraBench<T>(file: string, fn: string): Promise<ExtraOutcome<T>> {
+  if (!fs.existsSync(path.join(REPO_ROOT, "bench", `${file}.ts`))) return { skipped: `bench/${file}.ts not present` };
   try {
     // A variable specifier: this module must load (and type-check) whether or not the file exists.
-    const spec = "./mcp-bench.js";
-    const mod = (await import(spec)) as { runMcpBench?: () => Promise<McpOutcome["result"]> };
-    if (typeof mod.runMcpBench !== "function") return { skipped: "bench/mcp-bench.ts exports no runMcpBench()" };
-    return { result: await mod.runMcpBench() };
+    const spec = `./${file}.js`;
+    const mod = (await import(spec)) as Record<string, unknown>;
+    const run = mod[fn];
+    if (typeof run !== "function") return { skipped: `bench/${file}.ts exports no ${fn}()` };
+    return { result: (await (run as () => Promise<T>)()) };
   } catch (e) {
     return { skipped: (e as Error).message.split("\n")[0] };
   }
@@ -93,7 +98,9 @@ async function main(): Promise<void> {
       log((e as Error).message);
     }
   }
-  const mcp = args.mcp ? await mcpBench() : { skipped: "--no-mcp" };
+  if (args.extras) log("running bench/mcp-bench.ts and bench/opencode-bench.ts when present (--no-extras skips them)…");
+  const mcp: ExtraOutcome<McpResult> = args.extras ? await extraBench<McpResult>("mcp-bench", "runMcpBench") : { skipped: "--no-extras" };
+  const opencode: ExtraOutcome<OpencodeResult> = args.extras ? await extraBench<OpencodeResult>("opencode-bench", "runOpencodeBench") : { skipped: "--no-extras" };
   const rows: Row[] = results.flatMap(rowsFor);
   const report = {
     date: new Date().toISOString(),
@@ -104,6 +111,7 @@ async function main(): Promise<void> {
     rows,
     results,
     mcp,
+    opencode,
     errors,
   };
   fs.mkdirSync(path.join(REPO_ROOT, "bench", "results"), { recursive: true });
@@ -117,6 +125,10 @@ async function main(): Promise<void> {
     for (const r of results) log(detailLines(r));
     if (mcp.result) log(`mcp knowledge_recall over stdio (10,000 + 10,000): p50 ${mcp.result.p50.toFixed(2)} ms, p99 ${mcp.result.p99.toFixed(2)} ms (engine alone p50 ${mcp.result.engine.p50.toFixed(2)} ms)`);
     else log(`mcp bench skipped: ${mcp.skipped}`);
+    if (opencode.result) {
+      const o = opencode.result;
+      log(`opencode plugin hook, new turn (${o.size.toLocaleString("en-US")} + ${o.size.toLocaleString("en-US")}): p50 ${o.turn.p50.toFixed(2)} ms, p99 ${o.turn.p99.toFixed(2)} ms (engine inject alone p99 ${o.engine.p99.toFixed(2)} ms; cached step p99 ${o.step.p99.toFixed(2)} ms)`);
+    } else log(`opencode bench skipped: ${opencode.skipped}`);
     for (const e of errors) log(`ERROR ${e}`);
     log("\nwritten to bench/results/latest.json");
   }

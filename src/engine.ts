@@ -3,7 +3,18 @@ import path from "node:path";
 import { LIVE_STATUSES, STATUSES, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
-import { CairnError } from "./errors.js";
+import { CairnError, NotFoundError } from "./errors.js";
+import { validateEntryRef } from "./core/ids.js";
+import { isHumanActor } from "./governance/actors.js";
+import { checkAdvisories, type Advisory, type AdvisoryQuery } from "./governance/advisories.js";
+import { approveEntry, rejectEntry, type ApprovalResult } from "./governance/approval.js";
+import { editEntry, type EditResult } from "./governance/edit.js";
+import { proposeGuardrail, type GuardrailProposal } from "./governance/guardrail.js";
+import { governanceMetrics, type GovernanceMetrics } from "./governance/metrics.js";
+import { attachMirror, pullMirror, rebuildMirror, type MirrorReport, type PullReport } from "./governance/mirror.js";
+import { markPrevented } from "./governance/prevention.js";
+import { relatedEntries, type RelatedHit, type RelatedQuery } from "./governance/related.js";
+import type { LessonFields } from "./governance/structured.js";
 import { writeExport } from "./io/export.js";
 import { importFile, type ImportOptions, type ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
@@ -95,6 +106,7 @@ export class Cairn {
   private readonly actor: string;
   private readonly env: NodeJS.ProcessEnv;
   private closed = false;
+  private readonly detachMirror: (() => void) | undefined;
 
   /** Use `openCairn()`; the constructor opens both databases synchronously. */
   constructor(opts: OpenCairnOptions) {
@@ -115,6 +127,19 @@ export class Cairn {
       hive = new SqliteStore(this.hivePath, "hive", driverOpts);
     }
     this.services = { swarm, hive, config: this.config, project: this.project, now: opts.now ?? (() => new Date()) };
+    this.detachMirror = this.config.governance.mirror.enabled ? attachMirror(this.services) : undefined;
+  }
+
+  /** Drafts wait for a person: to any other actor (agents, MCP clients) a draft does not exist. */
+  private async hideDraft(ref: string, actor: string): Promise<void> {
+    if (isHumanActor(actor)) return;
+    const { entry } = await locate(this.services, ref);
+    if (entry.lifecycle.status === "draft") throw new NotFoundError(validateEntryRef(ref));
+  }
+
+  private visibleStatuses(statuses: readonly Status[] | undefined): readonly Status[] | undefined {
+    if (isHumanActor(this.actor)) return statuses;
+    return (statuses ?? STATUSES).filter((st) => st !== "draft");
   }
 
   /** Records a lesson through the gates and dedup. A duplicate reinforces the entry it matches. */
@@ -125,7 +150,8 @@ export class Cairn {
   /** Lessons matching a query (or a whole context), best first. Retired entries only when asked for. */
   async recall(query: string | RetrievalContext, opts: RecallOptions = {}): Promise<RecallHit[]> {
     const ctx = typeof query === "string" ? { task: query } : query;
-    const ranked = await recallForContext(this.services, ctx, opts);
+    const statuses = opts.statuses ? this.visibleStatuses(opts.statuses) : undefined;
+    const ranked = await recallForContext(this.services, ctx, statuses ? { ...opts, statuses } : opts);
     return ranked.map((r) => ({ entry: r.entry, tier: r.entry.tier, score: r.score, breakdown: r.breakdown }));
   }
 
@@ -136,11 +162,14 @@ export class Cairn {
 
   /** One entry by id, handle (S-12, H-3) or imported id, from either tier. */
   async get(ref: string): Promise<Entry> {
+    await this.hideDraft(ref, this.actor);
     return (await locate(this.services, ref)).entry;
   }
 
   async list(filter: ListFilter = {}): Promise<Entry[]> {
-    const { tier = "all", limit = 50, offset = 0, order, ...f } = filter;
+    const { tier = "all", limit = 50, offset = 0, order, ...rest } = filter;
+    const statuses = this.visibleStatuses(rest.statuses);
+    const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
     const stores = openTiers(this.services).filter((s) => tier === "all" || s.tier === tier);
     const lists = (await Promise.all(stores.map((s) => s.listEntries(f, { limit: limit + offset, order })))).flat();
     // Merge the tiers in the same order each returned them in.
@@ -162,39 +191,110 @@ export class Cairn {
     return out.slice(0, limit);
   }
 
-  quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
+  async quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
+    await this.hideDraft(ref, actor);
     return quarantineEntry(this.services, ref, reason, actor);
   }
 
-  restore(ref: string, actor = this.actor): Promise<Entry> {
+  async restore(ref: string, actor = this.actor): Promise<Entry> {
+    await this.hideDraft(ref, actor);
     return restoreEntry(this.services, ref, actor);
   }
 
-  archive(ref: string, reason?: string, actor = this.actor): Promise<Entry> {
+  async archive(ref: string, reason?: string, actor = this.actor): Promise<Entry> {
+    await this.hideDraft(ref, actor);
     return archiveEntry(this.services, ref, reason, actor);
   }
 
   /** Deletes from whichever tier holds it; promoted or approved entries need `force`. */
-  remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<Entry> {
-    return removeEntry(this.services, ref, { force: opts.force, reason: opts.reason, actor: opts.actor ?? this.actor });
+  async remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<Entry> {
+    const actor = opts.actor ?? this.actor;
+    await this.hideDraft(ref, actor);
+    return removeEntry(this.services, ref, { force: opts.force, reason: opts.reason, actor });
   }
 
   /** Promotes a swarm entry (by id) or a new lesson text to the hive through the hive gate. */
-  promote(what: { id: string } | { lesson: NewEntryInput }, actor = this.actor): Promise<PromotionResult> {
+  async promote(what: { id: string } | { lesson: NewEntryInput }, actor = this.actor): Promise<PromotionResult> {
+    if ("id" in what) await this.hideDraft(what.id, actor);
     return "id" in what ? promoteEntry(this.services, what.id, actor) : promoteText(this.services, what.lesson, actor);
   }
 
-  /** Marks `oldRef` superseded by `replacement` (an existing ref, or a new lesson added first). */
+  /**
+   * Marks `oldRef` superseded by `replacement` (an existing ref, or a new lesson added first).
+   * A new lesson that lands as a draft (approval required) retires the old one only when approved.
+   */
   async supersede(oldRef: string, replacement: string | NewEntryInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
+    await this.hideDraft(oldRef, actor);
     let newRef: string;
-    if (typeof replacement === "string") newRef = replacement;
-    else {
-      const old = await this.get(oldRef);
-      const r = await writeLesson(this.services, replacement, { tier: old.tier, actor, source: "add" });
+    if (typeof replacement === "string") {
+      await this.hideDraft(replacement, actor);
+      newRef = replacement;
+    } else {
+      const old = (await locate(this.services, oldRef)).entry;
+      const r = await writeLesson(this.services, { ...replacement, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
+      if (r.superseded || r.status === "draft") {
+        return { old: (await locate(this.services, old.id)).entry, replacement: (await locate(this.services, r.id)).entry };
+      }
       newRef = r.id;
     }
     return supersedeEntry(this.services, oldRef, newRef, actor);
+  }
+
+  /** A person approves a lesson: established, approved_by/at recorded, what it supersedes retired. Agents get FORBIDDEN. */
+  approve(ref: string, actor = this.actor): Promise<ApprovalResult> {
+    return approveEntry(this.services, ref, actor);
+  }
+
+  /** A person rejects a draft (or candidate): archived with the reason, counted in the approval rate. */
+  reject(ref: string, reason?: string, actor = this.actor): Promise<Entry> {
+    return rejectEntry(this.services, ref, reason, actor);
+  }
+
+  /** A person edits a lesson's fields (those named replace the current ones), through the write gates. */
+  edit(ref: string, fields: LessonFields, actor = this.actor, via = "api"): Promise<EditResult> {
+    return editEntry(this.services, ref, fields, actor, via);
+  }
+
+  /**
+   * Vetted lessons whose file globs or detection patterns match what an agent is about to do — the
+   * pre-action hook. Cheap when nothing changed (one counter read per tier); matches count as consultations.
+   */
+  checkAdvisories(query: AdvisoryQuery): Promise<Advisory[]> {
+    return checkAdvisories(this.services, query, this.actor);
+  }
+
+  /** Counts a prevention for entries whose advisory made the agent change course. */
+  async markPrevented(refs: string | readonly string[], opts: { actor?: string; note?: string } = {}): Promise<number> {
+    const list = typeof refs === "string" ? [refs] : refs;
+    const actor = opts.actor ?? this.actor;
+    for (const ref of list) await this.hideDraft(ref, actor);
+    return markPrevented(this.services, list, actor, opts.note ? { note: opts.note.slice(0, 300) } : {});
+  }
+
+  /** Vetted entries that apply to files (glob match) and tags (overlap), for this project. */
+  related(query: RelatedQuery): Promise<RelatedHit[]> {
+    return relatedEntries(this.services, query);
+  }
+
+  /** Writes `.swarm/guardrails/<handle>-<slug>.md` from the entry's suggested guardrail. */
+  proposeGuardrail(ref: string, opts: { force?: boolean } = {}): Promise<GuardrailProposal> {
+    return proposeGuardrail(this.services, ref, opts);
+  }
+
+  /** Rewrites the Markdown mirror from the databases (whether or not sync is enabled). */
+  rebuildMirror(): Promise<MirrorReport> {
+    return rebuildMirror(this.services);
+  }
+
+  /** Applies edits made in the Markdown mirror; conflicts with newer database versions are reported, not applied. */
+  pullMirror(actor = this.actor): Promise<PullReport> {
+    return pullMirror(this.services, actor);
+  }
+
+  /** The Knowledge Objects success metrics (`cairn stats --governance`). */
+  governanceStats(): Promise<GovernanceMetrics> {
+    return governanceMetrics(this.services);
   }
 
   /** The TTL sweep alone (what `cairn sweep` runs). */
@@ -209,7 +309,13 @@ export class Cairn {
     return { sweep, promotions };
   }
 
-  feedback(ref: string, verdict: Verdict, note?: string, actor = this.actor): Promise<Entry> {
+  /** The automatic promotions alone (explicit, fast-track, age), e.g. for `/swarm curate`. */
+  promoteDue(actor = "cairn:promoter"): Promise<PromotionResult[]> {
+    return promoteDueEntries(this.services, actor);
+  }
+
+  async feedback(ref: string, verdict: Verdict, note?: string, actor = this.actor): Promise<Entry> {
+    await this.hideDraft(ref, actor);
     return recordFeedback(this.services, ref, verdict, actor, note);
   }
 
@@ -260,6 +366,7 @@ export class Cairn {
   }
 
   async history(ref: string): Promise<EntryEvent[]> {
+    await this.hideDraft(ref, this.actor);
     const loc = await locate(this.services, ref);
     return loc.store.listEvents(loc.entry.id, 1000);
   }
@@ -321,6 +428,7 @@ export class Cairn {
   async close(): Promise<void> {
     this.closed = true;
     await this.reflecting;
+    this.detachMirror?.();
     await this.services.swarm.close();
     await this.services.hive?.close();
   }

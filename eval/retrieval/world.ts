@@ -77,6 +77,7 @@ function sandboxEnv(root: string): NodeJS.ProcessEnv {
 }
 
 export async function buildWorld(lessons: readonly LessonSpec[], memoriesFile = MEMORIES_FILE): Promise<World> {
+  if (!fs.existsSync(memoriesFile)) throw new Error(`The real memories are missing: ${memoriesFile} (the eval expects ../shared/data next to the repo).`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-eval-"));
   const env = sandboxEnv(root);
   const projectDir = path.join(root, "project");

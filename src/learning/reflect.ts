@@ -7,6 +7,7 @@ import type { Services } from "../services.js";
 import { extractLessons } from "./extract.js";
 import { implicitScore, OutcomeSchema, type Outcome, type OutcomeInput } from "./outcome.js";
 import { CairnError } from "../errors.js";
+import { evaluatePreventions } from "../governance/prevention.js";
 
 export interface ReflectOptions {
   maxItems?: number;
@@ -50,7 +51,7 @@ async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, 
   return [...ids].slice(0, 200);
 }
 
-async function processOne(s: Services, o: Outcome & { recorded_at?: string }, enqueuedAt: string, opts: ReflectOptions): Promise<{ added: number; scored: number }> {
+async function processOne(s: Services, o: Outcome & { recorded_at?: string }, enqueuedAt: string, opts: ReflectOptions): Promise<{ added: number; scored: number; prevented: number }> {
   const actor = opts.actor ?? "cairn:reflect";
   const score = implicitScore(o);
   let scored = 0;
@@ -82,7 +83,9 @@ async function processOne(s: Services, o: Outcome & { recorded_at?: string }, en
     });
     if (r.action === "added") added++;
   }
-  return { added, scored };
+  // Governance impact: advisories whose pattern is gone from the files this successful task touched.
+  const prevented = o.id ? await evaluatePreventions(s, o, o.id, o.recorded_at ?? enqueuedAt) : 0;
+  return { added, scored, prevented };
 }
 
 /** Drains up to `maxItems` outcomes. Failures retry; after `maxAttempts` an item is dead-lettered with its error. */

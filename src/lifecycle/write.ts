@@ -173,7 +173,11 @@ async function reject(store: Store, s: Services, lesson: string, issues: Quality
 export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOptions): Promise<WriteResult> {
   const store = storeFor(s, opts.tier);
   const gated = gateInput(s, raw, opts.tier, opts.trusted);
-  if (!gated.ok) return reject(store, s, gated.lesson, gated.issues, opts.source);
+  if (!gated.ok) {
+    // A bad title or enum value is a field for the caller to fix, not a lesson to refuse forever.
+    const fieldsOnly = gated.issues.every((i) => i.severity !== "reject" || (i.code.startsWith("invalid_") && i.code !== "invalid_lesson"));
+    return fieldsOnly ? fieldRejection(store, gated.issues) : reject(store, s, gated.lesson, gated.issues, opts.source);
+  }
   const { input, lesson, issues } = gated;
 
   // Imported data keeps a broken pattern (it is simply never matched); anything else must fix it.
@@ -191,6 +195,8 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
         throw e;
       },
     );
+    // To an agent a draft does not exist, so it cannot name one either.
+    if (declared?.lifecycle.status === "draft" && !isHumanActor(opts.actor)) declared = undefined;
     const problem = !declared ? `supersedes: no entry "${input.supersedes.slice(0, 60)}"` : declared.tier !== opts.tier ? `supersedes: ${declared.handle} is in the ${declared.tier} tier, not ${opts.tier}` : undefined;
     if (problem) return fieldRejection(store, [...issues, { layer: "structure", severity: "reject", code: "invalid_supersedes", message: problem }]);
     input.supersedes = declared!.id;

@@ -58,7 +58,7 @@ export function weightedContextTerms(ctx: RetrievalContext): WeightedTerm[] {
 }
 
 /** Query terms for the full-text index, most important first. */
-export function buildContextQuery(ctx: RetrievalContext, maxTerms = 40): string[] {
+export function buildContextQuery(ctx: RetrievalContext, maxTerms = 24): string[] {
   return weightedContextTerms(ctx)
     .sort((a, b) => b.weight - a.weight)
     .slice(0, maxTerms)

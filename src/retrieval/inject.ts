@@ -3,7 +3,7 @@ import type { Tier } from "../core/entry.js";
 import { storeFor, type Services } from "../services.js";
 import type { RetrievalContext } from "./context.js";
 import { recallForContext } from "./recall.js";
-import { budgetFor, INJECTION_SENTINEL, renderBlock, type BudgetRegime } from "./render.js";
+import { budgetFor, INJECTION_SENTINEL, isDirective, renderBlock, type BudgetRegime } from "./render.js";
 
 export interface InjectResult {
   /** The block to insert, or "" when nothing fits or the regime is skip. */
@@ -20,6 +20,8 @@ export interface InjectOptions {
   existingText?: string;
   /** Count the rendered entries as shown (default true). */
   recordShown?: boolean;
+  /** Only entries that render as directives (for delegated agents: what to do, not background). */
+  directivesOnly?: boolean;
 }
 
 export function modelLimit(s: Services, model?: string): number {
@@ -29,14 +31,17 @@ export function modelLimit(s: Services, model?: string): number {
 
 export async function injectForContext(s: Services, ctx: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
   const limit = modelLimit(s, ctx.model);
-  const headroom = Math.max(0, 1 - (ctx.tokensUsed ?? 0) / limit);
+  // Rounded so 20% headroom is 0.2, not 0.19999…, and lands in the regime the docs name.
+  const headroom = Math.round(Math.max(0, 1 - (ctx.tokensUsed ?? 0) / limit) * 1e9) / 1e9;
   const k = s.config.knowledge;
   const budget = budgetFor(headroom, k.max_inject_count, k.inject_char_budget);
   const empty = { text: "", regime: budget.regime, headroom, entries: [] };
   if (!k.enabled || budget.regime === "skip" || opts.existingText?.includes(INJECTION_SENTINEL)) return empty;
 
-  const ranked = await recallForContext(s, ctx, { limit: budget.maxEntries });
-  const block = renderBlock(ranked.map((r) => r.entry), budget, k.max_lesson_display_chars);
+  // Directives are a minority: rank a wider pool so the filter still fills the budget.
+  const ranked = await recallForContext(s, ctx, { limit: opts.directivesOnly ? budget.maxEntries * 4 : budget.maxEntries });
+  const chosen = ranked.map((r) => r.entry).filter((e) => !opts.directivesOnly || isDirective(e));
+  const block = renderBlock(chosen, budget, k.max_lesson_display_chars);
   if (!block.text) return empty;
 
   if (opts.recordShown !== false) {

@@ -62,7 +62,7 @@ export const PATH_NOISE: ReadonlySet<string> = new Set(
 );
 
 /** Candidates (best by BM25 first) whose text is checked for each context term in `focus`. */
-export const FOCUS_POOL = 120;
+export const FOCUS_POOL = 60;
 
 /** Intent words in the query boost kinds (Memory Lane +15%). */
 export const INTENT_BOOSTS: ReadonlyArray<{ pattern: RegExp; kinds: readonly string[]; factor: number }> = [

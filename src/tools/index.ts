@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CairnError } from "../errors.js";
 import { knowledgeAdd } from "./definitions/knowledge-add.js";
 import { knowledgeArchive } from "./definitions/knowledge-archive.js";
+import { knowledgeCheck } from "./definitions/knowledge-check.js";
 import { knowledgeContext } from "./definitions/knowledge-context.js";
 import { knowledgeFeedback } from "./definitions/knowledge-feedback.js";
 import { knowledgeOutcome } from "./definitions/knowledge-outcome.js";
@@ -14,7 +15,7 @@ import { knowledgeRemove } from "./definitions/knowledge-remove.js";
 import type { ToolCallContext, ToolDefinition, ToolResult } from "./types.js";
 
 export type { ToolCallContext, ToolDefinition, ToolResult } from "./types.js";
-export { knowledgeAdd, knowledgeArchive, knowledgeContext, knowledgeFeedback, knowledgeOutcome, knowledgePromote, knowledgeQuarantine, knowledgeQuery, knowledgeRecall, knowledgeRemove };
+export { knowledgeAdd, knowledgeArchive, knowledgeCheck, knowledgeContext, knowledgeFeedback, knowledgeOutcome, knowledgePromote, knowledgeQuarantine, knowledgeQuery, knowledgeRecall, knowledgeRemove };
 
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   knowledgeAdd,
@@ -27,6 +28,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   knowledgePromote,
   knowledgeContext,
   knowledgeOutcome,
+  knowledgeCheck,
 ];
 
 export function findTool(name: string): ToolDefinition | undefined {

@@ -63,15 +63,20 @@ test("cross-process BUSY: a writer with a 50 ms busy timeout reopens, retries, a
     const dbFile = init.swarmPath;
     await init.close();
 
+    // The adder opens first and waits; it starts writing the moment the holder has the lock.
+    const adder = runWorker("add-worker.ts", [sb.projectDir, sb.hivePath, "3", "25", "50", "--wait-go"], sb.env);
+    await adder.waitForLine(/^OPENED$/);
     const holder = runWorker("lock-holder.ts", [dbFile, "1500"], sb.env);
     await holder.waitForLine(/^LOCKED$/);
     const lockedAt = Date.now();
-    const adder = runWorker("add-worker.ts", [sb.projectDir, sb.hivePath, "3", "25", "50"], sb.env);
+    adder.send("go");
+    const firstAck = adder.waitForLine(/^ADDED /).then(() => Date.now());
     const [h, a] = await Promise.all([holder.done, adder.done]);
 
     assert.equal(h.code, 0, `lock holder failed: ${h.stderr}`);
     assert.equal(a.code, 0, `adder surfaced an error: ${a.stderr.slice(0, 2000)}`);
-    assert.ok(Date.now() - lockedAt >= 1400, "the adder had to wait for the lock");
+    // The lock is held 1.5 s after LOCKED: no add can be acknowledged before the holder commits.
+    assert.ok((await firstAck) - lockedAt >= 1000, "the first add was acknowledged only after the lock was released");
     const ids = ackedIds(a.stdout);
     assert.equal(ids.length, 25, `every add is acknowledged: ${a.stdout}`);
     const reopens = Number(/^REOPENS (-?\d+)$/m.exec(a.stdout)?.[1]);

@@ -102,6 +102,10 @@ before(async () => {
   };
   fs.writeFileSync(path.join(project, "opencode.json"), JSON.stringify(config, null, 2));
   const dirs = Object.fromEntries(["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"].map((k) => [k, path.join(root, k.toLowerCase())]));
+  // OpenCode npm-installs @opencode-ai/plugin into its global config dir on every start until it is there
+  // (offline each attempt costs ~75 s). Kept under node_modules/.cache, it is fetched once per checkout;
+  // nothing of the user's lives there, and Cairn's own config file under it is never written.
+  dirs.XDG_CONFIG_HOME = path.join(REPO, "node_modules", ".cache", "cairn-e2e", "xdg-config");
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
   env = {
     PATH: process.env.PATH,

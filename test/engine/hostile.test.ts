@@ -7,13 +7,16 @@ import { openCairn, type Cairn, type NewEntryInput, type WriteResult } from "../
 import { hostileLessons, SECRET_VALUES } from "../fixtures/hostile-lessons.js";
 import { makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
 
-async function withCairn(fn: (c: Cairn, sb: Sandbox) => Promise<void>): Promise<void> {
+/** `close` lets a test inspect the files after the engine let go of them; it closes once. */
+async function withCairn(fn: (c: Cairn, sb: Sandbox, close: () => Promise<void>) => Promise<void>): Promise<void> {
   const sb = makeSandbox();
   const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env });
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= cairn.close());
   try {
-    await fn(cairn, sb);
+    await fn(cairn, sb, close);
   } finally {
-    await cairn.close();
+    await close();
     removeSandbox(sb);
   }
 }
@@ -35,7 +38,7 @@ const bytesContain = (file: string, needle: string) => fs.readFileSync(file).inc
 test("hostile lesson corpus through cairn.add: every reject refused with a reason, nothing stored", async () => {
   const rejects = hostileLessons.filter((h) => h.expect === "reject");
   assert.ok(rejects.length >= 60, `the corpus holds ${rejects.length} rejects`);
-  await withCairn(async (c) => {
+  await withCairn(async (c, _sb, close) => {
     for (const h of rejects) {
       const r = await c.add({ lesson: h.text, category: "other" });
       assertReadableReason(r, h.name);
@@ -47,7 +50,7 @@ test("hostile lesson corpus through cairn.add: every reject refused with a reaso
     const listed = await c.rejected("swarm", 1000);
     assert.ok(listed.length > 0, "rejections are listed");
     for (const r of listed) for (const s of SECRET_VALUES) assert.ok(!r.lesson.includes(s) && !r.reason.includes(s), "the rejected list holds a secret");
-    await c.close();
+    await close();
     for (const f of dbFiles(c)) for (const s of SECRET_VALUES) assert.ok(!bytesContain(f, s), `${path.basename(f)} holds a secret's bytes`);
   });
 });
@@ -207,7 +210,7 @@ test("hostile recall queries (FTS syntax, quotes, huge input) return results or 
 test("a lesson with an AWS key: rejected, and the key's bytes are nowhere on disk nor in the rejected list", async () => {
   const key = "AKIA" + "ZX7Q2M4N8P3R5T6V";
   const secretKey = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "k2Q9sT4vB1";
-  await withCairn(async (c) => {
+  await withCairn(async (c, _sb, close) => {
     const inputs: NewEntryInput[] = [
       { lesson: `Deploy the static site to S3 with access key ${key} from the ops account.` },
       { lesson: `Set aws_secret_access_key = ${secretKey} in the CI credentials file.` },
@@ -225,7 +228,7 @@ test("a lesson with an AWS key: rejected, and the key's bytes are nowhere on dis
     assert.ok(listed.includes("[REDACTED"), "the rejected list keeps the masked lesson for context");
     for (const f of dbFiles(c)) assert.ok(!bytesContain(f, key) && !bytesContain(f, secretKey), `${path.basename(f)} holds the key (before close)`);
     assert.equal(await totalEntries(c), 0);
-    await c.close();
+    await close();
     for (const f of dbFiles(c)) assert.ok(!bytesContain(f, key) && !bytesContain(f, secretKey), `${path.basename(f)} holds the key (after close)`);
   });
 });

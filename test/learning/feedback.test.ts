@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decayedFeedback, decayFactor, FEEDBACK_FLOOR, hasNegativeFeedback } from "../../src/lifecycle/feedback.js";
-import { SCORE_WEIGHTS } from "../../src/retrieval/weights.js";
+import { feedbackFactor } from "../../src/retrieval/weights.js";
 import { DAY, T0, withWorld } from "./helpers.js";
 
 const close = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) < 1e-9, `${msg ?? ""} ${a} ≠ ${b}`);
@@ -34,9 +34,10 @@ test("engine: older verdicts weigh less than newer ones, by the configured half-
     close(later.helpful, 0.25);
     close(later.harmful, 0.125);
     close(later.weight, 1 / 1.5);
-    // Ranking reads the same weight through the engine's clock.
+    // Ranking reads the same weight through the engine's clock: it multiplies the score by 0.5 + weight.
     const hit = (await cairn.recall("Postgres major version docker-compose")).find((h) => h.entry.id === id);
-    close(hit!.breakdown.feedback!, SCORE_WEIGHTS.feedback.value / 1.5);
+    const factor = feedbackFactor(1 / 1.5);
+    close(hit!.breakdown.feedback!, (hit!.score / factor) * (factor - 1));
     e = await cairn.get(id!);
     assert.equal(e.usage.last_feedback_at, new Date(clock.t).toISOString(), "the injected clock stamps feedback");
   });

@@ -41,7 +41,7 @@ test("a /swarm the user already defined is left alone, reported once, and not in
     assert.equal(readLog(other.dir).match(/already defined/g)?.length, 1);
     const out = { parts: [{ type: "text", text: "user's own swarm" }] as never[] };
     await other.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: "status" }, out);
-    assert.equal((out.parts[0] as { text: string }).text, "user's own swarm");
+    assert.equal((out.parts[0] as unknown as { text: string }).text, "user's own swarm");
   } finally {
     await other.close();
   }

@@ -20,6 +20,7 @@ for (const [k, v] of Object.entries({
   fs.mkdirSync(process.env[k]!, { recursive: true });
 }
 process.env.CAIRN_HIVE = path.join(SANDBOX, "hive.db");
+process.on("exit", () => fs.rmSync(SANDBOX, { recursive: true, force: true }));
 delete process.env.CAIRN_CONFIG;
 
 let counter = 0;

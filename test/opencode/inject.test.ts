@@ -1,6 +1,8 @@
 // messages.transform: the lessons block reaches orchestrator turns once per user message, directives only for delegated agents, within budget.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { INJECTION_SENTINEL } from "../../src/retrieval/render.js";
 import { assistantMessage, loadPlugin, textOf, userMessage, writePlan, PLAN, type Msg } from "./helpers.js";
 
@@ -46,13 +48,13 @@ test("later steps of the same turn re-attach the cached block without counting i
   assert.equal(step2[0]!.parts.filter((x) => x.type === "text" && x.text.includes(INJECTION_SENTINEL)).length, 1, "idempotent on the same output");
 });
 
-test("only the last user message gets the block", async () => {
+test("only the last user message gets the block, even when an earlier turn kept its own", async () => {
   const msgs = await run([
-    userMessage("msg_old", "architect", "earlier request about auth middleware"),
+    userMessage("msg_old", "architect", `${INJECTION_SENTINEL}\nan old block a host persisted`),
     assistantMessage("msg_old_a", "msg_old"),
     userMessage("msg_new", "architect", "now the session token in auth middleware"),
   ]);
-  assert.doesNotMatch(textOf(msgs[0]!), /cairn:knowledge/);
+  assert.equal(msgs[0]!.parts.length, 1);
   assert.match(textOf(msgs[2]!), /cairn:knowledge/);
 });
 
@@ -99,4 +101,18 @@ test("turns without a user message, or when injection is off, are left alone", a
   } finally {
     await off.close();
   }
+});
+
+test("what an orchestrator was shown is remembered for the phase outcome without a file write per turn", async () => {
+  const q = await loadPlugin({ orchestrators: ["architect"] });
+  writePlan(q.dir, PLAN);
+  const c = await q.cairn();
+  const e = await c.add({ lesson: "Rotate the refresh token in src/auth/refresh.ts on every use; reuse let stolen tokens live for weeks." });
+  const state = path.join(q.dir, ".swarm", "cairn-curator.json");
+  await q.hook("experimental.chat.messages.transform")({}, { messages: [userMessage("msg_s1", "architect", "refresh token rotation in src/auth/refresh.ts")] });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(fs.existsSync(state), false, "nothing written during the turn");
+  await q.close();
+  const saved = JSON.parse(fs.readFileSync(state, "utf8")) as { shown: Record<string, string[]> };
+  assert.deepEqual(saved.shown["Phase 2: Session middleware"], [e.id]);
 });

@@ -44,14 +44,15 @@ test("extractEvidenceLessons: strings and {lesson} objects at any depth", () => 
 });
 
 test("touchedFiles: cheap checks on write/edit/patch/bash arguments and phase_complete", () => {
-  const dir = "/p";
-  assert.deepEqual(touchedFiles("write", { filePath: "/p/.swarm/plan.md", content: "x" }, dir, ".swarm"), { plan: true, evidence: [] });
-  assert.deepEqual(touchedFiles("edit", { filePath: "/p/.swarm/evidence/1.2/e.json" }, dir, ".swarm"), { plan: false, evidence: [".swarm/evidence/1.2/e.json"] });
-  assert.equal(touchedFiles("edit", { filePath: "/p/src/a.ts" }, dir, ".swarm"), undefined);
-  assert.equal(touchedFiles("read", { filePath: "/p/.swarm/plan.md" }, dir, ".swarm"), undefined);
-  assert.equal(touchedFiles("bash", { command: "npm test" }, dir, ".swarm"), undefined);
-  assert.deepEqual(touchedFiles("bash", { command: "echo x >> .swarm/plan.md" }, dir, ".swarm"), { plan: true, evidence: [] });
-  assert.deepEqual(touchedFiles("phase_complete", { phase: 2 }, dir, ".swarm"), { plan: true, evidence: [], phaseComplete: 2 });
+  assert.deepEqual(touchedFiles("write", { filePath: "/p/.swarm/plan.md", content: "x" }, ".swarm"), { plan: true, evidence: [] });
+  assert.deepEqual(touchedFiles("edit", { filePath: "/p/.swarm/evidence/1.2/e.json" }, ".swarm"), { plan: false, evidence: [".swarm/evidence/1.2/e.json"] });
+  assert.equal(touchedFiles("edit", { filePath: "/p/src/a.ts" }, ".swarm"), undefined);
+  assert.equal(touchedFiles("read", { filePath: "/p/.swarm/plan.md" }, ".swarm"), undefined);
+  assert.equal(touchedFiles("write", { filePath: "/p/docs/a.md", content: "see .swarm/plan.md" }, ".swarm"), undefined, "content is not a path");
+  assert.deepEqual(touchedFiles("apply_patch", { patchText: "*** Update File: .swarm/plan.md\n+x" }, ".swarm"), { plan: true, evidence: [] });
+  assert.equal(touchedFiles("bash", { command: "npm test" }, ".swarm"), undefined);
+  assert.deepEqual(touchedFiles("bash", { command: "echo x >> .swarm/plan.md" }, ".swarm"), { plan: true, evidence: [] });
+  assert.deepEqual(touchedFiles("phase_complete", { phase: 2 }, ".swarm"), { plan: true, evidence: [], phaseComplete: 2 });
 });
 
 test("splitArgs: quotes group words", () => {

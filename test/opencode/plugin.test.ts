@@ -72,7 +72,7 @@ test("invalid plugin options are reported once, clearly, and their defaults appl
     await p.hook("config")({});
     const out = { parts: [] as never[] };
     await p.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: "status" }, out);
-    assert.match((out.parts[0] as { text: string }).text, /Problems:\n- invalid plugin options/);
+    assert.match((out.parts[0] as unknown as { text: string }).text, /Problems:\n- invalid plugin options/);
     // The default orchestrators (architect, build, plan) still get the full block.
     const c = await p.cairn();
     await c.add({ lesson: "Rebuild the GraphQL schema with npm run codegen after editing schema.graphql; stale types compile but fail at runtime." });

@@ -3,6 +3,7 @@ import type { CaseSpec } from "../spec.js";
 import { containerCases } from "./containers.js";
 import { gitciCases } from "./gitci.js";
 import { goCases } from "./go.js";
+import { holdoutCases } from "./holdout.js";
 import { memoryCases } from "./memories.js";
 import { postgresCases } from "./postgres.js";
 import { pythonCases } from "./python.js";
@@ -22,6 +23,7 @@ export const CASE_SLICES: Readonly<Record<string, CaseSpec[]>> = {
   gitci: gitciCases,
   security: securityCases,
   memories: memoryCases,
+  holdout: holdoutCases,
 };
 
 export function allCases(): Array<CaseSpec & { slice: string }> {

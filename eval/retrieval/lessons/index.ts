@@ -13,7 +13,7 @@ import { typescript } from "./typescript.js";
 
 export const STACKS: Readonly<Record<string, StackData>> = { typescript, react, python, go, rust, postgres, containers, gitci, security };
 
-const PAIRS_PER_STACK = 14;
+const PAIRS_PER_STACK = 18;
 
 export function writtenLessons(): LessonSpec[] {
   const all = Object.entries(STACKS).flatMap(([name, data]) => [...data.facts, ...expandFiller(name, data, PAIRS_PER_STACK)]);

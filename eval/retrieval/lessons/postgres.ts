@@ -29,6 +29,7 @@ export const postgres: StackData = {
     f("pg.pg-dump-restore", "workflow_note", "tooling", "Restore production dumps to staging with pg_restore --no-owner --no-acl -j 4; restoring as a different role failed on ownership otherwise.", { tags: ["backup"] }),
     f("pg.deadlock-order", "correction", "debugging", "The transfer job deadlocked because two transactions updated the same accounts in opposite order; always lock rows in primary-key order.", { triggers: ["deadlock detected"], tags: ["locking"] }),
     f("pg.like-index", "insight", "performance", "A LIKE 'abc%' prefix search ignored the btree index because the database collation is not C; create the index with text_pattern_ops, or a trigram index for infix search.", { tags: ["indexes", "search"] }),
+    f("pg.old-uuid-v4", "decision", "architecture", "Primary keys are random UUIDv4 generated with gen_random_uuid() so ids never leak row counts.", { status: "archived", tags: ["uuid"] }),
     // Distractors
     f("pg.x-index-page", "workflow_note", "other", "The docs index page lists every guide alphabetically; add new guides to docs/index.md by hand."),
     f("pg.x-lock-doors", "workflow_note", "other", "The office door lock codes change monthly; facilities posts them in the private channel."),

@@ -32,6 +32,7 @@ export const python: StackData = {
     f("py.async-views-orm", "insight", "debugging", "Calling the ORM from an async Django view raised SynchronousOnlyOperation; wrap the query in sync_to_async or keep the view synchronous.", { triggers: ["SynchronousOnlyOperation"], tags: ["django", "async"] }),
     f("py.csrf-api", "correction", "security", "The SPA's POSTs failed with 403 after moving to session auth; send the csrftoken cookie value in X-CSRFToken instead of disabling CSRF on the views.", { tags: ["django", "csrf"], dont: ["mark API views csrf_exempt"] }),
     f("py.fastapi-depends", "pattern", "architecture", "In the FastAPI service, database sessions come from a Depends generator that closes them in finally; sessions opened inside handlers leaked connections under load.", { tags: ["fastapi"], stack: ["python", "fastapi"], scope: "stack:fastapi" }),
+    f("py.old-settings-files", "decision", "architecture", "Keep one settings file per environment (base.py, dev.py, prod.py) and import the base into each.", { status: "superseded", tags: ["django"] }),
     // Distractors
     f("py.x-select-widget", "workflow_note", "other", "The admin's related-object select widget is slow with many customers; switch it to autocomplete_fields, which searches on demand.", { tags: ["django"] }),
     f("py.x-migration-docs", "workflow_note", "process", "The data migration runbook for moving customers between regions lives in docs/ops/migration.md; ops reviews it before each move."),

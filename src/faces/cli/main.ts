@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from "commander";
 import { registerEntryCommands } from "./commands/entries.js";
 import { registerIoCommands } from "./commands/io.js";
 import { registerLearningCommands } from "./commands/learning.js";
+import { registerGovernanceCommands } from "./commands/governance.js";
 import { createMcpCommand } from "../mcp/command.js";
 import { registerLifecycleCommands } from "./commands/lifecycle.js";
 import { registerRecallCommand } from "./commands/recall.js";
@@ -49,6 +50,7 @@ Exit codes: 0 ok, 1 failure, 2 invalid input or rejected, 3 not found, 4 needs -
   registerLifecycleCommands(program);
   registerIoCommands(program);
   registerLearningCommands(program);
+  registerGovernanceCommands(program);
   // `cairn --project X mcp` and `cairn mcp --project X` mean the same project.
   program.addCommand(
     createMcpCommand().hook("preAction", (_parent, cmd) => {

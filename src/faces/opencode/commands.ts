@@ -117,7 +117,12 @@ export async function runCommand(state: PluginState, curator: Curator, rawArgs: 
         return await promote(state, rest);
       case "curate": {
         const run = await curator.curateAll(sessionID);
-        return `Curated .swarm/plan.md and evidence: ${describeReport(run.report)}.${run.completed.length ? ` Phase(s) completed: ${run.completed.join(", ")}.` : ""}`;
+        const promoted = (await (await state.cairn()).promoteDue("curator:swarm")).filter((p) => p.action !== "rejected");
+        return (
+          `Curated .swarm/plan.md and evidence: ${describeReport(run.report)}.` +
+          (run.completed.length ? ` Phase(s) completed: ${run.completed.join(", ")}.` : "") +
+          ` Promoted to the hive: ${promoted.length ? promoted.map((p) => p.handle ?? p.id).join(", ") : "none due"}.`
+        );
       }
       case "status":
         return await status(state);

@@ -6,10 +6,13 @@ import { curateLessons, emptyReport, extractEvidenceLessons, extractLessonsLearn
 import { parsePlan, type PhaseStatus } from "./plan.js";
 import type { PluginState } from "./state.js";
 
-/** Tools whose arguments name the files they change. */
-const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "patch", "apply_patch"]);
+/** Tools whose path argument names the file they change; patch tools name theirs inside the patch text. */
+const WRITE_TOOLS = new Set(["write", "edit", "multiedit"]);
+const PATCH_TOOLS = new Set(["patch", "apply_patch"]);
+const PATH_ARGS = ["filePath", "path", "file_path"];
 const PHASE_COMPLETE_TOOLS = new Set(["phase_complete"]);
 const MAX_REMEMBERED = 500;
+const SAVE_DELAY_MS = 10_000;
 
 interface CuratorMemory {
   version: 1;
@@ -40,14 +43,16 @@ export interface Touched {
 }
 
 /** Cheap: string checks on the call's arguments only; nothing is read unless a .swarm file is named. */
-export function touchedFiles(tool: string, args: unknown, projectDir: string, swarmDir: string): Touched | undefined {
+export function touchedFiles(tool: string, args: unknown, swarmDir: string): Touched | undefined {
   const a = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
   if (PHASE_COMPLETE_TOOLS.has(tool)) {
     const phase = a.phase ?? a.phase_number ?? a.phaseNumber;
     return { plan: true, evidence: [], phaseComplete: typeof phase === "number" || typeof phase === "string" ? phase : "current" };
   }
   let texts: string[];
-  if (WRITE_TOOLS.has(tool)) texts = Object.values(a).filter((v): v is string => typeof v === "string");
+  // Only the arguments that name files: a file's content mentioning .swarm/plan.md is not a write to it.
+  if (WRITE_TOOLS.has(tool)) texts = PATH_ARGS.map((k) => a[k]).filter((v): v is string => typeof v === "string");
+  else if (PATCH_TOOLS.has(tool)) texts = Object.values(a).filter((v): v is string => typeof v === "string");
   else if (tool === "bash" && typeof a.command === "string") texts = [a.command];
   else return undefined;
   const marker = swarmDir.replace(/\\/g, "/").replace(/^\.\//, "");
@@ -55,11 +60,11 @@ export function touchedFiles(tool: string, args: unknown, projectDir: string, sw
   const planRel = `${marker}/plan.md`;
   const evidence = new Set<string>();
   let plan = false;
+  const re = new RegExp(`${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/evidence/[^\\s'"\`]+?\\.json`, "g");
   for (const t of texts) {
+    // A path outside this project that merely ends the same way only costs a hash check of ours.
     const norm = t.replace(/\\/g, "/");
-    const rel = path.isAbsolute(t) ? path.relative(projectDir, t).split(path.sep).join("/") : norm.replace(/^\.\//, "");
-    if (rel === planRel || norm.includes(`/${planRel}`) || norm.includes(planRel)) plan = true;
-    const re = new RegExp(`${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/evidence/[^\\s'"\`]+?\\.json`, "g");
+    if (norm.includes(planRel)) plan = true;
     for (const m of norm.matchAll(re)) evidence.add(m[0]);
   }
   return plan || evidence.size ? { plan, evidence: [...evidence] } : undefined;
@@ -68,6 +73,7 @@ export function touchedFiles(tool: string, args: unknown, projectDir: string, sw
 export class Curator {
   private memory: CuratorMemory | undefined;
   private chain: Promise<unknown> = Promise.resolve();
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly state: PluginState) {}
 
@@ -95,6 +101,8 @@ export class Curator {
   }
 
   private async save(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
     if (!this.memory) return;
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
@@ -102,21 +110,32 @@ export class Curator {
     await fs.rename(tmp, this.file);
   }
 
-  /** Entries shown to an orchestrator during a phase; their outcome is recorded when it completes. */
+  /**
+   * Entries shown to an orchestrator during a phase; their outcome is recorded when it completes.
+   * Kept in memory and written at most every SAVE_DELAY_MS (and on dispose): no file write per turn.
+   */
   noteShown(phase: string | undefined, ids: string[]): void {
     if (!phase || !ids.length) return;
     void this.serial(async () => {
       const m = await this.load();
       const set = new Set([...(m.shown[phase] ?? []), ...ids]);
       m.shown[phase] = [...set].slice(-MAX_REMEMBERED);
-      await this.save();
+      if (!this.saveTimer) {
+        this.saveTimer = setTimeout(() => void this.serial(() => this.save()).catch((e) => this.state.log.error("curator.save", e)), SAVE_DELAY_MS);
+        this.saveTimer.unref?.();
+      }
     }).catch((e) => this.state.log.error("curator.noteShown", e));
+  }
+
+  /** Writes pending memory now (plugin dispose). */
+  flush(): Promise<void> {
+    return this.serial(() => (this.saveTimer ? this.save() : Promise.resolve()));
   }
 
   /** The tool.execute.after entry point. */
   async afterTool(tool: string, args: unknown, sessionID?: string): Promise<CurateRun | undefined> {
     if (!this.state.options.plugin.curate) return undefined;
-    const touched = touchedFiles(tool, args, this.state.directory, this.state.swarmDir);
+    const touched = touchedFiles(tool, args, this.state.swarmDir);
     if (!touched) return undefined;
     return this.serial(async () => {
       let run: CurateRun = { report: emptyReport(), completed: [] };

@@ -2,7 +2,7 @@
 import type { Hooks } from "@opencode-ai/plugin";
 import type { Cairn } from "../../engine.js";
 import type { RetrievalContext } from "../../retrieval/context.js";
-import { budgetFor, INJECTION_SENTINEL, isDirective, renderBlock } from "../../retrieval/render.js";
+import { INJECTION_SENTINEL } from "../../retrieval/render.js";
 import { COMMAND_NOTE } from "./commands.js";
 import { currentTask } from "./plan.js";
 import type { PluginState } from "./state.js";
@@ -40,8 +40,9 @@ export function estimateTokens(messages: readonly MessageWithParts[]): number {
   return Math.max(reported, Math.ceil(chars / CHARS_PER_TOKEN));
 }
 
-function hasSentinel(messages: readonly MessageWithParts[]): boolean {
-  return messages.some((m) => m.parts.some((p) => p.type === "text" && p.text.includes(INJECTION_SENTINEL)));
+/** Per message: a block that some host version did persist in an earlier turn must not silence later turns. */
+function hasSentinel(m: MessageWithParts): boolean {
+  return m.parts.some((p) => p.type === "text" && p.text.includes(INJECTION_SENTINEL));
 }
 
 function userText(m: MessageWithParts, max = 2000): string {
@@ -56,22 +57,6 @@ function userText(m: MessageWithParts, max = 2000): string {
 function modelKey(cairn: Cairn, providerID: string, modelID: string): string {
   const full = `${providerID}/${modelID}`;
   return cairn.config.model_limits[full] ? full : modelID;
-}
-
-/**
- * Delegated agents get directives only. The engine's inject() renders every kind, so this
- * uses recall + the engine's pure renderer; it cannot count these as shown until the engine
- * offers `inject(ctx, { directivesOnly: true })` (reported as a needed engine change).
- */
-async function directivesFor(cairn: Cairn, ctx: RetrievalContext): Promise<Injection> {
-  const k = cairn.config.knowledge;
-  const limit = (ctx.model && cairn.config.model_limits[ctx.model]) || cairn.config.model_limits.default || 128000;
-  const budget = budgetFor(Math.max(0, 1 - (ctx.tokensUsed ?? 0) / limit), k.max_inject_count, k.inject_char_budget);
-  if (!k.enabled || budget.regime === "skip") return { text: "", entries: [], mode: "delegated" };
-  const hits = await cairn.recall(ctx, { limit: budget.maxEntries * 3 });
-  const directives = hits.map((h) => h.entry).filter(isDirective).slice(0, budget.maxEntries);
-  const block = renderBlock(directives, budget, k.max_lesson_display_chars);
-  return { text: block.text, entries: block.entries.map((e) => ({ id: e.id, handle: e.handle })), mode: "delegated" };
 }
 
 export class Injector {
@@ -97,8 +82,9 @@ export class Injector {
         break;
       }
     }
-    if (idx < 0 || hasSentinel(messages)) return undefined;
+    if (idx < 0) return undefined;
     const user = messages[idx]!;
+    if (hasSentinel(user)) return undefined;
     if (user.info.role !== "user" || user.parts.some((p) => p.type === "text" && p.text === COMMAND_NOTE)) return undefined;
     const info = user.info;
     let injection = this.cache.get(info.id);
@@ -132,11 +118,11 @@ export class Injector {
       files: this.state.activity.recentFiles(),
       ...(agent ? { agent } : {}),
       tokensUsed: estimateTokens(messages),
-      model: modelKey(cairn, user.info.model.providerID, user.info.model.modelID),
+      ...(user.info.model ? { model: modelKey(cairn, user.info.model.providerID, user.info.model.modelID) } : {}),
     };
-    if (!orchestrator) return directivesFor(cairn, ctx);
-    const r = await cairn.inject(ctx, { actor: `agent:${agent}` });
+    // Delegated agents (coder, reviewer, …) get only the directives that apply to them.
+    const r = await cairn.inject(ctx, { actor: `agent:${agent}`, directivesOnly: !orchestrator });
     if (r.entries.length) this.onShown?.(phase, r.entries.map((e) => e.id));
-    return { text: r.text, entries: r.entries.map((e) => ({ id: e.id, handle: e.handle })), mode: "orchestrator" };
+    return { text: r.text, entries: r.entries.map((e) => ({ id: e.id, handle: e.handle })), mode: orchestrator ? "orchestrator" : "delegated" };
   }
 }

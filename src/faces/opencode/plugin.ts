@@ -65,6 +65,7 @@ export const CairnPlugin: Plugin = async (input, options) => {
     }),
 
     dispose: async () => {
+      await curator.flush().catch((e) => state.log.error("dispose", e));
       await state.close().catch((e) => state.log.error("dispose", e));
     },
   };

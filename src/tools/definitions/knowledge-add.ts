@@ -1,6 +1,6 @@
 // knowledge_add: record a lesson through the gates; a duplicate reinforces, a rejection comes back with its reason.
 import { z } from "zod";
-import { CATEGORIES, KINDS, PRIORITIES, type NewEntryInput } from "../../core/entry.js";
+import { CATEGORIES, KINDS, PRIORITIES, ROOT_CAUSES, type NewEntryInput } from "../../core/entry.js";
 import { defineTool, writeOutcome } from "./shared.js";
 
 const list = (max: number, describe: string) => z.array(z.string().min(1)).max(max).optional().describe(describe);
@@ -37,8 +37,21 @@ const args = {
   title: z.string().max(80).optional().describe("A short title, at most 80 characters."),
   why: z.string().max(500).optional().describe("What goes wrong if the lesson is ignored."),
   prevention_rule: z.string().max(500).optional().describe("A rule that prevents the mistake, e.g. \"validate tokens in one helper\"."),
-  detection_pattern: z.string().max(300).optional().describe("How to spot the mistake in code, e.g. a grep pattern."),
+  detection_pattern: z
+    .string()
+    .max(300)
+    .optional()
+    .describe(
+      'How to spot the mistake: an RE2 regex (e.g. "token\\.(claims|payload)"), a glob ("src/auth/**"), or keywords ("kw: refreshToken, claims"). ' +
+        "Agents see the prevention rule before edits that match it. A pattern that matches any text is refused.",
+    ),
+  suggested_guardrail: z.string().max(500).optional().describe("A test, lint rule or hook that would enforce the rule (a person may implement it)."),
+  root_cause: z.enum(ROOT_CAUSES).optional().describe("Root-cause category of the mistake the lesson prevents."),
   file_globs: list(50, 'Files the lesson applies to, as globs, e.g. ["src/auth/**"]; it then ranks higher when those files are in play.'),
+  tech_stack: list(30, 'Technologies it applies to, e.g. ["typescript", "jwt"].'),
+  projects: list(50, 'Projects it applies to (names); omit or ["*"] for any.'),
+  supersedes: z.string().min(1).max(200).optional().describe("Id or handle (S-12) of an older lesson this one replaces; it is retired when this one is accepted."),
+  derived_from: z.string().max(300).optional().describe('The task or issue this was learned from, e.g. "issue #123" or "Phase 2 task 3" (traceability).'),
   triggers: list(30, "Words or phrases whose presence in a task makes this lesson relevant."),
   required_actions: list(20, "Things an agent must do when the lesson applies (makes it a directive)."),
   forbidden_actions: list(20, "Things an agent must not do when the lesson applies (makes it a directive)."),
@@ -55,8 +68,14 @@ export const knowledgeAdd = defineTool({
   args,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async run(a, ctx) {
-    const prevention = a.prevention_rule || a.detection_pattern ? { rule: a.prevention_rule, detection_pattern: a.detection_pattern } : undefined;
-    const applicability = a.file_globs || a.triggers ? { file_globs: a.file_globs, triggers: a.triggers } : undefined;
+    const prevention =
+      a.prevention_rule || a.detection_pattern || a.suggested_guardrail
+        ? { rule: a.prevention_rule, detection_pattern: a.detection_pattern, suggested_guardrail: a.suggested_guardrail }
+        : undefined;
+    const applicability =
+      a.file_globs || a.triggers || a.tech_stack || a.projects
+        ? { file_globs: a.file_globs, triggers: a.triggers, tech_stack: a.tech_stack, projects: a.projects }
+        : undefined;
     const directive =
       a.required_actions || a.forbidden_actions || a.priority
         ? { required_actions: a.required_actions, forbidden_actions: a.forbidden_actions, priority: a.priority }
@@ -74,6 +93,9 @@ export const knowledgeAdd = defineTool({
       prevention,
       applicability,
       directive,
+      root_cause: a.root_cause,
+      supersedes: a.supersedes,
+      ...(a.derived_from ? { derived_from: { kind: /\bissue\b|#\d/i.test(a.derived_from) ? ("issue" as const) : ("task" as const), ref: a.derived_from } } : {}),
       // An explicit add is a deliberate act, not automatic extraction (the audited tool got this wrong).
       auto_generated: false,
       session_id: ctx.sessionId,

@@ -1,23 +1,24 @@
 // knowledge_query: list entries by status, category, kind and tier (newest first), for review rather than relevance.
 import { z } from "zod";
-import { CATEGORIES, KINDS, STATUSES, type Status } from "../../core/entry.js";
+import { CATEGORIES, KINDS, type Status } from "../../core/entry.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
-/** Everything an agent may still act on; retired entries only when asked for by status. */
-const DEFAULT_STATUSES: readonly Status[] = ["draft", "candidate", "established", "promoted"];
+/** Everything an agent may still act on; retired entries only when asked for by status. Drafts wait for a person and are never listed to an agent. */
+const DEFAULT_STATUSES: readonly Status[] = ["candidate", "established", "promoted"];
+const AGENT_STATUSES = ["candidate", "established", "promoted", "archived", "superseded", "quarantined"] as const satisfies readonly Status[];
 
 export const knowledgeQuery = defineTool({
   name: "knowledge_query",
   description:
     "List recorded lessons by filter (newest first) — for reviewing what is known, finding an id to give feedback on, " +
     "or checking what was archived or quarantined. For lessons relevant to a task use knowledge_recall instead. " +
-    "By default lists drafts, candidates, established and promoted entries; pass status to see archived, superseded or quarantined ones.",
+    "By default lists candidates, established and promoted entries; pass status to see archived, superseded or quarantined ones.",
   args: {
     status: z
-      .array(z.enum(STATUSES))
+      .array(z.enum(AGENT_STATUSES))
       .min(1)
       .optional()
-      .describe("Statuses to include (default draft, candidate, established, promoted)."),
+      .describe("Statuses to include (default candidate, established, promoted)."),
     category: z.enum(CATEGORIES).optional().describe("Only this category."),
     kind: z.enum(KINDS).optional().describe("Only this kind."),
     tier: z.enum(TIER_FILTER).default("all").describe("all (default), swarm = this project, hive = cross-project."),

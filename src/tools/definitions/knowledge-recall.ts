@@ -17,17 +17,34 @@ export const knowledgeRecall = defineTool({
       .describe('What you are working on, in words and identifiers, e.g. "refresh token rotation in src/auth/session.ts".'),
     top_n: z.number().int().min(1).max(20).default(5).describe("How many lessons to return, 1 to 20 (default 5)."),
     tier: z.enum(TIER_FILTER).default("all").describe("all (default), swarm = this project only, hive = cross-project lessons only."),
+    files: z
+      .array(z.string().min(1).max(500))
+      .max(100)
+      .optional()
+      .describe("Files you will touch, relative to the project: boosts lessons about them and lists vetted lessons whose file patterns match."),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   async run(a, ctx) {
-    const hits = await ctx.cairn.recall(a.query, { limit: a.top_n, tier: a.tier });
+    const files = a.files?.length ? a.files : undefined;
+    const hits = await ctx.cairn.recall(files ? { task: a.query, files } : a.query, { limit: a.top_n, tier: a.tier });
+    // Lessons scoped to these files by their globs, even when the query's words missed them.
+    const seen = new Set(hits.map((h) => h.entry.id));
+    const related = files
+      ? (await ctx.cairn.related({ files, limit: a.top_n })).filter((r) => !seen.has(r.entry.id) && (a.tier === "all" || r.entry.tier === a.tier))
+      : [];
     const query = sanitizeForPrompt(a.query, 80);
-    const text = hits.length
-      ? [`${hits.length} lesson${hits.length === 1 ? "" : "s"} for "${query}":`, ...hits.map((h) => entryLine(h.entry, `, score ${h.score.toFixed(2)}`))].join("\n")
-      : `No recorded lessons match "${query}".`;
+    const lines = hits.length
+      ? [`${hits.length} lesson${hits.length === 1 ? "" : "s"} for "${query}":`, ...hits.map((h) => entryLine(h.entry, `, score ${h.score.toFixed(2)}`))]
+      : [`No recorded lessons match "${query}".`];
+    if (related.length) lines.push(`Also recorded for these files:`, ...related.map((r) => entryLine(r.entry, ", file match")));
     return {
-      text,
-      data: { query: a.query, count: hits.length, results: hits.map((h) => ({ ...summarize(h.entry), score: Number(h.score.toFixed(4)) })) },
+      text: lines.join("\n"),
+      data: {
+        query: a.query,
+        count: hits.length,
+        results: hits.map((h) => ({ ...summarize(h.entry), score: Number(h.score.toFixed(4)) })),
+        ...(files ? { related: related.map((r) => ({ ...summarize(r.entry), reasons: r.reasons.map((x) => sanitizeForPrompt(x, 200)) })) } : {}),
+      },
     };
   },
 });

@@ -1,10 +1,13 @@
 // Entry commands: add, list, show, rejected.
+import fs from "node:fs";
+import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CATEGORIES, KINDS, TIERS, type Entry, type NewEntryInput, type Tier } from "../../../core/entry.js";
+import { CATEGORIES, KINDS, ROOT_CAUSES, TIERS, type Entry, type NewEntryInput, type Tier } from "../../../core/entry.js";
 import { Cairn } from "../../../engine.js";
+import { inputFromFields, parseLessonFile, type LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
 import { action, int, withCairn } from "../context.js";
-import { EXIT } from "../errors.js";
+import { EXIT, usageError } from "../errors.js";
 import { clean, list, statusColor, table, type Output } from "../format.js";
 
 interface AddFlags {
@@ -17,6 +20,22 @@ interface AddFlags {
   tier?: Tier;
   title?: string;
   why?: string;
+  rootCause?: LessonFields["root_cause"];
+  prevention?: string;
+  detect?: string;
+  guardrail?: string;
+  files?: string;
+  stack?: string;
+  projects?: string;
+  supersedes?: string;
+  enforce?: boolean;
+  fromFile?: string;
+}
+
+/** Only the keys given: a flag left out must not blank what a --from-file document set. */
+function defined<T extends object>(o: T): T | undefined {
+  const out = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  return Object.keys(out).length ? out : undefined;
 }
 
 function confidence(v: string): number {
@@ -52,9 +71,12 @@ export function reportWrite(out: Output, r: WriteResult, extra: Record<string, u
   return r.action === "rejected" ? EXIT.USAGE : EXIT.OK;
 }
 
-export function lessonInput(lesson: string, f: AddFlags): NewEntryInput {
+/** The lesson fields the flags give; `over` a --from-file document when there is one. */
+export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFields {
+  const prevention = defined({ rule: f.prevention, detection_pattern: f.detect, suggested_guardrail: f.guardrail });
+  const applicability = defined({ file_globs: list(f.files), tech_stack: list(f.stack), projects: list(f.projects) });
   return {
-    lesson,
+    ...(lesson !== undefined ? { lesson } : {}),
     ...(f.category ? { category: f.category as NewEntryInput["category"] } : {}),
     ...(f.kind ? { kind: f.kind as NewEntryInput["kind"] } : {}),
     ...(f.tags ? { tags: list(f.tags) } : {}),
@@ -63,7 +85,16 @@ export function lessonInput(lesson: string, f: AddFlags): NewEntryInput {
     ...(f.phase ? { phase: f.phase } : {}),
     ...(f.title ? { title: f.title } : {}),
     ...(f.why ? { why: f.why } : {}),
+    ...(f.rootCause ? { root_cause: f.rootCause } : {}),
+    ...(f.supersedes ? { supersedes: f.supersedes } : {}),
+    ...(f.enforce ? { enforcement: "enforce" as const } : {}),
+    ...(prevention ? { prevention } : {}),
+    ...(applicability ? { applicability } : {}),
   };
+}
+
+export function lessonInput(lesson: string, f: AddFlags): NewEntryInput {
+  return inputFromFields({}, lessonFields(lesson, f));
 }
 
 /** The lesson options shared by add, promote and supersede. */
@@ -75,18 +106,28 @@ export function lessonOptions(cmd: Command): Command {
     .option("--scope <s>", 'applicability scope: "global" or "stack:<name>"')
     .option("--confidence <n>", "confidence 0..1", confidence)
     .option("--phase <p>", "phase in which it was learned (its first confirmation)")
-    .option("--title <t>", "short title")
-    .option("--why <text>", "impact if ignored");
+    .option("--title <t>", "short title (at most 80 characters)")
+    .option("--why <text>", "impact if ignored")
+    .addOption(new Option("--root-cause <c>", "root-cause category").choices(ROOT_CAUSES))
+    .option("--prevention <rule>", "how to prevent a recurrence")
+    .option("--detect <pattern>", 'detection pattern: RE2 regex, glob ("src/auth/**") or keywords ("kw: a, b")')
+    .option("--guardrail <text>", "a test, lint rule or hook that would enforce the rule")
+    .option("--files <globs>", "comma-separated file globs it applies to")
+    .option("--stack <a,b>", "comma-separated tech stack it applies to")
+    .option("--projects <a,b>", 'comma-separated project names it applies to ("*" for any)')
+    .option("--supersedes <id>", "an older entry this one replaces (retired when this one is accepted)")
+    .option("--enforce", "advisories from this lesson block the agent's action instead of only warning");
 }
 
 export function registerEntryCommands(program: Command): void {
   lessonOptions(
     program
       .command("add")
-      .argument("<lesson>", "the lesson, one irreducible insight")
+      .argument("[lesson]", "the lesson, one irreducible insight (or give it in --from-file)")
       .description("record a lesson through the quality gates; a near-duplicate reinforces the existing entry"),
   )
     .addOption(new Option("--tier <tier>", "where to store it").choices(TIERS).default("swarm"))
+    .option("--from-file <file>", "a YAML or JSON lesson (title, lesson, why, root_cause, prevention, applicability, …); flags override it")
     .addHelpText(
       "after",
       `
@@ -94,12 +135,20 @@ Exit codes: 0 added or reinforced, 2 rejected.
 
 Examples:
   $ cairn add "Run migrations before seeding the test database" --category testing
-  $ cairn add "Pin the Node version in CI to match production" --tags ci,node --tier hive --json`,
+  $ cairn add "Pin the Node version in CI to match production" --tags ci,node --tier hive --json
+  $ cairn add "Check the session token for null before reading its claims in the auth middleware" \
+      --title "Null check at auth token boundaries" --root-cause null_reference \
+      --prevention "Return early when the token is missing" --detect 'token\.(claims|payload)' --files 'src/auth/**'
+  $ cairn add --from-file lesson.yaml`,
     )
     .action(
-      action(async (inv, lesson: string, flags: AddFlags) =>
-        withCairn(inv, async (cairn) => reportWrite(inv.out, await cairn.add(lessonInput(lesson, flags), { tier: flags.tier ?? "swarm" }))),
-      ),
+      action(async (inv, lesson: string | undefined, flags: AddFlags) => {
+        if (lesson === undefined && !flags.fromFile) throw usageError("Give the lesson text, or --from-file <file>.");
+        const file = flags.fromFile ? path.resolve(flags.fromFile) : undefined;
+        const base = file ? parseLessonFile(fs.readFileSync(file, "utf8"), file) : {};
+        const input = inputFromFields(base, lessonFields(lesson, flags));
+        return withCairn(inv, async (cairn) => reportWrite(inv.out, await cairn.add(input, { tier: flags.tier ?? "swarm" })));
+      }),
     );
 
   program
@@ -216,8 +265,18 @@ function showEntry(e: Entry, out: Output): void {
   row("flags", e.lifecycle.flags.join("; "));
   row("supersedes", e.lifecycle.supersedes);
   row("superseded", e.lifecycle.superseded_by);
+  row("root cause", e.root_cause);
+  row("prevention", e.prevention.rule);
+  row("detect", e.prevention.detection_pattern);
+  row("guardrail", e.prevention.suggested_guardrail);
+  row("files", e.applicability.file_globs.join(", "));
+  row("stack", e.applicability.tech_stack.join(", "));
+  row("projects", e.applicability.projects.join(", "));
+  row("enforcement", e.directive.enforcement === "enforce" ? "enforce" : undefined);
   row("created", `${e.created_at} by ${e.provenance.created_by}`);
+  row("approved", e.provenance.approved_at ? `${e.provenance.approved_at} by ${e.provenance.approved_by ?? "?"}` : undefined);
   row("source", e.provenance.source_project_name);
   row("external id", e.provenance.external_id);
   row("usage", `shown ${e.usage.shown}, applied ${e.usage.applied}, helpful ${e.usage.helpful}, harmful ${e.usage.harmful}`);
+  row("advisories", e.usage.consulted || e.usage.prevented ? `consulted ${e.usage.consulted}, prevented ${e.usage.prevented}${e.usage.last_consulted_at ? `, last ${e.usage.last_consulted_at}` : ""}` : undefined);
 }

@@ -5,6 +5,7 @@ import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
 import { action, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
 import { table } from "../format.js";
+import { printGovernanceStats } from "./governance.js";
 
 export function registerSetupCommands(program: Command): void {
   program
@@ -51,10 +52,12 @@ export function registerSetupCommands(program: Command): void {
   program
     .command("stats")
     .description("entry counts by tier and status, usage totals, recent rejections")
-    .addHelpText("after", "\nExamples:\n  $ cairn stats\n  $ cairn stats --json")
+    .option("--governance", "the Knowledge Objects success metrics instead (lessons per task, approval rate, consultations, prevented, time to approve)")
+    .addHelpText("after", "\nExamples:\n  $ cairn stats\n  $ cairn stats --json\n  $ cairn stats --governance")
     .action(
-      action(async (inv) =>
+      action(async (inv, flags: { governance?: boolean }) =>
         withCairn(inv, async (cairn) => {
+          if (flags.governance) return printGovernanceStats(inv, cairn);
           const stats = await cairn.stats();
           if (inv.out.json) return inv.out.print(stats);
           inv.out.line(`project ${stats.project.name} (${stats.project.id})`);

@@ -1,0 +1,72 @@
+// Approval and rejection: a person moves a lesson to established (retiring what it supersedes) or archives it.
+import type { Entry, Status } from "../core/entry.js";
+import { CairnError } from "../errors.js";
+import { locate, supersedeEntry } from "../lifecycle/status.js";
+import type { Services } from "../services.js";
+import { assertHuman } from "./actors.js";
+
+export interface ApprovalResult {
+  entry: Entry;
+  /** Already approved: nothing changed. */
+  unchanged: boolean;
+  /** The entry it superseded on approval. */
+  superseded?: Entry;
+}
+
+const APPROVABLE: readonly Status[] = ["draft", "candidate", "established", "promoted"];
+const REJECTABLE: readonly Status[] = ["draft", "candidate"];
+const LIVE_TARGET: readonly Status[] = ["draft", "candidate", "established", "promoted"];
+
+export async function approveEntry(s: Services, ref: string, actor: string): Promise<ApprovalResult> {
+  assertHuman(actor, "approve a lesson");
+  const loc = await locate(s, ref);
+  const e = loc.entry;
+  if (!APPROVABLE.includes(e.lifecycle.status)) {
+    throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; restore it before approving.`);
+  }
+  if (e.provenance.approved_at && e.lifecycle.status !== "draft") return { entry: e, unchanged: true };
+  const at = s.now().toISOString();
+  // Time from draft to decision is one of the document's success metrics (median time to approve).
+  const waited = Math.max(0, Date.parse(at) - Date.parse(e.created_at));
+  let entry = await loc.store.updateEntry(
+    e.id,
+    (x) => {
+      x.provenance.approved_by = actor;
+      x.provenance.approved_at = at;
+      if (x.lifecycle.status !== "promoted") x.lifecycle.status = "established";
+      delete x.lifecycle.status_reason;
+      return x;
+    },
+    { type: "approved", actor, data: { from: e.lifecycle.status, waited_ms: Number.isFinite(waited) ? waited : 0 } },
+  );
+  let superseded: Entry | undefined;
+  if (entry.lifecycle.supersedes) {
+    const old = await locate(s, entry.lifecycle.supersedes).catch(() => undefined);
+    if (old && old.entry.id !== entry.id && LIVE_TARGET.includes(old.entry.lifecycle.status)) {
+      const r = await supersedeEntry(s, old.entry.id, entry.id, actor);
+      superseded = r.old;
+      entry = r.replacement;
+    }
+  }
+  return { entry, unchanged: false, ...(superseded ? { superseded } : {}) };
+}
+
+/** A rejected draft is archived (kept for the record and the approval rate), never deleted. */
+export async function rejectEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<Entry> {
+  assertHuman(actor, "reject a lesson");
+  const loc = await locate(s, ref);
+  const e = loc.entry;
+  if (!REJECTABLE.includes(e.lifecycle.status)) {
+    throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; only drafts and candidates are rejected (use \`cairn archive\` to retire it).`);
+  }
+  const why = (reason ?? "").trim().slice(0, 400);
+  return loc.store.updateEntry(
+    e.id,
+    (x) => {
+      x.lifecycle.status = "archived";
+      x.lifecycle.status_reason = why ? `rejected: ${why}` : "rejected in review";
+      return x;
+    },
+    { type: "archived", actor, data: { from: e.lifecycle.status, review: "rejected", ...(why ? { reason: why } : {}) } },
+  );
+}

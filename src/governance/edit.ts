@@ -1,0 +1,102 @@
+// Editing an entry's lesson fields (review editor, Markdown mirror): people only, through the same gates as a new lesson.
+import type { Entry, NewEntryInput } from "../core/entry.js";
+import { CairnError } from "../errors.js";
+import { locate } from "../lifecycle/status.js";
+import { gateInput } from "../lifecycle/write.js";
+import { normalizeLessonText } from "../quality/normalize.js";
+import type { Services } from "../services.js";
+import { assertHuman } from "./actors.js";
+import { patternIssues } from "./patterns.js";
+import { fieldsOfEntry, type LessonFields } from "./structured.js";
+
+export interface EditResult {
+  entry: Entry;
+  /** Names of the fields that changed; empty when the edit changed nothing. */
+  changed: string[];
+  warnings: string[];
+}
+
+/** The fields an edit may change; everything else (usage, lifecycle, provenance) is the system's. */
+export const EDITABLE_FIELDS = ["title", "lesson", "why", "root_cause", "category", "tags", "prevention", "applicability", "enforcement", "supersedes"] as const;
+
+/** A whole document (editor, mirror file) names every field: one it leaves out is cleared. */
+export function completeFields(f: LessonFields): LessonFields {
+  const out: Record<string, unknown> = { ...f };
+  for (const k of EDITABLE_FIELDS) if (!(k in out)) out[k] = undefined;
+  return out as LessonFields;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const words = (xs: readonly string[] | undefined) => [...(xs ?? [])];
+
+/** A field named in `fields` (even as undefined) replaces the current one, groups whole; fields left out stay. */
+export async function editEntry(s: Services, ref: string, fields: LessonFields, actor: string, via: string): Promise<EditResult> {
+  assertHuman(actor, "edit a lesson");
+  const loc = await locate(s, ref);
+  const current = fieldsOfEntry(loc.entry);
+  const take = <K extends keyof LessonFields>(k: K): LessonFields[K] => (k in fields ? fields[k] : current[k]);
+  const input: NewEntryInput = {
+    lesson: take("lesson") ?? "",
+    title: take("title"),
+    why: take("why"),
+    root_cause: take("root_cause"),
+    category: take("category") ?? loc.entry.category,
+    tags: take("tags") ?? [],
+    prevention: take("prevention") ?? {},
+    applicability: take("applicability") ?? {},
+    directive: { enforcement: take("enforcement") ?? "warn" },
+    supersedes: take("supersedes"),
+    scope: loc.entry.applicability.scope,
+  };
+  const gated = gateInput(s, input, loc.entry.tier);
+  const issues = gated.ok ? [...gated.issues, ...patternIssues(gated.input.prevention?.detection_pattern)] : gated.issues;
+  const rejects = issues.filter((i) => i.severity === "reject");
+  if (!gated.ok || rejects.length) {
+    throw new CairnError("REJECTED", `Edit of ${loc.entry.handle} rejected: ${rejects.map((i) => i.message).join("; ")}`, { issues });
+  }
+  const n = gated.input;
+  let supersedes = n.supersedes;
+  if (supersedes && supersedes !== loc.entry.lifecycle.supersedes) {
+    const target = await locate(s, supersedes);
+    if (target.entry.id === loc.entry.id) throw new CairnError("INVALID_INPUT", "An entry cannot supersede itself.");
+    supersedes = target.entry.id;
+  }
+  const prevention = {
+    ...(n.prevention?.rule ? { rule: n.prevention.rule } : {}),
+    ...(n.prevention?.detection_pattern ? { detection_pattern: n.prevention.detection_pattern } : {}),
+    ...(n.prevention?.suggested_guardrail ? { suggested_guardrail: n.prevention.suggested_guardrail } : {}),
+  };
+  const next: ReturnType<typeof fieldsOfEntry> = {
+    title: n.title || undefined,
+    lesson: normalizeLessonText(gated.lesson),
+    why: n.why || undefined,
+    root_cause: n.root_cause,
+    category: n.category,
+    tags: [...new Set(n.tags.map((t) => t.toLowerCase()))],
+    prevention,
+    applicability: { projects: words(n.applicability?.projects), file_globs: words(n.applicability?.file_globs), tech_stack: words(n.applicability?.tech_stack) },
+    enforcement: n.directive?.enforcement ?? "warn",
+    supersedes,
+  };
+  const changed = EDITABLE_FIELDS.filter((k) => !same(next[k], current[k]));
+  const warnings = issues.filter((i) => i.severity === "warn").map((i) => i.message);
+  if (changed.length === 0) return { entry: loc.entry, changed: [], warnings };
+  const entry = await loc.store.updateEntry(
+    loc.entry.id,
+    (e) => {
+      e.title = next.title;
+      e.lesson = next.lesson;
+      e.why = next.why;
+      e.root_cause = next.root_cause;
+      if (next.category) e.category = next.category;
+      e.tags = next.tags;
+      e.prevention = next.prevention;
+      e.applicability = { ...e.applicability, ...next.applicability };
+      e.directive.enforcement = next.enforcement;
+      e.lifecycle.supersedes = next.supersedes;
+      return e;
+    },
+    { type: "updated", actor, data: { via, fields: changed } },
+  );
+  return { entry, changed: [...changed], warnings };
+}

@@ -1,0 +1,186 @@
+// Pre-action advisories: globs and detection patterns of vetted lessons, bounded matching, consultations, the rule cache.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { openCairn } from "../../src/index.js";
+import { compilePattern } from "../../src/governance/patterns.js";
+import { renderAdvisories } from "../../src/governance/advisories.js";
+import { AUTH_STRUCTURED, openEnv, tool } from "./helpers.js";
+import type { Cairn } from "../../src/index.js";
+
+/** Adds and approves: only established/promoted lessons advise. */
+async function vetted(c: Cairn, input: Parameters<Cairn["add"]>[0]): Promise<string> {
+  const r = await c.add(input);
+  assert.equal(r.action, "added", r.reason);
+  await c.approve(r.id!);
+  return r.id!;
+}
+
+test("a glob match and a pattern match return the prevention rule; a candidate or draft never advises", async () => {
+  const env = await openEnv();
+  try {
+    const candidate = await env.human.add({ lesson: "Files under src/billing/ must round money with roundHalfEven from lib/money, never Math.round.", applicability: { file_globs: ["src/billing/**"] } });
+    assert.deepEqual(await env.agent.checkAdvisories({ files: ["src/billing/invoice.ts"] }), [], "a candidate does not advise");
+    await env.human.approve(candidate.id!);
+    const globOnly = await env.agent.checkAdvisories({ files: [path.join(env.sb.projectDir, "src/billing/invoice.ts")] });
+    assert.equal(globOnly.length, 1, "absolute paths inside the project match relative globs");
+    assert.equal(globOnly[0]!.matched, "glob");
+    assert.equal(globOnly[0]!.on, "src/billing/invoice.ts");
+
+    const id = await vetted(env.human, { ...AUTH_STRUCTURED });
+    const byPattern = await env.agent.checkAdvisories({ tool: "edit", files: ["src/auth/session.ts"], text: "const exp = token.exp * 1000;" });
+    assert.equal(byPattern.length, 1);
+    assert.equal(byPattern[0]!.id, id);
+    assert.equal(byPattern[0]!.matched, "pattern");
+    assert.equal(byPattern[0]!.pattern_kind, "regex");
+    assert.equal(byPattern[0]!.rule, AUTH_STRUCTURED.prevention.rule);
+    assert.equal(byPattern[0]!.why, AUTH_STRUCTURED.why);
+    // The file glob scopes the pattern: the same text in another file is not about this lesson.
+    assert.deepEqual(await env.agent.checkAdvisories({ files: ["src/ui/button.ts"], text: "token.exp" }), []);
+    // No files (a shell command): the pattern alone decides.
+    const bash = await env.agent.checkAdvisories({ tool: "bash", text: "node -e 'console.log(token.claims)'" });
+    assert.deepEqual(bash.map((a) => a.id), [id]);
+    assert.deepEqual(await env.agent.checkAdvisories({ tool: "bash", text: "npm test" }), []);
+    const block = renderAdvisories(byPattern);
+    assert.match(block, /Cairn advisory/);
+    assert.ok(block.includes(byPattern[0]!.handle));
+  } finally {
+    await env.close();
+  }
+});
+
+test("matches count as consultations for agents (usage and an event), not for a person's check", async () => {
+  const env = await openEnv();
+  try {
+    const id = await vetted(env.human, { ...AUTH_STRUCTURED });
+    await env.human.checkAdvisories({ files: ["src/auth/a.ts"] });
+    assert.equal((await env.human.get(id)).usage.consulted, 0);
+    await env.agent.checkAdvisories({ files: ["src/auth/a.ts"], sessionId: "ses_1", tool: "write" });
+    await env.agent.checkAdvisories({ files: ["src/auth/a.ts"], text: "token.claims" });
+    const e = await env.human.get(id);
+    assert.equal(e.usage.consulted, 2);
+    assert.ok(e.usage.last_consulted_at);
+    const events = (await env.human.history(id)).filter((x) => x.type === "consulted");
+    assert.deepEqual(events.map((x) => x.data.matched), ["glob", "pattern"]);
+    assert.equal(events[0]!.data.session_id, "ses_1");
+    assert.equal(events[0]!.actor, "agent:coder");
+    await env.agent.checkAdvisories({ files: ["src/auth/a.ts"], record: false });
+    assert.equal((await env.human.get(id)).usage.consulted, 2);
+  } finally {
+    await env.close();
+  }
+});
+
+test("a hostile regex cannot stall a check, and text beyond the cap is not read", async () => {
+  const env = await openEnv();
+  try {
+    await vetted(env.human, {
+      lesson: "Input validators in src/validate must not use nested quantifiers; a crafted string hung the signup endpoint for minutes.",
+      prevention: { rule: "Use linear-time patterns in validators.", detection_pattern: "(a+)+$" },
+    });
+    // Warm the rule cache so the measurement is the match itself.
+    await env.agent.checkAdvisories({ text: "x", record: false });
+    const hostile = "a".repeat(39) + "!";
+    let t = performance.now();
+    const r1 = await env.agent.checkAdvisories({ tool: "bash", text: hostile });
+    const small = performance.now() - t;
+    assert.equal(r1.length, 0, "(a+)+$ does not match a string ending in !");
+    assert.ok(small < 200, `took ${small.toFixed(1)} ms`);
+    const big = "a".repeat(5_000_000) + "!";
+    t = performance.now();
+    await env.agent.checkAdvisories({ tool: "bash", text: big });
+    const large = performance.now() - t;
+    assert.ok(large < 200, `5 MB took ${large.toFixed(1)} ms`);
+    // Only the first 64 KB are read: a match past it is not seen.
+    await vetted(env.human, { lesson: "Never call process.exit inside request handlers of the api server; it drops every in-flight request.", prevention: { detection_pattern: "process\\.exit\\(" } });
+    assert.equal((await env.agent.checkAdvisories({ text: "x".repeat(70_000) + "process.exit(1)" })).length, 0);
+    assert.equal((await env.agent.checkAdvisories({ text: "process.exit(1)" })).length, 1);
+  } finally {
+    await env.close();
+  }
+});
+
+test("patterns: RE2 regex, glob, keyword list; a backreference pattern falls back to keywords", () => {
+  const backref = compilePattern("(token)\\.claims\\s*=\\s*\\1");
+  assert.equal(backref?.kind, "keywords");
+  const m = (p: ReturnType<typeof compilePattern>, t: string) => p!.matchText(t, t.toLowerCase());
+  assert.equal(m(backref, "token.claims = token"), true);
+  assert.equal(m(backref, "token only"), false, "every literal word must appear");
+  assert.equal(compilePattern("src/auth/**")?.kind, "glob");
+  assert.equal(compilePattern("src/auth/**")!.matchFile("src/auth/a/b.ts"), true);
+  assert.equal(compilePattern("*.config.ts")!.matchFile("apps/web/vite.config.ts"), true);
+  const kw = compilePattern("refreshToken, session store");
+  assert.equal(kw?.kind, "keywords");
+  assert.equal(m(kw, "the Session Store is empty"), true);
+  assert.equal(compilePattern("kw: ab"), undefined, "keywords shorter than 3 characters match nothing");
+  assert.equal(compilePattern("x".repeat(301)), undefined, "over-long patterns are ignored");
+});
+
+test("a stored backreference pattern advises by its keywords; a write warns about it", async () => {
+  const env = await openEnv();
+  try {
+    const r = await env.human.add({
+      lesson: "Do not assign a JWT claims object back onto the token in src/auth; the cycle breaks JSON serialisation of sessions.",
+      prevention: { detection_pattern: "(token)\\.claims\\s*=\\s*\\1" },
+    });
+    assert.ok(r.issues.some((i) => i.code === "detection_pattern_keywords"), JSON.stringify(r.issues));
+    await env.human.approve(r.id!);
+    assert.equal((await env.agent.checkAdvisories({ text: "token.claims = token" })).length, 1);
+    assert.equal((await env.agent.checkAdvisories({ text: "claims only here" })).length, 0);
+  } finally {
+    await env.close();
+  }
+});
+
+test("the rule cache reloads after a rule changes, including a change made by another process's connection", async () => {
+  const env = await openEnv();
+  try {
+    assert.deepEqual(await env.agent.checkAdvisories({ files: ["src/auth/x.ts"] }), []);
+    // Written and approved through the other engine (its own connections), as the CLI would.
+    const id = await vetted(env.human, { ...AUTH_STRUCTURED });
+    assert.equal((await env.agent.checkAdvisories({ files: ["src/auth/x.ts"] })).length, 1);
+    await env.human.archive(id, "the auth module was rewritten");
+    assert.deepEqual(await env.agent.checkAdvisories({ files: ["src/auth/x.ts"] }), []);
+    // Usage updates do not move the rules version (the cache survives consultations).
+    const other = await openCairn({ projectDir: env.sb.projectDir, hivePath: env.sb.hivePath, env: env.sb.env, actor: "human:bob" });
+    try {
+      await vetted(other, { ...AUTH_STRUCTURED, lesson: `${AUTH_STRUCTURED.lesson} Applies to refresh tokens too.` });
+    } finally {
+      await other.close();
+    }
+    assert.equal((await env.agent.checkAdvisories({ files: ["src/auth/x.ts"] })).length, 1);
+  } finally {
+    await env.close();
+  }
+});
+
+test("enforced entries come first and mark the result blocking; tools and projects scope an entry", async () => {
+  const env = await openEnv();
+  try {
+    await vetted(env.human, { lesson: "Edits under migrations/ must add a new numbered file; editing an applied migration corrupts every existing database.", applicability: { file_globs: ["migrations/**"] }, directive: { enforcement: "enforce" } });
+    await vetted(env.human, { lesson: "SQL files under migrations/ are reviewed by the data team; mention the ticket number in the file header.", applicability: { file_globs: ["migrations/*.sql"] } });
+    await vetted(env.human, { lesson: "Only the bash tool should run migrations in the scratch database; the edit tool touching migrations is fine.", applicability: { file_globs: ["migrations/**"], tools: ["bash"] } });
+    await vetted(env.human, { lesson: "In the payments project, migrations need a rollback script next to them in migrations/rollback.", applicability: { file_globs: ["migrations/**"], projects: ["payments"] } });
+    const r = await env.agent.checkAdvisories({ tool: "edit", files: ["migrations/0003_add_orders.sql"] });
+    assert.equal(r.length, 2, JSON.stringify(r.map((a) => a.rule)));
+    assert.equal(r[0]!.enforcement, "enforce");
+    const viaTool = await tool(env.agent, "knowledge_check", { files: ["migrations/0003_add_orders.sql"], tool: "edit" });
+    assert.equal(viaTool.data.blocking, true);
+    assert.match(viaTool.text, /\[enforced\]/);
+    assert.equal((await env.agent.checkAdvisories({ tool: "bash", files: ["migrations/0003_add_orders.sql"] })).length, 3);
+  } finally {
+    await env.close();
+  }
+});
+
+test("knowledge_check refuses an empty call and reports no advisories plainly", async () => {
+  const env = await openEnv();
+  try {
+    await assert.rejects(tool(env.agent, "knowledge_check", {}), /files, text, or both/);
+    const r = await tool(env.agent, "knowledge_check", { files: ["README.md"] });
+    assert.equal(r.data.count, 0);
+    assert.match(r.text, /No recorded lesson applies/);
+  } finally {
+    await env.close();
+  }
+});

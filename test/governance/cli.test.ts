@@ -1,0 +1,165 @@
+// The governance commands as a person runs them: structured add, review/approve/reject, check, guardrail, related, mirror, stats.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { sandbox } from "../helpers/cli.js";
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+const LESSON = "Check the session token for null before reading its claims in src/auth/middleware.ts; a missing token crashed /login.";
+
+function project(name: string, config?: unknown): string {
+  const dir = sb.project(name);
+  if (config) {
+    fs.mkdirSync(path.join(dir, ".swarm"), { recursive: true });
+    fs.writeFileSync(path.join(dir, ".swarm", "cairn.json"), JSON.stringify(config));
+  }
+  return dir;
+}
+
+test("cairn add takes structured flags and --from-file; a bad field exits 2", async () => {
+  const p = project("add");
+  const r = await sb.json(p, "add", LESSON, "--title", "Null check at auth token boundaries", "--why", "A null token returns 500 on /login.",
+    "--root-cause", "null_reference", "--prevention", "Return early when the token is missing.", "--detect", "token\\.(claims|payload)",
+    "--guardrail", "An ESLint rule flagging token property access in src/auth.", "--files", "src/auth/**,src/middleware/auth*", "--stack", "typescript,jwt",
+    "--projects", "*", "--tags", "auth,jwt");
+  assert.equal(r.code, 0, r.stderr);
+  const shown = await sb.json(p, "show", r.body.handle);
+  const e = shown.body.entry;
+  assert.equal(e.root_cause, "null_reference");
+  assert.deepEqual(e.prevention, { rule: "Return early when the token is missing.", detection_pattern: "token\\.(claims|payload)", suggested_guardrail: "An ESLint rule flagging token property access in src/auth." });
+  assert.deepEqual(e.applicability.file_globs, ["src/auth/**", "src/middleware/auth*"]);
+  assert.deepEqual(e.applicability.tech_stack, ["typescript", "jwt"]);
+
+  const file = path.join(p, "lesson.yaml");
+  fs.writeFileSync(
+    file,
+    [
+      "title: Billing uses the configured token endpoint",
+      "lesson: The billing worker must read the OAuth token endpoint from config; the hard-coded v1 path returns 410 since March.",
+      "why: Every invoice run fails while the old path is used.",
+      "root_cause: api_contract",
+      "prevention:",
+      "  rule: Read the endpoint from config.",
+      "  detection_pattern: \"/oauth/token\\\\b\"",
+      "applicability:",
+      "  file_patterns: [services/billing/**]",
+      "derived_from: { issue_id: 77 }",
+    ].join("\n"),
+  );
+  const f = await sb.json(p, "add", "--from-file", file, "--title", "Billing reads the token endpoint from config");
+  assert.equal(f.code, 0, f.stderr);
+  const fe = (await sb.json(p, "show", f.body.handle)).body.entry;
+  assert.equal(fe.title, "Billing reads the token endpoint from config", "flags override the file");
+  assert.equal(fe.root_cause, "api_contract");
+  assert.deepEqual(fe.provenance.derived_from, { kind: "issue", ref: "77" });
+
+  const bad = await sb.run(p, "add", "The export job must page by cursor on big tables, offsets time out after a million rows.", "--detect", ".*");
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /matches any text/);
+  const none = await sb.run(p, "add");
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /--from-file/);
+  const badCause = await sb.run(p, "add", LESSON, "--root-cause", "gremlins");
+  assert.equal(badCause.code, 2);
+});
+
+test("drafts under approval: list --status draft, approve/reject, review needs a terminal, an agent actor cannot approve", async () => {
+  const p = project("review", { governance: { require_approval: { swarm: true } } });
+  const d = await sb.json(p, "--actor", "agent:coder", "add", LESSON);
+  assert.equal(d.body.status, "draft");
+  const d2 = await sb.json(p, "--actor", "agent:coder", "add", "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale.");
+  const listed = await sb.json(p, "list", "--status", "draft");
+  assert.equal(listed.body.length, 2);
+
+  const review = await sb.run(p, "review");
+  assert.equal(review.code, 2);
+  assert.match(review.stderr, /needs a terminal.*cairn approve/s);
+
+  const refused = await sb.run(p, "--actor", "agent:coder", "approve", d.body.handle);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /Only a person can approve/);
+
+  const ok = await sb.json(p, "--actor", "human:alice", "approve", d.body.handle);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.body.approved[0].status, "established");
+  assert.equal(ok.body.approved[0].approved_by, "human:alice");
+  const rej = await sb.json(p, "reject", d2.body.handle, "too vague for the team");
+  assert.equal(rej.body.status, "archived");
+  assert.equal((await sb.json(p, "list", "--status", "draft")).body.length, 0);
+  const history = await sb.json(p, "show", d.body.handle);
+  assert.ok(history.body.events.some((e: { type: string; actor: string }) => e.type === "approved" && e.actor === "human:alice"));
+});
+
+test("cairn check prints advisories and always exits 0; cairn related lists vetted entries by file and tag", async () => {
+  const p = project("check");
+  const a = await sb.json(p, "add", LESSON, "--detect", "token\\.(claims|payload)", "--files", "src/auth/**", "--prevention", "Return early when the token is missing.", "--tags", "auth,jwt");
+  await sb.run(p, "approve", a.body.handle);
+  const hit = await sb.json(p, "check", "--files", "src/auth/session.ts", "--text", "const c = token.claims");
+  assert.equal(hit.code, 0);
+  assert.equal(hit.body.count, 1);
+  assert.equal(hit.body.advisories[0].matched, "pattern");
+  const human = await sb.run(p, "check", "--files", "src/auth/session.ts");
+  assert.equal(human.code, 0);
+  assert.match(human.stdout, /Return early when the token is missing/);
+  const miss = await sb.run(p, "check", "--files", "README.md");
+  assert.equal(miss.code, 0);
+  assert.match(miss.stderr, /no advisories/);
+  assert.equal((await sb.run(p, "check")).code, 2);
+
+  const rel = await sb.json(p, "related", "--files", "src/auth/login.ts", "--tags", "jwt,billing");
+  assert.equal(rel.body.length, 1);
+  assert.deepEqual(rel.body[0].reasons.sort(), ["file:src/auth/login.ts", "tag:jwt"]);
+  const none = await sb.json(p, "related", "--tags", "billing");
+  assert.deepEqual(none.body, []);
+});
+
+test("cairn guardrail writes a proposal from the suggested guardrail, refuses without one, never overwrites without --force", async () => {
+  const p = project("guardrail");
+  const a = await sb.json(p, "add", LESSON, "--title", "Null check at auth token boundaries", "--guardrail", "Add an ESLint rule that flags token.claims access in src/auth.", "--files", "src/auth/**");
+  const b = await sb.json(p, "add", "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale.");
+  const r = await sb.json(p, "guardrail", a.body.handle);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.body.file, path.join(p, ".swarm", "guardrails", `${a.body.handle}-null-check-at-auth-token-boundaries.md`));
+  assert.equal(r.body.guardrail_type, "lint");
+  const text = fs.readFileSync(r.body.file, "utf8");
+  assert.match(text, /status: proposed/);
+  assert.match(text, /## Suggested guardrail\n\nAdd an ESLint rule/);
+  assert.match(text, /- `src\/auth\/\*\*`/);
+  fs.appendFileSync(r.body.file, "\nnotes from the implementer\n");
+  const again = await sb.run(p, "guardrail", a.body.handle);
+  assert.equal(again.code, 4);
+  assert.match(fs.readFileSync(r.body.file, "utf8"), /notes from the implementer/);
+  assert.equal((await sb.run(p, "guardrail", a.body.handle, "--force")).code, 0);
+  assert.doesNotMatch(fs.readFileSync(r.body.file, "utf8"), /notes from the implementer/);
+  const refused = await sb.run(p, "guardrail", b.body.handle);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /no suggested guardrail/);
+});
+
+test("cairn mirror rebuilds and --pull applies an edit; stats --governance prints the metrics", async () => {
+  const p = project("mirror");
+  const a = await sb.json(p, "add", LESSON, "--title", "Null check at auth token boundaries");
+  const m = await sb.json(p, "mirror");
+  assert.equal(m.body.written, 1);
+  const file = path.join(p, ".swarm", "knowledge", "candidates", `${a.body.handle}-null-check-at-auth-token-boundaries.md`);
+  fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("status: candidate", "status: approved").replace("tags: []", "tags: [auth]"));
+  const pulled = await sb.json(p, "mirror", "--pull");
+  assert.equal(pulled.code, 0, pulled.stderr);
+  assert.equal(pulled.body.applied.length, 1);
+  const e = (await sb.json(p, "show", a.body.handle)).body.entry;
+  assert.equal(e.lifecycle.status, "established");
+  assert.deepEqual(e.tags, ["auth"]);
+  assert.ok(fs.existsSync(path.join(p, ".swarm", "knowledge", "approved", path.basename(file))));
+
+  const stats = await sb.json(p, "stats", "--governance");
+  assert.equal(stats.body.approvals, 1);
+  assert.equal(stats.body.approval_rate, 1);
+  assert.equal(stats.body.targets.approval_rate, "> 80%");
+  const text = await sb.run(p, "stats", "--governance");
+  assert.match(text.stdout, /approval rate\s+100%/);
+  assert.match(text.stdout, /lessons per resolved task/);
+  assert.match(text.stdout, /median time to approve/);
+});

@@ -1,0 +1,178 @@
+// The Markdown mirror: files by status, kept in sync on every change, rebuilt identically, edits pulled back through the gates.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { APPROVAL_ON, AUTH_STRUCTURED, openEnv } from "./helpers.js";
+
+const MIRROR_ON = { governance: { ...APPROVAL_ON.governance, mirror: { enabled: true } } };
+
+/** Every file under the mirror, path → bytes. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!fs.existsSync(dir)) return out;
+  for (const rel of (fs.readdirSync(dir, { recursive: true }) as string[]).sort()) {
+    const full = path.join(dir, rel);
+    if (fs.statSync(full).isFile()) out.set(rel, fs.readFileSync(full, "utf8"));
+  }
+  return out;
+}
+
+function fileFor(dir: string, handle: string): string {
+  for (const [rel] of snapshot(dir)) if (path.basename(rel).startsWith(`${handle}-`)) return path.join(dir, rel);
+  throw new Error(`no mirror file for ${handle} in ${[...snapshot(dir).keys()].join(", ")}`);
+}
+
+test("with the mirror on, every change is mirrored: drafts/, then approved/ after approval, archived/ after archive, gone after remove", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    const draft = fileFor(dir, d.handle!);
+    assert.equal(path.basename(path.dirname(draft)), "drafts");
+    assert.equal(path.basename(draft), `${d.handle}-null-check-required-at-auth-token-boundaries.md`);
+    const text = fs.readFileSync(draft, "utf8");
+    assert.match(text, /^---\nid: /);
+    assert.match(text, /\nstatus: draft\n/);
+    assert.match(text, /\nroot_cause_category: null_reference\n/);
+    assert.match(text, /\nfile_patterns: \[src\/auth\/\*\*\]\n/);
+    for (const h of ["What Was Learned", "Why It Matters", "Prevention Rule", "Detection Pattern", "Suggested Guardrail", "Traceability", "Usage"]) {
+      assert.match(text, new RegExp(`\\n## ${h}\\n`), h);
+    }
+    await env.human.approve(d.id!);
+    const approved = fileFor(dir, d.handle!);
+    assert.equal(path.basename(path.dirname(approved)), "approved");
+    assert.ok(!fs.existsSync(draft), "the draft file moved, not copied");
+    assert.match(fs.readFileSync(approved, "utf8"), /\napproved_by: human:alice\n/);
+
+    await env.agent.checkAdvisories({ files: ["src/auth/x.ts"] });
+    assert.match(fs.readFileSync(approved, "utf8"), /\| Times consulted \| 1 \|/, "consultations are mirrored too");
+
+    await env.human.archive(d.id!, "auth rewritten");
+    assert.equal(path.basename(path.dirname(fileFor(dir, d.handle!))), "archived");
+    await env.human.remove(d.id!, { force: true });
+    assert.equal([...snapshot(dir).keys()].length, 0);
+  } finally {
+    await env.close();
+  }
+});
+
+test("file names come from the handle and a slug: a hostile title cannot leave the folder", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const r = await env.human.add({ lesson: "Release builds of the desktop app must be signed on the build server, never on laptops, so keys stay off disks.", title: "../../../etc/passwd\\..\\évil name" });
+    assert.equal(r.action, "added", r.reason);
+    const files = [...snapshot(dir).keys()];
+    assert.deepEqual(files, [path.join("candidates", `${r.handle}-etc-passwd-evil-name.md`)]);
+  } finally {
+    await env.close();
+  }
+});
+
+test("mirror round trip: edit a file, pull, the database changes, and the mirror equals a fresh rebuild byte for byte", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    const other = await env.agent.add({ lesson: "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale and builds fail." });
+    const file = fileFor(dir, d.handle!);
+    const before = snapshot(dir);
+    // A rebuild of an in-sync mirror changes nothing.
+    const rebuilt = await env.human.rebuildMirror();
+    assert.equal(rebuilt.written, 0);
+    assert.deepEqual(snapshot(dir), before);
+
+    const edited = fs
+      .readFileSync(file, "utf8")
+      .replace("title: Null check required at auth token boundaries", "title: Check auth tokens for null first")
+      .replace(/## Why It Matters\n\n[^\n]+\n/, "## Why It Matters\n\nA null token crashes /login with a 500 for every expired session.\n")
+      .replace("tags: [auth, jwt]", "tags: [auth, jwt, null-check]")
+      .replace("status: draft", "status: approved");
+    fs.writeFileSync(file, edited);
+
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.conflicts, []);
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.applied.length, 1);
+    assert.deepEqual(r.applied[0]!.fields.sort(), ["tags", "title", "why"]);
+    assert.equal(r.applied[0]!.status, "established");
+    assert.equal(r.unchanged, 1, "the untouched file is left alone");
+
+    const e = await env.human.get(d.id!);
+    assert.equal(e.title, "Check auth tokens for null first");
+    assert.equal(e.why, "A null token crashes /login with a 500 for every expired session.");
+    assert.deepEqual(e.tags, ["auth", "jwt", "null-check"]);
+    assert.equal(e.lifecycle.status, "established");
+    assert.equal(e.provenance.approved_by, "human:alice");
+    const history = await env.human.history(d.id!);
+    assert.ok(history.some((h) => h.type === "updated" && h.data.via === "mirror"));
+
+    const afterPull = snapshot(dir);
+    assert.ok(!fs.existsSync(file), "renamed (new slug) and moved to approved/");
+    await env.human.rebuildMirror();
+    assert.deepEqual(snapshot(dir), afterPull, "the mirror is exactly what a rebuild writes");
+    assert.equal((await env.human.get(other.id!)).lifecycle.status, "draft");
+    // Pulling again finds nothing to do.
+    const again = await env.human.pullMirror();
+    assert.equal(again.applied.length, 0);
+  } finally {
+    await env.close();
+  }
+});
+
+test("an edit made in the mirror is validated like any write, and a newer database version is a conflict, not overwritten", async () => {
+  let clock = Date.parse("2026-04-01T09:00:00Z");
+  const env = await openEnv(MIRROR_ON, { now: () => new Date(clock) });
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.human.add({ ...AUTH_STRUCTURED });
+    const file = fileFor(dir, d.handle!);
+    const original = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, original.replace("root_cause_category: null_reference", "root_cause_category: cosmic_rays"));
+    let r = await env.human.pullMirror();
+    assert.equal(r.errors.length, 1);
+    assert.match(r.errors[0]!.message, /root_cause/);
+    fs.writeFileSync(file, original.replace(/token\\\.\(claims\|payload\|exp\)/, ".*"));
+    r = await env.human.pullMirror();
+    assert.match(r.errors[0]?.message ?? "", /matches any text/);
+    fs.writeFileSync(file, original.replace(/## What Was Learned\n\n[^\n]+/, "## What Was Learned\n\nUse the key sk_live_4eC39HqLyjWDarjtT1zdp7dcXYZ0123456789abcd for billing tests in staging."));
+    r = await env.human.pullMirror();
+    assert.equal(r.errors.length, 1, "a secret is refused");
+    assert.equal((await env.human.get(d.id!)).lesson, AUTH_STRUCTURED.lesson);
+
+    // The mirror is stale on disk (written before), then the database moves on.
+    fs.writeFileSync(file, original.replace("title: Null check required at auth token boundaries", "title: Edited in Obsidian"));
+    await new Promise((res) => setTimeout(res, 5));
+    clock += 60_000;
+    await env.human.edit(d.id!, { why: "Changed from the CLI meanwhile." });
+    const current = fileFor(dir, d.handle!);
+    fs.writeFileSync(current, original.replace("title: Null check required at auth token boundaries", "title: Edited in Obsidian"));
+    r = await env.human.pullMirror();
+    assert.equal(r.conflicts.length, 1, JSON.stringify(r));
+    assert.equal(r.applied.length, 0);
+    const e = await env.human.get(d.id!);
+    assert.equal(e.title, AUTH_STRUCTURED.title, "the database is not overwritten");
+    assert.equal(e.why, "Changed from the CLI meanwhile.");
+    assert.match(fs.readFileSync(current, "utf8"), /Edited in Obsidian/, "nor is the person's file");
+  } finally {
+    await env.close();
+  }
+});
+
+test("with the mirror off nothing is written until `rebuildMirror`; only a person can pull", async () => {
+  const env = await openEnv();
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    await env.human.add({ ...AUTH_STRUCTURED });
+    assert.equal(fs.existsSync(dir), false);
+    const r = await env.human.rebuildMirror();
+    assert.equal(r.written, 1);
+    fs.writeFileSync(path.join(dir, "candidates", "my-notes.md"), "# my own note\n");
+    await env.human.rebuildMirror();
+    assert.ok(fs.existsSync(path.join(dir, "candidates", "my-notes.md")), "files that are not ours are never deleted");
+    await assert.rejects(env.agent.pullMirror(), (e: Error & { code?: string }) => e.code === "FORBIDDEN");
+  } finally {
+    await env.close();
+  }
+});

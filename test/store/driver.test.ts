@@ -1,0 +1,91 @@
+// The driver's safeguards against libSQL hazards: WAL + busy timeout, array binds, reopen-on-BUSY, atomic units.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import Database from "libsql";
+import { SqliteDriver } from "../../src/store/driver.js";
+import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+
+function withFile(fn: (file: string) => void): void {
+  const sb = makeSandbox();
+  try {
+    fn(path.join(sb.root, "t.db"));
+  } finally {
+    removeSandbox(sb);
+  }
+}
+
+test("a connection opens in WAL mode with the configured busy timeout (libSQL sets none by default)", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file, { busyTimeoutMs: 1234 });
+    try {
+      assert.equal(d.get<{ journal_mode: string }>("PRAGMA journal_mode")?.journal_mode, "wal");
+      assert.equal(d.get<{ timeout: number }>("PRAGMA busy_timeout")?.timeout, 1234);
+    } finally {
+      d.close();
+    }
+  });
+});
+
+test("a lone Buffer as the only bind argument works (the raw sync API aborts the process on it)", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file);
+    try {
+      d.exec("CREATE TABLE blobs (b BLOB)");
+      d.run("INSERT INTO blobs(b) VALUES (?)", [Buffer.from([1, 2, 3])]);
+      assert.equal(d.get<{ n: number }>("SELECT length(?) AS n", [Buffer.from("abcd")])?.n, 4);
+      assert.equal(d.get<{ n: number }>("SELECT length(b) AS n FROM blobs")?.n, 3);
+    } finally {
+      d.close();
+    }
+  });
+});
+
+test("BUSY: the writer discards its connection and retries, then fails with a readable STORE_ERROR", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file, { busyTimeoutMs: 10, busyRetries: 2 });
+    d.exec("CREATE TABLE t (v INTEGER)");
+    const holder = new Database(file);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      assert.throws(
+        () => d.run("INSERT INTO t(v) VALUES (?)", [1]),
+        (e: Error & { code?: string }) => e.code === "STORE_ERROR" && /locked/.test(e.message) && !/SQLITE_BUSY/.test(e.message),
+      );
+      assert.equal(d.reopenCount, 2, "one fresh connection per retry");
+    } finally {
+      holder.exec("COMMIT");
+      holder.close();
+    }
+    d.run("INSERT INTO t(v) VALUES (?)", [2]);
+    d.close();
+    // What the reopened connection acknowledged is really on disk.
+    const check = new SqliteDriver(file);
+    assert.deepEqual(check.all<{ v: number }>("SELECT v FROM t"), [{ v: 2 }]);
+    check.close();
+  });
+});
+
+test("a transaction that throws leaves nothing behind, and nested units join the outer one", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file);
+    try {
+      d.exec("CREATE TABLE t (v INTEGER)");
+      assert.throws(() =>
+        d.transaction(() => {
+          d.run("INSERT INTO t(v) VALUES (?)", [1]);
+          d.transaction(() => d.run("INSERT INTO t(v) VALUES (?)", [2]));
+          throw new Error("boom");
+        }),
+      /boom/);
+      assert.equal(d.get<{ n: number }>("SELECT count(*) AS n FROM t")?.n, 0);
+      d.transaction(() => {
+        d.run("INSERT INTO t(v) VALUES (?)", [3]);
+        d.transaction(() => d.run("INSERT INTO t(v) VALUES (?)", [4]));
+      });
+      assert.equal(d.get<{ n: number }>("SELECT count(*) AS n FROM t")?.n, 2);
+    } finally {
+      d.close();
+    }
+  });
+});
