@@ -1,7 +1,6 @@
 // Promotion swarm → hive: by hand (text or swarm id) and by the three automatic routes, through one hive gate.
 import type { Entry, NewEntryInput } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { findSecrets } from "../quality/secrets.js";
 import type { Services } from "../services.js";
 import { distinctConfirmations } from "./confirm.js";
 import { hasNegativeFeedback } from "./feedback.js";

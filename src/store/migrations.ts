@@ -138,6 +138,18 @@ CREATE TRIGGER entries_rules_ad AFTER DELETE ON entries WHEN old.advisory = 1 BE
 END;
 `,
   },
+  {
+    version: 4,
+    name: "eviction order index",
+    sql: `
+-- The cap evicts in this order on every write over the cap; the index makes that one step, not a sort.
+CREATE INDEX entries_eviction_order ON entries(
+  (CASE status WHEN 'archived' THEN 0 WHEN 'quarantined' THEN 0 WHEN 'superseded' THEN 0 ELSE 1 END),
+  (COALESCE(utility, 0.5)),
+  seq
+) WHERE status <> 'promoted';
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

@@ -2,7 +2,7 @@
 import { EntrySchema, type Entry, type EntryEvent, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { buildSearchText, toFtsMatchQuery } from "../core/text.js";
-import { chooseQueryTerms, CREATE_VOCAB_SQL } from "./term-stats.js";
+import { chooseQueryTerms, CREATE_VOCAB_SQL, TermStatsCache } from "./term-stats.js";
 import { NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
@@ -106,6 +106,7 @@ export class SqliteStore implements Store {
   readonly location: string;
   readonly driver: SqliteDriver;
   private vocabReady = false;
+  private readonly termStats = new TermStatsCache();
   private readonly listeners = new Set<StoreListener>();
 
   constructor(file: string, tier: Tier, opts: DriverOptions = {}) {
@@ -202,7 +203,7 @@ export class SqliteStore implements Store {
       this.driver.exec(CREATE_VOCAB_SQL);
       this.vocabReady = true;
     }
-    const chosen = chooseQueryTerms(this.driver, terms, await this.totalEntries());
+    const chosen = chooseQueryTerms(this.driver, terms, await this.totalEntries(), this.termStats);
     const match = toFtsMatchQuery(chosen.keep, { prefix: false });
     if (!match) return [];
     const f = filterSql(filter);
@@ -398,9 +399,10 @@ export class SqliteStore implements Store {
   async evictionCandidates(limit: number): Promise<Entry[]> {
     return this.driver
       .all<EntryRow>(
-        `SELECT ${ROW_COLUMNS} FROM entries e WHERE e.status <> 'promoted'
-         ORDER BY CASE e.status WHEN 'archived' THEN 0 WHEN 'quarantined' THEN 0 WHEN 'superseded' THEN 0 ELSE 1 END,
-                  COALESCE(e.utility, 0.5), e.seq
+        // Same expressions as the entries_eviction_order index (migration 4), so SQLite walks the index.
+        `SELECT ${ROW_COLUMNS} FROM entries e WHERE status <> 'promoted'
+         ORDER BY (CASE status WHEN 'archived' THEN 0 WHEN 'quarantined' THEN 0 WHEN 'superseded' THEN 0 ELSE 1 END),
+                  (COALESCE(utility, 0.5)), seq
          LIMIT ?`,
         [limit],
       )

@@ -11,25 +11,57 @@ export interface TermChoice {
 
 /** A term found in more than this share of entries carries almost no ranking signal (BM25 idf ≈ 0). */
 export const COMMON_TERM_SHARE = 0.1;
+/**
+ * The most documents a kept term may match: a share of the tier, but growing only with √N, so
+ * ranking cost (linear in matched rows) grows ~3× from 10k to 100k entries rather than 10×.
+ */
+export function maxUsefulDocFrequency(totalEntries: number): number {
+  return Math.max(50, Math.min(totalEntries * COMMON_TERM_SHARE, 10 * Math.sqrt(totalEntries)));
+}
+
 /** Below this many entries every term is kept: pruning only pays on large tiers. */
 const MIN_ENTRIES_TO_PRUNE = 500;
 const MAX_TERMS = 16;
+
+/**
+ * Document frequencies change slowly, so they are cached per store and thrown away once the
+ * tier's size moves by 1% (or 50 entries): a stale df only shifts which terms are pruned.
+ */
+export class TermStatsCache {
+  private readonly df = new Map<string, number>();
+  private sizeAtFill = -1;
+
+  lookup(db: SqliteDriver, stems: readonly string[], totalEntries: number): Map<string, number> {
+    if (Math.abs(totalEntries - this.sizeAtFill) > Math.max(50, totalEntries * 0.01) || this.df.size > 20_000) {
+      this.df.clear();
+      this.sizeAtFill = totalEntries;
+    }
+    const missing = [...new Set(stems.filter((st) => !this.df.has(st)))];
+    if (missing.length) {
+      // One IN query: fts5vocab answers it from the term index, far cheaper than one query per term.
+      const rows = db.all<{ term: string; doc: number }>(
+        `SELECT term, doc FROM temp.cairn_vocab WHERE term IN (${missing.map(() => "?").join(",")})`,
+        missing,
+      );
+      for (const st of missing) this.df.set(st, 0);
+      for (const r of rows) this.df.set(r.term, r.doc);
+    }
+    return this.df;
+  }
+}
 
 /**
  * The index stores porter stems (tokenize='porter unicode61'); the same stemmer finds each
  * term's row in the fts5vocab table. A term whose stem is not found is kept: a stemming
  * difference must never drop a useful term.
  */
-export function chooseQueryTerms(db: SqliteDriver, terms: readonly string[], totalEntries: number): TermChoice {
+export function chooseQueryTerms(db: SqliteDriver, terms: readonly string[], totalEntries: number, cache = new TermStatsCache()): TermChoice {
   const unique = [...new Set(terms.map((t) => t.toLowerCase()))].filter(Boolean);
   if (totalEntries < MIN_ENTRIES_TO_PRUNE) return { keep: unique.slice(0, MAX_TERMS * 2), dropped: [] };
-  const limit = Math.max(50, totalEntries * COMMON_TERM_SHARE);
-  const withDf = unique.map((t) => {
-    const stem = /^[a-z]+$/.test(t) ? stemmer(t) : t;
-    const row = db.get<{ doc: number }>("SELECT doc FROM temp.cairn_vocab WHERE term = ?", [stem]);
-    return { t, df: row?.doc ?? 0 };
-  });
-  const sorted = withDf.sort((a, b) => a.df - b.df);
+  const limit = maxUsefulDocFrequency(totalEntries);
+  const stems = unique.map((t) => (/^[a-z]+$/.test(t) ? stemmer(t) : t));
+  const df = cache.lookup(db, stems, totalEntries);
+  const sorted = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 })).sort((a, b) => a.df - b.df);
   const keep = sorted.filter((x) => x.df <= limit).slice(0, MAX_TERMS).map((x) => x.t);
   // When every term is common, the two rarest still say what the query is about.
   if (keep.length === 0) return { keep: sorted.slice(0, 2).map((x) => x.t), dropped: sorted.slice(2).map((x) => x.t) };

@@ -163,3 +163,47 @@ test("cairn mirror rebuilds and --pull applies an edit; stats --governance print
   assert.match(text.stdout, /lessons per resolved task/);
   assert.match(text.stdout, /median time to approve/);
 });
+
+/** Drives `cairn review` in a real pseudo-terminal (util-linux `script`), answering prompts as a person would. */
+test("cairn review in a terminal: approve one draft, edit another in $EDITOR then approve it, reject a third", { skip: !fs.existsSync("/usr/bin/script") && "needs util-linux script for a pty", timeout: 60_000 }, async () => {
+  const { spawn } = await import("node:child_process");
+  const { BIN } = await import("../helpers/cli.js");
+  const p = project("tty", { governance: { require_approval: { swarm: true } } });
+  const a = await sb.json(p, "--actor", "agent:coder", "add", LESSON);
+  const b = await sb.json(p, "--actor", "agent:coder", "add", "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale.");
+  const c = await sb.json(p, "--actor", "agent:coder", "add", "The billing worker must read STRIPE_WEBHOOK_TOLERANCE from config; the hard-coded 300s broke replays.");
+  const editor = path.join(sb.root, "editor.sh");
+  fs.writeFileSync(editor, "#!/bin/sh\nsed -i 's/^title: null/title: Regenerate the Prisma client/' \"$1\"\n", { mode: 0o755 });
+  const cmd = `${process.execPath} ${BIN} --project ${p} review`;
+  const child = spawn("script", ["-qfec", cmd, "/dev/null"], { env: { ...sb.env, EDITOR: editor, TERM: "xterm" } });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const waitFor = async (re: RegExp, from: number) => {
+    const end = Date.now() + 15_000;
+    while (!re.test(out.slice(from))) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${re} in:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const answer = async (prompt: RegExp, keys: string) => {
+    const at = out.length;
+    await waitFor(prompt, Math.max(0, at - 2000));
+    await new Promise((r) => setTimeout(r, 150));
+    child.stdin.write(keys);
+  };
+  const DOWN = "\u001b[B";
+  await answer(new RegExp(`${a.body.handle}: what now\\?`), "\r");
+  await answer(new RegExp(`${b.body.handle}: what now\\?`), `${DOWN}\r`);
+  await answer(/updated .*title[\s\S]*what now\?/, "\r");
+  await answer(new RegExp(`${c.body.handle}: what now\\?`), `${DOWN}${DOWN}\r`);
+  await answer(/Reason/, "not specific enough\r");
+  const code = await new Promise<number | null>((r) => child.on("close", r));
+  assert.equal(code, 0, out);
+  assert.match(out, /approved 2, rejected 1, edited 1, skipped 0/);
+  const list = (await sb.json(p, "list", "--status", "established,archived")).body as Array<{ handle: string; title?: string; lifecycle: { status: string; status_reason?: string } }>;
+  const by = new Map(list.map((e) => [e.handle, e]));
+  assert.equal(by.get(a.body.handle)?.lifecycle.status, "established");
+  assert.equal(by.get(b.body.handle)?.title, "Regenerate the Prisma client");
+  assert.equal(by.get(b.body.handle)?.lifecycle.status, "established");
+  assert.equal(by.get(c.body.handle)?.lifecycle.status_reason, "rejected: not specific enough");
+});
