@@ -7,23 +7,13 @@ import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
 import { patternIssues } from "./patterns.js";
-import { fieldsOfEntry, type LessonFields } from "./structured.js";
+import { EDITABLE_FIELDS, fieldsOfEntry, type LessonFields } from "./structured.js";
 
 export interface EditResult {
   entry: Entry;
   /** Names of the fields that changed; empty when the edit changed nothing. */
   changed: string[];
   warnings: string[];
-}
-
-/** The fields an edit may change; everything else (usage, lifecycle, provenance) is the system's. */
-export const EDITABLE_FIELDS = ["title", "lesson", "why", "root_cause", "category", "tags", "prevention", "applicability", "enforcement", "supersedes"] as const;
-
-/** A whole document (editor, mirror file) names every field: one it leaves out is cleared. */
-export function completeFields(f: LessonFields): LessonFields {
-  const out: Record<string, unknown> = { ...f };
-  for (const k of EDITABLE_FIELDS) if (!(k in out)) out[k] = undefined;
-  return out as LessonFields;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

@@ -6,7 +6,7 @@ import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { locate } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
-import { slugOf } from "./mirror.js";
+import { slugOf } from "./mirror-format.js";
 
 export interface GuardrailProposal {
   file: string;

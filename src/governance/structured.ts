@@ -192,6 +192,16 @@ export function inputFromFields(base: LessonFields, over: LessonFields = {}): Ne
   }) as NewEntryInput;
 }
 
+/** The fields an edit may change; everything else (usage, lifecycle, provenance) is the system's. */
+export const EDITABLE_FIELDS = ["title", "lesson", "why", "root_cause", "category", "tags", "prevention", "applicability", "enforcement", "supersedes"] as const;
+
+/** A whole document (editor, mirror file) names every field: one it leaves out is cleared. */
+export function completeFields(f: LessonFields): LessonFields {
+  const out: Record<string, unknown> = { ...f };
+  for (const k of EDITABLE_FIELDS) if (!(k in out)) out[k] = undefined;
+  return out as LessonFields;
+}
+
 /** The editable fields of an entry, in a fixed order (review editor and mirror comparisons). */
 export function fieldsOfEntry(e: Entry): Required<Pick<LessonFields, "lesson" | "tags" | "prevention" | "applicability" | "enforcement" | "category">> & LessonFields {
   return {

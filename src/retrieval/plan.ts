@@ -1,11 +1,40 @@
-// The current phase and task from `.swarm/plan.json` (opencode-swarm) or `.swarm/plan.md`: bounded reads, never throws.
+// The one reader of opencode-swarm's `.swarm/plan.json` / `plan.md`: phases, statuses, tasks, the current one; bounded, cached, never throws.
 import fs from "node:fs";
 import path from "node:path";
 
+export type PhaseStatus = "complete" | "in_progress" | "pending" | "blocked" | "unknown";
+
+export interface PlanTask {
+  /** "2.1", or the task's position in its phase when it has no number. */
+  id: string;
+  /** The task line without its number and "[SMALL]"/"✅" markers. */
+  text: string;
+  done: boolean;
+  /** Lines indented under the task (acceptance, files), or plan.json's `acceptance`. */
+  detail?: string;
+}
+
+export interface PlanPhase {
+  number: number;
+  /** "Phase 2: Context Pruning", status markers removed. */
+  title: string;
+  status: PhaseStatus;
+  tasks: PlanTask[];
+  /** The phase's markdown, heading included (rendered when the plan is plan.json alone). */
+  text: string;
+}
+
+export interface Plan {
+  title?: string;
+  phases: PlanPhase[];
+  /** See {@link currentPhase}. */
+  current?: PlanPhase;
+}
+
+/** What retrieval needs of a plan: the open phase and its next task, bounded. */
 export interface PlanContext {
-  /** "Phase 2: Auth middleware", status markers removed. */
   phase?: string;
-  /** The first unfinished task of that phase, with its indented description lines. */
+  /** The first unfinished task of that phase, with its description. */
   task?: string;
   phaseNumber?: number;
   tasksDone: number;
@@ -14,137 +43,225 @@ export interface PlanContext {
 
 /** A plan is a page of text; anything bigger is read only this far (a truncated plan.json then falls back to plan.md). */
 export const MAX_PLAN_BYTES = 256 * 1024;
-const MAX_TASK_CHARS = 400;
+const MAX_CONTEXT_CHARS = 400;
 const MAX_DESCRIPTION_LINES = 4;
-
-interface ParsedTask {
-  text: string;
-  done: boolean;
-}
-
-interface ParsedPhase {
-  number?: number;
-  title: string;
-  tasks: ParsedTask[];
-}
 
 const PHASE_HEADING_RE = /^#{2,3}\s+Phase\s+(\d+)\b\s*[:.)\-–—]?\s*(.*)$/i;
 const OTHER_HEADING_RE = /^#{1,2}\s/;
 const CHECKBOX_RE = /^(\s*)[-*+]\s+\[([ xX])\]\s+(.*)$/;
-// "2.1: " numbering and trailing "[SMALL]" / "[IN PROGRESS]" / "✅" markers are bookkeeping, not work.
-const TASK_ID_RE = /^\d+(?:\.\d+)+\s*[:.)-]?\s*/;
+const HEADING_TASK_RE = /^###\s+(\d+(?:\.\d+)+)\s*[:.)-]?\s*(.*)$/;
+const TASK_ID_RE = /^(\d+(?:\.\d+)+)\s*[:.)-]?\s*/;
+// "[SMALL]" / "[IN PROGRESS]" / "✅" are bookkeeping, not part of a title.
 const TRAILING_MARKERS_RE = /(\s*(\[[^\]]{1,30}\]|✅|✔️?))+\s*$/u;
+const DONE_MARK_RE = /✅|✔|\[(complete|completed|done|x)\]/i;
+
+const STATUS_WORDS: Record<string, PhaseStatus> = {
+  complete: "complete", completed: "complete", done: "complete", closed: "complete",
+  in_progress: "in_progress", inprogress: "in_progress", active: "in_progress", current: "in_progress",
+  blocked: "blocked",
+  pending: "pending", todo: "pending", not_started: "pending",
+};
+
+function statusWord(word: unknown): PhaseStatus | undefined {
+  return typeof word === "string" ? STATUS_WORDS[word.trim().toLowerCase().replace(/[\s-]+/g, "_")] : undefined;
+}
 
 function clean(text: string): string {
   return text.replace(TRAILING_MARKERS_RE, "").replace(/\s+/g, " ").trim();
 }
 
-function bounded(text: string): string {
-  return text.length <= MAX_TASK_CHARS ? text : `${text.slice(0, MAX_TASK_CHARS - 1).trimEnd()}…`;
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** Phases of a markdown plan: `## Phase N: …` headings with `- [ ]` / `- [x]` tasks under them. */
-export function parsePlanMarkdown(markdown: string): ParsedPhase[] {
-  const phases: ParsedPhase[] = [];
-  let phase: ParsedPhase | undefined;
-  let task: { item: ParsedTask; indent: number; extra: number } | undefined;
-  for (const line of markdown.split(/\r\n?|\n/)) {
+function headingStatus(rest: string): PhaseStatus {
+  if (/✅/u.test(rest)) return "complete";
+  for (const m of rest.matchAll(/\[([^\]]{1,30})\]/g)) {
+    const s = statusWord(m[1]);
+    if (s) return s;
+  }
+  return "unknown";
+}
+
+/** An unmarked phase whose tasks are all checked is complete; the marker, when there is one, wins. */
+function settle(phases: PlanPhase[]): void {
+  for (const p of phases) if (p.status === "unknown" && p.tasks.length && p.tasks.every((t) => t.done)) p.status = "complete";
+}
+
+/**
+ * The phase the plan says it is at (the `Phase: N` header or plan.json's `current_phase`, else a phase
+ * marked in progress), else the first with work left, else the first not complete, else the last.
+ */
+function currentPhase(phases: readonly PlanPhase[], named?: number): PlanPhase | undefined {
+  return (
+    (named !== undefined ? phases.find((p) => p.number === named) : undefined) ??
+    phases.find((p) => p.status === "in_progress") ??
+    phases.find((p) => p.status !== "complete" && p.tasks.some((t) => !t.done)) ??
+    phases.find((p) => p.status !== "complete") ??
+    phases[phases.length - 1]
+  );
+}
+
+function planOf(title: string | undefined, phases: PlanPhase[], named?: number): Plan {
+  settle(phases);
+  const current = currentPhase(phases, named);
+  return { ...(title ? { title } : {}), phases, ...(current ? { current } : {}) };
+}
+
+/** `## Phase N: …` (or `###`) headings with `- [ ]` / `- [x]` or `### 2.1: …` tasks under them. */
+export function parsePlanMarkdown(markdown: string): Plan {
+  const lines = markdown.split(/\r\n?|\n/);
+  const phases: PlanPhase[] = [];
+  let phase: (PlanPhase & { start: number }) | undefined;
+  let task: { item: PlanTask; indent: number; extra: number } | undefined;
+  const close = (end: number) => {
+    if (!phase) return;
+    const { start, ...done } = phase;
+    done.text = lines.slice(start, end).join("\n").trimEnd();
+    phases.push(done);
+    phase = undefined;
+  };
+  lines.forEach((line, i) => {
     const heading = PHASE_HEADING_RE.exec(line);
     if (heading) {
+      close(i);
       const rest = clean(heading[2] ?? "");
-      phase = { number: Number(heading[1]), title: `Phase ${heading[1]}${rest ? `: ${rest}` : ""}`, tasks: [] };
-      phases.push(phase);
+      phase = { number: Number(heading[1]), title: `Phase ${heading[1]}${rest ? `: ${rest}` : ""}`, status: headingStatus(heading[2] ?? ""), tasks: [], text: "", start: i };
       task = undefined;
-      continue;
+      return;
     }
     if (OTHER_HEADING_RE.test(line)) {
-      phase = undefined;
+      close(i);
       task = undefined;
-      continue;
+      return;
     }
-    if (!phase) continue;
+    if (!phase) return;
     const box = CHECKBOX_RE.exec(line);
-    if (box) {
-      const item = { text: clean(box[3]!.replace(TASK_ID_RE, "")), done: box[2] !== " " };
+    const head = box ? undefined : HEADING_TASK_RE.exec(line);
+    if (box || head) {
+      const raw = box ? box[3]! : head![0].replace(/^###\s+/, "");
+      const id = TASK_ID_RE.exec(raw)?.[1] ?? String(phase.tasks.length + 1);
+      const item: PlanTask = { id, text: clean(raw.replace(TASK_ID_RE, "")), done: box ? box[2] !== " " : DONE_MARK_RE.test(head![2]!) };
       phase.tasks.push(item);
-      task = { item, indent: box[1]!.length, extra: 0 };
-      continue;
+      task = box ? { item, indent: box[1]!.length, extra: 0 } : undefined;
+      return;
     }
-    // Lines indented under a task describe it (acceptance criteria, files, notes).
+    // Lines indented under a checkbox describe its task (acceptance criteria, files, notes).
     const indent = /^(\s*)/.exec(line)![1]!.length;
     if (task && line.trim() && indent > task.indent && task.extra < MAX_DESCRIPTION_LINES) {
       const detail = clean(line.replace(/^\s*[-*+]\s+/, ""));
       if (detail) {
-        task.item.text = `${task.item.text}. ${detail}`;
+        task.item.detail = task.item.detail ? `${task.item.detail}. ${detail}` : detail;
         task.extra++;
       }
     } else if (line.trim() && indent === 0) {
       task = undefined;
     }
-  }
-  return phases;
+  });
+  close(lines.length);
+  const title = lines.find((l) => /^#\s/.test(l))?.replace(/^#\s+/, "").trim();
+  const header = /^Phase:\s*(\d+)/im.exec(markdown);
+  return planOf(title, phases, header ? Number(header[1]) : undefined);
 }
 
-const DONE_STATUSES = new Set(["completed", "complete", "closed", "done"]);
+function numberOf(id: unknown): number | undefined {
+  if (typeof id === "number" && Number.isFinite(id)) return id;
+  return typeof id === "string" && /^\d+$/.test(id.trim()) ? Number(id) : undefined;
+}
 
-/** Phases of opencode-swarm's plan.json ({ phases: [{ id, name, tasks: [{ description, status }] }] }); undefined if it is not one. */
-export function parsePlanJson(text: string): ParsedPhase[] | undefined {
+function renderPhase(p: Omit<PlanPhase, "text">): string {
+  const status = p.status === "unknown" ? "" : ` [${p.status.replace("_", " ").toUpperCase()}]`;
+  const tasks = p.tasks.map((t) => `- [${t.done ? "x" : " "}] ${t.id}: ${t.text}${t.detail ? `\n  - ${t.detail}` : ""}`);
+  return [`## ${p.title}${status}`, ...tasks].join("\n");
+}
+
+/** opencode-swarm's plan.json ({ phases: [{ id, name, status, tasks: [{ id, description, status }] }] }); undefined if it is not one. */
+export function parsePlanJson(text: string): Plan | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const phasesRaw = (raw as { phases?: unknown } | null)?.phases;
+  const { phases: phasesRaw, title, current_phase } = (raw ?? {}) as { phases?: unknown; title?: unknown; current_phase?: unknown };
   if (!Array.isArray(phasesRaw)) return undefined;
-  const phases: ParsedPhase[] = [];
-  for (const p of phasesRaw) {
-    if (!p || typeof p !== "object") continue;
-    const { id, name, tasks } = p as { id?: unknown; name?: unknown; tasks?: unknown };
-    const number = typeof id === "number" ? id : typeof id === "string" && /^\d+$/.test(id) ? Number(id) : undefined;
-    const title = typeof name === "string" ? clean(name) : "";
-    const parsed: ParsedTask[] = [];
+  const phases: PlanPhase[] = [];
+  phasesRaw.forEach((p: unknown, i) => {
+    if (!p || typeof p !== "object") return;
+    const { id, name, status, tasks } = p as { id?: unknown; name?: unknown; status?: unknown; tasks?: unknown };
+    const number = numberOf(id) ?? i + 1;
+    const rest = typeof name === "string" ? clean(name) : "";
+    const parsed: PlanTask[] = [];
     for (const t of Array.isArray(tasks) ? tasks : []) {
       if (!t || typeof t !== "object") continue;
-      const { description, acceptance, status } = t as { description?: unknown; acceptance?: unknown; status?: unknown };
+      const { id: tid, description, acceptance, status: ts } = t as { id?: unknown; description?: unknown; acceptance?: unknown; status?: unknown };
       if (typeof description !== "string" || !description.trim()) continue;
-      const extra = typeof acceptance === "string" && acceptance.trim() ? `. ${acceptance.trim()}` : "";
-      parsed.push({ text: clean(`${description}${extra}`), done: typeof status === "string" && DONE_STATUSES.has(status.toLowerCase()) });
+      const detail = typeof acceptance === "string" ? clean(acceptance) : "";
+      const taskId = typeof tid === "string" || typeof tid === "number" ? String(tid) : String(parsed.length + 1);
+      parsed.push({ id: taskId, text: clean(description), done: statusWord(ts) === "complete", ...(detail ? { detail } : {}) });
     }
-    phases.push({ ...(number !== undefined ? { number } : {}), title: number !== undefined ? `Phase ${number}${title ? `: ${title}` : ""}` : title, tasks: parsed });
-  }
-  return phases.length ? phases : undefined;
+    const phase = { number, title: `Phase ${number}${rest ? `: ${rest}` : ""}`, status: statusWord(status) ?? "unknown", tasks: parsed };
+    phases.push({ ...phase, text: "" });
+  });
+  if (!phases.length) return undefined;
+  const plan = planOf(typeof title === "string" ? clean(title) : undefined, phases, numberOf(current_phase));
+  for (const p of plan.phases) p.text = renderPhase(p);
+  return plan;
 }
 
-/** The current phase is the first with an unfinished task; its first unfinished task is the current task. */
-export function planContextOf(phases: readonly ParsedPhase[]): PlanContext {
-  const all = phases.flatMap((p) => p.tasks);
-  const current = phases.find((p) => p.tasks.some((t) => !t.done));
-  const task = current?.tasks.find((t) => !t.done);
+function renderPlan(plan: Plan): string {
+  return [...(plan.title ? [`# ${plan.title}`] : []), ...plan.phases.map((p) => p.text)].join("\n\n") + "\n";
+}
+
+export function currentTask(plan: Plan): PlanTask | undefined {
+  return plan.current?.tasks.find((t) => !t.done);
+}
+
+/** The ≤ maxChars orientation line for system prompts and compaction. */
+export function phaseSummary(plan: Plan, maxChars: number): string {
+  const p = plan.current;
+  if (!p || maxChars <= 0) return "";
+  const done = p.tasks.filter((t) => t.done).length;
+  const next = currentTask(plan);
+  const status = p.status === "unknown" ? "" : ` [${p.status.replace("_", " ").toUpperCase()}]`;
+  const counts = p.tasks.length ? ` — ${done}/${p.tasks.length} tasks done` : "";
+  return bounded(`${p.title}${status}${counts}${next ? `; next: ${next.id} ${next.text}` : ""}`, maxChars);
+}
+
+/**
+ * Retrieval's view: the current phase only while it is open (work left, or marked in progress,
+ * pending or blocked) — a finished plan names no phase — and its first unfinished task.
+ */
+export function planContextOf(plan: Plan): PlanContext {
+  const all = plan.phases.flatMap((p) => p.tasks);
+  const p = plan.current;
+  const open = p && p.status !== "complete" && (p.status !== "unknown" || p.tasks.some((t) => !t.done)) ? p : undefined;
+  const task = open ? currentTask(plan) : undefined;
+  const taskText = task ? (task.detail ? `${task.text}. ${task.detail}` : task.text) : "";
   return {
-    ...(current?.title ? { phase: bounded(current.title) } : {}),
-    ...(task?.text ? { task: bounded(task.text) } : {}),
-    ...(current?.number !== undefined ? { phaseNumber: current.number } : {}),
+    ...(open ? { phase: bounded(open.title, MAX_CONTEXT_CHARS), phaseNumber: open.number } : {}),
+    ...(taskText ? { task: bounded(taskText, MAX_CONTEXT_CHARS) } : {}),
     tasksDone: all.filter((t) => t.done).length,
     tasksTotal: all.length,
   };
 }
 
-function readBounded(file: string): { text: string; key: string } | undefined {
-  let fd: number | undefined;
+function statKey(file: string): string | undefined {
   try {
     const st = fs.statSync(file);
-    if (!st.isFile()) return undefined;
-    const key = `${st.mtimeMs}:${st.size}`;
-    const cached = cache.get(file);
-    if (cached?.key === key) return { text: cached.text, key };
+    return st.isFile() ? `${st.mtimeMs}:${st.size}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readBounded(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
     fd = fs.openSync(file, "r");
-    const buf = Buffer.alloc(Math.min(st.size, MAX_PLAN_BYTES));
+    const buf = Buffer.alloc(Math.min(fs.fstatSync(fd).size, MAX_PLAN_BYTES));
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.subarray(0, n).toString("utf8");
-    if (cache.size > 64) cache.clear();
-    cache.set(file, { key, text });
-    return { text, key };
+    return buf.subarray(0, n).toString("utf8");
   } catch {
     return undefined;
   } finally {
@@ -152,25 +269,67 @@ function readBounded(file: string): { text: string; key: string } | undefined {
   }
 }
 
-// Injection reads the plan on every turn; unchanged files (same mtime and size) are not re-read.
-const cache = new Map<string, { key: string; text: string }>();
+export interface ReadPlan {
+  plan: Plan;
+  /** The plan as markdown: plan.md when there is one (Lessons Learned live there), else rendered from plan.json. */
+  text: string;
+}
 
-/**
- * The plan's current phase and task for a project, from `<swarmDir>/plan.json` when it is a
- * valid opencode-swarm plan, else `<swarmDir>/plan.md`. Undefined when neither gives a phase;
- * a missing, huge or malformed file is never an error.
- */
-export function readPlanContext(projectDir: string, swarmDir = ".swarm"): PlanContext | undefined {
+// Injection and recall read the plan on every turn; unchanged files (same mtime and size) are not re-read.
+const cache = new Map<string, { key: string; value: ReadPlan | undefined }>();
+
+function load(jsonFile: string | undefined, mdFile: string | undefined): ReadPlan | undefined {
+  const md = mdFile ? readBounded(mdFile) : undefined;
+  const fromMd = md !== undefined ? parsePlanMarkdown(md) : undefined;
+  const json = jsonFile ? readBounded(jsonFile) : undefined;
+  const fromJson = json !== undefined ? parsePlanJson(json) : undefined;
+  if (!fromJson) return fromMd && md !== undefined ? { plan: fromMd, text: md } : undefined;
+  // plan.json is the source of truth for structure and status; plan.md keeps the prose of each phase.
+  for (const p of fromJson.phases) {
+    const prose = fromMd?.phases.find((m) => m.number === p.number)?.text;
+    if (prose) p.text = prose;
+  }
+  return { plan: fromJson, text: md ?? renderPlan(fromJson) };
+}
+
+/** `<swarmDir>/plan.json` when it is a valid opencode-swarm plan, else `<swarmDir>/plan.md`; undefined when neither is there. */
+export function readPlan(projectDir: string, swarmDir = ".swarm"): ReadPlan | undefined {
   try {
-    const dir = path.join(projectDir, swarmDir);
-    const json = readBounded(path.join(dir, "plan.json"));
-    const fromJson = json ? parsePlanJson(json.text) : undefined;
-    if (fromJson) return planContextOf(fromJson);
-    const md = readBounded(path.join(dir, "plan.md"));
-    if (!md) return undefined;
-    const phases = parsePlanMarkdown(md.text);
-    return phases.length ? planContextOf(phases) : undefined;
+    const dir = path.resolve(projectDir, swarmDir);
+    const jsonFile = path.join(dir, "plan.json");
+    const mdFile = path.join(dir, "plan.md");
+    const [jsonKey, mdKey] = [statKey(jsonFile), statKey(mdFile)];
+    const key = `${jsonKey}|${mdKey}`;
+    const hit = cache.get(dir);
+    if (hit?.key === key) return hit.value;
+    const value = load(jsonKey && jsonFile, mdKey && mdFile);
+    if (cache.size > 64) cache.clear();
+    cache.set(dir, { key, value });
+    return value;
   } catch {
     return undefined;
   }
+}
+
+/** A project's plan reader, for faces that hold one per project. */
+export class PlanReader {
+  /** plan.md, the file agents write and Lessons Learned come from. */
+  readonly file: string;
+
+  constructor(
+    readonly projectDir: string,
+    readonly swarmDir = ".swarm",
+  ) {
+    this.file = path.join(projectDir, swarmDir, "plan.md");
+  }
+
+  read(): ReadPlan | undefined {
+    return readPlan(this.projectDir, this.swarmDir);
+  }
+}
+
+/** The plan's current phase and task for retrieval; undefined when the plan has no phases. */
+export function readPlanContext(projectDir: string, swarmDir = ".swarm"): PlanContext | undefined {
+  const read = readPlan(projectDir, swarmDir);
+  return read?.plan.phases.length ? planContextOf(read.plan) : undefined;
 }

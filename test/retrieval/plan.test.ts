@@ -1,9 +1,9 @@
-// Reading the current phase and task from .swarm/plan.md and opencode-swarm's plan.json: formats, precedence, bad files.
+// The one plan reader (.swarm/plan.md and opencode-swarm's plan.json): phases, statuses, tasks, current phase, summary, precedence, bad files.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { MAX_PLAN_BYTES, readPlanContext } from "../../src/retrieval/plan.js";
+import { MAX_PLAN_BYTES, PlanReader, parsePlanMarkdown, phaseSummary, readPlanContext } from "../../src/retrieval/plan.js";
 import { makeSandbox, removeSandbox, withWorld } from "./helpers.js";
 
 function project(files: Record<string, string | Buffer>): { dir: string; done: () => void } {
@@ -34,6 +34,37 @@ Goal: accept provider events.
 ## Phase 3: Ledger
 - [ ] 3.1: Write ledger rows
 `;
+
+test("parsePlanMarkdown: title, numbered phases with statuses, tasks with ids, done flags and descriptions", () => {
+  const plan = parsePlanMarkdown(PLAN_MD);
+  assert.equal(plan.title, "Project: billing");
+  assert.deepEqual(plan.phases.map((p) => [p.number, p.title, p.status, p.tasks.length]), [
+    [1, "Phase 1: Setup", "complete", 2],
+    [2, "Phase 2: Webhook intake", "in_progress", 3],
+    [3, "Phase 3: Ledger", "unknown", 1],
+  ]);
+  assert.equal(plan.current?.number, 2);
+  assert.deepEqual(plan.phases[0]!.tasks[0], { id: "1.1", text: "Create the repo layout", done: true });
+  assert.deepEqual(plan.phases[1]!.tasks[1], {
+    id: "2.2",
+    text: "Verify the HMAC signature of incoming webhooks",
+    done: false,
+    detail: "Acceptance: reject events whose signature does not match. Files: src/webhooks/verify.ts",
+  });
+  assert.match(plan.phases[1]!.text, /^## Phase 2: Webhook intake \[IN PROGRESS\]\nGoal: accept provider events\.[\s\S]*2\.3: Store events idempotently$/);
+  assert.equal(phaseSummary(plan, 300), "Phase 2: Webhook intake [IN PROGRESS] — 1/3 tasks done; next: 2.2 Verify the HMAC signature of incoming webhooks");
+});
+
+test("parsePlanMarkdown: the 'Phase: N' header names the current phase; heading-style tasks with ✅; summary bounded", () => {
+  assert.equal(parsePlanMarkdown(`Phase: 1 | Updated: today\n\n## Phase 1: A\n- [x] done\n## Phase 2: B\n- [ ] open\n`).current?.number, 1);
+  const plan = parsePlanMarkdown(`# v4.3\n\n## Phase 1: Hooks [COMPLETE]\n### 1.1: Fix default [SMALL] ✅\n### 1.2: Utilities [SMALL] ✅\n\n## Phase 2: Pruning\n### 2.1: Budget tracker [MEDIUM]\n### 2.2: Compaction [SMALL] ✅\n`);
+  assert.equal(plan.phases[0]!.status, "complete");
+  assert.deepEqual(plan.phases[0]!.tasks.map((t) => [t.id, t.text, t.done]), [["1.1", "Fix default", true], ["1.2", "Utilities", true]]);
+  assert.equal(plan.current?.number, 2);
+  assert.equal(phaseSummary(plan, 300), "Phase 2: Pruning — 1/2 tasks done; next: 2.1 Budget tracker");
+  assert.equal(phaseSummary(plan, 20).length, 20);
+  assert.equal(phaseSummary(parsePlanMarkdown("no phases here"), 300), "");
+});
 
 test("plan.md: the first phase with an unchecked task is current, and its first unchecked task with its description", () => {
   const p = project({ "plan.md": PLAN_MD });
@@ -101,6 +132,23 @@ test("plan.json wins over plan.md when it is a valid opencode-swarm plan", () =>
       tasksDone: 2,
       tasksTotal: 4,
     });
+  } finally {
+    p.done();
+  }
+});
+
+test("PlanReader: plan.json gives structure and status, plan.md keeps each phase's prose and the plan text", () => {
+  const md = `# billing\n\n## Phase 2: Webhook intake [IN PROGRESS]\n- [ ] 2.2: Verify the HMAC signature\n### Lessons Learned\n- Raw bodies must be kept for the HMAC check.\n`;
+  const p = project({ "plan.json": JSON.stringify(PLAN_JSON), "plan.md": md });
+  try {
+    const read = new PlanReader(p.dir).read()!;
+    assert.equal(read.text, md);
+    assert.equal(read.plan.title, "billing");
+    assert.deepEqual(read.plan.phases.map((ph) => [ph.number, ph.status, ph.tasks.filter((t) => t.done).length]), [[1, "complete", 1], [2, "in_progress", 1]]);
+    assert.match(read.plan.current!.text, /Lessons Learned/);
+    assert.equal(read.plan.phases[0]!.text, "## Phase 1: Setup [COMPLETE]\n- [x] 1.1: Create the repo");
+    fs.rmSync(path.join(p.dir, ".swarm", "plan.md"));
+    assert.match(new PlanReader(p.dir).read()!.text, /^# billing\n\n## Phase 1: Setup \[COMPLETE\][\s\S]*- \[ \] 2\.2: Verify the HMAC signature\n  - bad signatures get 401\n/);
   } finally {
     p.done();
   }

@@ -3,9 +3,9 @@ import type { Config, Hooks } from "@opencode-ai/plugin";
 import { describeReport } from "../../learning/curate.js";
 import { isCairnError } from "../../errors.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
+import { phaseSummary } from "../../retrieval/plan.js";
 import type { Curator } from "./curator.js";
 import { HUMAN_ACTOR, KNOWLEDGE_HELP, knowledgeCommand } from "./knowledge-command.js";
-import { phaseSummary } from "./plan.js";
 import type { PluginState } from "./state.js";
 
 type CommandOutput = Parameters<NonNullable<Hooks["command.execute.before"]>>[1];
@@ -54,7 +54,7 @@ export function registerCommand(state: PluginState, config: Config): void {
 const registered = new WeakSet<PluginState>();
 
 async function status(state: PluginState): Promise<string> {
-  const planned = await state.plans.read();
+  const planned = state.plans.read();
   const lines: string[] = [];
   if (!planned || planned.plan.phases.length === 0) lines.push("No active swarm plan found (.swarm/plan.md).");
   else {
@@ -70,7 +70,7 @@ async function status(state: PluginState): Promise<string> {
 }
 
 async function planText(state: PluginState, args: string[]): Promise<string> {
-  const planned = await state.plans.read();
+  const planned = state.plans.read();
   if (!planned) return "No active swarm plan found (.swarm/plan.md).";
   const n = args[0] && /^\d+$/.test(args[0]) ? Number(args[0]) : undefined;
   if (n === undefined) return sanitizeForPrompt(planned.text, MAX_PLAN_CHARS);

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { curateLessons, emptyReport, extractEvidenceLessons, extractLessonsLearned, mergeReports, type CurateReport } from "../../learning/curate.js";
-import { parsePlan, type PhaseStatus } from "./plan.js";
+import { parsePlanMarkdown, type PhaseStatus } from "../../retrieval/plan.js";
 import type { PluginState } from "./state.js";
 
 /** Tools whose path argument names the file they change; patch tools name theirs inside the patch text. */
@@ -167,7 +167,7 @@ export class Curator {
   }
 
   private async phaseTitle(phase: number | string): Promise<string | undefined> {
-    const planned = await this.state.plans.read();
+    const planned = this.state.plans.read();
     if (phase === "current") return planned?.plan.current?.title;
     const n = Number(String(phase).replace(/^phase\s*/i, ""));
     return planned?.plan.phases.find((p) => p.number === n)?.title ?? (Number.isFinite(n) ? `Phase ${n}` : String(phase));
@@ -181,7 +181,7 @@ export class Curator {
     } catch {
       return { report: emptyReport(), completed: [] };
     }
-    const plan = parsePlan(text);
+    const plan = parsePlanMarkdown(text);
     const cairn = await this.state.cairn();
     let report = emptyReport();
     const perPhase = new Map<string, number>();
@@ -234,7 +234,7 @@ export class Curator {
     }
     const lessons = extractEvidenceLessons(doc);
     if (!lessons.length) return emptyReport();
-    const phase = (await this.state.plans.read())?.plan.current?.title;
+    const phase = this.state.plans.read()?.plan.current?.title;
     const cairn = await this.state.cairn();
     return curateLessons(cairn, lessons, { ref: rel, kind: "evidence", ...(phase ? { phase } : {}), actor: "curator", ...(sessionID ? { sessionId: sessionID } : {}) });
   }

@@ -2,9 +2,9 @@
 import type { Hooks } from "@opencode-ai/plugin";
 import type { Cairn } from "../../engine.js";
 import type { RetrievalContext } from "../../retrieval/context.js";
+import { currentTask } from "../../retrieval/plan.js";
 import { INJECTION_SENTINEL } from "../../retrieval/render.js";
 import { COMMAND_NOTE } from "./commands.js";
-import { currentTask } from "./plan.js";
 import type { PluginState } from "./state.js";
 
 type TransformOutput = Parameters<NonNullable<Hooks["experimental.chat.messages.transform"]>>[1];
@@ -108,7 +108,7 @@ export class Injector {
     const opts = this.state.options.plugin;
     if (orchestrator ? !opts.inject : !opts.delegated_directives) return undefined;
     const cairn = await this.state.cairn();
-    const planned = await this.state.plans.read();
+    const planned = this.state.plans.read();
     const phase = planned?.plan.current?.title;
     const task = planned ? currentTask(planned.plan) : undefined;
     const ctx: RetrievalContext = {

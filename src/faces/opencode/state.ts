@@ -2,10 +2,10 @@
 import path from "node:path";
 import { openCairn, type Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
+import { PlanReader } from "../../retrieval/plan.js";
 import { AgentActivity } from "./awareness.js";
 import { PluginLog } from "./log.js";
 import type { ResolvedOptions } from "./options.js";
-import { PlanReader } from "./plan.js";
 
 const RETRY_MS = 30_000;
 

@@ -1,7 +1,7 @@
 // System prompt and compaction context: the standing instruction, the phase summary, cross-agent activity, phase lessons.
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { extractLessonsLearned } from "../../learning/curate.js";
-import { currentTask, phaseSummary } from "./plan.js";
+import { currentTask, phaseSummary } from "../../retrieval/plan.js";
 import type { PluginState } from "./state.js";
 
 export const SYSTEM_MARKER = "[cairn]";
@@ -28,7 +28,7 @@ export async function systemAddition(state: PluginState, sessionID: string | und
   const opts = state.options.plugin;
   const lines: string[] = [];
   if (opts.system_instruction) lines.push(STANDING_INSTRUCTION);
-  const planned = await state.plans.read();
+  const planned = state.plans.read();
   if (planned && opts.system_instruction) {
     const summary = phaseSummary(planned.plan, opts.phase_summary_chars);
     if (summary) lines.push(`${SYSTEM_MARKER} Current plan: ${sanitizeForPrompt(summary, opts.phase_summary_chars)}`);
@@ -43,7 +43,7 @@ export async function systemAddition(state: PluginState, sessionID: string | und
 
 /** What compaction must keep: the phase, its Lessons Learned bullets, and the lessons and decisions that fit it. */
 export async function compactionContext(state: PluginState): Promise<string> {
-  const planned = await state.plans.read();
+  const planned = state.plans.read();
   const phase = planned?.plan.current;
   const lines: string[] = [];
   if (phase) lines.push(`Current phase (keep): ${sanitizeForPrompt(phaseSummary(planned!.plan, 300), 300)}`);
