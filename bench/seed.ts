@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { EntrySchema, type Entry, type Status, type Tier } from "../src/core/entry.js";
 import { newEntryId } from "../src/core/ids.js";
+import { LATEST_SCHEMA_VERSION } from "../src/store/migrations.js";
 import { SqliteStore } from "../src/store/sqlite-store.js";
 import { generatedLesson, realSentences, REPO_ROOT } from "./corpus.js";
 import { chance, int, makeRng, pick, type Rng } from "./rng.js";
@@ -95,7 +96,8 @@ async function fillTier(file: string, tier: Tier, size: number, rng: Rng): Promi
 }
 
 export function cacheDir(size: number, seed: number): string {
-  return path.join(REPO_ROOT, "bench", ".cache", `n${size}-s${seed}-v${CORPUS_VERSION}`);
+  // The schema version is in the key: a corpus seeded by an older schema would measure a migration, not the engine.
+  return path.join(REPO_ROOT, "bench", ".cache", `n${size}-s${seed}-v${CORPUS_VERSION}-m${LATEST_SCHEMA_VERSION}`);
 }
 
 /** The cached corpus for (size, seed), built first if absent or incomplete. */
@@ -108,7 +110,11 @@ export async function ensureCorpus(size: number, seed: number, log: (m: string) 
     const { buildSeconds } = JSON.parse(fs.readFileSync(marker, "utf8")) as { buildSeconds: number };
     return { dir, projectDir, hivePath, size, seed, cached: true, buildSeconds };
   }
-  fs.rmSync(dir, { recursive: true, force: true });
+  // Stale builds of this size and seed (older generator or schema) are hundreds of MB at 100k: drop them.
+  const parent = path.dirname(dir);
+  if (fs.existsSync(parent)) {
+    for (const d of fs.readdirSync(parent)) if (d.startsWith(`n${size}-s${seed}-`)) fs.rmSync(path.join(parent, d), { recursive: true, force: true });
+  }
   const t0 = process.hrtime.bigint();
   log(`seeding ${size.toLocaleString("en-US")} swarm + ${size.toLocaleString("en-US")} hive entries (seed ${seed})…`);
   await fillTier(path.join(projectDir, ".swarm", "cairn.db"), "swarm", size, makeRng(seed));

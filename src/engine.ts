@@ -162,8 +162,9 @@ export class Cairn {
 
   /** One entry by id, handle (S-12, H-3) or imported id, from either tier. */
   async get(ref: string): Promise<Entry> {
-    await this.hideDraft(ref, this.actor);
-    return (await locate(this.services, ref)).entry;
+    const { entry } = await locate(this.services, ref);
+    if (entry.lifecycle.status === "draft" && !isHumanActor(this.actor)) throw new NotFoundError(validateEntryRef(ref));
+    return entry;
   }
 
   async list(filter: ListFilter = {}): Promise<Entry[]> {

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ALL_TOOLS } from "../../src/tools/index.js";
 
 const MAIN = fileURLToPath(new URL("../../dist/faces/mcp/main.js", import.meta.url));
 assert.ok(fs.existsSync(MAIN), "run `npm run build` first: dist/faces/mcp/main.js is missing");
@@ -122,7 +123,7 @@ test("the bearer token is enforced: 401 without it or with a wrong one, works wi
 
   const client = await connect(url, { token });
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 9);
+  assert.equal(tools.length, ALL_TOOLS.length);
   const added = await call(client, "knowledge_add", { lesson: AUTH_LESSON });
   assert.equal(added.data.action, "added");
 });
@@ -132,7 +133,7 @@ test("a token from CAIRN_MCP_TOKEN allows binding beyond loopback", { timeout: 3
   const { url } = await startServer(["--host", "0.0.0.0"], { CAIRN_MCP_TOKEN: token });
   assert.equal((await post(url)).status, 401);
   const client = await connect(url, { token });
-  assert.equal((await client.listTools()).tools.length, 9);
+  assert.equal((await client.listTools()).tools.length, ALL_TOOLS.length);
 });
 
 test("each HTTP session resolves its own project from its roots; no session sees another's swarm", { timeout: 40_000 }, async () => {

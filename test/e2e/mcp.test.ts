@@ -93,7 +93,10 @@ test("tools are listed with the schemas and annotations clients see", { timeout:
   const byName = new Map(tools.map((t) => [t.name, t]));
   assert.deepEqual(
     [...byName.keys()].sort(),
-    ["knowledge_add", "knowledge_archive", "knowledge_context", "knowledge_feedback", "knowledge_promote", "knowledge_quarantine", "knowledge_query", "knowledge_recall", "knowledge_remove"],
+    [
+      "knowledge_add", "knowledge_archive", "knowledge_check", "knowledge_context", "knowledge_feedback", "knowledge_outcome",
+      "knowledge_promote", "knowledge_quarantine", "knowledge_query", "knowledge_recall", "knowledge_remove",
+    ],
   );
   const schema = (n: string) => byName.get(n)!.inputSchema as { required?: string[]; properties: Record<string, any> };
   assert.deepEqual(schema("knowledge_add").required, ["lesson"]);

@@ -179,7 +179,7 @@ test("cairn review in a terminal: approve one draft, edit another in $EDITOR the
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   const waitFor = async (re: RegExp, from: number) => {
-    const end = Date.now() + 15_000;
+    const end = Date.now() + 30_000;
     while (!re.test(out.slice(from))) {
       if (Date.now() > end) throw new Error(`timed out waiting for ${re} in:\n${out}`);
       await new Promise((r) => setTimeout(r, 50));
@@ -188,7 +188,8 @@ test("cairn review in a terminal: approve one draft, edit another in $EDITOR the
   const answer = async (prompt: RegExp, keys: string) => {
     const at = out.length;
     await waitFor(prompt, Math.max(0, at - 2000));
-    await new Promise((r) => setTimeout(r, 150));
+    // Inquirer reads keys once its prompt is drawn; a short pause covers the raw-mode switch.
+    await new Promise((r) => setTimeout(r, 300));
     child.stdin.write(keys);
   };
   const DOWN = "\u001b[B";
