@@ -20,15 +20,8 @@ export interface AdvisoryQuery {
   record?: boolean;
 }
 
-export interface Advisory {
-  id: string;
-  handle: string;
-  tier: Tier;
-  title?: string;
-  /** The prevention rule (the lesson itself when the entry has none). */
-  rule: string;
-  why?: string;
-  enforcement: "warn" | "enforce";
+/** What the agent is told: the rule's identity and advice (`rule` is the lesson when no prevention rule exists), and what matched. */
+export interface Advisory extends Pick<AdvisoryRule, "id" | "handle" | "tier" | "title" | "rule" | "why" | "enforcement"> {
   matched: "glob" | "pattern";
   /** The file a glob matched, or the kind of pattern that matched the text. */
   on: string;

@@ -1,4 +1,5 @@
 // Structured lessons as documents (YAML/JSON files, the review editor): our flat shape or the Knowledge Object shape.
+import { dropUndefined } from "../core/entry-input.js";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
 import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type Entry, type NewEntryInput, type Priority } from "../core/entry.js";
@@ -140,13 +141,6 @@ export function fieldsFromDocument(raw: unknown): LessonFields {
   return dropUndefined(out);
 }
 
-function dropUndefined<T extends object>(o: T): T {
-  for (const [k, v] of Object.entries(o)) {
-    if (v === undefined) delete (o as Record<string, unknown>)[k];
-    else if (v && typeof v === "object" && !Array.isArray(v)) dropUndefined(v as object);
-  }
-  return o;
-}
 
 /** A YAML or JSON file's text to lesson fields. */
 export function parseLessonFile(textContent: string, fileName: string): LessonFields {

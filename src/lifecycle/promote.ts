@@ -1,5 +1,6 @@
 // Promotion swarm → hive: by hand (text or swarm id) and by the three automatic routes, through one hive gate.
 import type { Entry, NewEntryInput } from "../core/entry.js";
+import { entryToInput } from "../core/entry-input.js";
 import { CairnError } from "../errors.js";
 import type { Services } from "../services.js";
 import { distinctConfirmations } from "./confirm.js";
@@ -28,25 +29,11 @@ export function promotionRoute(e: Entry, s: Services): PromotionRoute | undefine
   return undefined;
 }
 
+/** What a swarm entry becomes in the hive: its content, not its local lifecycle or ids. */
 function inputFromEntry(e: Entry): NewEntryInput {
-  return {
-    lesson: e.lesson,
-    title: e.title,
-    why: e.why,
-    prevention: e.prevention,
-    category: e.category,
-    kind: e.kind,
-    root_cause: e.root_cause,
-    tags: e.tags.filter((t) => t !== FAST_TRACK_TAG),
-    entities: e.entities,
-    scope: e.applicability.scope,
-    applicability: { ...e.applicability },
-    directive: e.directive,
-    confidence: e.lifecycle.confidence,
-    created_by: e.provenance.created_by,
-    auto_generated: e.provenance.auto_generated,
-    derived_from: e.provenance.derived_from,
-  };
+  const { status: _status, created_at: _at, external_id: _ext, session_id: _session, hive_eligible: _eligible, supersedes: _sup, ...content } =
+    entryToInput(e);
+  return { ...content, tags: (content.tags ?? []).filter((t) => t !== FAST_TRACK_TAG) };
 }
 
 /** Hive writes go through the one write path, which applies the hive gate (full validation, no placeholder text). */

@@ -16,6 +16,8 @@ export interface Neighbourhood {
   /** An exact match that was quarantined or superseded: re-learning it is refused. */
   retired?: Entry;
   contradicts: Entry[];
+  /** Of `contradicts`, those that reverse the advice (not merely state another value). */
+  reverses: Entry[];
   /** The most similar live entry that is neither duplicate nor contradiction. */
   nearest?: { entry: Entry; similarity: number };
 }
@@ -24,18 +26,21 @@ export interface Neighbourhood {
 export async function findNeighbours(store: Store, lesson: string, threshold: number): Promise<Neighbourhood> {
   const exact = await store.findByFingerprint(fingerprintLesson(lesson));
   const live = exact.find((e) => MERGEABLE.includes(e.lifecycle.status));
-  if (live) return { duplicate: { entry: live, similarity: 1 }, contradicts: [] };
+  if (live) return { duplicate: { entry: live, similarity: 1 }, contradicts: [], reverses: [] };
   const retired = exact.find((e) => e.lifecycle.status === "quarantined" || e.lifecycle.status === "superseded");
-  if (retired) return { retired, contradicts: [] };
+  if (retired) return { retired, contradicts: [], reverses: [] };
 
   const hits = await store.searchEntries(queryTerms(lesson, 24), { statuses: MERGEABLE }, CANDIDATES);
-  const n: Neighbourhood = { contradicts: [] };
+  const n: Neighbourhood = { contradicts: [], reverses: [] };
   const profile = profileLesson(lesson);
   for (const h of hits) {
     const cmp = compareLessons(profile, h.entry.lesson, threshold);
     if (cmp.duplicate) {
       if (!n.duplicate || cmp.similarity > n.duplicate.similarity) n.duplicate = { entry: h.entry, similarity: cmp.similarity };
-    } else if (cmp.contradiction) n.contradicts.push(h.entry);
+    } else if (cmp.contradiction) {
+      n.contradicts.push(h.entry);
+      if (cmp.contradiction_kind !== "value") n.reverses.push(h.entry);
+    }
     else if (!n.nearest || cmp.similarity > n.nearest.similarity) n.nearest = { entry: h.entry, similarity: cmp.similarity };
   }
   return n;
@@ -55,13 +60,14 @@ export function isProtected(e: Entry): boolean {
 
 /**
  * Deterministic rules: duplicate → reinforce (a NOOP when the sighting adds nothing new);
- * contradiction with one unprotected entry on the same subject → supersede it (kept, linked,
- * never deleted); contradiction with a protected or several entries → add with a flag.
+ * reversed advice against one unprotected entry on the same subject → supersede it (kept,
+ * linked, never deleted); a value-only conflict, a protected entry or several → add with a flag.
  */
 export function decideUpsert(n: Neighbourhood): UpsertDecision {
   if (n.retired) return { op: "refuse", target: n.retired };
   if (n.duplicate) return { op: "reinforce", target: n.duplicate.entry, similarity: n.duplicate.similarity };
-  if (n.contradicts.length === 1 && !isProtected(n.contradicts[0]!)) return { op: "supersede", target: n.contradicts[0]! };
+  // Only reversed advice retires the old lesson by itself; "another value" may be another component, so a person decides.
+  if (n.contradicts.length === 1 && n.reverses.length === 1 && !isProtected(n.reverses[0]!)) return { op: "supersede", target: n.reverses[0]! };
   if (n.contradicts.length) return { op: "flag", targets: n.contradicts };
   return { op: "add" };
 }

@@ -217,6 +217,10 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
 
   if (decision.op === "refuse") {
     const t = decision.target;
+    // Re-running an import must be harmless: a row already known (even if since retired) changes nothing.
+    if (opts.source === "import") {
+      return { action: "reinforced", tier: store.tier, id: t.id, handle: t.handle, status: t.lifecycle.status, noop: true, reason: `already known as ${t.handle} (${t.lifecycle.status})`, issues };
+    }
     const reason = `matches ${t.lifecycle.status} entry ${t.handle}; restore or supersede it instead`;
     return { action: "rejected", tier: store.tier, id: t.id, reason, issues };
   }

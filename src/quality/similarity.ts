@@ -8,6 +8,8 @@ export interface LessonComparison {
   duplicate: boolean;
   contradiction: boolean;
   reason: string;
+  /** Why it is a contradiction: advice reversed (opposite, reversed, negation) or only a value differs. */
+  contradiction_kind?: "opposite" | "reversed" | "negation" | "value";
 }
 
 export interface LessonWord {
@@ -637,10 +639,19 @@ export function compareLessons(
   }
   const contradiction =
     opposite || reversed || pa.negated !== pb.negated || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting));
+  const contradiction_kind = !contradiction
+    ? undefined
+    : opposite
+      ? "opposite"
+      : reversed
+        ? "reversed"
+        : pa.negated !== pb.negated
+          ? "negation"
+          : "value";
   const reason = contradiction
     ? `possible contradiction: ${blocker}`
     : blocker
       ? `not a duplicate: ${blocker}`
       : `similarity ${round.toFixed(2)} < ${threshold}`;
-  return { similarity: round, duplicate: false, contradiction, reason };
+  return { similarity: round, duplicate: false, contradiction, reason, ...(contradiction_kind ? { contradiction_kind } : {}) };
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { openCairn } from "../../src/engine.js";
 import { INJECTION_SENTINEL } from "../../src/retrieval/render.js";
-import { isSideRequest, messageText, startModelServer, type ChatRequest, type ModelServer, type Reply } from "../fixtures/model-server/server.js";
+import { isSideRequest, messageText, startModelServer, toolResults, type ChatRequest, type ModelServer, type Reply } from "../fixtures/model-server/server.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const OPENCODE = path.join(REPO, "node_modules", ".bin", "opencode");
@@ -18,6 +18,8 @@ const LESSON = "In src/auth/middleware.ts check the session token for null befor
 const DIRECTIVE = "Before changing src/auth/session.ts run the auth integration tests; refresh token rotation broke twice unnoticed.";
 const RETRO_1 = "Keep the session middleware ahead of the rate limiter in src/server.ts or anonymous requests bypass the limits.";
 const RETRO_2 = "Mock the clock in src/auth/refresh.test.ts because real timers made the refresh rotation test flaky on CI.";
+const DB_RULE = "Give every migration under src/db a down step; a one-way migration blocked the 2.3 rollback.";
+const PAY_RULE = "Pass an idempotency key on every payment provider call in src/payments; retries double-charged customers.";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-oc-e2e-"));
 const project = path.join(root, "project");
@@ -54,6 +56,17 @@ function respond(req: ChatRequest): Reply {
   }
   if (text.includes("E2E-PLAN")) {
     return afterTool ? { text: "Plan written." } : { toolCalls: [{ name: "write", arguments: { filePath: path.join(project, ".swarm", "plan.md"), content: planWithRetro() } }] };
+  }
+  if (text.includes("E2E-ADVISE")) {
+    return afterTool
+      ? { text: "Advisories read." }
+      : {
+          toolCalls: [
+            { name: "write", arguments: { filePath: path.join(project, "src", "db", "0001_users.sql"), content: "CREATE TABLE users (id integer);\n" } },
+            { name: "write", arguments: { filePath: path.join(project, "src", "payments", "charge.ts"), content: "export const charge = () => provider.charge();\n" } },
+            { name: "bash", arguments: { command: "echo actor=$CAIRN_ACTOR", description: "Show the actor" } },
+          ],
+        };
   }
   if (text.includes("E2E-DELEGATE")) {
     return afterTool
@@ -204,6 +217,42 @@ test("opencode + Cairn plugin against a scripted model", { timeout: 240_000 }, a
     assert.ok(text.includes(DIRECTIVE.slice(0, 60)), "the directive is there");
     assert.match(text, /DO: run npm run test:auth/);
     assert.ok(!text.includes(LESSON.slice(0, 60)), "plain lessons stay with the orchestrator");
+  });
+
+  await t.test("editing a file an approved lesson covers: the advisory reaches the model; an enforced one fails the call", async () => {
+    const seed = await openCairn({ projectDir: project, env, actor: "human:test" });
+    const ids: string[] = [];
+    try {
+      for (const [rule, glob, enforcement] of [[DB_RULE, "src/db/**", "warn"], [PAY_RULE, "src/payments/**", "enforce"]] as const) {
+        const r = await seed.add({ lesson: `Lesson behind the rule: ${rule}`, prevention: { rule }, applicability: { file_globs: [glob] }, directive: { enforcement } });
+        assert.equal(r.action, "added", r.reason);
+        await seed.approve(r.id!);
+        ids.push(r.id!);
+      }
+    } finally {
+      await seed.close();
+    }
+    const run = await opencode(["E2E-ADVISE: add the users migration and the charge call"]);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const results = toolResults(run.requests.at(-1)!); console.error("DEBUG", JSON.stringify(results, null, 1));
+    const byFile = (dir: string) => results.find((r) => r.name === "write" && String(r.args.filePath).includes(dir))?.text ?? "";
+    const db = byFile("src/db");
+    assert.match(db, /Cairn advisory/, JSON.stringify(results).slice(0, 2000));
+    assert.ok(db.includes(DB_RULE), db);
+    assert.match(db, /matched file src\/db\/0001_users\.sql/);
+    const pay = byFile("src/payments");
+    assert.ok(pay.includes(PAY_RULE) && pay.includes("[enforced]"), pay);
+    assert.ok(fs.existsSync(path.join(project, "src", "db", "0001_users.sql")), "the warned write went through");
+    assert.ok(!fs.existsSync(path.join(project, "src", "payments", "charge.ts")), "the enforced write was stopped");
+    const bash = results.find((r) => r.name === "bash")?.text ?? "";
+    assert.match(bash, /actor=agent:build/, "shell.env names the agent for a cairn CLI it runs");
+    const cairn = await openCairn({ projectDir: project, env });
+    try {
+      for (const id of ids) assert.ok((await cairn.get(id)).usage.consulted >= 1, "each match counts as a consultation");
+      assert.equal((await cairn.history(ids[0]!)).find((e) => e.type === "consulted")?.actor, "agent:build");
+    } finally {
+      await cairn.close();
+    }
   });
 
   await t.test("no hook failed along the way", () => {

@@ -28,7 +28,7 @@ test("every hook key has exactly one handler", async () => {
     assert.deepEqual(Object.keys(p.hooks).sort(), [
       "chat.message", "command.execute.before", "config", "dispose", "event",
       "experimental.chat.messages.transform", "experimental.chat.system.transform", "experimental.session.compacting",
-      "tool", "tool.execute.after", "tool.execute.before",
+      "shell.env", "tool", "tool.execute.after", "tool.execute.before",
     ]);
   } finally {
     await p.close();

@@ -4,6 +4,7 @@ import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { CairnError } from "../../errors.js";
 import { openCairn, type Cairn } from "../../engine.js";
+import { isHumanActor } from "../../governance/actors.js";
 import { reportError } from "./errors.js";
 import { Output } from "./format.js";
 
@@ -26,13 +27,30 @@ export interface Invocation {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * `--actor`, else `CAIRN_ACTOR` (the OpenCode plugin sets it to `agent:<name>` for an agent's shell
+ * commands), else `human:cli`. Under an agent's CAIRN_ACTOR a `--actor human:*` is refused: an agent
+ * must not be able to approve lessons by claiming to be a person.
+ */
+export function resolveActor(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.CAIRN_ACTOR?.trim() || undefined;
+  if (fromEnv && !ACTOR.test(fromEnv)) {
+    throw new CairnError("INVALID_INPUT", `Invalid CAIRN_ACTOR "${fromEnv.slice(0, 80)}": use <human|agent|import|curator|mcp>:<name>, e.g. human:alice.`);
+  }
+  const actor = flag ?? fromEnv ?? "human:cli";
+  if (!ACTOR.test(actor)) {
+    throw new CairnError("INVALID_INPUT", `Invalid --actor "${actor.slice(0, 80)}": use <human|agent|import|curator|mcp>:<name>, e.g. human:alice.`);
+  }
+  if (fromEnv?.startsWith("agent:") && isHumanActor(actor)) {
+    throw new CairnError("FORBIDDEN", `--actor ${actor} refused: CAIRN_ACTOR=${fromEnv} says an agent runs this command, and an agent cannot act as a person.`, { actor: fromEnv });
+  }
+  return actor;
+}
+
 export function invocation(cmd: Command): Invocation {
   const g = cmd.optsWithGlobals<GlobalOptions>();
   const out = new Output(Boolean(g.json));
-  const actor = g.actor ?? "human:cli";
-  if (!ACTOR.test(actor)) {
-    throw new CairnError("INVALID_INPUT", `Invalid --actor "${actor}": use <human|agent|import|curator|mcp>:<name>, e.g. human:alice.`);
-  }
+  const actor = resolveActor(g.actor);
   const env = { ...process.env };
   if (g.config) env.CAIRN_CONFIG = path.resolve(g.config);
   return {

@@ -29,7 +29,7 @@ export function buildProgram(): Command {
     .addOption(new Option("--hive <path>", "hive database file (default: CAIRN_HIVE, config hive_path, platform data dir)"))
     .addOption(new Option("--json", "print one JSON value on stdout (errors as {\"error\": {code, message}})"))
     .addOption(new Option("--config <file>", "user config file to read instead of the default (like CAIRN_CONFIG)"))
-    .addOption(new Option("--actor <who>", "who performs writes, e.g. human:alice, agent:coder").default("human:cli"))
+    .addOption(new Option("--actor <who>", "who performs writes, e.g. human:alice, agent:coder (default: $CAIRN_ACTOR, else human:cli)"))
     .showSuggestionAfterError(true)
     .exitOverride();
   program.addHelpText(

@@ -33,12 +33,21 @@ export class PluginLog {
   }
 }
 
+/** A deliberate refusal (an enforced lesson), not a failure: safeHook lets it through so OpenCode fails the tool call. */
+export class HookVeto extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HookVeto";
+  }
+}
+
 /** Wraps a hook so an exception is logged and swallowed: a knowledge feature must never break the user's session. */
 export function safeHook<F extends (...args: any[]) => Promise<void>>(log: PluginLog, name: string, fn: F): F {
   return (async (...args: Parameters<F>) => {
     try {
       await fn(...args);
     } catch (err) {
+      if (err instanceof HookVeto) throw err;
       log.error(name, err);
     }
   }) as F;

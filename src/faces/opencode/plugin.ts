@@ -1,5 +1,6 @@
-// Cairn's OpenCode plugin: the shared knowledge tools, lessons injection, curator, compaction, /swarm — composed, one handler per hook.
+// Cairn's OpenCode plugin: the shared knowledge tools, lessons injection, advisories, curator, compaction, /swarm — composed, one handler per hook.
 import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
+import { Advisories, agentActor } from "./advisories.js";
 import { handleCommand, registerCommand } from "./commands.js";
 import { Curator } from "./curator.js";
 import { Injector } from "./inject.js";
@@ -22,6 +23,7 @@ export const CairnPlugin: Plugin = async (input, options) => {
   const state = new PluginState({ directory: input.directory, options: resolveOptions(options), report: serverLog(input.client) });
   const curator = new Curator(state);
   const injector = new Injector(state, (phase, ids) => curator.noteShown(phase, ids));
+  const advisories = new Advisories(state);
   const plugin = state.options.plugin;
 
   const hooks: Hooks = {
@@ -46,12 +48,21 @@ export const CairnPlugin: Plugin = async (input, options) => {
       await injector.transform(o);
     }),
 
+    // An enforced lesson throws a HookVeto through safeHook: the call fails with the lesson as its error.
     "tool.execute.before": safeHook(state.log, "tool.execute.before", async (i, o) => {
       state.activity.noteTool(i.sessionID, i.tool, o.args);
+      await advisories.before(i.tool, i.sessionID, i.callID, o.args);
     }),
 
-    "tool.execute.after": safeHook(state.log, "tool.execute.after", async (i) => {
+    "tool.execute.after": safeHook(state.log, "tool.execute.after", async (i, o) => {
+      advisories.after(i.callID, o);
       await curator.afterTool(i.tool, i.args, i.sessionID);
+    }),
+
+    // A `cairn` command run by an agent is attributed to it (and may not approve). Without a session it is
+    // a person's terminal (OpenCode's PTY), which keeps the CLI's human default.
+    "shell.env": safeHook(state.log, "shell.env", async (i, o) => {
+      if (i.sessionID) o.env.CAIRN_ACTOR = agentActor(state.activity.agentOf(i.sessionID));
     }),
 
     "experimental.session.compacting": safeHook(state.log, "experimental.session.compacting", async (_i, o) => {

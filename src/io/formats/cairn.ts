@@ -1,5 +1,6 @@
 // Parser for Cairn's own lossless JSONL export: each line is a whole stored Entry.
-import { EntrySchema, SCHEMA_VERSION, type Entry, type NewEntryInput } from "../../core/entry.js";
+import { EntrySchema, SCHEMA_VERSION } from "../../core/entry.js";
+import { entryToInput } from "../../core/entry-input.js";
 import type { ParseItem } from "../types.js";
 import { bad, describeIssues, parseJsonObject } from "./json.js";
 
@@ -28,37 +29,3 @@ export function parseCairnLine(text: string, line: number): ParseItem | undefine
   return { ok: true, record: { line, input: entryToInput(entry), entry, tier: entry.tier } };
 }
 
-/** The NewEntryInput an entry would have been created from, for engines that re-validate. */
-export function entryToInput(e: Entry): NewEntryInput {
-  const { scope, ...applicability } = e.applicability;
-  const input: NewEntryInput = {
-    lesson: e.lesson,
-    title: e.title,
-    why: e.why,
-    prevention: e.prevention,
-    category: e.category,
-    kind: e.kind,
-    root_cause: e.root_cause,
-    tags: e.tags,
-    entities: e.entities,
-    scope,
-    applicability,
-    directive: e.directive,
-    confidence: e.lifecycle.confidence,
-    status: e.lifecycle.status,
-    hive_eligible: e.lifecycle.hive_eligible,
-    created_by: e.provenance.created_by,
-    auto_generated: e.provenance.auto_generated,
-    session_id: e.provenance.session_id,
-    derived_from: e.provenance.derived_from,
-    external_id: e.provenance.external_id,
-    created_at: e.created_at,
-    supersedes: e.lifecycle.supersedes,
-  };
-  return dropUndefined(input);
-}
-
-export function dropUndefined<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
-  return o;
-}

@@ -5,7 +5,7 @@ import {
   type Category, type Kind, type NewEntryInput, type Status, type Tier,
 } from "../../core/entry.js";
 import type { ParseItem } from "../types.js";
-import { dropUndefined } from "./cairn.js";
+import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
 import { cleanTags, inferCategory, inferKind, toIsoDate } from "./map.js";
 

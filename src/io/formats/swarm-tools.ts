@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { NewEntryInput } from "../../core/entry.js";
 import type { ParseItem } from "../types.js";
-import { dropUndefined } from "./cairn.js";
+import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
 import { cleanTags, inferCategory, inferKind, toIsoDate } from "./map.js";
 

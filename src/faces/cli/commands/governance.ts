@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
+import { assertHuman } from "../../../governance/actors.js";
 import { METRIC_TARGETS, type GovernanceMetrics } from "../../../governance/metrics.js";
 import { completeFields, documentYaml, parseLessonFile } from "../../../governance/structured.js";
 import { action, int, withCairn, type Invocation } from "../context.js";
@@ -57,6 +58,8 @@ function editInEditor(text: string): string {
 }
 
 async function review(inv: Invocation, flags: { limit: number }): Promise<number> {
+  // Before the terminal check, so an agent's shell gets the real reason, not "needs a terminal".
+  assertHuman(inv.actor, "review drafts");
   if (inv.out.json || !process.stdin.isTTY || !process.stdout.isTTY) {
     throw usageError("`cairn review` is interactive and needs a terminal. Use `cairn approve <id>` or `cairn reject <id> [reason]` instead (drafts: `cairn list --status draft`).");
   }

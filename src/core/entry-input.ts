@@ -1,0 +1,41 @@
+// Conversions between a stored Entry and the NewEntryInput it could be written from (import, promotion).
+import type { Entry, NewEntryInput } from "./entry.js";
+
+/** Removes keys whose value is undefined (recursively into plain objects), so optional fields stay absent. */
+export function dropUndefined<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) {
+    const v = o[k];
+    if (v === undefined) delete o[k];
+    else if (v && typeof v === "object" && !Array.isArray(v)) dropUndefined(v as object);
+  }
+  return o;
+}
+
+/** The NewEntryInput an entry would have been created from, for paths that write it again through the gates. */
+export function entryToInput(e: Entry): NewEntryInput {
+  const { scope, ...applicability } = e.applicability;
+  return dropUndefined<NewEntryInput>({
+    lesson: e.lesson,
+    title: e.title,
+    why: e.why,
+    prevention: { ...e.prevention },
+    category: e.category,
+    kind: e.kind,
+    root_cause: e.root_cause,
+    tags: [...e.tags],
+    entities: [...e.entities],
+    scope,
+    applicability,
+    directive: { ...e.directive },
+    confidence: e.lifecycle.confidence,
+    status: e.lifecycle.status,
+    hive_eligible: e.lifecycle.hive_eligible,
+    created_by: e.provenance.created_by,
+    auto_generated: e.provenance.auto_generated,
+    session_id: e.provenance.session_id,
+    derived_from: { ...e.provenance.derived_from },
+    external_id: e.provenance.external_id,
+    created_at: e.created_at,
+    supersedes: e.lifecycle.supersedes,
+  });
+}
