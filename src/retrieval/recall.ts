@@ -20,7 +20,7 @@ export interface RecallOptions {
   diverse?: boolean;
 }
 
-export const DEFAULT_CANDIDATES = 100;
+export const DEFAULT_CANDIDATES = 40;
 
 function scopesFor(s: Services, ctx: RetrievalContext, explicit?: readonly string[]): readonly string[] {
   if (explicit) return explicit;

@@ -24,7 +24,7 @@ export function maxUsefulDocFrequency(totalEntries: number): number {
  * common tail only multiplies the rows to score (measured: ~18 ms → ~4 ms per tier at 10k).
  */
 export function matchedRowBudget(totalEntries: number): number {
-  return Math.max(1500, 5 * Math.sqrt(totalEntries));
+  return Math.max(800, 4 * Math.sqrt(totalEntries));
 }
 /** Always keep at least this many terms, however common, so a query never shrinks to one word. */
 const MIN_TERMS = 2;

@@ -234,7 +234,7 @@ test("opencode + Cairn plugin against a scripted model", { timeout: 240_000 }, a
     }
     const run = await opencode(["E2E-ADVISE: add the users migration and the charge call"]);
     assert.equal(run.code, 0, run.stderr.slice(-2000));
-    const results = toolResults(run.requests.at(-1)!); console.error("DEBUG", JSON.stringify(results, null, 1));
+    const results = toolResults(run.requests.at(-1)!);
     const byFile = (dir: string) => results.find((r) => r.name === "write" && String(r.args.filePath).includes(dir))?.text ?? "";
     const db = byFile("src/db");
     assert.match(db, /Cairn advisory/, JSON.stringify(results).slice(0, 2000));
