@@ -5,8 +5,9 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { bytesUnder, sandbox, type Sandbox } from "../helpers/cli.js";
+import { MEMORIES_FILE } from "../helpers/shared-data.js";
 
-const MEMORIES = "/work/shared/data/swarm-tools-memories.jsonl";
+const MEMORIES = MEMORIES_FILE;
 const sandboxes: Sandbox[] = [];
 function fresh(): Sandbox {
   const sb = sandbox();

@@ -4,8 +4,9 @@ import assert from "node:assert/strict";
 import { NewEntryInputSchema } from "../../src/core/entry.js";
 import { parseFile } from "../../src/io/parse.js";
 import { collect, writeTmp } from "./helpers.js";
+import { MEMORIES_FILE } from "../helpers/shared-data.js";
 
-const REAL = "/work/shared/data/swarm-tools-memories.jsonl";
+const REAL = MEMORIES_FILE;
 
 test("real file: 729 records, line 730 reported as two objects on one line", async () => {
   const { ok, bad } = await collect(parseFile(REAL, "swarm-tools"));
