@@ -30,6 +30,11 @@ function isBusy(e: unknown): boolean {
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code === "SQLITE_BUSY_SNAPSHOT";
 }
 
+/** ~32 MB of WAL before SQLite checkpoints inside a commit; normally the idle checkpoint runs long before. */
+const AUTO_CHECKPOINT_PAGES = 8000;
+/** A checkpoint runs this long after the first write since the last one: between turns, not inside one. */
+const IDLE_CHECKPOINT_MS = 1000;
+
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
@@ -49,6 +54,9 @@ export class SqliteDriver {
   private depth = 0;
   /** Counts reopen-on-BUSY events; exposed for `cairn doctor` and the regression test. */
   reopenCount = 0;
+  /** Idle checkpoints run so far (for the regression test and `cairn doctor`). */
+  idleCheckpoints = 0;
+  private checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(file: string, opts: DriverOptions = {}) {
     this.file = file;
@@ -64,6 +72,8 @@ export class SqliteDriver {
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.busyTimeoutMs))}`);
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
+      // Checkpoints run between turns (see noteWrite); this larger automatic one is only a safety net.
+      db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
       db.exec("PRAGMA foreign_keys = ON");
       return db;
     } catch (e) {
@@ -112,10 +122,31 @@ export class SqliteDriver {
   }
 
   run(sql: string, params: SqlValue[] = []): { changes: number; lastInsertRowid: number } {
-    return this.withBusyRetry(() => {
+    const result = this.withBusyRetry(() => {
       const r = this.stmt(sql).run(params);
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
     });
+    if (this.depth === 0 && result.changes > 0) this.noteWrite();
+    return result;
+  }
+
+  /**
+   * A WAL checkpoint inside a commit costs several ms (it was the whole p99 of injection), so
+   * SQLite's automatic one is pushed far out and a PASSIVE checkpoint is scheduled instead. JS
+   * runs one task at a time, so the timer fires between calls, never inside one.
+   */
+  private noteWrite(): void {
+    if (this.checkpointTimer || this.file === ":memory:") return;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = undefined;
+      try {
+        this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+        this.idleCheckpoints++;
+      } catch {
+        // Busy or closed: the next write schedules another, and the safety net still applies.
+      }
+    }, IDLE_CHECKPOINT_MS);
+    this.checkpointTimer.unref?.();
   }
 
   get<T = Row>(sql: string, params: SqlValue[] = []): T | undefined {
@@ -143,6 +174,7 @@ export class SqliteDriver {
       try {
         const result = fn();
         this.db.exec("COMMIT");
+        this.noteWrite();
         return result;
       } catch (e) {
         try {
@@ -158,6 +190,8 @@ export class SqliteDriver {
   }
 
   close(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
     this.statements.clear();
     this.db.close();
   }

@@ -1,6 +1,8 @@
 // The driver's safeguards against libSQL hazards: WAL + busy timeout, array binds, reopen-on-BUSY, atomic units.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import Database from "libsql";
 import { SqliteDriver } from "../../src/store/driver.js";
@@ -88,4 +90,22 @@ test("a transaction that throws leaves nothing behind, and nested units join the
       d.close();
     }
   });
+});
+
+test("WAL checkpoints run when idle after writes, never inside a call (they were injection's whole p99)", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-ckpt-"));
+  const d = new SqliteDriver(path.join(dir, "c.db"));
+  try {
+    d.exec("CREATE TABLE t (x)");
+    assert.equal(d.get<{ wal_autocheckpoint: number }>("PRAGMA wal_autocheckpoint")?.wal_autocheckpoint, 8000);
+    for (let i = 0; i < 50; i++) d.run("INSERT INTO t VALUES (?)", [i]);
+    assert.equal(d.idleCheckpoints, 0, "no checkpoint inside the writes");
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.equal(d.idleCheckpoints, 1, "one checkpoint once the writes went idle");
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.equal(d.idleCheckpoints, 1, "none without new writes");
+  } finally {
+    d.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
