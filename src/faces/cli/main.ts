@@ -86,6 +86,12 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+// `cairn list | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
+
 run(process.argv).then(
   (code) => {
     process.exitCode = code;
