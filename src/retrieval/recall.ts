@@ -5,7 +5,7 @@ import type { EntryFilter } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
 import { MMR_LAMBDA } from "./weights.js";
-import { diversify, excludedByApplicability, scoreCandidates, type ScoredEntry } from "./score.js";
+import { diversify, scoreCandidates, type ScoredEntry } from "./score.js";
 
 export interface RecallOptions {
   tier?: Tier | "all";
@@ -28,13 +28,6 @@ function scopesFor(s: Services, ctx: RetrievalContext, explicit?: readonly strin
   return [...new Set([...s.config.knowledge.scope_filter, ...stacks])];
 }
 
-/** Entries that name the projects they apply to (by id or name; "*" for any) stay out of the others. */
-function appliesToProject(e: Entry, s: Services): boolean {
-  const projects = e.applicability.projects;
-  if (projects.length === 0) return true;
-  return projects.some((p) => p === "*" || p === s.project.id || p.toLowerCase() === s.project.name.toLowerCase());
-}
-
 /** A context that names no phase and no task takes both from the project's plan, when it has one. */
 function withPlan(s: Services, ctx: RetrievalContext): RetrievalContext {
   if (ctx.phase || ctx.task) return ctx;
@@ -53,13 +46,15 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
     statuses: opts.statuses ?? LIVE_STATUSES,
     scopes: scopesFor(s, ctx, opts.scopes),
     ...(opts.category ? { categories: [opts.category] } : {}),
+    // Who an entry is for is decided in SQL, so excluded entries never take a candidate slot.
+    ...(ctx.agent ? { agent: ctx.agent } : {}),
+    ...(ctx.tool ? { tool: ctx.tool } : {}),
+    project: { id: s.project.id, name: s.project.name },
   };
   const tier = opts.tier ?? "all";
   const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
-  const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier))))
-    .flat()
-    .filter((h) => !excludedByApplicability(h.entry, ctx) && appliesToProject(h.entry, s));
+  const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier)))).flat();
   const scored = scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days);
   if (opts.diverse === false) return scored.sort((a, b) => b.score - a.score).slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.

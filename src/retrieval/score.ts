@@ -39,14 +39,6 @@ export function filesMatch(e: Entry, files: readonly string[]): boolean {
   return globs.some((g) => files.some((f) => globMatcher(g)(f.replace(/\\/g, "/"))));
 }
 
-/** True when the entry declares agents/tools and the context's agent/tool is not among them. */
-export function excludedByApplicability(e: Entry, ctx: RetrievalContext): boolean {
-  const { agents, tools } = e.applicability;
-  if (ctx.agent && agents.length && !agents.some((a) => a.toLowerCase() === ctx.agent!.toLowerCase())) return true;
-  if (ctx.tool && tools.length && !tools.some((t) => t.toLowerCase() === ctx.tool!.toLowerCase())) return true;
-  return false;
-}
-
 // A trigger counts only as a whole word or phrase: "alg" must not fire on "algorithm".
 function triggerFound(trigger: string, text: string): boolean {
   const t = trigger.toLowerCase().trim();

@@ -150,6 +150,20 @@ CREATE INDEX entries_eviction_order ON entries(
 ) WHERE status <> 'promoted';
 `,
   },
+  {
+    version: 5,
+    name: "applicability columns for filtering candidates in SQL",
+    sql: `
+-- ",a,b," lower-cased, '' for "any": who an entry is for, testable with instr() on the FTS candidates.
+ALTER TABLE entries ADD COLUMN for_agents TEXT NOT NULL DEFAULT '';
+ALTER TABLE entries ADD COLUMN for_tools TEXT NOT NULL DEFAULT '';
+ALTER TABLE entries ADD COLUMN for_projects TEXT NOT NULL DEFAULT '';
+UPDATE entries SET
+  for_agents = COALESCE((SELECT ',' || group_concat(replace(lower(value), ',', ' '), ',') || ',' FROM json_each(entries.data, '$.applicability.agents')), ''),
+  for_tools = COALESCE((SELECT ',' || group_concat(replace(lower(value), ',', ' '), ',') || ',' FROM json_each(entries.data, '$.applicability.tools')), ''),
+  for_projects = COALESCE((SELECT ',' || group_concat(replace(lower(value), ',', ' '), ',') || ',' FROM json_each(entries.data, '$.applicability.projects')), '');
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

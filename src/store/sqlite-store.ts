@@ -64,6 +64,15 @@ function inList(column: string, values: readonly unknown[] | undefined, where: s
   params.push(...(values as SqlValue[]));
 }
 
+/** ",x," for instr() against the for_* columns: whole names only, case-insensitive. */
+function listKey(name: string): string {
+  return `,${name.toLowerCase().replace(/,/g, " ")},`;
+}
+
+function listColumn(values: readonly string[]): string {
+  return values.length ? `,${values.map((v) => v.toLowerCase().replace(/,/g, " ")).join(",")},` : "";
+}
+
 function filterSql(f: EntryFilter): { where: string; params: SqlValue[] } {
   const where: string[] = [];
   const params: SqlValue[] = [];
@@ -74,6 +83,18 @@ function filterSql(f: EntryFilter): { where: string; params: SqlValue[] } {
   if (f.maxUtility !== undefined) {
     where.push("e.utility IS NOT NULL AND e.utility <= ?");
     params.push(f.maxUtility);
+  }
+  if (f.agent) {
+    where.push("(e.for_agents = '' OR instr(e.for_agents, ?) > 0)");
+    params.push(listKey(f.agent));
+  }
+  if (f.tool) {
+    where.push("(e.for_tools = '' OR instr(e.for_tools, ?) > 0)");
+    params.push(listKey(f.tool));
+  }
+  if (f.project) {
+    where.push("(e.for_projects = '' OR instr(e.for_projects, ',*,') > 0 OR instr(e.for_projects, ?) > 0 OR instr(e.for_projects, ?) > 0)");
+    params.push(listKey(f.project.id), listKey(f.project.name));
   }
   if (f.minShown !== undefined) {
     where.push("e.shown >= ?");
@@ -147,7 +168,8 @@ export class SqliteStore implements Store {
       e.provenance.source_project_id ?? null, e.lifecycle.phases_alive, e.lifecycle.max_phases ?? null,
       e.provenance.auto_generated ? 1 : 0, e.usage.shown, e.usage.applied, e.usage.ignored, e.usage.violated,
       e.usage.prevented, e.usage.helpful, e.usage.harmful, e.usage.last_shown_at ?? null, e.updated_at,
-      searchTextOf(e), JSON.stringify(e),
+      searchTextOf(e), listColumn(e.applicability.agents), listColumn(e.applicability.tools),
+      listColumn(e.applicability.projects), JSON.stringify(e),
     ];
   }
 
@@ -163,8 +185,9 @@ export class SqliteStore implements Store {
       const r = this.driver.run(
         `INSERT INTO entries(id, tier, created_at, lesson, category, kind, status, scope, priority, confidence, utility,
            fingerprint, external_id, source_project_id, phases_alive, max_phases, auto_generated, shown, applied,
-           ignored, violated, prevented, helpful, harmful, last_shown_at, updated_at, search_text, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           ignored, violated, prevented, helpful, harmful, last_shown_at, updated_at, search_text, for_agents, for_tools,
+           for_projects, data)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [e.id, this.tier, e.created_at, ...this.columnsOf(e)],
       );
       this.logEvent(e.id, event, e.created_at);
@@ -340,7 +363,7 @@ export class SqliteStore implements Store {
         `UPDATE entries SET lesson = ?, category = ?, kind = ?, status = ?, scope = ?, priority = ?, confidence = ?,
            utility = ?, fingerprint = ?, external_id = ?, source_project_id = ?, phases_alive = ?, max_phases = ?,
            auto_generated = ?, shown = ?, applied = ?, ignored = ?, violated = ?, prevented = ?, helpful = ?, harmful = ?,
-           last_shown_at = ?, updated_at = ?, search_text = ?, data = ?
+           last_shown_at = ?, updated_at = ?, search_text = ?, for_agents = ?, for_tools = ?, for_projects = ?, data = ?
          WHERE seq = ?`,
         [...this.columnsOf(next), row.seq],
       );

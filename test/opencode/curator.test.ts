@@ -78,6 +78,22 @@ test("evidence JSON: lessons_learned anywhere in the document become entries, on
   assert.equal((await cairn.history(e!.id)).length, events, "unchanged evidence is skipped");
 });
 
+async function outcomesRecorded(): Promise<number> {
+  const { counts } = await cairn.queue("done");
+  return Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
+}
+
+test("a task checked off in plan.md records an outcome for the lessons shown since the last one, once", async () => {
+  await cairn.add({ lesson: "Check the session token before reading claims in src/auth/middleware.ts; a missing header crashed the claims parser." });
+  const before = await outcomesRecorded();
+  await p.hook("experimental.chat.messages.transform")({}, { messages: [userMessage("msg_t22", "architect", "check the session token before reading claims middleware")] });
+  fs.writeFileSync(planFile, fs.readFileSync(planFile, "utf8").replace("- [ ] 2.2:", "- [x] 2.2:"));
+  await wrote("edit", { filePath: planFile, oldString: "- [ ] 2.2:", newString: "- [x] 2.2:" });
+  assert.equal(await outcomesRecorded(), before + 1, "one outcome for the finished task");
+  await wrote("edit", { filePath: planFile, oldString: "x", newString: "x" });
+  assert.equal(await outcomesRecorded(), before + 1, "an unchanged plan records nothing more");
+});
+
 test("a phase turning complete in plan.md runs the sweep once and records the outcome of what was shown", async () => {
   const probe = await cairn.add({ lesson: "Keep the session cookie SameSite=Lax in src/auth/cookies.ts; Strict broke the OAuth redirect back from the provider." });
   // The architect is shown lessons during phase 2 (recorded for the outcome at completion).

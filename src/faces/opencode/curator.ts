@@ -27,6 +27,10 @@ interface CuratorMemory {
   completed: string[];
   /** Phase title → entries shown to orchestrators during it, for their outcome at completion. */
   shown: Record<string, string[]>;
+  /** "phase#task id" → done, to notice a task turning done. */
+  tasks?: Record<string, boolean>;
+  /** Phase title → how many of its shown entries earlier task outcomes already covered. */
+  taskMark?: Record<string, number>;
 }
 
 export interface CurateRun {
@@ -199,6 +203,7 @@ export class Curator {
       m.bullets[key] = [...done, ...fresh.map(hash)].slice(-MAX_REMEMBERED);
       m.sections[key] = h;
     }
+    await this.recordTaskOutcomes(plan.phases);
     const completed: string[] = [];
     for (const p of plan.phases) {
       const prev = m.phases[String(p.number)];
@@ -237,6 +242,39 @@ export class Curator {
     const phase = this.state.plans.read()?.plan.current?.title;
     const cairn = await this.state.cairn();
     return curateLessons(cairn, lessons, { ref: rel, kind: "evidence", ...(phase ? { phase } : {}), actor: "curator", ...(sessionID ? { sessionId: sessionID } : {}) });
+  }
+
+  /**
+   * A task checked off in the plan is a finished task: its outcome covers the lessons shown in
+   * its phase since the previous task finished (the plan says done, so success).
+   */
+  private async recordTaskOutcomes(phases: ReturnType<typeof parsePlanMarkdown>["phases"]): Promise<void> {
+    const m = await this.load();
+    const tasks = (m.tasks ??= {});
+    const marks = (m.taskMark ??= {});
+    for (const p of phases) {
+      for (const t of p.tasks) {
+        const key = `${p.number}#${t.id}`;
+        const prev = tasks[key];
+        tasks[key] = t.done;
+        // Only a change seen here counts: tasks already done when the plan is first read are history.
+        if (prev !== false || !t.done) continue;
+        const shown = m.shown[p.title] ?? [];
+        const since = shown.slice(marks[p.title] ?? 0);
+        marks[p.title] = shown.length;
+        if (!since.length) continue;
+        const cairn = await this.state.cairn();
+        await cairn.recordOutcome({
+          id: `task-${hash(`${this.state.directory}\n${p.title}\n${t.id}\n${t.text}`)}`,
+          task: t.text.slice(0, 500),
+          phase: p.title.slice(0, 120),
+          success: true,
+          shown_entry_ids: [...new Set(since)].slice(-200),
+        });
+      }
+    }
+    const keys = Object.keys(tasks);
+    if (keys.length > MAX_REMEMBERED * 4) for (const k of keys.slice(0, keys.length - MAX_REMEMBERED * 4)) delete tasks[k];
   }
 
   /** Sweep and promotions once per phase, then the outcome of the lessons shown during it. */
