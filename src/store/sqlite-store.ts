@@ -227,7 +227,10 @@ export class SqliteStore implements Store {
       this.vocabReady = true;
     }
     const chosen = chooseQueryTerms(this.driver, terms, await this.totalEntries(), this.termStats);
-    const match = toFtsMatchQuery(chosen.keep, { prefix: false });
+    const match =
+      chosen.mode === "all"
+        ? chosen.keep.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
+        : toFtsMatchQuery(chosen.keep, { prefix: false });
     if (!match) return [];
     const f = filterSql(filter);
     const rows = this.driver.all<EntryRow & { rank: number }>(

@@ -5,6 +5,11 @@ import type { SqliteDriver } from "./driver.js";
 export interface TermChoice {
   /** Terms worth matching, rarest first. */
   keep: string[];
+  /**
+   * "any" ORs the terms. "all" when even the rarest terms are common: requiring them together
+   * ranks only their intersection instead of tens of thousands of rows.
+   */
+  mode: "any" | "all";
   /** Terms dropped because most documents contain them. */
   dropped: string[];
 }
@@ -67,7 +72,7 @@ export class TermStatsCache {
  */
 export function chooseQueryTerms(db: SqliteDriver, terms: readonly string[], totalEntries: number, cache = new TermStatsCache()): TermChoice {
   const unique = [...new Set(terms.map((t) => t.toLowerCase()))].filter(Boolean);
-  if (totalEntries < MIN_ENTRIES_TO_PRUNE) return { keep: unique.slice(0, MAX_TERMS * 2), dropped: [] };
+  if (totalEntries < MIN_ENTRIES_TO_PRUNE) return { keep: unique.slice(0, MAX_TERMS * 2), dropped: [], mode: "any" };
   const limit = maxUsefulDocFrequency(totalEntries);
   const stems = unique.map((t) => (/^[a-z]+$/.test(t) ? stemmer(t) : t));
   const df = cache.lookup(db, stems, totalEntries);
@@ -82,9 +87,10 @@ export function chooseQueryTerms(db: SqliteDriver, terms: readonly string[], tot
     keep.push(x.t);
     rows += x.df;
   }
-  // When every term is common, the two rarest still say what the query is about.
-  if (keep.length === 0) return { keep: sorted.slice(0, 2).map((x) => x.t), dropped: sorted.slice(2).map((x) => x.t) };
-  return { keep, dropped: sorted.filter((x) => !keep.includes(x.t)).map((x) => x.t) };
+  // When every term is common, the two rarest still say what the query is about, together.
+  if (keep.length === 0) return { keep: sorted.slice(0, 2).map((x) => x.t), dropped: sorted.slice(2).map((x) => x.t), mode: sorted.length > 1 ? "all" : "any" };
+  const mode = rows > budget && keep.length > 1 && sorted.every((x) => x.df > 0 || !keep.includes(x.t)) ? "all" : "any";
+  return { keep, dropped: sorted.filter((x) => !keep.includes(x.t)).map((x) => x.t), mode };
 }
 
 export const CREATE_VOCAB_SQL = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, entries_fts, row)";
