@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { v7 as uuidv7 } from "uuid";
 import { openCairn } from "../src/engine.js";
+import { makeRng } from "./rng.js";
 
 export interface McpBenchOptions {
   /** Entries seeded in the project's swarm tier. */
@@ -24,17 +25,6 @@ export interface McpBenchResult {
   n: number;
   /** The same recalls called in-process on the engine: what the MCP round trip adds is the difference. */
   engine: { p50: number; p99: number };
-}
-
-/** Fixed-seed PRNG so every run queries the same data the same way. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MODULES = ["auth", "billing", "cache", "queue", "search", "upload", "session", "router", "mailer", "scheduler", "metrics", "gateway", "ledger", "profile", "webhook"];
@@ -104,7 +94,7 @@ export async function runMcpBench(opts: McpBenchOptions = {}): Promise<McpBenchR
   const projectDir = path.join(tmp, "project");
   fs.mkdirSync(projectDir);
   const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "data"), XDG_CONFIG_HOME: path.join(tmp, "config"), CAIRN_HIVE: path.join(tmp, "hive.db") };
-  const rnd = mulberry32(seed);
+  const rnd = makeRng(seed);
   let client: Client | undefined;
   try {
     const cairn = await openCairn({ projectDir, env, config: { knowledge: { swarm_max_entries: entries + 10, hive_max_entries: hiveEntries + 10 } } });

@@ -1,17 +1,11 @@
 // `npm run eval -- --case <id>`: Cairn's score breakdown for one case, with where each relevant lesson landed.
 import type { CaseSpec } from "./spec.js";
 import { groupOf } from "./spec.js";
+import { caseContext } from "./rankers.js";
 import type { World } from "./world.js";
 
 export async function explainCase(w: World, c: CaseSpec, depth = 60): Promise<string> {
-  const ctx = {
-    phase: c.phase,
-    task: c.task,
-    files: c.files,
-    lastMessage: c.last_message,
-    ...(c.agent ? { agent: c.agent } : {}),
-    ...(c.tech_stack ? { techStack: c.tech_stack } : {}),
-  };
+  const ctx = caseContext(c);
   const rel = new Set(c.relevant.map(groupOf));
   const lines = [`${c.id}: ${c.task}`, `  want ${c.relevant.join(", ")}`];
   for (const diverse of [true, false]) {

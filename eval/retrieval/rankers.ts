@@ -2,6 +2,7 @@
 import type { Entry } from "../../src/core/entry.js";
 import { queryTerms, toFtsMatchQuery } from "../../src/core/text.js";
 import { SqliteDriver } from "../../src/store/driver.js";
+import type { RetrievalContext } from "../../src/retrieval/context.js";
 import type { CaseSpec } from "./spec.js";
 import type { World } from "./world.js";
 
@@ -69,17 +70,22 @@ export function cairnRanker(w: World, timings?: number[]): Ranker {
   return async (c, k) => {
     const t0 = performance.now();
     const hits = await w.cairn.recall(
-      {
-        phase: c.phase,
-        task: c.task,
-        files: c.files,
-        lastMessage: c.last_message,
-        ...(c.agent ? { agent: c.agent } : {}),
-        ...(c.tech_stack ? { techStack: c.tech_stack } : {}),
-      },
+      caseContext(c),
       { limit: k },
     );
     timings?.push(performance.now() - t0);
     return hits.map((h) => w.keyOf.get(h.entry.id) ?? h.entry.provenance.external_id ?? h.entry.id);
+  };
+}
+
+/** The retrieval context a labelled case describes (shared by the ranker and `--case` explanations). */
+export function caseContext(c: CaseSpec): RetrievalContext {
+  return {
+    phase: c.phase,
+    task: c.task,
+    files: c.files,
+    lastMessage: c.last_message,
+    ...(c.agent ? { agent: c.agent } : {}),
+    ...(c.tech_stack ? { techStack: c.tech_stack } : {}),
   };
 }

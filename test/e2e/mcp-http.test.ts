@@ -158,7 +158,7 @@ test("each HTTP session resolves its own project from its roots; no session sees
   assert.deepEqual(await seen(plain, "session token auth middleware"), [], "a client without roots gets --project, not a neighbour's project");
   assert.deepEqual(await seen(plain, "redis cache connect timeout"), []);
 
-  const stats = JSON.parse((await plain.readResource({ uri: "cairn://stats" })).contents[0]!.text as string);
+  const stats = JSON.parse(resourceText(await plain.readResource({ uri: "cairn://stats" })));
   assert.equal(stats.project.dir, fallback);
   assert.ok(fs.existsSync(path.join(projA, ".swarm", "cairn.db")));
   assert.ok(fs.existsSync(path.join(projB, ".swarm", "cairn.db")));
@@ -171,3 +171,9 @@ test("a loopback server refuses requests naming a foreign host (DNS rebinding)",
   assert.equal((await post(url, { origin: "http://attacker.example" })).status, 403);
   assert.notEqual((await post(url, { host: `localhost:${port}` })).status, 403);
 });
+
+/** The text of a resource read (our resources are all text). */
+function resourceText(r: { contents: ReadonlyArray<object> }): string {
+  const first = r.contents[0] as { text?: unknown } | undefined;
+  return typeof first?.text === "string" ? first.text : "";
+}

@@ -207,7 +207,7 @@ test("without roots the server uses --project, else its working directory", { ti
   await call(plain.client, "knowledge_add", { lesson: MIGRATION_LESSON });
   assert.ok(fs.existsSync(path.join(cwd, ".swarm", "cairn.db")));
   const flagged = await connect({ cwd, args: ["--project", other] });
-  const stats = JSON.parse((await flagged.client.readResource({ uri: "cairn://stats" })).contents[0]!.text as string);
+  const stats = JSON.parse(resourceText(await flagged.client.readResource({ uri: "cairn://stats" })));
   assert.equal(stats.project.dir, other);
   assert.equal(stats.project_source, "default");
   const seen = await call(flagged.client, "knowledge_recall", { query: "db:migrate integration tests schema_version", tier: "swarm" });
@@ -225,13 +225,13 @@ test("resources: entries and stats can be listed and read; changes are announced
   assert.ok(resources.some((r) => r.uri === uri), "the new entry is listed");
   assert.ok(resources.some((r) => r.uri === "cairn://stats"));
 
-  const entry = JSON.parse((await c.client.readResource({ uri })).contents[0]!.text as string);
+  const entry = JSON.parse(resourceText(await c.client.readResource({ uri })));
   assert.equal(entry.lesson, MIGRATION_LESSON);
   assert.equal(entry.category, "testing");
-  const byHandle = JSON.parse((await c.client.readResource({ uri: `cairn://entries/${added.data.handle}` })).contents[0]!.text as string);
+  const byHandle = JSON.parse(resourceText(await c.client.readResource({ uri: `cairn://entries/${added.data.handle}` })));
   assert.equal(byHandle.id, added.data.id);
 
-  const stats = JSON.parse((await c.client.readResource({ uri: "cairn://stats" })).contents[0]!.text as string);
+  const stats = JSON.parse(resourceText(await c.client.readResource({ uri: "cairn://stats" })));
   assert.equal(stats.project.dir, dir);
   assert.equal(stats.project_source, "roots");
   assert.equal(stats.tiers.find((t: any) => t.tier === "swarm").total, 1);
@@ -259,7 +259,7 @@ test("knowledge_context returns an injection block holding a relevant recent les
   const listed = await call(client, "knowledge_query", {});
   const shown = listed.data.entries.find((e: any) => e.id === added.data.id);
   assert.ok(shown, "the lesson is still listed");
-  const entry = JSON.parse((await client.readResource({ uri: `cairn://entries/${added.data.id}` })).contents[0]!.text as string);
+  const entry = JSON.parse(resourceText(await client.readResource({ uri: `cairn://entries/${added.data.id}` })));
   assert.equal(entry.usage.shown, 1, "context counts the lesson as shown");
 
   const empty = await call(client, "knowledge_context", {});
@@ -298,3 +298,9 @@ test("lifecycle tools act on both tiers: feedback, quarantine, promote, archive,
   const retired = await call(client, "knowledge_query", { status: ["archived"] });
   assert.deepEqual(retired.data.entries.map((e: any) => e.id), [a.data.id]);
 });
+
+/** The text of a resource read (our resources are all text). */
+function resourceText(r: { contents: ReadonlyArray<object> }): string {
+  const first = r.contents[0] as { text?: unknown } | undefined;
+  return typeof first?.text === "string" ? first.text : "";
+}

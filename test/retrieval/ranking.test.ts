@@ -78,8 +78,8 @@ test("triggers fire on whole words only", async () => {
 test("entries restricted to other projects never reach this one", async () => {
   const order = await ranked(
     [
-      { lesson: "Release notes for the mobile app are drafted from merged PR titles.", tier: "hive", source: "x" },
-      { lesson: "Release notes for the mobile app list every migration.", tier: "hive", source: "y" },
+      { lesson: "Release notes for the mobile app are drafted from merged PR titles.", tier: "hive" as const, source: "x" },
+      { lesson: "Release notes for the mobile app list every migration.", tier: "hive" as const, source: "y" },
     ].map((e, i) => (i === 0 ? { ...e, projects: ["someone-else"] } : e)),
     { task: "Draft the release notes for the mobile app" },
   );
