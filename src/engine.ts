@@ -131,10 +131,14 @@ export class Cairn {
   }
 
   /** Drafts wait for a person: to any other actor (agents, MCP clients) a draft does not exist. */
-  private async hideDraft(ref: string, actor: string): Promise<void> {
-    if (isHumanActor(actor)) return;
+  private async visibleEntry(ref: string, actor: string): Promise<Entry> {
     const { entry } = await locate(this.services, ref);
-    if (entry.lifecycle.status === "draft") throw new NotFoundError(validateEntryRef(ref));
+    if (entry.lifecycle.status === "draft" && !isHumanActor(actor)) throw new NotFoundError(validateEntryRef(ref));
+    return entry;
+  }
+
+  private async hideDraft(ref: string, actor: string): Promise<void> {
+    if (!isHumanActor(actor)) await this.visibleEntry(ref, actor);
   }
 
   private visibleStatuses(statuses: readonly Status[] | undefined): readonly Status[] | undefined {
@@ -161,10 +165,8 @@ export class Cairn {
   }
 
   /** One entry by id, handle (S-12, H-3) or imported id, from either tier. */
-  async get(ref: string): Promise<Entry> {
-    const { entry } = await locate(this.services, ref);
-    if (entry.lifecycle.status === "draft" && !isHumanActor(this.actor)) throw new NotFoundError(validateEntryRef(ref));
-    return entry;
+  get(ref: string): Promise<Entry> {
+    return this.visibleEntry(ref, this.actor);
   }
 
   async list(filter: ListFilter = {}): Promise<Entry[]> {
@@ -216,8 +218,9 @@ export class Cairn {
 
   /** Promotes a swarm entry (by id) or a new lesson text to the hive through the hive gate. */
   async promote(what: { id: string } | { lesson: NewEntryInput }, actor = this.actor): Promise<PromotionResult> {
-    if ("id" in what) await this.hideDraft(what.id, actor);
-    return "id" in what ? promoteEntry(this.services, what.id, actor) : promoteText(this.services, what.lesson, actor);
+    if (!("id" in what)) return promoteText(this.services, what.lesson, actor);
+    await this.hideDraft(what.id, actor);
+    return promoteEntry(this.services, what.id, actor);
   }
 
   /**
@@ -225,13 +228,12 @@ export class Cairn {
    * A new lesson that lands as a draft (approval required) retires the old one only when approved.
    */
   async supersede(oldRef: string, replacement: string | NewEntryInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
-    await this.hideDraft(oldRef, actor);
+    const old = await this.visibleEntry(oldRef, actor);
     let newRef: string;
     if (typeof replacement === "string") {
       await this.hideDraft(replacement, actor);
       newRef = replacement;
     } else {
-      const old = (await locate(this.services, oldRef)).entry;
       const r = await writeLesson(this.services, { ...replacement, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
       if (r.superseded || r.status === "draft") {
@@ -367,9 +369,8 @@ export class Cairn {
   }
 
   async history(ref: string): Promise<EntryEvent[]> {
-    await this.hideDraft(ref, this.actor);
-    const loc = await locate(this.services, ref);
-    return loc.store.listEvents(loc.entry.id, 1000);
+    const entry = await this.visibleEntry(ref, this.actor);
+    return storeFor(this.services, entry.tier).listEvents(entry.id, 1000);
   }
 
   rejected(tier: Tier = "swarm", limit = 50): Promise<RejectedLesson[]> {

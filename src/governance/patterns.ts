@@ -1,5 +1,5 @@
 // Detection patterns: classified as regex (RE2, linear time), glob or keywords, compiled once, matched within bounds.
-import picomatch from "picomatch";
+import { compileGlob } from "../core/globs.js";
 import { RE2JS } from "re2js";
 import type { QualityIssue } from "../quality/types.js";
 
@@ -76,8 +76,8 @@ export function compilePattern(raw: string | undefined): CompiledPattern | undef
   const { kind, body } = classifyPattern(raw);
   if (!body) return undefined;
   if (kind === "glob") {
-    const isMatch = picomatch(body, { dot: true, basename: !body.includes("/") });
-    return { kind, source: raw, matchText: () => false, matchFile: (f) => isMatch(f) };
+    const isMatch = compileGlob(body);
+    return { kind, source: raw, matchText: () => false, matchFile: isMatch };
   }
   if (kind === "keywords") return keywordMatcher(body.includes(",") ? body.split(",") : [body], false, raw);
   if (re2Error(body)) return keywordMatcher(literalWords(body), true, raw);

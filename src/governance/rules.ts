@@ -1,6 +1,6 @@
 // The advisory rule cache: compiled globs and detection patterns of vetted entries, per store, reloaded only when rules change.
 import path from "node:path";
-import picomatch from "picomatch";
+import { anyGlobMatcher } from "../core/globs.js";
 import type { Entry, Status, Tier } from "../core/entry.js";
 import type { ProjectIdentity } from "../core/project.js";
 import type { Store } from "../store/store.js";
@@ -28,11 +28,8 @@ export interface AdvisoryRule {
   projects: string[];
 }
 
-/** Without a slash a glob names a file anywhere ("*.config.ts"), as in .gitignore. */
-export function globMatcher(globs: readonly string[]): (file: string) => boolean {
-  const ms = globs.map((g) => picomatch(g, { dot: true, basename: !g.includes("/") }));
-  return (f) => ms.some((m) => m(f));
-}
+/** Without a slash a glob names a file anywhere ("*.config.ts"), as in .gitignore (see core/globs). */
+export const globMatcher = anyGlobMatcher;
 
 const PRIORITY_RANK = { low: 0, medium: 1, high: 2, critical: 3 } as const;
 

@@ -1,7 +1,7 @@
 // Optional LLM arbiter for ambiguous upserts over an OpenAI-compatible endpoint; it can never delete.
 import type { Entry } from "../core/entry.js";
 import type { UpsertArbiter } from "../lifecycle/write.js";
-import type { UpsertDecision } from "../lifecycle/upsert.js";
+import { isProtected, type UpsertDecision } from "../lifecycle/upsert.js";
 
 export interface ArbiterConfig {
   /** Base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:11434/v1. */
@@ -43,9 +43,7 @@ export function createArbiter(cfg: ArbiterConfig, env: NodeJS.ProcessEnv = proce
       case "NOOP":
         return { op: "reinforce", target: nearest, similarity: 0 };
       case "SUPERSEDE":
-        return nearest.lifecycle.status === "promoted" || nearest.provenance.approved_at
-          ? { op: "flag", targets: [nearest] }
-          : { op: "supersede", target: nearest };
+        return isProtected(nearest) ? { op: "flag", targets: [nearest] } : { op: "supersede", target: nearest };
       case "ADD":
         return { op: "add" };
       default:

@@ -3,7 +3,7 @@ import { newEntryId } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
 import { applyVerdict } from "../lifecycle/feedback.js";
 import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
-import type { Services } from "../services.js";
+import { openTiers, type Services } from "../services.js";
 import { extractLessons } from "./extract.js";
 import { implicitScore, OutcomeSchema, type Outcome, type OutcomeInput } from "./outcome.js";
 import { CairnError } from "../errors.js";
@@ -45,8 +45,8 @@ async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, 
   const end = o.recorded_at ?? enqueuedAt;
   const since = new Date(Date.parse(end) - (o.duration_ms ?? 30 * 60_000)).toISOString();
   const ids = new Set<string>();
-  for (const store of s.hive ? [s.swarm, s.hive] : [s.swarm]) {
-    for (const e of await store.listEvents(undefined, 1000)) if (e.type === "shown" && e.at >= since && e.at <= end) ids.add(e.entry_id);
+  for (const store of openTiers(s)) {
+    for (const e of await store.listEventsByType("shown", since, 1000)) if (e.at <= end) ids.add(e.entry_id);
   }
   return [...ids].slice(0, 200);
 }
@@ -57,7 +57,7 @@ async function processOne(s: Services, o: Outcome & { recorded_at?: string }, en
   let scored = 0;
   if (score.verdict !== "neutral") {
     for (const ref of await shownEntries(s, o, enqueuedAt)) {
-      for (const store of s.hive ? [s.swarm, s.hive] : [s.swarm]) {
+      for (const store of openTiers(s)) {
         const entry = await store.getEntry(ref).catch(() => undefined);
         if (!entry) continue;
         // The effect key makes a re-run after a crash a no-op for this entry.

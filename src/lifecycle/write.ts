@@ -107,8 +107,15 @@ export function gateInput(s: Services, raw: NewEntryInput, tier: Tier, trusted =
 
 /** Field problems (a broken pattern, an unknown supersedes) are answered without listing the lesson as rejected, so a fixed retry passes. */
 function fieldRejection(store: Store, issues: QualityIssue[]): WriteResult {
-  const reason = issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ");
-  return { action: "rejected", tier: store.tier, reason, issues };
+  return { action: "rejected", tier: store.tier, reason: rejectionReason(issues), issues };
+}
+
+/** One sentence per refusing issue, joined; trailing punctuation dropped so the joins read cleanly. */
+function rejectionReason(issues: readonly QualityIssue[]): string {
+  return issues
+    .filter((i) => i.severity === "reject")
+    .map((i) => i.message.replace(/[\s.;]+$/, ""))
+    .join("; ");
 }
 
 function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOptions, flags: string[], status: Status): Entry {
@@ -156,7 +163,7 @@ function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOpt
 
 async function reject(store: Store, s: Services, lesson: string, issues: QualityIssue[], source: string): Promise<WriteResult> {
   const rejects = issues.filter((i) => i.severity === "reject");
-  const reason = rejects.map((i) => i.message.replace(/[\s.;]+$/, "")).join("; ");
+  const reason = rejectionReason(issues);
   // The stored copy is masked: a rejected secret must not be written here either.
   const masked = findSecrets(lesson).masked.slice(0, 2000);
   await store.addRejected(

@@ -1,6 +1,6 @@
 // Scoring of candidates: normalised relevance blended with priors and context boosts, plus MMR diversity.
-import picomatch from "picomatch";
 import { KIND_WEIGHTS, type Entry } from "../core/entry.js";
+import { anyGlobMatcher } from "../core/globs.js";
 import { profileLesson, similarity } from "../quality/similarity.js";
 import { decayedFeedback } from "../lifecycle/feedback.js";
 import { phaseTitle, weightedContextTerms, type RetrievalContext } from "./context.js";
@@ -22,21 +22,11 @@ export interface ScoreInput {
   relevance: number;
 }
 
-const globCache = new Map<string, (p: string) => boolean>();
-function globMatcher(glob: string): (p: string) => boolean {
-  let m = globCache.get(glob);
-  if (!m) {
-    m = picomatch(glob, { dot: true, nocase: true, matchBase: !glob.includes("/") });
-    if (globCache.size > 2000) globCache.clear();
-    globCache.set(glob, m);
-  }
-  return m;
-}
-
 export function filesMatch(e: Entry, files: readonly string[]): boolean {
   const globs = e.applicability.file_globs;
   if (globs.length === 0 || files.length === 0) return false;
-  return globs.some((g) => files.some((f) => globMatcher(g)(f.replace(/\\/g, "/"))));
+  const matches = anyGlobMatcher(globs, { nocase: true });
+  return files.some((f) => matches(f.replace(/\\/g, "/")));
 }
 
 // A trigger counts only as a whole word or phrase: "alg" must not fire on "algorithm".

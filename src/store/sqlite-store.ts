@@ -297,10 +297,6 @@ export class SqliteStore implements Store {
     return this.driver.run("INSERT OR IGNORE INTO applied_effects(key, at) VALUES (?, ?)", [effectKey, nowIso()]).changes > 0;
   }
 
-  async hasEffect(effectKey: string): Promise<boolean> {
-    return this.driver.get("SELECT 1 AS x FROM applied_effects WHERE key = ?", [effectKey]) !== undefined;
-  }
-
   async enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean> {
     return (
       this.driver.run("INSERT OR IGNORE INTO reflection_queue(id, payload, enqueued_at) VALUES (?, ?, ?)", [id, JSON.stringify(payload), at])

@@ -126,7 +126,6 @@ export interface Store {
   updateEntryOnce(effectKey: string, id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry | undefined>;
   /** Records an effect key; false when it was already recorded. */
   claimEffect(effectKey: string): Promise<boolean>;
-  hasEffect(effectKey: string): Promise<boolean>;
 
   /** Durable reflection queue: enqueue is idempotent by id. */
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;
