@@ -16,7 +16,7 @@ function ackedIds(stdout: string): string[] {
     .map((l) => l.slice("ADDED ".length).trim());
 }
 
-test(`${WORKERS} processes × ${PER_WORKER} adds into one project: every acknowledged id is stored`, { timeout: 300_000 }, async () => {
+test(`${WORKERS} processes × ${PER_WORKER} adds into one project: every acknowledged id is stored`, { timeout: 300_000 }, async (t) => {
   const sb = makeSandbox();
   try {
     // All workers start on a database that does not exist yet: creation and migration race too.
@@ -46,6 +46,7 @@ test(`${WORKERS} processes × ${PER_WORKER} adds into one project: every acknowl
       assert.deepEqual(missing.slice(0, 10), [], `${missing.length} acknowledged ids are missing`);
       const swarm = (await cairn.stats()).tiers.find((t) => t.tier === "swarm")!;
       assert.equal(swarm.total, WORKERS * PER_WORKER, "no extra or lost rows");
+      t.diagnostic(`acknowledged ids ${acked.length}, unique ${new Set(acked).size}, rows in the database ${swarm.total}`);
       assert.equal((await cairn.doctor())[0]!.integrity, "ok");
     } finally {
       await cairn.close();
@@ -55,7 +56,7 @@ test(`${WORKERS} processes × ${PER_WORKER} adds into one project: every acknowl
   }
 });
 
-test("cross-process BUSY: a writer with a 50 ms busy timeout reopens, retries, and loses nothing", { timeout: 120_000 }, async () => {
+test("cross-process BUSY: a writer with a 50 ms busy timeout reopens, retries, and loses nothing", { timeout: 120_000 }, async (t) => {
   const sb = makeSandbox();
   try {
     // The schema must exist before a raw connection takes the lock.
@@ -81,6 +82,7 @@ test("cross-process BUSY: a writer with a 50 ms busy timeout reopens, retries, a
     assert.equal(ids.length, 25, `every add is acknowledged: ${a.stdout}`);
     const reopens = Number(/^REOPENS (-?\d+)$/m.exec(a.stdout)?.[1]);
     assert.ok(reopens > 0, `the driver must have hit BUSY and reopened (reopenCount=${reopens})`);
+    t.diagnostic(`acknowledged ${ids.length} adds while another process held the write lock; reopenCount ${reopens}`);
 
     // A fresh process sees every acknowledged write, and the lock holder's commit as well.
     const idsFile = path.join(sb.root, "ids.txt");
