@@ -27,6 +27,7 @@ export const KnowledgeConfigSchema = z
     evergreen_utility: num(0.8, 0, 1, "Utility at or above which (with confidence) an entry is evergreen."),
     low_utility_threshold: num(0.3, 0, 1, "Utility at or below which an entry is flagged for review."),
     min_retrievals_for_utility: int(3, 0, 1000, "Times shown before utility is judged."),
+    low_utility_min_applied: int(5, 0, 100000, "Times applied before a low utility flags an entry (docs: applied_count ≥ 5); 0 flags on utility alone."),
     default_max_phases: int(10, 1, 1000, "TTL in phases for most entries."),
     todo_max_phases: int(3, 1, 1000, "TTL in phases for todo entries (removed, not archived)."),
     same_project_weight: num(1.0, 0, 10, "Encounter weight for the source project (hive)."),

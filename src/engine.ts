@@ -180,13 +180,16 @@ export class Cairn {
     return lists.sort((a, b) => key(a) - key(b)).slice(offset, offset + limit);
   }
 
-  /** Entries whose utility fell to the review threshold after enough retrievals (`cairn list --flagged`). */
+  /**
+   * Entries flagged for review (`cairn list --flagged`): utility at or below the threshold after
+   * enough retrievals and enough applications — a lesson agents keep following that keeps going wrong.
+   */
   async flagged(tier: Tier | "all" = "all", limit = 100): Promise<Entry[]> {
     const k = this.config.knowledge;
     const out: Entry[] = [];
     for (const store of openTiers(this.services).filter((s) => tier === "all" || s.tier === tier)) {
       const rows = await store.listEntries(
-        { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility },
+        { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility, minApplied: k.low_utility_min_applied },
         { limit },
       );
       out.push(...rows.filter((e) => (utilityOf(e) ?? 1) <= k.low_utility_threshold));

@@ -100,6 +100,10 @@ function filterSql(f: EntryFilter): { where: string; params: SqlValue[] } {
     where.push("e.shown >= ?");
     params.push(f.minShown);
   }
+  if (f.minApplied !== undefined) {
+    where.push("e.applied >= ?");
+    params.push(f.minApplied);
+  }
   if (f.maxApplied !== undefined) {
     where.push("e.applied <= ?");
     params.push(f.maxApplied);

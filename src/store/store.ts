@@ -18,6 +18,8 @@ export interface EntryFilter {
   project?: { id: string; name: string };
   /** Shown at least this many times. */
   minShown?: number;
+  /** Applied at least this many times. */
+  minApplied?: number;
   /** Applied at most this many times. */
   maxApplied?: number;
   /** Only entries that carry file globs or a detection pattern (what pre-action advisories match). */

@@ -43,6 +43,7 @@ test("stats: application_rate by source counts what was shown (inject) and appli
 });
 
 test("flagged: a low-utility entry is listed once it has been shown min_retrievals_for_utility times", async () => {
+  // Application count off (0), so this test isolates the retrieval threshold; the next one checks the default.
   await withWorld(async ({ cairn }) => {
     const k = cairn.config.knowledge;
     const added = [];
@@ -79,5 +80,32 @@ test("flagged: a low-utility entry is listed once it has been shown min_retrieva
     // Good feedback can lift it out of review again.
     for (let i = 0; i < 6; i++) await cairn.feedback(bad, "applied");
     assert.deepEqual(await flaggedIds(), []);
+  }, { knowledge: { low_utility_min_applied: 0 } });
+});
+
+test("flagged by default: low utility after enough retrievals AND at least 5 applications (the docs' rule)", async () => {
+  await withWorld(async ({ cairn }) => {
+    const k = cairn.config.knowledge;
+    assert.equal(k.low_utility_min_applied, 5);
+    const ids: string[] = [];
+    for (const lesson of [
+      "Retry the S3 upload three times with jittered backoff before failing the export job.",
+      "Cache the GitHub API ETag per repository so polling stays inside the rate limit.",
+    ]) {
+      const r = await cairn.add({ lesson, category: "integration" });
+      assert.equal(r.action, "added", r.reason);
+      ids.push(r.id!);
+    }
+    const [contested, rarelyUsed] = ids as [string, string];
+    // Followed five times and violated or harmful far more often: utility well under 0.3.
+    for (let i = 0; i < 5; i++) await cairn.feedback(contested, "applied");
+    for (let i = 0; i < 12; i++) await cairn.feedback(contested, "violated");
+    // Just as bad, but applied only twice: not enough evidence of use to flag it.
+    for (let i = 0; i < 2; i++) await cairn.feedback(rarelyUsed, "applied");
+    for (let i = 0; i < 12; i++) await cairn.feedback(rarelyUsed, "violated");
+    for (const id of ids) assert.ok(utilityOf(await cairn.get(id))! <= k.low_utility_threshold);
+    const store = cairn["services"].swarm;
+    for (let shows = 0; shows < k.min_retrievals_for_utility; shows++) await store.recordUsage(ids, "shown", "test");
+    assert.deepEqual((await cairn.flagged()).map((e) => e.id), [contested]);
   });
 });
