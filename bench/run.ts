@@ -7,12 +7,16 @@ import { REPO_ROOT } from "./corpus.js";
 import type { SizeResult } from "./measure.js";
 import { BUDGETS, detailLines, renderTable, rowsFor, type Row } from "./report.js";
 import { ensureCorpus } from "./seed.js";
+import { runStartupBench, startupLines, type StartupResult } from "./startup.js";
+import { uiBenchLines, type UiBenchResult } from "./ui-bench.js";
 
 const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-extras] [--strict]
   --sizes   entries per tier (each size seeds N swarm + N hive entries)
   --json    machine-readable output on stdout (progress goes to stderr)
   --no-extras  skip bench/mcp-bench.ts (needs \`npm run build\` for dist/faces/mcp/main.js) and bench/opencode-bench.ts
   --add/--recall/--inject N  timed calls per size (default 300/500/500)
+  --no-startup   skip CLI cold start and plugin load (bench/startup.ts)
+  --no-opencode  skip the opencode-run-with-vs-without-plugin comparison (slow: 8 opencode runs)
   --strict  exit 1 when a budget fails`;
 
 interface Args {
@@ -21,11 +25,13 @@ interface Args {
   json: boolean;
   extras: boolean;
   strict: boolean;
+  startup: boolean;
+  opencodeRuns: number;
   counts: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, extras: true, strict: false, counts: [] };
+  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, extras: true, strict: false, startup: true, opencodeRuns: 3, counts: [] };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     if (k === "--sizes") a.sizes = argv[++i]!.split(",").map((s) => Number(s.replace(/[_k]/g, (m) => (m === "k" ? "000" : ""))));
@@ -33,6 +39,8 @@ function parseArgs(argv: string[]): Args {
     else if (k === "--json") a.json = true;
     else if (k === "--no-extras" || k === "--no-mcp") a.extras = false;
     else if (k === "--strict") a.strict = true;
+    else if (k === "--no-startup") a.startup = false;
+    else if (k === "--no-opencode") a.opencodeRuns = 0;
     else if (["--add", "--recall", "--inject"].includes(k)) a.counts.push(k, argv[++i]!);
     else if (k === "--help" || k === "-h") {
       console.log(USAGE);
@@ -65,6 +73,8 @@ interface ExtraOutcome<T> {
   skipped?: string;
 }
 type McpResult = { p50: number; p99: number; n: number; engine: { p50: number; p99: number } };
+type GatesResult = import("./gates-bench.js").GatesResult;
+type PgBenchResult = import("./pg-bench.js").PgBenchResult;
 type OpencodeResult = { size: number; turn: { p50: number; p99: number }; step: { p50: number; p99: number }; engine: { p50: number; p99: number }; injected: number };
 
 /** Benches other people own (bench/mcp-bench.ts, bench/opencode-bench.ts): run when present, skipped with a reason otherwise. */
@@ -101,6 +111,18 @@ async function main(): Promise<void> {
   if (args.extras) log("running bench/mcp-bench.ts and bench/opencode-bench.ts when present (--no-extras skips them)…");
   const mcp: ExtraOutcome<McpResult> = args.extras ? await extraBench<McpResult>("mcp-bench", "runMcpBench") : { skipped: "--no-extras" };
   const opencode: ExtraOutcome<OpencodeResult> = args.extras ? await extraBench<OpencodeResult>("opencode-bench", "runOpencodeBench") : { skipped: "--no-extras" };
+  let startup: StartupResult | undefined;
+  if (args.startup) {
+    log("measuring start-up (whole processes; --no-startup skips)…");
+    try {
+      startup = await runStartupBench({ opencodeRuns: args.opencodeRuns, log });
+    } catch (e) {
+      errors.push(`startup: ${(e as Error).message}`);
+    }
+  }
+  const gates: ExtraOutcome<GatesResult> = await extraBench<GatesResult>("gates-bench", "runGatesBench");
+  const ui: ExtraOutcome<UiBenchResult> = args.extras ? await extraBench<UiBenchResult>("ui-bench", "runUiBench") : { skipped: "--no-extras" };
+  const postgres: ExtraOutcome<PgBenchResult> = args.extras ? await extraBench<PgBenchResult>("pg-bench", "runPgBench") : { skipped: "--no-extras" };
   const rows: Row[] = results.flatMap(rowsFor);
   const report = {
     date: new Date().toISOString(),
@@ -112,6 +134,10 @@ async function main(): Promise<void> {
     results,
     mcp,
     opencode,
+    startup,
+    gates,
+    ui,
+    postgres,
     errors,
   };
   fs.mkdirSync(path.join(REPO_ROOT, "bench", "results"), { recursive: true });
@@ -129,10 +155,21 @@ async function main(): Promise<void> {
       const o = opencode.result;
       log(`opencode plugin hook, new turn (${o.size.toLocaleString("en-US")} + ${o.size.toLocaleString("en-US")}): p50 ${o.turn.p50.toFixed(2)} ms, p99 ${o.turn.p99.toFixed(2)} ms (engine inject alone p99 ${o.engine.p99.toFixed(2)} ms; cached step p99 ${o.step.p99.toFixed(2)} ms)`);
     } else log(`opencode bench skipped: ${opencode.skipped}`);
+    if (startup) for (const l of startupLines(startup)) log(l);
+    if (gates.result) {
+      const g = gates.result;
+      log(`write gate, ${g.lessonChars}-char lesson (warm): p50 ${g.p50.toFixed(3)} ms, p99 ${g.p99.toFixed(3)} ms (budget p50 ≤ 1 ms); paste 1 MB ${g.paste1mbMs.toFixed(0)} ms, 4 MB ${g.paste4mbMs.toFixed(0)} ms (×${(g.paste4mbMs / g.paste1mbMs).toFixed(1)}: linear is ≈ ×4)`);
+    } else log(`gates bench skipped: ${gates.skipped}`);
+    if (ui.result) log(uiBenchLines(ui.result).join("\n"));
+    else log(`ui bench skipped: ${ui.skipped}`);
+    if (postgres.result) {
+      const p = postgres.result;
+      log(`PostgreSQL team hive (${p.hiveRows.toLocaleString("en-US")} hive rows in ${p.server} + ${p.swarmRows.toLocaleString("en-US")} swarm): inject p99 ${p.inject.p99.toFixed(2)} ms (target ≤ 15), recall p50 ${p.recall.p50.toFixed(2)} ms (target ≤ 8); database down: inject p99 ${p.fallback.p99.toFixed(2)} ms, ${p.fallback.withHive}/${p.fallback.n} blocks still carried hive lessons`);
+    } else log(`postgres bench skipped: ${postgres.skipped}`);
     for (const e of errors) log(`ERROR ${e}`);
     log("\nwritten to bench/results/latest.json");
   }
-  const failed = errors.length > 0 || rows.some((r) => r.pass === false);
+  const failed = errors.length > 0 || rows.some((r) => r.pass === false) || Boolean(ui.result?.pages.some((p) => !p.pass));
   if (args.strict && failed) process.exitCode = 1;
 }
 

@@ -72,7 +72,7 @@ function makeEntry(rng: Rng, tier: Tier, realText: string | undefined): Entry {
 }
 
 /** Inserts through the real Store (same SQL, triggers and FTS text as the engine), in big transactions. */
-async function fillTier(file: string, tier: Tier, size: number, rng: Rng): Promise<void> {
+export async function fillTier(file: string, tier: Tier, size: number, rng: Rng): Promise<void> {
   const store = new SqliteStore(file, tier);
   const real = [...realSentences()];
   let realAt = 0;

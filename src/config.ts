@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { InvalidConfigError } from "./errors.js";
+import { maskUrl } from "./store/pg/url.js";
 
 const int = (def: number, min: number, max: number, doc: string) => z.number().int().min(min).max(max).default(def).describe(doc);
 const num = (def: number, min: number, max: number, doc: string) => z.number().min(min).max(max).default(def).describe(doc);
@@ -79,12 +80,33 @@ export const GovernanceConfigSchema = z
   })
   .strict();
 
+/** The team hive on PostgreSQL: where its tables live, TLS, and how a session behaves when it is slow or down. */
+export const HivePostgresConfigSchema = z
+  .object({
+    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default("cairn").describe("Schema holding Cairn's tables in the hive database."),
+    tls: z.enum(["url", "disable", "require", "verify-full"]).default("url").describe("TLS to the hive: `url` follows the URL's sslmode; `require` encrypts; `verify-full` also checks the certificate and host name."),
+    tls_ca_file: z.string().min(1).optional().describe("PEM file of the CA that signed the server certificate (verify-full); default: the system's CAs."),
+    read_timeout_ms: int(50, 5, 60_000, "Injection, recall and advisory reads wait this long for the hive, then answer from the project tier and recent hive results."),
+    statement_timeout_ms: int(5000, 100, 600_000, "Server-side limit on any one statement (writes, admin commands)."),
+    connect_timeout_ms: int(3000, 100, 120_000, "How long opening a connection may take."),
+    pool_max: int(3, 1, 50, "Connections per process (a CLI, a plugin and an MCP server each need very few)."),
+    cache_entries: int(500, 0, 100_000, "Recent hive results kept in memory to answer from while the hive is unreachable."),
+    retry_after_ms: int(5000, 100, 600_000, "After a failure, reads go straight to the fallback for this long before the hive is tried again."),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     knowledge: KnowledgeConfigSchema.prefault({}),
     learning: LearningConfigSchema.prefault({}),
     governance: GovernanceConfigSchema.prefault({}),
     hive_path: z.string().min(1).optional().describe("Hive database file (default: platform data dir). Env CAIRN_HIVE wins."),
+    hive_url: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//i, "must be a postgres:// URL")
+      .optional()
+      .describe("Team hive on PostgreSQL (`postgres://user@host:5432/db`); replaces the hive file. Env CAIRN_HIVE_URL wins. Keep the password in PGPASSWORD or ~/.pgpass; it is masked wherever Cairn prints the URL."),
+    hive_postgres: HivePostgresConfigSchema.prefault({}),
     swarm_dir: z.string().min(1).default(".swarm").describe("Folder under the project holding cairn.db (shared with opencode-swarm)."),
     model_limits: z
       .record(z.string(), z.number().int().min(1000))
@@ -97,6 +119,7 @@ export const ConfigSchema = z
 export type CairnConfig = z.output<typeof ConfigSchema>;
 export type KnowledgeConfig = z.output<typeof KnowledgeConfigSchema>;
 export type GovernanceConfig = z.output<typeof GovernanceConfigSchema>;
+export type HivePostgresConfig = z.output<typeof HivePostgresConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
 /** The per-user data dir for the hive: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */
@@ -161,6 +184,7 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
     });
   }
   if (env.CAIRN_HIVE) out.hive_path = env.CAIRN_HIVE;
+  if (env.CAIRN_HIVE_URL) out.hive_url = env.CAIRN_HIVE_URL;
   return out;
 }
 
@@ -188,12 +212,33 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The user config file: CAIRN_CONFIG, else `config.json` in the platform config dir. */
+export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CAIRN_CONFIG || path.join(platformConfigDir(env), "config.json");
+}
+
+/**
+ * Sets top-level keys in the user config file (created if missing, other keys kept), checked against
+ * the schema first. Written owner-only: it may hold a database URL.
+ */
+export function updateUserConfig(patch: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): string {
+  const file = userConfigFile(env);
+  const current = fs.existsSync(file) ? readJsonFile(file) : {};
+  const next = { ...current, ...patch };
+  parseConfig(next, file);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return file;
+}
+
 /** Precedence, lowest first: defaults, user file (or CAIRN_CONFIG), project file, env, explicit overrides. */
 export function loadConfig(opts: LoadConfigOptions): { config: CairnConfig; sources: string[] } {
   const env = opts.env ?? process.env;
   const sources: string[] = [];
   let merged: Record<string, unknown> = {};
-  const userFile = env.CAIRN_CONFIG || path.join(platformConfigDir(env), "config.json");
+  const userFile = userConfigFile(env);
   if (env.CAIRN_CONFIG || fs.existsSync(userFile)) {
     merged = deepMerge(merged, readJsonFile(userFile));
     sources.push(userFile);
@@ -213,6 +258,11 @@ export function loadConfig(opts: LoadConfigOptions): { config: CairnConfig; sour
     sources.push("options");
   }
   return { config: parseConfig(merged, sources.join(" + ") || "defaults"), sources };
+}
+
+/** The config as it may be shown (`cairn config`, doctor, logs): the hive URL's password masked. */
+export function redactConfig(config: CairnConfig): CairnConfig {
+  return config.hive_url ? { ...config, hive_url: maskUrl(config.hive_url) } : config;
 }
 
 /** Markdown table of every key, its default and its meaning — generated, so docs never drift. */

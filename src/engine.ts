@@ -1,43 +1,51 @@
 // The Cairn facade: every operation a face (CLI, OpenCode plugin, MCP server) may call, in one place.
+// Modules that only some operations need (import/export, mirror, advisories, reflection, the write path) are
+// imported inside those operations, so opening the engine for a read does not load them.
 import path from "node:path";
-import { LIVE_STATUSES, STATUSES, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
+import { LIVE_STATUSES, STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
 import { CairnError, NotFoundError } from "./errors.js";
 import { validateEntryRef } from "./core/ids.js";
-import { isHumanActor } from "./governance/actors.js";
-import { checkAdvisories, type Advisory, type AdvisoryQuery } from "./governance/advisories.js";
+import { assertHuman, isHumanActor } from "./governance/actors.js";
+import type { Advisory, AdvisoryQuery } from "./governance/advisories.js";
+import type { BrowsePage, BrowseQuery } from "./governance/browse.js";
+import type { Dashboard } from "./governance/dashboard.js";
+import type { LessonDetail } from "./governance/lesson-detail.js";
+import type { Neighbour, ReviewQueue } from "./governance/queue.js";
 import { approveEntry, rejectEntry, type ApprovalResult } from "./governance/approval.js";
-import { editEntry, type EditResult } from "./governance/edit.js";
-import { proposeGuardrail, type GuardrailProposal } from "./governance/guardrail.js";
-import { governanceMetrics, type GovernanceMetrics } from "./governance/metrics.js";
-import { attachMirror, pullMirror, rebuildMirror, type MirrorReport, type PullReport } from "./governance/mirror.js";
-import { markPrevented } from "./governance/prevention.js";
-import { relatedEntries, type RelatedHit, type RelatedQuery } from "./governance/related.js";
+import type { EditResult } from "./governance/edit.js";
+import type { GuardrailProposal } from "./governance/guardrail.js";
+import type { GovernanceMetrics } from "./governance/metrics.js";
+import type { MirrorReport, PullReport } from "./governance/mirror.js";
+import type { RelatedHit, RelatedQuery } from "./governance/related.js";
 import type { LessonFields } from "./governance/structured.js";
-import { writeExport } from "./io/export.js";
-import { importFile, type ImportOptions, type ImportReport } from "./io/import-file.js";
+import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
-import { promoteDueEntries, promoteEntry, promoteText, type PromotionResult } from "./lifecycle/promote.js";
+import type { PromotionResult } from "./lifecycle/promote.js";
 import { archiveEntry, locate, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
-import { sweepExpiredEntries, type SweepReport } from "./lifecycle/sweep.js";
-import { writeLesson, type WriteResult } from "./lifecycle/write.js";
-import { utilityOf } from "./lifecycle/utility.js";
-import { createArbiter } from "./learning/arbiter.js";
+import type { SweepReport } from "./lifecycle/sweep.js";
+import type { WriteResult } from "./lifecycle/write.js";
 import type { OutcomeInput } from "./learning/outcome.js";
-import { enqueueOutcome, processReflectionQueue, type ReflectOptions, type ReflectReport } from "./learning/reflect.js";
+import type { ReflectOptions, ReflectReport } from "./learning/reflect.js";
 import type { RetrievalContext } from "./retrieval/context.js";
-import { injectForContext, type InjectOptions, type InjectResult } from "./retrieval/inject.js";
+import type { InjectOptions, InjectResult } from "./retrieval/inject.js";
 import { recallForContext, type RecallOptions } from "./retrieval/recall.js";
 import type { ScoredEntry } from "./retrieval/score.js";
 import { openTiers, storeFor, type Services } from "./services.js";
 import { SqliteStore } from "./store/sqlite-store.js";
-import type { EntryFilter, ListOptions, QueuedOutcome, QueueStatus, SourceUsage, Store } from "./store/store.js";
+import type { ReplayReport } from "./hive/outbox.js";
+import type { TeamHiveStore } from "./hive/team-hive.js";
+import { maskUrl, resolveHiveUrl } from "./store/pg/url.js";
+import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, SourceUsage, Store } from "./store/store.js";
 
 export interface OpenCairnOptions {
   /** The project whose swarm tier lives in `<projectDir>/.swarm/cairn.db`. */
   projectDir: string;
-  /** Hive database file; default `CAIRN_HIVE`, then config `hive_path`, then the platform data dir. */
+  /**
+   * Hive database file (default `CAIRN_HIVE`, then config `hive_path`, then the platform data dir),
+   * or a team database URL `postgres://…` (default: config `hive_url`, env `CAIRN_HIVE_URL`).
+   */
   hivePath?: string;
   /** Overrides merged over the user and project config files. */
   config?: ConfigInput;
@@ -84,6 +92,21 @@ export interface Stats {
   queue: Partial<Record<QueueStatus, number>>;
 }
 
+export interface DoctorTier {
+  tier: Tier;
+  kind: "sqlite" | "postgres";
+  location: string;
+  integrity: string;
+  entries: number;
+  schema_version: number;
+  /** Team hive only: whether it answered, and how long a round trip took. */
+  reachable?: boolean;
+  latency_ms?: number;
+  error?: string;
+  /** On the project tier: hive writes waiting in its outbox (pending) and parked for a person (dead). */
+  outbox?: { pending: number; dead: number; oldest?: string };
+}
+
 export interface PhaseCompleteReport {
   sweep: SweepReport[];
   promotions: PromotionResult[];
@@ -99,14 +122,18 @@ export class Cairn {
   readonly config: CairnConfig;
   readonly project: ProjectIdentity;
   readonly swarmPath: string;
+  /** The hive file, when the hive is a file. */
   readonly hivePath: string | undefined;
+  /** Where the hive lives, as it may be shown: the file, or the team database URL with its password masked. */
+  readonly hiveLocation: string | undefined;
+  private readonly teamHiveUrl: string | undefined;
   /** Where the effective config came from (files, env, options), lowest precedence first. */
   readonly configSources: string[];
   private readonly services: Services;
   private readonly actor: string;
   private readonly env: NodeJS.ProcessEnv;
   private closed = false;
-  private readonly detachMirror: (() => void) | undefined;
+  private detachMirror: (() => void) | undefined;
 
   /** Use `openCairn()`; the constructor opens both databases synchronously. */
   constructor(opts: OpenCairnOptions) {
@@ -122,12 +149,43 @@ export class Cairn {
     const swarm = new SqliteStore(this.swarmPath, "swarm", driverOpts);
     let hive: Store | undefined;
     if (this.config.knowledge.hive_enabled) {
-      this.hivePath = resolveHivePath(opts, this.config);
-      if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
-      hive = new SqliteStore(this.hivePath, "hive", driverOpts);
+      this.teamHiveUrl = resolveHiveUrl(opts.hivePath, this.config);
+      if (this.teamHiveUrl) {
+        // Opened by start(), which openCairn awaits.
+        this.hiveLocation = maskUrl(this.teamHiveUrl);
+      } else {
+        this.hivePath = resolveHivePath(opts, this.config);
+        if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
+        hive = new SqliteStore(this.hivePath, "hive", driverOpts);
+        this.hiveLocation = hive.location;
+      }
     }
     this.services = { swarm, hive, config: this.config, project: this.project, now: opts.now ?? (() => new Date()) };
-    this.detachMirror = this.config.governance.mirror.enabled ? attachMirror(this.services) : undefined;
+  }
+
+  /**
+   * Work `openCairn` does after the databases are open. Modules most sessions never use load here
+   * only when enabled: the Markdown mirror, and the team hive's code with its PostgreSQL driver.
+   */
+  async start(): Promise<this> {
+    if (this.teamHiveUrl && !this.services.hive) {
+      // A team database: connected lazily, so opening Cairn never waits on the network.
+      const { openTeamHive } = await import("./hive/open.js");
+      const { replayOutbox } = await import("./hive/outbox.js");
+      const team = openTeamHive(this.teamHiveUrl, this.config, this.services.swarm);
+      team.setReplayer(() => replayOutbox(this.services, team.remote));
+      this.services.hive = team;
+    }
+    if (this.config.governance.mirror.enabled && !this.detachMirror) {
+      const { attachMirror } = await import("./governance/mirror.js");
+      this.detachMirror = attachMirror(this.services);
+    }
+    return this;
+  }
+
+  /** The team hive wrapper, when the hive is a PostgreSQL database (opened by start()). */
+  private teamHive(): TeamHiveStore | undefined {
+    return this.teamHiveUrl ? (this.services.hive as TeamHiveStore | undefined) : undefined;
   }
 
   /** Drafts wait for a person: to any other actor (agents, MCP clients) a draft does not exist. */
@@ -147,8 +205,14 @@ export class Cairn {
   }
 
   /** Records a lesson through the gates and dedup. A duplicate reinforces the entry it matches. */
-  add(input: NewEntryInput, opts: AddOptions = {}): Promise<WriteResult> {
-    return writeLesson(this.services, input, { tier: opts.tier ?? "swarm", actor: opts.actor ?? this.actor, source: "add" });
+  async add(input: NewEntryInput, opts: AddOptions = {}): Promise<WriteResult> {
+    const actor = opts.actor ?? this.actor;
+    if (opts.tier === "hive" && this.services.hive) {
+      const { writeHiveLesson } = await import("./hive/outbox.js");
+      return writeHiveLesson(this.services, input, { actor, source: "add" });
+    }
+    const { writeLesson } = await import("./lifecycle/write.js");
+    return writeLesson(this.services, input, { tier: opts.tier ?? "swarm", actor, source: "add" });
   }
 
   /** Lessons matching a query (or a whole context), best first. Retired entries only when asked for. */
@@ -160,7 +224,8 @@ export class Cairn {
   }
 
   /** The block to inject for an agent turn, within the budget regime; its entries are counted as shown. */
-  inject(context: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
+  async inject(context: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
+    const { injectForContext } = await import("./retrieval/inject.js");
     return injectForContext(this.services, context, opts);
   }
 
@@ -185,16 +250,56 @@ export class Cairn {
    * enough retrievals and enough applications — a lesson agents keep following that keeps going wrong.
    */
   async flagged(tier: Tier | "all" = "all", limit = 100): Promise<Entry[]> {
-    const k = this.config.knowledge;
-    const out: Entry[] = [];
-    for (const store of openTiers(this.services).filter((s) => tier === "all" || s.tier === tier)) {
-      const rows = await store.listEntries(
-        { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility, minApplied: k.low_utility_min_applied },
-        { limit },
-      );
-      out.push(...rows.filter((e) => (utilityOf(e) ?? 1) <= k.low_utility_threshold));
+    const { lowUtilityEntries } = await import("./governance/queue.js");
+    return lowUtilityEntries(this.services, tier, limit);
+  }
+
+  /** A page of lessons for a person browsing: words, filters, a sort column, and the previous page's cursor. */
+  async browse(q: BrowseQuery = {}): Promise<BrowsePage> {
+    const { browseEntries } = await import("./governance/browse.js");
+    const statuses = this.visibleStatuses(q.statuses);
+    return browseEntries(this.services, statuses ? { ...q, statuses } : q);
+  }
+
+  /** What waits for a person: drafts, open contradictions, low-utility lessons. */
+  async reviewQueue(opts: { limit?: number; actor?: string } = {}): Promise<ReviewQueue> {
+    assertHuman(opts.actor ?? this.actor, "review the queue");
+    const { reviewQueue } = await import("./governance/queue.js");
+    return reviewQueue(this.services, opts);
+  }
+
+  /** The existing lessons closest to one (duplicates and contradictions first), for a reviewer to compare. */
+  async nearest(ref: string, limit = 3): Promise<Neighbour[]> {
+    const { nearestEntries } = await import("./governance/queue.js");
+    const visible = (await nearestEntries(this.services, await this.get(ref), limit + 2)).filter(
+      (n) => n.entry.lifecycle.status !== "draft" || isHumanActor(this.actor),
+    );
+    return visible.slice(0, limit);
+  }
+
+  /** Every field, the event history, lineage, usage and reach of one lesson. */
+  async lessonDetail(ref: string): Promise<LessonDetail> {
+    const { lessonDetail } = await import("./governance/lesson-detail.js");
+    return lessonDetail(this.services, await this.get(ref));
+  }
+
+  /** The knowledge dashboard: usage per week, lessons needing attention, rejections, the hive's projects, the queue. */
+  async dashboard(opts: { weeks?: number } = {}): Promise<Dashboard> {
+    const { dashboard } = await import("./governance/dashboard.js");
+    return dashboard(this.services, opts);
+  }
+
+  /** Projects that contributed lessons, either tier, by id (the lessons page's project filter). */
+  async sourceProjects(limit = 50): Promise<Array<{ project_id: string; project_name?: string; tiers: Tier[] }>> {
+    const out = new Map<string, { project_id: string; project_name?: string; tiers: Tier[] }>();
+    for (const store of openTiers(this.services)) {
+      for (const p of await store.sourceProjectIds(limit)) {
+        const seen = out.get(p.project_id) ?? { ...p, tiers: [] };
+        seen.tiers.push(store.tier);
+        out.set(p.project_id, seen);
+      }
     }
-    return out.slice(0, limit);
+    return [...out.values()];
   }
 
   async quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
@@ -221,6 +326,7 @@ export class Cairn {
 
   /** Promotes a swarm entry (by id) or a new lesson text to the hive through the hive gate. */
   async promote(what: { id: string } | { lesson: NewEntryInput }, actor = this.actor): Promise<PromotionResult> {
+    const { promoteEntry, promoteText } = await import("./lifecycle/promote.js");
     if (!("id" in what)) return promoteText(this.services, what.lesson, actor);
     await this.hideDraft(what.id, actor);
     return promoteEntry(this.services, what.id, actor);
@@ -237,6 +343,7 @@ export class Cairn {
       await this.hideDraft(replacement, actor);
       newRef = replacement;
     } else {
+      const { writeLesson } = await import("./lifecycle/write.js");
       const r = await writeLesson(this.services, { ...replacement, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
       if (r.superseded || r.status === "draft") {
@@ -258,7 +365,8 @@ export class Cairn {
   }
 
   /** A person edits a lesson's fields (those named replace the current ones), through the write gates. */
-  edit(ref: string, fields: LessonFields, actor = this.actor, via = "api"): Promise<EditResult> {
+  async edit(ref: string, fields: LessonFields, actor = this.actor, via = "api"): Promise<EditResult> {
+    const { editEntry } = await import("./governance/edit.js");
     return editEntry(this.services, ref, fields, actor, via);
   }
 
@@ -266,7 +374,8 @@ export class Cairn {
    * Vetted lessons whose file globs or detection patterns match what an agent is about to do — the
    * pre-action hook. Cheap when nothing changed (one counter read per tier); matches count as consultations.
    */
-  checkAdvisories(query: AdvisoryQuery): Promise<Advisory[]> {
+  async checkAdvisories(query: AdvisoryQuery): Promise<Advisory[]> {
+    const { checkAdvisories } = await import("./governance/advisories.js");
     return checkAdvisories(this.services, query, this.actor);
   }
 
@@ -275,48 +384,58 @@ export class Cairn {
     const list = typeof refs === "string" ? [refs] : refs;
     const actor = opts.actor ?? this.actor;
     for (const ref of list) await this.hideDraft(ref, actor);
+    const { markPrevented } = await import("./governance/prevention.js");
     return markPrevented(this.services, list, actor, opts.note ? { note: opts.note.slice(0, 300) } : {});
   }
 
   /** Vetted entries that apply to files (glob match) and tags (overlap), for this project. */
-  related(query: RelatedQuery): Promise<RelatedHit[]> {
+  async related(query: RelatedQuery): Promise<RelatedHit[]> {
+    const { relatedEntries } = await import("./governance/related.js");
     return relatedEntries(this.services, query);
   }
 
   /** Writes `.swarm/guardrails/<handle>-<slug>.md` from the entry's suggested guardrail. */
-  proposeGuardrail(ref: string, opts: { force?: boolean } = {}): Promise<GuardrailProposal> {
+  async proposeGuardrail(ref: string, opts: { force?: boolean } = {}): Promise<GuardrailProposal> {
+    const { proposeGuardrail } = await import("./governance/guardrail.js");
     return proposeGuardrail(this.services, ref, opts);
   }
 
   /** Rewrites the Markdown mirror from the databases (whether or not sync is enabled). */
-  rebuildMirror(): Promise<MirrorReport> {
+  async rebuildMirror(): Promise<MirrorReport> {
+    const { rebuildMirror } = await import("./governance/mirror.js");
     return rebuildMirror(this.services);
   }
 
   /** Applies edits made in the Markdown mirror; conflicts with newer database versions are reported, not applied. */
-  pullMirror(actor = this.actor): Promise<PullReport> {
+  async pullMirror(actor = this.actor): Promise<PullReport> {
+    const { pullMirror } = await import("./governance/mirror.js");
     return pullMirror(this.services, actor);
   }
 
   /** The Knowledge Objects success metrics (`cairn stats --governance`). */
-  governanceStats(): Promise<GovernanceMetrics> {
+  async governanceStats(): Promise<GovernanceMetrics> {
+    const { governanceMetrics } = await import("./governance/metrics.js");
     return governanceMetrics(this.services);
   }
 
   /** The TTL sweep alone (what `cairn sweep` runs). */
-  sweep(opts: { phase?: string; actor?: string } = {}): Promise<SweepReport[]> {
+  async sweep(opts: { phase?: string; actor?: string } = {}): Promise<SweepReport[]> {
+    const { sweepExpiredEntries } = await import("./lifecycle/sweep.js");
     return sweepExpiredEntries(this.services, opts);
   }
 
   /** Phase completion: the sweep, then the automatic promotions. */
   async completePhase(phase?: string, actor = "cairn:phase"): Promise<PhaseCompleteReport> {
+    const { sweepExpiredEntries } = await import("./lifecycle/sweep.js");
+    const { promoteDueEntries } = await import("./lifecycle/promote.js");
     const sweep = await sweepExpiredEntries(this.services, { phase, actor });
     const promotions = await promoteDueEntries(this.services, actor);
     return { sweep, promotions };
   }
 
   /** The automatic promotions alone (explicit, fast-track, age), e.g. for `/swarm curate`. */
-  promoteDue(actor = "cairn:promoter"): Promise<PromotionResult[]> {
+  async promoteDue(actor = "cairn:promoter"): Promise<PromotionResult[]> {
+    const { promoteDueEntries } = await import("./lifecycle/promote.js");
     return promoteDueEntries(this.services, actor);
   }
 
@@ -330,14 +449,17 @@ export class Cairn {
    * caller never waits): implicit feedback to the entries shown, and lessons extracted.
    */
   async recordOutcome(outcome: OutcomeInput): Promise<{ id: string; queued: boolean }> {
+    const { enqueueOutcome } = await import("./learning/reflect.js");
     const r = await enqueueOutcome(this.services, outcome);
     if (this.config.learning.reflect_in_background) this.scheduleReflection();
     return r;
   }
 
   /** Drains the reflection queue now (what `cairn reflect` runs). */
-  reflect(opts: ReflectOptions = {}): Promise<ReflectReport> {
+  async reflect(opts: ReflectOptions = {}): Promise<ReflectReport> {
     const l = this.config.learning;
+    const { processReflectionQueue } = await import("./learning/reflect.js");
+    const { createArbiter } = await import("./learning/arbiter.js");
     const arbiter = l.llm_url ? createArbiter({ url: l.llm_url, model: l.llm_model, apiKeyEnv: l.llm_api_key_env, timeoutMs: l.llm_timeout_ms }, this.env) : undefined;
     return processReflectionQueue(this.services, { maxAttempts: l.reflection_max_attempts, ...(arbiter ? { arbiter } : {}), ...opts });
   }
@@ -357,7 +479,8 @@ export class Cairn {
       });
   }
 
-  importFile(file: string, opts: ImportOptions = {}): Promise<ImportReport> {
+  async importFile(file: string, opts: ImportOptions = {}): Promise<ImportReport> {
+    const { importFile } = await import("./io/import-file.js");
     return importFile(this.services, path.resolve(file), { actor: `import:${this.actor}`, ...opts });
   }
 
@@ -368,6 +491,7 @@ export class Cairn {
     async function* all(): AsyncIterable<Entry> {
       for (const s of stores) yield* s.iterateEntries();
     }
+    const { writeExport } = await import("./io/export.js");
     return writeExport(path.resolve(file), all(), { format: opts.format ?? "cairn" });
   }
 
@@ -406,40 +530,68 @@ export class Cairn {
     return { project: this.project, tiers, queue: await this.services.swarm.queueCounts() };
   }
 
-  /** Health of both databases: integrity, schema, counts, where they live. */
-  async doctor(): Promise<Array<{ tier: Tier; location: string; integrity: string; entries: number; schema_version: number }>> {
-    const out = [];
+  /**
+   * Health of both databases: integrity, schema, counts, where they live; for a team hive also
+   * whether it answers, the round trip, and this project's outbox of writes waiting for it.
+   */
+  async doctor(): Promise<DoctorTier[]> {
+    const out: DoctorTier[] = [];
     for (const store of openTiers(this.services)) {
-      out.push({
-        tier: store.tier,
-        location: store.location,
-        integrity: await store.integrityCheck(),
-        entries: await store.totalEntries(),
-        schema_version: await store.schemaVersion(),
-      });
+      const team = store === this.services.hive ? this.teamHive() : undefined;
+      const kind = team ? "postgres" : "sqlite";
+      try {
+        const started = performance.now();
+        const schema_version = await (team ? team.remote : store).schemaVersion();
+        const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+        out.push({
+          tier: store.tier,
+          kind,
+          location: store.location,
+          integrity: await store.integrityCheck(),
+          entries: await store.totalEntries(),
+          schema_version,
+          ...(team ? { reachable: true, latency_ms } : {}),
+        });
+      } catch (e) {
+        if (!team || (e as CairnError).code !== "UNAVAILABLE") throw e;
+        out.push({ tier: store.tier, kind, location: store.location, integrity: "unreachable", entries: 0, schema_version: 0, reachable: false, error: (e as Error).message });
+      }
     }
+    const outbox = await this.services.swarm.outboxCounts();
+    if (this.teamHive() || outbox.pending || outbox.dead) out[0]!.outbox = outbox;
     return out;
   }
 
-  /** Category/status filters parse here so faces do not re-implement them. */
+  /** Kept for library callers; the parser lives with the enums. */
   static parseStatuses(list: string | undefined): Status[] | undefined {
-    if (!list) return undefined;
-    const values = list.split(",").map((s) => s.trim()).filter(Boolean);
-    const bad = values.filter((v) => !(STATUSES as readonly string[]).includes(v));
-    if (bad.length) throw new CairnError("INVALID_INPUT", `Unknown status ${bad.join(", ")}; use ${STATUSES.join(", ")}.`);
-    return values as Status[];
+    return parseStatuses(list);
+  }
+
+  /** Hive writes waiting in this project's outbox (a team hive that was unreachable), and the parked ones. */
+  async outbox(limit = 50): Promise<{ counts: { pending: number; dead: number; oldest?: string }; pending: OutboxItem[]; dead: OutboxItem[] }> {
+    const swarm = this.services.swarm;
+    return { counts: await swarm.outboxCounts(), pending: await swarm.listOutbox("pending", limit), dead: await swarm.listOutbox("dead", limit) };
+  }
+
+  /** Replays the outbox into the team hive now (what `cairn hive sync` runs); throws UNAVAILABLE while it is down. */
+  async syncOutbox(): Promise<ReplayReport> {
+    const team = this.teamHive();
+    if (!team) return { applied: 0, dead: 0, pending: (await this.services.swarm.outboxCounts()).pending };
+    const { replayOutbox } = await import("./hive/outbox.js");
+    return team.replayNow((remote) => replayOutbox(this.services, remote));
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await this.reflecting;
     this.detachMirror?.();
-    await this.services.swarm.close();
+    // The hive first: it drains the outbox (bounded) while the project database is still open.
     await this.services.hive?.close();
+    await this.services.swarm.close();
   }
 }
 
 /** Opens (creating if needed, and migrating) the project's swarm database and the user's hive. */
 export async function openCairn(opts: OpenCairnOptions): Promise<Cairn> {
-  return new Cairn(opts);
+  return new Cairn(opts).start();
 }

@@ -11,7 +11,9 @@ export type CairnErrorCode =
   | "IMPORT_ERROR"
   | "CONFLICT"
   /** The actor may not do this (only a person approves). */
-  | "FORBIDDEN";
+  | "FORBIDDEN"
+  /** The team hive (PostgreSQL) cannot be reached or did not answer in time. */
+  | "UNAVAILABLE";
 
 export class CairnError extends Error {
   readonly code: CairnErrorCode;
@@ -40,4 +42,9 @@ export class InvalidConfigError extends CairnError {
 
 export function isCairnError(e: unknown): e is CairnError {
   return e instanceof CairnError;
+}
+
+/** The team hive could not answer (down, unreachable, too slow): the caller falls back or queues. */
+export function isUnavailable(e: unknown): boolean {
+  return e instanceof CairnError && e.code === "UNAVAILABLE";
 }

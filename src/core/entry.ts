@@ -1,47 +1,11 @@
 // The entry model: one lesson type shared by every tier, face and store (zod schemas + types, no I/O).
 import { z } from "zod";
+import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, STATUSES, TIERS } from "./enums.js";
+
+// The enum lists and their types live in enums.ts (no zod), so light callers such as `cairn --help` need not load zod.
+export * from "./enums.js";
 
 export const SCHEMA_VERSION = 1;
-
-export const TIERS = ["swarm", "hive"] as const;
-export const CATEGORIES = [
-  "process", "architecture", "tooling", "security", "testing",
-  "debugging", "performance", "integration", "todo", "other",
-] as const;
-export const KINDS = [
-  "correction", "decision", "commitment", "insight", "learning",
-  "confidence", "pattern", "cross_agent", "workflow_note", "gap",
-] as const;
-export const STATUSES = [
-  "draft", "candidate", "established", "promoted", "archived", "superseded", "quarantined",
-] as const;
-export const PRIORITIES = ["low", "medium", "high", "critical"] as const;
-export const ENFORCEMENTS = ["warn", "enforce"] as const;
-/** The twelve root-cause categories of the Knowledge Objects document. */
-export const ROOT_CAUSES = [
-  "null_reference", "race_condition", "type_mismatch", "config_error", "missing_validation",
-  "state_management", "api_contract", "dependency_issue", "logic_error",
-  "security_vulnerability", "performance_issue", "other",
-] as const;
-
-export type Tier = (typeof TIERS)[number];
-export type Category = (typeof CATEGORIES)[number];
-export type Kind = (typeof KINDS)[number];
-export type Status = (typeof STATUSES)[number];
-export type Priority = (typeof PRIORITIES)[number];
-
-/**
- * Retrieval priority of each kind (Memory Lane taxonomy): what the agent was told to do
- * differently outranks what it merely noticed.
- */
-export const KIND_WEIGHTS: Readonly<Record<Kind, number>> = {
-  correction: 1.0, decision: 1.0, commitment: 1.0,
-  insight: 0.7, learning: 0.7, confidence: 0.7,
-  pattern: 0.4, cross_agent: 0.4, workflow_note: 0.4, gap: 0.4,
-};
-
-/** Statuses an agent may be shown. Drafts wait for a person; the rest are retired. */
-export const LIVE_STATUSES: readonly Status[] = ["candidate", "established", "promoted"];
 
 const shortText = (max: number) => z.string().trim().max(max);
 const stringList = (maxItems: number, maxLen: number) =>
@@ -210,6 +174,8 @@ export interface EntryEvent {
   at: string;
   actor: string;
   data: Record<string, unknown>;
+  /** The database role that wrote the event, where the store knows one (a shared PostgreSQL hive). */
+  db_role?: string;
 }
 
 export interface RejectedLesson {

@@ -37,6 +37,14 @@ export function validateEntryRef(ref: unknown): string {
   return ref;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A text that is nothing but an entry id or a handle (`01a20b48-…`, `S-12`): a reference, not a lesson. */
+export function isEntryRef(text: string): boolean {
+  const t = text.trim();
+  return UUID.test(t) || parseHandle(t) !== undefined;
+}
+
 /** Identity of a lesson's text for exact-duplicate detection: case, spacing and punctuation ignored. */
 export function fingerprintLesson(lesson: string): string {
   const canonical = lesson

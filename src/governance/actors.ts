@@ -19,7 +19,7 @@ export function needsApproval(config: CairnConfig, tier: Tier, actor: string, so
 
 export class NotPermittedError extends CairnError {
   constructor(actor: string, what: string) {
-    super("FORBIDDEN", `Only a person can ${what}: "${actor.slice(0, 80)}" is not a human:* actor. Use the cairn CLI (\`cairn review\`).`, { actor });
+    super("FORBIDDEN", `Only a person can ${what}: "${actor.slice(0, 80)}" is not a human:* actor.`, { actor });
     this.name = "NotPermittedError";
   }
 }

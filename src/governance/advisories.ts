@@ -73,13 +73,16 @@ export async function checkAdvisories(s: Services, q: AdvisoryQuery, defaultActo
   if (files.length === 0 && !text) return [];
   let lowered: string | undefined;
   const lower = () => (lowered ??= text.toLowerCase());
+  const tool = q.tool?.toLowerCase();
+  // Rules load (and compile) before the clock starts: the budget is for matching text, and a cold
+  // process spends most of it loading — which used to skip every detection pattern on a first check.
+  const tiers = await Promise.all(openTiers(s).map(async (store) => rulesFor(store)));
   const deadline = performance.now() + cfg.budget_ms;
   const overBudget = () => performance.now() > deadline;
-  const tool = q.tool?.toLowerCase();
 
   const hits: Hit[] = [];
-  for (const store of openTiers(s)) {
-    for (const r of await rulesFor(store)) {
+  for (const rules of tiers) {
+    for (const r of rules) {
       if (tool && r.tools.length && !r.tools.includes(tool)) continue;
       if (!appliesToProject(r.projects, s.project)) continue;
       const a = matchRule(r, files, text, lower, overBudget);

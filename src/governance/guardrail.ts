@@ -59,7 +59,7 @@ export async function proposeGuardrail(s: Services, ref: string, opts: { force?:
   const content = proposal(entry, type, s.now().toISOString());
   fs.mkdirSync(dir, { recursive: true });
   const exists = fs.existsSync(file);
-  if (exists && !opts.force) throw new CairnError("FORCE_REQUIRED", `${file} already exists; pass --force to overwrite it.`, { file });
+  if (exists && !opts.force) throw new CairnError("FORCE_REQUIRED", `${file} already exists; overwriting it must be forced.`, { file });
   // "wx" makes the no-force case atomic against a concurrent writer.
   fs.writeFileSync(file, content, { flag: opts.force ? "w" : "wx" });
   return { file, entry: { id: entry.id, handle: entry.handle }, guardrail_type: type, overwritten: exists };

@@ -4,6 +4,7 @@ import path from "node:path";
 import YAML from "yaml";
 import type { Entry, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import { truncateAtWord } from "../quality/sanitize.js";
 import type { Services } from "../services.js";
 import { completeFields, fieldsFromDocument, type LessonFields } from "./structured.js";
 
@@ -130,7 +131,7 @@ export function contentHash(p: ParsedMirrorFile): string {
 }
 
 function renderWithoutHash(e: Entry): string {
-  const heading = (e.title ?? e.lesson).replace(/\s+/g, " ").slice(0, 80);
+  const heading = truncateAtWord((e.title ?? e.lesson).replace(/\s+/g, " ").trim(), 80);
   const section = (name: string, body: string | undefined) => `## ${name}\n\n${body ? `${body}\n\n` : ""}`;
   const u = e.usage;
   return [

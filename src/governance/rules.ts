@@ -5,6 +5,7 @@ import type { Entry, Status, Tier } from "../core/entry.js";
 import type { ProjectIdentity } from "../core/project.js";
 import type { Store } from "../store/store.js";
 import { compilePattern, type CompiledPattern } from "./patterns.js";
+import { isUnavailable } from "../errors.js";
 
 /** People vouched for these (approval) or they earned it (confirmations); candidates and drafts never interrupt an agent. */
 export const ADVISORY_STATUSES: readonly Status[] = ["established", "promoted"];
@@ -61,17 +62,23 @@ const caches = new WeakMap<Store, Cached>();
 
 /** One cheap version read per call; the entries are read again only after a rule-bearing entry changed. */
 export async function rulesFor(store: Store): Promise<AdvisoryRule[]> {
-  // Read the version first: a change landing during the load makes the next call reload.
-  const version = await store.rulesVersion();
-  const hit = caches.get(store);
-  if (hit && hit.version === version) return hit.rules;
-  const rules: AdvisoryRule[] = [];
-  for await (const e of store.iterateEntries({ statuses: ADVISORY_STATUSES, advisory: true })) {
-    rules.push(toRule(e));
-    if (rules.length >= MAX_RULES) break;
+  try {
+    // Read the version first: a change landing during the load makes the next call reload.
+    const version = await store.rulesVersion();
+    const hit = caches.get(store);
+    if (hit && hit.version === version) return hit.rules;
+    const rules: AdvisoryRule[] = [];
+    for await (const e of store.iterateEntries({ statuses: ADVISORY_STATUSES, advisory: true })) {
+      rules.push(toRule(e));
+      if (rules.length >= MAX_RULES) break;
+    }
+    caches.set(store, { version, rules });
+    return rules;
+  } catch (e) {
+    // A team hive that cannot answer keeps advising with the rules it last loaded (none yet: none).
+    if (!isUnavailable(e)) throw e;
+    return caches.get(store)?.rules ?? [];
   }
-  caches.set(store, { version, rules });
-  return rules;
 }
 
 export function appliesToProject(projects: readonly string[], project: ProjectIdentity): boolean {

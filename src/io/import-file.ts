@@ -7,6 +7,7 @@ import { CairnError } from "../errors.js";
 import { writeLesson } from "../lifecycle/write.js";
 import { validateLessonText } from "../quality/gates.js";
 import { storeFor, type Services } from "../services.js";
+import { DuplicateEntryError } from "../store/store.js";
 import { detectFormat } from "./detect.js";
 import { readFirstLines } from "./lines.js";
 import { parseFile } from "./parse.js";
@@ -55,7 +56,12 @@ async function restoreEntry(s: Services, entry: Entry, actor: string): Promise<"
   const gate = validateLessonText(entry.lesson, { trusted: true });
   if (!gate.ok) return { rejected: gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ") };
   if ((await store.findByFingerprint(fingerprintLesson(gate.text))).length > 0) return "reinforced";
-  await store.insertEntry({ ...entry, lesson: gate.text }, { type: "created", actor, data: { source: "import", lossless: true } });
+  try {
+    await store.insertEntry({ ...entry, lesson: gate.text }, { type: "created", actor, data: { source: "import", lossless: true } }, { unique: true });
+  } catch (e) {
+    if (e instanceof DuplicateEntryError) return "reinforced";
+    throw e;
+  }
   return "imported";
 }
 

@@ -6,7 +6,7 @@ import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
 import { openTiers, type Services } from "../services.js";
 import { extractLessons } from "./extract.js";
 import { implicitScore, OutcomeSchema, type Outcome, type OutcomeInput } from "./outcome.js";
-import { CairnError } from "../errors.js";
+import { CairnError, isUnavailable } from "../errors.js";
 import { evaluatePreventions } from "../governance/prevention.js";
 
 export interface ReflectOptions {
@@ -108,7 +108,9 @@ export async function processReflectionQueue(s: Services, opts: ReflectOptions =
     } catch (e) {
       // Exponential backoff so a passing error does not burn every attempt within one drain.
       const retryAt = new Date(s.now().getTime() + Math.min(3_600_000, 1000 * 2 ** item.attempts)).toISOString();
-      const status = await s.swarm.failOutcome(item.id, (e as Error).message ?? String(e), opts.maxAttempts ?? 5, retryAt);
+      // A team hive that is down is not the outcome's fault: it waits for the hive instead of dying.
+      const maxAttempts = isUnavailable(e) ? Number.MAX_SAFE_INTEGER : (opts.maxAttempts ?? 5);
+      const status = await s.swarm.failOutcome(item.id, (e as Error).message ?? String(e), maxAttempts, retryAt);
       if (status === "dead") report.dead++;
       else report.failed++;
     }

@@ -1,10 +1,11 @@
 // Feedback on a lesson (applied, ignored, violated, helpful, harmful): decayed aggregation and escalation.
-import { PRIORITIES, type Entry, type Priority } from "../core/entry.js";
+import { PRIORITIES, type Entry, type Priority, type Verdict } from "../core/entry.js";
 import type { Services } from "../services.js";
+import { CairnError } from "../errors.js";
+import { orQueue, teamHive } from "../hive/outbox.js";
 import { locate } from "./status.js";
 
-export const VERDICTS = ["applied", "ignored", "violated", "helpful", "harmful"] as const;
-export type Verdict = (typeof VERDICTS)[number];
+export { VERDICTS, type Verdict } from "../core/enums.js";
 
 const DAY_MS = 86_400_000;
 /** Weight never falls below this, so one bad week cannot bury a lesson for good (Memory Lane floor). */
@@ -65,13 +66,32 @@ export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays:
   return e;
 }
 
+/**
+ * Feedback on a team-hive entry while the hive is unreachable is queued in the outbox and answered
+ * with the entry as last seen, the verdict applied; it reaches the hive exactly once on replay.
+ */
 export async function recordFeedback(s: Services, ref: string, verdict: Verdict, actor: string, note?: string): Promise<Entry> {
+  const at = s.now();
+  return orQueue(
+    s,
+    () => ({ op: "feedback", payload: { ref, verdict, actor, at: at.toISOString(), ...(note ? { note: note.slice(0, 500) } : {}) } }),
+    () => applyFeedbackNow(s, ref, verdict, actor, note),
+    () => {
+      const seen = teamHive(s)?.cache.entry(ref);
+      if (!seen) throw new CairnError("UNAVAILABLE", `The team hive is unreachable; your "${verdict}" on ${ref} is saved in the outbox and applied when it is back.`);
+      return applyVerdict(seen, verdict, at, s.config.knowledge.feedback_half_life_days);
+    },
+  );
+}
+
+async function applyFeedbackNow(s: Services, ref: string, verdict: Verdict, actor: string, note?: string): Promise<Entry> {
   const loc = await locate(s, ref);
   const before = loc.entry.directive.priority;
   const updated = await loc.store.updateEntry(
     loc.entry.id,
     (e) => applyVerdict(e, verdict, s.now(), s.config.knowledge.feedback_half_life_days),
-    { type: verdict === "applied" ? "applied" : "feedback", actor, data: { verdict, ...(note ? { note: note.slice(0, 500) } : {}) } },
+    // project_id: which project applied it (the dashboard's map of who uses which hive lessons).
+    { type: verdict === "applied" ? "applied" : "feedback", actor, data: { verdict, project_id: s.project.id, ...(note ? { note: note.slice(0, 500) } : {}) } },
   );
   if (updated.directive.priority !== before) {
     await loc.store.appendEvent(updated.id, { type: "updated", actor: "cairn:escalation", data: { priority: { from: before, to: updated.directive.priority } } });

@@ -6,7 +6,8 @@ import type { Services } from "../services.js";
 import { distinctConfirmations } from "./confirm.js";
 import { hasNegativeFeedback } from "./feedback.js";
 import { locate } from "./status.js";
-import { writeLesson, type WriteResult } from "./write.js";
+import { writeHiveLesson } from "../hive/outbox.js";
+import type { WriteResult } from "./write.js";
 
 export type PromotionRoute = "manual" | "explicit" | "fast-track" | "age";
 
@@ -37,14 +38,16 @@ function inputFromEntry(e: Entry): NewEntryInput {
 }
 
 /** Hive writes go through the one write path, which applies the hive gate (full validation, no placeholder text). */
-async function writeToHive(s: Services, input: NewEntryInput, actor: string, from?: Entry): Promise<WriteResult> {
+async function writeToHive(s: Services, input: NewEntryInput, actor: string, route: PromotionRoute, from?: Entry): Promise<WriteResult> {
   if (!s.hive) throw new CairnError("INVALID_INPUT", "The hive is disabled (knowledge.hive_enabled = false); nothing to promote into.");
-  return writeLesson(s, input, {
-    tier: "hive",
-    actor,
-    source: "promote",
-    ...(from ? { promotedFrom: { project_id: s.project.id, entry_id: from.id } } : {}),
-  });
+  return writeHiveLesson(s, input, { actor, source: "promote", route, ...(from ? { from: from.id } : {}) });
+}
+
+/** Once the hive holds the lesson, the project entry is marked promoted (a removed or already promoted one is left alone). */
+export async function finishPromotion(s: Services, swarmId: string, hiveId: string, route: PromotionRoute, actor: string): Promise<void> {
+  const e = await s.swarm.getEntry(swarmId);
+  if (!e || e.lifecycle.status === "promoted") return;
+  await markPromoted(s, e, hiveId, route, actor);
 }
 
 async function markPromoted(s: Services, e: Entry, hiveId: string, route: PromotionRoute, actor: string): Promise<void> {
@@ -65,13 +68,13 @@ export async function promoteEntry(s: Services, ref: string, actor: string, rout
   if (!["candidate", "established", "draft"].includes(loc.entry.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}; only live entries can be promoted.`);
   }
-  const result = await writeToHive(s, inputFromEntry(loc.entry), actor, loc.entry);
-  if (result.action !== "rejected" && result.id) await markPromoted(s, loc.entry, result.id, route, actor);
+  const result = await writeToHive(s, inputFromEntry(loc.entry), actor, route, loc.entry);
+  if ((result.action === "added" || result.action === "reinforced") && result.id) await markPromoted(s, loc.entry, result.id, route, actor);
   return { ...result, route, from: loc.entry.id };
 }
 
 export async function promoteText(s: Services, input: NewEntryInput, actor: string): Promise<PromotionResult> {
-  return { ...(await writeToHive(s, input, actor)), route: "manual" };
+  return { ...(await writeToHive(s, input, actor, "manual")), route: "manual" };
 }
 
 /** Runs at phase completion: every live swarm entry due by a route goes up through the hive gate. */

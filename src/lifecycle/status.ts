@@ -2,7 +2,6 @@
 import type { Entry, Status } from "../core/entry.js";
 import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
-import { validateLessonText } from "../quality/gates.js";
 import { openTiers, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
 
@@ -46,6 +45,8 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   if (!["quarantined", "archived"].includes(loc.entry.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined or archived; nothing to restore.`);
   }
+  // The gates load only when something is restored: reads that locate an entry must not pay for them.
+  const { validateLessonText } = await import("../quality/gates.js");
   const gate = validateLessonText(loc.entry.lesson, { trusted: !s.config.knowledge.validation_enabled });
   if (!gate.ok) {
     const reason = gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ");
@@ -79,7 +80,7 @@ export async function removeEntry(s: Services, ref: string, opts: { force?: bool
   if (protectedEntry && !opts.force) {
     throw new CairnError(
       "FORCE_REQUIRED",
-      `${loc.entry.handle} is ${loc.entry.provenance.approved_at ? "approved" : "promoted"}; pass --force (force: true) to remove it.`,
+      `${loc.entry.handle} is ${loc.entry.provenance.approved_at ? "approved by a person" : "promoted to the hive"}, so removing it must be forced.`,
     );
   }
   await loc.store.deleteEntry(loc.entry.id, { type: "removed", actor: opts.actor, data: { reason: opts.reason, status: loc.entry.lifecycle.status } });

@@ -2,6 +2,7 @@
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
 import { utilityOf } from "./utility.js";
+import { isUnavailable } from "../errors.js";
 
 export interface SweepReport {
   tier: "swarm" | "hive";
@@ -28,7 +29,13 @@ export async function sweepExpiredEntries(s: Services, opts: { phase?: string; a
   const reports: SweepReport[] = [];
   for (const store of openTiers(s)) {
     const report: SweepReport = { tier: store.tier, aged: 0, archived: [], removed: [], kept_evergreen: [], archived_unused: [] };
-    report.aged = await store.incrementPhasesAlive(AGING);
+    try {
+      report.aged = await store.incrementPhasesAlive(AGING);
+    } catch (e) {
+      // A team hive that is down is swept by the next phase anyone completes; the project's sweep goes on.
+      if (store.tier === "hive" && isUnavailable(e)) continue;
+      throw e;
+    }
     for (const e of await store.findExpired(AGING, k.default_max_phases, k.todo_max_phases)) {
       if (e.category === "todo") {
         await store.deleteEntry(e.id, { type: "removed", actor, data: { reason: "todo TTL expired", phase: opts.phase } });

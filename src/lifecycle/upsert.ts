@@ -3,10 +3,10 @@ import type { Entry, Status } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { queryTerms } from "../core/text.js";
 import { compareLessons, profileLesson } from "../quality/similarity.js";
-import type { Store } from "../store/store.js";
+import { DEDUP_STATUSES, type Store } from "../store/store.js";
 
 /** Statuses a new lesson may merge into or supersede; retired entries do not absorb new sightings. */
-export const MERGEABLE: readonly Status[] = ["draft", "candidate", "established", "promoted"];
+export const MERGEABLE: readonly Status[] = DEDUP_STATUSES;
 const CANDIDATES = 12;
 /** Below the dedup threshold but at least this similar (and not a clear contradiction): ambiguous. */
 export const AMBIGUOUS_SIMILARITY = 0.45;
@@ -22,9 +22,12 @@ export interface Neighbourhood {
   nearest?: { entry: Entry; similarity: number };
 }
 
-/** Exact text first (indexed fingerprint), then near neighbours from the full-text index — never a scan. */
-export async function findNeighbours(store: Store, lesson: string, threshold: number): Promise<Neighbourhood> {
-  const exact = await store.findByFingerprint(fingerprintLesson(lesson));
+/**
+ * Exact text first (indexed fingerprint), then near neighbours from the full-text index — never a scan.
+ * `exclude` is an entry the new lesson declares it replaces: a better wording of it is no duplicate.
+ */
+export async function findNeighbours(store: Store, lesson: string, threshold: number, exclude?: string): Promise<Neighbourhood> {
+  const exact = (await store.findByFingerprint(fingerprintLesson(lesson))).filter((e) => e.id !== exclude);
   const live = exact.find((e) => MERGEABLE.includes(e.lifecycle.status));
   if (live) return { duplicate: { entry: live, similarity: 1 }, contradicts: [], reverses: [] };
   const retired = exact.find((e) => e.lifecycle.status === "quarantined" || e.lifecycle.status === "superseded");
@@ -34,6 +37,7 @@ export async function findNeighbours(store: Store, lesson: string, threshold: nu
   const n: Neighbourhood = { contradicts: [], reverses: [] };
   const profile = profileLesson(lesson);
   for (const h of hits) {
+    if (h.entry.id === exclude) continue;
     const cmp = compareLessons(profile, h.entry.lesson, threshold);
     if (cmp.duplicate) {
       if (!n.duplicate || cmp.similarity > n.duplicate.similarity) n.duplicate = { entry: h.entry, similarity: cmp.similarity };

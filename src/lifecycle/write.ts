@@ -8,7 +8,7 @@ import { normalizeLessonText } from "../quality/normalize.js";
 import { isPlaceholderText } from "../quality/vague.js";
 import type { QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
-import type { Store } from "../store/store.js";
+import { DuplicateEntryError, type Store } from "../store/store.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
@@ -31,10 +31,13 @@ export interface WriteOptions {
   promotedFrom?: { project_id?: string; entry_id: string };
   /** Consulted only when the rules find the case ambiguous. */
   arbiter?: UpsertArbiter;
+  /** Id for a new entry (an outbox replay reuses the id it chose when queued, so a re-run finds its own write). */
+  entryId?: string;
 }
 
 export interface WriteResult {
-  action: "added" | "reinforced" | "rejected";
+  /** queued: the team hive is unreachable; the write waits in the project's outbox and is replayed when it is back. */
+  action: "added" | "reinforced" | "rejected" | "queued";
   tier: Tier;
   id?: string;
   handle?: string;
@@ -110,6 +113,12 @@ function fieldRejection(store: Store, issues: QualityIssue[]): WriteResult {
   return { action: "rejected", tier: store.tier, reason: rejectionReason(issues), issues };
 }
 
+/** A stored flag: `review:<code>` marks advice held for a person; the entry model caps a flag at 200 characters. */
+function flagOf(i: QualityIssue): string {
+  const flag = `${i.severity === "review" ? "review:" : ""}${i.code}: ${i.message}`;
+  return flag.length <= 200 ? flag : flag.slice(0, 199) + "…";
+}
+
 /** One sentence per refusing issue, joined; trailing punctuation dropped so the joins read cleanly. */
 function rejectionReason(issues: readonly QualityIssue[]): string {
   return issues
@@ -118,12 +127,19 @@ function rejectionReason(issues: readonly QualityIssue[]): string {
     .join("; ");
 }
 
+/** How one sighting of a lesson is named among its confirmations: its phase, else the route and the day. */
+function sightingPhase(input: NewEntry, opts: WriteOptions, s: Services): string {
+  return input.phase ?? `${opts.source}:${s.now().toISOString().slice(0, 10)}`;
+}
+
 function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOptions, flags: string[], status: Status): Entry {
   const at = input.created_at ?? s.now().toISOString();
   const byPhase = input.phase ? [{ at, phase: input.phase, by: opts.actor, project_id: s.project.id }] : [];
-  const byProject = opts.tier === "hive" && !input.phase ? [{ at, project_id: s.project.id, by: opts.actor }] : [];
+  // Named like the reinforcement of a later sighting would be, so the same project adding the same
+  // lesson twice on one day (two clients at once) is one confirmation, not two.
+  const byProject = opts.tier === "hive" && !input.phase ? [{ at, phase: sightingPhase(input, opts, s), project_id: s.project.id, by: opts.actor }] : [];
   return EntrySchema.parse({
-    id: newEntryId(),
+    id: opts.entryId ?? newEntryId(),
     handle: "",
     tier: opts.tier,
     lesson,
@@ -208,15 +224,17 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     if (problem) return fieldRejection(store, [...issues, { layer: "structure", severity: "reject", code: "invalid_supersedes", message: problem }]);
     input.supersedes = declared!.id;
   }
-  // Under approval an agent's lesson waits for a person; so does anything it would retire.
-  const status: Status = needsApproval(s.config, opts.tier, opts.actor, opts.source) ? "draft" : (input.status ?? opts.defaultStatus ?? "candidate");
+  // Under approval an agent's lesson waits for a person; so does anything it would retire, and advice
+  // the safety gate holds for review (issue 11 item 10): a draft is never injected nor recalled for an agent.
+  const held = issues.some((i) => i.severity === "review");
+  const status: Status = held || needsApproval(s.config, opts.tier, opts.actor, opts.source) ? "draft" : (input.status ?? opts.defaultStatus ?? "candidate");
 
   const prior = await store.isRejected(lesson);
   if (prior && !opts.trusted) {
     return { action: "rejected", tier: store.tier, reason: `previously rejected: ${prior.reason}`, issues };
   }
 
-  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold);
+  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id);
   let decision = decideUpsert(neighbours);
   if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
     decision = await opts.arbiter(lesson, neighbours.nearest!.entry).catch(() => decision);
@@ -233,7 +251,7 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   }
   if (decision.op === "reinforce") return reinforce(s, store, decision.target, decision.similarity, input, opts, issues);
 
-  const flags = issues.filter((i) => i.severity === "warn").map((i) => `${i.code}: ${i.message}`);
+  const flags = issues.filter((i) => i.severity !== "reject").map(flagOf);
   if (decision.op === "flag") {
     for (const c of decision.targets) flags.push(`contradicts:${c.id}`);
     issues.push({
@@ -246,7 +264,14 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   const target = decision.op === "supersede" ? decision.target : declared;
   if (target) input.supersedes = target.id;
   const entry = buildEntry(input, normalizeLessonText(lesson), s, opts, flags, status);
-  const stored = await store.insertEntry(entry, { type: "created", actor: opts.actor, data: { source: opts.source } });
+  let stored: Entry;
+  try {
+    stored = await store.insertEntry(entry, { type: "created", actor: opts.actor, data: { source: opts.source } }, { unique: true });
+  } catch (e) {
+    // Another writer stored the same lesson since the dedup read: this add is a sighting of theirs.
+    if (e instanceof DuplicateEntryError) return reinforce(s, store, e.existing, 1, input, opts, issues);
+    throw e;
+  }
   // A declared replacement of a lesson people vouched for waits for a person, like a draft does.
   const retireNow =
     target && status !== "draft" && MERGEABLE.includes(target.lifecycle.status) && (decision.op === "supersede" || isHumanActor(opts.actor) || !isProtected(target));
@@ -280,7 +305,7 @@ async function reinforce(
   opts: WriteOptions,
   issues: QualityIssue[],
 ): Promise<WriteResult> {
-  const confirmation = { phase: input.phase ?? `${opts.source}:${s.now().toISOString().slice(0, 10)}`, project_id: s.project.id, by: opts.actor };
+  const confirmation = { phase: sightingPhase(input, opts, s), project_id: s.project.id, by: opts.actor };
   const base = { action: "reinforced" as const, tier: store.tier, similarity, issues };
   if (!isNewConfirmation(target, confirmation)) {
     return { ...base, id: target.id, handle: target.handle, status: target.lifecycle.status, noop: true, reason: `already known as ${target.handle}` };

@@ -1,5 +1,6 @@
 // Content-safety gate: destructive or security-degrading advice, prompt-injection markers, hidden characters.
 import type { QualityIssue } from "./types.js";
+import { findInjectionMarkers, foldConfusables } from "./injection.js";
 import {
   findInvisibleChars, firstInvisibleCodePoint, INVISIBLE_LABELS, stripInvisibleChars,
 } from "./sanitize.js";
@@ -16,10 +17,10 @@ interface AdviceRule {
   judge?: (cmd: RegExpMatchArray, sentence: string, text: string) => Severity | null;
 }
 
-// Context that turns "do this" into "this is how tests or a laptop do it": flag, do not refuse.
+// Context that turns "do this" into "this is how tests or a laptop do it": a person decides, it is not refused.
 const LOCAL_ONLY =
   /\b(?:local(?:host|ly)?|127\.0\.0\.1|self-signed|dev(?:elopment)?\s+(?:only|server|env(?:ironment)?|machine)|(?:unit|e2e|integration)\s+tests?|in\s+tests?|test\s+(?:env|environment|suite|server|db|database)|mocks?|fixtures?|sandbox|health(?:z|\s*checks?)?|readiness|liveness)\b/i;
-const localIsWarn = (_m: RegExpMatchArray, sentence: string): Severity => (LOCAL_ONLY.test(sentence) ? "warn" : "reject");
+const localIsReview = (_m: RegExpMatchArray, sentence: string): Severity => (LOCAL_ONLY.test(sentence) ? "review" : "reject");
 
 const RM_DANGEROUS_TARGET =
   /^(?:\/|\/\*|~\/?\*?|\$HOME\/?\*?|\*|\.\/?\*?|\.\.\/?\*?|\$\{?\w+\}?\/?\*?|\/(?:bin|boot|dev|etc|home|lib|lib64|opt|proc|root|sbin|srv|sys|usr|var|mnt|media|Users|System|Library|Applications)\/?\*?|[A-Za-z]:[\\/]?\*?)$/;
@@ -29,19 +30,24 @@ const PROSE_WORD =
 const WIDE_SCOPE = /\b(?:root|home|everything|entire|whole|system|disk|drive|all\s+files)\b/i;
 const NARROW_SCOPE = /\b(?:node_modules|dist|build|cache|tmp|temp|coverage|target|out|afterEach|tests?)\b/i;
 
-/** Deleting a named build directory is routine (flag it); deleting /, ~, * or an unset $VAR is not. */
+/** Deleting a named build directory is for a person to confirm; deleting /, ~, * or an unset $VAR is refused. */
 function judgeRm(m: RegExpMatchArray, sentence: string): Severity {
   if (/--no-preserve-root/.test(m[0])) return "reject";
   let target = (m.groups?.target ?? "").replace(/^["'`]+|["'`,;:)\]]+$/g, "");
   if (target.length > 1) target = target.replace(/\.$/, "");
   if (target === "" || PROSE_WORD.test(target)) {
     // No path given: judge by what the sentence says it deletes; unknown stays a refusal.
-    return WIDE_SCOPE.test(sentence) || !NARROW_SCOPE.test(sentence) ? "reject" : "warn";
+    return WIDE_SCOPE.test(sentence) || !NARROW_SCOPE.test(sentence) ? "reject" : "review";
   }
-  return RM_DANGEROUS_TARGET.test(target) ? "reject" : "warn";
+  return RM_DANGEROUS_TARGET.test(target) ? "reject" : "review";
 }
 
 const PROTECTED_BRANCH = /\b(?:main|master|trunk|production|prod|release|develop)\b/i;
+
+// Plain-English verbs that switch a safeguard off, in every inflection ("disabling", "turned off", "skips").
+const SWITCH_OFF =
+  "(?:disabl(?:e|es|ed|ing)|deactivat(?:e|es|ed|ing)|turn(?:s|ed|ing)?\\s+off|switch(?:es|ed|ing)?\\s+off|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|ignor(?:e|es|ed|ing)|comment(?:s|ed|ing)?\\s+out|remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|kill(?:s|ed|ing)?|get(?:ting)?\\s+rid\\s+of)";
+const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITCH_OFF/g, SWITCH_OFF), flags);
 
 const ADVICE: AdviceRule[] = [
   {
@@ -57,7 +63,7 @@ const ADVICE: AdviceRule[] = [
     code: "destructive_command", label: "dropping a database or table",
     re: /\b(?:drop\s+(?:database|schema|table)|truncate\s+table)\b/gi,
     // Down-migrations and test teardown drop tables on purpose.
-    judge: (_m, s) => (/\bif\s+exists\b|\bmigrations?\b|\brollback\b|\bteardown\b|\btest\s+(?:db|database)\b|\bfixtures?\b/i.test(s) ? "warn" : "reject"),
+    judge: (_m, s) => (/\bif\s+exists\b|\bmigrations?\b|\brollback\b|\bteardown\b|\btest\s+(?:db|database)\b|\bfixtures?\b/i.test(s) ? null : "reject"),
   },
   {
     code: "destructive_command", label: "a force push",
@@ -65,7 +71,7 @@ const ADVICE: AdviceRule[] = [
     judge: (m, s) => {
       const forced = /\s(?:--force(?!-with-lease)\b|-[a-zA-Z]*f[a-zA-Z]*\b)|\s\+[\w/.-]+/.test(m[0]);
       if (!forced) return null;
-      return PROTECTED_BRANCH.test(s) ? "reject" : "warn";
+      return PROTECTED_BRANCH.test(s) ? "reject" : "review";
     },
   },
   {
@@ -74,7 +80,7 @@ const ADVICE: AdviceRule[] = [
     // Resetting to origin/main only discards local work; resetting main itself rewrites shared history.
     judge: (_m, s) =>
       /\b(?:main|master|trunk|develop|production|release|shared|public|pushed)\b/i.test(s.replace(/\b(?:origin|upstream)\/[\w.-]+/gi, ""))
-        ? "reject" : "warn",
+        ? "reject" : null,
   },
   {
     code: "destructive_command", label: "piping a download into a shell",
@@ -89,19 +95,34 @@ const ADVICE: AdviceRule[] = [
 
   {
     code: "security_degrading", label: "disabling TLS certificate verification",
-    re: /\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b|\bInsecureSkipVerify\s*:\s*true|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:false|0)|\bstrict-ssl\s*(?:=|\s)\s*false|\bGIT_SSL_NO_VERIFY\s*=\s*(?:1|true)|\bhttp\.sslVerify\s*(?:=|\s)\s*false|\bPYTHONHTTPSVERIFY\s*=\s*0|--no-check-certificate\b|--ignore-certificate-errors\b|\bssl[_-]?verify\s*[:=]\s*(?:false|0|no)\b|\b(?:disable|turn\s+off|skip|bypass|ignore|switch\s+off)\b[^.\n;]{0,30}?\b(?:tls|ssl|https|certificate|cert)s?\b[^.\n;]{0,25}?\b(?:verification|validation|verify|checks?|checking|errors?)\b|\b(?:tls|ssl|certificate|cert)\s+(?:verification|validation|checks?)\s+(?:off|disabled|false)\b/gi,
-    judge: localIsWarn,
+    re: /\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false|\bverify\s*=\s*False\b|\bInsecureSkipVerify\s*:\s*true|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:false|0)|\bstrict-ssl\s*(?:=|\s)\s*false|\bGIT_SSL_NO_VERIFY\s*=\s*(?:1|true)|\bhttp\.sslVerify\s*(?:=|\s)\s*false|\bPYTHONHTTPSVERIFY\s*=\s*0|--no-check-certificate\b|--ignore-certificate-errors\b|\bssl[_-]?verify\s*[:=]\s*(?:false|0|no)\b/gi,
+    judge: localIsReview,
   },
-  { code: "security_degrading", label: "an insecure TLS flag (curl -k / --insecure)", re: /\bcurl\b[^\n|;]{0,200}?\s-[a-zA-Z]*k[a-zA-Z]*\b|--insecure(?:-skip-tls-verify)?(?![\w-])/g, judge: localIsWarn },
+  {
+    code: "security_degrading", label: "disabling TLS certificate verification",
+    re: verbs("\\bSWITCH_OFF\\b[^.\\n;]{0,40}?\\b(?:tls|ssl|https|certificate|cert)s?\\b[^.\\n;]{0,25}?\\b(?:verification|validation|verify|verifying|checks?|checking|errors?|pinning)\\b|\\b(?:tls|ssl|certificate|cert)\\s+(?:verification|validation|checks?)\\s+(?:off|disabled|false)\\b|\\b(?:trust|accept|allow)(?:s|ed|ing)?\\s+(?:all|any|every|invalid|untrusted)\\s+(?:ssl\\s+|tls\\s+|https\\s+)?cert(?:ificate)?s?\\b|\\boverrid(?:e|es|ing)\\b[^.\\n;]{0,20}?\\bcertificate\\s+validation\\b"),
+    judge: localIsReview,
+  },
+  { code: "security_degrading", label: "an insecure TLS flag (curl -k / --insecure)", re: /\bcurl\b[^\n|;]{0,200}?\s-[a-zA-Z]*k[a-zA-Z]*\b|--insecure(?:-skip-tls-verify)?(?![\w-])/g, judge: localIsReview },
   {
     code: "security_degrading", label: "disabling CSRF protection",
-    re: /\b(?:disable|turn\s+off|remove|skip|bypass|switch\s+off|drop)\b[^.\n;]{0,25}?\bcsrf\b|\bcsrf\w*\s*[:=]\s*(?:false|off|0|disabled|none)\b|\bcsrf_exempt\b|\.csrf\(\)\s*\.disable\(\)|\bcsrf\s*\(\s*\w+\s*->\s*\w+\.disable\(\)|\bWTF_CSRF_ENABLED\s*=\s*False\b/gi,
-    judge: localIsWarn,
+    re: verbs("\\bSWITCH_OFF\\b[^.\\n;]{0,25}?\\bcsrf\\b"),
+    judge: localIsReview,
+  },
+  {
+    code: "security_degrading", label: "disabling CSRF protection",
+    re: /\bcsrf\w*\s*[:=]\s*(?:false|off|0|disabled|none)\b|\bcsrf_exempt\b|\.csrf\(\)\s*\.disable\(\)|\bcsrf\s*\(\s*\w+\s*->\s*\w+\.disable\(\)|\bWTF_CSRF_ENABLED\s*=\s*False\b/gi,
+    judge: localIsReview,
   },
   {
     code: "security_degrading", label: "disabling authentication or authorisation",
-    re: /\b(?:disable|turn\s+off|bypass|switch\s+off|skip|comment\s+out)\b[^.\n;]{0,20}?\b(?:auth|authentication|authorization|authorisation|authz|authn|login|access\s+control|permission\s+checks?|rbac)\b(?!\s+(?:header|token|cookie)s?\b)|\bremove\s+(?:the\s+)?(?:auth|authentication|authorization)\s+(?:check|middleware|guard|requirement)s?\b|\b(?:auth|authentication|authorization)(?:_?enabled|_?required)?\s*[:=]\s*(?:false|off|disabled|0)\b|--no-auth\b|\bAUTH_DISABLED\s*=\s*(?:1|true)\b/gi,
-    judge: localIsWarn,
+    re: verbs("\\bSWITCH_OFF\\b[^.\\n;]{0,20}?\\b(?:auth|authentication|authorization|authorisation|authz|authn|login|access\\s+control|permission\\s+checks?|rbac|2fa|mfa)\\b(?!\\s+(?:header|token|cookie)s?\\b)"),
+    judge: localIsReview,
+  },
+  {
+    code: "security_degrading", label: "disabling authentication or authorisation",
+    re: /\bremove\s+(?:the\s+)?(?:auth|authentication|authorization)\s+(?:check|middleware|guard|requirement)s?\b|\b(?:auth|authentication|authorization)(?:_?enabled|_?required)?\s*[:=]\s*(?:false|off|disabled|0)\b|--no-auth\b|\bAUTH_DISABLED\s*=\s*(?:1|true)\b/gi,
+    judge: localIsReview,
   },
   {
     code: "security_degrading", label: "turning off the firewall",
@@ -115,12 +136,27 @@ const ADVICE: AdviceRule[] = [
     code: "security_degrading", label: "allowing every CORS origin",
     re: /\bAccess-Control-Allow-Origin\s*:\s*\*|\b(?:origins?|allow_?origins?|allowedOrigins|cors_?origins?)\s*[:=]\s*\[?\s*["'`]\*["'`]|\ballow(?:ing)?\s+(?:all|any|every)\s+(?:cors\s+)?origins?\b|\borigin\s*:\s*true\b/gi,
     // A wildcard is fine for a public read-only API; with credentials it hands sessions to any site.
-    judge: (_m, _s, text) => (/\bcredentials\b|\bwithCredentials\b|Allow-Credentials/i.test(text) ? "reject" : "warn"),
+    judge: (_m, _s, text) => (/\bcredentials\b|\bwithCredentials\b|Allow-Credentials/i.test(text) ? "reject" : "review"),
   },
   {
     code: "security_degrading", label: "storing passwords or secrets in plain text",
-    re: /\b(?:store|save|keep|persist|log|write|put|commit)\w*\b[^.\n;]{0,30}?\b(?:passwords?|credentials|secrets?|api\s+keys?|tokens?)\b[^.\n;]{0,25}?\b(?:plain\s*-?\s*text|cleartext|clear\s+text|unhashed|unencrypted|without\s+(?:hashing|encryption))|\bhard-?code\s+(?:the\s+|your\s+)?(?:passwords?|credentials|secrets?|api\s+keys?|tokens?)\b/gi,
+    re: /\b(?:store|save|keep|persist|log|write|put|commit)\w*\b[^.\n;]{0,30}?\b(?:passwords?|credentials|secrets?|api\s+keys?|tokens?)\b[^.\n;]{0,25}?\b(?:plain\s*-?\s*text|cleartext|clear\s+text|unhashed|unencrypted|without\s+(?:hashing|encryption))|\bhard-?cod(?:e|es|ed|ing)\s+(?:the\s+|your\s+)?(?:passwords?|credentials|secrets?|api\s+keys?|tokens?)\b|\bcommit(?:s|ted|ting)?\s+(?:the\s+|your\s+)?(?:\.env|secrets?|credentials|api\s+keys?|private\s+keys?)\s+(?:files?\s+)?(?:to|into|in)\s+(?:git|the\s+repo(?:sitory)?)\b/gi,
   },
+  {
+    code: "security_degrading", label: "world-writable or universal permissions",
+    re: /\b(?:make|makes|made|making|set|sets|setting)\b[^.\n;]{0,30}?\bworld[- ]writable\b|\b(?:grant|give)(?:s|ing|n)?\s+(?:everyone|all\s+users|anyone|every\s+user|all\s+roles)\s+(?:write|full|admin|root|owner)\s+(?:access|permissions?|rights)\b/gi,
+    judge: localIsReview,
+  },
+  {
+    code: "destructive_command", label: "a force push",
+    re: /\bforce[- ]push(?:es|ed|ing)?\b[^.\n;]{0,40}/gi,
+    judge: (_m, s) => (PROTECTED_BRANCH.test(s) ? "reject" : "review"),
+  },
+  // Held for a person rather than refused: routine for some, harmful when copied blindly (issue 11, item 10).
+  { code: "destructive_command", label: "evaluating code read at run time (eval of a non-literal)", re: /\beval\s*\(\s*(?!["'`\d)\s])/g, judge: () => "review" },
+  { code: "destructive_command", label: "deleting a system file with sudo", re: /\bsudo\s+rm\b/g, judge: () => "review" },
+  { code: "destructive_command", label: "force-killing a process (kill -9)", re: /\b(?:kill|pkill|killall)\s+(?:-9|-KILL|-s\s+KILL|-SIGKILL)\b/g, judge: () => "review" },
+  { code: "destructive_command", label: "running a downloaded script through command substitution", re: /\$\(\s*(?:curl|wget)\b/g, judge: () => "review" },
   {
     code: "security_degrading", label: "setting SELinux or AppArmor permissive",
     re: /\bsetenforce\s+0\b|\bSELINUX\s*=\s*(?:permissive|disabled)\b|\b(?:set|put|switch|change)\b[^.\n;]{0,20}?\bselinux\b[^.\n;]{0,20}?\b(?:permissive|disabled|off)\b|\b(?:disable|turn\s+off)\s+(?:the\s+)?(?:selinux|apparmor)\b/gi,
@@ -231,9 +267,9 @@ function stanceAt(v: string, segs: Segment[], starts: number[], at: number): Sta
   return stanceOf(prefix);
 }
 
-/** The text the patterns read: hidden characters gone, look-alikes folded (`ｒｍ` is `rm`). */
+/** The text the patterns read: hidden characters gone, look-alikes folded (`ｒｍ` and `rм` are `rm`). */
 function detectionView(text: string): string {
-  return stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02BC]/g, "'");
+  return foldConfusables(stripInvisibleChars(text).normalize("NFKC"));
 }
 
 /** Destructive and security-degrading advice, judged by whether the lesson recommends or warns. */
@@ -248,12 +284,13 @@ export function findHarmfulAdvice(text: string): QualityIssue[] {
   for (const { rule, m, at } of hits) {
     if (worst.get(rule) === "reject") continue;
     const stance = stanceAt(v, clauses, starts, at);
-    if (stance === "negated") continue;
+    if (stance === "negated" || warnsAfter(v, at)) continue;
     const s = sentences[findSeg(sentences, at)] as Segment;
     const sentence = v.slice(Math.max(s.start, at - WINDOW), Math.min(s.end, at + WINDOW));
     const base = rule.judge ? rule.judge(m, sentence, v) : "reject";
     if (base === null) continue;
-    const severity: Severity = stance === "cautioned" ? "warn" : base;
+    // "Only …", "unless …", "in tests": conditional advice to do it is for a person to judge, not for an agent to read.
+    const severity: Severity = stance === "cautioned" && base === "reject" ? "review" : base;
     if (worst.get(rule) !== "reject") worst.set(rule, severity);
   }
   return [...worst].map(([rule, severity]) => ({
@@ -262,40 +299,19 @@ export function findHarmfulAdvice(text: string): QualityIssue[] {
     code: rule.code,
     message: severity === "reject"
       ? `The lesson recommends ${rule.label}; reword it as a warning ("never …", "avoid …") or remove it.`
-      : `The lesson mentions ${rule.label} without clearly warning against it; kept but flagged for review.`,
+      : `The lesson recommends ${rule.label} without clearly warning against it; it is kept as a draft for a person to approve and is not shown to agents until then.`,
   }));
 }
 
-// ---- prompt injection: refused whatever the phrasing around it ----
+// "eval() enables code execution from untrusted input", "curl -k is dangerous": the sentence is about the risk.
+const DANGER_AFTER =
+  /^[\s`'"()]*(?:[\w.()`'"-]+\s+){0,2}?(?:is|are|was|can\s+be|would\s+be)\s+(?:very\s+|extremely\s+|highly\s+)?(?:dangerous|unsafe|insecure|risky|harmful|a\s+(?:security\s+)?risk|deprecated|forbidden|not\s+(?:safe|allowed|recommended))\b|^[\s`'"()]*(?:[\w.()`'"-]+\s+){0,2}?(?:enables?|allows?|permits?|lets|leads?\s+to|can\s+lead\s+to|opens?(?:\s+up)?|exposes?|invites?)\s+(?:\w+\s+){0,3}?(?:code\s+execution|attackers?|injection|remote|arbitrary|xss|mitm|man-in-the-middle|exploits?|vulnerabilit)/i;
 
-const INJECTION: Array<{ label: string; re: RegExp }> = [
-  { label: "an instruction to ignore previous instructions", re: /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|every|of|these|those|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|former|original|system|initial|foregoing)\s+(?:instructions?|prompts?|rules?|directions?|directives?|messages?|context|guidelines|commands?|constraints?)\b/i },
-  { label: "an instruction to disregard the above", re: /\bdisregard\s+(?:(?:all|everything|anything)\s+)?(?:the\s+|that\s+)?(?:above|before|previous|prior)\b|\bforget\s+(?:everything|all)\s+(?:above|before|you(?:'ve|\s+have)?\s+(?:been\s+told|learned))|\bignore\s+(?:everything|all)\s+(?:above|before)\b/i },
-  { label: "a role reassignment (\"you are now …\")", re: /\byou\s+are\s+now\s+(?:a|an|the|my|acting|playing|in|no\s+longer|free|unrestricted|jailbroken|dan|called|named|going|to|operating|under)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b|\bpretend\s+(?:that\s+)?you\s+are\b|\bact\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|dan)\b/i },
-  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
-  { label: "a chat-template tag", re: /<\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>|<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/i },
-  // Lower-case only: `Array<User>` is a generic, `<user>` is a turn marker.
-  { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
-  { label: "an HTML script or frame", re: /<\s*(?:script|iframe)\b/i },
-  // "JavaScript: prefer const" is a topic label; a URL either hugs the colon or runs code after it.
-  { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=\S)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
-  { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
-  { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
-  { label: "a request to reveal the system prompt", re: /\b(?:reveal|print|show|output|repeat|leak|display|dump|disclose|expose|tell\s+me)\s+(?:me\s+)?(?:your|the)\s+(?:(?:full|entire|original|hidden|secret|initial)\s+)?(?:system\s+prompt|system\s+message|hidden\s+instructions|initial\s+instructions|original\s+instructions|instructions\s+above)\b/i },
-  { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bDAN\s+mode\b/i },
-];
-
-/** Prompt-injection markers. Negation does not help: "never say <|im_start|>" still carries the token. */
-export function findInjectionMarkers(text: string): QualityIssue[] {
-  const v = detectionView(text);
-  const labels = [...new Set(INJECTION.filter((p) => p.re.test(v)).map((p) => p.label))];
-  if (labels.length === 0) return [];
-  return [{
-    layer: "safety",
-    severity: "reject",
-    code: "prompt_injection",
-    message: `The lesson contains ${labels.join(" and ")}, which could steer an agent that reads it; remove it.`,
-  }];
+/** Whether what follows the command's own token (`eval()`, `curl -k`) says it is dangerous. */
+function warnsAfter(v: string, at: number): boolean {
+  const head = /^[^\s(`]+(?:\([^)\n]{0,40}\))?`?/.exec(v.slice(at, at + 80));
+  const end = at + (head ? head[0].length : 0);
+  return DANGER_AFTER.test(v.slice(end, end + 120));
 }
 
 /** Control, zero-width, BiDi and tag characters: each class found is one rejection naming it. */
@@ -307,6 +323,8 @@ export function findHiddenChars(text: string): QualityIssue[] {
     message: `The lesson contains ${INVISIBLE_LABELS[cls]} (first: ${firstInvisibleCodePoint(text, cls) ?? "?"}); they can hide or reorder text, remove them.`,
   }));
 }
+
+export { findInjectionMarkers };
 
 export function checkContentSafety(text: string): QualityIssue[] {
   return [...findHiddenChars(text), ...findInjectionMarkers(text), ...findHarmfulAdvice(text)];

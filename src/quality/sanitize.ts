@@ -1,6 +1,6 @@
 // Render-time sanitising: whatever text reaches an agent's prompt can be read, never obeyed as structure.
 
-export type InvisibleClass = "control" | "invisible" | "bidi" | "tag";
+export type InvisibleClass = "control" | "invisible" | "bidi" | "tag" | "surrogate";
 
 /** One pattern per class; `\t`, `\n` and `\r` are ordinary layout, not hidden content. */
 export const INVISIBLE_PATTERNS: Readonly<Record<InvisibleClass, RegExp>> = {
@@ -11,6 +11,8 @@ export const INVISIBLE_PATTERNS: Readonly<Record<InvisibleClass, RegExp>> = {
     /[\u00AD\u034F\u115F\u1160\u180E\u200B-\u200F\u2060-\u2064\u206A-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}/u,
   bidi: /[\u061C\u202A-\u202E\u2066-\u2069]/u,
   tag: /[\u{E0000}-\u{E007F}]/u,
+  // Under the `u` flag a surrogate class matches only a half without its partner: not text in any encoding.
+  surrogate: /[\uD800-\uDFFF]/u,
 };
 
 export const INVISIBLE_LABELS: Readonly<Record<InvisibleClass, string>> = {
@@ -18,6 +20,7 @@ export const INVISIBLE_LABELS: Readonly<Record<InvisibleClass, string>> = {
   invisible: "zero-width or invisible characters",
   bidi: "BiDi override or isolate characters",
   tag: "Unicode tag characters",
+  surrogate: "unpaired UTF-16 surrogates",
 };
 
 const CLASSES = Object.keys(INVISIBLE_PATTERNS) as InvisibleClass[];
@@ -69,7 +72,8 @@ export function sanitizeForPrompt(text: string, maxChars: number = DEFAULT_PROMP
   return truncateAtWord(s, maxChars);
 }
 
-function truncateAtWord(s: string, max: number): string {
+/** At most `max` characters, cut at a word boundary where that costs little, ending in "…" when cut. */
+export function truncateAtWord(s: string, max: number): string {
   if (!Number.isFinite(max) || s.length <= max) return s;
   if (max < 1) return "";
   let cut = Math.floor(max) - 1;

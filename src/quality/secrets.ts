@@ -1,139 +1,185 @@
 // Secret detection and masking: a key, token or password in a lesson must never be stored nor echoed.
 import type { QualityIssue } from "./types.js";
+import { shannonEntropy } from "./secrets/entropy.js";
+import { gitleaksSpans, type SecretSpan } from "./secrets/gitleaks.js";
 
-export type SecretKind =
-  | "aws_key" | "aws_secret" | "github_token" | "gitlab_token" | "slack_token" | "slack_webhook"
-  | "stripe_key" | "anthropic_key" | "openai_key" | "google_api_key" | "npm_token"
-  | "huggingface_token" | "sendgrid_key" | "jwt" | "private_key" | "url_password"
-  | "bearer_token" | "credential";
+export { shannonEntropy } from "./secrets/entropy.js";
+export type { SecretSpan } from "./secrets/gitleaks.js";
 
-const LABELS: Record<SecretKind, string> = {
-  aws_key: "an AWS access key id",
-  aws_secret: "an AWS secret access key",
-  github_token: "a GitHub token",
-  gitlab_token: "a GitLab token",
-  slack_token: "a Slack token",
-  slack_webhook: "a Slack webhook URL",
-  stripe_key: "a Stripe live key",
-  anthropic_key: "an Anthropic API key",
-  openai_key: "an OpenAI API key",
-  google_api_key: "a Google API key",
-  npm_token: "an npm token",
-  huggingface_token: "a Hugging Face token",
-  sendgrid_key: "a SendGrid key",
-  jwt: "a JSON Web Token",
+/**
+ * Provider formats come from gitleaks' published rules (src/quality/secrets/gitleaks.ts). What
+ * they lack for text written as a lesson is kept here: private-key blocks of any length, passwords
+ * in URLs, `Authorization: Basic|Bearer` values and names that say "secret" assigned a literal.
+ */
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential";
+
+const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
   url_password: "a password inside a URL",
+  basic_auth: "HTTP Basic credentials",
   bearer_token: "a bearer token",
   credential: "a credential assigned to a secret-looking name",
 };
 
-interface Detector {
-  kind: SecretKind;
-  /** Global regex; group `v`, when present, is the part to mask (the rest, e.g. a key name, stays). */
+interface OwnDetector {
+  kind: OwnKind;
+  /** Global regex; group `v`, when present, is exactly what is masked. Every repeat is bounded. */
   re: RegExp;
-  /** Second look at a match: `value` is what would be masked, `all` the whole match. */
   accept?: (value: string, all: string) => boolean;
 }
 
-// Every repeat is bounded so no detector goes quadratic on a 100 KB paste of token-shaped junk.
 const KEY_NAME =
   "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key)[A-Za-z0-9_.-]{0,40}";
+// Between a name and its value: a declared type (`var apiToken string =`, `token: string =`, `String token =`).
+const TYPE_GAP = "(?:\\s+(?:string|str|String|const|final|secret)|\\s*:\\s*[A-Za-z_][\\w<>|]{0,20}(?=\\s*=))?";
 
-/** Specific formats first: once masked, a later, looser detector sees only `[REDACTED:…]`. */
-const DETECTORS: Detector[] = [
-  { kind: "aws_key", re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b/g, accept: realistic },
-  { kind: "aws_secret", re: /aws_?secret(?:_?access)?_?key["']?\s*[:=]\s*["']?(?<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, accept: realistic },
-  { kind: "github_token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, accept: realistic },
-  { kind: "gitlab_token", re: /\bglpat-[A-Za-z0-9_-]{20,255}/g, accept: realistic },
-  { kind: "slack_webhook", re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,255}/g, accept: realistic },
-  { kind: "slack_token", re: /\bxox[abprs]-[A-Za-z0-9-]{10,255}/g, accept: realistic },
-  { kind: "stripe_key", re: /\b[rs]k_live_[A-Za-z0-9]{16,255}\b/g, accept: realistic },
-  { kind: "anthropic_key", re: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g, accept: realistic },
-  { kind: "openai_key", re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,512}/g, accept: (v) => realistic(v) && mixesLettersAndDigits(v) },
-  { kind: "google_api_key", re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, accept: realistic },
-  { kind: "npm_token", re: /\bnpm_[A-Za-z0-9]{36}\b/g, accept: realistic },
-  { kind: "huggingface_token", re: /\bhf_[A-Za-z0-9]{34}\b/g, accept: realistic },
-  { kind: "sendgrid_key", re: /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g, accept: realistic },
-  { kind: "jwt", re: /\beyJ[A-Za-z0-9_-]{8,512}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{0,1024}/g, accept: realistic },
-  { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{1,256}:(?<v>[^\s@/]{1,256})@/gi, accept: (v) => !isPlaceholder(v) },
-  { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/g, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
+const OWN: OwnDetector[] = [
+  { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{1,256}:(?<v>[^\s@/]{1,256})@/dgi, accept: (v) => !isPlaceholder(v) },
+  { kind: "basic_auth", re: /\bBasic\s+(?<v>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/dg, accept: (v) => !isPlaceholder(v) && isBasicPair(v) },
+  { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/dg, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
+  // `curl -u user:pass` — gitleaks' curl rule wants the whole command; a lesson often quotes just the flag.
+  { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, accept: (v) => !isPlaceholder(v) && !/^\$/.test(v) },
   {
     kind: "credential",
-    re: new RegExp(`\\b${KEY_NAME}["'\`]?\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;)}\\]]{1,512})\\k<q>`, "gi"),
+    re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>`, "dgi"),
     accept: isCredentialValue,
   },
 ];
 
-export function findSecrets(text: string): { issues: QualityIssue[]; masked: string } {
-  const found = new Map<SecretKind, number>();
-  const note = (kind: SecretKind) => found.set(kind, (found.get(kind) ?? 0) + 1);
-  let masked = maskPrivateKeys(text, note);
-  for (const d of DETECTORS) {
-    masked = masked.replace(d.re, (...args: unknown[]) => {
-      const all = args[0] as string;
-      const groups = args[args.length - 1] as Record<string, string | undefined> | undefined;
-      const value = typeof groups === "object" && groups?.v !== undefined ? groups.v : all;
-      if (value.startsWith("[REDACTED:") || (d.accept && !d.accept(value, all))) return all;
-      note(d.kind);
-      const mark = `[REDACTED:${d.kind}]`;
-      const at = all.lastIndexOf(value);
-      return value === all || at < 0 ? mark : all.slice(0, at) + mark + all.slice(at + value.length);
-    });
+export interface SecretFinding {
+  issues: QualityIssue[];
+  /** The text with every secret's characters (and only those) replaced by `[REDACTED:<rule>]`. */
+  masked: string;
+  /** Where each secret was, after merging overlaps, in the input's offsets. */
+  spans: SecretSpan[];
+}
+
+export function findSecrets(text: string): SecretFinding {
+  const raw: SecretSpan[] = [...privateKeySpans(text), ...gitleaksSpans(text), ...ownSpans(text)];
+  const spans = mergeSpans(raw);
+  let masked = "";
+  let at = 0;
+  for (const s of spans) {
+    masked += text.slice(at, s.start) + `[REDACTED:${s.rule}]`;
+    at = s.end;
   }
-  const issues: QualityIssue[] = [...found].map(([kind, count]) => ({
+  masked += text.slice(at);
+  const counts = new Map<string, number>();
+  for (const s of spans) counts.set(s.rule, (counts.get(s.rule) ?? 0) + 1);
+  const issues: QualityIssue[] = [...counts].map(([rule, count]) => ({
     layer: "secret",
     severity: "reject",
-    code: `secret_${kind}`,
+    code: `secret_${rule.replace(/-/g, "_")}`,
     // Names the kind only: echoing even a prefix of the value would leak part of it.
-    message: `The lesson contains ${LABELS[kind]}${count > 1 ? ` (${count} occurrences)` : ""}; remove it and refer to it by its environment variable or vault name instead.`,
+    message: `The lesson contains ${labelOf(rule)}${count > 1 ? ` (${count} occurrences)` : ""}; remove it and refer to it by its environment variable or vault name instead.`,
   }));
-  return { issues, masked };
+  return { issues, masked, spans };
+}
+
+/** The text with every detected secret masked (a convenience for storage and echo paths). */
+export function maskSecrets(text: string): string {
+  return findSecrets(text).masked;
+}
+
+// Display names where the rule id's first word is not how people write the provider.
+const PROVIDERS: Record<string, string> = {
+  github: "GitHub", gitlab: "GitLab", aws: "AWS", gcp: "Google Cloud", openai: "OpenAI", huggingface: "Hugging Face",
+  digitalocean: "DigitalOcean", sendgrid: "SendGrid", hashicorp: "HashiCorp", vault: "HashiCorp Vault", "1password": "1Password",
+  planetscale: "PlanetScale", easypost: "EasyPost", flyio: "Fly.io", nuget: "NuGet", pypi: "PyPI", npm: "npm",
+};
+
+function labelOf(rule: string): string {
+  if (rule in OWN_LABELS) return OWN_LABELS[rule as OwnKind];
+  if (rule === "generic-api-key") return OWN_LABELS.credential;
+  if (rule === "jwt" || rule === "jwt-base64") return "a JSON Web Token";
+  const first = rule.split("-")[0]!;
+  const name = PROVIDERS[first] ?? first.charAt(0).toUpperCase() + first.slice(1);
+  return `a ${name} token or key (gitleaks rule ${rule})`;
+}
+
+/** Catch-all rules: when a provider's own rule finds the same value, the region is named after the provider. */
+const GENERIC = new Set(["generic-api-key", "credential"]);
+
+/** Overlapping findings become one masked region, named after the first specific finding in it. */
+function mergeSpans(spans: SecretSpan[]): SecretSpan[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretSpan[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start < last.end) {
+      last.end = Math.max(last.end, s.end);
+      if (GENERIC.has(last.rule) && !GENERIC.has(s.rule)) last.rule = s.rule;
+    } else out.push({ ...s });
+  }
+  return out;
+}
+
+function ownSpans(text: string): SecretSpan[] {
+  const out: SecretSpan[] = [];
+  for (const d of OWN) {
+    for (const m of text.matchAll(d.re)) {
+      const all = m[0];
+      const v = m.groups?.v;
+      const value = v ?? all;
+      if (d.accept && !d.accept(value, all)) continue;
+      // With the `d` flag the value group carries its own offsets: exactly its characters are masked.
+      const [start, end] = v === undefined ? [m.index ?? 0, (m.index ?? 0) + all.length] : m.indices!.groups!.v!;
+      out.push({ start, end, rule: d.kind });
+    }
+  }
+  return out;
 }
 
 const PEM_HEADER = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_END = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
 const PEM_BODY = /[A-Za-z0-9+/=\s]*/y;
+/** Base64 tokens (a key body wrapped on lines or spaces), read one at a time so prose after a header is not swallowed. */
+const PEM_TOKEN = /\s*([A-Za-z0-9+/]{1,4096}={0,2})(?=\s|$)/y;
 
 /**
  * PEM blocks by hand rather than one regex: a lazy scan to `-----END` from every header would be
- * quadratic on a paste of repeated headers. A block without an END is masked through its base64 body.
+ * quadratic on a paste of repeated headers. Any base64 body, however short, makes it a key: a
+ * truncated key block is still key material. A header followed by prose is a mention.
  */
-function maskPrivateKeys(text: string, note: (kind: SecretKind) => void): string {
-  let out = "";
+function privateKeySpans(text: string): SecretSpan[] {
+  const out: SecretSpan[] = [];
   let cursor = 0;
-  let noEndAfter = Infinity;
   for (const m of text.matchAll(PEM_HEADER)) {
     const at = m.index ?? 0;
     if (at < cursor) continue;
     const bodyStart = at + m[0].length;
-    const e = bodyStart < noEndAfter ? text.indexOf("-----END", bodyStart) : -1;
-    if (e < 0) noEndAfter = Math.min(noEndAfter, bodyStart);
+    PEM_BODY.lastIndex = bodyStart;
+    PEM_BODY.test(text);
+    PEM_END.lastIndex = PEM_BODY.lastIndex;
     let end: number;
-    if (e >= 0) {
-      PEM_END.lastIndex = e;
-      end = PEM_END.test(text) ? PEM_END.lastIndex : e + 8;
+    let body: string;
+    if (PEM_END.test(text)) {
+      end = PEM_END.lastIndex;
+      body = text.slice(bodyStart, PEM_BODY.lastIndex).replace(/\s+/g, "");
+      if (body.length < 8) continue;
     } else {
-      PEM_BODY.lastIndex = bodyStart;
-      PEM_BODY.test(text);
-      end = PEM_BODY.lastIndex;
+      // No END: the body is the run of base64 tokens right after the header, and its first token must look like one.
+      PEM_TOKEN.lastIndex = bodyStart;
+      const first = PEM_TOKEN.exec(text);
+      if (!first || !looksLikeKeyBody(first[1]!)) continue;
+      end = PEM_TOKEN.lastIndex;
+      for (let t = PEM_TOKEN.exec(text); t && /[A-Z0-9+/]/.test(t[1]!) && t[1]!.length >= 8; t = PEM_TOKEN.exec(text)) end = PEM_TOKEN.lastIndex;
     }
-    if (hasKeyBody(text.slice(bodyStart, end))) {
-      note("private_key");
-      out += text.slice(cursor, at) + "[REDACTED:private_key]";
-      cursor = end;
-    } else if (e >= 0) {
-      // Headers before this END span a subset of this text, so none of them holds key material either.
-      out += text.slice(cursor, end);
-      cursor = end;
-    }
+    out.push({ start: at, end, rule: "private_key" });
+    cursor = end;
   }
-  return out + text.slice(cursor);
+  return out;
 }
 
-/** Documentation stand-ins in a token's own format: `AKIAIOSFODNN7EXAMPLE`, `ghp_xxxxxxxx…`. */
-function realistic(value: string): boolean {
-  return !/example|x{6,}|0{8,}|your|placeholder|redacted/i.test(value);
+/** "MIIEowIBAAKCAQEA7bq9xYz" is key material; "and", "file" or "mode" is prose. */
+function looksLikeKeyBody(token: string): boolean {
+  return token.length >= 16 && /[A-Z]/.test(token) && /[a-z0-9]/.test(token);
+}
+
+/** `user:password` once base64-decoded, printable: what an `Authorization: Basic` value carries. */
+function isBasicPair(b64: string): boolean {
+  const decoded = Buffer.from(b64, "base64").toString("latin1");
+  return /^[\x20-\x7e]{1,128}:[\x20-\x7e]{1,256}$/.test(decoded) && !isPlaceholder(decoded.slice(decoded.indexOf(":") + 1));
 }
 
 /** Obvious stand-ins: `<your-token>`, `xxx`, `${TOKEN}`, `$TOKEN`, `process.env.X`, `changeme`… */
@@ -165,27 +211,6 @@ function looksRandom(value: string): boolean {
   return shannonEntropy(value) >= 3.5 || charClasses(value) >= 3;
 }
 
-function mixesLettersAndDigits(value: string): boolean {
-  const body = value.replace(/^sk-(?:proj-|svcacct-|admin-)?/, "");
-  return /[a-z]/.test(body) && /[A-Z]/.test(body) && /\d/.test(body) && looksRandom(body);
-}
-
-function hasKeyBody(block: string): boolean {
-  const body = block.replace(/-----(?:BEGIN|END)[A-Z0-9 ]*-----/g, "");
-  return /[A-Za-z0-9+/=]{40,}/.test(body.replace(/\s+/g, "")) && /[A-Za-z0-9+/]{16,}/.test(body);
-}
-
 function charClasses(v: string): number {
   return [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
-}
-
-export function shannonEntropy(v: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of v) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let h = 0;
-  for (const n of counts.values()) {
-    const p = n / v.length;
-    h -= p * Math.log2(p);
-  }
-  return h;
 }

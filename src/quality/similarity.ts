@@ -1,5 +1,6 @@
 // Near-duplicate and contradiction decisions between two lessons (pure, no I/O).
 import { STOP_WORDS, camelParts } from "../core/text.js";
+import { specificDifference } from "./specifics.js";
 
 export type Polarity = "positive" | "negative" | "neutral";
 
@@ -599,6 +600,31 @@ function contrastReversed(a: LessonProfile, b: LessonProfile): boolean {
 /** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
 export const CONTRADICTION_TOPIC = 0.5;
 
+/** The advice clause: up to the first ";", sentence end, dash or stated reason ("because", "since", "so that"). */
+const REASON_BREAK = /;|[.!?](?:\s|$)|\s[—–-]\s|\b(?:because|since|so that|as otherwise|otherwise)\b/i;
+const headCache = new WeakMap<LessonProfile, ReadonlySet<string>>();
+
+function adviceHead(p: LessonProfile): ReadonlySet<string> {
+  let head = headCache.get(p);
+  if (!head) {
+    const m = REASON_BREAK.exec(p.text);
+    head = new Set(lessonTokens(m ? p.text.slice(0, m.index) : p.text));
+    headCache.set(p, head);
+  }
+  return head;
+}
+
+/** Both lessons give advice on the same subject in their first clause (at least three topic words, mostly shared). */
+function sameAdvice(a: LessonProfile, b: LessonProfile): boolean {
+  const x = adviceHead(a);
+  const y = adviceHead(b);
+  if (x.size < 3 || y.size < 3) return false;
+  let inter = 0;
+  for (const t of x) if (y.has(t)) inter++;
+  return inter / (x.size + y.size - inter) >= HEAD_TOPIC;
+}
+const HEAD_TOPIC = 0.75;
+
 /**
  * Near-duplicate decision. `duplicate` needs similarity ≥ threshold, the same meaningful values
  * (each number in its place), compatible polarity, the same negation and the same "X instead of
@@ -615,7 +641,9 @@ export function compareLessons(
   const topic = jaccard(pa.tokens, pb.tokens);
   const sim = blend(pa, pb, topic);
   const round = Math.round(sim * 1000) / 1000;
-  const sameTopic = topic >= CONTRADICTION_TOPIC || sim >= threshold;
+  // The advice itself, before its reason: "Avoid mocking the DB under test/integration; mocks hid a
+  // broken migration" and "Mock the DB under test/integration; the real one was too slow" share it.
+  const sameTopic = topic >= CONTRADICTION_TOPIC || sim >= threshold || sameAdvice(pa, pb);
   if (!sameTopic) {
     return { similarity: round, duplicate: false, contradiction: false, reason: `similarity ${round.toFixed(2)} < ${threshold}` };
   }
@@ -626,19 +654,25 @@ export function compareLessons(
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
   const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa) ?? substitution(pa, pb);
 
+  const specifics = specificDifference(pa.text, pb.text);
   let blocker = "";
   if (opposite) blocker = `opposite advice (${pa.polarity} vs ${pb.polarity})`;
   else if (reversed) blocker = "reversed preference (X instead of Y vs Y instead of X)";
   else if (pa.negated !== pb.negated) blocker = "one lesson negates what the other states";
   else if (differentValue) blocker = `different values (${differentValue} is not in both)`;
   else if (swapped) blocker = `same frame, different value (${swapped})`;
+  else if (specifics) blocker = `different specifics (${specifics.reason})`;
 
   if (sim >= threshold && !blocker) {
     const reason = pa.plain === pb.plain ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
     return { similarity: round, duplicate: true, contradiction: false, reason };
   }
+  // Lessons naming different files, tools or identifiers are about two things: neither a merge nor a conflict.
+  // (A different version alone is still a conflicting value for the same thing.)
+  const aboutOtherThings = specifics !== null && [...specifics.kinds].some((k) => k !== "ver");
   const contradiction =
-    opposite || reversed || pa.negated !== pb.negated || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting));
+    !aboutOtherThings &&
+    (opposite || reversed || pa.negated !== pb.negated || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting)));
   const contradiction_kind = !contradiction
     ? undefined
     : opposite

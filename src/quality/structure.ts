@@ -1,4 +1,5 @@
 // Structure gate: is there a lesson at all, and is it a size an agent can afford to read?
+import { isEntryRef } from "../core/ids.js";
 import { normalizeLessonText } from "./normalize.js";
 import type { GateOptions, QualityIssue } from "./types.js";
 
@@ -15,8 +16,9 @@ const issue = (severity: QualityIssue["severity"], code: string, message: string
 
 export function checkStructure(text: string, opts: GateOptions = {}): QualityIssue[] {
   const t = normalizeLessonText(text);
-  // Code points, not UTF-16 units: an emoji is one character to the person writing it.
-  const n = [...t].length;
+  // Code points, not UTF-16 units: an emoji is one character to the person writing it. Counted
+  // without spreading the string into an array, which a megabyte paste would turn into a GC storm.
+  const n = t.length - (t.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
   if (n === 0) return [issue("reject", "empty", "The lesson is empty.")];
   const out: QualityIssue[] = [];
   if (n > HARD_MAX_CHARS) {
@@ -30,5 +32,9 @@ export function checkStructure(text: string, opts: GateOptions = {}): QualityIss
     out.push(issue("reject", "too_short", `The lesson is ${n} characters; at least ${MIN_CHARS} are needed to say what and why.`));
   }
   if (!/\p{L}/u.test(t)) out.push(issue("reject", "no_words", "The lesson contains no words."));
+  else if (isEntryRef(t)) {
+    // `cairn promote 01a20b48-…` once stored the bare id as a hive lesson.
+    out.push(issue("reject", "lesson_is_an_id", `"${t.slice(0, 40)}" is an entry id, not a lesson; to promote an existing entry use \`cairn promote --from-swarm ${t.slice(0, 40)}\` (promote { id }).`));
+  }
   return out;
 }

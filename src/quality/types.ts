@@ -4,8 +4,11 @@ export type QualityLayer = "structure" | "safety" | "secret" | "quality";
 
 export interface QualityIssue {
   layer: QualityLayer;
-  /** `reject` stops the write; `warn` is recorded as a flag on the stored entry. */
-  severity: "reject" | "warn";
+  /**
+   * `reject` stops the write; `review` stores the lesson as a draft a person must approve (it is
+   * never injected nor recalled as advice until then); `warn` is recorded as a flag on the entry.
+   */
+  severity: "reject" | "review" | "warn";
   /** Stable machine code, e.g. `too_short`, `destructive_command`, `secret_aws_key`. */
   code: string;
   /** A sentence a user can act on. Never contains a detected secret. */
@@ -14,8 +17,8 @@ export interface QualityIssue {
 
 export interface GateOptions {
   /**
-   * Bulk load of existing data: skips the length limits, content-safety advice checks and
-   * vagueness, but never sanitising nor the secrets gate.
+   * Bulk load of existing data a person chose to import: skips the length limits, content-safety
+   * advice checks and vagueness, but never sanitising, injection markers nor the secrets gate.
    */
   trusted?: boolean;
 }

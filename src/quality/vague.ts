@@ -1,5 +1,9 @@
 // Quality gate: a lesson must point at something concrete; filler and test text cost context for nothing.
 import type { QualityIssue } from "./types.js";
+import fs from "node:fs";
+import path from "node:path";
+import { packageRoot } from "../core/package-info.js";
+import { foldConfusables } from "./injection.js";
 
 const TECH_PATTERNS: RegExp[] = [
   /`[^`\n]+`/, // inline code
@@ -54,7 +58,64 @@ closures iterator generator array arrays object objects string strings integer f
 dict llm llms mcp opencode claude openai anthropic gpt tokenizer plugin plugins manifest monorepo
 workspace workspaces tsconfig eslintrc rm chown mkfs dd curl wget sudo scp rsync tar grep sed awk
 xargs del rmdir mkdir kill make cmake gcc clang credentials origin origins keychain vault
+password passwords passphrase plaintext cleartext salt pepper hardcoded hard-coded mfa totp otp phishing
+ui ux ssr spa pwa mvc mvvm tdd bdd e2e dry ota sso oidc saml network networks networking hard-code hardcode keys
+loader loaders conditional conditionals finalizer finalizers
 `.trim().split(/\s+/));
+
+// Standards and bodies a rule may cite by name; spelled as acronyms, so only their capitalised form counts.
+const STANDARDS = new Set(
+  "wcag aria nist owasp iso rfc gdpr hipaa pci fips cve cwe sast dast sbom soc2 ietf w3c ecma iec ieee posix semver utc iana".split(" "),
+);
+
+let tools: { names: Set<string>; wordlike: Set<string> } | undefined;
+/**
+ * Read on first use from a data file shipped with the package (~30,000 names, 400 KB): needed only
+ * when nothing cheaper shows a lesson is concrete, so reads and plugin start-up never load it.
+ */
+export function toolNameSets(): { names: Set<string>; wordlike: Set<string> } {
+  if (!tools) {
+    const lines = fs.readFileSync(path.join(packageRoot(), "assets", "quality", "tool-names.txt"), "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
+    tools = { names: new Set((lines[0] ?? "").split(" ")), wordlike: new Set((lines[1] ?? "").split(" ")) };
+  }
+  return tools;
+}
+
+// A mixed-case name: JSDoc, GraphQL, iOS. (Plain acronyms count only when known: "SPD" or "EU" name nothing technical.)
+const MIXED_CASE = /\b[A-Z]{2,}[a-z]+[A-Za-z]*\b|\b[a-z]+[A-Z][A-Za-z]*\b/;
+const ACRONYM = /\b[A-Z][A-Z0-9]{1,5}(?=s?\b)/g;
+
+/**
+ * A lesson that names a tool, library, framework or standard is specific: "Run Ruff before
+ * committing", "Use Pydantic models", "Meet WCAG AA contrast". Package names that are also English
+ * words ("Express", "Black") count only when capitalised inside a sentence, and never in Title Case text.
+ */
+function namesATool(text: string): boolean {
+  const words = text.match(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*/g) ?? [];
+  const capitalised = words.filter((w) => /^[A-Z]/.test(w)).length;
+  const titleCase = capitalised >= 3 && capitalised / words.length >= 0.5;
+  const { names, wordlike } = toolNameSets();
+  if (!titleCase && MIXED_CASE.test(text)) return true;
+  for (const m of text.matchAll(ACRONYM)) {
+    const a = m[0].toLowerCase();
+    if (STANDARDS.has(a) || DOMAIN_WORDS.has(a) || names.has(a)) return true;
+  }
+  let sentenceStart = true;
+  for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[.!?:;]/g)) {
+    const w = m[0];
+    if (/^[.!?:;]$/.test(w)) {
+      sentenceStart = true;
+      continue;
+    }
+    const lower = w.toLowerCase().replace(/\.$/, "");
+    if (names.has(lower)) return true;
+    // "nativescript-fonticon": a plugin named after its framework.
+    if (lower.includes("-") && lower.split("-").some((p) => p.length >= 4 && names.has(p))) return true;
+    if (!sentenceStart && !titleCase && /^[A-Z][a-z]/.test(w) && wordlike.has(lower)) return true;
+    sentenceStart = false;
+  }
+  return false;
+}
 
 const CONCRETE_VERBS = new Set(`
 run call set add remove delete check pass import export install uninstall pin unpin upgrade downgrade bump
@@ -66,7 +127,7 @@ initialize initialise register unregister subscribe unsubscribe emit dispatch cl
 rebuild compile bundle lint profile benchmark measure batch paginate normalize normalise trim hash
 encrypt decrypt sign verify inject declare annotate narrow guard cast convert clamp truncate limit
 increase decrease raise lower debug trace reproduce isolate bisect rollback backup restore seed prefetch
-preload lazy-load reset rotate revoke scope tag release publish upload download stream chunk compress
+preload lazy-load reset rotate revoke scope tag release publish upload download stream chunk compress revalidate
 `.trim().split(/\s+/));
 
 const FILLER: RegExp[] = [
@@ -127,14 +188,38 @@ export function isPlaceholderText(text: string): boolean {
 
 export function hasTechnicalReference(text: string): boolean {
   if (TECH_PATTERNS.some((re) => re.test(text))) return true;
-  return (text.toLowerCase().match(/[a-z][a-z0-9+-]*/g) ?? []).some((w) => DOMAIN_WORDS.has(w));
+  if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
+  return namesATool(text);
 }
 
 function hasConcreteVerb(text: string): boolean {
-  return (text.toLowerCase().match(/[a-z][a-z-]*/g) ?? []).some((w) => CONCRETE_VERBS.has(w));
+  return wordForms(text).some((w) => CONCRETE_VERBS.has(w));
 }
 
-export function checkVagueness(text: string): QualityIssue[] {
+/**
+ * Each word as written, its parts when hyphenated ("client-side"), and its base when inflected
+ * ("repositories", "returns", "importing", "lazy-loading"): the lists hold base forms only.
+ */
+function wordForms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.toLowerCase().match(/[a-z][a-z0-9+-]*/g) ?? []) {
+    const parts = w.includes("-") ? [w, ...w.split("-").filter(Boolean)] : [w];
+    for (const p of parts) {
+      out.push(p);
+      if (p.length <= 4) continue;
+      if (p.endsWith("ies")) out.push(p.slice(0, -3) + "y");
+      else if (p.endsWith("es")) out.push(p.slice(0, -2), p.slice(0, -1));
+      else if (p.endsWith("s")) out.push(p.slice(0, -1));
+      if (p.endsWith("ing")) out.push(p.slice(0, -3), p.slice(0, -3) + "e", p.slice(0, -4));
+      if (p.endsWith("ed")) out.push(p.slice(0, -2), p.slice(0, -1), p.slice(0, -3));
+    }
+  }
+  return out;
+}
+
+export function checkVagueness(raw: string): QualityIssue[] {
+  // Look-alike letters read as the letters they imitate, so "Gеnerate" is judged as "Generate".
+  const text = foldConfusables(raw);
   if (isPlaceholderText(text)) {
     return [{
       layer: "quality", severity: "reject", code: "placeholder_text",

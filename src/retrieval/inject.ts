@@ -47,7 +47,7 @@ export async function injectForContext(s: Services, ctx: RetrievalContext, opts:
   if (opts.recordShown !== false) {
     for (const tier of ["swarm", "hive"] as const) {
       const ids = block.entries.filter((e) => e.tier === tier).map((e) => e.id);
-      if (ids.length) await storeFor(s, tier).recordUsage(ids, "shown", opts.actor ?? "cairn:inject", { agent: ctx.agent });
+      if (ids.length) await storeFor(s, tier).recordUsage(ids, "shown", opts.actor ?? "cairn:inject", { agent: ctx.agent, project_id: s.project.id });
     }
   }
   return {

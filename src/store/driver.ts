@@ -75,6 +75,8 @@ export class SqliteDriver {
       // Checkpoints run between turns (see noteWrite); this larger automatic one is only a safety net.
       db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
       db.exec("PRAGMA foreign_keys = ON");
+      // Deleted rows are zeroed, not left in free pages: a capped-out rejected lesson must leave no bytes behind.
+      db.exec("PRAGMA secure_delete = ON");
       return db;
     } catch (e) {
       if (isBusy(e)) throw e;

@@ -164,6 +164,98 @@ UPDATE entries SET
   for_projects = COALESCE((SELECT ',' || group_concat(replace(lower(value), ',', ' '), ',') || ',' FROM json_each(entries.data, '$.applicability.projects')), '');
 `,
   },
+  {
+    version: 6,
+    name: "handles are never reused",
+    sql: `
+-- A handle (S-12) is its row's seq, and SQLite hands the seq of a deleted last row to the next insert:
+-- a RETRACT: S-12 in a plan, or a mirror file name, would then point at another lesson. The highest seq
+-- ever used is kept here, every insert takes the next one, and an insert that does not is refused.
+INSERT OR IGNORE INTO meta(key, value) VALUES ('last_seq', (SELECT COALESCE(max(seq), 0) FROM entries));
+CREATE TRIGGER entries_seq_fresh BEFORE INSERT ON entries
+  WHEN new.seq <= (SELECT value FROM meta WHERE key = 'last_seq')
+BEGIN
+  SELECT RAISE(ABORT, 'entries.seq must come from meta.last_seq: handles are never reused');
+END;
+CREATE TRIGGER entries_seq_used AFTER INSERT ON entries BEGIN
+  UPDATE meta SET value = new.seq WHERE key = 'last_seq';
+END;
+`,
+  },
+  {
+    version: 7,
+    name: "browsing and dashboard: sort indexes, tag rows, contradiction index, daily event counts, usage per project",
+    sql: `
+-- Sort keys of the lessons page: keyset pagination walks one of these, never sorts the table.
+CREATE INDEX entries_by_created ON entries(created_at, seq);
+CREATE INDEX entries_by_updated ON entries(updated_at, seq);
+CREATE INDEX entries_by_confidence ON entries(confidence, seq);
+CREATE INDEX entries_by_shown ON entries(shown, seq);
+CREATE INDEX entries_by_applied ON entries(applied, seq);
+CREATE INDEX entries_source_project ON entries(source_project_id, status);
+-- Usage totals (the dashboard, per status or overall) read this index alone, never the rows' JSON.
+CREATE INDEX entries_usage ON entries(status, shown, applied, consulted, prevented);
+-- Tags as rows, kept by triggers from the entry JSON, so a tag filter is an index lookup at any size.
+CREATE TABLE entry_tags (tag TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tag, seq)) WITHOUT ROWID;
+CREATE INDEX entry_tags_seq ON entry_tags(seq);
+INSERT OR IGNORE INTO entry_tags(tag, seq) SELECT t.value, e.seq FROM entries e, json_each(e.data, '$.tags') t;
+CREATE TRIGGER entry_tags_ai AFTER INSERT ON entries BEGIN
+  INSERT OR IGNORE INTO entry_tags(tag, seq) SELECT value, new.seq FROM json_each(new.data, '$.tags');
+END;
+CREATE TRIGGER entry_tags_au AFTER UPDATE OF data ON entries
+  WHEN json_extract(old.data, '$.tags') IS NOT json_extract(new.data, '$.tags') BEGIN
+  DELETE FROM entry_tags WHERE seq = old.seq;
+  INSERT OR IGNORE INTO entry_tags(tag, seq) SELECT value, new.seq FROM json_each(new.data, '$.tags');
+END;
+CREATE TRIGGER entry_tags_ad AFTER DELETE ON entries BEGIN
+  DELETE FROM entry_tags WHERE seq = old.seq;
+END;
+-- Entries flagged as contradicting another (the review queue); the WHERE must match the store's query text.
+CREATE INDEX entries_contradicted ON entries(seq) WHERE instr(json_extract(data, '$.lifecycle.flags'), '"contradicts:') > 0;
+-- Events per day and type, kept by a trigger, so charts over weeks read days, not events.
+CREATE TABLE event_days (day TEXT NOT NULL, type TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (day, type)) WITHOUT ROWID;
+INSERT INTO event_days(day, type, n) SELECT substr(at, 1, 10), type, count(*) FROM events GROUP BY 1, 2;
+CREATE TRIGGER events_days_ai AFTER INSERT ON events BEGIN
+  INSERT INTO event_days(day, type, n) VALUES (substr(new.at, 1, 10), new.type, 1)
+    ON CONFLICT(day, type) DO UPDATE SET n = n + 1;
+END;
+-- Which project was shown / applied which entry (events carry data.project_id), for the hive's usage map.
+CREATE TABLE project_usage (
+  project_id TEXT NOT NULL,
+  entry_id   TEXT NOT NULL,
+  shown      INTEGER NOT NULL DEFAULT 0,
+  applied    INTEGER NOT NULL DEFAULT 0,
+  last_at    TEXT NOT NULL,
+  PRIMARY KEY (project_id, entry_id)
+) WITHOUT ROWID;
+CREATE INDEX project_usage_entry ON project_usage(entry_id);
+CREATE TRIGGER events_project_usage_ai AFTER INSERT ON events
+  WHEN new.type IN ('shown', 'applied') AND json_extract(new.data, '$.project_id') IS NOT NULL BEGIN
+  INSERT INTO project_usage(project_id, entry_id, shown, applied, last_at)
+    VALUES (json_extract(new.data, '$.project_id'), new.entry_id, new.type = 'shown', new.type = 'applied', new.at)
+    ON CONFLICT(project_id, entry_id) DO UPDATE SET
+      shown = shown + (new.type = 'shown'), applied = applied + (new.type = 'applied'), last_at = max(last_at, new.at);
+END;
+`,
+  },
+  {
+    version: 8,
+    name: "outbox of writes bound for the team hive",
+    sql: `
+-- Hive writes made while the team hive (PostgreSQL) was unreachable, replayed oldest first when it is back.
+CREATE TABLE hive_outbox (
+  seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+  id          TEXT NOT NULL UNIQUE,
+  op          TEXT NOT NULL,
+  payload     TEXT NOT NULL,
+  status      TEXT NOT NULL DEFAULT 'pending',
+  attempts    INTEGER NOT NULL DEFAULT 0,
+  last_error  TEXT,
+  enqueued_at TEXT NOT NULL
+);
+CREATE INDEX hive_outbox_status ON hive_outbox(status, seq);
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

@@ -1,85 +1,86 @@
 // The embedded Store: one SQLite file per tier, FTS5 for candidates, JSON for the nested entry.
-import { EntrySchema, type Entry, type EntryEvent, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
+import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
-import { buildSearchText, toFtsMatchQuery } from "../core/text.js";
-import { chooseQueryTerms, CREATE_VOCAB_SQL, TermStatsCache } from "./term-stats.js";
-import { NotFoundError } from "../errors.js";
+import { buildSearchText, queryTerms, toFtsMatchQuery } from "../core/text.js";
+import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, searchTextOf, type EntryRowColumns } from "./entry-columns.js";
+import { chooseQueryTerms, CREATE_VOCAB_SQL, sqliteFrequencies, TermStatsCache } from "./term-stats.js";
+import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
 import { migrate } from "./migrations.js";
-import type {
-  EntryFilter, EventInput, ListOptions, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, StoreChange, StoreListener,
-  UsageCounter, UsageTotals,
+import { StoreListeners } from "./listeners.js";
+
+export { searchTextOf } from "./entry-columns.js";
+import {
+  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS,
+  type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
+  type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
+  type SearchHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
-interface EntryRow {
+interface EntryRow extends EntryRowColumns {
   seq: number;
   data: string;
-  status: string;
-  confidence: number;
   utility: number | null;
-  phases_alive: number;
-  shown: number;
-  applied: number;
-  ignored: number;
-  violated: number;
-  prevented: number;
-  helpful: number;
-  harmful: number;
-  last_shown_at: string | null;
-  updated_at: string;
-  consulted: number;
-  last_consulted_at: string | null;
 }
 
-const ROW_COLUMNS =
-  "e.seq, e.data, e.status, e.confidence, e.utility, e.phases_alive, e.shown, e.applied, e.ignored, e.violated, e.prevented, e.helpful, e.harmful, e.last_shown_at, e.updated_at, e.consulted, e.last_consulted_at";
 
-/** The text the full-text index sees: the lesson plus what makes it findable. */
-export function searchTextOf(e: Entry): string {
-  return buildSearchText([
-    e.title ?? "",
-    e.lesson,
-    e.why ?? "",
-    e.prevention.rule ?? "",
-    e.tags.join(" "),
-    e.entities.join(" "),
-    e.applicability.triggers.join(" "),
-    e.applicability.tech_stack.join(" "),
-    e.applicability.file_globs.join(" "),
-  ]);
+const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contradicts:') > 0`;
+/** A filter matching at least this many rows is dense: walking the sort index finds a page quickly. */
+const DENSE_ROWS = 500;
+
+/** Every word must occur (a person narrowing a search expects AND); longer words match as prefixes. */
+function allTermsMatch(text: string): string {
+  return queryTerms(text, 12)
+    .map((t) => toFtsMatchQuery([t]))
+    .filter(Boolean)
+    .join(" AND ");
 }
 
 function nowIso(): string {
   return new Date().toISOString();
 }
 
-function inList(column: string, values: readonly unknown[] | undefined, where: string[], params: SqlValue[]): void {
+/**
+ * `walk`: the caller walks a sort index and wants these tests applied row by row, not used to pick
+ * an index ("+col" stops SQLite from choosing an index on col; tags become a per-row probe).
+ */
+interface FilterOptions {
+  walk?: boolean;
+}
+
+function inList(column: string, values: readonly unknown[] | undefined, where: string[], params: SqlValue[], walk = false): void {
   if (!values) return;
   if (values.length === 0) {
     where.push("0");
     return;
   }
-  where.push(`${column} IN (${values.map(() => "?").join(",")})`);
+  where.push(`${walk ? "+" : ""}${column} IN (${values.map(() => "?").join(",")})`);
   params.push(...(values as SqlValue[]));
 }
 
 /** ",x," for instr() against the for_* columns: whole names only, case-insensitive. */
 function listKey(name: string): string {
-  return `,${name.toLowerCase().replace(/,/g, " ")},`;
+  return `,${applicabilityKey(name)},`;
 }
 
 function listColumn(values: readonly string[]): string {
-  return values.length ? `,${values.map((v) => v.toLowerCase().replace(/,/g, " ")).join(",")},` : "";
+  return values.length ? `,${values.map(applicabilityKey).join(",")},` : "";
 }
 
-function filterSql(f: EntryFilter): { where: string; params: SqlValue[] } {
+/** Filters that an index can serve; a page walks its sort index instead when they match many rows. */
+function hasIndexedFilter(f: EntryFilter): boolean {
+  return Boolean(f.statuses || f.categories || f.kinds || f.scopes || f.anyTags || f.sourceProjects || f.contradicted !== undefined || f.advisory !== undefined);
+}
+
+function filterSql(f: EntryFilter, opts: FilterOptions = {}): { where: string; params: SqlValue[] } {
   const where: string[] = [];
   const params: SqlValue[] = [];
-  inList("e.status", f.statuses, where, params);
-  inList("e.category", f.categories, where, params);
-  inList("e.kind", f.kinds, where, params);
-  inList("e.scope", f.scopes, where, params);
+  const walk = opts.walk ?? false;
+  inList("e.status", f.statuses, where, params, walk);
+  inList("e.category", f.categories, where, params, walk);
+  inList("e.kind", f.kinds, where, params, walk);
+  inList("e.scope", f.scopes, where, params, walk);
   if (f.maxUtility !== undefined) {
     where.push("e.utility IS NOT NULL AND e.utility <= ?");
     params.push(f.maxUtility);
@@ -113,15 +114,27 @@ function filterSql(f: EntryFilter): { where: string; params: SqlValue[] } {
     params.push(f.autoGenerated ? 1 : 0);
   }
   if (f.advisory !== undefined) {
-    where.push("e.advisory = ?");
+    where.push(`${walk ? "+" : ""}e.advisory = ?`);
     params.push(f.advisory ? 1 : 0);
   }
   if (f.anyTags) {
     if (f.anyTags.length === 0) where.push("0");
     else {
-      where.push(`EXISTS (SELECT 1 FROM json_each(e.data, '$.tags') t WHERE t.value IN (${f.anyTags.map(() => "?").join(",")}))`);
+      const marks = f.anyTags.map(() => "?").join(",");
+      // entry_tags (migration 6) mirrors the JSON tags: rows of a rare tag drive the query; a common one is probed per row.
+      where.push(
+        walk
+          ? `EXISTS (SELECT 1 FROM entry_tags t WHERE t.seq = e.seq AND t.tag IN (${marks}))`
+          : `e.seq IN (SELECT seq FROM entry_tags WHERE tag IN (${marks}))`,
+      );
       params.push(...f.anyTags);
     }
+  }
+  inList("e.source_project_id", f.sourceProjects, where, params, walk);
+  if (f.contradicted !== undefined) {
+    // The subquery reads the entries_contradicted partial index (migration 6): its WHERE must match the index's.
+    const flagged = `e.seq IN (SELECT seq FROM entries WHERE ${CONTRADICTED_SQL})`;
+    where.push(f.contradicted ? flagged : `NOT ${flagged}`);
   }
   return { where: where.length ? where.join(" AND ") : "1", params };
 }
@@ -132,7 +145,7 @@ export class SqliteStore implements Store {
   readonly driver: SqliteDriver;
   private vocabReady = false;
   private readonly termStats = new TermStatsCache();
-  private readonly listeners = new Set<StoreListener>();
+  private readonly listeners = new StoreListeners();
 
   constructor(file: string, tier: Tier, opts: DriverOptions = {}) {
     this.tier = tier;
@@ -142,27 +155,7 @@ export class SqliteStore implements Store {
   }
 
   private toEntry(row: EntryRow): Entry {
-    const e = JSON.parse(row.data) as Entry;
-    e.handle = handleFor(this.tier, row.seq);
-    e.tier = this.tier;
-    e.lifecycle.status = row.status as Status;
-    e.lifecycle.confidence = row.confidence;
-    e.lifecycle.phases_alive = row.phases_alive;
-    e.usage = {
-      ...e.usage,
-      shown: row.shown,
-      applied: row.applied,
-      ignored: row.ignored,
-      violated: row.violated,
-      prevented: row.prevented,
-      helpful: row.helpful,
-      harmful: row.harmful,
-      consulted: row.consulted,
-      ...(row.last_shown_at ? { last_shown_at: row.last_shown_at } : {}),
-      ...(row.last_consulted_at ? { last_consulted_at: row.last_consulted_at } : {}),
-    };
-    e.updated_at = row.updated_at;
-    return e;
+    return entryFromRow(this.tier, JSON.parse(row.data) as Entry, row);
   }
 
   private columnsOf(e: Entry): SqlValue[] {
@@ -183,34 +176,82 @@ export class SqliteStore implements Store {
     ]);
   }
 
-  async insertEntry(entry: Entry, event: EventInput): Promise<Entry> {
+  /** The live entry already holding this lesson text, if any (read inside the write transaction). */
+  private liveTwin(e: Entry): EntryRow | undefined {
+    if (!DEDUP_STATUSES.includes(e.lifecycle.status)) return undefined;
+    return this.driver.get<EntryRow>(
+      `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? AND e.status IN (${DEDUP_STATUSES.map(() => "?").join(",")}) ORDER BY e.seq LIMIT 1`,
+      [fingerprintLesson(e.lesson), ...DEDUP_STATUSES],
+    );
+  }
+
+  /** The highest seq (handle number) ever handed out in this tier (migration 6). */
+  private lastSeq(): number {
+    return this.driver.get<{ value: number }>("SELECT value FROM meta WHERE key = 'last_seq'")?.value ?? 0;
+  }
+
+  /** A new row takes `seq`, else the next one after the highest ever used: handles are never reused. */
+  private insertRow(e: Entry, seq?: number): number {
+    return this.driver.run(
+      `INSERT INTO entries(seq, id, tier, created_at, consulted, last_consulted_at, lesson, category, kind, status, scope, priority,
+         confidence, utility, fingerprint, external_id, source_project_id, phases_alive, max_phases, auto_generated, shown, applied,
+         ignored, violated, prevented, helpful, harmful, last_shown_at, updated_at, search_text, for_agents, for_tools,
+         for_projects, data)
+       VALUES (COALESCE(?, (SELECT value + 1 FROM meta WHERE key = 'last_seq')), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [seq ?? null, e.id, this.tier, e.created_at, e.usage.consulted, e.usage.last_consulted_at ?? null, ...this.columnsOf(e)],
+    ).lastInsertRowid;
+  }
+
+  async insertEntry(entry: Entry, event: EventInput, opts: InsertOptions = {}): Promise<Entry> {
     const e: Entry = { ...entry, tier: this.tier };
     const seq = this.driver.transaction(() => {
-      const r = this.driver.run(
-        `INSERT INTO entries(id, tier, created_at, lesson, category, kind, status, scope, priority, confidence, utility,
-           fingerprint, external_id, source_project_id, phases_alive, max_phases, auto_generated, shown, applied,
-           ignored, violated, prevented, helpful, harmful, last_shown_at, updated_at, search_text, for_agents, for_tools,
-           for_projects, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [e.id, this.tier, e.created_at, ...this.columnsOf(e)],
-      );
+      // BEGIN IMMEDIATE holds the write lock, so no other writer can add the twin between this read and the insert.
+      const twin = opts.unique ? this.liveTwin(e) : undefined;
+      if (twin) throw new DuplicateEntryError(this.toEntry(twin));
+      const seq = this.insertRow(e);
       this.logEvent(e.id, event, e.created_at);
-      return r.lastInsertRowid;
+      return seq;
     });
     const stored = { ...e, handle: handleFor(this.tier, seq) };
     await this.emit({ type: "insert", entry: stored });
     return stored;
   }
 
+  async copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult> {
+    const e: Entry = { ...entry, tier: this.tier };
+    const result = this.driver.transaction((): CopyResult => {
+      const have = this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [e.id]);
+      if (have) return { action: "exists", entry: this.toEntry(have) };
+      const twin = this.liveTwin(e);
+      if (twin) {
+        const current = this.toEntry(twin);
+        if (this.driver.run("INSERT OR IGNORE INTO applied_effects(key, at) VALUES (?, ?)", [`copy:${e.id}`, nowIso()]).changes === 0) {
+          return { action: "exists", entry: current };
+        }
+        const merged = this.updateInTransaction(current.id, (t) => mergeCopies(t, e), { type: "reinforced", actor: "cairn:copy", data: { merged_from: e.id } });
+        for (const ev of events) this.logEvent(current.id, { type: ev.type, actor: ev.actor, data: { ...ev.data, copied_from: e.id } }, ev.at);
+        return { action: "merged", entry: merged };
+      }
+      // A handle is kept only when its number was never handed out here (handles are never reused).
+      const wanted = parseHandle(e.handle);
+      const keep = wanted && wanted.tier === this.tier && wanted.seq > this.lastSeq() ? wanted.seq : undefined;
+      const seq = this.insertRow(e, keep);
+      for (const ev of events) this.logEvent(e.id, { type: ev.type, actor: ev.actor, data: ev.data }, ev.at);
+      return { action: "inserted", entry: { ...e, handle: handleFor(this.tier, seq) } };
+    });
+    if (result.action !== "exists") await this.emit({ type: result.action === "inserted" ? "insert" : "update", entry: result.entry });
+    return result;
+  }
+
   private rowFor(ref: string): EntryRow | undefined {
     const handle = parseHandle(ref);
     if (handle) {
       if (handle.tier !== this.tier) return undefined;
-      return this.driver.get<EntryRow>(`SELECT ${ROW_COLUMNS} FROM entries e WHERE e.seq = ?`, [handle.seq]);
+      return this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq = ?`, [handle.seq]);
     }
     return (
-      this.driver.get<EntryRow>(`SELECT ${ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [ref]) ??
-      this.driver.get<EntryRow>(`SELECT ${ROW_COLUMNS} FROM entries e WHERE e.external_id = ? LIMIT 1`, [ref])
+      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [ref]) ??
+      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.external_id = ? LIMIT 1`, [ref])
     );
   }
 
@@ -221,7 +262,7 @@ export class SqliteStore implements Store {
 
   async findByFingerprint(fingerprint: string): Promise<Entry[]> {
     return this.driver
-      .all<EntryRow>(`SELECT ${ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint])
+      .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint])
       .map((r) => this.toEntry(r));
   }
 
@@ -230,7 +271,7 @@ export class SqliteStore implements Store {
       this.driver.exec(CREATE_VOCAB_SQL);
       this.vocabReady = true;
     }
-    const chosen = chooseQueryTerms(this.driver, terms, await this.totalEntries(), this.termStats);
+    const chosen = chooseQueryTerms(sqliteFrequencies(this.driver), terms, await this.totalEntries(), this.termStats);
     const match =
       chosen.mode === "all"
         ? chosen.keep.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
@@ -238,7 +279,7 @@ export class SqliteStore implements Store {
     if (!match) return [];
     const f = filterSql(filter);
     const rows = this.driver.all<EntryRow & { rank: number }>(
-      `SELECT ${ROW_COLUMNS}, fts.rank AS rank
+      `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS rank
          FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
         WHERE entries_fts MATCH ? AND ${f.where}
         ORDER BY fts.rank LIMIT ?`,
@@ -252,10 +293,71 @@ export class SqliteStore implements Store {
     const order =
       opts.order === "oldest" ? "e.seq ASC" : opts.order === "confidence" ? "e.confidence DESC, e.seq DESC" : "e.seq DESC";
     return this.driver
-      .all<EntryRow>(`SELECT ${ROW_COLUMNS} FROM entries e WHERE ${f.where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+      .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE ${f.where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
         ...f.params, opts.limit ?? 50, opts.offset ?? 0,
       ])
       .map((r) => this.toEntry(r));
+  }
+
+  async pageEntries(q: PageQuery): Promise<PageRow[]> {
+    const match = q.text?.trim() ? allTermsMatch(q.text) : undefined;
+    if (match === "") return [];
+    if (q.sort === "relevance") {
+      if (!match) throw new CairnError("INVALID_INPUT", "Sorting by relevance needs search words.");
+      const f = filterSql(q.filter);
+      return this.driver
+        .all<EntryRow & { k: number }>(
+          `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS k FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
+            WHERE entries_fts MATCH ? AND ${f.where} ORDER BY fts.rank, e.seq LIMIT ? OFFSET ?`,
+          [match, ...f.params, q.limit, q.offset ?? 0],
+        )
+        .map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
+    }
+    const col = PAGE_SORT_COLUMNS[q.sort];
+    const dir = q.desc ? "DESC" : "ASC";
+    // Selective filter: let SQLite start from its index and sort the few rows. Dense filter: walk the
+    // sort index and test rows as they come (sorting half the table for one page is what must not happen).
+    const walk =
+      !match && hasIndexedFilter(q.filter) && (q.matches ?? (await this.countEntriesCapped(q.filter, undefined, DENSE_ROWS))) >= DENSE_ROWS;
+    const f = filterSql(q.filter, { walk });
+    const where = [f.where];
+    const params: SqlValue[] = [...f.params];
+    if (match) {
+      where.push("e.seq IN (SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?)");
+      params.push(match);
+    }
+    if (q.after) {
+      where.push(`(${col}, e.seq) ${q.desc ? "<" : ">"} (?, ?)`);
+      params.push(q.after.key, q.after.seq);
+    }
+    // Order and cut on the keys alone, then read the page's rows: a sort never carries the entries' JSON.
+    return this.driver
+      .all<EntryRow & { k: string | number }>(
+        `SELECT ${ENTRY_ROW_COLUMNS}, p.k AS k
+           FROM (SELECT e.seq AS seq, ${col} AS k FROM entries e WHERE ${where.join(" AND ")} ORDER BY ${col} ${dir}, e.seq ${dir} LIMIT ?) p
+           JOIN entries e ON e.seq = p.seq
+          ORDER BY p.k ${dir}, p.seq ${dir}`,
+        [...params, q.limit],
+      )
+      .map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
+  }
+
+  async countEntriesCapped(filter: EntryFilter, text: string | undefined, cap: number): Promise<number> {
+    const match = text?.trim() ? allTermsMatch(text) : undefined;
+    if (match === "") return 0;
+    const tagsOnly = !match && filter.anyTags?.length && Object.entries(filter).every(([k, v]) => k === "anyTags" || v === undefined);
+    if (tagsOnly) {
+      // Tags alone: count their index rows, never the entries'.
+      const tags = filter.anyTags!;
+      return this.driver.get<{ n: number }>(
+        `SELECT count(*) AS n FROM (SELECT DISTINCT seq FROM entry_tags WHERE tag IN (${tags.map(() => "?").join(",")}) LIMIT ?)`,
+        [...tags, cap],
+      )?.n ?? 0;
+    }
+    const f = filterSql(filter);
+    const where = match ? `${f.where} AND e.seq IN (SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?)` : f.where;
+    const params = match ? [...f.params, match] : f.params;
+    return this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM entries e WHERE ${where} LIMIT ?)`, [...params, cap])?.n ?? 0;
   }
 
   async *iterateEntries(filter: EntryFilter = {}): AsyncIterable<Entry> {
@@ -263,7 +365,7 @@ export class SqliteStore implements Store {
     let after = 0;
     for (;;) {
       const rows = this.driver.all<EntryRow>(
-        `SELECT ${ROW_COLUMNS} FROM entries e WHERE e.seq > ? AND ${f.where} ORDER BY e.seq LIMIT 500`,
+        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq > ? AND ${f.where} ORDER BY e.seq LIMIT 500`,
         [after, ...f.params],
       );
       if (rows.length === 0) return;
@@ -414,7 +516,7 @@ export class SqliteStore implements Store {
     const f = filterSql({ statuses });
     return this.driver
       .all<EntryRow>(
-        `SELECT ${ROW_COLUMNS} FROM entries e WHERE ${f.where}
+        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE ${f.where}
            AND e.phases_alive > COALESCE(e.max_phases, CASE e.category WHEN 'todo' THEN ? ELSE ? END)
          ORDER BY e.seq`,
         [...f.params, todoMaxPhases, defaultMaxPhases],
@@ -426,13 +528,39 @@ export class SqliteStore implements Store {
     return this.driver
       .all<EntryRow>(
         // Same expressions as the entries_eviction_order index (migration 4), so SQLite walks the index.
-        `SELECT ${ROW_COLUMNS} FROM entries e WHERE status <> 'promoted'
+        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE status <> 'promoted'
          ORDER BY (CASE status WHEN 'archived' THEN 0 WHEN 'quarantined' THEN 0 WHEN 'superseded' THEN 0 ELSE 1 END),
                   (COALESCE(utility, 0.5)), seq
          LIMIT ?`,
         [limit],
       )
       .map((r) => this.toEntry(r));
+  }
+
+  async enqueueOutbox(id: string, op: string, payload: unknown, at: string): Promise<boolean> {
+    return this.driver.run("INSERT OR IGNORE INTO hive_outbox(id, op, payload, enqueued_at) VALUES (?, ?, ?, ?)", [id, op, JSON.stringify(payload), at]).changes > 0;
+  }
+
+  async listOutbox(status: OutboxStatus, limit = 100): Promise<OutboxItem[]> {
+    return this.driver
+      .all<OutboxRow>("SELECT seq, id, op, payload, status, attempts, last_error, enqueued_at FROM hive_outbox WHERE status = ? ORDER BY seq LIMIT ?", [status, limit])
+      .map(outboxItem);
+  }
+
+  async completeOutbox(id: string): Promise<void> {
+    this.driver.run("DELETE FROM hive_outbox WHERE id = ?", [id]);
+  }
+
+  async failOutbox(id: string, error: string, dead: boolean): Promise<void> {
+    this.driver.run("UPDATE hive_outbox SET attempts = attempts + 1, last_error = ?, status = ? WHERE id = ?", [error.slice(0, 2000), dead ? "dead" : "pending", id]);
+  }
+
+  async outboxCounts(): Promise<{ pending: number; dead: number; oldest?: string }> {
+    const rows = this.driver.all<{ status: OutboxStatus; n: number; oldest: string }>(
+      "SELECT status, count(*) AS n, min(enqueued_at) AS oldest FROM hive_outbox GROUP BY status",
+    );
+    const pending = rows.find((r) => r.status === "pending");
+    return { pending: pending?.n ?? 0, dead: rows.find((r) => r.status === "dead")?.n ?? 0, ...(pending ? { oldest: pending.oldest } : {}) };
   }
 
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
@@ -513,22 +641,74 @@ export class SqliteStore implements Store {
       .map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
   }
 
-  subscribe(listener: StoreListener): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+  async eventCountsByDay(types: readonly EventType[], since: string): Promise<DayCount[]> {
+    if (types.length === 0) return [];
+    return this.driver.all<DayCount>(
+      `SELECT day, type, n FROM event_days WHERE day >= ? AND type IN (${types.map(() => "?").join(",")}) ORDER BY day, type`,
+      [since.slice(0, 10), ...types],
+    );
   }
 
-  /** The change is committed; a failing listener must not make it look as if it were not. */
-  private async emit(change: StoreChange): Promise<void> {
-    for (const listener of this.listeners) {
-      try {
-        await listener(change);
-      } catch (e) {
-        process.stderr.write(`cairn: a change listener failed: ${(e as Error).message}\n`);
-      }
+  async projectUsage(limit: number): Promise<{ projects: ProjectUsageSummary[]; entries: ProjectUse[] }> {
+    const projects = this.driver.all<ProjectUsageSummary>(
+      `SELECT project_id, count(*) AS entries, sum(shown) AS shown, sum(applied) AS applied, max(last_at) AS last_at
+         FROM project_usage GROUP BY project_id ORDER BY sum(shown + applied) DESC, project_id LIMIT 50`,
+    );
+    const entries = this.driver.all<ProjectUse>(
+      `WITH top AS (
+         SELECT entry_id, count(*) AS reach, sum(shown + applied) AS uses FROM project_usage
+          GROUP BY entry_id ORDER BY reach DESC, uses DESC, entry_id LIMIT ?)
+       SELECT p.project_id, p.entry_id, p.shown, p.applied, p.last_at FROM project_usage p JOIN top ON top.entry_id = p.entry_id
+        ORDER BY top.reach DESC, top.uses DESC, p.entry_id, p.shown + p.applied DESC`,
+      [limit],
+    );
+    return { projects, entries };
+  }
+
+  async sourceProjects(limit: number): Promise<SourceProject[]> {
+    const rows = this.driver.all<{ project_id: string; entries: number; live: number }>(
+      `SELECT source_project_id AS project_id, count(*) AS entries,
+              sum(status IN ('candidate', 'established', 'promoted')) AS live
+         FROM entries WHERE source_project_id IS NOT NULL GROUP BY source_project_id ORDER BY entries DESC, project_id LIMIT ?`,
+      [limit],
+    );
+    return rows.map((r) => ({ ...r, ...this.projectName(r.project_id) }));
+  }
+
+  async sourceProjectIds(limit: number): Promise<Array<{ project_id: string; project_name?: string }>> {
+    // A skip scan: each step seeks the next distinct id in entries_source_project, never reading the rows between.
+    const ids = this.driver.all<{ id: string }>(
+      `WITH RECURSIVE p(id, n) AS (
+         SELECT min(source_project_id), 1 FROM entries
+         UNION ALL
+         SELECT (SELECT min(source_project_id) FROM entries WHERE source_project_id > p.id), n + 1 FROM p WHERE p.id IS NOT NULL AND n < ?)
+       SELECT id FROM p WHERE id IS NOT NULL`,
+      [limit],
+    );
+    return ids.map((r) => ({ project_id: r.id, ...this.projectName(r.id) }));
+  }
+
+  /** A project id keeps its name, so each is read once per open store. */
+  private readonly projectNames = new Map<string, string | null>();
+  private projectName(id: string): { project_name?: string } {
+    let name = this.projectNames.get(id);
+    if (name === undefined) {
+      name =
+        this.driver.get<{ name: string | null }>(
+          "SELECT json_extract(data, '$.provenance.source_project_name') AS name FROM entries WHERE source_project_id = ? LIMIT 1",
+          [id],
+        )?.name ?? null;
+      this.projectNames.set(id, name);
     }
+    return name ? { project_name: name } : {};
+  }
+
+  subscribe(listener: StoreListener): () => void {
+    return this.listeners.subscribe(listener);
+  }
+
+  private emit(change: StoreChange): Promise<void> {
+    return this.listeners.emit(change);
   }
 
   async rulesVersion(): Promise<number> {
@@ -556,6 +736,21 @@ interface QueueRow {
   last_error: string | null;
   enqueued_at: string;
   processed_at: string | null;
+}
+
+interface OutboxRow {
+  seq: number;
+  id: string;
+  op: string;
+  payload: string;
+  status: OutboxStatus;
+  attempts: number;
+  last_error: string | null;
+  enqueued_at: string;
+}
+
+function outboxItem(r: OutboxRow): OutboxItem {
+  return { ...r, payload: JSON.parse(r.payload) as unknown, last_error: r.last_error ?? undefined };
 }
 
 function queueItem(r: QueueRow): QueuedOutcome {

@@ -1,5 +1,20 @@
 // The Store interface: everything the engine asks of a tier's database (SQLite now, PostgreSQL later).
 import type { Category, Entry, EntryEvent, EventType, Kind, RejectedLesson, Status, Tier } from "../core/entry.js";
+import { CairnError } from "../errors.js";
+
+/** Statuses in which a lesson absorbs new sightings: at most one entry per lesson text may be in them. */
+export const DEDUP_STATUSES: readonly Status[] = ["draft", "candidate", "established", "promoted"];
+
+/**
+ * insertEntry found a live entry with the same lesson fingerprint (two writers adding one
+ * lesson at the same moment): the caller reinforces `existing` instead of adding a twin.
+ */
+export class DuplicateEntryError extends CairnError {
+  constructor(readonly existing: Entry) {
+    super("CONFLICT", `The same lesson is already stored as ${existing.handle}.`, { id: existing.id });
+    this.name = "DuplicateEntryError";
+  }
+}
 
 export interface EntryFilter {
   statuses?: readonly Status[];
@@ -26,6 +41,10 @@ export interface EntryFilter {
   advisory?: boolean;
   /** Only entries sharing at least one of these tags. */
   anyTags?: readonly string[];
+  /** Only entries whose source project id is one of these (who contributed it). */
+  sourceProjects?: readonly string[];
+  /** Only entries carrying a `contradicts:<id>` flag (a person should decide between them). */
+  contradicted?: boolean;
 }
 
 export interface SourceUsage {
@@ -40,6 +59,76 @@ export interface ListOptions {
   limit?: number;
   offset?: number;
   order?: "newest" | "oldest" | "confidence";
+}
+
+/** Columns the lessons page sorts by; `relevance` needs `text`. */
+export const PAGE_SORTS = ["created", "updated", "confidence", "shown", "applied", "relevance"] as const;
+export type PageSort = (typeof PAGE_SORTS)[number];
+
+/** The column each sort reads; every store keeps an index on (column, seq) for it. */
+export const PAGE_SORT_COLUMNS: Record<Exclude<PageSort, "relevance">, string> = {
+  created: "e.created_at",
+  updated: "e.updated_at",
+  confidence: "e.confidence",
+  shown: "e.shown",
+  applied: "e.applied",
+};
+
+/** One page of a browse: keyset after a (key, seq) position for column sorts, offset for relevance. */
+export interface PageQuery {
+  filter: EntryFilter;
+  /** Words that must all occur (prefix match on longer words), through the full-text index. */
+  text?: string;
+  sort: PageSort;
+  desc: boolean;
+  /** Rows strictly after this position in the chosen order (seq 0 or MAX_SAFE_INTEGER turns it into a bound on the key alone). */
+  after?: { key: string | number; seq: number };
+  /** Relevance pages only: rows to skip. */
+  offset?: number;
+  limit: number;
+  /** How many rows the filter matches (capped), when the caller counted them: lets the store choose its plan without counting again. */
+  matches?: number;
+}
+
+export interface PageRow {
+  entry: Entry;
+  /** The sort column's value (the BM25 rank for relevance). */
+  key: string | number;
+  seq: number;
+}
+
+/** Events of one type on one day (UTC, YYYY-MM-DD). */
+export interface DayCount {
+  day: string;
+  type: EventType;
+  n: number;
+}
+
+/** A project's use of one entry (from shown/applied events carrying data.project_id). */
+export interface ProjectUse {
+  project_id: string;
+  entry_id: string;
+  shown: number;
+  applied: number;
+  last_at: string;
+}
+
+/** How much of a tier one project was shown and applied. */
+export interface ProjectUsageSummary {
+  project_id: string;
+  /** Distinct entries it was shown or applied. */
+  entries: number;
+  shown: number;
+  applied: number;
+  last_at: string;
+}
+
+/** Entries contributed by one source project. */
+export interface SourceProject {
+  project_id: string;
+  project_name?: string;
+  entries: number;
+  live: number;
 }
 
 export interface SearchHit {
@@ -87,12 +176,49 @@ export interface QueuedOutcome {
   processed_at?: string;
 }
 
+export interface InsertOptions {
+  /** Refuse a second live entry with the same lesson text (the write path sets it; raw loads may not). */
+  unique?: boolean;
+}
+
+/** What copyEntry did with an entry from another store (hive push and pull). */
+export interface CopyResult {
+  /** inserted: a new row; merged: folded into the live entry holding the same lesson; exists: this id is already here. */
+  action: "inserted" | "merged" | "exists";
+  entry: Entry;
+}
+
+export type OutboxStatus = "pending" | "dead";
+
+/** A write for another store (the team hive) kept durably until it is replayed there. */
+export interface OutboxItem {
+  seq: number;
+  id: string;
+  op: string;
+  payload: unknown;
+  status: OutboxStatus;
+  attempts: number;
+  enqueued_at: string;
+  last_error?: string;
+}
+
 export interface Store {
   readonly tier: Tier;
   /** Where the data lives, for `cairn doctor` and error messages. */
   readonly location: string;
 
-  insertEntry(entry: Entry, event: EventInput): Promise<Entry>;
+  /**
+   * Adds an entry. With `unique`, a live entry (DEDUP_STATUSES) whose lesson fingerprint a live
+   * entry already holds is refused with DuplicateEntryError — decided inside the write, never by a
+   * read before it (two clients adding one lesson at once end with one entry).
+   */
+  insertEntry(entry: Entry, event: EventInput, opts?: InsertOptions): Promise<Entry>;
+  /**
+   * Copies an entry and its history from another store, keeping its id (and its handle when that
+   * number was never handed out here). Idempotent: an id already present changes nothing; a live
+   * twin of the same lesson absorbs it once (confirmations united, usage added).
+   */
+  copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult>;
   /** By id, handle (S-12 / H-7) or external id. */
   getEntry(ref: string): Promise<Entry | undefined>;
   findByFingerprint(fingerprint: string): Promise<Entry[]>;
@@ -102,6 +228,10 @@ export interface Store {
    */
   searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]>;
   listEntries(filter: EntryFilter, opts?: ListOptions): Promise<Entry[]>;
+  /** One page of entries for a person browsing (search, filters, sort) — index walks only, never a full sort. */
+  pageEntries(q: PageQuery): Promise<PageRow[]>;
+  /** Counts matches up to `cap` (then stops reading): "10,000+" is enough for a person. */
+  countEntriesCapped(filter: EntryFilter, text: string | undefined, cap: number): Promise<number>;
   /** Streams every entry in insertion order, in batches (exports, rebuilds). */
   iterateEntries(filter?: EntryFilter): AsyncIterable<Entry>;
   countEntries(filter?: EntryFilter): Promise<number>;
@@ -139,6 +269,15 @@ export interface Store {
   queueCounts(): Promise<Partial<Record<QueueStatus, number>>>;
   listQueue(status: QueueStatus, limit?: number): Promise<QueuedOutcome[]>;
 
+  /** Outbox of writes bound for the team hive: enqueue is idempotent by id; items replay oldest first. */
+  enqueueOutbox(id: string, op: string, payload: unknown, at: string): Promise<boolean>;
+  listOutbox(status: OutboxStatus, limit?: number): Promise<OutboxItem[]>;
+  /** The item took effect in the hive: it leaves the outbox. */
+  completeOutbox(id: string): Promise<void>;
+  /** Records a failed replay; `dead` parks it for a person (it can never succeed as it is). */
+  failOutbox(id: string, error: string, dead: boolean): Promise<void>;
+  outboxCounts(): Promise<{ pending: number; dead: number; oldest?: string }>;
+
   appendEvent(entryId: string, event: EventInput): Promise<void>;
   listEvents(entryId?: string, limit?: number): Promise<EntryEvent[]>;
 
@@ -154,6 +293,18 @@ export interface Store {
   countOutcomes(filter?: { success?: boolean }): Promise<number>;
   /** Events of one type at or after `since`, oldest first. */
   listEventsByType(type: EventType, since: string, limit?: number): Promise<EntryEvent[]>;
+
+  /** Events per day and type from `since` (a YYYY-MM-DD day), read from a daily rollup. */
+  eventCountsByDay(types: readonly EventType[], since: string): Promise<DayCount[]>;
+  /**
+   * Which projects use this tier's entries: a summary per project (busiest first), and the per-project
+   * rows of the `limit` entries used by the most projects.
+   */
+  projectUsage(limit: number): Promise<{ projects: ProjectUsageSummary[]; entries: ProjectUse[] }>;
+  /** Entries per source project (who contributed what), largest first. */
+  sourceProjects(limit: number): Promise<SourceProject[]>;
+  /** The distinct source projects, without counting their entries (one index seek each): filter menus. */
+  sourceProjectIds(limit: number): Promise<Array<{ project_id: string; project_name?: string }>>;
 
   /** Notified after every committed change; returns the unsubscribe function. */
   subscribe(listener: StoreListener): () => void;

@@ -2,6 +2,20 @@
 import { stemmer } from "stemmer";
 import type { SqliteDriver } from "./driver.js";
 
+/** Document frequencies of index stems, for the stems not cached yet (an FTS5 vocab table, a PostgreSQL GIN count). */
+export type FetchFrequencies = (stems: readonly string[]) => ReadonlyArray<{ term: string; doc: number }>;
+
+/** The FTS5 vocabulary of the SQLite index answers df lookups with one IN query. */
+export function sqliteFrequencies(db: SqliteDriver): FetchFrequencies {
+  // One IN query: fts5vocab answers it from the term index, far cheaper than one query per term.
+  return (missing) => db.all<{ term: string; doc: number }>(`SELECT term, doc FROM temp.cairn_vocab WHERE term IN (${missing.map(() => "?").join(",")})`, [...missing]);
+}
+
+/** The index's stem of a query term (the porter stemmer, which FTS5's porter tokenizer and the PostgreSQL lexemes share). */
+export function stemOf(term: string): string {
+  return /^[a-z]+$/.test(term) ? stemmer(term) : term;
+}
+
 export interface TermChoice {
   /** Terms worth matching, rarest first. */
   keep: string[];
@@ -46,21 +60,24 @@ export class TermStatsCache {
   private readonly df = new Map<string, number>();
   private sizeAtFill = -1;
 
-  lookup(db: SqliteDriver, stems: readonly string[], totalEntries: number): Map<string, number> {
+  /** Stems whose frequency is not cached (after dropping a cache the tier has outgrown). */
+  missing(stems: readonly string[], totalEntries: number): string[] {
     if (Math.abs(totalEntries - this.sizeAtFill) > Math.max(50, totalEntries * 0.01) || this.df.size > 20_000) {
       this.df.clear();
       this.sizeAtFill = totalEntries;
     }
-    const missing = [...new Set(stems.filter((st) => !this.df.has(st)))];
-    if (missing.length) {
-      // One IN query: fts5vocab answers it from the term index, far cheaper than one query per term.
-      const rows = db.all<{ term: string; doc: number }>(
-        `SELECT term, doc FROM temp.cairn_vocab WHERE term IN (${missing.map(() => "?").join(",")})`,
-        missing,
-      );
-      for (const st of missing) this.df.set(st, 0);
-      for (const r of rows) this.df.set(r.term, r.doc);
-    }
+    return [...new Set(stems.filter((st) => !this.df.has(st)))];
+  }
+
+  /** Records fetched frequencies; a stem not among `rows` is in no document. */
+  fill(missing: readonly string[], rows: ReadonlyArray<{ term: string; doc: number }>): void {
+    for (const st of missing) this.df.set(st, 0);
+    for (const r of rows) this.df.set(r.term, r.doc);
+  }
+
+  lookup(fetch: FetchFrequencies, stems: readonly string[], totalEntries: number): Map<string, number> {
+    const missing = this.missing(stems, totalEntries);
+    if (missing.length) this.fill(missing, fetch(missing));
     return this.df;
   }
 }
@@ -70,12 +87,19 @@ export class TermStatsCache {
  * term's row in the fts5vocab table. A term whose stem is not found is kept: a stemming
  * difference must never drop a useful term.
  */
-export function chooseQueryTerms(db: SqliteDriver, terms: readonly string[], totalEntries: number, cache = new TermStatsCache()): TermChoice {
+export function chooseQueryTerms(
+  fetch: FetchFrequencies,
+  terms: readonly string[],
+  totalEntries: number,
+  cache = new TermStatsCache(),
+  /** How the store keys a term's frequency (the FTS5 stem by default). */
+  keyOf: (term: string) => string = stemOf,
+): TermChoice {
   const unique = [...new Set(terms.map((t) => t.toLowerCase()))].filter(Boolean);
   if (totalEntries < MIN_ENTRIES_TO_PRUNE) return { keep: unique.slice(0, MAX_TERMS * 2), dropped: [], mode: "any" };
   const limit = maxUsefulDocFrequency(totalEntries);
-  const stems = unique.map((t) => (/^[a-z]+$/.test(t) ? stemmer(t) : t));
-  const df = cache.lookup(db, stems, totalEntries);
+  const stems = unique.map(keyOf);
+  const df = cache.lookup(fetch, stems, totalEntries);
   const sorted = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 })).sort((a, b) => a.df - b.df);
   // Rarest first until the rows they match reach the budget: ranking cost is linear in matched rows.
   const budget = matchedRowBudget(totalEntries);

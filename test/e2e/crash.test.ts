@@ -38,7 +38,7 @@ function countRows(dbFile: string): { rows: number; counter: number } {
   }
 }
 
-test("kill -9 during a trusted 10,000-row import leaves an intact database holding exactly the committed rows", { timeout: 180_000 }, async (t) => {
+test("kill -9 during a trusted 10,000-row import leaves an intact database holding exactly the committed rows", async (t) => {
   const sb = makeSandbox();
   try {
     const file = path.join(sb.root, "memories.jsonl");
@@ -48,10 +48,12 @@ test("kill -9 during a trusted 10,000-row import leaves an intact database holdi
     const run = runWorker("import-worker.ts", [sb.projectDir, sb.hivePath, file], sb.env);
     await run.waitForLine(/^OPEN$/);
     let seen = 0;
-    const deadline = Date.now() + 120_000;
-    while (Date.now() < deadline) {
+    // Gives up only when the import stops making progress for two minutes; a busy machine is slow, not stuck.
+    let movedAt = Date.now();
+    while (Date.now() - movedAt < 120_000) {
       if (run.stdoutLines().some((l) => l.startsWith("DONE"))) break;
-      seen = countRows(dbFile).rows;
+      const rows = countRows(dbFile).rows;
+      if (rows > seen) [seen, movedAt] = [rows, Date.now()];
       if (seen > KILL_AFTER) break;
       await sleep(10);
     }

@@ -1,4 +1,5 @@
 // Pre-action advisories: globs and detection patterns of vetted lessons, bounded matching, consultations, the rule cache.
+import { cpuMicrosAsync } from "../helpers/cost.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -80,17 +81,14 @@ test("a hostile regex cannot stall a check, and text beyond the cap is not read"
     });
     // Warm the rule cache so the measurement is the match itself.
     await env.agent.checkAdvisories({ text: "x", record: false });
+    // A backtracking engine would need ~2^39 steps here and never return; RE2 answers at once.
     const hostile = "a".repeat(39) + "!";
-    let t = performance.now();
     const r1 = await env.agent.checkAdvisories({ tool: "bash", text: hostile });
-    const small = performance.now() - t;
     assert.equal(r1.length, 0, "(a+)+$ does not match a string ending in !");
-    assert.ok(small < 200, `took ${small.toFixed(1)} ms`);
-    const big = "a".repeat(5_000_000) + "!";
-    t = performance.now();
-    await env.agent.checkAdvisories({ tool: "bash", text: big });
-    const large = performance.now() - t;
-    assert.ok(large < 200, `5 MB took ${large.toFixed(1)} ms`);
+    // Only the first 64 KB are read, so 5 MB costs about what 100 KB does (reading it all would be ~50×).
+    const cost = (text: string) => cpuMicrosAsync(() => env.agent.checkAdvisories({ tool: "bash", text, record: false }));
+    const ratio = (await cost("a".repeat(5_000_000) + "!")) / Math.max(await cost("a".repeat(100_000) + "!"), 20);
+    assert.ok(ratio < 8, `5 MB cost ${ratio.toFixed(1)}× as much CPU as 100 KB`);
     // Only the first 64 KB are read: a match past it is not seen.
     await vetted(env.human, { lesson: "Never call process.exit inside request handlers of the api server; it drops every in-flight request.", prevention: { detection_pattern: "process\\.exit\\(" } });
     assert.equal((await env.agent.checkAdvisories({ text: "x".repeat(70_000) + "process.exit(1)" })).length, 0);

@@ -118,16 +118,15 @@ for (const [name, reply] of [
   });
 }
 
-test("arbiter: an endpoint that never answers times out and the rules decide", { timeout: 30_000 }, async () => {
+test("arbiter: an endpoint that never answers times out and the rules decide", async () => {
   await withServer(async (server) => {
-    const started = Date.now();
-    await scenario(server, endpoint(server), async ({ cairn, existing, total, learned }) => {
+    await scenario(server, { ...endpoint(server), llm_timeout_ms: 300 }, async ({ cairn, existing, total, learned }) => {
       assert.equal(server.requests.length, 1);
+      // The server never answers, so reflect() finishing at all means the arbiter's own timeout fired.
       assert.equal(total, 2);
       assert.ok(learned);
       assert.equal((await cairn.get(existing)).lifecycle.status, "candidate");
     });
-    assert.ok(Date.now() - started < 20_000, "bounded by the arbiter's timeout");
   }, { hang: true });
 });
 

@@ -96,7 +96,7 @@ async function assertExactlyOnce(cairn: Cairn, seeds: string[], all: Plan[], tol
   assert.equal(entries.length, SEEDS.length + OUTCOMES);
 }
 
-test("queue: kill -9 mid-item, restart with a short lease — every outcome processed exactly once in effect", { timeout: 180_000 }, async () => {
+test("queue: kill -9 mid-item, restart with a short lease — every outcome processed exactly once in effect", async () => {
   await withWorld(async ({ cairn, sb }) => {
     const seeds = await seed(cairn);
     const all = plans();
@@ -135,7 +135,7 @@ test("queue: kill -9 mid-item, restart with a short lease — every outcome proc
   });
 });
 
-test("queue: re-recording an outcome is refused, and re-running processed outcomes changes nothing", { timeout: 60_000 }, async () => {
+test("queue: re-recording an outcome is refused, and re-running processed outcomes changes nothing", async () => {
   await withWorld(async ({ cairn }) => {
     const seeds = await seed(cairn);
     const all = plans();

@@ -53,7 +53,6 @@ async function rankOf(cairn: Cairn, id: string): Promise<number | undefined> {
 // The diagnostics print the rank trajectory of both lessons, task by task.
 test(
   "trajectory: over 50 tasks, a lesson followed by failures drops out of the top 5 and one followed by success rises into it",
-  { timeout: 300_000 },
   async (t) => {
     const w = await openWorld();
     const { cairn, clock } = w;

@@ -1,14 +1,11 @@
 // Real agent memories (swarm-tools export): a trusted import must keep every one that holds no secret.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { validateLessonText } from "../../src/quality/gates.js";
+import { MEMORIES_FILE as FILE, WITHOUT_MEMORIES } from "../helpers/shared-data.js";
 
-const FILE = process.env.CAIRN_MEMORIES_FILE ??
-  fileURLToPath(new URL("../../../shared/data/swarm-tools-memories.jsonl", import.meta.url));
-
-test("trusted import of the real swarm-tools memories rejects nothing but real secrets", { skip: !existsSync(FILE) && `missing ${FILE}` }, (t) => {
+test("trusted import of the real swarm-tools memories rejects nothing but real secrets", { skip: WITHOUT_MEMORIES }, (t) => {
   const lines = readFileSync(FILE, "utf8").split("\n").filter((l) => l.trim() !== "");
   const rows: Array<{ line: number; information: string }> = [];
   const unparsable: number[] = [];

@@ -3,10 +3,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkContentSafety, findHarmfulAdvice, findInjectionMarkers } from "../../src/quality/safety.js";
 
-const verdict = (text: string): "reject" | "warn" | "none" => {
+const verdict = (text: string): "reject" | "review" | "none" => {
   const issues = findHarmfulAdvice(text);
   if (issues.some((i) => i.severity === "reject")) return "reject";
-  return issues.length > 0 ? "warn" : "none";
+  return issues.length > 0 ? "review" : "none";
 };
 
 const RECOMMENDED = [
@@ -76,15 +76,16 @@ test("double negatives and purpose clauses still count as recommending", () => {
   assert.equal(verdict("It is not dangerous to run rm -rf /"), "reject");
 });
 
-test("scoped or cautioned use is flagged, not refused", () => {
-  assert.equal(verdict("rm -rf node_modules and reinstall after a Node upgrade"), "warn");
-  assert.equal(verdict("Be careful when running rm -rf on build dirs"), "warn");
-  assert.equal(verdict("git push --force on your own feature branch after a rebase"), "warn");
-  assert.equal(verdict("git reset --hard origin/main discards local commits"), "warn");
-  assert.equal(verdict("In down migrations DROP TABLE IF EXISTS keeps rollback idempotent"), "warn");
-  assert.equal(verdict("Use curl -k https://localhost:8443 against the self-signed dev server"), "warn");
-  assert.equal(verdict("Allow all origins on the public read-only status API"), "warn");
+test("scoped or cautioned use is held for a person (review), not refused; routine use passes", () => {
+  assert.equal(verdict("rm -rf node_modules and reinstall after a Node upgrade"), "review");
+  assert.equal(verdict("Be careful when running rm -rf on build dirs"), "review");
+  assert.equal(verdict("git push --force on your own feature branch after a rebase"), "review");
+  assert.equal(verdict("Use curl -k https://localhost:8443 against the self-signed dev server"), "review");
+  assert.equal(verdict("Allow all origins on the public read-only status API"), "review");
   assert.equal(verdict("Allow all origins with credentials so the SPA can log in"), "reject");
+  // Discarding local work and idempotent down-migrations are routine: nothing to review.
+  assert.equal(verdict("git reset --hard origin/main discards local commits"), "none");
+  assert.equal(verdict("In down migrations DROP TABLE IF EXISTS keeps rollback idempotent"), "none");
 });
 
 test("harmless look-alikes are not flagged", () => {

@@ -24,8 +24,8 @@ test("no issue message and no returned text contains any part of any planted sec
       for (const s of SECRET_VALUES) {
         if (!h.text.includes(s)) continue;
         assert.equal(r.ok, false, `${h.name}: a lesson with a secret must be refused`);
-        for (const i of r.issues) assert.ok(!leaks(i.message, s), `${h.name}: message leaks the secret: ${i.code}`);
-        // Eight, not six, for the text: the mask names the kind, and "github" is both kind and prefix.
+        for (const i of r.issues) assert.ok(!leaks(i.message, s, 8), `${h.name}: message leaks the secret: ${i.code}`);
+        // Eight, not six: the mask and the message name the rule, and "github" is both rule name and prefix.
         assert.ok(!leaks(r.text, s, 8), `${h.name}: returned text leaks the secret`);
       }
     }
@@ -35,8 +35,8 @@ test("no issue message and no returned text contains any part of any planted sec
 test("masking replaces the secret with its kind and keeps the rest of the lesson", () => {
   const s = SECRET_VALUES[0]!;
   const { issues, masked } = findSecrets(`Deploy with key ${s} from the ops account`);
-  assert.equal(masked, "Deploy with key [REDACTED:aws_key] from the ops account");
-  assert.deepEqual(issues.map((i) => [i.layer, i.severity, i.code]), [["secret", "reject", "secret_aws_key"]]);
+  assert.equal(masked, "Deploy with key [REDACTED:aws-access-token] from the ops account");
+  assert.deepEqual(issues.map((i) => [i.layer, i.severity, i.code]), [["secret", "reject", "secret_aws_access_token"]]);
 });
 
 test("only the password of a URL is masked; user and host stay readable", () => {
@@ -46,8 +46,8 @@ test("only the password of a URL is masked; user and host stay readable", () => 
 
 test("assignments keep the name and lose the value", () => {
   const { masked, issues } = findSecrets('Set SESSION_SECRET="f9K2mQ7xL4pR8tV1wZ6yB3nC" in prod');
-  assert.equal(masked, 'Set SESSION_SECRET="[REDACTED:credential]" in prod');
-  assert.equal(issues[0]!.code, "secret_credential");
+  assert.equal(masked, 'Set SESSION_SECRET="[REDACTED:generic-api-key]" in prod');
+  assert.equal(issues[0]!.code, "secret_generic_api_key");
 });
 
 test("repeated secrets of one kind give one issue that counts them", () => {
@@ -56,7 +56,7 @@ test("repeated secrets of one kind give one issue that counts them", () => {
   const { issues, masked } = findSecrets(`${a} and ${b}`);
   assert.equal(issues.length, 1);
   assert.match(issues[0]!.message, /2 occurrences/);
-  assert.equal(masked, "[REDACTED:github_token] and [REDACTED:github_token]");
+  assert.equal(masked, "[REDACTED:github-pat] and [REDACTED:github-pat]");
 });
 
 test("a PEM header without key material is a mention, not a secret", () => {

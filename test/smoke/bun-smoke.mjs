@@ -18,10 +18,31 @@ if (hits[0]?.entry.id !== added.id) throw new Error("recall under Bun did not fi
 const block = await cairn.inject({ task: "configure the libsql busy timeout" });
 if (!block.text.includes(added.handle)) throw new Error("inject under Bun did not render the lesson");
 await cairn.close();
-for (const extra of ["../../dist/faces/opencode/plugin.js", "../../dist/faces/mcp/server.js"]) {
+for (const extra of ["../../dist/plugin.js", "../../dist/server.js"]) {
   const file = new URL(extra, import.meta.url);
   if (fs.existsSync(file)) await import(file.href);
 }
 if (!fs.existsSync(path.join(root, "data", "cairn", "hive.db"))) throw new Error("hive not created in the XDG data dir");
+// The team hive on PostgreSQL under Bun (the `pg` driver loads lazily): in CI, or with CAIRN_TEST_PG.
+const pgUrl = process.env.CAIRN_TEST_PG || (process.env.CI === "true" ? "postgres://postgres@127.0.0.1:5432/postgres" : undefined);
+let pgNote = "PostgreSQL part skipped (set CAIRN_TEST_PG)";
+if (pgUrl) {
+  const schema = `cairn_t_bun_${process.pid}`;
+  const team = await openCairn({ projectDir: project, env, config: { hive_url: pgUrl, hive_postgres: { schema } } });
+  try {
+    const p = await team.promote({ lesson: { lesson: "Under Bun the team hive answers: pg loads lazily and ranks with BM25 over GIN.", category: "tooling" } });
+    if (p.action !== "added") throw new Error(`promote to the PostgreSQL hive failed under Bun: ${JSON.stringify(p)}`);
+    const found = await team.recall("team hive bun pg lazily");
+    if (found[0]?.entry.id !== p.id) throw new Error("recall from the PostgreSQL hive under Bun did not find the lesson");
+  } finally {
+    await team.close();
+    const { default: pg } = await import("pg");
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  }
+  pgNote = "PostgreSQL hive ok";
+}
 fs.rmSync(root, { recursive: true, force: true });
-console.log(`bun smoke ok (bun ${process.versions.bun})`);
+console.log(`bun smoke ok (bun ${process.versions.bun}); ${pgNote}`);

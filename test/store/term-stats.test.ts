@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
-import { chooseQueryTerms, CREATE_VOCAB_SQL, TermStatsCache } from "../../src/store/term-stats.js";
+import { chooseQueryTerms, CREATE_VOCAB_SQL, sqliteFrequencies, TermStatsCache } from "../../src/store/term-stats.js";
 import { EntrySchema } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
 
@@ -27,7 +27,7 @@ test("common terms are pruned, rare ones kept rarest first, unknown ones never d
     store.driver.exec(CREATE_VOCAB_SQL);
     const total = await store.totalEntries();
     assert.equal(total, 3000);
-    const pick = (terms: string[]) => chooseQueryTerms(store.driver, terms, total, new TermStatsCache());
+    const pick = (terms: string[]) => chooseQueryTerms(sqliteFrequencies(store.driver), terms, total, new TermStatsCache());
 
     const mixed = pick(["service", "webhook", "kafka", "zebrafish"]);
     assert.deepEqual(mixed.keep, ["zebrafish", "kafka", "webhook"], "unknown (df 0) first, then rarest; 'service' is in every entry");

@@ -3,8 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { CairnError } from "../../errors.js";
-import { openCairn, type Cairn } from "../../engine.js";
+import type { Cairn } from "../../engine.js";
 import { isHumanActor } from "../../governance/actors.js";
+import { isPostgresUrl } from "../../store/pg/url.js";
 import { reportError } from "./errors.js";
 import { Output } from "./format.js";
 
@@ -57,7 +58,8 @@ export function invocation(cmd: Command): Invocation {
     out,
     projectDir: path.resolve(g.project ?? process.cwd()),
     actor,
-    hivePath: g.hive ? path.resolve(g.hive) : undefined,
+    // A team database URL passes through untouched; a file path is made absolute.
+    hivePath: g.hive ? (isPostgresUrl(g.hive) ? g.hive.trim() : path.resolve(g.hive)) : undefined,
     env,
   };
 }
@@ -67,6 +69,8 @@ export async function open(inv: Invocation, opts: { create?: boolean } = {}): Pr
   if (!opts.create && !fs.existsSync(inv.projectDir)) {
     throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
   }
+  // Loaded on demand: `cairn --help` and usage errors never pay for the engine.
+  const { openCairn } = await import("../../engine.js");
   return openCairn({
     projectDir: inv.projectDir,
     ...(inv.hivePath ? { hivePath: inv.hivePath } : {}),

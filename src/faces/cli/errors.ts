@@ -34,12 +34,19 @@ function fsMessage(e: unknown): string | undefined {
   return `Cannot ${err.syscall}${where}: ${what[err.code] ?? err.code}`;
 }
 
+/** What a CLI user types next, for errors whose engine message cannot know the face. */
+const CLI_HINTS: Partial<Record<CairnErrorCode, string>> = {
+  FORCE_REQUIRED: "Run the command again with --force to do it anyway.",
+  FORBIDDEN: "Run it as yourself: without --actor (or --actor human:<name>), from your own terminal rather than an agent's shell.",
+};
+
 /** Reports `e` and returns the exit code. Stack traces only for unexpected errors under CAIRN_DEBUG=1. */
 export function reportError(e: unknown, out: Output): number {
   const fsMsg = isCairnError(e) ? undefined : fsMessage(e);
   const unexpected = !isCairnError(e) && !fsMsg;
   const code = isCairnError(e) ? e.code : fsMsg ? "IO_ERROR" : "INTERNAL";
-  const message = isCairnError(e) ? e.message : (fsMsg ?? (e instanceof Error ? e.message : String(e)));
+  const hint = isCairnError(e) ? CLI_HINTS[e.code] : undefined;
+  const message = isCairnError(e) ? `${e.message}${hint ? ` ${hint}` : ""}` : (fsMsg ?? (e instanceof Error ? e.message : String(e)));
   if (out.json) out.print({ error: { code, message } });
   else out.error(`error: ${message}`);
   if (unexpected) {

@@ -1,6 +1,6 @@
 // Output for people (tables, colour, truncation) and for scripts (one JSON value on stdout).
 import pc from "picocolors";
-import { stripInvisibleChars } from "../../quality/sanitize.js";
+import { stripInvisibleChars, truncateAtWord } from "../../quality/sanitize.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -50,10 +50,18 @@ export function clean(text: string): string {
   return stripInvisibleChars(text).replace(/\s+/g, " ").trim();
 }
 
-export function truncate(text: string, width: number): string {
-  const chars = [...text];
-  if (width <= 1) return chars.slice(0, Math.max(0, width)).join("");
-  return chars.length <= width ? text : `${chars.slice(0, width - 1).join("")}…`;
+/** Lines of at most `width` characters, broken between words. */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && [...line].length + 1 + [...word].length > width) {
+      lines.push(line);
+      line = "";
+    }
+    line = line ? `${line} ${word}` : word;
+  }
+  return line ? [...lines, line] : lines;
 }
 
 export function terminalWidth(): number {
@@ -63,8 +71,10 @@ export function terminalWidth(): number {
 export interface Column<T> {
   header: string;
   value: (row: T) => string;
-  /** The one flexible column takes what the terminal has left, and is truncated to it. */
+  /** The one flexible column takes what the terminal has left, and is truncated to it (at a word). */
   flex?: boolean;
+  /** For the flexible column: continue on more lines instead of truncating. */
+  wrap?: boolean;
   color?: (s: string, row: T) => string;
 }
 
@@ -74,19 +84,26 @@ export function table<T>(rows: readonly T[], cols: readonly Column<T>[], out: Ou
   const widths = cols.map((c, i) => Math.max(c.header.length, ...cells.map((row) => [...row[i]!].length)));
   const fixed = widths.reduce((sum, w, i) => (cols[i]!.flex ? sum : sum + w + 2), 0);
   const flexWidth = Math.max(20, terminalWidth() - fixed);
+  const flexAt = cols.findIndex((c) => c.flex);
   const fmt = (vals: string[], row?: T) =>
     vals
       .map((v, i) => {
         const col = cols[i]!;
-        if (col.flex) return truncate(v, flexWidth);
+        if (col.flex) return col.wrap ? v : truncateAtWord(v, flexWidth);
         const padded = v.padEnd(widths[i]!);
         return row !== undefined && col.color ? col.color(padded, row) : padded;
       })
       .join("  ")
       .trimEnd();
   const lines = [out.c.bold(fmt(cols.map((c) => c.header)))];
+  // Continuation lines of a wrapped column start where that column starts.
+  const indent = " ".repeat(widths.slice(0, Math.max(0, flexAt)).reduce((a, w) => a + w + 2, 0));
   rows.forEach((r, i) => {
-    lines.push(fmt(cells[i]!, r));
+    const vals = [...cells[i]!];
+    const wrapped = flexAt >= 0 && cols[flexAt]!.wrap ? wrapWords(vals[flexAt]!, flexWidth) : undefined;
+    if (wrapped) vals[flexAt] = wrapped[0] ?? "";
+    lines.push(fmt(vals, r));
+    for (const more of wrapped?.slice(1) ?? []) lines.push(`${indent}${more}`);
     if (after) lines.push(...after(r));
   });
   return lines;

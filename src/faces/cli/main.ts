@@ -1,32 +1,25 @@
 // The `cairn` command: global options, the command groups, and usage errors mapped to exit code 2.
-import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { registerEntryCommands } from "./commands/entries.js";
 import { registerIoCommands } from "./commands/io.js";
 import { registerLearningCommands } from "./commands/learning.js";
 import { registerGovernanceCommands } from "./commands/governance.js";
+import { registerHiveCommands } from "./commands/hive.js";
 import { createMcpCommand } from "../mcp/command.js";
 import { registerLifecycleCommands } from "./commands/lifecycle.js";
 import { registerRecallCommand } from "./commands/recall.js";
 import { registerSetupCommands } from "./commands/setup.js";
+import { packageVersion } from "../../core/package-info.js";
+import { createUiCommand } from "../web/command.js";
 import { EXIT } from "./errors.js";
 import { Output } from "./format.js";
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
-    return pkg.version ?? "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
 
 export function buildProgram(): Command {
   const program = new Command("cairn")
     .description("Cairn: lessons for teams of AI coding agents — record, gate, recall, review.")
-    .version(version(), "-V, --version")
+    .version(packageVersion(), "-V, --version")
     .addOption(new Option("--project <dir>", "project whose .swarm/cairn.db to use (default: current directory)"))
-    .addOption(new Option("--hive <path>", "hive database file (default: CAIRN_HIVE, config hive_path, platform data dir)"))
+    .addOption(new Option("--hive <path|url>", "hive database file, or a team hive postgres://… URL (default: CAIRN_HIVE_URL / hive_url, else CAIRN_HIVE, hive_path, platform data dir)"))
     .addOption(new Option("--json", "print one JSON value on stdout (errors as {\"error\": {code, message}})"))
     .addOption(new Option("--config <file>", "user config file to read instead of the default (like CAIRN_CONFIG)"))
     .addOption(new Option("--actor <who>", "who performs writes, e.g. human:alice, agent:coder (default: $CAIRN_ACTOR, else human:cli)"))
@@ -51,6 +44,7 @@ Exit codes: 0 ok, 1 failure, 2 invalid input or rejected, 3 not found, 4 needs -
   registerIoCommands(program);
   registerLearningCommands(program);
   registerGovernanceCommands(program);
+  registerHiveCommands(program);
   // `cairn --project X mcp` and `cairn mcp --project X` mean the same project.
   program.addCommand(
     createMcpCommand().hook("preAction", (_parent, cmd) => {
@@ -58,6 +52,8 @@ Exit codes: 0 ok, 1 failure, 2 invalid input or rejected, 3 not found, 4 needs -
       if (project && !cmd.opts<{ project?: string }>().project) cmd.setOptionValue("project", project);
     }),
   );
+  // The web server loads only when `ui` runs (its action imports it).
+  program.addCommand(createUiCommand());
   // Subcommands inherit the parent's error handling so every usage error reaches one place.
   for (const cmd of program.commands) cmd.exitOverride().showSuggestionAfterError(true);
   return program;
@@ -79,8 +75,8 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     if (!(e instanceof CommanderError)) throw e;
     if (e.exitCode === 0) return EXIT.OK;
-    // Commander already printed help for a bare `cairn`; an unknown command gets it too.
-    if (e.code === "commander.unknownCommand" && !json) program.outputHelp({ error: true });
+    // Commander printed the error and its "(Did you mean …?)"; a pointer beats the whole help after a typo.
+    if (e.code === "commander.unknownCommand" && !json) process.stderr.write("Run `cairn --help` for every command.\n");
     if (json) out.print({ error: { code: "INVALID_INPUT", message: e.message.replace(/^error: /, "") } });
     return EXIT.USAGE;
   }

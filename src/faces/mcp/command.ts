@@ -1,9 +1,8 @@
 // The `mcp` command (commander): the same flags for `cairn mcp` and the standalone main.ts.
 import { Command } from "commander";
 import { isCairnError } from "../../errors.js";
-import { DEFAULT_HTTP_PORT } from "./http.js";
+import { DEFAULT_HTTP_PORT } from "./defaults.js";
 import { errorText, log } from "./log.js";
-import { runMcp } from "./run.js";
 
 export function createMcpCommand(name = "mcp"): Command {
   return new Command(name)
@@ -13,8 +12,21 @@ export function createMcpCommand(name = "mcp"): Command {
     .option("--host <host>", "HTTP interface to bind (default 127.0.0.1; anything else requires a token)")
     .option("--token <token>", "bearer token HTTP clients must send (prefer env CAIRN_MCP_TOKEN: flags show in ps)")
     .option("--project <dir>", "project used when a client offers no roots (default: the working directory)")
+    .addHelpText(
+      "after",
+      `
+Logs go to stderr; over stdio, stdout carries only the protocol.
+
+Examples:
+  $ cairn mcp                                   # stdio, for Claude Code, Cursor, OpenCode
+  $ claude mcp add cairn -- cairn mcp           # register it with Claude Code
+  $ cairn mcp --project ~/code/api              # when the client sends no workspace roots
+  $ CAIRN_MCP_TOKEN=$(openssl rand -hex 24) cairn mcp --http --port 7391   # one long-running server`,
+    )
     .action(async (o: { http?: boolean; port?: string; host?: string; token?: string; project?: string }) => {
       try {
+        // The SDK and the engine load only when the server starts, not for `cairn --help`.
+        const { runMcp } = await import("./run.js");
         const handle = await runMcp(o);
         await handle.closed;
       } catch (e) {

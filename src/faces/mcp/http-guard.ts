@@ -12,13 +12,15 @@ export function isLoopbackHost(host: string): boolean {
   return net.isIPv4(h) && h.startsWith("127.");
 }
 
+const MCP_TOKEN_HINT = "Pass --token <secret> or set CAIRN_MCP_TOKEN";
+
 /** Refuses a configuration that would expose the lessons to the network without a token. */
-export function checkBinding(host: string, token: string | undefined): void {
+export function checkBinding(host: string, token: string | undefined, tokenHint = MCP_TOKEN_HINT): void {
   if (!isLoopbackHost(host) && !token) {
     throw new CairnError(
       "INVALID_CONFIG",
       `Refusing to listen on ${host} without a bearer token: anyone who can reach it could read and change your lessons. ` +
-        "Pass --token <secret> or set CAIRN_MCP_TOKEN, or bind to 127.0.0.1 (the default).",
+        `${tokenHint}, or bind to 127.0.0.1 (the default).`,
     );
   }
 }
@@ -39,15 +41,18 @@ function hostnameOf(hostHeader: string): string {
 
 /**
  * A loopback server is still reachable from a browser page through DNS rebinding; a foreign
- * Host or Origin header gives such a request away.
+ * Host or Origin header gives such a request away. Shared by the MCP and web faces.
  */
-export function loopbackRequestAllowed(req: IncomingMessage): boolean {
-  if (!isLoopbackHost(hostnameOf(req.headers.host ?? ""))) return false;
-  const origin = req.headers.origin;
+export function loopbackHeadersAllowed(hostHeader: string | undefined, origin: string | undefined): boolean {
+  if (!isLoopbackHost(hostnameOf(hostHeader ?? ""))) return false;
   if (!origin) return true;
   try {
     return isLoopbackHost(new URL(origin).hostname);
   } catch {
     return false;
   }
+}
+
+export function loopbackRequestAllowed(req: IncomingMessage): boolean {
+  return loopbackHeadersAllowed(req.headers.host, req.headers.origin);
 }

@@ -9,9 +9,9 @@ import { errorText, log } from "./log.js";
 import { ProjectPool } from "./projects.js";
 import { createCairnMcpServer, type CairnMcpSession } from "./server.js";
 import type { McpHandle } from "./stdio.js";
+import { DEFAULT_HTTP_PORT, MCP_PATH } from "./defaults.js";
 
-export const DEFAULT_HTTP_PORT = 7391;
-export const MCP_PATH = "/mcp";
+export { DEFAULT_HTTP_PORT, MCP_PATH };
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const IDLE_SESSION_MS = 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import { errorText, log } from "./log.js";
 import type { ProjectPool } from "./projects.js";
 import { registerResources } from "./resources.js";
 import { SessionProject, type Extra } from "./session.js";
-import { SERVER_VERSION } from "./version.js";
+import { packageVersion } from "../../core/package-info.js";
 
 export interface CairnMcpServerOptions {
   pool: ProjectPool;
@@ -40,7 +40,7 @@ function toolError(tool: ToolDefinition, e: unknown): CallToolResult {
 }
 
 export function createCairnMcpServer(opts: CairnMcpServerOptions): CairnMcpSession {
-  const server = new McpServer({ name: "cairn", version: SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: "cairn", version: packageVersion() }, { instructions: INSTRUCTIONS });
   const session = new SessionProject(server, opts.pool, opts.fallbackDir);
 
   for (const tool of ALL_TOOLS) {

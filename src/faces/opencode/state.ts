@@ -1,6 +1,6 @@
 // What one plugin instance shares across its hooks: options, log, the lazily opened engine, plan reader, activity.
 import path from "node:path";
-import { openCairn, type Cairn } from "../../engine.js";
+import type { Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
 import { PlanReader } from "../../retrieval/plan.js";
 import { AgentActivity } from "./awareness.js";
@@ -72,6 +72,8 @@ export class PluginState {
   }
 
   private async open(): Promise<Cairn> {
+    // The engine (SQLite driver, gates, retrieval) loads with the first hook that needs it, not with the plugin.
+    const { openCairn } = await import("../../engine.js");
     const base = { projectDir: this.directory, actor: "agent:opencode", ...(this.env ? { env: this.env } : {}) };
     const overrides = this.options.engine;
     if (Object.keys(overrides).length === 0) return openCairn(base);

@@ -1,19 +1,21 @@
-// Adapter: the shared agent tools (ALL_TOOLS) served through the plugin's tool() helper, whose zod is not ours.
-import { tool, type ToolContext, type ToolDefinition as PluginTool } from "@opencode-ai/plugin";
+// Adapter: the shared agent tools (ALL_TOOLS) in the shape OpenCode's plugin API expects.
+import type { ToolContext, ToolDefinition as PluginTool } from "@opencode-ai/plugin";
 import { z } from "zod";
 import type { Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
 import { ALL_TOOLS, callTool, type ToolDefinition } from "../../tools/index.js";
 
 /**
- * The plugin package pins its own zod (4.1.x, the one OpenCode is built with) and OpenCode
- * calls `z.object(args)` and `z.toJSONSchema` with it. Schemas from our zod (4.6.x) are a
- * different build, so each argument is rebuilt with `tool.schema` from its JSON Schema —
- * a documented format rather than another build's internals. Validation and defaults stay
- * ours: `callTool` parses the arguments again with the original shape.
+ * OpenCode builds `z.object(args)` with its own bundled zod and renders it as JSON Schema for the
+ * model. Our input schemas carry defaults and refinements meant for validation (`callTool` parses
+ * the arguments again with the original shape); what OpenCode needs is the input-side contract:
+ * each field optional unless required, with its description and bounds. So each argument is
+ * rebuilt from its JSON Schema, a documented format, rather than handed over with a default that
+ * output-mode JSON Schema would turn into "required". zod keeps descriptions in a registry shared
+ * through globalThis, so OpenCode's copy of zod reads them.
  */
-type PZ = typeof tool.schema;
-/** Any schema of the plugin's zod; typed as ZodAny so describe/optional are available on every variant. */
+type PZ = typeof z;
+/** Any schema; typed as ZodAny so describe/optional are available on every variant. */
 type PSchema = ReturnType<PZ["any"]>;
 
 interface JsonSchema {
@@ -75,8 +77,8 @@ function rebuildShape(js: JsonSchema, pz: PZ): Record<string, PSchema> {
   return shape;
 }
 
-/** The argument shape of one shared tool, rebuilt with the plugin's zod. */
-export function pluginArgs(def: ToolDefinition, pz: PZ = tool.schema): Record<string, PSchema> {
+/** The argument shape of one shared tool as OpenCode should see it. */
+export function pluginArgs(def: ToolDefinition, pz: PZ = z): Record<string, PSchema> {
   const js = z.toJSONSchema(z.object(def.args), { io: "input", unrepresentable: "any" }) as JsonSchema;
   return rebuildShape(js, pz);
 }
@@ -89,7 +91,8 @@ export interface ToolHost {
 }
 
 export function pluginTool(def: ToolDefinition, host: ToolHost): PluginTool {
-  return tool({
+  // The plugin package's tool() is the identity function; importing it would make the package a runtime dependency.
+  return {
     description: def.description,
     args: pluginArgs(def) as never,
     async execute(args: unknown, ctx: ToolContext) {
@@ -104,7 +107,7 @@ export function pluginTool(def: ToolDefinition, host: ToolHost): PluginTool {
         throw new Error(isCairnError(e) ? `${def.name} failed (${e.code}): ${e.message}` : `${def.name} failed: ${(e as Error).message}`);
       }
     },
-  });
+  };
 }
 
 /** Every shared tool, keyed by its name (opencode-swarm's names, so its prompts keep working). */

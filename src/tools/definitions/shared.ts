@@ -73,7 +73,9 @@ export function writeOutcome(r: WriteResult, extraData: Record<string, unknown> 
   const head =
     r.action === "added"
       ? `added ${r.handle} to the ${r.tier} tier (status ${r.status}, id ${r.id})`
-      : `reinforced ${r.handle} in the ${r.tier} tier instead of adding a copy: ${r.reason ?? "duplicate"} (status ${r.status})`;
+      : r.action === "queued"
+        ? `queued for the ${r.tier} tier: ${r.reason ?? "it is unreachable now"}`
+        : `reinforced ${r.handle} in the ${r.tier} tier instead of adding a copy: ${r.reason ?? "duplicate"} (status ${r.status})`;
   const text = [head, ...warnings.map((w) => `warning: ${w}`)].join("\n");
   return {
     text,

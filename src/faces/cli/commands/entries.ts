@@ -2,13 +2,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { CATEGORIES, KINDS, ROOT_CAUSES, TIERS, type Entry, type NewEntryInput, type Tier } from "../../../core/entry.js";
-import { Cairn } from "../../../engine.js";
-import { inputFromFields, parseLessonFile, type LessonFields } from "../../../governance/structured.js";
+import type { Entry, NewEntryInput } from "../../../core/entry.js";
+import { CATEGORIES, KINDS, parseStatuses, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
+import type { LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
 import { action, int, withCairn } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
-import { clean, list, statusColor, table, type Output } from "../format.js";
+import { truncateAtWord } from "../../../quality/sanitize.js";
+import { clean, list, statusColor, table, terminalWidth, type Output } from "../format.js";
 
 interface AddFlags {
   category?: string;
@@ -64,9 +65,12 @@ export function reportWrite(out: Output, r: WriteResult, extra: Record<string, u
   if (out.json) out.print({ ...writeResultJson(r), ...extra });
   else if (r.action === "added") out.line(`${out.c.green("added")} ${r.handle} (${r.status})`);
   else if (r.action === "reinforced") out.line(`${out.c.cyan("reinforced")} ${r.handle}: ${r.reason ?? ""}`);
+  else if (r.action === "queued") out.line(`${out.c.yellow("queued")} for the ${r.tier}: ${r.reason ?? ""}`);
   else out.error(`rejected: ${r.reason ?? "failed validation"}`);
   if (!out.json && r.action !== "rejected") {
-    for (const i of r.issues.filter((x) => x.severity === "warn")) out.warn(`warning: ${i.message}`);
+    for (const i of r.issues.filter((x) => x.severity !== "reject")) {
+      out.warn(i.severity === "review" ? `held for review (approve with \`cairn approve ${r.handle}\`): ${i.message}` : `warning: ${i.message}`);
+    }
   }
   return r.action === "rejected" ? EXIT.USAGE : EXIT.OK;
 }
@@ -93,13 +97,17 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
   };
 }
 
-export function lessonInput(lesson: string, f: AddFlags): NewEntryInput {
-  return inputFromFields({}, lessonFields(lesson, f));
+/** Structured fields are parsed by the engine's module (zod, YAML), loaded only when a command writes a lesson. */
+export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string): Promise<NewEntryInput> {
+  const { inputFromFields, parseLessonFile } = await import("../../../governance/structured.js");
+  const file = fromFile && fromFile !== "-" ? path.resolve(fromFile) : undefined;
+  const base = fromFile ? parseLessonFile(file ? fs.readFileSync(file, "utf8") : readStdin(), file ?? "<stdin>") : {};
+  return inputFromFields(base, lessonFields(lesson, f));
 }
 
-/** The lesson options shared by add, promote and supersede. */
-export function lessonOptions(cmd: Command): Command {
-  return cmd
+/** The lesson options shared by add, promote and supersede (which names what it replaces as an argument). */
+export function lessonOptions(cmd: Command, opts: { supersedes?: boolean } = {}): Command {
+  cmd
     .addOption(new Option("--category <c>", "category").choices(CATEGORIES))
     .addOption(new Option("--kind <k>", "kind of lesson").choices(KINDS))
     .option("--tags <a,b>", "comma-separated tags")
@@ -115,19 +123,24 @@ export function lessonOptions(cmd: Command): Command {
     .option("--files <globs>", "comma-separated file globs it applies to")
     .option("--stack <a,b>", "comma-separated tech stack it applies to")
     .option("--projects <a,b>", 'comma-separated project names it applies to ("*" for any)')
-    .option("--supersedes <id>", "an older entry this one replaces (retired when this one is accepted)")
     .option("--enforce", "advisories from this lesson block the agent's action instead of only warning");
+  if (opts.supersedes !== false) cmd.option("--supersedes <id>", "an older entry this one replaces (retired when this one is accepted)");
+  return cmd;
+}
+
+function readStdin(): string {
+  return fs.readFileSync(0, "utf8");
 }
 
 export function registerEntryCommands(program: Command): void {
   lessonOptions(
     program
       .command("add")
-      .argument("[lesson]", "the lesson, one irreducible insight (or give it in --from-file)")
+      .argument("[lesson]", "the lesson, one irreducible insight; `-` reads it from standard input (or give it in --from-file)")
       .description("record a lesson through the quality gates; a near-duplicate reinforces the existing entry"),
   )
     .addOption(new Option("--tier <tier>", "where to store it").choices(TIERS).default("swarm"))
-    .option("--from-file <file>", "a YAML or JSON lesson (title, lesson, why, root_cause, prevention, applicability, …); flags override it")
+    .option("--from-file <file>", "a YAML or JSON lesson (title, lesson, why, root_cause, prevention, applicability, …), `-` for standard input; flags override it")
     .addHelpText(
       "after",
       `
@@ -139,14 +152,16 @@ Examples:
   $ cairn add "Check the session token for null before reading its claims in the auth middleware" \
       --title "Null check at auth token boundaries" --root-cause null_reference \
       --prevention "Return early when the token is missing" --detect 'token\.(claims|payload)' --files 'src/auth/**'
-  $ cairn add --from-file lesson.yaml`,
+  $ cairn add --from-file lesson.yaml
+  $ cairn add - < lesson.txt          (nothing in argv, shell history or npm's debug log)`,
     )
     .action(
       action(async (inv, lesson: string | undefined, flags: AddFlags) => {
-        if (lesson === undefined && !flags.fromFile) throw usageError("Give the lesson text, or --from-file <file>.");
-        const file = flags.fromFile ? path.resolve(flags.fromFile) : undefined;
-        const base = file ? parseLessonFile(fs.readFileSync(file, "utf8"), file) : {};
-        const input = inputFromFields(base, lessonFields(lesson, flags));
+        if (lesson === undefined && !flags.fromFile) throw usageError("Give the lesson text, `-` to read it from standard input, or --from-file <file>.");
+        if (lesson === "-" && flags.fromFile === "-") throw usageError("Standard input can hold the lesson or the --from-file document, not both.");
+        // `-` keeps a lesson (and anything secret a person pasted into it) out of argv, shell history and npm's debug log.
+        const text = lesson === "-" ? readStdin().trim() : lesson;
+        const input = await lessonInput(text, flags, flags.fromFile);
         return withCairn(inv, async (cairn) => reportWrite(inv.out, await cairn.add(input, { tier: flags.tier ?? "swarm" })));
       }),
     );
@@ -165,7 +180,7 @@ Examples:
     .action(
       action(async (inv, flags: { tier: Tier | "all"; status?: string; category?: Entry["category"]; limit: number; offset: number; flagged?: boolean; order?: "newest" | "oldest" | "confidence" }) =>
         withCairn(inv, async (cairn) => {
-          const statuses = Cairn.parseStatuses(flags.status);
+          const statuses = parseStatuses(flags.status);
           const entries = flags.flagged ? await cairn.flagged(flags.tier, flags.limit) : await cairn.list({
             tier: flags.tier,
             limit: flags.limit,
@@ -215,15 +230,16 @@ Examples:
           const rows = await cairn.rejected(flags.tier, flags.limit);
           if (inv.out.json) return inv.out.print(rows);
           if (rows.length === 0) return inv.out.note("no rejected lessons");
+          // The reason is what a person reads here, so it is shown whole; the lesson follows, cut at a word.
           table(
             rows,
             [
               { header: "AT", value: (r) => r.at.slice(0, 19) },
               { header: "SOURCE", value: (r) => r.source },
-              { header: "REASON", value: (r) => r.reason.slice(0, 60) },
-              { header: "LESSON", value: (r) => r.lesson, flex: true },
+              { header: "REASON", value: (r) => r.reason, flex: true, wrap: true },
             ],
             inv.out,
+            (r) => [inv.out.c.dim(`    ${truncateAtWord(clean(r.lesson), terminalWidth() - 4)}`)],
           ).forEach((l) => inv.out.line(l));
         }),
       ),

@@ -7,8 +7,7 @@ import type { Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
-import { METRIC_TARGETS, type GovernanceMetrics } from "../../../governance/metrics.js";
-import { completeFields, documentYaml, parseLessonFile } from "../../../governance/structured.js";
+import type { GovernanceMetrics } from "../../../governance/metrics.js";
 import { action, int, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { clean, list, type Output } from "../format.js";
@@ -64,6 +63,7 @@ async function review(inv: Invocation, flags: { limit: number }): Promise<number
     throw usageError("`cairn review` is interactive and needs a terminal. Use `cairn approve <id>` or `cairn reject <id> [reason]` instead (drafts: `cairn list --status draft`).");
   }
   const { select, input } = await import("@inquirer/prompts");
+  const { completeFields, documentYaml, parseLessonFile } = await import("../../../governance/structured.js");
   return withCairn(inv, async (cairn) => {
     const drafts = await cairn.list({ statuses: ["draft"], order: "oldest", limit: flags.limit });
     if (drafts.length === 0) {
@@ -140,6 +140,7 @@ const dur = (ms: number | null) => (ms === null ? "—" : ms < 60_000 ? `${Math.
 
 /** `cairn stats --governance`: the document's success metrics against their targets. */
 export async function printGovernanceStats(inv: Invocation, cairn: Cairn): Promise<void> {
+  const { METRIC_TARGETS } = await import("../../../governance/metrics.js");
   const m: GovernanceMetrics = await cairn.governanceStats();
   if (inv.out.json) return inv.out.print({ ...m, targets: METRIC_TARGETS });
   const rows: Array<[string, string, string, string]> = [
@@ -190,7 +191,7 @@ export function registerGovernanceCommands(program: Command): void {
     .command("reject")
     .argument("<id>", "entry id or handle")
     .argument("[reason]", "why (kept on the entry and in the event log)")
-    .description("reject a draft (people only): it is archived with the reason")
+    .description("reject a draft or candidate lesson (people only): it is archived with the reason and counted in the approval rate")
     .addHelpText("after", '\nExamples:\n  $ cairn reject S-14 "too specific to one bug"')
     .action(
       action(async (inv, id: string, reason?: string) =>

@@ -2,11 +2,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
-import { TIERS, type Tier } from "../../../core/entry.js";
+import { TIERS, type Tier } from "../../../core/enums.js";
 import { CairnError } from "../../../errors.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../../../io/types.js";
 import { action, withCairn } from "../context.js";
-import { importProgress } from "../progress.js";
+
 
 export function registerIoCommands(program: Command): void {
   program
@@ -34,6 +34,7 @@ Examples:
         } catch (e) {
           throw new CairnError("IMPORT_ERROR", `Cannot read ${abs}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
         }
+        const { importProgress } = await import("../progress.js");
         const progress = await importProgress(abs, inv.out.json);
         const report = await withCairn(inv, (c) =>
           c.importFile(abs, { format: flags.format, trusted: Boolean(flags.trusted), onProgress: (n) => progress.update(n) }),

@@ -1,8 +1,9 @@
 // Status commands: quarantine, restore, archive, remove, promote, supersede, feedback, sweep.
 import { Argument, type Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
-import { VERDICTS, type Verdict } from "../../../lifecycle/feedback.js";
+import { VERDICTS, type Verdict } from "../../../core/enums.js";
 import type { PromotionResult } from "../../../lifecycle/promote.js";
+import { isEntryRef } from "../../../core/ids.js";
 import { action, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { lessonInput, lessonOptions, reportWrite } from "./entries.js";
@@ -60,14 +61,16 @@ export function registerLifecycleCommands(program: Command): void {
 Exit codes: 0 promoted or reinforced, 2 rejected by the hive gate.
 
 Examples:
-  $ cairn promote --from-swarm S-12
+  $ cairn promote --from-swarm S-12      (also: cairn promote S-12)
   $ cairn promote "Always set busy_timeout on SQLite connections" --category tooling`,
     )
     .action(
       action(async (inv, text: string | undefined, flags: Parameters<typeof lessonInput>[1] & { fromSwarm?: string }) => {
         if (Boolean(text) === Boolean(flags.fromSwarm)) throw usageError("Give either a lesson text or --from-swarm <id>, not both or neither.");
+        // An id or handle where the text was expected means "promote that entry", not "store this id as a lesson".
+        const fromSwarm = flags.fromSwarm ?? (text && isEntryRef(text) ? text.trim() : undefined);
         return withCairn(inv, async (c) => {
-          const r: PromotionResult = await c.promote(flags.fromSwarm ? { id: flags.fromSwarm } : { lesson: lessonInput(text!, flags) });
+          const r: PromotionResult = await c.promote(fromSwarm ? { id: fromSwarm } : { lesson: await lessonInput(text!, flags) });
           return reportWrite(inv.out, r, { route: r.route, ...(r.from ? { from: r.from } : {}) });
         });
       }),
@@ -79,13 +82,14 @@ Examples:
       .argument("<old-id>", "the entry being replaced")
       .argument("<new-id-or-text>", "an existing entry's id, or the text of a new lesson (anything with a space)")
       .description("mark an entry superseded by another (existing or new) entry"),
+    { supersedes: false },
   )
     .addHelpText("after", '\nExamples:\n  $ cairn supersede S-3 S-9\n  $ cairn supersede S-3 "Use the v2 token endpoint; v1 was removed in March"')
     .action(
       action(async (inv, oldRef: string, replacement: string, flags: Parameters<typeof lessonInput>[1]) =>
         withCairn(inv, async (c) => {
           // A lesson always has spaces; an id never does.
-          const what = /\s/.test(replacement.trim()) ? lessonInput(replacement, flags) : replacement;
+          const what = /\s/.test(replacement.trim()) ? await lessonInput(replacement, flags) : replacement;
           const r = await c.supersede(oldRef, what);
           if (inv.out.json) return inv.out.print(r);
           inv.out.line(`${r.old.handle} superseded by ${r.replacement.handle}`);

@@ -1,7 +1,7 @@
 // `cairn recall`: the engine's ranked lessons for a query, as a table or the JSON contract.
 import { Option, type Command } from "commander";
-import { CATEGORIES, TIERS, type Category, type Tier } from "../../../core/entry.js";
-import { Cairn, type RecallHit } from "../../../engine.js";
+import { CATEGORIES, parseStatuses, TIERS, type Category, type Tier } from "../../../core/enums.js";
+import type { RecallHit } from "../../../engine.js";
 import { action, int, withCairn } from "../context.js";
 import { table, type Output } from "../format.js";
 
@@ -57,7 +57,7 @@ Examples:
     .action(
       action(async (inv, query: string, flags: RecallFlags) =>
         withCairn(inv, async (cairn) => {
-          const statuses = Cairn.parseStatuses(flags.status);
+          const statuses = parseStatuses(flags.status);
           const hits = await cairn.recall(query, {
             limit: flags.limit,
             tier: flags.tier,

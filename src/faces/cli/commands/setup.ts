@@ -1,6 +1,7 @@
 // Setup and health commands: init, doctor, config, stats.
 import type { Command } from "commander";
-import { configReference, loadConfig } from "../../../config.js";
+import { CairnError } from "../../../errors.js";
+import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
 import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
 import { action, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
@@ -11,17 +12,39 @@ export function registerSetupCommands(program: Command): void {
   program
     .command("init")
     .description("create the project's .swarm/cairn.db and the hive (if missing) and print where they are")
-    .addHelpText("after", "\nExamples:\n  $ cairn init\n  $ cairn init --project ~/code/api --hive /tmp/team-hive.db")
+    .addHelpText(
+      "after",
+      `
+With --hive postgres://… the team database is checked (and its schema created), and hive_url is
+saved in your user config so every project uses it; keep the password in PGPASSWORD or ~/.pgpass.
+
+Examples:
+  $ cairn init
+  $ cairn init --project ~/code/api --hive /tmp/team-hive.db
+  $ cairn init --hive postgres://alice@db.internal:5432/team`,
+    )
     .action(
       action(async (inv) =>
         withCairn(
           inv,
           async (cairn) => {
-            const info = { project: cairn.project, swarm: cairn.swarmPath, hive: cairn.hivePath ?? null };
+            const team = inv.hivePath !== undefined && isPostgresUrl(inv.hivePath) ? inv.hivePath : undefined;
+            let saved: string | undefined;
+            if (team) {
+              const [, hive] = await cairn.doctor();
+              if (!hive?.reachable) throw new CairnError("UNAVAILABLE", hive?.error ?? `The team hive ${maskUrl(team)} does not answer.`);
+              const { updateUserConfig } = await import("../../../config.js");
+              saved = updateUserConfig({ hive_url: team }, inv.env);
+            }
+            const info = { project: cairn.project, swarm: cairn.swarmPath, hive: cairn.hiveLocation ?? null, ...(saved ? { config: saved } : {}) };
             if (inv.out.json) return inv.out.print(info);
             inv.out.line(`project  ${cairn.project.name} (${cairn.project.id})`);
             inv.out.line(`swarm    ${cairn.swarmPath}`);
-            inv.out.line(`hive     ${cairn.hivePath ?? "(disabled)"}`);
+            inv.out.line(`hive     ${cairn.hiveLocation ?? "(disabled)"}`);
+            if (saved) {
+              inv.out.line(`config   hive_url saved in ${saved}`);
+              if (team && new URL(team).password) inv.out.warn("the URL's password is stored in that file (owner-only); PGPASSWORD or ~/.pgpass keeps it out of config files");
+            }
           },
           { create: true },
         ),
@@ -40,7 +63,10 @@ export function registerSetupCommands(program: Command): void {
     .addHelpText("after", "\nExamples:\n  $ cairn config\n  $ cairn config --json   # the effective config and where it came from")
     .action(
       action(async (inv) => {
-        const { config, sources } = effectiveConfig(inv);
+        const { config: raw, sources } = await effectiveConfig(inv);
+        const { configReference, redactConfig } = await import("../../../config.js");
+        // Never the hive password: the URL is shown masked.
+        const config = redactConfig(raw);
         if (inv.out.json) return inv.out.print({ config, sources });
         inv.out.line(configReference());
         inv.out.line();
@@ -79,20 +105,21 @@ export function registerSetupCommands(program: Command): void {
     );
 }
 
-function effectiveConfig(inv: Invocation) {
-  const overrides = inv.hivePath ? { hive_path: inv.hivePath } : undefined;
+async function effectiveConfig(inv: Invocation) {
+  const { loadConfig } = await import("../../../config.js");
+  const overrides = inv.hivePath ? (isPostgresUrl(inv.hivePath) ? { hive_url: inv.hivePath } : { hive_path: inv.hivePath }) : undefined;
   return loadConfig({ projectDir: inv.projectDir, env: inv.env, ...(overrides ? { overrides } : {}) });
 }
 
 async function doctor(inv: Invocation): Promise<number> {
-  const { sources } = effectiveConfig(inv);
+  const { sources } = await effectiveConfig(inv);
   return withCairn(inv, async (cairn) => {
     const tiers = await cairn.doctor();
-    const ok = tiers.every((t) => t.integrity === "ok");
+    const ok = tiers.every((t) => t.integrity === "ok") && !tiers.some((t) => t.outbox?.dead);
     const report = {
       ok,
       project: cairn.project,
-      paths: { project: inv.projectDir, swarm: cairn.swarmPath, hive: cairn.hivePath ?? null },
+      paths: { project: inv.projectDir, swarm: cairn.swarmPath, hive: cairn.hiveLocation ?? null },
       schema_version: LATEST_SCHEMA_VERSION,
       runtime: { node: process.versions.node, bun: process.versions.bun ?? null, platform: `${process.platform}-${process.arch}` },
       config_sources: sources,
@@ -105,9 +132,15 @@ async function doctor(inv: Invocation): Promise<number> {
       inv.out.line(`project   ${cairn.project.name} (${cairn.project.id}) at ${inv.projectDir}`);
       for (const t of tiers) {
         const mark = t.integrity === "ok" ? c.green("ok") : c.red(t.integrity);
-        inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  integrity ${mark}`);
+        if (t.kind === "postgres" && !t.reachable) inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${c.red("unreachable")}: ${t.error ?? ""}`);
+        else if (t.kind === "postgres") inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  schema v${t.schema_version}  round trip ${t.latency_ms} ms  integrity ${mark}`);
+        else inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  integrity ${mark}`);
+        if (t.outbox) {
+          const dead = t.outbox.dead ? c.red(`${t.outbox.dead} dead`) : "0 dead";
+          inv.out.line(`outbox    ${t.outbox.pending} hive writes pending${t.outbox.oldest ? ` (oldest ${t.outbox.oldest})` : ""}, ${dead}`);
+        }
       }
-      if (!cairn.hivePath) inv.out.line("hive      (disabled)");
+      if (!cairn.hiveLocation) inv.out.line("hive      (disabled)");
       inv.out.line(`schema    v${LATEST_SCHEMA_VERSION}`);
       inv.out.line(`runtime   node ${process.versions.node}${process.versions.bun ? `, bun ${process.versions.bun}` : ""} (${report.runtime.platform})`);
       inv.out.line(`config    ${sources.length ? sources.join(", ") : "defaults only"}`);

@@ -1,0 +1,167 @@
+// The team hive on PostgreSQL: inject p99 and recall p50 with 100k hive rows in PostgreSQL + 10k local swarm rows, and the fallback with the database down.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { openCairn, type Cairn } from "../src/index.js";
+import { teamHive } from "../src/hive/outbox.js";
+import type { Services } from "../src/services.js";
+import { PG_LATEST_SCHEMA_VERSION } from "../src/store/pg/migrations.js";
+import { PostgresStore } from "../src/store/pg/pg-store.js";
+import { maskUrl } from "../src/store/pg/url.js";
+import { SqliteStore } from "../src/store/sqlite-store.js";
+import { startProxy, viaProxy } from "../test/helpers/tcp-proxy.js";
+import { injectContext, recallQuery } from "./corpus.js";
+import { makeRng } from "./rng.js";
+import { cacheDir, ensureCorpus } from "./seed.js";
+import { timeLoop, type Timing } from "./stats.js";
+
+export interface PgBenchResult {
+  server: string;
+  hiveRows: number;
+  swarmRows: number;
+  seeded: { cached: boolean; seconds: number; schema: string };
+  inject: Timing & { meanHive: number };
+  recall: Timing;
+  /** Injection with the database unreachable: the project tier plus recent hive results. */
+  fallback: Timing & { withHive: number };
+}
+
+const HIVE = 100_000;
+const SWARM = 10_000;
+const SEED = 42;
+const N = 300;
+
+async function reachable(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.query("SELECT 1");
+  } catch (e) {
+    throw new Error(`PostgreSQL not reachable at ${maskUrl(url)} (${(e as Error).message}); set CAIRN_BENCH_PG=postgres://… to bench the team hive`);
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+/** The PostgreSQL hive of the 100k corpus, seeded once and kept (like bench/.cache) in its own schema. */
+async function seedHive(url: string, log: (m: string) => void): Promise<PgBenchResult["seeded"]> {
+  const schema = `cairn_bench_h${HIVE}_s${SEED}_m${PG_LATEST_SCHEMA_VERSION}`;
+  const store = new PostgresStore({ url, schema, poolMax: 8, statementTimeoutMs: 60_000 }, "hive");
+  try {
+    if ((await store.totalEntries()) === HIVE) return { cached: true, seconds: 0, schema };
+    await store.db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await store.close();
+  }
+  const corpus = await ensureCorpus(HIVE, SEED, log);
+  log(`seeding ${HIVE.toLocaleString("en-US")} hive entries into PostgreSQL schema ${schema} (once; kept for later runs)…`);
+  const t0 = Date.now();
+  const target = new PostgresStore({ url, schema, poolMax: 8, statementTimeoutMs: 60_000, connectTimeoutMs: 60_000 }, "hive");
+  const source = new SqliteStore(corpus.hivePath, "hive");
+  try {
+    let batch: Promise<unknown>[] = [];
+    let n = 0;
+    for await (const e of source.iterateEntries()) {
+      batch.push(target.insertEntry(e, { type: "created", actor: "bench:seed" }));
+      if (batch.length === 8) {
+        await Promise.all(batch);
+        batch = [];
+      }
+      if (++n % 20_000 === 0) log(`  ${n.toLocaleString("en-US")}…`);
+    }
+    await Promise.all(batch);
+    await target.db.query(`ANALYZE "${schema}".entries`);
+  } finally {
+    await source.close();
+    await target.close();
+  }
+  return { cached: false, seconds: Math.round((Date.now() - t0) / 100) / 10, schema };
+}
+
+/**
+ * The read timeout is raised so the figures are PostgreSQL's own latency, never a fallback taken
+ * because a busy machine answered late (the run checks the hive stayed up throughout).
+ */
+async function engine(projectDir: string, env: NodeJS.ProcessEnv, url: string, schema: string): Promise<Cairn> {
+  return openCairn({
+    projectDir, env, actor: "agent:bench",
+    config: {
+      hive_url: url,
+      hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 },
+      knowledge: { swarm_max_entries: 10_000_000, hive_max_entries: 10_000_000 },
+    },
+  });
+}
+
+function health(c: Cairn): string | undefined {
+  return teamHive((c as unknown as { services: Services }).services)?.health;
+}
+
+export async function runPgBench(log: (m: string) => void = (m) => process.stderr.write(`${m}\n`)): Promise<PgBenchResult> {
+  const url = process.env.CAIRN_BENCH_PG || process.env.CAIRN_TEST_PG || "postgres://postgres@127.0.0.1:5432/postgres";
+  await reachable(url);
+  const seeded = await seedHive(url, log);
+  await ensureCorpus(SWARM, SEED, log);
+  // The 10k corpus's project (its swarm tier) on a copy, so counters do not drift the cache.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-pgbench-"));
+  const proxy = await startProxy(Number(new URL(url).port || 5432));
+  try {
+    fs.cpSync(path.join(cacheDir(SWARM, SEED), "project"), path.join(tmp, "project"), { recursive: true });
+    const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "xdg-data"), XDG_CONFIG_HOME: path.join(tmp, "xdg-config") };
+    log(`measuring ${HIVE.toLocaleString("en-US")} hive rows in PostgreSQL + ${SWARM.toLocaleString("en-US")} swarm rows…`);
+    const cairn = await engine(path.join(tmp, "project"), env, url, seeded.schema);
+    const rng = makeRng(SEED * 31 + 5);
+    let hive = 0;
+    const inject = await timeLoop(N, 30, async (i) => {
+      const r = await cairn.inject(injectContext(rng, i));
+      if (i >= 0) hive += r.entries.filter((e) => e.tier === "hive").length;
+    });
+    const recall = await timeLoop(N, 30, () => cairn.recall(recallQuery(rng), { limit: 10 }));
+    if (health(cairn) !== "up") throw new Error(`the hive did not stay up during the measurement (${health(cairn)}); the figures would be the fallback's`);
+    await cairn.close();
+
+    // The fallback: a session that has been running (its cache warm), then the database goes away.
+    const session = await engine(path.join(tmp, "project"), env, viaProxy(url, proxy.port), seeded.schema);
+    const warm = makeRng(SEED * 31 + 7);
+    for (let i = 0; i < 200; i++) await session.inject(injectContext(warm, i), { recordShown: false });
+    await proxy.cut();
+    const restore = process.stderr.write.bind(process.stderr);
+    // The one "unreachable" line is expected; it is not part of the report.
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+    let withHive = 0;
+    let fallback: Timing;
+    try {
+      const down = makeRng(SEED * 31 + 7);
+      fallback = await timeLoop(N, 5, async (i) => {
+        const r = await session.inject(injectContext(down, i < 0 ? 1000 - i : i), { recordShown: false });
+        if (i >= 0 && r.entries.some((e) => e.tier === "hive")) withHive++;
+      });
+    } finally {
+      process.stderr.write = restore;
+    }
+    await session.close();
+    return {
+      server: maskUrl(url),
+      hiveRows: HIVE,
+      swarmRows: SWARM,
+      seeded,
+      inject: { ...inject, meanHive: hive / N },
+      recall,
+      fallback: { ...fallback, withHive },
+    };
+  } finally {
+    await proxy.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith("pg-bench.ts")) {
+  runPgBench().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (e: unknown) => {
+      console.error((e as Error).message);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,54 @@
+// The entry model's enumerations and their types, with no dependency (the CLI's help and argument parsing load only this).
+import { CairnError } from "../errors.js";
+
+export const TIERS = ["swarm", "hive"] as const;
+export const CATEGORIES = [
+  "process", "architecture", "tooling", "security", "testing",
+  "debugging", "performance", "integration", "todo", "other",
+] as const;
+export const KINDS = [
+  "correction", "decision", "commitment", "insight", "learning",
+  "confidence", "pattern", "cross_agent", "workflow_note", "gap",
+] as const;
+export const STATUSES = [
+  "draft", "candidate", "established", "promoted", "archived", "superseded", "quarantined",
+] as const;
+export const PRIORITIES = ["low", "medium", "high", "critical"] as const;
+export const ENFORCEMENTS = ["warn", "enforce"] as const;
+/** The twelve root-cause categories of the Knowledge Objects document. */
+export const ROOT_CAUSES = [
+  "null_reference", "race_condition", "type_mismatch", "config_error", "missing_validation",
+  "state_management", "api_contract", "dependency_issue", "logic_error",
+  "security_vulnerability", "performance_issue", "other",
+] as const;
+
+export type Tier = (typeof TIERS)[number];
+export type Category = (typeof CATEGORIES)[number];
+export type Kind = (typeof KINDS)[number];
+export type Status = (typeof STATUSES)[number];
+export type Priority = (typeof PRIORITIES)[number];
+
+/**
+ * Retrieval priority of each kind (Memory Lane taxonomy): what the agent was told to do
+ * differently outranks what it merely noticed.
+ */
+export const KIND_WEIGHTS: Readonly<Record<Kind, number>> = {
+  correction: 1.0, decision: 1.0, commitment: 1.0,
+  insight: 0.7, learning: 0.7, confidence: 0.7,
+  pattern: 0.4, cross_agent: 0.4, workflow_note: 0.4, gap: 0.4,
+};
+
+/** Statuses an agent may be shown. Drafts wait for a person; the rest are retired. */
+export const LIVE_STATUSES: readonly Status[] = ["candidate", "established", "promoted"];
+
+export const VERDICTS = ["applied", "ignored", "violated", "helpful", "harmful"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Parses a comma-separated status filter (`--status a,b`), naming any unknown value. */
+export function parseStatuses(list: string | undefined): Status[] | undefined {
+  if (!list) return undefined;
+  const values = list.split(",").map((s) => s.trim()).filter(Boolean);
+  const bad = values.filter((v) => !(STATUSES as readonly string[]).includes(v));
+  if (bad.length) throw new CairnError("INVALID_INPUT", `Unknown status ${bad.join(", ")}; use ${STATUSES.join(", ")}.`);
+  return values as Status[];
+}

@@ -1,0 +1,122 @@
+// Team hive commands: push a hive file into PostgreSQL, pull it back, see and replay the outbox.
+import type { Command } from "commander";
+import { CairnError } from "../../../errors.js";
+import type { CopyReport } from "../../../hive/copy.js";
+import { isPostgresUrl } from "../../../store/pg/url.js";
+import { action, withCairn, type Invocation } from "../context.js";
+import { EXIT } from "../errors.js";
+
+// The engine, config and copy code load only when a hive command runs (`cairn --help` loads none of them).
+async function configOf(inv: Invocation) {
+  const { loadConfig } = await import("../../../config.js");
+  return loadConfig({ projectDir: inv.projectDir, env: inv.env }).config;
+}
+
+async function transfer(from: string, to: string, config: Awaited<ReturnType<typeof configOf>>, inv: Invocation): Promise<CopyReport> {
+  const { transferHive } = await import("../../../hive/copy.js");
+  return transferHive(from, to, config, progress(inv));
+}
+
+function printCopy(inv: Invocation, verb: string, r: CopyReport): void {
+  if (inv.out.json) return inv.out.print(r);
+  const { c } = inv.out;
+  inv.out.line(`${c.green(verb)} ${r.from} → ${r.to}`);
+  inv.out.line(`  ${r.inserted} new, ${r.merged} merged into the same lesson, ${r.unchanged} already there; ${r.events} events copied`);
+  for (const x of r.renumbered.slice(0, 20)) inv.out.warn(`  ${x.from} is ${x.to} in the target (its number was taken there)`);
+  if (r.renumbered.length > 20) inv.out.warn(`  … and ${r.renumbered.length - 20} more renumbered`);
+}
+
+/** Progress for long copies on stderr, every 500 entries (never on stdout, never for --json pipes). */
+function progress(inv: Invocation): (n: number) => void {
+  return (n) => {
+    if (n % 500 === 0 && !inv.out.json) process.stderr.write(`copied ${n} entries…\n`);
+  };
+}
+
+export function registerHiveCommands(program: Command): void {
+  const hive = program.command("hive").description("the team hive on PostgreSQL: move a hive there and back, see and replay the outbox");
+
+  hive
+    .command("push")
+    .description("copy a hive file into a PostgreSQL hive: ids, handles, history and confirmations kept; running it again changes nothing")
+    .option("--to <url>", "target database (default: config hive_url / CAIRN_HIVE_URL)")
+    .option("--from <file>", "hive file to copy (default: your hive file)")
+    .addHelpText(
+      "after",
+      `
+Lessons already in the target under another id are merged into it (confirmations united), never
+duplicated, so teammates can each push their own hive into one team database.
+
+Examples:
+  $ cairn hive push --to postgres://cairn@db.internal/team
+  $ cairn hive push --from ~/backup/hive.db --to postgres://cairn@db.internal/team --json`,
+    )
+    .action(
+      action(async (inv, flags: { to?: string; from?: string }) => {
+        const config = await configOf(inv);
+        const to = flags.to ?? config.hive_url;
+        if (!to || !isPostgresUrl(to)) throw new CairnError("INVALID_INPUT", "Give the team database: --to postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
+        const { resolveHivePath } = await import("../../../engine.js");
+        const from = flags.from ?? resolveHivePath({ env: inv.env, ...(inv.hivePath && !isPostgresUrl(inv.hivePath) ? { hivePath: inv.hivePath } : {}) }, config);
+        printCopy(inv, "pushed", await transfer(from, to, config, inv));
+      }),
+    );
+
+  hive
+    .command("pull")
+    .description("copy a PostgreSQL hive into a hive file (a backup, or to work offline); idempotent like push")
+    .option("--from <url>", "source database (default: config hive_url / CAIRN_HIVE_URL)")
+    .requiredOption("--to <file>", "hive file to write into (created if missing; existing lessons are merged, not duplicated)")
+    .addHelpText("after", "\nExamples:\n  $ cairn hive pull --to ~/backup/team-hive.db\n  $ cairn hive pull --from postgres://cairn@db.internal/team --to team.db --json")
+    .action(
+      action(async (inv, flags: { from?: string; to: string }) => {
+        const config = await configOf(inv);
+        const from = flags.from ?? config.hive_url;
+        if (!from || !isPostgresUrl(from)) throw new CairnError("INVALID_INPUT", "Give the team database: --from postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
+        if (isPostgresUrl(flags.to)) throw new CairnError("INVALID_INPUT", "--to is a hive file; to copy between databases, pull into a file and push it.");
+        printCopy(inv, "pulled", await transfer(from, flags.to, config, inv));
+      }),
+    );
+
+  hive
+    .command("status")
+    .description("where the hive is, whether it answers, and this project's outbox of hive writes waiting for it")
+    .addHelpText("after", "\nExit code 1 when the team hive does not answer or writes are parked (dead).\n\nExamples:\n  $ cairn hive status\n  $ cairn hive status --json")
+    .action(
+      action(async (inv) =>
+        withCairn(inv, async (c) => {
+          const tiers = await c.doctor();
+          const hiveTier = tiers.find((t) => t.tier === "hive");
+          const box = await c.outbox(20);
+          const report = { hive: hiveTier ?? null, outbox: box.counts, pending: box.pending, dead: box.dead };
+          const ok = hiveTier?.reachable !== false && box.counts.dead === 0;
+          if (inv.out.json) inv.out.print(report);
+          else {
+            const { c: col } = inv.out;
+            if (!hiveTier) inv.out.line("hive      (disabled)");
+            else if (hiveTier.kind === "sqlite") inv.out.line(`hive      ${hiveTier.location} (a file on this machine)`);
+            else if (hiveTier.reachable) inv.out.line(`hive      ${hiveTier.location}  ${col.green("reachable")}  ${hiveTier.latency_ms} ms  schema v${hiveTier.schema_version}  ${hiveTier.entries} entries`);
+            else inv.out.line(`hive      ${hiveTier.location}  ${col.red("unreachable")}: ${hiveTier.error ?? ""}`);
+            inv.out.line(`outbox    ${box.counts.pending} pending${box.counts.oldest ? ` (oldest ${box.counts.oldest})` : ""}, ${box.counts.dead} dead`);
+            for (const d of box.dead) inv.out.warn(`  dead ${d.op} ${d.id}: ${d.last_error ?? ""}`);
+          }
+          return ok ? EXIT.OK : EXIT.FAILURE;
+        }),
+      ),
+    );
+
+  hive
+    .command("sync")
+    .description("replay this project's outbox into the team hive now (it also replays by itself when the hive is back)")
+    .addHelpText("after", "\nExamples:\n  $ cairn hive sync\n  $ cairn hive sync --json")
+    .action(
+      action(async (inv) =>
+        withCairn(inv, async (c) => {
+          const r = await c.syncOutbox();
+          if (inv.out.json) inv.out.print(r);
+          else inv.out.line(`replayed ${r.applied}, parked ${r.dead} (see \`cairn hive status\`), ${r.pending} still waiting`);
+          return r.dead > 0 ? EXIT.FAILURE : EXIT.OK;
+        }),
+      ),
+    );
+}

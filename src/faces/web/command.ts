@@ -1,0 +1,59 @@
+// The `ui` command: its flags, and the web server imported only when the command runs (other commands never load it).
+import path from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+
+interface UiFlags {
+  port?: number;
+  host?: string;
+  token?: string;
+  name?: string;
+  open?: boolean;
+}
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n > 65_535) throw new InvalidArgumentError("--port must be a whole number from 0 to 65535 (0 picks a free one).");
+  return n;
+}
+
+export function createUiCommand(): Command {
+  return new Command("ui")
+    .description("serve the web UI: review queue, lessons, dashboard, advisories (local only unless you configure a token)")
+    .option("--port <port>", "port (default 7392; 0 picks a free one)", port)
+    .option("--host <host>", "interface to bind (default 127.0.0.1; anything else needs a configured token)")
+    .option("--token <token>", "sign-in token instead of a random one (prefer env CAIRN_UI_TOKEN: flags show in ps)")
+    .option("--name <name>", "your name for the sign-in link's session, recorded as human:<name> (default: your OS user)")
+    .option("--open", "open the sign-in link in your browser")
+    .addHelpText(
+      "after",
+      `
+Prints a sign-in link with a random token (like Jupyter); the browser keeps a cookie session after that.
+Every change is made as human:<name> and goes through the same engine and rules as the CLI.
+
+Examples:
+  $ cairn ui --open
+  $ cairn ui --port 0 --project ~/code/shop
+  $ CAIRN_UI_TOKEN="$(openssl rand -hex 24)" cairn ui --host 0.0.0.0`,
+    )
+    .action(async (flags: UiFlags, cmd: Command) => {
+      const g = cmd.optsWithGlobals<{ project?: string; hive?: string; config?: string }>();
+      const env = { ...process.env };
+      if (g.config) env.CAIRN_CONFIG = path.resolve(g.config);
+      const [{ runUiServer }, { isCairnError }] = await Promise.all([import("./server.js"), import("../../errors.js")]);
+      try {
+        const handle = await runUiServer({
+          projectDir: path.resolve(g.project ?? process.cwd()),
+          ...(g.hive ? { hivePath: path.resolve(g.hive) } : {}),
+          env,
+          ...flags,
+        });
+        const stop = () => void handle.close();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+        await handle.closed;
+      } catch (e) {
+        process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exitCode = isCairnError(e) && (e.code === "INVALID_CONFIG" || e.code === "INVALID_INPUT") ? 2 : 1;
+      }
+    });
+}

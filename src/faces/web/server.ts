@@ -1,0 +1,121 @@
+// `cairn ui`: opens the engine for one project, serves the web UI on loopback (or a configured host with a configured token), prints the sign-in link.
+import { spawn } from "node:child_process";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { serve } from "@hono/node-server";
+import { openCairn } from "../../engine.js";
+import { checkBinding, isLoopbackHost } from "../mcp/http-guard.js";
+import { createUiApp } from "./app.js";
+import { Assets } from "./assets.js";
+import { cleanName, randomToken } from "./security.js";
+
+export const DEFAULT_UI_PORT = 7392;
+
+export interface UiServerOptions {
+  projectDir: string;
+  hivePath?: string;
+  env?: NodeJS.ProcessEnv;
+  port?: number;
+  host?: string;
+  /** A configured token (else env CAIRN_UI_TOKEN, else a random one printed at start). */
+  token?: string;
+  /** Name for the token link's session (else a human:* CAIRN_ACTOR, else the OS user). */
+  name?: string;
+  /** Open the sign-in link in the default browser. */
+  open?: boolean;
+  /** Where the sign-in link is written (stdout by default). */
+  print?: (line: string) => void;
+}
+
+export interface UiHandle {
+  url: string;
+  /** The sign-in link (carries the token). */
+  loginUrl: string;
+  port: number;
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+function defaultName(env: NodeJS.ProcessEnv, given?: string): string {
+  const actor = env.CAIRN_ACTOR?.trim();
+  const candidates = [given, actor?.startsWith("human:") ? actor : undefined, env.USER, env.USERNAME, safeOsUser()];
+  for (const c of candidates) {
+    const name = cleanName(c);
+    if (name) return name;
+  }
+  return "reviewer";
+}
+
+function safeOsUser(): string | undefined {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The platform's "open this URL" command; failures only cost the convenience. */
+function openBrowser(url: string): void {
+  const [cmd, args] =
+    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  try {
+    const child = spawn(cmd, args as string[], { stdio: "ignore", detached: true });
+    child.on("error", () => process.stderr.write(`cairn ui: could not open a browser (${cmd}); open the link above yourself.\n`));
+    child.unref();
+  } catch {
+    process.stderr.write("cairn ui: could not open a browser; open the link above yourself.\n");
+  }
+}
+
+export async function runUiServer(opts: UiServerOptions): Promise<UiHandle> {
+  const env = opts.env ?? process.env;
+  const host = opts.host ?? "127.0.0.1";
+  const configured = opts.token || env.CAIRN_UI_TOKEN || undefined;
+  // A random token is printed to whoever runs this; on a network interface the token must be one the owner chose.
+  checkBinding(host, configured, "Set CAIRN_UI_TOKEN (or pass --token) to a secret of your own");
+  const token = configured ?? randomToken(24);
+  const assets = new Assets();
+  const cairn = await openCairn({ projectDir: opts.projectDir, ...(opts.hivePath ? { hivePath: opts.hivePath } : {}), env, actor: "human:ui" });
+  const port = opts.port ?? DEFAULT_UI_PORT;
+  let server: Server;
+  try {
+    const { app } = createUiApp({
+      cairn,
+      token,
+      loopback: isLoopbackHost(host),
+      // Cookies ignore ports: two servers on one host must not overwrite each other's session.
+      cookieName: `cairn_ui_${randomToken(6)}`,
+      defaultName: defaultName(env, opts.name),
+      assets,
+    });
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+      s.once("error", reject);
+    });
+  } catch (e) {
+    await cairn.close();
+    throw e;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  const url = `http://${shownHost}:${bound}`;
+  const loginUrl = `${url}/login?token=${encodeURIComponent(token)}`;
+  const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  print(`Cairn UI for ${cairn.project.name} at ${url}`);
+  print(configured ? `Sign in with your configured token (CAIRN_UI_TOKEN or --token): ${url}/login` : `Sign in: ${loginUrl}`);
+  process.stderr.write(`cairn ui: listening on ${host}:${bound}; project ${cairn.project.dir}; stop with Ctrl-C\n`);
+  if (opts.open) openBrowser(loginUrl);
+
+  let finished!: () => void;
+  const closed = new Promise<void>((resolve) => (finished = resolve));
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await cairn.close();
+      finished();
+    })());
+  return { url, loginUrl, port: bound, closed, close };
+}

@@ -1,0 +1,130 @@
+// The review queue for people: drafts, lessons flagged as contradicting a live one, low-utility lessons, and their nearest neighbours.
+import { LIVE_STATUSES, type Entry, type Tier } from "../core/entry.js";
+import { queryTerms } from "../core/text.js";
+import { locate } from "../lifecycle/status.js";
+import { MERGEABLE } from "../lifecycle/upsert.js";
+import { utilityOf } from "../lifecycle/utility.js";
+import { compareLessons, profileLesson } from "../quality/similarity.js";
+import { openTiers, type Services } from "../services.js";
+
+export type ReviewReason =
+  | { kind: "draft" }
+  /** Flagged at write time as contradicting these entries, which are still live. */
+  | { kind: "contradiction"; with: string[] }
+  | { kind: "low_utility"; utility: number };
+
+export interface ReviewItem {
+  entry: Entry;
+  reasons: ReviewReason[];
+}
+
+export interface ReviewQueue {
+  items: ReviewItem[];
+  counts: { drafts: number; contradictions: number; low_utility: number };
+}
+
+export interface Neighbour {
+  entry: Entry;
+  similarity: number;
+  relation: "duplicate" | "contradiction" | "similar";
+}
+
+const CONTRADICTS = "contradicts:";
+/** Below this a full-text hit shares a word or two, not a subject: not worth a person's glance. */
+const MIN_NEIGHBOUR_SIMILARITY = 0.15;
+
+/**
+ * Live entries whose utility is at or below the threshold after enough retrievals and enough
+ * applications — a lesson agents keep following that keeps going wrong (`cairn list --flagged`).
+ */
+export async function lowUtilityEntries(s: Services, tier: Tier | "all" = "all", limit = 100): Promise<Entry[]> {
+  const k = s.config.knowledge;
+  const out: Entry[] = [];
+  for (const store of openTiers(s).filter((st) => tier === "all" || st.tier === tier)) {
+    const rows = await store.listEntries(
+      { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility, minApplied: k.low_utility_min_applied },
+      { limit },
+    );
+    // The utility column is written with the entry; usage counters move without it, so check again.
+    out.push(...rows.filter((e) => (utilityOf(e) ?? 1) <= k.low_utility_threshold));
+  }
+  return out.slice(0, limit);
+}
+
+export function contradictionTargets(e: Entry): string[] {
+  return e.lifecycle.flags.filter((f) => f.startsWith(CONTRADICTS)).map((f) => f.slice(CONTRADICTS.length).trim()).filter(Boolean);
+}
+
+/** A contradiction stays open until a person approves the flagged lesson (keeping both) or one side is retired. */
+async function openContradictions(s: Services, e: Entry): Promise<string[]> {
+  if (e.provenance.approved_at) return [];
+  const live: string[] = [];
+  for (const id of contradictionTargets(e)) {
+    const other = await locate(s, id).catch(() => undefined);
+    if (other && LIVE_STATUSES.includes(other.entry.lifecycle.status)) live.push(other.entry.id);
+  }
+  return live;
+}
+
+/** Oldest drafts first (they have waited longest), then open contradictions, then low utility; one item per entry. */
+export async function reviewQueue(s: Services, opts: { limit?: number } = {}): Promise<ReviewQueue> {
+  const limit = Math.min(Math.max(opts.limit ?? 100, 1), 500);
+  const items = new Map<string, ReviewItem>();
+  const add = (entry: Entry, reason: ReviewReason) => {
+    const item = items.get(entry.id) ?? { entry, reasons: [] };
+    item.reasons.push(reason);
+    items.set(entry.id, item);
+  };
+  const counts = { drafts: 0, contradictions: 0, low_utility: 0 };
+  const drafts: Entry[] = [];
+  const flagged: Entry[] = [];
+  for (const store of openTiers(s)) {
+    counts.drafts += await store.countEntries({ statuses: ["draft"] });
+    drafts.push(...(await store.listEntries({ statuses: ["draft"] }, { order: "oldest", limit })));
+    flagged.push(...(await store.listEntries({ statuses: MERGEABLE, contradicted: true }, { order: "oldest", limit })));
+  }
+  drafts.sort((a, b) => a.created_at.localeCompare(b.created_at));
+  for (const e of drafts.slice(0, limit)) add(e, { kind: "draft" });
+  for (const e of flagged) {
+    const open = await openContradictions(s, e);
+    if (!open.length) continue;
+    counts.contradictions++;
+    add(e, { kind: "contradiction", with: open });
+  }
+  const low = await lowUtilityEntries(s, "all", limit);
+  counts.low_utility = low.length;
+  for (const e of low) add(e, { kind: "low_utility", utility: utilityOf(e) ?? 0 });
+  return { items: [...items.values()].slice(0, limit), counts };
+}
+
+/**
+ * The existing lessons closest to this one, from the full-text index (never a scan), each with
+ * how it relates: what a person needs beside a draft to decide approve, reject or supersede.
+ */
+export async function nearestEntries(s: Services, entry: Entry, limit = 3): Promise<Neighbour[]> {
+  // A dozen terms find the neighbours; more only make the OR query slower.
+  const terms = queryTerms(entry.lesson, 12);
+  const profile = profileLesson(entry.lesson);
+  const threshold = s.config.knowledge.dedup_threshold;
+  const seen = new Set<string>([entry.id]);
+  const out: Neighbour[] = [];
+  const consider = (other: Entry) => {
+    if (seen.has(other.id)) return;
+    seen.add(other.id);
+    const cmp = compareLessons(profile, other.lesson, threshold);
+    out.push({ entry: other, similarity: cmp.similarity, relation: cmp.duplicate ? "duplicate" : cmp.contradiction ? "contradiction" : "similar" });
+  };
+  for (const id of contradictionTargets(entry)) {
+    const other = await locate(s, id).catch(() => undefined);
+    if (other) consider(other.entry);
+  }
+  if (terms.length) {
+    for (const store of openTiers(s)) {
+      for (const h of await store.searchEntries(terms, { statuses: MERGEABLE }, limit + 2)) consider(h.entry);
+    }
+  }
+  const rank = { contradiction: 0, duplicate: 1, similar: 2 } as const;
+  return out
+    .filter((n) => n.relation !== "similar" || n.similarity >= MIN_NEIGHBOUR_SIMILARITY)
+    .sort((a, b) => rank[a.relation] - rank[b.relation] || b.similarity - a.similarity).slice(0, limit);
+}

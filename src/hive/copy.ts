@@ -1,0 +1,61 @@
+// Moving a hive between a file and a team database (`cairn hive push` / `pull`): lossless, idempotent, merging by dedup.
+import path from "node:path";
+import type { CairnConfig } from "../config.js";
+import { CairnError } from "../errors.js";
+import { PostgresStore } from "../store/pg/pg-store.js";
+import { isPostgresUrl, maskUrl } from "../store/pg/url.js";
+import { SqliteStore } from "../store/sqlite-store.js";
+import type { Store } from "../store/store.js";
+import { postgresOptions } from "./open.js";
+
+export interface CopyReport {
+  from: string;
+  to: string;
+  /** New rows in the target (id kept). */
+  inserted: number;
+  /** Folded into the target's entry holding the same lesson (confirmations united, usage added). */
+  merged: number;
+  /** Already there from an earlier run: unchanged. */
+  unchanged: number;
+  /** Entries whose handle was taken in the target and got a new one. */
+  renumbered: Array<{ id: string; from: string; to: string }>;
+  events: number;
+}
+
+/** Every entry of `from`, with its whole history, into `to`; a second run changes nothing. */
+export async function copyHive(from: Store, to: Store, onProgress?: (n: number) => void): Promise<CopyReport> {
+  const report: CopyReport = { from: from.location, to: to.location, inserted: 0, merged: 0, unchanged: 0, renumbered: [], events: 0 };
+  let n = 0;
+  for await (const e of from.iterateEntries()) {
+    const events = await from.listEvents(e.id, 1_000_000);
+    const r = await to.copyEntry(e, events);
+    if (r.action === "inserted") {
+      report.inserted++;
+      report.events += events.length;
+      if (r.entry.handle !== e.handle) report.renumbered.push({ id: e.id, from: e.handle, to: r.entry.handle });
+    } else if (r.action === "merged") {
+      report.merged++;
+      report.events += events.length;
+    } else report.unchanged++;
+    onProgress?.(++n);
+  }
+  return report;
+}
+
+function openEnd(where: string, config: CairnConfig): Store {
+  return isPostgresUrl(where) ? new PostgresStore(postgresOptions(where, config), "hive") : new SqliteStore(path.resolve(where), "hive");
+}
+
+/** Copies the hive at `from` (a file or postgres:// URL) into `to`; both are opened here and closed after. */
+export async function transferHive(from: string, to: string, config: CairnConfig, onProgress?: (n: number) => void): Promise<CopyReport> {
+  const same = isPostgresUrl(from) && isPostgresUrl(to) ? from === to : path.resolve(from) === path.resolve(to);
+  if (same) throw new CairnError("INVALID_INPUT", `Source and target are the same hive (${isPostgresUrl(to) ? maskUrl(to) : to}).`);
+  const source = openEnd(from, config);
+  const target = openEnd(to, config);
+  try {
+    return await copyHive(source, target, onProgress);
+  } finally {
+    await source.close();
+    await target.close();
+  }
+}

@@ -1,0 +1,398 @@
+// The team hive as the engine sees it: PostgreSQL behind per-call timeouts, a bounded cache and the project's outbox.
+import type { Entry, EntryEvent, EventType, RejectedLesson, Status } from "../core/entry.js";
+import { newEntryId } from "../core/ids.js";
+import { CairnError } from "../errors.js";
+import { isUnavailableError } from "../store/pg/client.js";
+import type { PostgresStore } from "../store/pg/pg-store.js";
+import type {
+  CopyResult, DayCount, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store,
+  StoreListener, UsageCounter, UsageTotals,
+} from "../store/store.js";
+import { HiveResultCache } from "./cache.js";
+
+export interface TeamHiveOptions {
+  /** Hot-path reads (injection, recall, advisories) wait this long, then fall back. */
+  readTimeoutMs: number;
+  /**
+   * The first read of a process also opens the connection (and checks the schema), so it may take
+   * this long: a fresh CLI must not skip the hive because connecting takes more than a read.
+   */
+  connectTimeoutMs: number;
+  /** After a failure, hot-path reads skip the hive for this long. */
+  retryAfterMs: number;
+  cacheEntries: number;
+  /** Where hive writes wait while the hive is unreachable: the project's own (swarm) database. */
+  outbox: Store;
+  /** One line per change of state, never one per call (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export type HiveState = "unknown" | "up" | "down";
+
+class ReadTimeout extends Error {}
+
+function timeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ReadTimeout(`no answer within ${ms} ms`)), ms);
+  });
+  // A read that loses the race still settles later; its result (or error) is not wanted.
+  p.catch(() => {});
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A Store over the PostgreSQL hive that never makes a session wait on the network for long:
+ * search, lookups and the rules version answer within `readTimeoutMs` or from recent results;
+ * usage counts are written to the local outbox and replayed in the background; other calls go
+ * straight through and fail with UNAVAILABLE (callers queue promotions and feedback on that).
+ */
+export class TeamHiveStore implements Store {
+  readonly tier = "hive" as const;
+  readonly location: string;
+  readonly cache: HiveResultCache;
+  private state: HiveState = "unknown";
+  private retryAt = 0;
+  private lastRules: number | undefined;
+  private replayer: (() => Promise<unknown>) | undefined;
+  private replaying: Promise<void> | undefined;
+  private replayAgain = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  private readonly log: (line: string) => void;
+
+  constructor(
+    readonly remote: PostgresStore,
+    private readonly opts: TeamHiveOptions,
+  ) {
+    this.location = remote.location;
+    this.cache = new HiveResultCache(opts.cacheEntries);
+    this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
+  }
+
+  get health(): HiveState {
+    return this.state;
+  }
+
+  /** Runs the outbox replay (set by the engine, which knows how to apply each kind of write). */
+  setReplayer(replay: () => Promise<unknown>): void {
+    this.replayer = replay;
+  }
+
+  private markDown(e: unknown): void {
+    // Work still settling after close() is not an outage.
+    if (this.closed) return;
+    this.retryAt = Date.now() + this.opts.retryAfterMs;
+    if (this.state === "down") return;
+    this.state = "down";
+    const why = e instanceof ReadTimeout ? (e as Error).message : ((e as Error).message ?? String(e)).replace(/^The team hive \S+ (\(schema \S+\) )?is unreachable: /, "");
+    this.log(`cairn: team hive ${this.location} unreachable (${why.slice(0, 200)}); answering from this project and recent hive results, hive writes wait in the outbox`);
+    this.scheduleRetry();
+  }
+
+  private markUp(): void {
+    if (this.state === "up") return;
+    if (this.state === "down") this.log(`cairn: team hive ${this.location} reachable again; replaying the outbox`);
+    this.state = "up";
+    // Also on a process's first contact: writes an earlier process queued are replayed now.
+    this.kickReplay();
+  }
+
+  /** While down, the hive is tried again now and then so the outbox drains without waiting for a read. */
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.closed || this.state !== "down") return;
+      void this.remote.schemaVersion().then(
+        () => this.markUp(),
+        (e: unknown) => {
+          this.markDown(e);
+          this.scheduleRetry();
+        },
+      );
+    }, this.opts.retryAfterMs);
+    this.retryTimer.unref?.();
+  }
+
+  private skipping(): boolean {
+    return this.state === "down" && Date.now() < this.retryAt;
+  }
+
+  /** A hot-path read: bounded wait, and on a timeout or an outage the fallback answers. */
+  private async fast<T>(read: () => Promise<T>, fallback: () => T): Promise<T> {
+    if (this.skipping()) return fallback();
+    try {
+      const v = await timeout(read(), this.state === "unknown" ? Math.max(this.opts.readTimeoutMs, this.opts.connectTimeoutMs) : this.opts.readTimeoutMs);
+      this.markUp();
+      return v;
+    } catch (e) {
+      if (!(e instanceof ReadTimeout) && !isUnavailableError(e)) throw e;
+      this.markDown(e);
+      return fallback();
+    }
+  }
+
+  /**
+   * Any other call: the hive's own timeouts; an outage is recorded (one log line) and passed on.
+   * Right after a failure it is passed on at once, so queued writes do not each wait to connect.
+   */
+  private async through<T>(call: () => Promise<T>): Promise<T> {
+    if (this.skipping()) throw new CairnError("UNAVAILABLE", `The team hive ${this.location} is unreachable (retrying shortly).`);
+    try {
+      const v = await call();
+      this.markUp();
+      return v;
+    } catch (e) {
+      if (isUnavailableError(e)) this.markDown(e);
+      throw e;
+    }
+  }
+
+  private unavailable(what: string): CairnError {
+    return new CairnError("UNAVAILABLE", `The team hive ${this.location} is unreachable and ${what} is not in the recent results.`);
+  }
+
+  searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
+    return this.fast(
+      async () => {
+        const hits = await this.remote.searchEntries(terms, filter, limit);
+        this.cache.rememberSearch(terms, filter, hits);
+        return hits;
+      },
+      () => this.cache.search(terms, filter, limit),
+    );
+  }
+
+  getEntry(ref: string): Promise<Entry | undefined> {
+    return this.fast(
+      async () => {
+        const e = await this.remote.getEntry(ref);
+        if (e) this.cache.remember(e);
+        return e;
+      },
+      () => {
+        // Only hive refs can be answered; anything else may or may not be in the hive.
+        const hit = this.cache.entry(ref);
+        if (hit) return hit;
+        throw this.unavailable(`entry ${ref.slice(0, 60)}`);
+      },
+    );
+  }
+
+  rulesVersion(): Promise<number> {
+    return this.fast(
+      async () => (this.lastRules = await this.remote.rulesVersion()),
+      () => {
+        if (this.lastRules === undefined) throw this.unavailable("the advisory rules");
+        return this.lastRules;
+      },
+    );
+  }
+
+  /** Usage counts never wait on the network: they are queued locally and replayed exactly once. */
+  async recordUsage(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): Promise<void> {
+    if (ids.length === 0) return;
+    const at = new Date().toISOString();
+    await this.opts.outbox.enqueueOutbox(newEntryId(), "usage", { ids: [...ids], counter, actor, ...(data ? { data } : {}), at }, at);
+    this.kickReplay();
+  }
+
+  private replayLock: Promise<unknown> = Promise.resolve();
+  /** One outbox replay at a time in this process (the background one and `cairn hive sync`). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.replayLock.then(fn, fn);
+    this.replayLock = run.catch(() => {});
+    return run;
+  }
+
+  /** An explicit replay (`cairn hive sync`): tried now even while reads skip the hive; its outcome sets the state. */
+  replayNow<T>(replay: (remote: PostgresStore) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      try {
+        const v = await replay(this.remote);
+        this.markUp();
+        return v;
+      } catch (e) {
+        if (isUnavailableError(e)) this.markDown(e);
+        throw e;
+      }
+    });
+  }
+
+  /** Replays the outbox soon, off the caller's path. */
+  kickReplay(): void {
+    if (!this.replayer || this.closed) return;
+    if (this.replaying) {
+      this.replayAgain = true;
+      return;
+    }
+    this.replaying = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        do {
+          this.replayAgain = false;
+          await this.exclusive(this.replayer!);
+        } while (this.replayAgain && !this.closed && this.state !== "down");
+      })
+      .catch((e: unknown) => {
+        if (isUnavailableError(e)) this.markDown(e);
+        else this.log(`cairn: replaying the hive outbox failed: ${(e as Error).message}`);
+      })
+      .finally(() => {
+        this.replaying = undefined;
+      });
+  }
+
+  /** Waits (at most `ms`) for queued hive writes to be replayed: short-lived processes call it before exiting. */
+  async flush(ms = 2000): Promise<void> {
+    if (!this.replayer) return;
+    if (!this.replaying) this.kickReplay();
+    const pending = this.replaying;
+    if (pending) await timeout(pending, ms).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    if (!this.closed && this.state !== "down") await this.flush();
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    await this.remote.close();
+  }
+
+  // Everything else goes straight to the hive.
+  insertEntry(entry: Entry, event: EventInput, opts?: InsertOptions): Promise<Entry> {
+    return this.through(() => this.remote.insertEntry(entry, event, opts));
+  }
+  copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult> {
+    return this.through(() => this.remote.copyEntry(entry, events));
+  }
+  findByFingerprint(fingerprint: string): Promise<Entry[]> {
+    return this.through(() => this.remote.findByFingerprint(fingerprint));
+  }
+  listEntries(filter: EntryFilter, opts?: ListOptions): Promise<Entry[]> {
+    return this.through(() => this.remote.listEntries(filter, opts));
+  }
+  async *iterateEntries(filter?: EntryFilter): AsyncIterable<Entry> {
+    if (this.skipping()) throw this.unavailable("the full list");
+    try {
+      yield* this.remote.iterateEntries(filter);
+    } catch (e) {
+      if (isUnavailableError(e)) this.markDown(e);
+      throw e;
+    }
+  }
+  pageEntries(q: PageQuery): Promise<PageRow[]> {
+    return this.through(() => this.remote.pageEntries(q));
+  }
+  countEntriesCapped(filter: EntryFilter, text: string | undefined, cap: number): Promise<number> {
+    return this.through(() => this.remote.countEntriesCapped(filter, text, cap));
+  }
+  countEntries(filter?: EntryFilter): Promise<number> {
+    return this.through(() => this.remote.countEntries(filter));
+  }
+  totalEntries(): Promise<number> {
+    return this.through(() => this.remote.totalEntries());
+  }
+  updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
+    return this.through(() => this.remote.updateEntry(id, mutate, event));
+  }
+  deleteEntry(id: string, event: EventInput): Promise<boolean> {
+    return this.through(() => this.remote.deleteEntry(id, event));
+  }
+  incrementPhasesAlive(statuses: readonly Status[]): Promise<number> {
+    return this.through(() => this.remote.incrementPhasesAlive(statuses));
+  }
+  findExpired(statuses: readonly Status[], defaultMaxPhases: number, todoMaxPhases: number): Promise<Entry[]> {
+    return this.through(() => this.remote.findExpired(statuses, defaultMaxPhases, todoMaxPhases));
+  }
+  evictionCandidates(limit: number): Promise<Entry[]> {
+    return this.through(() => this.remote.evictionCandidates(limit));
+  }
+  updateEntryOnce(effectKey: string, id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry | undefined> {
+    return this.through(() => this.remote.updateEntryOnce(effectKey, id, mutate, event));
+  }
+  claimEffect(effectKey: string): Promise<boolean> {
+    return this.through(() => this.remote.claimEffect(effectKey));
+  }
+  enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean> {
+    return this.through(() => this.remote.enqueueOutcome(id, payload, at));
+  }
+  claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined> {
+    return this.through(() => this.remote.claimNextOutcome(now, leaseUntil));
+  }
+  completeOutcome(id: string, result: unknown, at: string): Promise<void> {
+    return this.through(() => this.remote.completeOutcome(id, result, at));
+  }
+  failOutcome(id: string, error: string, maxAttempts: number, retryAt?: string): Promise<QueueStatus> {
+    return this.through(() => this.remote.failOutcome(id, error, maxAttempts, retryAt));
+  }
+  queueCounts(): Promise<Partial<Record<QueueStatus, number>>> {
+    return this.through(() => this.remote.queueCounts());
+  }
+  listQueue(status: QueueStatus, limit?: number): Promise<QueuedOutcome[]> {
+    return this.through(() => this.remote.listQueue(status, limit));
+  }
+  enqueueOutbox(id: string, op: string, payload: unknown, at: string): Promise<boolean> {
+    return this.through(() => this.remote.enqueueOutbox(id, op, payload, at));
+  }
+  listOutbox(status: OutboxStatus, limit?: number): Promise<OutboxItem[]> {
+    return this.through(() => this.remote.listOutbox(status, limit));
+  }
+  completeOutbox(id: string): Promise<void> {
+    return this.through(() => this.remote.completeOutbox(id));
+  }
+  failOutbox(id: string, error: string, dead: boolean): Promise<void> {
+    return this.through(() => this.remote.failOutbox(id, error, dead));
+  }
+  outboxCounts(): Promise<{ pending: number; dead: number; oldest?: string }> {
+    return this.through(() => this.remote.outboxCounts());
+  }
+  appendEvent(entryId: string, event: EventInput): Promise<void> {
+    return this.through(() => this.remote.appendEvent(entryId, event));
+  }
+  listEvents(entryId?: string, limit?: number): Promise<EntryEvent[]> {
+    return this.through(() => this.remote.listEvents(entryId, limit));
+  }
+  addRejected(r: Omit<RejectedLesson, "id">, cap: number): Promise<void> {
+    return this.through(() => this.remote.addRejected(r, cap));
+  }
+  listRejected(limit?: number): Promise<RejectedLesson[]> {
+    return this.through(() => this.remote.listRejected(limit));
+  }
+  isRejected(lesson: string): Promise<RejectedLesson | undefined> {
+    return this.through(() => this.remote.isRejected(lesson));
+  }
+  usageBySource(): Promise<SourceUsage[]> {
+    return this.through(() => this.remote.usageBySource());
+  }
+  sumUsage(filter?: EntryFilter): Promise<UsageTotals> {
+    return this.through(() => this.remote.sumUsage(filter));
+  }
+  countOutcomes(filter?: { success?: boolean }): Promise<number> {
+    return this.through(() => this.remote.countOutcomes(filter));
+  }
+  listEventsByType(type: EntryEvent["type"], since: string, limit?: number): Promise<EntryEvent[]> {
+    return this.through(() => this.remote.listEventsByType(type, since, limit));
+  }
+  eventCountsByDay(types: readonly EventType[], since: string): Promise<DayCount[]> {
+    return this.through(() => this.remote.eventCountsByDay(types, since));
+  }
+  projectUsage(limit: number): Promise<{ projects: ProjectUsageSummary[]; entries: ProjectUse[] }> {
+    return this.through(() => this.remote.projectUsage(limit));
+  }
+  sourceProjects(limit: number): Promise<SourceProject[]> {
+    return this.through(() => this.remote.sourceProjects(limit));
+  }
+  sourceProjectIds(limit: number): Promise<Array<{ project_id: string; project_name?: string }>> {
+    return this.through(() => this.remote.sourceProjectIds(limit));
+  }
+  subscribe(listener: StoreListener): () => void {
+    return this.remote.subscribe(listener);
+  }
+  schemaVersion(): Promise<number> {
+    return this.through(() => this.remote.schemaVersion());
+  }
+  integrityCheck(): Promise<string> {
+    return this.through(() => this.remote.integrityCheck());
+  }
+}

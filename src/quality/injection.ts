@@ -1,0 +1,180 @@
+// Prompt-injection detection: structural markers plus paraphrased cues in six languages, on folded text.
+import { createRequire } from "node:module";
+import type { QualityIssue } from "./types.js";
+import { stripInvisibleChars } from "./sanitize.js";
+
+/**
+ * The text as the patterns read it: hidden characters gone, NFKC (full-width `ｒｍ` is `rm`),
+ * lowercase, and every non-ASCII character mapped to its UTS #39 confusable prototype through
+ * unhomoglyph (Cyrillic `Іgnоre` reads `ignore`), accents removed. ASCII is left as typed — the table maps `m` to
+ * `rn`, which would only make the patterns harder to write. Curly quotes become straight ones.
+ */
+export function foldForMatching(text: string): string {
+  return foldConfusables(stripInvisibleChars(text).normalize("NFKC").toLowerCase())
+    // Accents off (the table turns "ç" into "c" plus a mark): "esqueça" and "esqueca" read alike.
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[ \t]+/g, " ");
+}
+
+/**
+ * Non-ASCII look-alikes to their ASCII prototype, case kept (the table maps capital `І` to `l`, so a
+ * capital is looked up in lower case and raised again). Used by the advice rules, which are case-sensitive.
+ */
+// Loaded on the first non-ASCII character: its 6,000-entry table costs ~25 ms to load, and most lessons are ASCII.
+let unhomoglyphFn: ((s: string) => string) | undefined;
+function unhomoglyph(s: string): string {
+  unhomoglyphFn ??= createRequire(import.meta.url)("unhomoglyph") as (s: string) => string;
+  return unhomoglyphFn(s);
+}
+
+export function foldConfusables(text: string): string {
+  return text
+    .replace(/[^\x00-\x7f]/gu, (ch) => {
+      const lower = ch.toLowerCase();
+      if (lower === ch) return unhomoglyph(ch);
+      const mapped = unhomoglyph(lower);
+      return mapped === lower ? ch : mapped.toUpperCase();
+    })
+    .replace(/[\u2018\u2019\u02bc]/g, "'");
+}
+
+const W = "[^.!?\\n]"; // within one sentence
+
+// The folded text has no accents left ("voce", "ubergehe"), so ASCII `\b` serves every language here.
+
+/** Words a lesson does not use about its own subject: orders and instructions to the reader. */
+const ORDERS =
+  "instructions?|instruktionen|prompts?|rules?|directions?|directives?|orders?|tasks?|assignments?|commands?|guidelines?|context|conversation|constraints?|polic(?:y|ies)|information|informationen|angaben|anweisungen|aufgaben|auftr[aä]ge|befehle|ausf[uü]hrungen|instrucciones|[oó]rdenes|tareas|reglas|consignes|t[aâ]ches|r[eè]gles|instru[cç][oõ]es|ordens|tarefas|regras|istruzioni|ordini|compiti|regole";
+const BEFORE =
+  "previous|prior|above|earlier|preceding|foregoing|former|original|initial|system|vorherige[nrs]?|bisherige[nrs]?|obige[nrs]?|vorangehende[nrs]?|vorige[nrs]?|anteriores?|previ[ao]s|de arriba|pr[eé]c[eé]dentes?|ci-dessus|ant[eé]rieures?|acima|precedenti|sopra";
+
+interface Cue { label: string; re: RegExp | ((folded: string) => boolean) }
+
+const SENTENCE_END = /[.!?\n]/;
+
+/**
+ * Words in order, each within `gaps[i]` characters of the previous one and in the same sentence.
+ * One regex with `[^.!?]{0,40}?` gaps and these alternations compiled for over a second (V8 unrolls
+ * bounded repeats); small regexes and a bounded look-ahead window cost microseconds, linearly.
+ */
+function inOrder(parts: readonly RegExp[], gaps: readonly number[]): (t: string) => boolean {
+  const follows = (t: string, from: number, k: number): boolean => {
+    if (k === parts.length) return true;
+    const gap = gaps[k - 1]!;
+    const window = t.slice(from, from + gap + 60);
+    const re = parts[k]!;
+    re.lastIndex = 0;
+    for (let m = re.exec(window); m && m.index <= gap; m = re.exec(window)) {
+      if (SENTENCE_END.test(window.slice(0, m.index))) return false;
+      if (follows(t, from + m.index + m[0].length, k + 1)) return true;
+    }
+    return false;
+  };
+  return (t) => {
+    for (const m of t.matchAll(parts[0]!)) if (follows(t, (m.index ?? 0) + m[0].length, 1)) return true;
+    return false;
+  };
+}
+const words = (alternatives: string) => new RegExp(`\\b(?:${alternatives})\\b`, "g");
+
+const OVERRIDE_VERBS = words(
+  "ignor\\w*|disregard\\w*|forget\\w*|overrid\\w*|bypass\\w*|skip|drop|discard|abandon|set aside|pay no attention to|do not (?:follow|obey)|don'?t (?:follow|obey)|stop following|leave|vergiss|vergessen|missachte\\w*|ubergeh\\w*|olvid[ae]\\w*|haz caso omiso de|desatiende|no sigas|oubli\\w*|fais abstraction de|ne tiens plus compte|esqueca|desconsidere|nao siga|dimentica|non tenere conto|non seguire",
+);
+const SHORT_VERBS = words(
+  "ignor\\w*|disregard\\w*|forget|drop|change|overrid\\w*|olvid\\w*|oubli\\w*|esque\\w*|dimentica|vergiss|ne tiens plus compte des?|haz caso omiso de|desconsidere|non tenere conto de\\w*|fais abstraction de",
+);
+const DETERMINERS = "all|alle|todas|toutes|tutte|your|tus|tes|vos|deine|ihre|le tue|suas|as suas|las|les|as|le|die|the";
+const AFTER_VERBS = words("ignor\\w*|vergessen|olvid\\w*|oubli\\w*|dimentica\\w*|esque\\w*");
+
+const PARAPHRASES: Cue[] = [
+  { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
+  { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
+  { label: "an instruction to ignore previous instructions", re: inOrder([words("no|nao|non|not|nicht|ne|no longer"), words("seguir|follow|befolgen|suivre|seguire|obey"), words("system|sistema|systeme")], [30, 30]) },
+  // "forget all (of) your instructions", "ignora las instrucciones previas", "oubliez toutes les instructions précédentes".
+  { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(DETERMINERS), words(ORDERS)], [1, 14]) },
+  { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(ORDERS), words(BEFORE)], [24, 12]) },
+  { label: "an instruction to ignore previous instructions", re: /\byour (?:instructions|rules|orders) are now\b|\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\b/ },
+  {
+    label: "an instruction to forget everything said before",
+    re: new RegExp(
+      `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagte|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
+        `|\\b(?:forget|ignore) (?:about )?all (?:the |your |my |of the )?(?:assignments|tasks|instructions|orders|documents|articles)\\b` +
+        `|\\b(?:forget|ignore|disregard) (?:about )?everything\\b` +
+        `|\\bdo not (?:look|answer|read)\\b${W}{0,60}?\\b(?:just|only|but)\\b (?:just )?(?:output|say|print)\\b` +
+        `|\\b(?:that is (?:done|enough)|das (?:ist erledigt|gen[uü]gt))\\b${W}{0,3}?[.!] ?(?:now|but now|jetzt|nun)\\b`,
+    ),
+  },
+  {
+    label: "a role reassignment (\"you are now …\")",
+    re: new RegExp(
+      `\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you to act as\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
+        `|\\b(?:du bist (?:jetzt|nun|ab sofort)|jetzt bist du|sie sind (?:jetzt|nun)|stell dir vor,? du (?:bist|w[aä]rst)|tu so,? als)\\b` +
+        `|\\b(?:ahora eres|a partir de ahora|desde ahora eres|imagina que eres|finge que eres|act[uú]a como si)\\b` +
+        `|\\b(?:tu es maintenant|vous [eê]tes maintenant|[aà] partir de maintenant|fais comme si tu [eé]tais|faites comme si vous [eé]tiez)\\b` +
+        `|\\b(?:agora voc[eê] [eé]|voc[eê] agora [eé]|a partir de agora|finja que (?:voc[eê] )?[eé])\\b` +
+        `|\\b(?:ora sei|adesso sei|d'ora in poi|fai finta di essere|fingi di essere)\\b`,
+    ),
+  },
+  {
+    label: "a new task planted for the reader",
+    re: new RegExp(
+      `\\b(?:your|my|a|the) new task\\b${W}{0,10}?:|\\bnew (?:tasks?|instructions?|statement|assignment) (?:follows?|come|comes|are|is|-)|\\b(?:now )?(?:focus|concentrate) (?:only )?on (?:your|the|this) (?:new|next) (?:task|assignment)\\b|\\bnow comes a new task\\b|\\b(?:additional|new) instruction ?[-:]` +
+        `|\\b(?:deine|ihre|eine|einer) neuen? aufgabe\\b|\\bkonzentrier\\w* (?:dich|sie sich) (?:jetzt|nun)? ?auf\\b|\\bnun folgen (?:neue|weitere) aufgaben\\b` +
+        `|\\b(?:tu|una) nueva tarea\\b|\\bnueva tarea ?:|\\bnouvelle t[aâ]che\\b|\\bnova tarefa\\b|\\bnuovo compito\\b`,
+    ),
+  },
+  {
+    label: "a request to reveal the prompt",
+    re: new RegExp(
+      `\\b(?:reveal|print|show|output|repeat|leak|display|dump|disclose|expose|tell me|give me|return|spell-?check and print)\\b(?: me)?(?: all| the| of)* (?:your|the (?:system|initial|original|hidden|above)|above) (?:(?:full|entire|original|hidden|secret|initial|system) )*(?:prompts?(?:[- ]texts?)?|system (?:prompt|message)|instructions|embeddings|directives)\\b` +
+        `|\\b(?:show|print|give)\\b(?: me)? (?:all )?(?:your |the )?prompt[- ]texts?\\b|\\bwhat (?:are|were) your (?:initial )?instructions\\b|\\bwhat (?:is|was) written (?:at the beginning of|above) this prompt\\b` +
+        `|\\bzeig\\w* (?:mir )?(?:alle )?(?:deine[nm]?|ihre[nm]?) (?:gesamten )?prompt\\w*|\\bm(?:u|ue)[eé]strame (?:todos )?tus textos de prompt|\\bmuestra\\w* (?:el|tu) prompt|\\bmontre-moi (?:tous )?tes textos?|\\baffich\\w* (?:votre|ton) prompt|\\bmostre-me (?:todos )?os seus textos|\\bmostre o seu prompt|\\bmostrami (?:tutti )?i tuoi testi|\\bmostrami il tuo prompt` +
+        `|\\bspell-? ?check\\b${W}{0,40}?\\b(?:print|display|show)\\b|\\b(?:print|display|show)\\b${W}{0,20}?\\b(?:above|this) prompt\\b|\\bdruck\\w* (?:sie )?die obige\\b|\\b(?:sentences|words|text) before the text\\b` +
+        `|\\b(?:r[eé]p[eè]te|repite|repita|ripeti|wiederhole)\\b${W}{0,40}?\\b(?:instructions initiales|instrucciones iniciales|instru[cç][oõ]es iniciais|istruzioni iniziali|urspr[uü]nglichen anweisungen)\\b`,
+    ),
+  },
+  {
+    label: "words addressed to the model rather than about code",
+    re: new RegExp(
+      `\\b(?:hello|hi|hey|hallo|hola|bonjour|ciao|ol[aá])\\s+(?:gpt|chatgpt|claude|gemini|ai|assistant|bot|model)\\b|\\bas an? (?:ai|language model|llm)\\b|\\bwhen were you trained\\b|\\bdespite what you(?:'ve| have) been told\\b|\\bmake (?:something|stuff) up\\b` +
+        `|\\b(?:ignore|disregard|forget|without|not by|not from|regardless of|nicht (?:mit|aus)|sin)\\b${W}{0,20}?\\b(?:provided|given|the|den)?\\s*(?:context|documents?|articles?|artikeln?|artikels|sources?)\\b(?!\\s*(?:api|object|file|module|menu))` +
+        `|\\b(?:use|uses|using) (?:also )?(?:the )?information in the prompt\\b|(?:^|\\s)\\$documents?\\s*:|\\b(?:context|kontext)\\b\\s*:?\\s*\\{?${W}{0,200}?\\}?\\s*\\b(?:question|frage)\\b\\s*:` +
+        `|\\bstop\\s*[:-]\\s*(?:write|say|print)\\b|\\b(?:or you(?:'ll| will)? die|oder du stirbst)\\b|\\b(?:untrue|false|fake) headlines?\\b|\\bunwahre [uü]berschrift\\b` +
+        `|\\b(?:that is (?:done|enough)|das ist erledigt|das gen[uü]gt)\\s*[.!]|\\b(?:here comes|now comes|jetzt kommt) the second test\\b|\\bjetzt kommt der zweite test\\b|\\byou have passed the first test\\b|\\bden ersten test bestanden\\b` +
+        `|\\b(?:your )?help with (?:another|the following|a further) task\\b|\\bhilfe bei (?:einer weiteren|folgender|der folgenden) aufgabe\\b|\\bmit folgender aufgabe\\b`,
+    ),
+  },
+  { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bdan\s+mode\b|\b(?:you are|eres|tu es|sei|voc[eê] [eé]|du bist) (?:now |ahora |maintenant |agora |adesso |jetzt )?dan\b/u },
+];
+
+// Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
+const MARKERS: Cue[] = [
+  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
+  { label: "a chat-template tag", re: /<\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>|<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/i },
+  { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
+  // A Vue rule names `<script setup>`; a script with a source or a body is code that would run.
+  { label: "an HTML script or frame", re: /<\s*script\b[^>]{0,200}\bsrc\s*=|<\s*script\b[^>]{0,200}>[^<]{1,400}<\s*\/\s*script\s*>|<\s*iframe\b/i },
+  // "JavaScript: prefer const" is a topic label; a URL either hugs the colon or runs code after it.
+  { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=\S)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
+  { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
+  { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
+];
+
+/** Prompt-injection markers and cues. Negation does not help: "never say <|im_start|>" still carries the token. */
+export function findInjectionMarkers(text: string): QualityIssue[] {
+  const kept = stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'");
+  const folded = foldForMatching(text);
+  const labels = [
+    ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
+    ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
+  ];
+  if (labels.length === 0) return [];
+  return [{
+    layer: "safety",
+    severity: "reject",
+    code: "prompt_injection",
+    message: `The lesson contains ${[...new Set(labels)].join(" and ")}, which could steer an agent that reads it; remove it.`,
+  }];
+}

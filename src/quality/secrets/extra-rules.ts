@@ -1,0 +1,17 @@
+// Token formats gitleaks' rule set lacks, written as gitleaks rules so one engine runs them all.
+// Each follows secretlint's rule for that provider (https://github.com/secretlint/secretlint, MIT,
+// Copyright (c) 2020 azu) or the provider's documented prefix, in RE2 (no look-around: a group holds the secret).
+import type { GitleaksRule } from "./gitleaks-types.js";
+
+const END = "(?:[^A-Za-z0-9_-]|$)";
+
+export const EXTRA_RULES: GitleaksRule[] = [
+  { id: "cloudflare-user-token", regex: `\\b((?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8})${END}`, keywords: ["cfk_", "cfut_", "cfat_"], entropy: 3 },
+  { id: "vercel-token", regex: `\\b((?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60})${END}`, keywords: ["vcp_", "vci_", "vca_", "vcr_", "vck_"], entropy: 3 },
+  { id: "docker-pat", regex: `\\b(dckr_pat_[A-Za-z0-9_-]{27})${END}`, keywords: ["dckr_pat_"], entropy: 3 },
+  { id: "databricks-token", regex: `\\b(dapi[A-Fa-f0-9]{32}(?:-[0-9])?)(?:[^A-Fa-f0-9]|$)`, keywords: ["dapi"], entropy: 3 },
+  { id: "shopify-token", regex: `\\b((?:shppa|shpca|shpat|shpss)_[A-Za-z0-9]{32,64})${END}`, keywords: ["shppa_", "shpca_", "shpat_", "shpss_"], entropy: 3 },
+  { id: "tailscale-key", regex: `\\b(tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60})(?:[^0-9A-Za-z_]|$)`, keywords: ["tskey-"], entropy: 3 },
+  { id: "github-app-installation-token", regex: `\\b(ghs_[0-9]{1,20}_[A-Za-z0-9_-]{1,1000}\\.[A-Za-z0-9_-]{1,1000}\\.[A-Za-z0-9_-]{1,1000})${END}`, keywords: ["ghs_"] },
+  { id: "nuget-api-key", regex: `\\b(oy2[a-z0-9]{43})${END}`, keywords: ["oy2"], entropy: 3 },
+];

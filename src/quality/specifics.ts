@@ -1,0 +1,89 @@
+// What a lesson is specifically about — files, paths, identifiers, tools, versions — and whether two lessons differ in it.
+import { toolNameSets } from "./vague.js";
+
+/**
+ * The concrete things a lesson names, each as `kind:value` (lowercase): `path:src/billing/worker.ts`,
+ * `file:worker.ts`, `id:usememo`, `tool:vite`, `ver:18.2.0`. Two lessons that name different ones are
+ * about different things, however alike the rest of their words.
+ */
+export function lessonSpecifics(text: string): Set<string> {
+  const out = new Set<string>();
+  const t = text.normalize("NFKC");
+  for (const m of t.matchAll(PATH)) out.add(`path:${m[1]!.toLowerCase().replace(/[.,;:]+$/, "")}`);
+  for (const m of t.matchAll(FILE)) out.add(`file:${m[0].toLowerCase()}`);
+  for (const m of t.matchAll(IDENTIFIER)) {
+    const id = m[0].replace(/[.,;:]+$/, "");
+    if (!/^(?:e\.g|i\.e|etc)$/i.test(id) && !FILE_EXT.test(id)) out.add(`id:${id.toLowerCase()}`);
+  }
+  for (const m of t.matchAll(VERSION)) out.add(`ver:${m[0].toLowerCase().replace(/^v/, "")}`);
+  const { names, wordlike } = toolNameSets();
+  let sentenceStart = true;
+  for (const m of t.matchAll(WORD)) {
+    const w = m[0];
+    if (/^[.!?;:]$/.test(w)) {
+      sentenceStart = true;
+      continue;
+    }
+    const lower = w.toLowerCase();
+    if (names.has(lower) || (!sentenceStart && /^[A-Z][a-z]/.test(w) && wordlike.has(lower))) out.add(`tool:${lower}`);
+    sentenceStart = false;
+  }
+  return out;
+}
+
+const EXTENSIONS =
+  "tsx?|jsx?|mjs|cjs|jsonl?|py|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|md|ya?ml|toml|ini|sql|sh|bash|zsh|s?css|html|vue|svelte|lock|env|db|xml|csv|txt|log|proto|graphql|tf|gradle|dockerfile";
+const PATH = /(?:^|[\s(`"'=])((?:\.{0,2}\/|~\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?)/g;
+const FILE = new RegExp(`\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS})\\b`, "gi");
+const FILE_EXT = new RegExp(`\\.(?:${EXTENSIONS})$`, "i");
+// camelCase, PascalCase with an inner capital, snake_case / CONST_CASE, dotted names (req.headers).
+const IDENTIFIER = /\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\b/g;
+const VERSION = /\bv?\d+(?:\.\d+){1,3}(?:-[\w.]+)?\b/g;
+const WORD = /[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|[.!?;:]/g;
+
+const cache = new Map<string, Set<string>>();
+
+/** Specifics with a small memo: dedup compares one new lesson against a dozen neighbours. */
+function specificsOf(text: string): Set<string> {
+  let s = cache.get(text);
+  if (!s) {
+    s = lessonSpecifics(text);
+    if (cache.size >= 2000) cache.clear();
+    cache.set(text, s);
+  }
+  return s;
+}
+
+/** Specifics of `a` that `b` does not mention anywhere (a file named in `a` counts as mentioned by a path in `b`). */
+function unmatched(a: Set<string>, bText: string): string[] {
+  const lower = bText.normalize("NFKC").toLowerCase();
+  return [...a].filter((x) => !lower.includes(x.slice(x.indexOf(":") + 1)));
+}
+
+export interface SpecificDifference {
+  /** What each side names that the other does not, for a reason a person reads. */
+  reason: string;
+  /** The kinds involved (`path`, `file`, `id`, `tool`, `ver`). */
+  kinds: ReadonlySet<string>;
+}
+
+/**
+ * The one rule that keeps lessons about different things apart (issue 12 item 7): when each lesson
+ * names a file, path, identifier, tool, package or version the other does not, they must not merge —
+ * "close the vite cursor in src/billing/worker.ts" is not "close the sendgrid cursor in
+ * src/reports/service.ts". Lexical and semantic dedup both call this before merging.
+ */
+export function specificDifference(aText: string, bText: string): SpecificDifference | null {
+  const onlyA = unmatched(specificsOf(aText), bText);
+  if (onlyA.length === 0) return null;
+  const onlyB = unmatched(specificsOf(bText), aText);
+  if (onlyB.length === 0) return null;
+  const show = (xs: string[]) => xs.slice(0, 2).map((x) => x.slice(x.indexOf(":") + 1)).join(", ");
+  const kinds = new Set([...onlyA, ...onlyB].map((x) => x.slice(0, x.indexOf(":"))));
+  return { reason: `${show(onlyA)} vs ${show(onlyB)}`, kinds };
+}
+
+/** `specificDifference` as a reason string, or null when the lessons name the same things. */
+export function differingSpecifics(aText: string, bText: string): string | null {
+  return specificDifference(aText, bText)?.reason ?? null;
+}

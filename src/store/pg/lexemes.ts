@@ -1,0 +1,48 @@
+// PostgreSQL index lexemes made the way FTS5's `porter unicode61` tokenizer makes them, so both stores match (and rank) the same words.
+import { stemOf } from "../term-stats.js";
+
+// unicode61 separates on everything that is not a letter, number or private-use character.
+const WORD_RE = /[\p{L}\p{N}\p{Co}]+/gu;
+const MARKS_RE = /\p{M}+/gu;
+/** PostgreSQL keeps at most 256 positions per lexeme and none past 16383. */
+const MAX_POSITIONS = 256;
+const MAX_POSITION = 16383;
+
+/** unicode61 lowercases and drops diacritics; the porter step stems plain a–z words. */
+function lexeme(word: string): string {
+  return stemOf(word.toLowerCase().normalize("NFD").replace(MARKS_RE, ""));
+}
+
+/** The lexemes of a text in order, one per token (what FTS5 would index for the same text). */
+export function lexemesOf(text: string): string[] {
+  return (text.match(WORD_RE) ?? []).map(lexeme).filter(Boolean);
+}
+
+/** A lexeme quoted for tsvector/tsquery input: quotes and backslashes doubled, so no input forms an operator. */
+export function quoteLexeme(lex: string): string {
+  return `'${lex.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+/**
+ * The tsvector literal of a search text (bound as a parameter and cast) and its length in tokens:
+ * positions give BM25 its term frequencies, the length its document length.
+ */
+export function tsvectorOf(searchText: string): { literal: string; length: number } {
+  const tokens = lexemesOf(searchText);
+  const positions = new Map<string, number[]>();
+  tokens.forEach((t, i) => {
+    let list = positions.get(t);
+    if (!list) positions.set(t, (list = []));
+    if (list.length < MAX_POSITIONS) list.push(Math.min(i + 1, MAX_POSITION));
+  });
+  const literal = [...positions].map(([t, ps]) => `${quoteLexeme(t)}:${ps.join(",")}`).join(" ");
+  return { literal, length: tokens.length };
+}
+
+/** One query term as a tsquery: a lexeme, or a phrase (`a <-> b`) when the term holds several words. */
+export function termQuery(term: string): { query: string; lexemes: string[] } | undefined {
+  const lexemes = lexemesOf(term);
+  if (lexemes.length === 0) return undefined;
+  const query = lexemes.length === 1 ? quoteLexeme(lexemes[0]!) : `(${lexemes.map(quoteLexeme).join(" <-> ")})`;
+  return { query, lexemes };
+}

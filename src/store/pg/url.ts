@@ -1,0 +1,53 @@
+// PostgreSQL connection strings: recognised, and shown only with the password masked (logs, errors, config output, doctor).
+import type { CairnConfig } from "../../config.js";
+
+const URL_RE = /^postgres(ql)?:\/\//i;
+
+export function isPostgresUrl(value: string | undefined): value is string {
+  return typeof value === "string" && URL_RE.test(value.trim());
+}
+
+/** `postgres://alice:***@db.internal:5432/team` — the password (and any `password=` parameter) replaced. */
+export function maskUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    for (const key of [...u.searchParams.keys()]) if (/pass|secret|key/i.test(key)) u.searchParams.set(key, "***");
+    return u.toString();
+  } catch {
+    // Not parseable as a URL: keep only the scheme and the host-ish tail after the last "@".
+    const at = url.lastIndexOf("@");
+    return at >= 0 ? `postgres://***@${url.slice(at + 1)}` : url.replace(/:[^:@/]*@/, ":***@");
+  }
+}
+
+/** Every secret a URL carries (the password, raw and decoded), to scrub from any text that might echo it. */
+export function secretsOf(url: string): string[] {
+  const out = new Set<string>();
+  try {
+    const u = new URL(url);
+    if (u.password) {
+      out.add(u.password);
+      out.add(decodeURIComponent(u.password));
+    }
+    for (const [k, v] of u.searchParams) if (/pass|secret|key/i.test(k) && v) out.add(v);
+  } catch {
+    const m = /:\/\/[^:@/]*:([^@]*)@/.exec(url);
+    if (m?.[1]) out.add(m[1]);
+  }
+  // One- and two-character passwords would mangle every message; the masked URL still hides them.
+  return [...out].filter((s) => s.length >= 3);
+}
+
+/** `text` with the URL masked and every secret of it replaced by ***. */
+export function scrub(text: string, url: string): string {
+  let out = text.split(url).join(maskUrl(url));
+  for (const secret of secretsOf(url)) out = out.split(secret).join("***");
+  return out;
+}
+
+/** The team database URL in effect: an explicit `--hive postgres://…`, else `hive_url` (env CAIRN_HIVE_URL). An explicit file wins over both. */
+export function resolveHiveUrl(explicit: string | undefined, config: Pick<CairnConfig, "hive_url">): string | undefined {
+  if (explicit !== undefined) return isPostgresUrl(explicit) ? explicit.trim() : undefined;
+  return config.hive_url;
+}

@@ -1,0 +1,97 @@
+// What a person meets at the terminal: messages in CLI words, whole words in tables, help that fits, advisories on a cold start.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { sandbox } from "../helpers/cli.js";
+import { loadedModules } from "../helpers/loaded-modules.js";
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+const RULE = "Never call process.exit inside request handlers of the api server; it drops every in-flight request.";
+
+test("check --text matches detection patterns in a fresh process, even with a tight pattern budget", async () => {
+  const p = sb.project("check");
+  // The budget is for matching text; loading and compiling the rules in a cold process used to spend it all.
+  fs.mkdirSync(path.join(p, ".swarm"), { recursive: true });
+  fs.writeFileSync(path.join(p, ".swarm", "cairn.json"), JSON.stringify({ governance: { advisories: { budget_ms: 20 } } }));
+  const added = await sb.json(p, "add", RULE, "--detect", "process\\.exit\\(");
+  assert.equal(added.body.action, "added", added.stderr);
+  assert.equal((await sb.run(p, "approve", added.body.handle)).code, 0);
+  const r = await sb.json(p, "check", "--text", "if (bad) process.exit(1)");
+  assert.equal(r.body.count, 1, JSON.stringify(r.body));
+  assert.equal(r.body.advisories[0].handle, added.body.handle);
+  assert.equal(r.body.advisories[0].matched, "pattern");
+});
+
+test("errors speak the CLI's language: --force for remove, no 'use the cairn CLI' to a CLI user", async () => {
+  const p = sb.project("errors");
+  const added = await sb.json(p, "add", RULE);
+  await sb.run(p, "approve", added.body.handle);
+  const removed = await sb.run(p, "remove", added.body.handle);
+  assert.equal(removed.code, 4);
+  assert.match(removed.stderr, /--force/);
+  assert.doesNotMatch(removed.stderr, /force: true/);
+  const approve = await sb.run(p, "--actor", "agent:coder", "approve", added.body.handle);
+  assert.notEqual(approve.code, 0);
+  assert.match(approve.stderr, /Only a person can approve/);
+  assert.doesNotMatch(approve.stderr, /use the cairn CLI/i);
+});
+
+test("rejected reasons are shown whole, never cut mid-word", async () => {
+  const p = sb.project("rejected");
+  const r = await sb.json(p, "add", "Fix it");
+  assert.equal(r.body.action, "rejected");
+  const out = await sb.run(p, "rejected");
+  assert.equal(out.code, 0, out.stderr);
+  const reason = r.body.reason as string;
+  const shown = out.stdout.replace(/\s+/g, " ");
+  for (const word of reason.split(/\s+/).filter((w) => w.length > 3)) assert.ok(shown.includes(word), `"${word}" of the reason is shown whole:\n${out.stdout}`);
+});
+
+test("supersede --help offers no --supersedes; reject says it takes candidates too; mcp --help has examples", async () => {
+  const sup = await sb.raw(["supersede", "--help"]);
+  assert.equal(sup.code, 0);
+  assert.doesNotMatch(sup.stdout, /--supersedes/);
+  const rej = await sb.raw(["reject", "--help"]);
+  assert.match(rej.stdout, /draft or candidate/);
+  const mcp = await sb.raw(["mcp", "--help"]);
+  assert.match(mcp.stdout, /Examples:/);
+  assert.match(mcp.stdout, /cairn mcp --http/);
+});
+
+test("a mistyped command gets the suggestion and a pointer to --help, not the whole help", async () => {
+  const r = await sb.raw(["recal", "auth"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /Did you mean recall\?/);
+  assert.match(r.stderr, /cairn --help/);
+  assert.doesNotMatch(r.stderr, /Commands:/, "the full command list is not dumped after a typo");
+});
+
+test("the Markdown mirror's titles never end in a space or half a word", async () => {
+  const p = sb.project("mirror");
+  const long = "Regenerate the Prisma client after every change to prisma/schema.prisma in packages/db because stale clients broke three deploys";
+  assert.equal((await sb.json(p, "add", long)).body.action, "added");
+  assert.equal((await sb.run(p, "mirror")).code, 0);
+  const dir = path.join(p, ".swarm", "knowledge");
+  const file = (fs.readdirSync(dir, { recursive: true }) as string[]).find((f) => f.endsWith(".md"));
+  assert.ok(file, "a mirror file was written");
+  const heading = fs.readFileSync(path.join(dir, file!), "utf8").split("\n").find((l) => l.startsWith("# "))!;
+  assert.doesNotMatch(heading, /\s$/);
+  assert.match(heading, /(because|…)$/);
+});
+
+test("each command loads what it needs: help loads no engine, recall no write gates, neither the MCP or web server", async () => {
+  const p = sb.project("loads");
+  assert.equal((await sb.json(p, "add", RULE)).body.action, "added");
+  const help = await loadedModules(["--help"], { cwd: sb.root, env: sb.env });
+  for (const heavy of ["src/engine.ts", "node_modules/zod/", "src/store/sqlite-store.ts", "node_modules/@modelcontextprotocol/", "src/faces/web/server.ts"]) {
+    assert.ok(!help.some((m) => m.startsWith(heavy)), `cairn --help loaded ${heavy}`);
+  }
+  const recall = await loadedModules(["--project", p, "recall", "process exit request handler"], { cwd: sb.root, env: sb.env });
+  assert.ok(recall.includes("src/retrieval/recall.ts"), "the tracer sees the engine's modules");
+  for (const heavy of ["src/quality/gates.ts", "src/quality/secrets.ts", "node_modules/re2js/", "node_modules/yaml/", "node_modules/@modelcontextprotocol/", "src/faces/web/server.ts", "src/io/formats/", "src/io/import-file.ts"]) {
+    assert.ok(!recall.some((m) => m.startsWith(heavy)), `cairn recall loaded ${heavy}`);
+  }
+});

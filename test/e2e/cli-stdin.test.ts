@@ -1,0 +1,48 @@
+// Regression 12.9: a lesson can be given on standard input (`cairn add -`), so a pasted token never sits in argv,
+// shell history or npm's debug log — and the README says so next to the first `add`.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { BIN, REPO, bytesUnder, sandbox } from "../helpers/cli.js";
+
+function runWithStdin(args: string[], input: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+test("regression 12.9: `cairn add -` reads the lesson from stdin; a token given that way is refused and never stored", async () => {
+  const sb = sandbox();
+  try {
+    const project = sb.project("stdin");
+    const token = "gl" + "pat-" + "Zq7Vx2Lm9Pt4Rw8Ky3Nb";
+    const refused = await runWithStdin(["--project", project, "add", "-", "--json"], `The registry login uses ${token} in CI\n`, sb.env, sb.root);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.equal(JSON.parse(refused.stdout).action, "rejected");
+    assert.ok(!refused.stdout.includes(token) && !refused.stderr.includes(token));
+    assert.ok(!bytesUnder(path.join(project, ".swarm")).includes(Buffer.from(token)));
+    const ok = await runWithStdin(["--project", project, "add", "-", "--json"], "Run prisma generate after editing prisma/schema.prisma\n", sb.env, sb.root);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).action, "added");
+  } finally {
+    sb.cleanup();
+  }
+});
+
+test("regression 12.9: the README points to `add -` / `--from-file` next to the first `add`", () => {
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  const first = readme.indexOf("cairn add ");
+  const window = readme.slice(first, first + 1500);
+  assert.match(window, /cairn add - /);
+  assert.match(window, /--from-file/);
+  assert.match(window, /history/);
+});

@@ -1,0 +1,53 @@
+// Replacing a lesson with a better wording of itself: it works, and a supersede that fails changes nothing.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { openCairn, type Cairn } from "../../src/index.js";
+import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+
+async function withCairn(fn: (c: Cairn) => Promise<void>): Promise<void> {
+  const sb = makeSandbox();
+  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env });
+  try {
+    await fn(cairn);
+  } finally {
+    await cairn.close();
+    removeSandbox(sb);
+  }
+}
+
+const OLD = "Run prisma generate after editing schema.prisma or the client is stale";
+const REFINED = "Run prisma generate after every edit to prisma/schema.prisma, or the generated client is stale and queries fail";
+
+test("supersede with a refined wording of the same lesson replaces it instead of failing", async () => {
+  await withCairn(async (c) => {
+    const old = await c.add({ lesson: OLD, category: "tooling" });
+    assert.equal(old.action, "added");
+    const before = await c.get(old.id!);
+    const { old: retired, replacement } = await c.supersede(old.id!, { lesson: REFINED, category: "tooling" });
+    assert.equal(retired.lifecycle.status, "superseded");
+    assert.equal(retired.lifecycle.superseded_by, replacement.id);
+    assert.notEqual(replacement.id, old.id);
+    assert.equal(replacement.lesson, REFINED);
+    assert.equal(replacement.lifecycle.supersedes, old.id);
+    assert.equal(retired.lifecycle.confidence, before.lifecycle.confidence, "the old lesson was not reinforced on the way");
+    assert.ok(!(await c.history(old.id!)).some((e) => e.type === "reinforced"));
+    assert.deepEqual((await c.recall("prisma generate client stale")).map((h) => h.entry.id), [replacement.id]);
+  });
+});
+
+test("a supersede that is refused leaves the old lesson exactly as it was", async () => {
+  await withCairn(async (c) => {
+    const old = await c.add({ lesson: OLD, category: "tooling" });
+    const before = await c.get(old.id!);
+    const eventsBefore = (await c.history(old.id!)).length;
+    // The replacement carries a credential: the gate refuses it, and nothing else may change.
+    await assert.rejects(
+      c.supersede(old.id!, { lesson: `${REFINED}; the CI token is ghp_9aZ3kQ7mV1xR5tY8uW2pL6nB4cD0eF7gH2jK` }),
+      (e: Error & { code?: string }) => e.code === "REJECTED",
+    );
+    const after = await c.get(old.id!);
+    assert.equal(after.lifecycle.status, before.lifecycle.status);
+    assert.equal(after.lifecycle.confidence, before.lifecycle.confidence);
+    assert.equal((await c.history(old.id!)).length, eventsBefore);
+  });
+});

@@ -1,0 +1,38 @@
+// Cost of a call for "linear, not quadratic" tests: CPU time, not wall time, so other processes on a busy machine barely move it.
+
+/** CPU microseconds (user + system) of this process spent in `f`, per call: the cheapest of several batches. */
+export function cpuMicros(f: () => void, opts: { calls?: number; batches?: number } = {}): number {
+  const calls = opts.calls ?? 4;
+  let best = Infinity;
+  for (let b = 0; b < (opts.batches ?? 9); b++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < calls; i++) f();
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / calls);
+  }
+  return best;
+}
+
+/** The same for async work. */
+export async function cpuMicrosAsync(f: () => Promise<unknown>, opts: { calls?: number; batches?: number } = {}): Promise<number> {
+  const calls = opts.calls ?? 3;
+  let best = Infinity;
+  for (let b = 0; b < (opts.batches ?? 5); b++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < calls; i++) await f();
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / calls);
+  }
+  return best;
+}
+
+/**
+ * How much more a call on the large input costs than on the small one, each warmed first. With
+ * inputs 4× apart, linear work gives ~4 and quadratic ~16; tests assert well below 16.
+ */
+export function growth(small: () => void, large: () => void, opts?: { calls?: number; batches?: number }): number {
+  small();
+  large();
+  // A floor of 20 µs: below it CPU accounting is too coarse for a ratio to mean anything.
+  return cpuMicros(large, opts) / Math.max(cpuMicros(small, opts), 20);
+}

@@ -1,0 +1,555 @@
+// The Store contract: one suite, run against the SQLite store and the PostgreSQL store, so no behaviour exists on one only.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { EntrySchema, type Entry, type Tier } from "../../src/core/entry.js";
+import { fingerprintLesson, newEntryId } from "../../src/core/ids.js";
+import { PostgresStore } from "../../src/store/pg/pg-store.js";
+import { PG_LATEST_SCHEMA_VERSION } from "../../src/store/pg/migrations.js";
+import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { DuplicateEntryError, type Store, type StoreChange } from "../../src/store/store.js";
+import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
+
+/** What a test may do to a store beneath the interface: raw SQL on a table (named unqualified) and a real row count. */
+interface Opened {
+  store: Store;
+  reopen(): Promise<Store>;
+  /** Runs SQL built with `t(name)`, the store's own qualified table name. */
+  raw(sql: (t: (table: string) => string) => string): Promise<void>;
+  rows(table: string): Promise<number>;
+  latest: number;
+  close(): Promise<void>;
+}
+
+interface Implementation {
+  name: string;
+  options: { skip?: string };
+  open(tier: Tier): Promise<Opened>;
+}
+
+const sqlite: Implementation = {
+  name: "SQLite",
+  options: {},
+  async open(tier) {
+    const sb = makeSandbox();
+    const file = path.join(sb.root, "s.db");
+    const stores: SqliteStore[] = [new SqliteStore(file, tier)];
+    const store = stores[0]!;
+    return {
+      store,
+      latest: LATEST_SCHEMA_VERSION,
+      async reopen() {
+        const s = new SqliteStore(file, tier);
+        stores.push(s);
+        return s;
+      },
+      async raw(sql) {
+        store.driver.run(sql((t) => t));
+      },
+      async rows(table) {
+        return store.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)?.n ?? -1;
+      },
+      async close() {
+        for (const s of stores) await s.close();
+        removeSandbox(sb);
+      },
+    };
+  },
+};
+
+const postgres: Implementation = {
+  name: "PostgreSQL",
+  options: pgTestOptions(),
+  async open(tier) {
+    const url = pgTestUrl()!;
+    const schema = uniqueSchema("contract");
+    const stores: PostgresStore[] = [new PostgresStore({ url, schema }, tier)];
+    const store = stores[0]!;
+    const t = (table: string) => `"${schema}".${table}`;
+    return {
+      store,
+      latest: PG_LATEST_SCHEMA_VERSION,
+      async reopen() {
+        const s = new PostgresStore({ url, schema }, tier);
+        stores.push(s);
+        return s;
+      },
+      async raw(sql) {
+        await store.db.query(sql(t));
+      },
+      async rows(table) {
+        return (await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t(table)}`))[0]?.n ?? -1;
+      },
+      async close() {
+        for (const s of stores) await s.close();
+        await dropSchema(url, schema);
+      },
+    };
+  },
+};
+
+function entry(lesson: string, extra: Partial<Entry> = {}, tier: Tier = "swarm"): Entry {
+  const at = new Date().toISOString();
+  return EntrySchema.parse({ id: newEntryId(), handle: "", tier, lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at, ...extra });
+}
+
+const created = { type: "created" as const, actor: "test" };
+
+function contract(impl: Implementation): void {
+  const it = (name: string, fn: (o: Opened, tier: Tier) => Promise<void>, tier: Tier = "swarm", extra: { todo?: string } = {}) =>
+    test(name, { ...impl.options, ...extra }, async () => {
+      const o = await impl.open(tier);
+      try {
+        await fn(o, tier);
+      } finally {
+        await o.close();
+      }
+    });
+
+  it("opens at the newest schema version, and a second client finds it current and loses no row", async (o) => {
+    assert.equal(await o.store.schemaVersion(), o.latest);
+    await o.store.insertEntry(entry("Regenerate the Prisma client after every schema change."), created);
+    const again = await o.reopen();
+    assert.equal(await again.schemaVersion(), o.latest);
+    assert.equal(await again.totalEntries(), 1, "reopening re-ran no migration and lost no row");
+  });
+
+  it("the events table is append-only and history outlives the entry", async (o) => {
+    const e = await o.store.insertEntry(entry("Close the Kafka producer in the SIGTERM handler."), created);
+    assert.ok((await o.store.listEvents(e.id)).length >= 1);
+    await assert.rejects(o.raw((t) => `UPDATE ${t("events")} SET actor = 'forged'`), /append-only/);
+    await assert.rejects(o.raw((t) => `DELETE FROM ${t("events")}`), /append-only/);
+    await o.store.deleteEntry(e.id, { type: "removed", actor: "test" });
+    assert.deepEqual((await o.store.listEvents(e.id)).map((x) => x.type).slice(-1), ["removed"]);
+  });
+
+  it("the O(1) entry counter always equals count(*) through inserts and deletes", async (o) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push((await o.store.insertEntry(entry(`Shard ${i} of the audit table needs its own partial index.`), created)).id);
+    for (const id of ids.slice(0, 10)) await o.store.deleteEntry(id, { type: "removed", actor: "test" });
+    assert.equal(await o.rows("entries"), 15);
+    assert.equal(await o.store.totalEntries(), 15);
+    assert.equal(await o.store.countEntries(), 15);
+    assert.equal(await o.store.integrityCheck(), "ok");
+  });
+
+  it("full-text search finds camelCase, snake_case and path parts, and stems English words", async (o) => {
+    const e = await o.store.insertEntry(entry("Call getUserById before session_store.flush() in src/auth/tokenRefresh.ts; retrying hides the race."), created);
+    await o.store.insertEntry(entry("Pin the Node major version in CI with an .nvmrc file."), created);
+    for (const q of ["user", "session", "store", "flush", "auth", "token", "refresh", "getuserbyid", "retries", "race"]) {
+      const hits = await o.store.searchEntries([q], {}, 10);
+      assert.deepEqual(hits.map((h) => h.entry.id), [e.id], `query ${q}`);
+    }
+  });
+
+  it("search terms that look like query syntax are data, never operators", async (o) => {
+    await o.store.insertEntry(entry("Quote user input before building an FTS MATCH expression."), created);
+    for (const q of ['"', "NEAR(a b)", "*", "a OR b", "lesson:x", "^start", "'); DROP TABLE entries;--", "\u0000", "a & !b | c:*", "\\'x", "<->"]) {
+      assert.ok(Array.isArray(await o.store.searchEntries([q], {}, 10)), q);
+    }
+    assert.equal((await o.store.searchEntries(["user input"], {}, 10)).length, 1, "a phrase term matches its words in order");
+    assert.equal((await o.store.searchEntries(["input user"], {}, 10)).length, 0, "and only in that order");
+    assert.equal(await o.store.totalEntries(), 1);
+  });
+
+  it("search ranks by BM25: rarer and repeated terms score higher, filters apply before the limit", async (o) => {
+    for (let i = 0; i < 30; i++) await o.store.insertEntry(entry(`Cache the config loader result ${i} between requests of the handler.`), created);
+    const rare = await o.store.insertEntry(entry("Invalidate the webhook signature cache when the secret rotates."), created);
+    const twice = await o.store.insertEntry(entry("Webhook retries need a webhook idempotency key."), created);
+    const hits = await o.store.searchEntries(["webhook", "cache"], {}, 5);
+    assert.deepEqual(hits.slice(0, 2).map((h) => h.entry.id).sort(), [rare.id, twice.id].sort());
+    assert.equal(hits[0]!.entry.id, twice.id, "two occurrences of the rare term beat one");
+    assert.ok(hits[0]!.relevance > hits[2]!.relevance && hits[2]!.relevance > 0);
+    const archived = await o.store.searchEntries(["webhook"], { statuses: ["archived"] }, 5);
+    assert.deepEqual(archived, []);
+  });
+
+  it("a handle of the other tier never resolves here", async (o, tier) => {
+    const e = await o.store.insertEntry(entry("Use idempotency keys on every payment provider request.", {}, tier), created);
+    assert.equal((await o.store.getEntry(e.handle))?.id, e.id);
+    assert.equal(await o.store.getEntry(e.handle.replace(/^[SH]-/, tier === "swarm" ? "H-" : "S-")), undefined);
+    assert.equal((await o.store.getEntry(e.id))?.handle, e.handle);
+  }, "hive");
+
+  it("handles are never handed out twice, even after the newest entry is deleted", async (o) => {
+    const a = await o.store.insertEntry(entry("Run migrations before the app boots in the deploy job."), created);
+    await o.store.deleteEntry(a.id, { type: "removed", actor: "test" });
+    const b = await o.store.insertEntry(entry("Set a statement timeout on every pooled database connection."), created);
+    assert.notEqual(b.handle, a.handle);
+  });
+
+  it("with `unique`, a second live entry with the same lesson text is refused inside the write; a retired twin is not", async (o) => {
+    const unique = { unique: true };
+    const first = await o.store.insertEntry(entry("Always pass --frozen-lockfile to pnpm install in CI."), created, unique);
+    await assert.rejects(
+      o.store.insertEntry(entry("always pass --frozen-lockfile to pnpm install in CI"), created, unique),
+      (e: unknown) => e instanceof DuplicateEntryError && e.existing.id === first.id,
+    );
+    await o.store.updateEntry(first.id, (e) => ({ ...e, lifecycle: { ...e.lifecycle, status: "archived" } }), { type: "archived", actor: "test" });
+    const again = await o.store.insertEntry(entry("Always pass --frozen-lockfile to pnpm install in CI."), created, unique);
+    assert.notEqual(again.id, first.id);
+    assert.equal((await o.store.findByFingerprint(fingerprintLesson(first.lesson))).length, 2);
+    const retired = await o.store.insertEntry(entry("Always pass --frozen-lockfile to pnpm install in CI.", { lifecycle: { ...again.lifecycle, status: "archived" } }), created, unique);
+    assert.equal(retired.lifecycle.status, "archived");
+    const raw = await o.store.insertEntry(entry("Always pass --frozen-lockfile to pnpm install in CI."), created);
+    assert.notEqual(raw.id, again.id, "a raw load (no `unique`) stores what it is given");
+  });
+
+  it("updateEntry is a read-modify-write with an event; updateEntryOnce and claimEffect act once per key", async (o) => {
+    const e = await o.store.insertEntry(entry("Bump the cache key when the lockfile changes."), created);
+    const up = await o.store.updateEntry(e.handle, (x) => ({ ...x, tags: ["ci", "cache"] }), { type: "updated", actor: "human:ann", data: { why: "tags" } });
+    assert.deepEqual(up.tags, ["ci", "cache"]);
+    assert.equal(up.handle, e.handle);
+    assert.deepEqual((await o.store.getEntry(e.id))?.tags, ["ci", "cache"]);
+    const ev = (await o.store.listEvents(e.id)).at(-1)!;
+    assert.equal(ev.type, "updated");
+    assert.equal(ev.actor, "human:ann");
+    assert.deepEqual(ev.data, { why: "tags" });
+    const bump = (x: Entry) => ({ ...x, lifecycle: { ...x.lifecycle, confidence: x.lifecycle.confidence + 0.1 } });
+    assert.ok(await o.store.updateEntryOnce("k1", e.id, bump, { type: "feedback", actor: "t" }));
+    assert.equal(await o.store.updateEntryOnce("k1", e.id, bump, { type: "feedback", actor: "t" }), undefined);
+    assert.equal((await o.store.getEntry(e.id))!.lifecycle.confidence, 0.6);
+    assert.equal(await o.store.claimEffect("k2"), true);
+    assert.equal(await o.store.claimEffect("k2"), false);
+    await assert.rejects(o.store.updateEntry(newEntryId(), bump, { type: "updated", actor: "t" }), /No entry/);
+  });
+
+  it("recordUsage bumps one counter per entry with one event each; unknown ids change nothing", async (o) => {
+    const a = await o.store.insertEntry(entry("Lint commit messages in a pre-push hook."), created);
+    const b = await o.store.insertEntry(entry("Keep the Docker build context small with a .dockerignore."), created);
+    await o.store.recordUsage([a.id, b.id, newEntryId()], "shown", "agent:coder", { agent: "coder" });
+    await o.store.recordUsage([a.id], "applied", "agent:coder");
+    await o.store.recordUsage([a.id], "consulted", "agent:coder");
+    const ra = (await o.store.getEntry(a.id))!;
+    assert.equal(ra.usage.shown, 1);
+    assert.equal(ra.usage.applied, 1);
+    assert.equal(ra.usage.consulted, 1);
+    assert.ok(ra.usage.last_shown_at && ra.usage.last_consulted_at);
+    assert.equal((await o.store.getEntry(b.id))!.usage.shown, 1);
+    const types = (await o.store.listEvents(a.id)).map((x) => x.type);
+    assert.deepEqual(types, ["created", "shown", "feedback", "consulted"]);
+    const shown = await o.store.listEventsByType("shown", "2000-01-01T00:00:00.000Z");
+    assert.equal(shown.length, 2);
+    assert.deepEqual(shown[0]!.data, { counter: "shown", agent: "coder" });
+    const sum = await o.store.sumUsage();
+    assert.deepEqual([sum.entries, sum.shown, sum.applied, sum.consulted, sum.prevented], [2, 2, 1, 1, 0]);
+    assert.deepEqual((await o.store.usageBySource()).map((u) => [u.source, u.entries, u.shown, u.applied]), [["human", 2, 2, 1]]);
+  });
+
+  it("filters narrow candidates in the database: status, scope, agent, tool, project, tags, advisory, usage", async (o) => {
+    const base = { created_by: "agent:coder" };
+    const forApi = await o.store.insertEntry(
+      entry("Retry the flaky upload once, then fail loudly.", { applicability: { scope: "global", projects: ["api"], agents: ["Coder"], tools: ["bash"], file_globs: [], tech_stack: [], triggers: [] }, tags: ["upload"], provenance: { ...entry("x").provenance, ...base } }),
+      created,
+    );
+    const anyone = await o.store.insertEntry(entry("Never log request bodies of the upload endpoint.", { tags: ["upload", "logs"], prevention: { detection_pattern: "console.log(req.body)" } }), created);
+    const stack = await o.store.insertEntry(entry("Use the upload multipart limit of the Node stack.", { applicability: { scope: "stack:node", projects: ["*"], agents: [], tools: [], file_globs: ["src/upload/**"], tech_stack: [], triggers: [] } }), created);
+    const ids = async (f: Parameters<Store["listEntries"]>[0]) => (await o.store.listEntries(f, { order: "oldest" })).map((e) => e.id);
+    assert.deepEqual(await ids({ agent: "coder" }), [forApi.id, anyone.id, stack.id]);
+    assert.deepEqual(await ids({ agent: "reviewer" }), [anyone.id, stack.id]);
+    assert.deepEqual(await ids({ tool: "edit" }), [anyone.id, stack.id]);
+    assert.deepEqual(await ids({ project: { id: "p-1", name: "web" } }), [anyone.id, stack.id]);
+    assert.deepEqual(await ids({ project: { id: "p-2", name: "API" } }), [forApi.id, anyone.id, stack.id]);
+    assert.deepEqual(await ids({ scopes: ["stack:node"] }), [stack.id]);
+    assert.deepEqual(await ids({ scopes: [] }), []);
+    assert.deepEqual(await ids({ anyTags: ["logs"] }), [anyone.id]);
+    assert.deepEqual(await ids({ anyTags: [] }), []);
+    assert.deepEqual(await ids({ advisory: true }), [anyone.id, stack.id]);
+    assert.deepEqual(await ids({ advisory: false }), [forApi.id]);
+    await o.store.recordUsage([anyone.id], "shown", "t");
+    // The utility column follows the entry on updates (counters alone do not recompute it).
+    await o.store.updateEntry(anyone.id, (x) => ({ ...x, usage: { ...x.usage, ignored: 2 } }), { type: "feedback", actor: "t" });
+    assert.deepEqual(await ids({ minShown: 1 }), [anyone.id]);
+    assert.deepEqual(await ids({ maxUtility: 0.3 }), [anyone.id]);
+    assert.deepEqual(await ids({ maxApplied: 0, statuses: ["candidate"] }), [forApi.id, anyone.id, stack.id]);
+    assert.deepEqual(await ids({ statuses: [] }), []);
+    assert.equal(await o.store.countEntries({ advisory: true }), 2);
+    assert.deepEqual((await o.store.listEntries({}, { limit: 2 })).map((e) => e.id), [stack.id, anyone.id], "newest first by default");
+    assert.deepEqual((await o.store.listEntries({}, { limit: 1, offset: 1, order: "oldest" })).map((e) => e.id), [anyone.id]);
+    const hits = await o.store.searchEntries(["upload"], { agent: "reviewer", scopes: ["global"] }, 10);
+    assert.deepEqual(hits.map((h) => h.entry.id), [anyone.id]);
+  });
+
+  it("iterateEntries streams every entry in insertion order across batches", async (o) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 520; i++) ids.push((await o.store.insertEntry(entry(`Partition ${i} of the event log rotates hourly.`), created)).id);
+    const seen: string[] = [];
+    for await (const e of o.store.iterateEntries()) seen.push(e.id);
+    assert.deepEqual(seen, ids);
+  });
+
+  it("phase ageing, expiry and eviction order", async (o) => {
+    const todo = await o.store.insertEntry(entry("Todo: wire the retry budget into the client.", { category: "todo" }), created);
+    const keep = await o.store.insertEntry(entry("Measure before you cache the slow query."), created);
+    const promoted = await o.store.insertEntry(entry("Pin base images by digest.", { lifecycle: { ...entry("x").lifecycle, status: "promoted" } }), created);
+    const archived = await o.store.insertEntry(entry("Old advice on the legacy build.", { lifecycle: { ...entry("x").lifecycle, status: "archived" } }), created);
+    for (let i = 0; i < 4; i++) assert.equal(await o.store.incrementPhasesAlive(["candidate"]), 2);
+    assert.deepEqual((await o.store.findExpired(["candidate"], 10, 3)).map((e) => e.id), [todo.id]);
+    assert.equal((await o.store.getEntry(keep.id))!.lifecycle.phases_alive, 4);
+    const order = (await o.store.evictionCandidates(10)).map((e) => e.id);
+    assert.equal(order[0], archived.id);
+    assert.ok(!order.includes(promoted.id), "promoted entries are never evicted");
+  });
+
+  it("the reflection queue: idempotent enqueue, leases, retries and dead letters", async (o) => {
+    assert.equal(await o.store.enqueueOutcome("o-1", { success: true }, "2025-01-01T00:00:00.000Z"), true);
+    assert.equal(await o.store.enqueueOutcome("o-1", { success: true }, "2025-01-01T00:00:00.000Z"), false);
+    await o.store.enqueueOutcome("o-2", { success: false }, "2025-01-01T00:00:01.000Z");
+    const now = "2025-01-02T00:00:00.000Z";
+    const first = await o.store.claimNextOutcome(now, "2025-01-02T00:01:00.000Z");
+    assert.equal(first?.id, "o-1");
+    assert.equal(first?.attempts, 1);
+    assert.deepEqual(first?.payload, { success: true });
+    const second = await o.store.claimNextOutcome(now, "2025-01-02T00:01:00.000Z");
+    assert.equal(second?.id, "o-2");
+    assert.equal(await o.store.claimNextOutcome(now, "2025-01-02T00:01:00.000Z"), undefined, "both are leased");
+    await o.store.completeOutcome("o-1", { ok: 1 }, now);
+    assert.equal(await o.store.failOutcome("o-2", "boom", 2, "2025-01-02T00:00:30.000Z"), "pending");
+    assert.equal(await o.store.claimNextOutcome(now, "2025-01-02T00:01:00.000Z"), undefined, "not before its retry time");
+    const retry = await o.store.claimNextOutcome("2025-01-02T00:00:31.000Z", "2025-01-02T00:02:00.000Z");
+    assert.equal(retry?.attempts, 2);
+    assert.equal(await o.store.failOutcome("o-2", "boom again", 2), "dead");
+    assert.deepEqual(await o.store.queueCounts(), { done: 1, dead: 1 });
+    assert.deepEqual((await o.store.listQueue("dead")).map((q) => [q.id, q.last_error]), [["o-2", "boom again"]]);
+    assert.equal(await o.store.countOutcomes(), 2);
+    assert.equal(await o.store.countOutcomes({ success: true }), 1);
+  });
+
+  it("the outbox keeps items in order, idempotent by id, until completed or parked", async (o) => {
+    assert.equal(await o.store.enqueueOutbox("b-1", "usage", { ids: ["x"] }, "2025-01-01T00:00:00.000Z"), true);
+    assert.equal(await o.store.enqueueOutbox("b-1", "usage", { ids: ["x"] }, "2025-01-01T00:00:00.000Z"), false);
+    await o.store.enqueueOutbox("a-2", "feedback", { ref: "H-1" }, "2025-01-01T00:00:01.000Z");
+    assert.deepEqual((await o.store.listOutbox("pending")).map((i) => [i.id, i.op]), [["b-1", "usage"], ["a-2", "feedback"]], "insertion order, not id order");
+    await o.store.failOutbox("b-1", "hive down", false);
+    const [b] = await o.store.listOutbox("pending", 1);
+    assert.equal(b!.attempts, 1);
+    assert.equal(b!.last_error, "hive down");
+    assert.deepEqual(b!.payload, { ids: ["x"] });
+    await o.store.completeOutbox("b-1");
+    await o.store.failOutbox("a-2", "no such entry", true);
+    assert.deepEqual(await o.store.outboxCounts(), { pending: 0, dead: 1 });
+    assert.deepEqual((await o.store.listOutbox("dead")).map((i) => i.id), ["a-2"]);
+  });
+
+  it("the rejected list is capped and answers isRejected", async (o) => {
+    for (let i = 0; i < 5; i++) await o.store.addRejected({ lesson: `bad ${i}`, reason: "vague", codes: ["vague"], source: "add", at: "2025-01-01T00:00:00.000Z" }, 3);
+    const list = await o.store.listRejected();
+    assert.deepEqual(list.map((r) => r.lesson), ["bad 4", "bad 3", "bad 2"]);
+    assert.deepEqual(list[0]!.codes, ["vague"]);
+    assert.equal((await o.store.isRejected("bad 3"))?.reason, "vague");
+    assert.equal(await o.store.isRejected("bad 0"), undefined);
+    await o.store.addRejected({ lesson: "x".repeat(3000) + "\u00e9", reason: "long", codes: [], source: "add", at: "2025-01-01T00:00:00.000Z" }, 10);
+    assert.equal((await o.store.isRejected("x".repeat(3000) + "\u00e9"))?.reason, "long", "long lessons are indexed too");
+  });
+
+  it("the rules version moves on rule-bearing changes, not on usage", async (o) => {
+    const v0 = await o.store.rulesVersion();
+    const plain = await o.store.insertEntry(entry("Read the changelog before a major upgrade."), created);
+    assert.equal(await o.store.rulesVersion(), v0, "an entry without globs or a pattern is not a rule");
+    const rule = await o.store.insertEntry(entry("Never commit .env files.", { applicability: { ...plain.applicability, file_globs: [".env*"] } }), created);
+    const v1 = await o.store.rulesVersion();
+    assert.ok(v1 > v0);
+    await o.store.recordUsage([rule.id], "consulted", "t");
+    assert.equal(await o.store.rulesVersion(), v1, "usage counters do not move it");
+    await o.store.updateEntry(rule.id, (x) => ({ ...x, lifecycle: { ...x.lifecycle, status: "established" } }), { type: "approved", actor: "human:x" });
+    const v2 = await o.store.rulesVersion();
+    assert.ok(v2 > v1);
+    await o.store.deleteEntry(rule.id, { type: "removed", actor: "t" });
+    assert.ok((await o.store.rulesVersion()) > v2);
+    const other = await o.reopen();
+    assert.equal(await other.rulesVersion(), await o.store.rulesVersion(), "every client reads the same version");
+  });
+
+  it("subscribers hear about each committed change", async (o) => {
+    const heard: StoreChange["type"][] = [];
+    const off = o.store.subscribe((c) => {
+      heard.push(c.type);
+    });
+    const e = await o.store.insertEntry(entry("Rotate the signing key with an overlap window."), created);
+    await o.store.updateEntry(e.id, (x) => x, { type: "updated", actor: "t" });
+    await o.store.recordUsage([e.id], "shown", "t");
+    await o.store.incrementPhasesAlive(["candidate"]);
+    await o.store.deleteEntry(e.id, { type: "removed", actor: "t" });
+    off();
+    await o.store.insertEntry(entry("Unheard after unsubscribing."), created);
+    assert.deepEqual(heard, ["insert", "update", "usage", "bulk", "delete"]);
+  });
+
+  it("browsing: keyset pages by a sort column, all-words search, capped counts, day counts, usage per project, source projects", async (o) => {
+    const lessons = [
+      "Run prisma generate after every change to schema.prisma.",
+      "Pin the Node version in .nvmrc so CI and laptops agree.",
+      "Close the Kafka producer in the SIGTERM handler before exit.",
+      "Run prisma migrate deploy before the api container starts.",
+      "Keep the Renovate schedule to weekends so deploys stay quiet.",
+    ];
+    const added: Entry[] = [];
+    for (const [i, l] of lessons.entries()) {
+      const prov = { created_by: "human:ann", source_project_id: i % 2 ? "proj-b" : "proj-a", source_project_name: i % 2 ? "billing" : "checkout" };
+      added.push(await o.store.insertEntry(entry(l, { provenance: prov as Entry["provenance"], tags: i < 2 ? ["orm"] : [] }), created));
+    }
+    await o.store.recordUsage([added[0]!.id, added[3]!.id], "shown", "agent:coder", { project_id: "proj-a" });
+    await o.store.recordUsage([added[0]!.id], "shown", "agent:coder", { project_id: "proj-b" });
+    // An applied verdict is an `applied` event (what feedback logs), carrying the project that applied it.
+    await o.store.appendEvent(added[0]!.id, { type: "applied", actor: "agent:coder", data: { verdict: "applied", project_id: "proj-b" } });
+
+    // Pages of two in creation order, each after the last row of the one before: every entry once, in order.
+    const seen: string[] = [];
+    let after: { key: string | number; seq: number } | undefined;
+    for (;;) {
+      const page = await o.store.pageEntries({ filter: {}, sort: "created", desc: false, limit: 2, ...(after ? { after } : {}) });
+      if (page.length === 0) break;
+      seen.push(...page.map((r) => r.entry.id));
+      after = { key: page.at(-1)!.key, seq: page.at(-1)!.seq };
+    }
+    assert.deepEqual(seen, added.map((e) => e.id));
+    const byShown = await o.store.pageEntries({ filter: {}, sort: "shown", desc: true, limit: 1 });
+    assert.equal(byShown[0]!.entry.id, added[0]!.id, "the most shown first");
+
+    const prisma = await o.store.pageEntries({ filter: {}, text: "prisma run", sort: "relevance", desc: false, limit: 10 });
+    assert.deepEqual(new Set(prisma.map((r) => r.entry.id)), new Set([added[0]!.id, added[3]!.id]), "every word must occur");
+    assert.deepEqual(await o.store.pageEntries({ filter: {}, text: "prisma kafka", sort: "created", desc: false, limit: 10 }), []);
+    assert.equal(await o.store.countEntriesCapped({}, "prisma", 100), 2);
+    assert.equal(await o.store.countEntriesCapped({}, undefined, 3), 3, "the count stops at its cap");
+    assert.equal(await o.store.countEntriesCapped({ anyTags: ["orm"] }, undefined, 100), 2);
+    assert.equal(await o.store.countEntriesCapped({ sourceProjects: ["proj-b"] }, undefined, 100), 2);
+
+    const days = await o.store.eventCountsByDay(["created", "shown"], "2000-01-01");
+    const total = (type: string) => days.filter((d) => d.type === type).reduce((n, d) => n + Number(d.n), 0);
+    assert.equal(total("created"), 5);
+    assert.equal(total("shown"), 3);
+
+    const usage = await o.store.projectUsage(10);
+    assert.deepEqual(
+      usage.projects.map((p) => [p.project_id, Number(p.entries), Number(p.shown), Number(p.applied)]),
+      [["proj-a", 2, 2, 0], ["proj-b", 1, 1, 1]],
+      "busiest first (shown + applied), ties by project id",
+    );
+    assert.equal(usage.entries[0]!.entry_id, added[0]!.id, "the entry used by the most projects leads");
+
+    const sources = await o.store.sourceProjects(10);
+    assert.deepEqual(sources.map((p) => [p.project_id, Number(p.entries), p.project_name]), [["proj-a", 3, "checkout"], ["proj-b", 2, "billing"]]);
+    assert.deepEqual(await o.store.sourceProjectIds(10), [{ project_id: "proj-a", project_name: "checkout" }, { project_id: "proj-b", project_name: "billing" }]);
+  });
+
+  it("copyEntry keeps ids, never-used handles and history; re-running changes nothing; a twin absorbs the copy once", async (o, tier) => {
+    const src = entry("Set fetch timeouts explicitly; the default waits forever.", { handle: tier === "hive" ? "H-40" : "S-40", tier }, tier);
+    src.lifecycle.confirmations = [{ at: src.created_at, project_id: "p-a", by: "agent:a" }];
+    src.usage.shown = 4;
+    src.usage.consulted = 2;
+    const history = [
+      { seq: 1, entry_id: src.id, type: "created" as const, at: "2025-01-01T00:00:00.000Z", actor: "agent:a", data: { source: "add" } },
+      { seq: 2, entry_id: src.id, type: "shown" as const, at: "2025-01-02T00:00:00.000Z", actor: "cairn:inject", data: { counter: "shown" } },
+    ];
+    const first = await o.store.copyEntry(src, history);
+    assert.equal(first.action, "inserted");
+    assert.equal(first.entry.handle, src.handle, "a handle never handed out here is kept");
+    const stored = (await o.store.getEntry(src.id))!;
+    assert.equal(stored.usage.shown, 4);
+    assert.equal(stored.usage.consulted, 2);
+    assert.deepEqual(stored.lifecycle.confirmations, src.lifecycle.confirmations);
+    assert.deepEqual((await o.store.listEvents(src.id)).map((e) => [e.type, e.at, e.actor]), history.map((e) => [e.type, e.at, e.actor]));
+    assert.equal((await o.store.copyEntry(src, history)).action, "exists");
+    assert.equal((await o.store.listEvents(src.id)).length, 2, "a second run copies nothing");
+
+    const low = { ...entry("Prefer structured logging over string concatenation.", { handle: tier === "hive" ? "H-3" : "S-3", tier }, tier) };
+    assert.notEqual((await o.store.copyEntry(low, [])).entry.handle, low.handle, "a number below the sequence may have been used: a new handle");
+
+    const twin = { ...entry("set fetch timeouts explicitly, the default waits forever", {}, tier) };
+    twin.lifecycle.confirmations = [{ at: twin.created_at, project_id: "p-b", by: "agent:b" }, { at: twin.created_at, project_id: "p-a", by: "agent:a" }];
+    twin.usage.shown = 1;
+    const merged = await o.store.copyEntry(twin, [{ seq: 9, entry_id: twin.id, type: "created", at: "2025-02-01T00:00:00.000Z", actor: "agent:b", data: {} }]);
+    assert.equal(merged.action, "merged");
+    assert.equal(merged.entry.id, src.id);
+    const after = (await o.store.getEntry(src.id))!;
+    assert.deepEqual(after.lifecycle.confirmations.map((c) => c.project_id).sort(), ["p-a", "p-b"], "one confirmation per project");
+    assert.equal(after.usage.shown, 5);
+    assert.equal((await o.store.copyEntry(twin, [])).action, "exists", "the twin is absorbed once");
+    assert.equal((await o.store.getEntry(src.id))!.usage.shown, 5);
+    assert.equal(await o.store.totalEntries(), 2);
+    const events = await o.store.listEvents(src.id);
+    assert.ok(events.some((e) => e.data.copied_from === twin.id && e.actor === "agent:b"), "the twin's history is kept, marked");
+  }, "hive");
+}
+
+for (const impl of [sqlite, postgres]) describe(`Store contract: ${impl.name}`, () => contract(impl));
+
+describe("PostgreSQL only", () => {
+  test("every write event records the database role beside the actor", pgTestOptions(), async () => {
+    const o = await postgres.open("hive");
+    try {
+      const e = await o.store.insertEntry(entry("Name every migration after the change it makes.", {}, "hive"), { type: "created", actor: "agent:coder" });
+      await o.store.recordUsage([e.id], "shown", "cairn:inject");
+      const events = await o.store.listEvents(e.id);
+      const user = (await (o.store as PostgresStore).db.query<{ user: string }>("SELECT current_user AS user"))[0]!.user;
+      assert.deepEqual(events.map((x) => [x.actor, x.db_role]), [["agent:coder", user], ["cairn:inject", user]]);
+    } finally {
+      await o.close();
+    }
+  });
+
+  test("relevance means what the SQLite store's BM25 means: same order, same scale", pgTestOptions(), async () => {
+    const o = await postgres.open("hive");
+    const local = await sqlite.open("hive");
+    try {
+      const lessons = [
+        "Cache the parsed config; parsing the YAML config on every request costs 4 ms.",
+        "The webhook handler must verify the signature before parsing the body.",
+        "Use a connection pool for Postgres; a new connection per request exhausts max_connections.",
+        "Retry webhook deliveries with exponential backoff and a dead-letter queue.",
+        "Parse dates with an explicit timezone; the server runs in UTC.",
+        "Close the Postgres pool on SIGTERM so deploys drain cleanly.",
+        "Signature checks compare in constant time to avoid timing attacks.",
+        "Config reloads must not drop in-flight requests.",
+      ];
+      for (let i = 0; i < 40; i++) lessons.push(`Filler lesson ${i} about formatting the changelog for release ${i}.`);
+      for (const l of lessons) {
+        await o.store.insertEntry(entry(l, {}, "hive"), created);
+        await local.store.insertEntry(entry(l, {}, "hive"), created);
+      }
+      for (const terms of [["webhook", "signature"], ["postgres", "pool", "request"], ["config", "parse"], ["timezone"]]) {
+        const pgHits = await o.store.searchEntries(terms, {}, 10);
+        const liteHits = await local.store.searchEntries(terms, {}, 10);
+        assert.deepEqual(pgHits.map((h) => h.entry.lesson), liteHits.map((h) => h.entry.lesson), `same ranking for ${terms.join(" ")}`);
+        pgHits.forEach((h, i) => {
+          const ratio = h.relevance / liteHits[i]!.relevance;
+          assert.ok(ratio > 0.8 && ratio < 1.25, `relevance ${h.relevance} vs SQLite ${liteHits[i]!.relevance} for ${terms.join(" ")}`);
+        });
+      }
+    } finally {
+      await o.close();
+      await local.close();
+    }
+  });
+
+  test("two clients opening a new schema at once migrate it once", pgTestOptions(), async () => {
+    const url = pgTestUrl()!;
+    const schema = uniqueSchema("migrate");
+    const stores = Array.from({ length: 6 }, () => new PostgresStore({ url, schema }, "hive"));
+    try {
+      const versions = await Promise.all(stores.map((s) => s.schemaVersion()));
+      assert.deepEqual(versions, versions.map(() => PG_LATEST_SCHEMA_VERSION));
+      const rows = await stores[0]!.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".schema_migrations`);
+      assert.equal(rows[0]!.n, PG_LATEST_SCHEMA_VERSION, "each migration recorded exactly once");
+    } finally {
+      for (const s of stores) await s.close();
+      await dropSchema(url, schema);
+    }
+  });
+
+  test("the password never appears in an error, the location or a failed connection", async () => {
+    const store = new PostgresStore({ url: "postgres://cairn_nobody:s3cr3t-Pa55@127.0.0.1:1/none", schema: "cairn_t_never", connectTimeoutMs: 500 }, "hive");
+    try {
+      assert.doesNotMatch(store.location, /s3cr3t/);
+      const err = await store.totalEntries().then(() => undefined, (e: unknown) => e as Error & { code?: string });
+      assert.ok(err, "an unreachable server is an error");
+      assert.equal(err.code, "UNAVAILABLE");
+      assert.doesNotMatch(`${err.message} ${err.stack} ${JSON.stringify(err)}`, /s3cr3t/);
+      assert.match(err.message, /\*\*\*/);
+    } finally {
+      await store.close();
+    }
+  });
+});
