@@ -32,6 +32,8 @@ const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 /** Tier size and token totals feed idf and average length; a second-old figure ranks the same. */
 const STATS_TTL_MS = 1000;
+/** pg_stats moves only when ANALYZE (or autovacuum) runs; a minute-old copy prunes the same terms. */
+const COMMON_LEXEMES_TTL_MS = 60_000;
 const USAGE_COUNTERS: readonly UsageCounter[] = ["shown", "applied", "ignored", "violated", "prevented", "consulted"];
 
 /** Must match the expression of the partial index entries_contradicted (migration 2). */
@@ -99,6 +101,7 @@ export class PostgresStore implements Store {
   private readonly termStats = new TermStatsCache();
   private readonly listeners = new StoreListeners();
   private stats: { at: number; entries: number; tokens: number } | undefined;
+  private common: { at: number; shares: Map<string, number> } | undefined;
 
   /** Connects lazily: nothing touches the network until the first call. */
   constructor(opts: PgStoreOptions, tier: Tier) {
@@ -275,19 +278,51 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Document frequencies by GIN lookups, counted only up to `cap` (a term past it is dropped as
-   * common anyway), cached like the SQLite store's vocabulary reads.
+   * The lexemes ANALYZE found common, with their share of rows (pg_stats.most_common_elems of
+   * search_vec). A term known to be far past the pruning limit needs no counting: that count would
+   * read thousands of rows only to drop the term. Refreshed now and then; empty before any ANALYZE.
    */
-  private async frequencies(keys: readonly string[], total: number): Promise<Map<string, number>> {
+  private async commonLexemes(): Promise<Map<string, number>> {
+    if (this.common && Date.now() - this.common.at < COMMON_LEXEMES_TTL_MS) return this.common.shares;
+    const rows = await (await this.q()).query<{ elems: string[] | null; freqs: number[] | null }>(
+      `SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+         FROM pg_stats WHERE schemaname = $1 AND tablename = 'entries' AND attname = 'search_vec'`,
+      [this.schema],
+    );
+    const shares = new Map<string, number>();
+    const { elems, freqs } = rows[0] ?? { elems: null, freqs: null };
+    if (elems && freqs) elems.forEach((lexeme, i) => shares.set(lexeme, Number(freqs[i] ?? 0)));
+    this.common = { at: Date.now(), shares };
+    return shares;
+  }
+
+  /**
+   * Document frequencies: terms ANALYZE knows to be common are estimated from its statistics; the
+   * rest are counted by GIN lookups up to `cap` (a term past it is dropped as common anyway).
+   * Cached like the SQLite store's vocabulary reads.
+   */
+  private async frequencies(keys: readonly string[], total: number, lexemesOfKey: ReadonlyMap<string, readonly string[]>): Promise<Map<string, number>> {
     const missing = this.termStats.missing(keys, total);
     if (missing.length) {
       const cap = Math.ceil(maxUsefulDocFrequency(total)) + 1;
-      const rows = await (await this.q()).query<{ term: string; doc: number }>(
-        `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM ${this.S}.entries e WHERE e.search_vec @@ t.term::tsquery LIMIT $2) x) AS doc
-           FROM unnest($1::text[]) AS t(term)`,
-        [missing, cap],
-      );
-      this.termStats.fill(missing, rows);
+      const shares = await this.commonLexemes();
+      const known: Array<{ term: string; doc: number }> = [];
+      const toCount: string[] = [];
+      for (const key of missing) {
+        const lexemes = lexemesOfKey.get(key) ?? [];
+        const estimate = lexemes.length === 1 ? (shares.get(lexemes[0]!) ?? 0) * total : 0;
+        // Twice the limit: an estimate that far past it cannot be a term worth keeping.
+        if (estimate > 2 * cap) known.push({ term: key, doc: Math.round(estimate) });
+        else toCount.push(key);
+      }
+      const counted = toCount.length
+        ? await (await this.q()).query<{ term: string; doc: number }>(
+            `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM ${this.S}.entries e WHERE e.search_vec @@ t.term::tsquery LIMIT $2) x) AS doc
+               FROM unnest($1::text[]) AS t(term)`,
+            [toCount, cap],
+          )
+        : [];
+      this.termStats.fill(missing, [...known, ...counted]);
     }
     return this.termStats.lookup(() => [], keys, total);
   }
@@ -302,7 +337,7 @@ export class PostgresStore implements Store {
     const unique = [...new Set(terms.map((t) => t.toLowerCase()))].filter((t) => keyOf(t));
     if (unique.length === 0 || limit <= 0) return [];
     const stats = await this.tierStats();
-    const df = await this.frequencies(unique.map(keyOf), stats.entries);
+    const df = await this.frequencies(unique.map(keyOf), stats.entries, queries);
     const chosen = chooseQueryTerms(() => [], unique, stats.entries, this.termStats, keyOf);
     const keys = [...new Set(chosen.keep.map(keyOf).filter(Boolean))];
     if (keys.length === 0) return [];
