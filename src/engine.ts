@@ -2,6 +2,7 @@
 // Modules that only some operations need (import/export, mirror, advisories, reflection, the write path) are
 // imported inside those operations, so opening the engine for a read does not load them.
 import path from "node:path";
+import fs from "node:fs";
 import { LIVE_STATUSES, STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
@@ -54,6 +55,12 @@ export interface OpenCairnOptions {
   env?: NodeJS.ProcessEnv;
   /** Clock for lifecycle rules; tests move it forward instead of waiting. */
   now?: () => Date;
+  /**
+   * Create the project's `.swarm/cairn.db` when it does not exist (default true). Read-only callers
+   * (the CLI's recall, list, stats…) pass false: a folder with no database then gets none, and the
+   * project tier answers as empty (an in-memory store; anything written to it is discarded).
+   */
+  createSwarm?: boolean;
 }
 
 export interface AddOptions {
@@ -64,6 +71,11 @@ export interface AddOptions {
 export interface RecallHit {
   entry: Entry;
   tier: Tier;
+  /**
+   * 1-based position in the answer. The order is best first after diversity (MMR): a lesson that
+   * restates one above it gives way to a different one, so `score` need not fall from rank to rank.
+   */
+  rank: number;
   score: number;
   breakdown: ScoredEntry["breakdown"];
 }
@@ -146,7 +158,11 @@ export class Cairn {
     this.env = opts.env ?? process.env;
     this.swarmPath = path.join(projectDir, this.config.swarm_dir, "cairn.db");
     const driverOpts = { busyTimeoutMs: this.config.busy_timeout_ms };
-    const swarm = new SqliteStore(this.swarmPath, "swarm", driverOpts);
+    // Looking must not leave files behind: with nothing on disk a read session gets an empty tier.
+    const swarm =
+      opts.createSwarm === false && !fs.existsSync(this.swarmPath)
+        ? new SqliteStore(":memory:", "swarm", driverOpts, this.swarmPath)
+        : new SqliteStore(this.swarmPath, "swarm", driverOpts);
     let hive: Store | undefined;
     if (this.config.knowledge.hive_enabled) {
       this.teamHiveUrl = resolveHiveUrl(opts.hivePath, this.config);
@@ -215,12 +231,12 @@ export class Cairn {
     return writeLesson(this.services, input, { tier: opts.tier ?? "swarm", actor, source: "add" });
   }
 
-  /** Lessons matching a query (or a whole context), best first. Retired entries only when asked for. */
+  /** Lessons matching a query (or a whole context), best first after diversity (see `RecallHit.rank`). Retired entries only when asked for. */
   async recall(query: string | RetrievalContext, opts: RecallOptions = {}): Promise<RecallHit[]> {
     const ctx = typeof query === "string" ? { task: query } : query;
     const statuses = opts.statuses ? this.visibleStatuses(opts.statuses) : undefined;
     const ranked = await recallForContext(this.services, ctx, statuses ? { ...opts, statuses } : opts);
-    return ranked.map((r) => ({ entry: r.entry, tier: r.entry.tier, score: r.score, breakdown: r.breakdown }));
+    return ranked.map((r, i) => ({ entry: r.entry, tier: r.entry.tier, rank: i + 1, score: r.score, breakdown: r.breakdown }));
   }
 
   /** The block to inject for an agent turn, within the budget regime; its entries are counted as shown. */

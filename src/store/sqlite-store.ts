@@ -147,9 +147,10 @@ export class SqliteStore implements Store {
   private readonly termStats = new TermStatsCache();
   private readonly listeners = new StoreListeners();
 
-  constructor(file: string, tier: Tier, opts: DriverOptions = {}) {
+  /** `location` names the store in reports (an in-memory stand-in gives the file it stands for). */
+  constructor(file: string, tier: Tier, opts: DriverOptions = {}, location = file) {
     this.tier = tier;
-    this.location = file;
+    this.location = location;
     this.driver = new SqliteDriver(file, opts);
     migrate(this.driver);
   }

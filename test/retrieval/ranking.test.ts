@@ -85,3 +85,24 @@ test("entries restricted to other projects never reach this one", async () => {
   );
   assert.deepEqual(order, ["1"]);
 });
+
+test("regression 10.14: recall hits carry their rank; the order is best first after diversity, not by score", async () => {
+  const sb = makeSandbox();
+  const rows = await insertRaw(sb, [
+    { lesson: "Vitest fake timers must be restored in afterEach or later tests in the file hang on setTimeout.", kind: "correction" },
+    // A restatement of the first: it scores high, but MMR lets a different lesson go before it.
+    { lesson: "Vitest fake timers must be restored in afterEach, or later tests in that file hang on setTimeout calls.", kind: "correction" },
+    { lesson: "Vitest snapshot files go stale after renaming a test; run vitest with -u to rewrite them.", kind: "learning" },
+  ]);
+  await withWorld(
+    async ({ cairn }) => {
+      const hits = await cairn.recall("vitest fake timers hang afterEach setTimeout", { limit: 3 });
+      assert.deepEqual(hits.map((h) => h.rank), [1, 2, 3]);
+      const order = hits.map((h) => rows.findIndex((r) => r.id === h.entry.id));
+      assert.deepEqual(order.slice(1), [2, 1], "the restatement gives way to the different lesson");
+      assert.ok(hits[2]!.score > hits[1]!.score, `scores ${hits.map((h) => h.score.toFixed(4)).join(", ")}: the order is not by score, so rank is what says it`);
+    },
+    {},
+    sb,
+  );
+});

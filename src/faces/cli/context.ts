@@ -64,7 +64,14 @@ export function invocation(cmd: Command): Invocation {
   };
 }
 
-export async function open(inv: Invocation, opts: { create?: boolean } = {}): Promise<Cairn> {
+export interface OpenOptions {
+  /** `init` only: the project directory itself may be created. */
+  create?: boolean;
+  /** A command that only reads: a project with no `.swarm/cairn.db` gets none (its tier reads as empty). */
+  read?: boolean;
+}
+
+export async function open(inv: Invocation, opts: OpenOptions = {}): Promise<Cairn> {
   // Only `init` may conjure a project out of a typo'd path.
   if (!opts.create && !fs.existsSync(inv.projectDir)) {
     throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
@@ -76,6 +83,7 @@ export async function open(inv: Invocation, opts: { create?: boolean } = {}): Pr
     ...(inv.hivePath ? { hivePath: inv.hivePath } : {}),
     actor: inv.actor,
     env: inv.env,
+    ...(opts.read ? { createSwarm: false } : {}),
   });
 }
 
@@ -99,13 +107,18 @@ export function action<A extends unknown[]>(body: Body<A>): (...args: unknown[])
 }
 
 /** Opens the engine, runs `fn`, and always closes it. */
-export async function withCairn<T>(inv: Invocation, fn: (cairn: Cairn) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
+export async function withCairn<T>(inv: Invocation, fn: (cairn: Cairn) => Promise<T>, opts: OpenOptions = {}): Promise<T> {
   const cairn = await open(inv, opts);
   try {
     return await fn(cairn);
   } finally {
     await cairn.close();
   }
+}
+
+/** `withCairn` for commands that only read: they never create the project's database. */
+export function readCairn<T>(inv: Invocation, fn: (cairn: Cairn) => Promise<T>): Promise<T> {
+  return withCairn(inv, fn, { read: true });
 }
 
 export function int(name: string): (v: string) => number {

@@ -42,7 +42,7 @@ export const knowledgeRecall = defineTool({
       data: {
         query: a.query,
         count: hits.length,
-        results: hits.map((h) => ({ ...summarize(h.entry), score: Number(h.score.toFixed(4)) })),
+        results: hits.map((h) => ({ rank: h.rank, ...summarize(h.entry), score: Number(h.score.toFixed(4)) })),
         ...(files ? { related: related.map((r) => ({ ...summarize(r.entry), reasons: r.reasons.map((x) => sanitizeForPrompt(x, 200)) })) } : {}),
       },
     };

@@ -6,7 +6,7 @@ import type { Entry, NewEntryInput } from "../../../core/entry.js";
 import { CATEGORIES, KINDS, parseStatuses, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
 import type { LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
-import { action, int, withCairn } from "../context.js";
+import { action, int, readCairn, withCairn } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { truncateAtWord } from "../../../quality/sanitize.js";
 import { clean, list, statusColor, table, terminalWidth, type Output } from "../format.js";
@@ -179,7 +179,7 @@ Examples:
     .addHelpText("after", "\nExamples:\n  $ cairn list --status quarantined\n  $ cairn list --tier hive --limit 20 --json")
     .action(
       action(async (inv, flags: { tier: Tier | "all"; status?: string; category?: Entry["category"]; limit: number; offset: number; flagged?: boolean; order?: "newest" | "oldest" | "confidence" }) =>
-        withCairn(inv, async (cairn) => {
+        readCairn(inv, async (cairn) => {
           const statuses = parseStatuses(flags.status);
           const entries = flags.flagged ? await cairn.flagged(flags.tier, flags.limit) : await cairn.list({
             tier: flags.tier,
@@ -203,7 +203,7 @@ Examples:
     .addHelpText("after", "\nExamples:\n  $ cairn show S-12\n  $ cairn show 0191c3e2-7b1a-7c4e-9f1d-2a3b4c5d6e7f --json")
     .action(
       action(async (inv, ref: string) =>
-        withCairn(inv, async (cairn) => {
+        readCairn(inv, async (cairn) => {
           const entry = await cairn.get(ref);
           const events = await cairn.history(entry.id);
           if (inv.out.json) return inv.out.print({ entry, events });
@@ -226,7 +226,7 @@ Examples:
     .addHelpText("after", "\nExamples:\n  $ cairn rejected\n  $ cairn rejected --tier hive --json")
     .action(
       action(async (inv, flags: { tier: Tier; limit: number }) =>
-        withCairn(inv, async (cairn) => {
+        readCairn(inv, async (cairn) => {
           const rows = await cairn.rejected(flags.tier, flags.limit);
           if (inv.out.json) return inv.out.print(rows);
           if (rows.length === 0) return inv.out.note("no rejected lessons");

@@ -8,7 +8,7 @@ import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
 import type { GovernanceMetrics } from "../../../governance/metrics.js";
-import { action, int, withCairn, type Invocation } from "../context.js";
+import { action, readCairn, int, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { clean, list, type Output } from "../format.js";
 
@@ -245,7 +245,7 @@ export function registerGovernanceCommands(program: Command): void {
       action(async (inv, flags: { files?: string; text?: string; tool?: string }) => {
         const files = list(flags.files) ?? [];
         if (!files.length && !flags.text) throw usageError("Give --files, --text, or both.");
-        return withCairn(inv, async (cairn) => {
+        return readCairn(inv, async (cairn) => {
           const advisories = await cairn.checkAdvisories({ files, ...(flags.text ? { text: flags.text } : {}), ...(flags.tool ? { tool: flags.tool } : {}) });
           if (inv.out.json) return inv.out.print({ count: advisories.length, blocking: advisories.some((a) => a.enforcement === "enforce"), advisories });
           if (!advisories.length) return inv.out.note("no advisories");
@@ -288,7 +288,7 @@ export function registerGovernanceCommands(program: Command): void {
         const files = list(flags.files) ?? [];
         const tags = list(flags.tags) ?? [];
         if (!files.length && !tags.length) throw usageError("Give --files, --tags, or both.");
-        return withCairn(inv, async (cairn) => {
+        return readCairn(inv, async (cairn) => {
           const hits = await cairn.related({ files, tags, limit: flags.limit });
           if (inv.out.json) return inv.out.print(hits.map((h) => ({ entry: h.entry, reasons: h.reasons })));
           if (!hits.length) return inv.out.note("no related lessons");

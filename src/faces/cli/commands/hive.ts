@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { CairnError } from "../../../errors.js";
 import type { CopyReport } from "../../../hive/copy.js";
 import { isPostgresUrl } from "../../../store/pg/url.js";
-import { action, withCairn, type Invocation } from "../context.js";
+import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
 
 // The engine, config and copy code load only when a hive command runs (`cairn --help` loads none of them).
@@ -84,7 +84,7 @@ Examples:
     .addHelpText("after", "\nExit code 1 when the team hive does not answer or writes are parked (dead).\n\nExamples:\n  $ cairn hive status\n  $ cairn hive status --json")
     .action(
       action(async (inv) =>
-        withCairn(inv, async (c) => {
+        readCairn(inv, async (c) => {
           const tiers = await c.doctor();
           const hiveTier = tiers.find((t) => t.tier === "hive");
           const box = await c.outbox(20);

@@ -5,7 +5,7 @@ import { Option, type Command } from "commander";
 import { TIERS, type Tier } from "../../../core/enums.js";
 import { CairnError } from "../../../errors.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../../../io/types.js";
-import { action, withCairn } from "../context.js";
+import { action, readCairn, withCairn } from "../context.js";
 
 
 export function registerIoCommands(program: Command): void {
@@ -60,7 +60,7 @@ Examples:
     .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json")
     .action(
       action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all" }) =>
-        withCairn(inv, async (c) => {
+        readCairn(inv, async (c) => {
           const abs = path.resolve(file);
           const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier });
           if (inv.out.json) return inv.out.print({ written, file: abs });

@@ -2,7 +2,7 @@
 import { Option, type Command } from "commander";
 import { CATEGORIES, parseStatuses, TIERS, type Category, type Tier } from "../../../core/enums.js";
 import type { RecallHit } from "../../../engine.js";
-import { action, int, withCairn } from "../context.js";
+import { action, int, readCairn } from "../context.js";
 import { table, type Output } from "../format.js";
 
 interface RecallFlags {
@@ -16,6 +16,7 @@ interface RecallFlags {
 /** The public JSON shape of one hit. */
 function hitJson(h: RecallHit, explain: boolean): Record<string, unknown> {
   return {
+    rank: h.rank,
     id: h.entry.id,
     handle: h.entry.handle,
     tier: h.tier,
@@ -40,7 +41,7 @@ export function registerRecallCommand(program: Command): void {
   program
     .command("recall")
     .argument("<query>", "what you are working on, in words")
-    .description("lessons relevant to a query, best first")
+    .description("lessons relevant to a query, best first after diversity (a restatement gives way to a different lesson)")
     .option("--limit <n>", "at most n lessons", int("--limit"), 10)
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
     .option("--status <a,b>", "statuses to include (default: candidate, established, promoted)")
@@ -56,7 +57,7 @@ Examples:
     )
     .action(
       action(async (inv, query: string, flags: RecallFlags) =>
-        withCairn(inv, async (cairn) => {
+        readCairn(inv, async (cairn) => {
           const statuses = parseStatuses(flags.status);
           const hits = await cairn.recall(query, {
             limit: flags.limit,

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { CairnError } from "../../../errors.js";
 import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
 import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
-import { action, withCairn, type Invocation } from "../context.js";
+import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
 import { table } from "../format.js";
 import { printGovernanceStats } from "./governance.js";
@@ -82,7 +82,7 @@ Examples:
     .addHelpText("after", "\nExamples:\n  $ cairn stats\n  $ cairn stats --json\n  $ cairn stats --governance")
     .action(
       action(async (inv, flags: { governance?: boolean }) =>
-        withCairn(inv, async (cairn) => {
+        readCairn(inv, async (cairn) => {
           if (flags.governance) return printGovernanceStats(inv, cairn);
           const stats = await cairn.stats();
           if (inv.out.json) return inv.out.print(stats);
@@ -113,7 +113,7 @@ async function effectiveConfig(inv: Invocation) {
 
 async function doctor(inv: Invocation): Promise<number> {
   const { sources } = await effectiveConfig(inv);
-  return withCairn(inv, async (cairn) => {
+  return readCairn(inv, async (cairn) => {
     const tiers = await cairn.doctor();
     const ok = tiers.every((t) => t.integrity === "ok") && !tiers.some((t) => t.outbox?.dead);
     const report = {
