@@ -1,5 +1,6 @@
 // The entry model: one lesson type shared by every tier, face and store (zod schemas + types, no I/O).
 import { z } from "zod";
+import { DateTimeSchema } from "./dates.js";
 import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, STATUSES, TIERS } from "./enums.js";
 
 // The enum lists and their types live in enums.ts (no zod), so light callers such as `cairn --help` need not load zod.
@@ -45,7 +46,7 @@ export const DirectiveSchema = z.object({
 });
 
 export const ConfirmationSchema = z.object({
-  at: z.string(),
+  at: DateTimeSchema,
   phase: z.string().max(120).optional(),
   project_id: z.string().max(120).optional(),
   by: z.string().max(120).optional(),
@@ -63,14 +64,14 @@ export const LifecycleSchema = z.object({
   /** Why an entry is quarantined/archived, or what a quality check flagged. */
   status_reason: z.string().max(500).optional(),
   flags: z.array(z.string().max(200)).default([]),
-  revalidated_at: z.string().optional(),
+  revalidated_at: DateTimeSchema.optional(),
 });
 
 export const ProvenanceSchema = z.object({
   created_by: z.string().max(120).default("human:cli"),
   auto_generated: z.boolean().default(false),
   approved_by: z.string().max(120).optional(),
-  approved_at: z.string().optional(),
+  approved_at: DateTimeSchema.optional(),
   /** Stable project id: hash of the git remote, else of the absolute path. */
   source_project_id: z.string().max(120).optional(),
   source_project_name: z.string().max(200).optional(),
@@ -97,9 +98,9 @@ export const UsageSchema = z.object({
   consulted: z.number().int().min(0).default(0),
   helpful: z.number().min(0).default(0),
   harmful: z.number().min(0).default(0),
-  last_shown_at: z.string().optional(),
-  last_feedback_at: z.string().optional(),
-  last_consulted_at: z.string().optional(),
+  last_shown_at: DateTimeSchema.optional(),
+  last_feedback_at: DateTimeSchema.optional(),
+  last_consulted_at: DateTimeSchema.optional(),
 });
 
 /** A stored entry. Every group is always present; optional leaves are truly optional. */
@@ -122,8 +123,8 @@ export const EntrySchema = z.object({
   lifecycle: LifecycleSchema.prefault({}),
   provenance: ProvenanceSchema.prefault({}),
   usage: UsageSchema.prefault({}),
-  created_at: z.string(),
-  updated_at: z.string(),
+  created_at: DateTimeSchema,
+  updated_at: DateTimeSchema,
 });
 export type Entry = z.infer<typeof EntrySchema>;
 

@@ -32,6 +32,8 @@ export interface ImportReport {
   skipped_lines: BadLine[];
   /** Why records were rejected, with their line numbers (first 100). */
   rejections: Array<{ line: number; reason: string }>;
+  /** What the parser repaired in a record, e.g. an unreadable date dropped (first 100). */
+  warnings: Array<{ line: number; warning: string }>;
 }
 
 async function resolveFormat(file: string, format: ImportOptions["format"]): Promise<ImportFormat> {
@@ -71,7 +73,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   }
   const format = await resolveFormat(file, opts.format);
   const actor = opts.actor ?? "import";
-  const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [] };
+  const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [] };
   let processed = 0;
   for await (const item of parseFile(file, format)) {
     processed++;
@@ -81,6 +83,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
       continue;
     }
     const { record } = item;
+    for (const warning of record.warnings ?? []) if (report.warnings.length < 100) report.warnings.push({ line: record.line, warning });
     if (record.entry) {
       const r = await restoreEntry(s, record.entry, actor);
       if (typeof r === "string") report[r]++;

@@ -13,6 +13,8 @@ export interface ParsedRecord {
   tier?: Tier;
   /** Lossless Cairn exports carry the whole stored entry; the engine restores it as-is. */
   entry?: Entry;
+  /** What the parser repaired on the way in (a date normalised or dropped), for the import report. */
+  warnings?: string[];
 }
 
 export interface BadLine {

@@ -13,19 +13,19 @@ export const FEEDBACK_FLOOR = 0.1;
 /** Every this many violations of a directive raise its priority one level. */
 export const VIOLATIONS_PER_ESCALATION = 3;
 
+/** An unreadable date (a row stored before dates were validated) counts as no date: no decay, never NaN. */
 export function decayFactor(fromIso: string | undefined, now: Date, halfLifeDays: number): number {
-  if (!fromIso) return 1;
-  const ageDays = Math.max(0, now.getTime() - Date.parse(fromIso)) / DAY_MS;
-  return Math.pow(0.5, ageDays / halfLifeDays);
+  const from = fromIso ? Date.parse(fromIso) : NaN;
+  if (!Number.isFinite(from)) return 1;
+  const ageDays = Math.max(0, now.getTime() - from) / DAY_MS;
+  const f = Math.pow(0.5, ageDays / halfLifeDays);
+  return Number.isFinite(f) ? f : 1;
 }
 
-/** The clock restarts at the last feedback or the last revalidation, whichever is later. */
+/** The clock restarts at the last feedback or the last revalidation, whichever is later (and readable). */
 function clockStart(e: Entry): string | undefined {
-  const a = e.usage.last_feedback_at;
-  const b = e.lifecycle.revalidated_at;
-  if (!a) return b;
-  if (!b) return a;
-  return a > b ? a : b;
+  const readable = [e.usage.last_feedback_at, e.lifecycle.revalidated_at].filter((d): d is string => !!d && Number.isFinite(Date.parse(d)));
+  return readable.sort((x, y) => Date.parse(y) - Date.parse(x))[0];
 }
 
 /**

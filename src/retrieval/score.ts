@@ -99,6 +99,8 @@ export function scoreCandidates(
       phase: sig.phase ? W.phase.value * spec.phase : 0,
       tier: W.tier.value * (e.tier === "swarm" ? 1 : 0),
     };
+    // A component that is not a finite number (a legacy row's odd value) counts as nothing, so a score is always finite.
+    for (const [name, v] of Object.entries(b)) if (!Number.isFinite(v)) b[name as keyof typeof b] = 0;
     let score = Object.values(b).reduce((a, v) => a + (v ?? 0), 0);
     const boost = intents.find((it) => it.kinds.includes(e.kind));
     if (boost) {
@@ -106,7 +108,8 @@ export function scoreCandidates(
       score *= boost.factor;
     }
     // Feedback multiplies (Memory Lane): added on top it could never move a lesson past its rivals.
-    const factor = feedbackFactor(decayedFeedback(e, now, halfLifeDays).weight);
+    const raw = feedbackFactor(decayedFeedback(e, now, halfLifeDays).weight);
+    const factor = Number.isFinite(raw) ? raw : 1;
     if (factor !== 1) {
       b.feedback = score * (factor - 1);
       score *= factor;

@@ -34,6 +34,8 @@ function isBusy(e: unknown): boolean {
 const AUTO_CHECKPOINT_PAGES = 8000;
 /** A checkpoint runs this long after the first write since the last one: between turns, not inside one. */
 const IDLE_CHECKPOINT_MS = 1000;
+/** After a checkpoint resets the WAL, SQLite cuts the file back to this size instead of keeping its high-water mark. */
+const JOURNAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -74,6 +76,8 @@ export class SqliteDriver {
       db.exec("PRAGMA synchronous = NORMAL");
       // Checkpoints run between turns (see noteWrite); this larger automatic one is only a safety net.
       db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+      // Without a limit a WAL keeps its largest size for good (30 MB seen in a project's .swarm/).
+      db.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
       db.exec("PRAGMA foreign_keys = ON");
       // Deleted rows are zeroed, not left in free pages: a capped-out rejected lesson must leave no bytes behind.
       db.exec("PRAGMA secure_delete = ON");
@@ -195,6 +199,17 @@ export class SqliteDriver {
     if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
     this.statements.clear();
+    // libSQL leaves the -wal at full size on close, so it would travel into git and backups:
+    // fold it into the database and truncate it. Another connection reading can make this
+    // report busy; close must still succeed, and that connection's own close truncates later.
+    if (this.file !== ":memory:") {
+      try {
+        this.db.exec("PRAGMA busy_timeout = 0");
+        this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      } catch {
+        // Busy or read-only: the data is safe in the WAL either way.
+      }
+    }
     this.db.close();
   }
 }

@@ -1,4 +1,5 @@
 // The embedded Store: one SQLite file per tier, FTS5 for candidates, JSON for the nested entry.
+import { healDates } from "../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { buildSearchText, queryTerms, toFtsMatchQuery } from "../core/text.js";
@@ -464,7 +465,7 @@ export class SqliteStore implements Store {
       const row = this.rowFor(id);
       if (!row) throw new NotFoundError(id);
       const current = this.toEntry(row);
-      const next = EntrySchema.parse({ ...mutate(structuredClone(current)), updated_at: nowIso() });
+      const next = EntrySchema.parse(healDates({ ...mutate(structuredClone(current)), updated_at: nowIso() }));
       this.driver.run(
         `UPDATE entries SET lesson = ?, category = ?, kind = ?, status = ?, scope = ?, priority = ?, confidence = ?,
            utility = ?, fingerprint = ?, external_id = ?, source_project_id = ?, phases_alive = ?, max_phases = ?,

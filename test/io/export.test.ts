@@ -148,6 +148,6 @@ test("a hand-written cairn line without groups still yields a fully filled entry
 });
 
 test("EntrySchema.parse is idempotent for entries built without groups (groups use .prefault)", () => {
-  const e = EntrySchema.parse({ id: "a", handle: "h", tier: "hive", lesson: "x", category: "other", kind: "learning", created_at: "t", updated_at: "t" });
+  const e = EntrySchema.parse({ id: "a", handle: "h", tier: "hive", lesson: "x", category: "other", kind: "learning", created_at: "2026-01-05T10:00:00Z", updated_at: "2026-01-05T10:00:00Z" });
   assert.deepEqual(EntrySchema.parse(JSON.parse(JSON.stringify(e))), e);
 });

@@ -194,3 +194,55 @@ test("hive entries are marked with their source project; the project's own entri
     sb,
   );
 });
+
+// Stores of different shapes: plain lessons only, directives mixed with hive lessons, one short lesson.
+const DIRECTIVE_MIX: RawEntry[] = [
+  { lesson: "Prisma migrations in the import job must run inside one transaction per batch.", required: ["wrap each batch in prisma.$transaction"], priority: "high" },
+  { lesson: "Never call the billing API from inside a Prisma transaction in the import.", forbidden: ["external HTTP calls inside $transaction"] },
+  { lesson: "Prisma import workers share one client per process to keep connection counts low.", tier: "hive", source: "billing-service" },
+  { lesson: "Prisma createMany in the import needs skipDuplicates when rows can repeat.", tier: "hive", source: "ledger" },
+  ...PRISMA.slice(0, 4),
+];
+const SHORT: RawEntry[] = [{ lesson: "Prisma import: batch writes.", kind: "learning", category: "tooling" }];
+const STORES: Array<[string, RawEntry[]]> = [["plain", PRISMA], ["directives+hive", DIRECTIVE_MIX], ["one short lesson", SHORT]];
+
+test("regression 11.7: the whole block (header, section headings, newlines) fits inject_char_budget, for every budget and store", () => {
+  for (const [name, raw] of STORES) {
+    const entries = raw.map((r, i) => ({ ...rawEntry(r), handle: `${r.tier === "hive" ? "H" : "S"}-${i + 1}` }));
+    let included = 0;
+    for (let maxChars = 60; maxChars <= 2400; maxChars += 7) {
+      const block = renderBlock(entries, { regime: "full", maxEntries: 12, maxChars }, 120);
+      const at = `${name}, budget ${maxChars}`;
+      assert.ok(block.text.length <= maxChars, `${at}: block is ${block.text.length} chars`);
+      if (!block.text) continue;
+      included++;
+      assert.ok(block.text.startsWith(INJECTION_SENTINEL), at);
+      // Each entry that is in the block is there whole, and nothing but those entries is.
+      for (const e of block.entries) assert.ok(block.text.includes(`[${e.handle}]`), `${at}: ${e.handle} listed`);
+      assert.equal((block.text.match(/^- \[/gm) ?? []).length, block.entries.length, at);
+    }
+    assert.ok(included > 0, `${name}: some budget holds a block`);
+  }
+});
+
+test("regression 11.7: through inject, small and large budgets hold the block to the budget and still include a lesson that fits", async () => {
+  for (const [name, raw] of STORES) {
+    for (const budget of [120, 180, 250, 400, 2000]) {
+      const sb = makeSandbox();
+      await insertRaw(sb, raw);
+      await withWorld(
+        async ({ cairn }) => {
+          const r = await cairn.inject({ ...CTX, tokensUsed: 0 }, { recordShown: false });
+          const at = `${name}, inject_char_budget ${budget}`;
+          assert.equal(r.regime, "full", at);
+          assert.ok(r.text.length <= budget, `${at}: ${r.text.length} chars`);
+          // The short lesson with the compact header is ~100 chars: it fits every budget here.
+          if (name === "one short lesson") assert.equal(r.entries.length, 1, `${at}: the lesson that fits is included`);
+          if (budget >= 400) assert.ok(r.entries.length >= 1, `${at}: a lesson fits`);
+        },
+        { ...CONFIG, knowledge: { inject_char_budget: budget } },
+        sb,
+      );
+    }
+  }
+});

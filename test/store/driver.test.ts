@@ -109,3 +109,63 @@ test("WAL checkpoints run when idle after writes, never inside a call (they were
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const walBytes = (file: string): number => (fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0);
+
+test("regression 11.20: close() checkpoints and truncates the WAL, so .swarm/ carries no multi-MB -wal", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file);
+    d.exec("CREATE TABLE t (x BLOB)");
+    for (let i = 0; i < 300; i++) d.run("INSERT INTO t VALUES (randomblob(10000))");
+    const before = walBytes(file);
+    assert.ok(before > 2_000_000, `the writes grew the WAL (${before} bytes)`);
+    d.close();
+    assert.equal(walBytes(file), 0, "the -wal is absent or empty after close");
+    const again = new Database(file);
+    assert.equal((again.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n, 300, "every row survived the checkpoint");
+    again.close();
+  });
+});
+
+test("regression 11.20: close() still succeeds while another connection holds a read snapshot", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file);
+    d.exec("CREATE TABLE t (x BLOB)");
+    for (let i = 0; i < 300; i++) d.run("INSERT INTO t VALUES (randomblob(10000))");
+    const reader = new Database(file);
+    reader.exec("BEGIN");
+    assert.equal((reader.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n, 300);
+    d.close(); // must not throw although the checkpoint cannot finish
+    reader.exec("COMMIT");
+    reader.close();
+    // An idle second connection does not stop the truncation either.
+    const a = new SqliteDriver(file);
+    const b = new SqliteDriver(file);
+    b.get("SELECT count(*) FROM t");
+    for (let i = 0; i < 100; i++) a.run("INSERT INTO t VALUES (randomblob(10000))");
+    a.close();
+    assert.equal(walBytes(file), 0, "truncated with the other connection open but idle");
+    assert.equal(b.get<{ n: number }>("SELECT count(*) AS n FROM t")?.n, 400);
+    b.close();
+  });
+});
+
+test("regression 11.20: between closes the WAL is cut back to the journal size limit after an idle checkpoint", async () => {
+  const sb = makeSandbox();
+  const file = path.join(sb.root, "p.db");
+  const d = new SqliteDriver(file);
+  try {
+    d.exec("CREATE TABLE t (x BLOB)");
+    for (let i = 0; i < 600; i++) d.run("INSERT INTO t VALUES (randomblob(10000))");
+    assert.ok(walBytes(file) > 5_000_000, `the writes grew the WAL (${walBytes(file)} bytes)`);
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.ok(d.idleCheckpoints >= 1, "the idle checkpoint ran");
+    d.run("INSERT INTO t VALUES (1)"); // the first write after a full checkpoint resets (and now truncates) the WAL
+    const limit = d.get<{ journal_size_limit: number }>("PRAGMA journal_size_limit")!.journal_size_limit;
+    assert.ok(limit > 0, "a journal size limit is set");
+    assert.ok(walBytes(file) <= limit, `WAL ${walBytes(file)} bytes > limit ${limit}`);
+  } finally {
+    d.close();
+    removeSandbox(sb);
+  }
+});

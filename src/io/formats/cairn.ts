@@ -1,4 +1,5 @@
 // Parser for Cairn's own lossless JSONL export: each line is a whole stored Entry.
+import { repairEntryDates } from "../../core/dates.js";
 import { EntrySchema, SCHEMA_VERSION } from "../../core/entry.js";
 import { entryToInput } from "../../core/entry-input.js";
 import type { ParseItem } from "../types.js";
@@ -23,9 +24,10 @@ export function parseCairnLine(text: string, line: number): ParseItem | undefine
   // zod 4 returns a .default() value unparsed, so a missing group would come back as a bare
   // `{}` without its inner defaults; an explicit `{}` is parsed and filled in.
   for (const group of GROUPS) if (raw[group] === undefined) raw[group] = {};
+  const warnings = repairEntryDates(raw);
   const parsed = EntrySchema.safeParse(raw);
   if (!parsed.success) return bad(line, `not a Cairn entry: ${describeIssues(parsed.error, raw)}`);
   const entry = parsed.data;
-  return { ok: true, record: { line, input: entryToInput(entry), entry, tier: entry.tier } };
+  return { ok: true, record: { line, input: entryToInput(entry), entry, tier: entry.tier, ...(warnings.length ? { warnings } : {}) } };
 }
 

@@ -36,6 +36,11 @@ export function toIsoDate(v: unknown): string | undefined {
   return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
 }
 
+/** The report line for a foreign date that could not be read (the value itself is not echoed). */
+export function dateWarnings(raw: unknown, iso: string | undefined): string[] | undefined {
+  return raw != null && raw !== "" && iso === undefined ? ["created_at is not a date-time; the import time is used"] : undefined;
+}
+
 // Order breaks ties: a security note that mentions a test is still a security note.
 const CATEGORY_WORDS: ReadonlyArray<[Category, RegExp]> = [
   ["security", /\b(security|secrets?|auth\w*|tokens?|credentials?|xss|csrf|injection|vulnerab\w*|sanitiz\w*|permissions?)\b/gi],

@@ -7,7 +7,7 @@ import {
 import type { ParseItem } from "../types.js";
 import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
-import { cleanTags, inferCategory, inferKind, toIsoDate } from "./map.js";
+import { cleanTags, dateWarnings, inferCategory, inferKind, toIsoDate } from "./map.js";
 
 const strList = z.array(z.string()).nullish();
 // Loose on purpose: the stray hive file and older versions omit most fields; null means absent.
@@ -81,7 +81,9 @@ export function parseOpencodeSwarmLine(text: string, line: number, ctx: LineCont
   const lesson = row.lesson ?? row.text;
   if (lesson == null) return bad(line, 'missing required field "lesson"');
   if (lesson.trim() === "") return bad(line, 'field "lesson" is empty');
-  return { ok: true, record: { line, input: toInput(row, lesson, ctx), tier: tierOf(row, ctx) } };
+  const input = toInput(row, lesson, ctx);
+  const warnings = dateWarnings(row.created_at ?? row.promoted_at ?? row.rejected_at, input.created_at);
+  return { ok: true, record: { line, input, tier: tierOf(row, ctx), ...(warnings ? { warnings } : {}) } };
 }
 
 function toInput(row: Row, lesson: string, ctx: LineContext): NewEntryInput {

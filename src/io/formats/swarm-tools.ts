@@ -4,7 +4,7 @@ import type { NewEntryInput } from "../../core/entry.js";
 import type { ParseItem } from "../types.js";
 import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
-import { cleanTags, inferCategory, inferKind, toIsoDate } from "./map.js";
+import { cleanTags, dateWarnings, inferCategory, inferKind, toIsoDate } from "./map.js";
 
 const RowSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).nullish(),
@@ -23,6 +23,7 @@ export function parseSwarmToolsLine(text: string, line: number, ctx: LineContext
   if (row.information.trim() === "") return bad(line, 'field "information" is empty');
   const rawTags = typeof row.tags === "string" ? row.tags.split(",") : (row.tags ?? []);
   const tags = cleanTags(rawTags);
+  const createdAt = toIsoDate(row.created_at);
   const input = dropUndefined<NewEntryInput>({
     lesson: row.information,
     category: inferCategory(row.information, tags),
@@ -30,7 +31,8 @@ export function parseSwarmToolsLine(text: string, line: number, ctx: LineContext
     tags,
     external_id: row.id == null ? undefined : String(row.id).slice(0, 200),
     derived_from: { kind: "import", ref: ctx.basename },
-    created_at: toIsoDate(row.created_at),
+    created_at: createdAt,
   });
-  return { ok: true, record: { line, input } };
+  const warnings = dateWarnings(row.created_at, createdAt);
+  return { ok: true, record: { line, input, ...(warnings ? { warnings } : {}) } };
 }

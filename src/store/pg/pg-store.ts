@@ -1,4 +1,5 @@
 // The PostgreSQL Store (the team hive, or a shared project tier): the same entry model, GIN full-text ranked like FTS5's BM25.
+import { healDates } from "../../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../../core/ids.js";
 import { queryTerms } from "../../core/text.js";
@@ -458,7 +459,7 @@ export class PostgresStore implements Store {
   /** Read-modify-write of a row this transaction holds FOR UPDATE. */
   private async updateLocked(q: Querier, row: EntryRow, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
     const current = this.toEntry(row);
-    const next = EntrySchema.parse({ ...mutate(structuredClone(current)), updated_at: nowIso() });
+    const next = EntrySchema.parse(healDates({ ...mutate(structuredClone(current)), updated_at: nowIso() }));
     const v = this.columnsOf(next);
     // tier, created_at and the usage counters recordUsage keeps in columns are not rewritten here.
     await q.query(

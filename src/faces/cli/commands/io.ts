@@ -47,6 +47,7 @@ Examples:
         );
         for (const b of report.skipped_lines) inv.out.warn(`line ${b.line}: ${b.error}`);
         for (const r of report.rejections) inv.out.warn(`line ${r.line}: rejected: ${r.reason}`);
+        for (const w of report.warnings) inv.out.warn(`line ${w.line}: ${w.warning}`);
         if (report.rejected > report.rejections.length) inv.out.warn(`… and ${report.rejected - report.rejections.length} more rejected`);
       }),
     );
