@@ -272,19 +272,24 @@ export class SqliteStore implements Store {
       this.vocabReady = true;
     }
     const chosen = chooseQueryTerms(sqliteFrequencies(this.driver), terms, await this.totalEntries(), this.termStats);
-    const match =
-      chosen.mode === "all"
-        ? chosen.keep.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
-        : toFtsMatchQuery(chosen.keep, { prefix: false });
-    if (!match) return [];
     const f = filterSql(filter);
-    const rows = this.driver.all<EntryRow & { rank: number }>(
-      `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS rank
-         FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
-        WHERE entries_fts MATCH ? AND ${f.where}
-        ORDER BY fts.rank LIMIT ?`,
-      [match, ...f.params, limit],
-    );
+    const run = (mode: "any" | "all") => {
+      const match =
+        mode === "all"
+          ? chosen.keep.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
+          : toFtsMatchQuery(chosen.keep, { prefix: false });
+      if (!match) return [];
+      return this.driver.all<EntryRow & { rank: number }>(
+        `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS rank
+           FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
+          WHERE entries_fts MATCH ? AND ${f.where}
+          ORDER BY fts.rank LIMIT ?`,
+        [match, ...f.params, limit],
+      );
+    };
+    let rows = run(chosen.mode);
+    // Two common words that never meet: their union still beats coming back empty (rare, so its cost is too).
+    if (rows.length === 0 && chosen.mode === "all") rows = run("any");
     return rows.map((r) => ({ entry: this.toEntry(r), relevance: -r.rank }));
   }
 

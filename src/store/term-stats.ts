@@ -84,8 +84,10 @@ export class TermStatsCache {
 
 /**
  * The index stores porter stems (tokenize='porter unicode61'); the same stemmer finds each
- * term's row in the fts5vocab table. A term whose stem is not found is kept: a stemming
- * difference must never drop a useful term.
+ * term's row in the fts5vocab table. Only terms found in the index compete for the row budget:
+ * a term in no document matches nothing, so it must never displace one that matches something.
+ * Such terms still ride along in "any" mode (free in an OR, and a guard against a stemming
+ * difference between our stem and the tokenizer), never in "all" mode, where they would empty it.
  */
 export function chooseQueryTerms(
   fetch: FetchFrequencies,
@@ -100,21 +102,28 @@ export function chooseQueryTerms(
   const limit = maxUsefulDocFrequency(totalEntries);
   const stems = unique.map(keyOf);
   const df = cache.lookup(fetch, stems, totalEntries);
-  const sorted = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 })).sort((a, b) => a.df - b.df);
+  const scored = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 }));
+  const present = scored.filter((x) => x.df > 0).sort((a, b) => a.df - b.df);
+  const absent = scored.filter((x) => x.df === 0).map((x) => x.t);
   // Rarest first until the rows they match reach the budget: ranking cost is linear in matched rows.
   const budget = matchedRowBudget(totalEntries);
   const keep: string[] = [];
   let rows = 0;
-  for (const x of sorted) {
+  for (const x of present) {
     if (x.df > limit || keep.length >= MAX_TERMS) break;
     if (keep.length >= MIN_TERMS && rows + x.df > budget) break;
     keep.push(x.t);
     rows += x.df;
   }
-  // When every term is common, the two rarest still say what the query is about, together.
-  if (keep.length === 0) return { keep: sorted.slice(0, 2).map((x) => x.t), dropped: sorted.slice(2).map((x) => x.t), mode: sorted.length > 1 ? "all" : "any" };
-  const mode = rows > budget && keep.length > 1 && sorted.every((x) => x.df > 0 || !keep.includes(x.t)) ? "all" : "any";
-  return { keep, dropped: sorted.filter((x) => !keep.includes(x.t)).map((x) => x.t), mode };
+  let mode: TermChoice["mode"] = rows > budget && keep.length > 1 ? "all" : "any";
+  if (keep.length === 0 && present.length > 0) {
+    // Every indexed term is common: the two rarest still say what the query is about, together.
+    keep.push(...present.slice(0, 2).map((x) => x.t));
+    mode = keep.length > 1 ? "all" : "any";
+  }
+  // In an OR a term of no document costs nothing, and it may match under the tokenizer's own stem.
+  if (mode === "any") keep.push(...absent.slice(0, Math.max(0, MAX_TERMS - keep.length)));
+  return { keep, dropped: scored.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode };
 }
 
 export const CREATE_VOCAB_SQL = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, entries_fts, row)";

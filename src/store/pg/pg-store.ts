@@ -306,6 +306,16 @@ export class PostgresStore implements Store {
     const chosen = chooseQueryTerms(() => [], unique, stats.entries, this.termStats, keyOf);
     const keys = [...new Set(chosen.keep.map(keyOf).filter(Boolean))];
     if (keys.length === 0) return [];
+    const rows = await this.rankedRows(keys, chosen.mode, queries, df, stats, filter, limit);
+    // Two common words that never meet: their union still beats coming back empty (rare, so its cost is too).
+    const found = rows.length === 0 && chosen.mode === "all" ? await this.rankedRows(keys, "any", queries, df, stats, filter, limit) : rows;
+    return found.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
+  }
+
+  private async rankedRows(
+    keys: readonly string[], mode: "any" | "all", queries: ReadonlyMap<string, string[]>, df: ReadonlyMap<string, number>,
+    stats: { entries: number; tokens: number }, filter: EntryFilter, limit: number,
+  ): Promise<Array<EntryRow & { rel: number }>> {
     // Each lexeme scores with its term's idf (a phrase lends its idf to its words).
     const idf = new Map<string, number>();
     for (const k of keys) {
@@ -313,12 +323,12 @@ export class PostgresStore implements Store {
       for (const lex of queries.get(k) ?? []) idf.set(lex, Math.max(idf.get(lex) ?? 0, w));
     }
     const p = new Params();
-    const tsq = p.add(keys.join(chosen.mode === "all" ? " & " : " | "));
+    const tsq = p.add(keys.join(mode === "all" ? " & " : " | "));
     const lex = p.add([...idf.keys()]);
     const weights = p.add([...idf.values()]);
     const avgdl = p.add(Math.max(1, stats.tokens / Math.max(1, stats.entries)));
     const where = filterSql(filter, p);
-    const rows = await (await this.q()).query<EntryRow & { rel: number }>(
+    return (await this.q()).query<EntryRow & { rel: number }>(
       `SELECT ${ENTRY_ROW_COLUMNS}, r.rel
          FROM ${this.S}.entries e
          CROSS JOIN LATERAL (
@@ -332,7 +342,6 @@ export class PostgresStore implements Store {
         LIMIT ${p.add(limit)}`,
       p.values,
     );
-    return rows.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
   }
 
   async listEntries(filter: EntryFilter, opts: ListOptions = {}): Promise<Entry[]> {
