@@ -3,7 +3,7 @@ import { EntrySchema, type Entry, type EntryEvent, type EventType, type Rejected
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { buildSearchText, queryTerms, toFtsMatchQuery } from "../core/text.js";
 import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, searchTextOf, type EntryRowColumns } from "./entry-columns.js";
-import { chooseQueryTerms, CREATE_VOCAB_SQL, sqliteFrequencies, TermStatsCache } from "./term-stats.js";
+import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
@@ -273,11 +273,11 @@ export class SqliteStore implements Store {
     }
     const chosen = chooseQueryTerms(sqliteFrequencies(this.driver), terms, await this.totalEntries(), this.termStats);
     const f = filterSql(filter);
-    const run = (mode: "any" | "all") => {
+    return runSearchSteps(chosen, limit, (step) => {
       const match =
-        mode === "all"
-          ? chosen.keep.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
-          : toFtsMatchQuery(chosen.keep, { prefix: false });
+        step.mode === "all"
+          ? step.terms.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
+          : toFtsMatchQuery(step.terms, { prefix: false });
       if (!match) return [];
       return this.driver.all<EntryRow & { rank: number }>(
         `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS rank
@@ -285,12 +285,8 @@ export class SqliteStore implements Store {
           WHERE entries_fts MATCH ? AND ${f.where}
           ORDER BY fts.rank LIMIT ?`,
         [match, ...f.params, limit],
-      );
-    };
-    let rows = run(chosen.mode);
-    // Two common words that never meet: their union still beats coming back empty (rare, so its cost is too).
-    if (rows.length === 0 && chosen.mode === "all") rows = run("any");
-    return rows.map((r) => ({ entry: this.toEntry(r), relevance: -r.rank }));
+      ).map((r) => ({ entry: this.toEntry(r), relevance: -r.rank }));
+    });
   }
 
   async listEntries(filter: EntryFilter, opts: ListOptions = {}): Promise<Entry[]> {

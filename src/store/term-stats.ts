@@ -51,6 +51,11 @@ const MIN_TERMS = 2;
 /** Below this many entries every term is kept: pruning only pays on large tiers. */
 const MIN_ENTRIES_TO_PRUNE = 500;
 const MAX_TERMS = 16;
+/**
+ * When every term is common, up to this many are required together: their intersection is what
+ * tells one lesson among many similar ones apart. searchSteps backs off to the two rarest.
+ */
+const MAX_ALL_TERMS = 8;
 
 /**
  * Document frequencies change slowly, so they are cached per store and thrown away once the
@@ -117,13 +122,60 @@ export function chooseQueryTerms(
   }
   let mode: TermChoice["mode"] = rows > budget && keep.length > 1 ? "all" : "any";
   if (keep.length === 0 && present.length > 0) {
-    // Every indexed term is common: the two rarest still say what the query is about, together.
-    keep.push(...present.slice(0, 2).map((x) => x.t));
+    // Every indexed term is common: the rarest few still say what the query is about, together.
+    keep.push(...present.slice(0, MAX_ALL_TERMS).map((x) => x.t));
     mode = keep.length > 1 ? "all" : "any";
   }
   // In an OR a term of no document costs nothing, and it may match under the tokenizer's own stem.
   if (mode === "any") keep.push(...absent.slice(0, Math.max(0, MAX_TERMS - keep.length)));
   return { keep, dropped: scored.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode };
+}
+
+/** One full-text query of a search: its terms and how they combine. */
+export interface SearchStep {
+  terms: string[];
+  mode: TermChoice["mode"];
+  /** Run only when the steps before found nothing (an OR of common terms ranks many rows). */
+  onlyIfEmpty: boolean;
+}
+
+/**
+ * The queries a search runs in turn, each adding entries not found yet until the limit is reached:
+ * an AND of common terms can be narrower than the limit or empty (words that never meet), and
+ * coming back empty while entries match some of the words is the one outcome never wanted.
+ */
+export function searchSteps(chosen: TermChoice): SearchStep[] {
+  if (chosen.mode === "any") return [{ terms: chosen.keep, mode: "any", onlyIfEmpty: false }];
+  // Halving the required terms (dropping the commonest) bounds the steps at log2(MAX_ALL_TERMS) + 2.
+  const steps: SearchStep[] = [];
+  for (let n = chosen.keep.length; n >= 2; n = n > 2 ? Math.max(2, Math.ceil(n / 2)) : 0) {
+    steps.push({ terms: chosen.keep.slice(0, n), mode: "all", onlyIfEmpty: false });
+  }
+  steps.push({ terms: chosen.keep.slice(0, 2), mode: "any", onlyIfEmpty: true });
+  return steps;
+}
+
+/**
+ * Runs the steps of a search in turn (see searchSteps). A later step's rows rank below every row
+ * found before (their scores scaled down): an entry holding more of the required words comes first.
+ */
+export async function runSearchSteps<H extends { entry: { id: string }; relevance: number }>(
+  chosen: TermChoice, limit: number, run: (step: SearchStep) => Promise<H[]> | H[],
+): Promise<H[]> {
+  const out: H[] = [];
+  const seen = new Set<string>();
+  for (const step of searchSteps(chosen)) {
+    if (out.length >= limit || (step.onlyIfEmpty && out.length > 0)) break;
+    const fresh = (await run(step)).filter((h) => !seen.has(h.entry.id));
+    const floor = out.length ? Math.min(...out.map((h) => h.relevance)) : Infinity;
+    const top = Math.max(0, ...fresh.map((h) => h.relevance));
+    const scale = top > floor ? Math.max(0, floor) / top : 1;
+    for (const h of fresh.slice(0, limit - out.length)) {
+      seen.add(h.entry.id);
+      out.push(scale === 1 ? h : { ...h, relevance: h.relevance * scale });
+    }
+  }
+  return out;
 }
 
 export const CREATE_VOCAB_SQL = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, entries_fts, row)";

@@ -12,7 +12,7 @@ import {
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
   type SearchHit, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
-import { chooseQueryTerms, maxUsefulDocFrequency, TermStatsCache } from "../term-stats.js";
+import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, TermStatsCache } from "../term-stats.js";
 import { PgClient, type PgConnectOptions, type Querier } from "./client.js";
 import { termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
@@ -304,12 +304,11 @@ export class PostgresStore implements Store {
     const stats = await this.tierStats();
     const df = await this.frequencies(unique.map(keyOf), stats.entries);
     const chosen = chooseQueryTerms(() => [], unique, stats.entries, this.termStats, keyOf);
-    const keys = [...new Set(chosen.keep.map(keyOf).filter(Boolean))];
-    if (keys.length === 0) return [];
-    const rows = await this.rankedRows(keys, chosen.mode, queries, df, stats, filter, limit);
-    // Two common words that never meet: their union still beats coming back empty (rare, so its cost is too).
-    const found = rows.length === 0 && chosen.mode === "all" ? await this.rankedRows(keys, "any", queries, df, stats, filter, limit) : rows;
-    return found.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
+    return runSearchSteps(chosen, limit, async (step) => {
+      const keys = [...new Set(step.terms.map(keyOf).filter(Boolean))];
+      const rows = keys.length ? await this.rankedRows(keys, step.mode, queries, df, stats, filter, limit) : [];
+      return rows.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
+    });
   }
 
   private async rankedRows(
