@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { openCairn } from "../src/index.js";
 import { generatedLesson, injectContext, recallQuery } from "./corpus.js";
+import { measureEmptyRecall, type EmptyRecallResult } from "./empty-recall.js";
 import { makeRng } from "./rng.js";
 import { cacheDir } from "./seed.js";
 import { timeLoop, type Timing } from "./stats.js";
@@ -14,6 +15,8 @@ export interface SizeResult {
   add: Timing & { actions: Record<string, number> };
   recall: Timing & { meanHits: number };
   inject: Timing & { meanEntries: number };
+  /** Issue 16: share of empty recalls for queries sharing ≥ 2 words with a lesson (not timed). */
+  emptyRecall: EmptyRecallResult;
   rssMb: number;
   heapUsedMb: number;
   /** RSS of the worker before the engine was loaded (node + the tsx loader), for context. */
@@ -50,6 +53,8 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
       const r = await cairn.recall(recallQuery(rng), { limit: 10 });
       if (i >= 0) hits += r.length;
     });
+    // Its own seed: adding this section leaves the timed loops' queries as they were.
+    const emptyRecall = await measureEmptyRecall(cairn, makeRng(seed * 31 + 16), 200, size);
     let shown = 0;
     const inject = await timeLoop(o.counts.inject, 50, async (i) => {
       const r = await cairn.inject(injectContext(rng, i));
@@ -71,6 +76,7 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
       add: { ...add, actions },
       recall: { ...recall, meanHits: hits / recall.n },
       inject: { ...inject, meanEntries: shown / inject.n },
+      emptyRecall,
       rssMb: mem.rss / 1048576,
       heapUsedMb: mem.heapUsed / 1048576,
     };

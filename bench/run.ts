@@ -6,6 +6,7 @@ import path from "node:path";
 import { REPO_ROOT } from "./corpus.js";
 import type { SizeResult } from "./measure.js";
 import { BUDGETS, detailLines, renderTable, rowsFor, type Row } from "./report.js";
+import { emptyRecallLine } from "./empty-recall.js";
 import { ensureCorpus } from "./seed.js";
 import { runStartupBench, startupLines, type StartupResult } from "./startup.js";
 import { uiBenchLines, type UiBenchResult } from "./ui-bench.js";
@@ -149,6 +150,7 @@ async function main(): Promise<void> {
     log(renderTable(rows));
     log("");
     for (const r of results) log(detailLines(r));
+    for (const r of results) if (r.emptyRecall) log(emptyRecallLine(r.size, r.emptyRecall));
     if (mcp.result) log(`mcp knowledge_recall over stdio (10,000 + 10,000): p50 ${mcp.result.p50.toFixed(2)} ms, p99 ${mcp.result.p99.toFixed(2)} ms (engine alone p50 ${mcp.result.engine.p50.toFixed(2)} ms)`);
     else log(`mcp bench skipped: ${mcp.skipped}`);
     if (opencode.result) {

@@ -4,7 +4,7 @@ import { EntrySchema, type Entry, type EntryEvent, type EventType, type Rejected
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { buildSearchText, queryTerms, toFtsMatchQuery } from "../core/text.js";
 import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, searchTextOf, type EntryRowColumns } from "./entry-columns.js";
-import { chooseQueryTerms, CREATE_VOCAB_SQL, sqliteFrequencies, TermStatsCache } from "./term-stats.js";
+import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
@@ -274,20 +274,21 @@ export class SqliteStore implements Store {
       this.vocabReady = true;
     }
     const chosen = chooseQueryTerms(sqliteFrequencies(this.driver), terms, await this.totalEntries(), this.termStats);
-    const match =
-      chosen.mode === "all"
-        ? chosen.keep.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
-        : toFtsMatchQuery(chosen.keep, { prefix: false });
-    if (!match) return [];
     const f = filterSql(filter);
-    const rows = this.driver.all<EntryRow & { rank: number }>(
-      `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS rank
-         FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
-        WHERE entries_fts MATCH ? AND ${f.where}
-        ORDER BY fts.rank LIMIT ?`,
-      [match, ...f.params, limit],
-    );
-    return rows.map((r) => ({ entry: this.toEntry(r), relevance: -r.rank }));
+    return runSearchSteps(chosen, limit, (step) => {
+      const match =
+        step.mode === "all"
+          ? step.terms.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
+          : toFtsMatchQuery(step.terms, { prefix: false });
+      if (!match) return [];
+      return this.driver.all<EntryRow & { rank: number }>(
+        `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS rank
+           FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
+          WHERE entries_fts MATCH ? AND ${f.where}
+          ORDER BY fts.rank LIMIT ?`,
+        [match, ...f.params, limit],
+      ).map((r) => ({ entry: this.toEntry(r), relevance: -r.rank }));
+    });
   }
 
   async listEntries(filter: EntryFilter, opts: ListOptions = {}): Promise<Entry[]> {

@@ -51,6 +51,11 @@ const MIN_TERMS = 2;
 /** Below this many entries every term is kept: pruning only pays on large tiers. */
 const MIN_ENTRIES_TO_PRUNE = 500;
 const MAX_TERMS = 16;
+/**
+ * When every term is common, up to this many are required together: their intersection is what
+ * tells one lesson among many similar ones apart. searchSteps backs off to the two rarest.
+ */
+const MAX_ALL_TERMS = 8;
 
 /**
  * Document frequencies change slowly, so they are cached per store and thrown away once the
@@ -84,8 +89,10 @@ export class TermStatsCache {
 
 /**
  * The index stores porter stems (tokenize='porter unicode61'); the same stemmer finds each
- * term's row in the fts5vocab table. A term whose stem is not found is kept: a stemming
- * difference must never drop a useful term.
+ * term's row in the fts5vocab table. Only terms found in the index compete for the row budget:
+ * a term in no document matches nothing, so it must never displace one that matches something.
+ * Such terms still ride along in "any" mode (free in an OR, and a guard against a stemming
+ * difference between our stem and the tokenizer), never in "all" mode, where they would empty it.
  */
 export function chooseQueryTerms(
   fetch: FetchFrequencies,
@@ -100,21 +107,75 @@ export function chooseQueryTerms(
   const limit = maxUsefulDocFrequency(totalEntries);
   const stems = unique.map(keyOf);
   const df = cache.lookup(fetch, stems, totalEntries);
-  const sorted = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 })).sort((a, b) => a.df - b.df);
+  const scored = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 }));
+  const present = scored.filter((x) => x.df > 0).sort((a, b) => a.df - b.df);
+  const absent = scored.filter((x) => x.df === 0).map((x) => x.t);
   // Rarest first until the rows they match reach the budget: ranking cost is linear in matched rows.
   const budget = matchedRowBudget(totalEntries);
   const keep: string[] = [];
   let rows = 0;
-  for (const x of sorted) {
+  for (const x of present) {
     if (x.df > limit || keep.length >= MAX_TERMS) break;
     if (keep.length >= MIN_TERMS && rows + x.df > budget) break;
     keep.push(x.t);
     rows += x.df;
   }
-  // When every term is common, the two rarest still say what the query is about, together.
-  if (keep.length === 0) return { keep: sorted.slice(0, 2).map((x) => x.t), dropped: sorted.slice(2).map((x) => x.t), mode: sorted.length > 1 ? "all" : "any" };
-  const mode = rows > budget && keep.length > 1 && sorted.every((x) => x.df > 0 || !keep.includes(x.t)) ? "all" : "any";
-  return { keep, dropped: sorted.filter((x) => !keep.includes(x.t)).map((x) => x.t), mode };
+  let mode: TermChoice["mode"] = rows > budget && keep.length > 1 ? "all" : "any";
+  if (keep.length === 0 && present.length > 0) {
+    // Every indexed term is common: the rarest few still say what the query is about, together.
+    keep.push(...present.slice(0, MAX_ALL_TERMS).map((x) => x.t));
+    mode = keep.length > 1 ? "all" : "any";
+  }
+  // In an OR a term of no document costs nothing, and it may match under the tokenizer's own stem.
+  if (mode === "any") keep.push(...absent.slice(0, Math.max(0, MAX_TERMS - keep.length)));
+  return { keep, dropped: scored.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode };
+}
+
+/** One full-text query of a search: its terms and how they combine. */
+export interface SearchStep {
+  terms: string[];
+  mode: TermChoice["mode"];
+  /** Run only when the steps before found nothing (an OR of common terms ranks many rows). */
+  onlyIfEmpty: boolean;
+}
+
+/**
+ * The queries a search runs in turn, each adding entries not found yet until the limit is reached:
+ * an AND of common terms can be narrower than the limit or empty (words that never meet), and
+ * coming back empty while entries match some of the words is the one outcome never wanted.
+ */
+export function searchSteps(chosen: TermChoice): SearchStep[] {
+  if (chosen.mode === "any") return [{ terms: chosen.keep, mode: "any", onlyIfEmpty: false }];
+  // Halving the required terms (dropping the commonest) bounds the steps at log2(MAX_ALL_TERMS) + 2.
+  const steps: SearchStep[] = [];
+  for (let n = chosen.keep.length; n >= 2; n = n > 2 ? Math.max(2, Math.ceil(n / 2)) : 0) {
+    steps.push({ terms: chosen.keep.slice(0, n), mode: "all", onlyIfEmpty: false });
+  }
+  steps.push({ terms: chosen.keep.slice(0, 2), mode: "any", onlyIfEmpty: true });
+  return steps;
+}
+
+/**
+ * Runs the steps of a search in turn (see searchSteps). A later step's rows rank below every row
+ * found before (their scores scaled down): an entry holding more of the required words comes first.
+ */
+export async function runSearchSteps<H extends { entry: { id: string }; relevance: number }>(
+  chosen: TermChoice, limit: number, run: (step: SearchStep) => Promise<H[]> | H[],
+): Promise<H[]> {
+  const out: H[] = [];
+  const seen = new Set<string>();
+  for (const step of searchSteps(chosen)) {
+    if (out.length >= limit || (step.onlyIfEmpty && out.length > 0)) break;
+    const fresh = (await run(step)).filter((h) => !seen.has(h.entry.id));
+    const floor = out.length ? Math.min(...out.map((h) => h.relevance)) : Infinity;
+    const top = Math.max(0, ...fresh.map((h) => h.relevance));
+    const scale = top > floor ? Math.max(0, floor) / top : 1;
+    for (const h of fresh.slice(0, limit - out.length)) {
+      seen.add(h.entry.id);
+      out.push(scale === 1 ? h : { ...h, relevance: h.relevance * scale });
+    }
+  }
+  return out;
 }
 
 export const CREATE_VOCAB_SQL = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_vocab USING fts5vocab(main, entries_fts, row)";

@@ -13,7 +13,7 @@ import {
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
   type SearchHit, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
-import { chooseQueryTerms, maxUsefulDocFrequency, TermStatsCache } from "../term-stats.js";
+import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, TermStatsCache } from "../term-stats.js";
 import { PgClient, type PgConnectOptions, type Querier } from "./client.js";
 import { termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
@@ -340,8 +340,17 @@ export class PostgresStore implements Store {
     const stats = await this.tierStats();
     const df = await this.frequencies(unique.map(keyOf), stats.entries, queries);
     const chosen = chooseQueryTerms(() => [], unique, stats.entries, this.termStats, keyOf);
-    const keys = [...new Set(chosen.keep.map(keyOf).filter(Boolean))];
-    if (keys.length === 0) return [];
+    return runSearchSteps(chosen, limit, async (step) => {
+      const keys = [...new Set(step.terms.map(keyOf).filter(Boolean))];
+      const rows = keys.length ? await this.rankedRows(keys, step.mode, queries, df, stats, filter, limit) : [];
+      return rows.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
+    });
+  }
+
+  private async rankedRows(
+    keys: readonly string[], mode: "any" | "all", queries: ReadonlyMap<string, string[]>, df: ReadonlyMap<string, number>,
+    stats: { entries: number; tokens: number }, filter: EntryFilter, limit: number,
+  ): Promise<Array<EntryRow & { rel: number }>> {
     // Each lexeme scores with its term's idf (a phrase lends its idf to its words).
     const idf = new Map<string, number>();
     for (const k of keys) {
@@ -349,12 +358,12 @@ export class PostgresStore implements Store {
       for (const lex of queries.get(k) ?? []) idf.set(lex, Math.max(idf.get(lex) ?? 0, w));
     }
     const p = new Params();
-    const tsq = p.add(keys.join(chosen.mode === "all" ? " & " : " | "));
+    const tsq = p.add(keys.join(mode === "all" ? " & " : " | "));
     const lex = p.add([...idf.keys()]);
     const weights = p.add([...idf.values()]);
     const avgdl = p.add(Math.max(1, stats.tokens / Math.max(1, stats.entries)));
     const where = filterSql(filter, p);
-    const rows = await (await this.q()).query<EntryRow & { rel: number }>(
+    return (await this.q()).query<EntryRow & { rel: number }>(
       `SELECT ${ENTRY_ROW_COLUMNS}, r.rel
          FROM ${this.S}.entries e
          CROSS JOIN LATERAL (
@@ -368,7 +377,6 @@ export class PostgresStore implements Store {
         LIMIT ${p.add(limit)}`,
       p.values,
     );
-    return rows.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
   }
 
   async listEntries(filter: EntryFilter, opts: ListOptions = {}): Promise<Entry[]> {
