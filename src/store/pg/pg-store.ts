@@ -298,8 +298,9 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Document frequencies: terms ANALYZE knows to be common are estimated from its statistics; the
-   * rest are counted by GIN lookups up to `cap` (a term past it is dropped as common anyway).
+   * Document frequencies: terms ANALYZE lists are taken from its statistics (migration 3 has it track
+   * thousands of lexemes); the rest, rarer than any it lists, are counted by GIN lookups up to `cap`
+   * (a term past it is dropped as common anyway).
    * Cached like the SQLite store's vocabulary reads.
    */
   private async frequencies(keys: readonly string[], total: number, lexemesOfKey: ReadonlyMap<string, readonly string[]>): Promise<Map<string, number>> {
@@ -311,9 +312,9 @@ export class PostgresStore implements Store {
       const toCount: string[] = [];
       for (const key of missing) {
         const lexemes = lexemesOfKey.get(key) ?? [];
-        const estimate = lexemes.length === 1 ? (shares.get(lexemes[0]!) ?? 0) * total : 0;
-        // Twice the limit: an estimate that far past it cannot be a term worth keeping.
-        if (estimate > 2 * cap) known.push({ term: key, doc: Math.round(estimate) });
+        const share = lexemes.length === 1 ? shares.get(lexemes[0]!) : undefined;
+        // ANALYZE read (nearly) every row at this statistics target: its share is the frequency.
+        if (share !== undefined) known.push({ term: key, doc: Math.max(1, Math.round(share * total)) });
         else toCount.push(key);
       }
       const counted = toCount.length
@@ -363,18 +364,24 @@ export class PostgresStore implements Store {
     const weights = p.add([...idf.values()]);
     const avgdl = p.add(Math.max(1, stats.tokens / Math.max(1, stats.entries)));
     const where = filterSql(filter, p);
+    // Rank on the index columns alone, then read the page's rows: the sort never carries the entries' JSON.
     return (await this.q()).query<EntryRow & { rel: number }>(
-      `SELECT ${ENTRY_ROW_COLUMNS}, r.rel
-         FROM ${this.S}.entries e
-         CROSS JOIN LATERAL (
-           SELECT COALESCE(sum(q.idf * (cardinality(u.positions) * ${BM25_K1 + 1}) /
-                  (cardinality(u.positions) + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * e.search_len / ${avgdl}::float8))), 0) AS rel
-             FROM unnest(ts_filter(setweight(e.search_vec, 'A', ${lex}::text[]), '{a}')) AS u(lexeme, positions, weights)
-             JOIN unnest(${lex}::text[], ${weights}::float8[]) AS q(lex, idf) ON q.lex = u.lexeme
-         ) r
-        WHERE e.search_vec @@ ${tsq}::tsquery AND ${where}
-        ORDER BY r.rel DESC, e.seq
-        LIMIT ${p.add(limit)}`,
+      `SELECT ${ENTRY_ROW_COLUMNS}, top.rel
+         FROM (
+           SELECT e.seq, r.rel
+             FROM ${this.S}.entries e
+             CROSS JOIN LATERAL (
+               SELECT COALESCE(sum(q.idf * (cardinality(u.positions) * ${BM25_K1 + 1}) /
+                      (cardinality(u.positions) + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * e.search_len / ${avgdl}::float8))), 0) AS rel
+                 FROM unnest(ts_filter(setweight(e.search_vec, 'A', ${lex}::text[]), '{a}')) AS u(lexeme, positions, weights)
+                 JOIN unnest(${lex}::text[], ${weights}::float8[]) AS q(lex, idf) ON q.lex = u.lexeme
+             ) r
+            WHERE e.search_vec @@ ${tsq}::tsquery AND ${where}
+            ORDER BY r.rel DESC, e.seq
+            LIMIT ${p.add(limit)}
+         ) top
+         JOIN ${this.S}.entries e ON e.seq = top.seq
+        ORDER BY top.rel DESC, e.seq`,
       p.values,
     );
   }
