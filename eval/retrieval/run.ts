@@ -3,7 +3,8 @@ import { allCases } from "./cases/index.js";
 import { writtenLessons } from "./lessons/index.js";
 import { explainCase } from "./explain.js";
 import { mean, scoreCase, type CaseScore } from "./metrics.js";
-import { bm25Ranker, cairnRanker, metadataRanker, type Ranker } from "./rankers.js";
+import { bm25Ranker, cairnRanker, caseContext, metadataRanker, type Ranker } from "./rankers.js";
+import { contentStems, isRelated } from "../../src/retrieval/relatedness.js";
 import { groupOf, type CaseSpec } from "./spec.js";
 import { buildWorld, disposeWorld, type World } from "./world.js";
 
@@ -63,6 +64,20 @@ async function main(): Promise<void> {
       perCase.push({ c, scores, ranked });
     }
 
+    // Injection drops a ranked lesson that shares no content word or declared signal with the context
+    // (src/retrieval/relatedness.ts): count how often that would drop a labelled relevant lesson.
+    const relatedness = { relevantInTop5: 0, relevantDropped: 0, othersInTop5: 0, othersDropped: 0 };
+    for (const c of cases) {
+      const ctx = caseContext(c);
+      const stems = contentStems(ctx);
+      for (const h of await world.cairn.recall(ctx, { limit: 5 })) {
+        const relevant = c.relevant.includes(world.keyOf.get(h.entry.id) ?? h.entry.provenance.external_id ?? h.entry.id);
+        const dropped = !isRelated(h, stems);
+        if (relevant) (relatedness.relevantInTop5++, (relatedness.relevantDropped += dropped ? 1 : 0));
+        else (relatedness.othersInTop5++, (relatedness.othersDropped += dropped ? 1 : 0));
+      }
+    }
+
     const summarise = (label: string, subset: typeof perCase) => ({
       label,
       n: subset.length,
@@ -84,11 +99,15 @@ async function main(): Promise<void> {
 
     if (asJson) {
       const cases_out = perCase.map((p) => ({ id: p.c.id, slice: p.c.slice, relevant: p.c.relevant, scores: p.scores, top5: p.ranked.cairn.slice(0, 5) }));
-      process.stdout.write(JSON.stringify({ k: K, corpus, cases: cases.length, rows, cairn_beats_baselines: wins, cairn_recall_p50_ms: p50, per_case: cases_out }, null, 2) + "\n");
+      process.stdout.write(JSON.stringify({ k: K, corpus, cases: cases.length, rows, relatedness, cairn_beats_baselines: wins, cairn_recall_p50_ms: p50, per_case: cases_out }, null, 2) + "\n");
     } else {
       console.log(`Corpus: ${corpus.entries} live entries (${corpus.memories_imported} real memories, ${corpus.written_imported} written lessons; ${world.loaded.rejected} rejected on import); ${cases.length} cases; k=${K}.`);
       console.log(table(rows));
       console.log(`\nCairn recall p50 ${p50.toFixed(2)} ms over ${timings.length} cases at this corpus size, on this machine now (npm run bench measures the budgets); whole run ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+      console.log(
+        `Injection relatedness: ${relatedness.relevantDropped} of ${relatedness.relevantInTop5} labelled lessons in the top 5 would be left out as unrelated; ` +
+          `${relatedness.othersDropped} of ${relatedness.othersInTop5} other lessons in the top 5 would be.`,
+      );
       console.log(wins ? "Cairn beats both baselines on recall@5 and MRR@10." : "FAIL: Cairn does not beat both baselines on recall@5 and MRR@10.");
       if (verbose) {
         for (const p of perCase.filter((x) => x.scores.cairn.recall5 < 1)) {

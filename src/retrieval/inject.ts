@@ -2,7 +2,8 @@
 import type { Tier } from "../core/entry.js";
 import { storeFor, type Services } from "../services.js";
 import type { RetrievalContext } from "./context.js";
-import { recallForContext } from "./recall.js";
+import { recallForContext, withPlan } from "./recall.js";
+import { contentStems, isRelated } from "./relatedness.js";
 import { budgetFor, INJECTION_SENTINEL, isDirective, renderBlock, type BudgetRegime } from "./render.js";
 
 export interface InjectResult {
@@ -29,18 +30,24 @@ export function modelLimit(s: Services, model?: string): number {
   return (model && limits[model]) || limits.default || 128000;
 }
 
-export async function injectForContext(s: Services, ctx: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
-  const limit = modelLimit(s, ctx.model);
+export async function injectForContext(s: Services, given: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
+  const limit = modelLimit(s, given.model);
   // Rounded so 20% headroom is 0.2, not 0.19999…, and lands in the regime the docs name.
-  const headroom = Math.round(Math.max(0, 1 - (ctx.tokensUsed ?? 0) / limit) * 1e9) / 1e9;
+  const headroom = Math.round(Math.max(0, 1 - (given.tokensUsed ?? 0) / limit) * 1e9) / 1e9;
   const k = s.config.knowledge;
   const budget = budgetFor(headroom, k.max_inject_count, k.inject_char_budget);
   const empty = { text: "", regime: budget.regime, headroom, entries: [] };
   if (!k.enabled || budget.regime === "skip" || opts.existingText?.includes(INJECTION_SENTINEL)) return empty;
 
+  // The plan's phase and task, when the context names neither: relatedness is judged on them too.
+  const ctx = withPlan(s, given);
   // Directives are a minority: rank a wider pool so the filter still fills the budget.
   const ranked = await recallForContext(s, ctx, { limit: opts.directivesOnly ? budget.maxEntries * 4 : budget.maxEntries });
-  const chosen = ranked.map((r) => r.entry).filter((e) => !opts.directivesOnly || isDirective(e));
+  const stems = contentStems(ctx);
+  const chosen = ranked
+    .filter((r) => isRelated(r, stems))
+    .map((r) => r.entry)
+    .filter((e) => !opts.directivesOnly || isDirective(e));
   const block = renderBlock(chosen, budget, k.max_lesson_display_chars);
   if (!block.text) return empty;
 

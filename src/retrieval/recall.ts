@@ -29,7 +29,7 @@ function scopesFor(s: Services, ctx: RetrievalContext, explicit?: readonly strin
 }
 
 /** A context that names no phase and no task takes both from the project's plan, when it has one. */
-function withPlan(s: Services, ctx: RetrievalContext): RetrievalContext {
+export function withPlan(s: Services, ctx: RetrievalContext): RetrievalContext {
   if (ctx.phase || ctx.task) return ctx;
   const plan = readPlanContext(s.project.dir, s.config.swarm_dir);
   if (!plan) return ctx;
