@@ -14,6 +14,8 @@ export interface SizeResult {
   add: Timing & { actions: Record<string, number> };
   recall: Timing & { meanHits: number };
   inject: Timing & { meanEntries: number };
+  /** `cairn stats` on both tiers, and the RSS right after it (it must not load the entries). */
+  stats: Timing & { rssAfterMb: number };
   rssMb: number;
   heapUsedMb: number;
   /** RSS of the worker before the engine was loaded (node + the tsx loader), for context. */
@@ -62,6 +64,8 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
       const r = await cairn.add({ lesson: g.lesson, category: g.category, kind: g.kind, tags: [g.stack.name, g.domain] });
       if (i >= 0) actions[r.action] = (actions[r.action] ?? 0) + 1;
     });
+    const stats = await timeLoop(20, 3, () => cairn.stats());
+    const statsRss = process.memoryUsage().rss / 1048576;
     // Measured with the engine still open: what a long-running server holds at this size.
     (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
@@ -71,6 +75,7 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
       add: { ...add, actions },
       recall: { ...recall, meanHits: hits / recall.n },
       inject: { ...inject, meanEntries: shown / inject.n },
+      stats: { ...stats, rssAfterMb: statsRss },
       rssMb: mem.rss / 1048576,
       heapUsedMb: mem.heapUsed / 1048576,
     };

@@ -277,7 +277,7 @@ CREATE INDEX hive_outbox_status ON hive_outbox(status, seq);
   },
   {
     version: 9,
-    name: "tallies per status and creator kind, kept by triggers",
+    name: "tallies per status and creator kind, kept by triggers; low-utility index",
     sql: `
 -- Entries and usage per (status, creator kind): cairn stats, the dashboard and the governance metrics
 -- read these few rows, never the entries. Rows that fall to zero stay (a handful at most).
@@ -300,6 +300,10 @@ END;
 CREATE TRIGGER entry_tallies_ad AFTER DELETE ON entries BEGIN
   ${tallySubtract("old")}
 END;
+-- The flagged count (low utility after enough use) reads this index alone: the utility column
+-- prefilters, the counters recompute utility, without a row lookup per low-utility entry.
+CREATE INDEX entries_low_utility ON entries(status, utility, applied, shown, ignored, violated, helpful, harmful, prevented)
+  WHERE utility IS NOT NULL;
 -- Counter bumps (recordUsage) fire this too: only the columns the tally holds, and only when one moved.
 CREATE TRIGGER entry_tallies_au AFTER UPDATE OF status, shown, applied, consulted, prevented, data ON entries
   WHEN old.status IS NOT new.status OR old.shown IS NOT new.shown OR old.applied IS NOT new.applied

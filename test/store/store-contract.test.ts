@@ -54,7 +54,7 @@ const sqlite: Implementation = {
         return store.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)?.n ?? -1;
       },
       async undoTallies() {
-        store.driver.exec("DROP TABLE entry_tallies; DROP TRIGGER entry_tallies_ai; DROP TRIGGER entry_tallies_ad; DROP TRIGGER entry_tallies_au; PRAGMA user_version = 8");
+        store.driver.exec("DROP TABLE entry_tallies; DROP TRIGGER entry_tallies_ai; DROP TRIGGER entry_tallies_ad; DROP TRIGGER entry_tallies_au; DROP INDEX entries_low_utility; PRAGMA user_version = 8");
       },
       async close() {
         for (const s of stores) await s.close();
@@ -89,7 +89,7 @@ const postgres: Implementation = {
       },
       async undoTallies() {
         await store.db.exec(
-          `DROP TABLE ${t("entry_tallies")} CASCADE; DROP FUNCTION ${t("entries_tally")}() CASCADE; DROP FUNCTION ${t("tally_move")} CASCADE;
+          `DROP TABLE ${t("entry_tallies")} CASCADE; DROP FUNCTION ${t("entries_tally")}() CASCADE; DROP FUNCTION ${t("tally_move")} CASCADE; DROP INDEX ${t("entries_low_utility")};
            DELETE FROM ${t("schema_migrations")} WHERE version >= 3`,
         );
       },

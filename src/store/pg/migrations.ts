@@ -231,7 +231,7 @@ CREATE TRIGGER events_rolled_up AFTER INSERT ON ${S}.events FOR EACH ROW EXECUTE
   },
   {
     version: 3,
-    name: "tallies per status and creator kind, kept by a trigger",
+    name: "tallies per status and creator kind, kept by a trigger; low-utility index",
     sql: (S) => `
 -- Entries and usage per (status, creator kind), sharded by backend like the counters: cairn stats, the
 -- dashboard and the governance metrics read these rows, never the entries.
@@ -286,6 +286,9 @@ CREATE TRIGGER entries_tallied_update AFTER UPDATE ON ${S}.entries FOR EACH ROW
     OR OLD.consulted <> NEW.consulted OR OLD.prevented <> NEW.prevented
     OR (OLD.data->'provenance'->>'created_by') IS DISTINCT FROM (NEW.data->'provenance'->>'created_by'))
   EXECUTE FUNCTION ${S}.entries_tally();
+-- The flagged count (low utility after enough use) reads this index alone, no row per low-utility entry.
+CREATE INDEX entries_low_utility ON ${S}.entries(status, utility) INCLUDE (applied, shown, ignored, violated, helpful, harmful, prevented)
+  WHERE utility IS NOT NULL;
 -- After the triggers: CREATE TRIGGER locks out writers until this migration commits, so none is missed or counted twice.
 INSERT INTO ${S}.entry_tallies(status, source, shard, entries, shown, applied, consulted, prevented)
   SELECT status, COALESCE(NULLIF(split_part(data->'provenance'->>'created_by', ':', 1), ''), 'unknown'), 0,
