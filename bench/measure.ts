@@ -17,6 +17,8 @@ export interface SizeResult {
   inject: Timing & { meanEntries: number };
   /** Issue 16: share of empty recalls for queries sharing ≥ 2 words with a lesson (not timed). */
   emptyRecall: EmptyRecallResult;
+  /** `cairn stats` on both tiers, and the RSS right after it (it must not load the entries). */
+  stats: Timing & { rssAfterMb: number };
   rssMb: number;
   heapUsedMb: number;
   /** RSS of the worker before the engine was loaded (node + the tsx loader), for context. */
@@ -67,6 +69,8 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
       const r = await cairn.add({ lesson: g.lesson, category: g.category, kind: g.kind, tags: [g.stack.name, g.domain] });
       if (i >= 0) actions[r.action] = (actions[r.action] ?? 0) + 1;
     });
+    const stats = await timeLoop(20, 3, () => cairn.stats());
+    const statsRss = process.memoryUsage().rss / 1048576;
     // Measured with the engine still open: what a long-running server holds at this size.
     (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
@@ -77,6 +81,7 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
       recall: { ...recall, meanHits: hits / recall.n },
       inject: { ...inject, meanEntries: shown / inject.n },
       emptyRecall,
+      stats: { ...stats, rssAfterMb: statsRss },
       rssMb: mem.rss / 1048576,
       heapUsedMb: mem.heapUsed / 1048576,
     };

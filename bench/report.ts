@@ -2,7 +2,7 @@
 import type { SizeResult } from "./measure.js";
 
 /** At 10,000 entries per tier; at 100,000 each may be 3× this. RSS applies at 100,000. */
-export const BUDGETS = { injectP99Ms: 10, recallP50Ms: 5, addP50Ms: 5, rssMb: 200, largeFactor: 3, largeSize: 100_000 };
+export const BUDGETS = { injectP99Ms: 10, recallP50Ms: 5, addP50Ms: 5, rssMb: 200, largeFactor: 3, largeSize: 100_000, statsP50Ms: 20 };
 
 export interface Row {
   size: number;
@@ -28,6 +28,9 @@ export function rowsFor(r: SizeResult): Row[] {
     row("recall p50", r.recall.p50, "ms", BUDGETS.recallP50Ms * f),
     row("inject p99", r.inject.p99, "ms", BUDGETS.injectP99Ms * f),
     row("resident memory (RSS)", r.rssMb, "MB", r.size >= BUDGETS.largeSize ? BUDGETS.rssMb : null),
+    // Issue 10.6: stats() at 100k + 100k within 20 ms, from tallies, without loading the entries into memory.
+    row("stats() p50", r.stats.p50, "ms", BUDGETS.statsP50Ms),
+    row("RSS after stats()", r.stats.rssAfterMb, "MB", r.size >= BUDGETS.largeSize ? BUDGETS.rssMb : null),
   ];
 }
 
@@ -51,6 +54,7 @@ export function detailLines(r: SizeResult): string {
     `  add    ${t(r.add)} actions ${JSON.stringify(r.add.actions)}`,
     `  recall ${t(r.recall)} mean hits ${r.recall.meanHits.toFixed(1)}`,
     `  inject ${t(r.inject)} mean entries ${r.inject.meanEntries.toFixed(1)}`,
+    `  stats  ${t(r.stats)} rss after ${r.stats.rssAfterMb.toFixed(0)} MB`,
     `  memory rss ${r.rssMb.toFixed(0)} MB (node + tsx loader alone: ${r.baselineRssMb.toFixed(0)} MB), heap ${r.heapUsedMb.toFixed(0)} MB`,
   ].join("\n");
 }

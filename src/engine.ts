@@ -39,6 +39,7 @@ import type { ReplayReport } from "./hive/outbox.js";
 import type { TeamHiveStore } from "./hive/team-hive.js";
 import { maskUrl, resolveHiveUrl } from "./store/pg/url.js";
 import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, SourceUsage, Store } from "./store/store.js";
+import { countsByStatus, sumTallies, usageBySourceOf } from "./store/tallies.js";
 
 export interface OpenCairnOptions {
   /** The project whose swarm tier lives in `<projectDir>/.swarm/cairn.db`. */
@@ -97,6 +98,9 @@ export interface TierStats {
   /** Entries flagged for review: low utility after enough retrievals. */
   flagged: number;
 }
+
+/** `cairn stats` counts rejected and flagged lessons up to this (then stops reading). */
+const STATS_CAP = 1000;
 
 export interface Stats {
   project: ProjectIdentity;
@@ -520,27 +524,24 @@ export class Cairn {
     return storeFor(this.services, tier).listRejected(limit);
   }
 
+  /** Every figure comes from the tallies, counters or a capped index count: never from reading the entries. */
   async stats(): Promise<Stats> {
+    const { countLowUtility } = await import("./governance/queue.js");
     const tiers: TierStats[] = [];
     for (const store of openTiers(this.services)) {
-      const by_status: TierStats["by_status"] = {};
-      for (const st of STATUSES) {
-        const n = await store.countEntries({ statuses: [st] });
-        if (n) by_status[st] = n;
-      }
-      const bySource = await store.usageBySource();
-      const shown = bySource.reduce((a, b) => a + b.shown, 0);
-      const applied = bySource.reduce((a, b) => a + b.applied, 0);
+      const tallies = await store.entryTallies();
+      const bySource = usageBySourceOf(tallies);
+      const usage = sumTallies(tallies);
       tiers.push({
         tier: store.tier,
         location: store.location,
         total: await store.totalEntries(),
-        by_status,
-        shown,
-        applied,
-        rejected_recent: (await store.listRejected(1000)).length,
+        by_status: countsByStatus(tallies),
+        shown: usage.shown,
+        applied: usage.applied,
+        rejected_recent: await store.countRejected(STATS_CAP),
         application_rate: bySource.map((b) => ({ ...b, rate: b.shown ? b.applied / b.shown : null })),
-        flagged: (await this.flagged(store.tier, 1000)).length,
+        flagged: await countLowUtility(this.services, store.tier, STATS_CAP),
       });
     }
     return { project: this.project, tiers, queue: await this.services.swarm.queueCounts() };

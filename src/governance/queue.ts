@@ -6,6 +6,7 @@ import { MERGEABLE } from "../lifecycle/upsert.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { compareLessons, profileLesson } from "../quality/similarity.js";
 import { openTiers, type Services } from "../services.js";
+import type { EntryFilter } from "../store/store.js";
 
 export type ReviewReason =
   | { kind: "draft" }
@@ -41,14 +42,22 @@ export async function lowUtilityEntries(s: Services, tier: Tier | "all" = "all",
   const k = s.config.knowledge;
   const out: Entry[] = [];
   for (const store of openTiers(s).filter((st) => tier === "all" || st.tier === tier)) {
-    const rows = await store.listEntries(
-      { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility, minApplied: k.low_utility_min_applied },
-      { limit },
-    );
-    // The utility column is written with the entry; usage counters move without it, so check again.
+    const rows = await store.listEntries(lowUtilityFilter(s), { limit });
+    // The store works utility out from the counters too; this keeps the rule stated once, in utilityOf.
     out.push(...rows.filter((e) => (utilityOf(e) ?? 1) <= k.low_utility_threshold));
   }
   return out.slice(0, limit);
+}
+
+/** How many entries lowUtilityEntries would list in one tier, counted up to `cap` through the utility index. */
+export async function countLowUtility(s: Services, tier: Tier, cap: number): Promise<number> {
+  const store = openTiers(s).find((st) => st.tier === tier);
+  return store ? store.countEntriesCapped(lowUtilityFilter(s), undefined, cap) : 0;
+}
+
+function lowUtilityFilter(s: Services): EntryFilter {
+  const k = s.config.knowledge;
+  return { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility, minApplied: k.low_utility_min_applied };
 }
 
 export function contradictionTargets(e: Entry): string[] {

@@ -9,6 +9,7 @@ import type {
   StoreListener, UsageCounter, UsageTotals,
 } from "../store/store.js";
 import { HiveResultCache } from "./cache.js";
+import type { EntryTally } from "../store/tallies.js";
 
 export interface TeamHiveOptions {
   /** Hot-path reads (injection, recall, advisories) wait this long, then fall back. */
@@ -364,6 +365,12 @@ export class TeamHiveStore implements Store {
   }
   usageBySource(): Promise<SourceUsage[]> {
     return this.through(() => this.remote.usageBySource());
+  }
+  entryTallies(): Promise<EntryTally[]> {
+    return this.through(() => this.remote.entryTallies());
+  }
+  countRejected(cap: number): Promise<number> {
+    return this.through(() => this.remote.countRejected(cap));
   }
   sumUsage(filter?: EntryFilter): Promise<UsageTotals> {
     return this.through(() => this.remote.sumUsage(filter));

@@ -7,6 +7,25 @@ export interface Migration {
   sql: string;
 }
 
+/** The creator kind of a row ("agent" of "agent:claude"), as the tallies key it; SQL over a JSON column. */
+function creatorKind(data: string): string {
+  const by = `json_extract(${data}, '$.provenance.created_by')`;
+  return `COALESCE(NULLIF(substr(${by}, 1, instr(${by} || ':', ':') - 1), ''), 'unknown')`;
+}
+
+function tallyAdd(row: "new" | "old"): string {
+  return `INSERT INTO entry_tallies(status, source, entries, shown, applied, consulted, prevented)
+    VALUES (${row}.status, ${creatorKind(`${row}.data`)}, 1, ${row}.shown, ${row}.applied, ${row}.consulted, ${row}.prevented)
+    ON CONFLICT(status, source) DO UPDATE SET entries = entries + 1, shown = shown + excluded.shown,
+      applied = applied + excluded.applied, consulted = consulted + excluded.consulted, prevented = prevented + excluded.prevented;`;
+}
+
+function tallySubtract(row: "new" | "old"): string {
+  return `UPDATE entry_tallies SET entries = entries - 1, shown = shown - ${row}.shown, applied = applied - ${row}.applied,
+      consulted = consulted - ${row}.consulted, prevented = prevented - ${row}.prevented
+    WHERE status = ${row}.status AND source = ${creatorKind(`${row}.data`)};`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -254,6 +273,45 @@ CREATE TABLE hive_outbox (
   enqueued_at TEXT NOT NULL
 );
 CREATE INDEX hive_outbox_status ON hive_outbox(status, seq);
+`,
+  },
+  {
+    version: 9,
+    name: "tallies per status and creator kind, kept by triggers; low-utility index",
+    sql: `
+-- Entries and usage per (status, creator kind): cairn stats, the dashboard and the governance metrics
+-- read these few rows, never the entries. Rows that fall to zero stay (a handful at most).
+CREATE TABLE entry_tallies (
+  status    TEXT NOT NULL,
+  source    TEXT NOT NULL,
+  entries   INTEGER NOT NULL DEFAULT 0,
+  shown     INTEGER NOT NULL DEFAULT 0,
+  applied   INTEGER NOT NULL DEFAULT 0,
+  consulted INTEGER NOT NULL DEFAULT 0,
+  prevented INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (status, source)
+) WITHOUT ROWID;
+INSERT INTO entry_tallies(status, source, entries, shown, applied, consulted, prevented)
+  SELECT status, ${creatorKind("data")}, count(*), sum(shown), sum(applied), sum(consulted), sum(prevented)
+    FROM entries GROUP BY 1, 2;
+CREATE TRIGGER entry_tallies_ai AFTER INSERT ON entries BEGIN
+  ${tallyAdd("new")}
+END;
+CREATE TRIGGER entry_tallies_ad AFTER DELETE ON entries BEGIN
+  ${tallySubtract("old")}
+END;
+-- The flagged count (low utility after enough use) reads this index alone: the utility column
+-- prefilters, the counters recompute utility, without a row lookup per low-utility entry.
+CREATE INDEX entries_low_utility ON entries(status, utility, applied, shown, ignored, violated, helpful, harmful, prevented)
+  WHERE utility IS NOT NULL;
+-- Counter bumps (recordUsage) fire this too: only the columns the tally holds, and only when one moved.
+CREATE TRIGGER entry_tallies_au AFTER UPDATE OF status, shown, applied, consulted, prevented, data ON entries
+  WHEN old.status IS NOT new.status OR old.shown IS NOT new.shown OR old.applied IS NOT new.applied
+    OR old.consulted IS NOT new.consulted OR old.prevented IS NOT new.prevented OR old.data IS NOT new.data
+BEGIN
+  ${tallySubtract("old")}
+  ${tallyAdd("new")}
+END;
 `,
   },
 ];

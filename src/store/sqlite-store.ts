@@ -10,6 +10,7 @@ import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
 import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
+import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./tallies.js";
 
 export { searchTextOf } from "./entry-columns.js";
 import {
@@ -27,6 +28,9 @@ interface EntryRow extends EntryRowColumns {
 
 
 const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contradicts:') > 0`;
+const GOOD_SQL = "(e.applied + e.helpful + e.prevented)";
+/** utilityOf() from the row's counters; NULL (never low) when there is no signal yet. */
+const UTILITY_SQL = `(${GOOD_SQL} / NULLIF(${GOOD_SQL} + (e.ignored + e.violated * 1.5 + e.harmful * 1.5), 0))`;
 /** A filter matching at least this many rows is dense: walking the sort index finds a page quickly. */
 const DENSE_ROWS = 500;
 
@@ -83,8 +87,10 @@ function filterSql(f: EntryFilter, opts: FilterOptions = {}): { where: string; p
   inList("e.kind", f.kinds, where, params, walk);
   inList("e.scope", f.scopes, where, params, walk);
   if (f.maxUtility !== undefined) {
-    where.push("e.utility IS NOT NULL AND e.utility <= ?");
-    params.push(f.maxUtility);
+    // The column prefilters through an index; usage counters move without rewriting it, so the
+    // utility is also worked out from the counters (utilityOf's arithmetic, in the same order).
+    where.push(`e.utility IS NOT NULL AND e.utility <= ? AND ${UTILITY_SQL} <= ?`);
+    params.push(f.maxUtility, f.maxUtility);
   }
   if (f.agent) {
     where.push("(e.for_agents = '' OR instr(e.for_agents, ?) > 0)");
@@ -378,6 +384,8 @@ export class SqliteStore implements Store {
   }
 
   async countEntries(filter: EntryFilter = {}): Promise<number> {
+    const statuses = tallyStatuses(filter);
+    if (statuses !== null) return sumTallies(await this.entryTallies(), statuses).entries;
     const f = filterSql(filter);
     return this.driver.get<{ n: number }>(`SELECT count(*) AS n FROM entries e WHERE ${f.where}`, f.params)?.n ?? 0;
   }
@@ -610,15 +618,22 @@ export class SqliteStore implements Store {
   }
 
   async usageBySource(): Promise<SourceUsage[]> {
-    return this.driver.all<SourceUsage>(
-      `SELECT COALESCE(NULLIF(substr(json_extract(data, '$.provenance.created_by'), 1,
-                instr(json_extract(data, '$.provenance.created_by') || ':', ':') - 1), ''), 'unknown') AS source,
-              count(*) AS entries, COALESCE(sum(shown), 0) AS shown, COALESCE(sum(applied), 0) AS applied
-         FROM entries GROUP BY source ORDER BY entries DESC`,
+    return usageBySourceOf(await this.entryTallies());
+  }
+
+  async entryTallies(): Promise<EntryTally[]> {
+    return this.driver.all<EntryTally>(
+      "SELECT status, source, entries, shown, applied, consulted, prevented FROM entry_tallies WHERE entries <> 0 ORDER BY status, source",
     );
   }
 
+  async countRejected(cap: number): Promise<number> {
+    return this.driver.get<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM rejected ORDER BY seq DESC LIMIT ?)", [cap])?.n ?? 0;
+  }
+
   async sumUsage(filter: EntryFilter = {}): Promise<UsageTotals> {
+    const statuses = tallyStatuses(filter);
+    if (statuses !== null) return sumTallies(await this.entryTallies(), statuses);
     const f = filterSql(filter);
     const r = this.driver.get<UsageTotals>(
       `SELECT count(*) AS entries, COALESCE(sum(shown), 0) AS shown, COALESCE(sum(applied), 0) AS applied,

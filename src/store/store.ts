@@ -1,6 +1,7 @@
 // The Store interface: everything the engine asks of a tier's database (SQLite now, PostgreSQL later).
 import type { Category, Entry, EntryEvent, EventType, Kind, RejectedLesson, Status, Tier } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import type { EntryTally } from "./tallies.js";
 
 /** Statuses in which a lesson absorbs new sightings: at most one entry per lesson text may be in them. */
 export const DEDUP_STATUSES: readonly Status[] = ["draft", "candidate", "established", "promoted"];
@@ -234,6 +235,7 @@ export interface Store {
   countEntriesCapped(filter: EntryFilter, text: string | undefined, cap: number): Promise<number>;
   /** Streams every entry in insertion order, in batches (exports, rebuilds). */
   iterateEntries(filter?: EntryFilter): AsyncIterable<Entry>;
+  /** Exact count; a filter on statuses alone (or none) reads the tallies, not the entries. */
   countEntries(filter?: EntryFilter): Promise<number>;
   /** O(1) row count, maintained by the database itself. */
   totalEntries(): Promise<number>;
@@ -285,9 +287,13 @@ export interface Store {
   listRejected(limit?: number): Promise<RejectedLesson[]>;
   isRejected(lesson: string): Promise<RejectedLesson | undefined>;
 
-  /** Shown/applied totals per creator kind, for the application rate in `cairn stats`. */
+  /** Shown/applied totals per creator kind, for the application rate in `cairn stats` (from the tallies). */
   usageBySource(): Promise<SourceUsage[]>;
-  /** Usage counters summed over the entries matching `filter`. */
+  /** Entries and usage per (status, creator kind), kept by triggers: a few rows at any size. */
+  entryTallies(): Promise<EntryTally[]>;
+  /** Rejected lessons kept, counted up to `cap` (the list is itself capped). */
+  countRejected(cap: number): Promise<number>;
+  /** Usage counters summed over the entries matching `filter` (statuses alone, or none: from the tallies). */
   sumUsage(filter?: EntryFilter): Promise<UsageTotals>;
   /** Recorded task outcomes, optionally only successful (or failed) ones. */
   countOutcomes(filter?: { success?: boolean }): Promise<number>;

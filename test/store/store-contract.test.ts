@@ -19,6 +19,8 @@ interface Opened {
   /** Runs SQL built with `t(name)`, the store's own qualified table name. */
   raw(sql: (t: (table: string) => string) => string): Promise<void>;
   rows(table: string): Promise<number>;
+  /** Puts the schema back to before the tallies existed, as a database made by an older Cairn. */
+  undoTallies(): Promise<void>;
   latest: number;
   close(): Promise<void>;
 }
@@ -51,6 +53,9 @@ const sqlite: Implementation = {
       async rows(table) {
         return store.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)?.n ?? -1;
       },
+      async undoTallies() {
+        store.driver.exec("DROP TABLE entry_tallies; DROP TRIGGER entry_tallies_ai; DROP TRIGGER entry_tallies_ad; DROP TRIGGER entry_tallies_au; DROP INDEX entries_low_utility; PRAGMA user_version = 8");
+      },
       async close() {
         for (const s of stores) await s.close();
         removeSandbox(sb);
@@ -82,6 +87,12 @@ const postgres: Implementation = {
       async rows(table) {
         return (await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t(table)}`))[0]?.n ?? -1;
       },
+      async undoTallies() {
+        await store.db.exec(
+          `DROP TABLE ${t("entry_tallies")} CASCADE; DROP FUNCTION ${t("entries_tally")}() CASCADE; DROP FUNCTION ${t("tally_move")} CASCADE; DROP INDEX ${t("entries_low_utility")};
+           DELETE FROM ${t("schema_migrations")} WHERE version >= 3`,
+        );
+      },
       async close() {
         for (const s of stores) await s.close();
         await dropSchema(url, schema);
@@ -93,6 +104,23 @@ const postgres: Implementation = {
 function entry(lesson: string, extra: Partial<Entry> = {}, tier: Tier = "swarm"): Entry {
   const at = new Date().toISOString();
   return EntrySchema.parse({ id: newEntryId(), handle: "", tier, lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at, ...extra });
+}
+
+/** What the tallies must say, worked out from every entry (a test may read them all; stats() may not). */
+async function talliesFromEntries(store: Store): Promise<string[]> {
+  const by = new Map<string, number[]>();
+  for await (const e of store.iterateEntries()) {
+    const source = e.provenance.created_by.split(":")[0] || "unknown";
+    const key = `${e.lifecycle.status} ${source}`;
+    const t = by.get(key) ?? [0, 0, 0, 0, 0];
+    [1, e.usage.shown, e.usage.applied, e.usage.consulted, e.usage.prevented].forEach((v, i) => (t[i]! += v));
+    by.set(key, t);
+  }
+  return [...by].map(([k, v]) => `${k} ${v.join(",")}`).sort();
+}
+
+async function talliesOf(store: Store): Promise<string[]> {
+  return (await store.entryTallies()).map((t) => `${t.status} ${t.source} ${[t.entries, t.shown, t.applied, t.consulted, t.prevented].join(",")}`).sort();
 }
 
 const created = { type: "created" as const, actor: "test" };
@@ -432,6 +460,69 @@ function contract(impl: Implementation): void {
     const sources = await o.store.sourceProjects(10);
     assert.deepEqual(sources.map((p) => [p.project_id, Number(p.entries), p.project_name]), [["proj-a", 3, "checkout"], ["proj-b", 2, "billing"]]);
     assert.deepEqual(await o.store.sourceProjectIds(10), [{ project_id: "proj-a", project_name: "checkout" }, { project_id: "proj-b", project_name: "billing" }]);
+  });
+
+  it("the tallies per status and creator kind stay exact through add, usage, update, status change, remove and copy", async (o, tier) => {
+    const check = async (step: string) => {
+      assert.deepEqual(await talliesOf(o.store), await talliesFromEntries(o.store), `after ${step}`);
+      const truth = await o.rows("entries");
+      assert.equal((await o.store.entryTallies()).reduce((a, t) => a + t.entries, 0), truth, `entries after ${step}`);
+      assert.equal(await o.store.countEntries(), truth);
+    };
+    const by = (created_by: string) => ({ provenance: { ...entry("x").provenance, created_by } });
+    const a = await o.store.insertEntry(entry("Pin the base image digest in every Dockerfile.", by("agent:coder"), tier), created);
+    const b = await o.store.insertEntry(entry("Run the schema diff before merging a migration.", by("human:ann"), tier), created);
+    const c = await o.store.insertEntry(entry("Vendor the protobuf definitions with their generated code.", by("import:file"), tier), created);
+    await o.store.insertEntry(entry("Keep feature flags out of the hot path.", { ...by("agent:reviewer"), lifecycle: { ...entry("x").lifecycle, status: "draft" } }, tier), created);
+    await check("inserts");
+    await o.store.recordUsage([a.id, b.id], "shown", "agent:coder");
+    await o.store.recordUsage([a.id], "applied", "agent:coder");
+    await o.store.recordUsage([b.id], "consulted", "agent:coder");
+    await o.store.recordUsage([c.id], "prevented", "agent:coder");
+    await o.store.recordUsage([c.id], "ignored", "agent:coder");
+    await check("usage");
+    await o.store.updateEntry(a.id, (x) => ({ ...x, tags: ["docker"] }), { type: "updated", actor: "t" });
+    await o.store.updateEntry(a.id, (x) => ({ ...x, lifecycle: { ...x.lifecycle, status: "established" } }), { type: "approved", actor: "t" });
+    await o.store.updateEntry(b.id, (x) => ({ ...x, lifecycle: { ...x.lifecycle, status: "archived" }, usage: { ...x.usage, shown: x.usage.shown + 3 } }), { type: "archived", actor: "t" });
+    await o.store.updateEntry(c.id, (x) => ({ ...x, provenance: { ...x.provenance, created_by: "curator:merge" } }), { type: "updated", actor: "t" });
+    await o.store.incrementPhasesAlive(["candidate", "established"]);
+    await check("updates and status changes");
+    await o.store.deleteEntry(b.id, { type: "removed", actor: "t" });
+    await check("remove");
+    const copied = entry("Set fetch timeouts explicitly; the default waits forever.", by("agent:elsewhere"), tier);
+    copied.usage.shown = 4;
+    copied.usage.applied = 2;
+    assert.equal((await o.store.copyEntry(copied, [])).action, "inserted");
+    const twin = entry("set fetch timeouts explicitly, the default waits forever", by("agent:other"), tier);
+    twin.usage.shown = 1;
+    assert.equal((await o.store.copyEntry(twin, [])).action, "merged");
+    await check("copies");
+    assert.deepEqual(
+      (await o.store.usageBySource()).map((u) => [u.source, u.entries, u.shown, u.applied]),
+      [["agent", 3, 6, 3], ["curator", 1, 0, 0]],
+    );
+    assert.deepEqual(await o.store.sumUsage({ statuses: ["established"] }), { entries: 1, shown: 1, applied: 1, consulted: 0, prevented: 0 });
+    assert.equal(await o.store.countEntries({ statuses: ["draft", "candidate"] }), 3);
+  });
+
+  it("a database made before the tallies gets them filled in by the migration", async (o) => {
+    const by = (created_by: string) => ({ provenance: { ...entry("x").provenance, created_by } });
+    const a = await o.store.insertEntry(entry("Cap the retry budget per request, not per call.", by("agent:coder")), created);
+    await o.store.insertEntry(entry("Document every environment variable in .env.example.", by("human:ann")), created);
+    await o.store.recordUsage([a.id], "shown", "agent:coder");
+    await o.undoTallies();
+    const again = await o.reopen();
+    assert.equal(await again.schemaVersion(), o.latest);
+    assert.deepEqual(await talliesOf(again), ["candidate agent 1,1,0,0,0", "candidate human 1,0,0,0,0"]);
+    await again.insertEntry(entry("Pin the toolchain version in rust-toolchain.toml.", by("agent:coder")), created);
+    assert.deepEqual(await talliesOf(again), await talliesFromEntries(again));
+  });
+
+  it("countRejected counts the kept rejections up to its cap", async (o) => {
+    assert.equal(await o.store.countRejected(10), 0);
+    for (let i = 0; i < 5; i++) await o.store.addRejected({ lesson: `Too vague ${i}.`, reason: "vague", codes: ["vague"], source: "test", at: new Date().toISOString() }, 4);
+    assert.equal(await o.store.countRejected(10), 4, "the list keeps its cap");
+    assert.equal(await o.store.countRejected(3), 3);
   });
 
   it("copyEntry keeps ids, never-used handles and history; re-running changes nothing; a twin absorbs the copy once", async (o, tier) => {

@@ -238,6 +238,76 @@ CREATE TRIGGER events_rolled_up AFTER INSERT ON ${S}.events FOR EACH ROW EXECUTE
 ALTER TABLE ${S}.entries ALTER COLUMN search_vec SET STATISTICS 1000;
 `,
   },
+  {
+    version: 4,
+    name: "tallies per status and creator kind, kept by a trigger; low-utility index",
+    sql: (S) => `
+-- Entries and usage per (status, creator kind), sharded by backend like the counters: cairn stats, the
+-- dashboard and the governance metrics read these rows, never the entries.
+CREATE TABLE ${S}.entry_tallies (
+  status    text NOT NULL,
+  source    text NOT NULL,
+  shard     integer NOT NULL,
+  entries   bigint NOT NULL DEFAULT 0,
+  shown     bigint NOT NULL DEFAULT 0,
+  applied   bigint NOT NULL DEFAULT 0,
+  consulted bigint NOT NULL DEFAULT 0,
+  prevented bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (status, source, shard)
+);
+
+CREATE FUNCTION ${S}.tally_move(st text, src text, sign integer, e ${S}.entries) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO ${S}.entry_tallies AS t(status, source, shard, entries, shown, applied, consulted, prevented)
+    VALUES (st, src, pg_backend_pid() % ${COUNTER_SHARDS}, sign, sign * e.shown, sign * e.applied, sign * e.consulted, sign * e.prevented)
+    ON CONFLICT (status, source, shard) DO UPDATE SET entries = t.entries + EXCLUDED.entries, shown = t.shown + EXCLUDED.shown,
+      applied = t.applied + EXCLUDED.applied, consulted = t.consulted + EXCLUDED.consulted, prevented = t.prevented + EXCLUDED.prevented;
+$$;
+
+CREATE FUNCTION ${S}.entries_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  old_src text;
+  new_src text;
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    old_src := COALESCE(NULLIF(split_part(OLD.data->'provenance'->>'created_by', ':', 1), ''), 'unknown');
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    new_src := COALESCE(NULLIF(split_part(NEW.data->'provenance'->>'created_by', ':', 1), ''), 'unknown');
+  END IF;
+  -- Two tally rows are touched in one order everywhere (status, then source), so writers never deadlock on them.
+  IF TG_OP = 'INSERT' THEN
+    PERFORM ${S}.tally_move(NEW.status, new_src, 1, NEW);
+  ELSIF TG_OP = 'DELETE' THEN
+    PERFORM ${S}.tally_move(OLD.status, old_src, -1, OLD);
+  ELSIF (OLD.status, old_src) <= (NEW.status, new_src) THEN
+    PERFORM ${S}.tally_move(OLD.status, old_src, -1, OLD);
+    PERFORM ${S}.tally_move(NEW.status, new_src, 1, NEW);
+  ELSE
+    PERFORM ${S}.tally_move(NEW.status, new_src, 1, NEW);
+    PERFORM ${S}.tally_move(OLD.status, old_src, -1, OLD);
+  END IF;
+  RETURN NULL;
+END $$;
+-- Counter bumps fire this too, but only when a column the tallies hold moved.
+CREATE TRIGGER entries_tallied AFTER INSERT OR DELETE ON ${S}.entries FOR EACH ROW EXECUTE FUNCTION ${S}.entries_tally();
+CREATE TRIGGER entries_tallied_update AFTER UPDATE ON ${S}.entries FOR EACH ROW
+  WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.shown <> NEW.shown OR OLD.applied <> NEW.applied
+    OR OLD.consulted <> NEW.consulted OR OLD.prevented <> NEW.prevented
+    OR (OLD.data->'provenance'->>'created_by') IS DISTINCT FROM (NEW.data->'provenance'->>'created_by'))
+  EXECUTE FUNCTION ${S}.entries_tally();
+-- The flagged count (low utility after enough use) reads this index alone, no row per low-utility entry.
+CREATE INDEX entries_low_utility ON ${S}.entries(status, utility) INCLUDE (applied, shown, ignored, violated, helpful, harmful, prevented)
+  WHERE utility IS NOT NULL;
+-- After the triggers: CREATE TRIGGER locks out writers until this migration commits, so none is missed or counted twice.
+INSERT INTO ${S}.entry_tallies(status, source, shard, entries, shown, applied, consulted, prevented)
+  SELECT status, COALESCE(NULLIF(split_part(data->'provenance'->>'created_by', ':', 1), ''), 'unknown'), 0,
+         count(*), sum(shown), sum(applied), sum(consulted), sum(prevented)
+    FROM ${S}.entries GROUP BY 1, 2
+  ON CONFLICT (status, source, shard) DO UPDATE SET entries = ${S}.entry_tallies.entries + EXCLUDED.entries,
+    shown = ${S}.entry_tallies.shown + EXCLUDED.shown, applied = ${S}.entry_tallies.applied + EXCLUDED.applied,
+    consulted = ${S}.entry_tallies.consulted + EXCLUDED.consulted, prevented = ${S}.entry_tallies.prevented + EXCLUDED.prevented;
+`,
+  },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;

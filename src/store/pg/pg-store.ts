@@ -7,6 +7,7 @@ import { CairnError, NotFoundError } from "../../errors.js";
 import { utilityOf } from "../../lifecycle/utility.js";
 import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, isAdvisoryEntry, mergeCopies, searchTextOf, type EntryRowColumns } from "../entry-columns.js";
 import { StoreListeners } from "../listeners.js";
+import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "../tallies.js";
 import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS,
   type CopyResult, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
@@ -51,6 +52,10 @@ function nowIso(): string {
 }
 
 /** Positional parameters collected while a statement is built; every value is bound, never spliced. */
+const GOOD_SQL = "(e.applied + e.helpful + e.prevented)";
+/** utilityOf() from the row's counters; NULL (never low) when there is no signal yet. */
+const UTILITY_SQL = `(${GOOD_SQL} / NULLIF(${GOOD_SQL} + (e.ignored + e.violated * 1.5 + e.harmful * 1.5), 0))`;
+
 class Params {
   readonly values: unknown[] = [];
   add(v: unknown): string {
@@ -68,7 +73,12 @@ function filterSql(f: EntryFilter, p: Params): string {
   anyOf("e.category", f.categories);
   anyOf("e.kind", f.kinds);
   anyOf("e.scope", f.scopes);
-  if (f.maxUtility !== undefined) where.push(`e.utility IS NOT NULL AND e.utility <= ${p.add(f.maxUtility)}`);
+  if (f.maxUtility !== undefined) {
+    // The column prefilters through an index; usage counters move without rewriting it, so the
+    // utility is also worked out from the counters (utilityOf's arithmetic, in the same order).
+    const max = p.add(f.maxUtility);
+    where.push(`e.utility IS NOT NULL AND e.utility <= ${max} AND ${UTILITY_SQL} <= ${max}`);
+  }
   if (f.agent) where.push(`(cardinality(e.for_agents) = 0 OR ${p.add(applicabilityKey(f.agent))} = ANY(e.for_agents))`);
   if (f.tool) where.push(`(cardinality(e.for_tools) = 0 OR ${p.add(applicabilityKey(f.tool))} = ANY(e.for_tools))`);
   if (f.project) {
@@ -456,6 +466,8 @@ export class PostgresStore implements Store {
   }
 
   async countEntries(filter: EntryFilter = {}): Promise<number> {
+    const statuses = tallyStatuses(filter);
+    if (statuses !== null) return sumTallies(await this.entryTallies(), statuses).entries;
     const p = new Params();
     const where = filterSql(filter, p);
     const rows = await (await this.q()).query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.S}.entries e WHERE ${where}`, p.values);
@@ -707,14 +719,29 @@ export class PostgresStore implements Store {
   }
 
   async usageBySource(): Promise<SourceUsage[]> {
-    return (await this.q()).query<SourceUsage>(
-      `SELECT COALESCE(NULLIF(split_part(data->'provenance'->>'created_by', ':', 1), ''), 'unknown') AS source,
-              count(*)::int AS entries, COALESCE(sum(shown), 0)::int AS shown, COALESCE(sum(applied), 0)::int AS applied
-         FROM ${this.S}.entries GROUP BY 1 ORDER BY entries DESC`,
+    return usageBySourceOf(await this.entryTallies());
+  }
+
+  async entryTallies(): Promise<EntryTally[]> {
+    // Summed over the writers' shards (migration 3).
+    return (await this.q()).query<EntryTally>(
+      `SELECT status, source, sum(entries)::float8 AS entries, sum(shown)::float8 AS shown, sum(applied)::float8 AS applied,
+              sum(consulted)::float8 AS consulted, sum(prevented)::float8 AS prevented
+         FROM ${this.S}.entry_tallies GROUP BY status, source HAVING sum(entries) <> 0 ORDER BY status, source`,
     );
   }
 
+  async countRejected(cap: number): Promise<number> {
+    const rows = await (await this.q()).query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${this.S}.rejected ORDER BY seq DESC LIMIT $1) r`,
+      [cap],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   async sumUsage(filter: EntryFilter = {}): Promise<UsageTotals> {
+    const statuses = tallyStatuses(filter);
+    if (statuses !== null) return sumTallies(await this.entryTallies(), statuses);
     const p = new Params();
     const where = filterSql(filter, p);
     const rows = await (await this.q()).query<UsageTotals>(
