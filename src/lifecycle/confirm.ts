@@ -38,8 +38,12 @@ export function applyConfirmation(e: Entry, c: Confirmation, at: string, thresho
   return e;
 }
 
-export async function confirmEntry(store: Store, id: string, c: Confirmation, threshold: number, at: string): Promise<Entry> {
-  return store.updateEntry(id, (e) => applyConfirmation(e, c, at, threshold), {
+/** `check` sees the current entry inside the write transaction and may throw to abort it. */
+export async function confirmEntry(store: Store, id: string, c: Confirmation, threshold: number, at: string, check?: (current: Entry) => void): Promise<Entry> {
+  return store.updateEntry(id, (e) => {
+    check?.(e);
+    return applyConfirmation(e, c, at, threshold);
+  }, {
     type: "reinforced",
     actor: c.by,
     data: { phase: c.phase, project_id: c.project_id },

@@ -234,6 +234,37 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     return { action: "rejected", tier: store.tier, reason: `previously rejected: ${prior.reason}`, issues };
   }
 
+  // The neighbour read and the write are separate steps, so another writer may remove (or retire)
+  // the neighbour in between; the reinforcement re-checks it in its own transaction, and when it has
+  // vanished the decision is simply taken again: the lesson is then added, never lost (issue 11 item 2).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await placeLesson(s, store, input, lesson, issues, status, declared, opts);
+    } catch (e) {
+      if (!(e instanceof NeighbourGone) || attempt >= PLACE_ATTEMPTS) throw e;
+    }
+  }
+}
+
+const PLACE_ATTEMPTS = 4;
+
+/** The neighbour chosen for a reinforcement was removed or retired after it was read. */
+class NeighbourGone extends Error {}
+
+/** Dedup, then reinforce, supersede, flag or insert; throws NeighbourGone when the read neighbourhood changed under it. */
+async function placeLesson(
+  s: Services,
+  store: Store,
+  input: NewEntry,
+  lesson: string,
+  issues: QualityIssue[],
+  status: Status,
+  declared: Entry | undefined,
+  opts: WriteOptions,
+): Promise<WriteResult> {
+  // Each attempt starts from the caller's input: a failed attempt's choices must not leak into the next.
+  issues = [...issues];
+  input = { ...input, supersedes: declared?.id };
   const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id);
   let decision = decideUpsert(neighbours);
   if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
@@ -275,11 +306,15 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   // A declared replacement of a lesson people vouched for waits for a person, like a draft does.
   const retireNow =
     target && status !== "draft" && MERGEABLE.includes(target.lifecycle.status) && (decision.op === "supersede" || isHumanActor(opts.actor) || !isProtected(target));
-  if (target && retireNow) {
-    await supersedeEntry(s, target.id, stored.id, opts.actor);
+  // The old entry may have been removed since it was read: the new lesson is stored; there is just nothing left to retire.
+  const retired = target && retireNow ? await supersedeEntry(s, target.id, stored.id, opts.actor).then(() => true, (e: unknown) => {
+    if (e instanceof NotFoundError) return false;
+    throw e;
+  }) : false;
+  if (target && retired) {
     const why = decision.op === "supersede" ? ", which said the opposite" : "";
     issues.push({ layer: "quality", severity: "warn", code: "superseded", message: `supersedes ${target.handle}${why}` });
-  } else if (target) {
+  } else if (target && !retireNow) {
     issues.push({ layer: "quality", severity: "warn", code: "supersede_pending", message: `will supersede ${target.handle} once a person approves it` });
   }
   await enforceCap(s, store);
@@ -291,7 +326,7 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     status: stored.lifecycle.status,
     issues,
     ...(flags.length ? { flags } : {}),
-    ...(target && retireNow ? { superseded: target.id } : {}),
+    ...(target && retired ? { superseded: target.id } : {}),
   };
 }
 
@@ -310,7 +345,16 @@ async function reinforce(
   if (!isNewConfirmation(target, confirmation)) {
     return { ...base, id: target.id, handle: target.handle, status: target.lifecycle.status, noop: true, reason: `already known as ${target.handle}` };
   }
-  const updated = await confirmEntry(store, target.id, confirmation, s.config.knowledge.confirmations_to_establish, s.now().toISOString());
+  const guard = (current: Entry) => {
+    // Re-checked inside the write transaction: a neighbour retired since the dedup read absorbs nothing.
+    if (!MERGEABLE.includes(current.lifecycle.status)) throw new NeighbourGone(target.id);
+  };
+  const updated = await confirmEntry(store, target.id, confirmation, s.config.knowledge.confirmations_to_establish, s.now().toISOString(), guard).catch(
+    (e: unknown) => {
+      if (e instanceof NotFoundError) throw new NeighbourGone(target.id);
+      throw e;
+    },
+  );
   return {
     ...base,
     id: updated.id,

@@ -5,7 +5,8 @@ import type { EntryFilter } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
 import { MMR_LAMBDA } from "./weights.js";
-import { diversify, scoreCandidates, type ScoredEntry } from "./score.js";
+import { diversify, diversityPool, scoreCandidates, type ScoredEntry } from "./score.js";
+import { mergeAcrossTiers } from "./merge.js";
 
 export interface RecallOptions {
   tier?: Tier | "all";
@@ -55,8 +56,10 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
   const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier)))).flat();
-  const scored = scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days);
-  if (opts.diverse === false) return scored.sort((a, b) => b.score - a.score).slice(0, limit);
+  const dedup = s.config.knowledge.dedup_threshold;
+  // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
+  const scored = mergeAcrossTiers(scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days), dedup, diversityPool(limit));
+  if (opts.diverse === false) return scored.slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.
-  return diversify(scored, limit, MMR_LAMBDA, s.config.knowledge.dedup_threshold);
+  return diversify(scored, limit, MMR_LAMBDA, dedup);
 }

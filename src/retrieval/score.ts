@@ -124,8 +124,13 @@ export function scoreCandidates(
  * near-duplicate of a pick (similarity at or above `duplicate`) waits until nothing else is
  * left: a restatement adds nothing the agent has not just read.
  */
+/** How many of the best candidates the diversity pass chooses from. */
+export function diversityPool(k: number): number {
+  return Math.max(k * 3, 15);
+}
+
 export function diversify(scored: readonly ScoredEntry[], k: number, lambda = MMR_LAMBDA, duplicate = NEAR_DUPLICATE_SIMILARITY): ScoredEntry[] {
-  const pool = [...scored].sort((a, b) => b.score - a.score).slice(0, Math.max(k * 3, 15));
+  const pool = [...scored].sort((a, b) => b.score - a.score).slice(0, diversityPool(k));
   const top = Math.max(1e-9, pool[0]?.score ?? 0);
   // Each lesson is profiled once, on its opening (where a restatement shows; long memories would
   // cost far more to profile whole); comparisons then reuse the profiles.
