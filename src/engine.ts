@@ -24,7 +24,7 @@ import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
-import { archiveEntry, locate, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
+import { archiveEntry, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { WriteResult } from "./lifecycle/write.js";
 import type { OutcomeInput } from "./learning/outcome.js";
@@ -318,6 +318,7 @@ export class Cairn {
     return [...out.values()];
   }
 
+  /** From an agent, on a lesson a person approved, this only records a request (see quarantineEntry). */
   async quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
     await this.hideDraft(ref, actor);
     return quarantineEntry(this.services, ref, reason, actor);
@@ -333,7 +334,7 @@ export class Cairn {
     return archiveEntry(this.services, ref, reason, actor);
   }
 
-  /** Deletes from whichever tier holds it; promoted or approved entries need `force`. */
+  /** Deletes from whichever tier holds it; promoted or approved entries need `force`, which only a person may pass. */
   async remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<Entry> {
     const actor = opts.actor ?? this.actor;
     await this.hideDraft(ref, actor);
@@ -362,7 +363,8 @@ export class Cairn {
       const { writeLesson } = await import("./lifecycle/write.js");
       const r = await writeLesson(this.services, { ...replacement, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
-      if (r.superseded || r.status === "draft") {
+      // The write path retires the old lesson itself when it may; a person's approved lesson waits for a person.
+      if (r.superseded || r.status === "draft" || protectedFrom(old, actor)) {
         return { old: (await locate(this.services, old.id)).entry, replacement: (await locate(this.services, r.id)).entry };
       }
       newRef = r.id;
@@ -410,10 +412,10 @@ export class Cairn {
     return relatedEntries(this.services, query);
   }
 
-  /** Writes `.swarm/guardrails/<handle>-<slug>.md` from the entry's suggested guardrail. */
-  async proposeGuardrail(ref: string, opts: { force?: boolean } = {}): Promise<GuardrailProposal> {
+  /** Writes `.swarm/guardrails/<handle>-<slug>.md` from the entry's suggested guardrail. A person's act: agents get FORBIDDEN. */
+  async proposeGuardrail(ref: string, opts: { force?: boolean; actor?: string } = {}): Promise<GuardrailProposal> {
     const { proposeGuardrail } = await import("./governance/guardrail.js");
-    return proposeGuardrail(this.services, ref, opts);
+    return proposeGuardrail(this.services, ref, { ...opts, actor: opts.actor ?? this.actor });
   }
 
   /** Rewrites the Markdown mirror from the databases (whether or not sync is enabled). */
