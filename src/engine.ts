@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { LIVE_STATUSES, STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
-import { CairnError, NotFoundError } from "./errors.js";
+import { CairnError, KnowledgeDisabledError, NotFoundError } from "./errors.js";
 import { validateEntryRef } from "./core/ids.js";
 import { assertHuman, isHumanActor } from "./governance/actors.js";
 import type { Advisory, AdvisoryQuery } from "./governance/advisories.js";
@@ -204,6 +204,20 @@ export class Cairn {
     return this.teamHiveUrl ? (this.services.hive as TeamHiveStore | undefined) : undefined;
   }
 
+  /**
+   * The master switch (knowledge.enabled). Off means off: nothing is injected (inject checks it),
+   * the tools answer that knowledge is disabled (src/tools), no advisory is given, and every write
+   * of lessons, feedback or outcomes below refuses with DISABLED — whoever calls, curator included.
+   * Reads, review and imports stay open to a person.
+   */
+  get enabled(): boolean {
+    return this.config.knowledge.enabled;
+  }
+
+  private assertEnabled(): void {
+    if (!this.enabled) throw new KnowledgeDisabledError();
+  }
+
   /** Drafts wait for a person: to any other actor (agents, MCP clients) a draft does not exist. */
   private async visibleEntry(ref: string, actor: string): Promise<Entry> {
     const { entry } = await locate(this.services, ref);
@@ -222,6 +236,7 @@ export class Cairn {
 
   /** Records a lesson through the gates and dedup. A duplicate reinforces the entry it matches. */
   async add(input: NewEntryInput, opts: AddOptions = {}): Promise<WriteResult> {
+    this.assertEnabled();
     const actor = opts.actor ?? this.actor;
     if (opts.tier === "hive" && this.services.hive) {
       const { writeHiveLesson } = await import("./hive/outbox.js");
@@ -343,6 +358,7 @@ export class Cairn {
 
   /** Promotes a swarm entry (by id) or a new lesson text to the hive through the hive gate. */
   async promote(what: { id: string } | { lesson: NewEntryInput }, actor = this.actor): Promise<PromotionResult> {
+    this.assertEnabled();
     const { promoteEntry, promoteText } = await import("./lifecycle/promote.js");
     if (!("id" in what)) return promoteText(this.services, what.lesson, actor);
     await this.hideDraft(what.id, actor);
@@ -354,6 +370,7 @@ export class Cairn {
    * A new lesson that lands as a draft (approval required) retires the old one only when approved.
    */
   async supersede(oldRef: string, replacement: string | NewEntryInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
+    this.assertEnabled();
     const old = await this.visibleEntry(oldRef, actor);
     let newRef: string;
     if (typeof replacement === "string") {
@@ -393,6 +410,7 @@ export class Cairn {
    * pre-action hook. Cheap when nothing changed (one counter read per tier); matches count as consultations.
    */
   async checkAdvisories(query: AdvisoryQuery): Promise<Advisory[]> {
+    if (!this.enabled) return [];
     const { checkAdvisories } = await import("./governance/advisories.js");
     return checkAdvisories(this.services, query, this.actor);
   }
@@ -458,6 +476,7 @@ export class Cairn {
   }
 
   async feedback(ref: string, verdict: Verdict, note?: string, actor = this.actor): Promise<Entry> {
+    this.assertEnabled();
     await this.hideDraft(ref, actor);
     return recordFeedback(this.services, ref, verdict, actor, note);
   }
@@ -467,6 +486,7 @@ export class Cairn {
    * caller never waits): implicit feedback to the entries shown, and lessons extracted.
    */
   async recordOutcome(outcome: OutcomeInput): Promise<{ id: string; queued: boolean }> {
+    this.assertEnabled();
     const { enqueueOutcome } = await import("./learning/reflect.js");
     const r = await enqueueOutcome(this.services, outcome);
     if (this.config.learning.reflect_in_background) this.scheduleReflection();

@@ -25,6 +25,8 @@ export function isHiddenAgentPrompt(system: string): boolean {
 
 /** The lines to append to a system prompt, or "" when there is nothing to say. */
 export async function systemAddition(state: PluginState, sessionID: string | undefined): Promise<string> {
+  // Knowledge switched off: no instruction to use tools that would only answer "disabled".
+  if (!(await state.enabled())) return "";
   const opts = state.options.plugin;
   const lines: string[] = [];
   if (opts.system_instruction) lines.push(STANDING_INSTRUCTION);
@@ -43,6 +45,7 @@ export async function systemAddition(state: PluginState, sessionID: string | und
 
 /** What compaction must keep: the phase, its Lessons Learned bullets, and the lessons and decisions that fit it. */
 export async function compactionContext(state: PluginState): Promise<string> {
+  if (!(await state.enabled())) return "";
   const planned = state.plans.read();
   const phase = planned?.plan.current;
   const lines: string[] = [];
