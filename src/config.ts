@@ -13,7 +13,7 @@ const bool = (def: boolean, doc: string) => z.boolean().default(def).describe(do
 /** Every `knowledge.*` key of the opencode-swarm docs, with the same defaults unless noted. */
 export const KnowledgeConfigSchema = z
   .object({
-    enabled: bool(true, "Master switch."),
+    enabled: bool(true, "Master switch: off, nothing is injected, no instruction or advisory is added, the tools answer \"disabled\" and nothing is written (lessons, feedback, outcomes, curation)."),
     swarm_max_entries: int(10000, 10, 10_000_000, "Cap per project (docs: 100 FIFO; a database makes a larger cap cheap, eviction is priority-aware)."),
     hive_max_entries: int(50000, 10, 10_000_000, "Cap on the cross-project hive (docs: 200)."),
     auto_promote_days: int(90, 1, 3650, "Age after which a swarm entry is promoted to the hive, unless its feedback is negative."),

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { LIVE_STATUSES, STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
-import { CairnError, NotFoundError } from "./errors.js";
+import { CairnError, KnowledgeDisabledError, NotFoundError } from "./errors.js";
 import { validateEntryRef } from "./core/ids.js";
 import { assertHuman, isHumanActor } from "./governance/actors.js";
 import type { Advisory, AdvisoryQuery } from "./governance/advisories.js";
@@ -24,7 +24,7 @@ import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
-import { archiveEntry, locate, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
+import { archiveEntry, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { WriteResult } from "./lifecycle/write.js";
 import type { OutcomeInput } from "./learning/outcome.js";
@@ -208,6 +208,20 @@ export class Cairn {
     return this.teamHiveUrl ? (this.services.hive as TeamHiveStore | undefined) : undefined;
   }
 
+  /**
+   * The master switch (knowledge.enabled). Off means off: nothing is injected (inject checks it),
+   * the tools answer that knowledge is disabled (src/tools), no advisory is given, and every write
+   * of lessons, feedback or outcomes below refuses with DISABLED — whoever calls, curator included.
+   * Reads, review and imports stay open to a person.
+   */
+  get enabled(): boolean {
+    return this.config.knowledge.enabled;
+  }
+
+  private assertEnabled(): void {
+    if (!this.enabled) throw new KnowledgeDisabledError();
+  }
+
   /** Drafts wait for a person: to any other actor (agents, MCP clients) a draft does not exist. */
   private async visibleEntry(ref: string, actor: string): Promise<Entry> {
     const { entry } = await locate(this.services, ref);
@@ -226,6 +240,7 @@ export class Cairn {
 
   /** Records a lesson through the gates and dedup. A duplicate reinforces the entry it matches. */
   async add(input: NewEntryInput, opts: AddOptions = {}): Promise<WriteResult> {
+    this.assertEnabled();
     const actor = opts.actor ?? this.actor;
     if (opts.tier === "hive" && this.services.hive) {
       const { writeHiveLesson } = await import("./hive/outbox.js");
@@ -322,6 +337,7 @@ export class Cairn {
     return [...out.values()];
   }
 
+  /** From an agent, on a lesson a person approved, this only records a request (see quarantineEntry). */
   async quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
     await this.hideDraft(ref, actor);
     return quarantineEntry(this.services, ref, reason, actor);
@@ -337,7 +353,7 @@ export class Cairn {
     return archiveEntry(this.services, ref, reason, actor);
   }
 
-  /** Deletes from whichever tier holds it; promoted or approved entries need `force`. */
+  /** Deletes from whichever tier holds it; promoted or approved entries need `force`, which only a person may pass. */
   async remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<Entry> {
     const actor = opts.actor ?? this.actor;
     await this.hideDraft(ref, actor);
@@ -346,6 +362,7 @@ export class Cairn {
 
   /** Promotes a swarm entry (by id) or a new lesson text to the hive through the hive gate. */
   async promote(what: { id: string } | { lesson: NewEntryInput }, actor = this.actor): Promise<PromotionResult> {
+    this.assertEnabled();
     const { promoteEntry, promoteText } = await import("./lifecycle/promote.js");
     if (!("id" in what)) return promoteText(this.services, what.lesson, actor);
     await this.hideDraft(what.id, actor);
@@ -357,6 +374,7 @@ export class Cairn {
    * A new lesson that lands as a draft (approval required) retires the old one only when approved.
    */
   async supersede(oldRef: string, replacement: string | NewEntryInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
+    this.assertEnabled();
     const old = await this.visibleEntry(oldRef, actor);
     let newRef: string;
     if (typeof replacement === "string") {
@@ -366,7 +384,8 @@ export class Cairn {
       const { writeLesson } = await import("./lifecycle/write.js");
       const r = await writeLesson(this.services, { ...replacement, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
-      if (r.superseded || r.status === "draft") {
+      // The write path retires the old lesson itself when it may; a person's approved lesson waits for a person.
+      if (r.superseded || r.status === "draft" || protectedFrom(old, actor)) {
         return { old: (await locate(this.services, old.id)).entry, replacement: (await locate(this.services, r.id)).entry };
       }
       newRef = r.id;
@@ -395,6 +414,7 @@ export class Cairn {
    * pre-action hook. Cheap when nothing changed (one counter read per tier); matches count as consultations.
    */
   async checkAdvisories(query: AdvisoryQuery): Promise<Advisory[]> {
+    if (!this.enabled) return [];
     const { checkAdvisories } = await import("./governance/advisories.js");
     return checkAdvisories(this.services, query, this.actor);
   }
@@ -414,10 +434,10 @@ export class Cairn {
     return relatedEntries(this.services, query);
   }
 
-  /** Writes `.swarm/guardrails/<handle>-<slug>.md` from the entry's suggested guardrail. */
-  async proposeGuardrail(ref: string, opts: { force?: boolean } = {}): Promise<GuardrailProposal> {
+  /** Writes `.swarm/guardrails/<handle>-<slug>.md` from the entry's suggested guardrail. A person's act: agents get FORBIDDEN. */
+  async proposeGuardrail(ref: string, opts: { force?: boolean; actor?: string } = {}): Promise<GuardrailProposal> {
     const { proposeGuardrail } = await import("./governance/guardrail.js");
-    return proposeGuardrail(this.services, ref, opts);
+    return proposeGuardrail(this.services, ref, { ...opts, actor: opts.actor ?? this.actor });
   }
 
   /** Rewrites the Markdown mirror from the databases (whether or not sync is enabled). */
@@ -460,6 +480,7 @@ export class Cairn {
   }
 
   async feedback(ref: string, verdict: Verdict, note?: string, actor = this.actor): Promise<Entry> {
+    this.assertEnabled();
     await this.hideDraft(ref, actor);
     return recordFeedback(this.services, ref, verdict, actor, note);
   }
@@ -469,6 +490,7 @@ export class Cairn {
    * caller never waits): implicit feedback to the entries shown, and lessons extracted.
    */
   async recordOutcome(outcome: OutcomeInput): Promise<{ id: string; queued: boolean }> {
+    this.assertEnabled();
     const { enqueueOutcome } = await import("./learning/reflect.js");
     const r = await enqueueOutcome(this.services, outcome);
     if (this.config.learning.reflect_in_background) this.scheduleReflection();

@@ -13,7 +13,9 @@ export type CairnErrorCode =
   /** The actor may not do this (only a person approves). */
   | "FORBIDDEN"
   /** The team hive (PostgreSQL) cannot be reached or did not answer in time. */
-  | "UNAVAILABLE";
+  | "UNAVAILABLE"
+  /** knowledge.enabled is false: nothing is recorded. */
+  | "DISABLED";
 
 export class CairnError extends Error {
   readonly code: CairnErrorCode;
@@ -47,4 +49,14 @@ export function isCairnError(e: unknown): e is CairnError {
 /** The team hive could not answer (down, unreachable, too slow): the caller falls back or queues. */
 export function isUnavailable(e: unknown): boolean {
   return e instanceof CairnError && e.code === "UNAVAILABLE";
+}
+
+export const DISABLED_MESSAGE = "Knowledge is disabled for this project (knowledge.enabled = false): nothing was recorded. Set knowledge.enabled to true to use it.";
+
+/** Every write of lessons, feedback or outcomes refuses with this while the master switch is off. */
+export class KnowledgeDisabledError extends CairnError {
+  constructor() {
+    super("DISABLED", DISABLED_MESSAGE);
+    this.name = "KnowledgeDisabledError";
+  }
 }

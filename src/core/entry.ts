@@ -165,6 +165,8 @@ export type NewEntry = z.output<typeof NewEntryInputSchema>;
 export const EVENT_TYPES = [
   "created", "reinforced", "shown", "applied", "feedback", "promoted", "quarantined", "restored",
   "approved", "superseded", "archived", "removed", "swept", "evicted", "updated", "consulted",
+  // An agent asked for a lesson a person approved to be quarantined; a person decides (lifecycle/status.ts).
+  "quarantine_requested",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,7 +1,7 @@
 // Approval and rejection: a person moves a lesson to established (retiring what it supersedes) or archives it.
 import type { Entry, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { locate, supersedeEntry } from "../lifecycle/status.js";
+import { locate, QUARANTINE_REQUEST, quarantineRequests, supersedeEntry } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
 
@@ -24,7 +24,20 @@ export async function approveEntry(s: Services, ref: string, actor: string): Pro
   if (!APPROVABLE.includes(e.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; restore it before approving.`);
   }
-  if (e.provenance.approved_at && e.lifecycle.status !== "draft") return { entry: e, unchanged: true };
+  if (e.provenance.approved_at && e.lifecycle.status !== "draft") {
+    // Approving again keeps the lesson and dismisses agents' standing quarantine requests.
+    const requests = quarantineRequests(e);
+    if (!requests.length) return { entry: e, unchanged: true };
+    const entry = await loc.store.updateEntry(
+      e.id,
+      (x) => {
+        x.lifecycle.flags = x.lifecycle.flags.filter((f) => !f.startsWith(QUARANTINE_REQUEST));
+        return x;
+      },
+      { type: "updated", actor, data: { dismissed: requests } },
+    );
+    return { entry, unchanged: false };
+  }
   const at = s.now().toISOString();
   // Time from draft to decision is one of the document's success metrics (median time to approve).
   const waited = Math.max(0, Date.parse(at) - Date.parse(e.created_at));

@@ -6,6 +6,7 @@ import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { locate } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
+import { assertHuman } from "./actors.js";
 import { slugOf } from "./mirror-format.js";
 
 export interface GuardrailProposal {
@@ -47,8 +48,12 @@ function proposal(e: Entry, type: string, at: string): string {
     .join("\n");
 }
 
-/** Refuses an entry without a suggested guardrail; never overwrites a proposal (someone may be working from it) without `force`. */
-export async function proposeGuardrail(s: Services, ref: string, opts: { force?: boolean } = {}): Promise<GuardrailProposal> {
+/**
+ * Refuses an entry without a suggested guardrail; never overwrites a proposal (someone may be working from it) without `force`.
+ * Only a person proposes: the file is a task people act on, and `force` overwrites someone's work.
+ */
+export async function proposeGuardrail(s: Services, ref: string, opts: { force?: boolean; actor: string }): Promise<GuardrailProposal> {
+  assertHuman(opts.actor, "propose a guardrail");
   const { entry } = await locate(s, ref);
   if (!entry.prevention.suggested_guardrail) {
     throw new CairnError("INVALID_INPUT", `${entry.handle} has no suggested guardrail; add one first (prevention.suggested_guardrail, e.g. \`cairn add … --guardrail\`).`);

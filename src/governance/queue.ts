@@ -1,7 +1,7 @@
 // The review queue for people: drafts, lessons flagged as contradicting a live one, low-utility lessons, and their nearest neighbours.
 import { LIVE_STATUSES, type Entry, type Tier } from "../core/entry.js";
 import { queryTerms } from "../core/text.js";
-import { locate } from "../lifecycle/status.js";
+import { locate, quarantineRequests } from "../lifecycle/status.js";
 import { MERGEABLE } from "../lifecycle/upsert.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { compareLessons, profileLesson } from "../quality/similarity.js";
@@ -12,7 +12,9 @@ export type ReviewReason =
   | { kind: "draft" }
   /** Flagged at write time as contradicting these entries, which are still live. */
   | { kind: "contradiction"; with: string[] }
-  | { kind: "low_utility"; utility: number };
+  | { kind: "low_utility"; utility: number }
+  /** Agents asked for this approved lesson to be quarantined; a person quarantines it or approves it again. */
+  | { kind: "quarantine_request"; requests: string[] };
 
 export interface ReviewItem {
   entry: Entry;
@@ -21,7 +23,7 @@ export interface ReviewItem {
 
 export interface ReviewQueue {
   items: ReviewItem[];
-  counts: { drafts: number; contradictions: number; low_utility: number };
+  counts: { drafts: number; contradictions: number; low_utility: number; quarantine_requests: number };
 }
 
 export interface Neighbour {
@@ -75,7 +77,7 @@ async function openContradictions(s: Services, e: Entry): Promise<string[]> {
   return live;
 }
 
-/** Oldest drafts first (they have waited longest), then open contradictions, then low utility; one item per entry. */
+/** Oldest drafts first (they have waited longest), then open contradictions, agents' quarantine requests, then low utility; one item per entry. */
 export async function reviewQueue(s: Services, opts: { limit?: number } = {}): Promise<ReviewQueue> {
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 500);
   const items = new Map<string, ReviewItem>();
@@ -84,10 +86,19 @@ export async function reviewQueue(s: Services, opts: { limit?: number } = {}): P
     item.reasons.push(reason);
     items.set(entry.id, item);
   };
-  const counts = { drafts: 0, contradictions: 0, low_utility: 0 };
+  const counts = { drafts: 0, contradictions: 0, low_utility: 0, quarantine_requests: 0 };
   const drafts: Entry[] = [];
   const flagged: Entry[] = [];
+  const requested: Entry[] = [];
   for (const store of openTiers(s)) {
+    // Requests are found through their events (indexed by type), never by reading every entry's flags.
+    const seen = new Set<string>();
+    for (const ev of await store.listEventsByType("quarantine_requested", "", 10 * limit)) {
+      if (seen.has(ev.entry_id)) continue;
+      seen.add(ev.entry_id);
+      const e = await store.getEntry(ev.entry_id);
+      if (e && LIVE_STATUSES.includes(e.lifecycle.status) && quarantineRequests(e).length) requested.push(e);
+    }
     counts.drafts += await store.countEntries({ statuses: ["draft"] });
     drafts.push(...(await store.listEntries({ statuses: ["draft"] }, { order: "oldest", limit })));
     flagged.push(...(await store.listEntries({ statuses: MERGEABLE, contradicted: true }, { order: "oldest", limit })));
@@ -100,6 +111,8 @@ export async function reviewQueue(s: Services, opts: { limit?: number } = {}): P
     counts.contradictions++;
     add(e, { kind: "contradiction", with: open });
   }
+  counts.quarantine_requests = requested.length;
+  for (const e of requested) add(e, { kind: "quarantine_request", requests: quarantineRequests(e) });
   const low = await lowUtilityEntries(s, "all", limit);
   counts.low_utility = low.length;
   for (const e of low) add(e, { kind: "low_utility", utility: utilityOf(e) ?? 0 });

@@ -134,7 +134,8 @@ export async function curateLessons(cairn: Cairn, bullets: readonly string[], op
         continue;
       }
       const e = await cairn.quarantine(id, `retracted in ${opts.ref}: ${text.slice(0, 200)}`, actor);
-      report.quarantined.push(e.handle);
+      // A lesson a person approved is only flagged with a request (lifecycle/status.ts): say so.
+      report.quarantined.push(e.lifecycle.status === "quarantined" ? e.handle : `${e.handle} (requested: a person approved it)`);
       continue;
     }
     const r = await cairn.add(

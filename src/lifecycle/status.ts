@@ -2,6 +2,7 @@
 import type { Entry, Status } from "../core/entry.js";
 import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
+import { isHumanActor } from "../governance/actors.js";
 import { openTiers, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
 
@@ -20,6 +21,44 @@ export async function locate(s: Services, ref: string): Promise<Located> {
   throw new NotFoundError(safe);
 }
 
+/**
+ * A person's approval is a decision only a person may undo (seed 004: Knowledge Objects are
+ * human-only after approval). Agents may propose — a flag, a superseding draft, a quarantine
+ * request — but never remove, archive, quarantine or supersede away what a person approved.
+ * Every face (CLI, MCP, OpenCode, web) reaches these functions, so the rule lives here once.
+ */
+export function approvedByPerson(e: Entry): boolean {
+  return Boolean(e.provenance.approved_at);
+}
+
+/** True when `actor` may not retire `e` itself (it may only ask a person to). */
+export function protectedFrom(e: Entry, actor: string): boolean {
+  return approvedByPerson(e) && !isHumanActor(actor);
+}
+
+function assertMayRetire(e: Entry, actor: string, what: string): void {
+  if (!protectedFrom(e, actor)) return;
+  const by = e.provenance.approved_by ? ` by ${e.provenance.approved_by}` : " by a person";
+  throw new CairnError(
+    "FORBIDDEN",
+    `${e.handle} was approved${by}; only a person can ${what} it. Use knowledge_quarantine to ask a person to review it, ` +
+      "or add a corrected lesson that supersedes it (it waits for a person's approval).",
+    { actor: actor.slice(0, 80), id: e.id },
+  );
+}
+
+/** The flag an agent's quarantine request leaves on an approved lesson, until a person decides. */
+export const QUARANTINE_REQUEST = "quarantine-requested:";
+
+export function quarantineRequests(e: Entry): string[] {
+  return e.lifecycle.flags.filter((f) => f.startsWith(QUARANTINE_REQUEST));
+}
+
+function requestFlag(actor: string, reason: string): string {
+  const flag = `${QUARANTINE_REQUEST}${actor.slice(0, 60)}: ${reason.replace(/\s+/g, " ").trim()}`;
+  return flag.length <= 200 ? flag : flag.slice(0, 199) + "…";
+}
+
 async function setStatus(loc: Located, status: Status, actor: string, type: "quarantined" | "restored" | "archived", reason?: string): Promise<Entry> {
   return loc.store.updateEntry(
     loc.entry.id,
@@ -33,10 +72,39 @@ async function setStatus(loc: Located, status: Status, actor: string, type: "qua
   );
 }
 
+/**
+ * An agent's quarantine of a lesson a person approved only records a request (a flag the review
+ * queue shows, and a `quarantine_requested` event): the lesson stays in circulation until a person
+ * quarantines it (which clears the requests) or approves it again (which dismisses them).
+ */
 export async function quarantineEntry(s: Services, ref: string, reason: string, actor: string): Promise<Entry> {
   const loc = await locate(s, ref);
   if (loc.entry.lifecycle.status === "quarantined") return loc.entry;
-  return setStatus(loc, "quarantined", actor, "quarantined", reason || "quarantined without a reason");
+  const why = reason || "quarantined without a reason";
+  if (protectedFrom(loc.entry, actor)) {
+    const flag = requestFlag(actor, why);
+    const mine = `${QUARANTINE_REQUEST}${actor.slice(0, 60)}:`;
+    return loc.store.updateEntry(
+      loc.entry.id,
+      (e) => {
+        // One standing request per actor: asking again restates the reason.
+        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !f.startsWith(mine)), flag];
+        return e;
+      },
+      { type: "quarantine_requested", actor, data: { reason: why.slice(0, 500) } },
+    );
+  }
+  return loc.store.updateEntry(
+    loc.entry.id,
+    (e) => {
+      e.lifecycle.status = "quarantined";
+      e.lifecycle.status_reason = why;
+      // A person's quarantine answers every standing request.
+      e.lifecycle.flags = e.lifecycle.flags.filter((f) => !f.startsWith(QUARANTINE_REQUEST));
+      return e;
+    },
+    { type: "quarantined", actor, data: { from: loc.entry.lifecycle.status, reason: why } },
+  );
 }
 
 /** Restoring runs the gates again: a quarantined lesson must not come back in through a side door. */
@@ -70,17 +138,26 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
 
 export async function archiveEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<Entry> {
   const loc = await locate(s, ref);
+  assertMayRetire(loc.entry, actor, "archive");
   return setStatus(loc, "archived", actor, "archived", reason ?? "archived by request");
 }
 
-/** Removal works in both tiers; promoted or approved entries need `force` because others rely on them. */
+/**
+ * Removal works in both tiers; promoted or approved entries need `force` because others rely on them.
+ * Only a person may force, and only a person may remove what a person approved.
+ */
 export async function removeEntry(s: Services, ref: string, opts: { force?: boolean; actor: string; reason?: string }): Promise<Entry> {
   const loc = await locate(s, ref);
+  if (opts.force && !isHumanActor(opts.actor)) {
+    throw new CairnError("FORBIDDEN", `Only a person can force a removal: "${opts.actor.slice(0, 80)}" is not a human:* actor.`, { actor: opts.actor.slice(0, 80) });
+  }
+  assertMayRetire(loc.entry, opts.actor, "remove");
   const protectedEntry = loc.entry.lifecycle.status === "promoted" || Boolean(loc.entry.provenance.approved_at);
   if (protectedEntry && !opts.force) {
     throw new CairnError(
       "FORCE_REQUIRED",
-      `${loc.entry.handle} is ${loc.entry.provenance.approved_at ? "approved by a person" : "promoted to the hive"}, so removing it must be forced.`,
+      `${loc.entry.handle} is ${loc.entry.provenance.approved_at ? "approved by a person" : "promoted to the hive"}, so removing it must be forced` +
+        (isHumanActor(opts.actor) ? " (--force)." : ", which only a person can do (`cairn remove --force`); use knowledge_quarantine to ask for a review."),
     );
   }
   await loc.store.deleteEntry(loc.entry.id, { type: "removed", actor: opts.actor, data: { reason: opts.reason, status: loc.entry.lifecycle.status } });
@@ -92,6 +169,7 @@ export async function supersedeEntry(s: Services, oldRef: string, newRef: string
   const oldLoc = await locate(s, oldRef);
   const newLoc = await locate(s, newRef);
   if (oldLoc.entry.id === newLoc.entry.id) throw new CairnError("INVALID_INPUT", "An entry cannot supersede itself.");
+  assertMayRetire(oldLoc.entry, actor, "supersede");
   const old = await oldLoc.store.updateEntry(
     oldLoc.entry.id,
     (e) => {

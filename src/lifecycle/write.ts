@@ -113,9 +113,13 @@ function fieldRejection(store: Store, issues: QualityIssue[]): WriteResult {
   return { action: "rejected", tier: store.tier, reason: rejectionReason(issues), issues };
 }
 
-/** A stored flag: `review:<code>` marks advice held for a person; the entry model caps a flag at 200 characters. */
+/**
+ * A stored flag: `review:<code>` marks advice held for a person, `caution:<code>` unsafe advice kept
+ * from an import; both render as "⚠ caution" (retrieval/render.ts). The entry model caps a flag at 200 characters.
+ */
 function flagOf(i: QualityIssue): string {
-  const flag = `${i.severity === "review" ? "review:" : ""}${i.code}: ${i.message}`;
+  const prefix = i.severity === "review" ? "review:" : i.layer === "safety" && (i.code === "destructive_command" || i.code === "security_degrading") ? "caution:" : "";
+  const flag = `${prefix}${i.code}: ${i.message}`;
   return flag.length <= 200 ? flag : flag.slice(0, 199) + "…";
 }
 

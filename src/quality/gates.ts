@@ -28,6 +28,8 @@ export function validateLessonText(text: string, opts: GateOptions = {}): GateRe
         message: `Removed ${hidden.map((c) => INVISIBLE_LABELS[c]).join(", ")} from the imported lesson.`,
       });
     }
+    // Imported unsafe advice is kept (a person chose the file) but never unmarked.
+    issues.push(...findHarmfulAdvice(clean, { imported: true }));
   } else {
     issues.push(...findHiddenChars(normal), ...findHarmfulAdvice(clean));
   }

@@ -30,8 +30,15 @@ const PROSE_WORD =
 const WIDE_SCOPE = /\b(?:root|home|everything|entire|whole|system|disk|drive|all\s+files)\b/i;
 const NARROW_SCOPE = /\b(?:node_modules|dist|build|cache|tmp|temp|coverage|target|out|afterEach|tests?)\b/i;
 
-/** Deleting a named build directory is for a person to confirm; deleting /, ~, * or an unset $VAR is refused. */
-function judgeRm(m: RegExpMatchArray, sentence: string): Severity {
+// Output a build or an install recreates: deleting it is routine advice (`rm -rf node_modules && npm install`).
+const REGENERABLE =
+  /^(?:\.\/)?(?:node_modules|dist|build|coverage|\.next|\.nuxt|\.turbo|\.cache|\.parcel-cache|target|__pycache__|\.pytest_cache|\.mypy_cache)\/?$/;
+
+/**
+ * Deleting a directory a build recreates is fine; another named path is for a person to confirm;
+ * deleting /, ~, * or an unset $VAR is refused.
+ */
+function judgeRm(m: RegExpMatchArray, sentence: string): Severity | null {
   if (/--no-preserve-root/.test(m[0])) return "reject";
   let target = (m.groups?.target ?? "").replace(/^["'`]+|["'`,;:)\]]+$/g, "");
   if (target.length > 1) target = target.replace(/\.$/, "");
@@ -39,7 +46,8 @@ function judgeRm(m: RegExpMatchArray, sentence: string): Severity {
     // No path given: judge by what the sentence says it deletes; unknown stays a refusal.
     return WIDE_SCOPE.test(sentence) || !NARROW_SCOPE.test(sentence) ? "reject" : "review";
   }
-  return RM_DANGEROUS_TARGET.test(target) ? "reject" : "review";
+  if (RM_DANGEROUS_TARGET.test(target)) return "reject";
+  return REGENERABLE.test(target) ? null : "review";
 }
 
 const PROTECTED_BRANCH = /\b(?:main|master|trunk|production|prod|release|develop)\b/i;
@@ -49,6 +57,32 @@ const SWITCH_OFF =
   "(?:disabl(?:e|es|ed|ing)|deactivat(?:e|es|ed|ing)|turn(?:s|ed|ing)?\\s+off|switch(?:es|ed|ing)?\\s+off|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|ignor(?:e|es|ed|ing)|comment(?:s|ed|ing)?\\s+out|remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|kill(?:s|ed|ing)?|get(?:ting)?\\s+rid\\s+of)";
 const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITCH_OFF/g, SWITCH_OFF), flags);
 
+/**
+ * What each rule does with a lesson that recommends the practice (issue 11, item 10). A lesson that
+ * warns against it ("never …", "avoid …", "… is dangerous") passes every rule. `draft` means stored
+ * for a person to approve and never shown to an agent before; once approved it keeps its flag and is
+ * injected and recalled with "⚠ caution: …", never as plain advice (retrieval/render.ts cautionOf).
+ * Imports (trusted data) are neither refused nor held: they are stored with the same caution flag.
+ *
+ * | rule                                             | recommended     | hedged ("only", "unless") / in tests, local, self-signed |
+ * | ------------------------------------------------ | --------------- | -------------------------------------------------------- |
+ * | rm -r of /, ~, *, $VAR, a system dir             | reject          | draft (hedged); --no-preserve-root always rejects        |
+ * | rm -r of node_modules, dist, build, coverage, …  | fine            | fine: a build recreates them                             |
+ * | rm -r of another named path                      | draft           | draft                                                    |
+ * | chmod 777, mkfs, dd to a disk, fork bomb,        | reject          | draft (hedged)                                           |
+ * |   curl | sh, eval of request/user input,         |                 |                                                          |
+ * |   format c:, del /s, firewall off, --no-verify,  |                 |                                                          |
+ * |   plain-text secrets, SELinux permissive,        |                 |                                                          |
+ * |   --disable-web-security, PermitRootLogin        |                 |                                                          |
+ * | DROP DATABASE/TABLE                              | reject          | fine in migrations, rollback, teardown, IF EXISTS        |
+ * | force push                                       | draft           | reject when it names main/master/production/release      |
+ * | git reset --hard of a shared branch              | reject          | fine when it resets to origin/… (local work only)        |
+ * | TLS verification off, curl -k, CSRF off,         | reject          | draft in tests, local, dev server, mocks, self-signed    |
+ * |   auth off, world-writable permissions           |                 |                                                          |
+ * | CORS origin *                                    | draft           | reject with credentials                                  |
+ * | eval of a non-literal, sudo rm, kill -9,         | draft           | draft: routine for some, harmful copied blindly          |
+ * |   $(curl …) command substitution                 |                 |                                                          |
+ */
 const ADVICE: AdviceRule[] = [
   {
     code: "destructive_command", label: "a recursive delete (rm -r)",
@@ -272,8 +306,12 @@ function detectionView(text: string): string {
   return foldConfusables(stripInvisibleChars(text).normalize("NFKC"));
 }
 
-/** Destructive and security-degrading advice, judged by whether the lesson recommends or warns. */
-export function findHarmfulAdvice(text: string): QualityIssue[] {
+/**
+ * Destructive and security-degrading advice, judged by whether the lesson recommends or warns.
+ * `imported`: data a person chose to load is neither refused nor held; each finding is a warning,
+ * stored as a `caution:` flag that every rendering of the lesson shows.
+ */
+export function findHarmfulAdvice(text: string, opts: { imported?: boolean } = {}): QualityIssue[] {
   const v = detectionView(text);
   const hits = ADVICE.flatMap((rule) => [...v.matchAll(rule.re)].map((m) => ({ rule, m, at: m.index ?? 0 })));
   if (hits.length === 0) return [];
@@ -292,6 +330,14 @@ export function findHarmfulAdvice(text: string): QualityIssue[] {
     // "Only …", "unless …", "in tests": conditional advice to do it is for a person to judge, not for an agent to read.
     const severity: Severity = stance === "cautioned" && base === "reject" ? "review" : base;
     if (worst.get(rule) !== "reject") worst.set(rule, severity);
+  }
+  if (opts.imported) {
+    return [...worst.keys()].map((rule) => ({
+      layer: "safety" as const,
+      severity: "warn" as const,
+      code: rule.code,
+      message: `The imported lesson recommends ${rule.label}; it is kept with a caution shown wherever it is injected or recalled.`,
+    }));
   }
   return [...worst].map(([rule, severity]) => ({
     layer: "safety",

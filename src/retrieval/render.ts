@@ -33,6 +33,23 @@ export function isDirective(e: Entry): boolean {
   );
 }
 
+/**
+ * The caution a lesson carries when the safety gate flagged its advice (held for review, then
+ * approved; or imported): shown before the lesson wherever it reaches an agent, so flagged advice
+ * never reads as plain advice. Undefined for an unflagged lesson.
+ */
+export function cautionOf(e: Entry): string | undefined {
+  const flag = e.lifecycle.flags.find((f) => f.startsWith("review:") || f.startsWith("caution:"));
+  if (!flag) return undefined;
+  const label = /recommends (.+?)(?:;| without clearly|$)/.exec(flag)?.[1] ?? flag.split(":")[1]?.replace(/_/g, " ");
+  return `⚠ caution: recommends ${sanitizeForPrompt(label ?? "unsafe advice", 80)}; check it before following`;
+}
+
+function cautionPrefix(e: Entry): string {
+  const c = cautionOf(e);
+  return c ? `${c}: ` : "";
+}
+
 function sourceLabel(e: Entry): string {
   if (e.tier !== "hive") return "";
   const from = e.provenance.source_project_name ? ` from ${sanitizeForPrompt(e.provenance.source_project_name, 40)}` : "";
@@ -41,14 +58,14 @@ function sourceLabel(e: Entry): string {
 
 function renderDirective(e: Entry, maxLesson: number): string {
   const d = e.directive;
-  const parts = [`- [${e.handle}]${d.priority === "critical" || d.priority === "high" ? ` ${d.priority.toUpperCase()}:` : ""} ${sanitizeForPrompt(e.lesson, maxLesson)}`];
+  const parts = [`- [${e.handle}]${d.priority === "critical" || d.priority === "high" ? ` ${d.priority.toUpperCase()}:` : ""} ${cautionPrefix(e)}${sanitizeForPrompt(e.lesson, maxLesson)}`];
   if (d.required_actions.length) parts.push(`  DO: ${d.required_actions.map((a) => sanitizeForPrompt(a, 100)).join("; ")}`);
   if (d.forbidden_actions.length) parts.push(`  DON'T: ${d.forbidden_actions.map((a) => sanitizeForPrompt(a, 100)).join("; ")}`);
   return parts.join("\n") + sourceLabel(e);
 }
 
 function renderLesson(e: Entry, maxLesson: number): string {
-  return `- [${e.handle}] ${sanitizeForPrompt(e.lesson, maxLesson)}${sourceLabel(e)}`;
+  return `- [${e.handle}] ${cautionPrefix(e)}${sanitizeForPrompt(e.lesson, maxLesson)}${sourceLabel(e)}`;
 }
 
 export interface RenderedBlock {

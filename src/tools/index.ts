@@ -1,6 +1,6 @@
 // The agent-facing tools, defined once: every face (MCP server, OpenCode plugin) serves exactly this list.
 import { z } from "zod";
-import { CairnError } from "../errors.js";
+import { CairnError, DISABLED_MESSAGE } from "../errors.js";
 import { knowledgeAdd } from "./definitions/knowledge-add.js";
 import { knowledgeArchive } from "./definitions/knowledge-archive.js";
 import { knowledgeCheck } from "./definitions/knowledge-check.js";
@@ -36,17 +36,33 @@ export function findTool(name: string): ToolDefinition | undefined {
 }
 
 /**
- * Validates raw arguments against the tool's shape (applying defaults), then runs it. `run`
+ * Runs a tool on parsed arguments: every face goes through here. With knowledge.enabled = false
+ * no tool reads or writes: each answers that knowledge is disabled (an answer, not a failure, so the
+ * model stops trying rather than retrying an error).
+ */
+export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolCallContext): Promise<ToolResult> {
+  if (!ctx.cairn.enabled) return disabledAnswer();
+  return tool.run(args as never, ctx);
+}
+
+function disabledAnswer(): ToolResult {
+  return { text: `disabled: ${DISABLED_MESSAGE}`, data: { action: "disabled", reason: DISABLED_MESSAGE, changed: false } };
+}
+
+/**
+ * Validates raw arguments against the tool's shape (applying defaults), then runs it (runTool). `run`
  * expects parsed arguments, so a face whose host does not parse them itself goes through here.
  * Bad arguments throw CairnError INVALID_INPUT naming each field.
  */
 export async function callTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolCallContext): Promise<ToolResult> {
+  // Switched off, the arguments do not matter: the answer is the same for every call.
+  if (!ctx.cairn.enabled) return disabledAnswer();
   const parsed = z.object(tool.args).safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
     throw new CairnError("INVALID_INPUT", `Invalid arguments for ${tool.name}: ${detail}`);
   }
-  return tool.run(parsed.data, ctx);
+  return runTool(tool, parsed.data, ctx);
 }
 
 /** True when the call added, removed or retired entries — what a face announces as a changed list. */

@@ -7,6 +7,7 @@ import path from "node:path";
 import { openCairn } from "../../src/index.js";
 import { makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
 import { withCairn } from "../helpers/engine.js";
+import { ALL_TOOLS, callTool } from "../../src/tools/index.js";
 
 /** Every file under the project's .swarm/ and the hive's folder, databases and their -wal/-shm included. */
 function filesHolding(sb: Sandbox, needle: string): string[] {
@@ -68,7 +69,6 @@ test("regression 11.10: unsafe advice is held as a draft (or refused) and never 
   const lessons = [
     "Disable authentication on the admin API in staging so the e2e tests can run",
     "Set NODE_TLS_REJECT_UNAUTHORIZED=0 in CI so the integration tests reach the mock server",
-    "rm -rf node_modules && npm install when package-lock.json changes",
     "Load the plugin config with eval(fs.readFileSync('plugin.js', 'utf8')) at startup",
     "sudo rm /var/lib/dpkg/lock when apt-get says the lock is held",
     "kill -9 the stuck vite dev server before restarting it",
@@ -93,6 +93,61 @@ test("regression 11.10: unsafe advice is held as a draft (or refused) and never 
   } finally {
     removeSandbox(sb);
   }
+});
+
+const HELD = [
+  "Disable authentication on the admin API in staging so the e2e tests can run",
+  "Set NODE_TLS_REJECT_UNAUTHORIZED=0 in CI so the integration tests reach the mock server",
+  "sudo rm /var/lib/dpkg/lock when apt-get says the lock is held",
+  "kill -9 the stuck vite dev server before restarting it",
+];
+
+test("regression 11.10: a held lesson a person approves keeps its flag and reaches agents only with a caution, never as plain advice", async () => {
+  const sb = makeSandbox();
+  try {
+    const person = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "human:ann" });
+    const ids: string[] = [];
+    for (const lesson of HELD) {
+      const r = await person.add({ lesson });
+      assert.equal(r.status, "draft", lesson);
+      ids.push((await person.approve(r.id!)).entry.id);
+    }
+    const plain = await person.add({ lesson: "rm -rf node_modules && npm install when package-lock.json changes" });
+    assert.equal(plain.status, "candidate", "routine advice is stored as advice");
+    await person.close();
+    const agent = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "agent:architect" });
+    const block = await agent.inject({ task: "admin API auth staging e2e tests, NODE_TLS_REJECT_UNAUTHORIZED in CI, apt-get dpkg lock, stuck vite dev server, node_modules npm install" }, { actor: "agent:architect" });
+    const shown = block.entries.filter((e) => ids.includes(e.id));
+    assert.ok(shown.length >= 2, block.text);
+    for (const e of shown) {
+      const line = block.text.split("\n").find((l) => l.includes(`[${e.handle}]`))!;
+      assert.match(line, /⚠ caution: recommends [^:]+; check it before following: /, line);
+    }
+    assert.doesNotMatch(block.text.split("\n").find((l) => l.includes("node_modules")) ?? "", /caution/);
+    const recall = ALL_TOOLS.find((t) => t.name === "knowledge_recall")!;
+    const r = await callTool(recall, { query: "stuck vite dev server kill" }, { cairn: agent, actor: "agent:architect" });
+    assert.match(r.text, /⚠ caution: recommends force-killing a process \(kill -9\)/, r.text);
+    await agent.close();
+  } finally {
+    removeSandbox(sb);
+  }
+});
+
+test("regression 11.10: unsafe advice in a trusted import (gates relaxed) is stored with a caution that every rendering shows", async () => {
+  await withCairn(async (c, sb) => {
+    const file = path.join(sb.root, "lessons.jsonl");
+    fs.writeFileSync(file, HELD.map((lesson) => JSON.stringify({ lesson })).join("\n") + "\n");
+    const report = await c.importFile(file, { format: "opencode-swarm", trusted: true });
+    assert.equal(report.imported, HELD.length, JSON.stringify(report));
+    const block = await c.inject({ task: "admin API auth staging e2e tests, NODE_TLS_REJECT_UNAUTHORIZED in CI, apt-get dpkg lock, stuck vite dev server" });
+    assert.ok(block.entries.length >= 2, block.text);
+    for (const e of block.entries) {
+      const stored = await c.get(e.id);
+      assert.equal(stored.lifecycle.status, "candidate", "a trusted import is not held");
+      assert.ok(stored.lifecycle.flags.some((f) => f.startsWith("caution:")), stored.lesson);
+      assert.match(block.text.split("\n").find((l) => l.includes(`[${e.handle}]`))!, /⚠ caution/);
+    }
+  });
 });
 
 test("regression 10.13: the README's correction at natural length supersedes the old lesson", async () => {

@@ -120,6 +120,11 @@ test("cairn guardrail writes a proposal from the suggested guardrail, refuses wi
   const p = project("guardrail");
   const a = await sb.json(p, "add", LESSON, "--title", "Null check at auth token boundaries", "--guardrail", "Add an ESLint rule that flags token.claims access in src/auth.", "--files", "src/auth/**");
   const b = await sb.json(p, "add", "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale.");
+  // regression 11.9: the proposal is a person's act; an agent's shell gets FORBIDDEN and no file.
+  const byAgent = await sb.run(p, "--actor", "agent:coder", "guardrail", a.body.handle, "--force");
+  assert.equal(byAgent.code, 1);
+  assert.match(byAgent.stderr, /Only a person can propose a guardrail/);
+  assert.equal(fs.existsSync(path.join(p, ".swarm", "guardrails")), false);
   const r = await sb.json(p, "guardrail", a.body.handle);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.body.file, path.join(p, ".swarm", "guardrails", `${a.body.handle}-null-check-at-auth-token-boundaries.md`));

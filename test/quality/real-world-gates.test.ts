@@ -96,7 +96,6 @@ test("regression 12.6: legitimate rules naming a tool, framework or standard are
 
 test("regression 11.10: risky advice is held for a person or refused, never stored as plain advice", () => {
   const held = [
-    "rm -rf node_modules && npm install when package-lock.json changes",
     "Load the plugin config with eval(fs.readFileSync('plugin.js', 'utf8')) at startup",
     "sudo rm /var/lib/dpkg/lock when apt-get says the lock is held",
     "kill -9 the stuck vite dev server before restarting it",
@@ -107,6 +106,29 @@ test("regression 11.10: risky advice is held for a person or refused, never stor
     "Disable authentication on the admin API in staging so the e2e tests can run",
     "Set NODE_TLS_REJECT_UNAUTHORIZED=0 in CI so the integration tests reach the mock server",
   ]) assert.notEqual(verdict(text), "accept", text);
+});
+
+test("regression 11.10: deleting what a build or install recreates is routine advice; anything wider is still held or refused", () => {
+  for (const text of [
+    "rm -rf node_modules && npm install when package-lock.json changes",
+    "Run rm -rf dist before npm run build so deleted modules do not linger in the bundle",
+    "rm -rf ./coverage/ before a fresh jest --coverage run, or stale files inflate the report",
+    "Delete the cache with rm -rf .next when next build serves stale pages",
+  ]) assert.equal(verdict(text), "accept", text);
+  for (const [text, want] of [
+    ["sudo rm -rf node_modules when npm install fails with EACCES", "review"],
+    ["rm -rf packages/api/src when the generated client drifts", "review"],
+    ["rm -rf / to start over", "reject"],
+    ["rm -rf ~/node_modules to free space", "review"],
+  ] as const) assert.equal(verdict(text), want, text);
+});
+
+test("regression 11.10: imported unsafe advice is neither refused nor held, but kept with a caution flag", () => {
+  const g = validateLessonText("kill -9 the stuck vite dev server before restarting it", { trusted: true });
+  assert.equal(g.ok, true);
+  const caution = g.issues.filter((i) => i.layer === "safety" && i.severity === "warn");
+  assert.deepEqual(caution.map((i) => i.code), ["destructive_command"]);
+  assert.match(caution[0]!.message, /recommends force-killing a process \(kill -9\)/);
 });
 
 test("the whole gate stays linear on a large paste of keyword-dense text (4x the input, well under 16x the time)", () => {

@@ -77,13 +77,14 @@ test("double negatives and purpose clauses still count as recommending", () => {
 });
 
 test("scoped or cautioned use is held for a person (review), not refused; routine use passes", () => {
-  assert.equal(verdict("rm -rf node_modules and reinstall after a Node upgrade"), "review");
+  assert.equal(verdict("rm -rf packages/api/generated and regenerate after a schema change"), "review");
   assert.equal(verdict("Be careful when running rm -rf on build dirs"), "review");
   assert.equal(verdict("git push --force on your own feature branch after a rebase"), "review");
   assert.equal(verdict("Use curl -k https://localhost:8443 against the self-signed dev server"), "review");
   assert.equal(verdict("Allow all origins on the public read-only status API"), "review");
   assert.equal(verdict("Allow all origins with credentials so the SPA can log in"), "reject");
-  // Discarding local work and idempotent down-migrations are routine: nothing to review.
+  // Discarding local work, idempotent down-migrations and deleting what a build recreates are routine: nothing to review.
+  assert.equal(verdict("rm -rf node_modules and reinstall after a Node upgrade"), "none");
   assert.equal(verdict("git reset --hard origin/main discards local commits"), "none");
   assert.equal(verdict("In down migrations DROP TABLE IF EXISTS keeps rollback idempotent"), "none");
 });

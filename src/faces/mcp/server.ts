@@ -2,7 +2,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isCairnError } from "../../errors.js";
-import { ALL_TOOLS, changedEntries } from "../../tools/index.js";
+import { ALL_TOOLS, changedEntries, runTool } from "../../tools/index.js";
 import type { ToolDefinition } from "../../tools/types.js";
 import { errorText, log } from "./log.js";
 import type { ProjectPool } from "./projects.js";
@@ -50,7 +50,7 @@ export function createCairnMcpServer(opts: CairnMcpServerOptions): CairnMcpSessi
       async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
         try {
           const project = await session.resolve(extra);
-          const result = await tool.run(args as never, { cairn: project.cairn, actor: actorFor(server), sessionId: extra.sessionId });
+          const result = await runTool(tool, args, { cairn: project.cairn, actor: actorFor(server), sessionId: extra.sessionId });
           if (changedEntries(result)) opts.pool.notifyChanged(project.dir);
           return { content: [{ type: "text", text: result.text }], structuredContent: result.data };
         } catch (e) {

@@ -140,7 +140,7 @@ export class Curator {
   async afterTool(tool: string, args: unknown, sessionID?: string): Promise<CurateRun | undefined> {
     if (!this.state.options.plugin.curate) return undefined;
     const touched = touchedFiles(tool, args, this.state.swarmDir);
-    if (!touched) return undefined;
+    if (!touched || !(await this.state.enabled())) return undefined;
     return this.serial(async () => {
       let run: CurateRun = { report: emptyReport(), completed: [] };
       if (touched.plan) run = await this.curatePlan(sessionID);
@@ -157,6 +157,7 @@ export class Curator {
   /** `/swarm curate`: the plan and every evidence file, still skipping what is unchanged. */
   curateAll(sessionID?: string): Promise<CurateRun> {
     return this.serial(async () => {
+      if (!(await this.state.enabled())) return { report: emptyReport(), completed: [] };
       const run = await this.curatePlan(sessionID);
       let names: string[] = [];
       try {

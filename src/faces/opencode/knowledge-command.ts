@@ -6,13 +6,15 @@ import { LIVE_STATUSES, type Entry } from "../../core/entry.js";
 import { platformDataDir } from "../../config.js";
 import type { Cairn } from "../../engine.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
+import { cautionOf } from "../../retrieval/render.js";
 import type { PluginState } from "./state.js";
 
 export const HUMAN_ACTOR = "human:opencode";
 const LIST_LIMIT = 25;
 
 export function entryLine(e: Entry): string {
-  return `- [${e.handle}] (${e.tier}/${e.lifecycle.status}/${e.category}) ${sanitizeForPrompt(e.lesson, 160)}`;
+  const caution = cautionOf(e);
+  return `- [${e.handle}] (${e.tier}/${e.lifecycle.status}/${e.category}) ${caution ? `${caution}: ` : ""}${sanitizeForPrompt(e.lesson, 160)}`;
 }
 
 /** Where opencode-swarm kept the user's hive: next to ours, under its own name. */

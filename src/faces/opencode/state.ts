@@ -86,6 +86,17 @@ export class PluginState {
     }
   }
 
+  /**
+   * The engine's master switch (knowledge.enabled), for hooks that add text or learn on their own.
+   * An engine that cannot open counts as on: the failure is reported once and each hook keeps its old behaviour.
+   */
+  async enabled(): Promise<boolean> {
+    return this.cairn().then(
+      (c) => c.enabled,
+      () => true,
+    );
+  }
+
   async close(): Promise<void> {
     const c = this.opening;
     this.opening = undefined;

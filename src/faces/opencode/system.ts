@@ -2,6 +2,7 @@
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { extractLessonsLearned } from "../../learning/curate.js";
 import { currentTask, phaseSummary } from "../../retrieval/plan.js";
+import { cautionOf } from "../../retrieval/render.js";
 import type { PluginState } from "./state.js";
 
 export const SYSTEM_MARKER = "[cairn]";
@@ -25,6 +26,8 @@ export function isHiddenAgentPrompt(system: string): boolean {
 
 /** The lines to append to a system prompt, or "" when there is nothing to say. */
 export async function systemAddition(state: PluginState, sessionID: string | undefined): Promise<string> {
+  // Knowledge switched off: no instruction to use tools that would only answer "disabled".
+  if (!(await state.enabled())) return "";
   const opts = state.options.plugin;
   const lines: string[] = [];
   if (opts.system_instruction) lines.push(STANDING_INSTRUCTION);
@@ -43,6 +46,7 @@ export async function systemAddition(state: PluginState, sessionID: string | und
 
 /** What compaction must keep: the phase, its Lessons Learned bullets, and the lessons and decisions that fit it. */
 export async function compactionContext(state: PluginState): Promise<string> {
+  if (!(await state.enabled())) return "";
   const planned = state.plans.read();
   const phase = planned?.plan.current;
   const lines: string[] = [];
@@ -57,7 +61,10 @@ export async function compactionContext(state: PluginState): Promise<string> {
   if (query) {
     const hits = await cairn.recall({ phase: phase?.title, task: task?.text }, { limit: 8 });
     const ordered = [...hits.filter((h) => h.entry.kind === "decision"), ...hits.filter((h) => h.entry.kind !== "decision")];
-    for (const h of ordered) lines.push(`- [${h.entry.handle}] ${h.entry.kind}: ${sanitizeForPrompt(h.entry.lesson, 200)}`);
+    for (const h of ordered) {
+      const caution = cautionOf(h.entry);
+      lines.push(`- [${h.entry.handle}] ${h.entry.kind}: ${caution ? `${caution}: ` : ""}${sanitizeForPrompt(h.entry.lesson, 200)}`);
+    }
   }
   if (lines.length === 0) return "";
   let text = "Cairn knowledge to carry over (lessons and decisions of the current phase):";

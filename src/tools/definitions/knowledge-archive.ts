@@ -6,7 +6,8 @@ export const knowledgeArchive = defineTool({
   name: "knowledge_archive",
   description:
     "Retire a lesson that no longer applies (the code changed, the decision was reversed). " +
-    "It stays in the history but is no longer recalled or injected; a person can restore it with `cairn restore`.",
+    "It stays in the history but is no longer recalled or injected; a person can restore it with `cairn restore`. " +
+    "A lesson a person approved is refused: only a person retires it (use knowledge_quarantine to ask for a review).",
   args: {
     id: entryIdArg("The entry to archive."),
     reason: z.string().max(500).optional().describe("Why it no longer applies."),

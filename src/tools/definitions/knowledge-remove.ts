@@ -1,4 +1,4 @@
-// knowledge_remove: delete an entry from whichever tier holds it; promoted or approved entries need force.
+// knowledge_remove: delete an entry from whichever tier holds it; what a person approved or the hive relies on is not an agent's to delete.
 import { z } from "zod";
 import { defineTool, entryIdArg, shortLesson } from "./shared.js";
 
@@ -7,15 +7,16 @@ export const knowledgeRemove = defineTool({
   description:
     "Permanently delete a lesson that is wrong or harmful, from this project or the hive (the id says which). " +
     "Prefer knowledge_archive for lessons that are merely outdated, and knowledge_quarantine for suspicious ones: both can be undone, this cannot. " +
-    "Promoted or human-approved entries are refused unless force is true.",
+    "Lessons a person approved, and lessons promoted to the hive, are refused: only a person removes them. " +
+    "Use knowledge_quarantine to ask a person to review one, or knowledge_add a corrected lesson with `supersedes`.",
+  // No `force`: only a person may force a removal, and a person uses `cairn remove --force`.
   args: {
     id: entryIdArg("The entry to delete."),
-    force: z.boolean().default(false).describe("Also delete a promoted or human-approved entry (default false)."),
     reason: z.string().max(500).optional().describe("Why it is removed, kept in the audit log."),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   async run(a, ctx) {
-    const e = await ctx.cairn.remove(a.id, { force: a.force, reason: a.reason, actor: ctx.actor });
+    const e = await ctx.cairn.remove(a.id, { reason: a.reason, actor: ctx.actor });
     return {
       text: `removed ${e.handle} from the ${e.tier} tier: "${shortLesson(e)}"`,
       data: { action: "removed", id: e.id, handle: e.handle, tier: e.tier, changed: true },

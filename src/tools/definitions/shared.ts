@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Entry, Tier } from "../../core/entry.js";
 import type { WriteResult } from "../../lifecycle/write.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
+import { cautionOf } from "../../retrieval/render.js";
 import type { ToolDefinition, ToolResult } from "../types.js";
 
 /** Keeps each definition's own arg types for `run` while it is stored in a plain ToolDefinition list. */
@@ -30,6 +31,8 @@ export interface EntrySummary {
   lesson: string;
   title?: string;
   tags: string[];
+  /** Set when the safety gate flagged the advice ("⚠ caution: …"): it is never plain advice. */
+  caution?: string;
 }
 
 export function summarize(e: Entry): EntrySummary {
@@ -45,13 +48,15 @@ export function summarize(e: Entry): EntrySummary {
     lesson: sanitizeForPrompt(e.lesson, 2000),
     ...(e.title ? { title: sanitizeForPrompt(e.title, 120) } : {}),
     tags: e.tags.map((t) => sanitizeForPrompt(t, 60)),
+    ...(cautionOf(e) ? { caution: cautionOf(e) } : {}),
   };
 }
 
 /** One line per entry in a tool's text answer. */
 export function entryLine(e: Entry, extra = ""): string {
   const meta = [e.tier, e.lifecycle.status, e.category, e.kind].join("/");
-  return `- [${e.handle}] (${meta}${extra}) ${sanitizeForPrompt(e.lesson, 300)}`;
+  const caution = cautionOf(e);
+  return `- [${e.handle}] (${meta}${extra}) ${caution ? `${caution}: ` : ""}${sanitizeForPrompt(e.lesson, 300)}`;
 }
 
 export function shortLesson(e: Entry): string {

@@ -15,6 +15,7 @@ const reviewHref = (id: string) => `/review?sel=${encodeURIComponent(id)}`;
 function reasonLabel(r: ReviewReason): string {
   if (r.kind === "draft") return "draft";
   if (r.kind === "contradiction") return "contradiction";
+  if (r.kind === "quarantine_request") return `quarantine requested (${r.requests.length})`;
   return `low utility ${pct(r.utility)}`;
 }
 
@@ -28,7 +29,10 @@ function Reasons(props: { reasons: ReviewReason[] }) {
   );
 }
 
-const approvable = (e: Entry) => ["draft", "candidate", "established", "promoted"].includes(e.lifecycle.status) && !(e.provenance.approved_at && e.lifecycle.status !== "draft");
+// Approving an approved lesson again is how a person keeps it and dismisses agents' quarantine requests.
+const approvable = (e: Entry) =>
+  ["draft", "candidate", "established", "promoted"].includes(e.lifecycle.status) &&
+  (!(e.provenance.approved_at && e.lifecycle.status !== "draft") || e.lifecycle.flags.some((f) => f.startsWith("quarantine-requested:")));
 const rejectable = (e: Entry) => e.lifecycle.status === "draft" || e.lifecycle.status === "candidate";
 
 function Actions(props: { item: ReviewItem; csrf: string; next?: string }) {
@@ -101,7 +105,7 @@ export function ReviewPage(props: { frame: Frame; view: ReviewView }) {
         Review queue <span class="count">{items.length}</span>
       </h1>
       <p class="dim">
-        {queue.counts.drafts} drafts · {queue.counts.contradictions} contradictions · {queue.counts.low_utility} low utility. Keys:{" "}
+        {queue.counts.drafts} drafts · {queue.counts.contradictions} contradictions · {queue.counts.low_utility} low utility{queue.counts.quarantine_requests ? ` · ${queue.counts.quarantine_requests} quarantine requests` : ""}. Keys:{" "}
         <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>a</kbd> approve, <kbd>r</kbd> reject, <kbd>e</kbd> edit, <kbd>s</kbd> supersede.
       </p>
       {items.length === 0 ? (
