@@ -705,6 +705,10 @@ export class SqliteStore implements Store {
     return name ? { project_name: name } : {};
   }
 
+  writeBatch<T>(fn: () => Promise<T>): Promise<T> {
+    return this.driver.batch(fn);
+  }
+
   subscribe(listener: StoreListener): () => void {
     return this.listeners.subscribe(listener);
   }
