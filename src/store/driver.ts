@@ -159,6 +159,11 @@ export class SqliteDriver {
     this.checkpointTimer.unref?.();
   }
 
+  /** Compiles a statement into the cache now, so its first run does not pay for it. */
+  prepare(sql: string): void {
+    this.withBusyRetry(() => this.stmt(sql));
+  }
+
   get<T = Row>(sql: string, params: SqlValue[] = []): T | undefined {
     return this.withBusyRetry(() => this.stmt(sql).get(params) as T | undefined);
   }

@@ -312,6 +312,8 @@ export interface Store {
    * atomicity: each call inside stays atomic, and what completed before an error stays written.
    */
   writeBatch<T>(fn: () => Promise<T>): Promise<T>;
+  /** Optional, read-only: prepares what the first write would (long-running processes call it after open). */
+  warm?(): Promise<void>;
   /** Notified after every committed change; returns the unsubscribe function. */
   subscribe(listener: StoreListener): () => void;
   /**
