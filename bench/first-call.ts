@@ -50,11 +50,15 @@ async function worker(op: FirstCallOp, warmed: boolean, corpusDir: string, n: nu
       warmMs = performance.now() - w0;
     }
     const rng = makeRng(4242);
+    // Inputs are made before the clock starts: the generators' own first use (reading the memories file) is not Cairn's.
+    const contexts = Array.from({ length: n + 1 }, (_, i) => injectContext(rng, i));
+    const queries = Array.from({ length: n + 1 }, () => recallQuery(rng));
+    const lessons = Array.from({ length: n + 1 }, (_, i) => generatedLesson(rng, 900_000 + i));
     const call = async (i: number) => {
-      if (op === "inject") await cairn.inject(injectContext(rng, i));
-      else if (op === "recall") await cairn.recall(recallQuery(rng), { limit: 10 });
+      if (op === "inject") await cairn.inject(contexts[i]!);
+      else if (op === "recall") await cairn.recall(queries[i]!, { limit: 10 });
       else {
-        const g = generatedLesson(rng, 900_000 + i);
+        const g = lessons[i]!;
         await cairn.add({ lesson: g.lesson, category: g.category, kind: g.kind, tags: [g.stack.name, g.domain] });
       }
     };

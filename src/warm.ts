@@ -4,6 +4,7 @@ import { newEntryId } from "./core/ids.js";
 import { gateInput } from "./lifecycle/write.js";
 import { findNeighbours } from "./lifecycle/upsert.js";
 import { injectForContext } from "./retrieval/inject.js";
+import { recallForContext } from "./retrieval/recall.js";
 import { openTiers, type Services } from "./services.js";
 
 /**
@@ -39,7 +40,14 @@ export async function warmServices(s: Services): Promise<void> {
   for (const lesson of SAMPLES) EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson, category: "debugging", kind: "learning", created_at: at, updated_at: at });
   for (const store of openTiers(s)) {
     await store.warm?.();
+    // The rest of an add's reads: the rejected-lesson check and the cap's O(1) count.
+    await store.isRejected(SAMPLES[0]!);
+    await store.totalEntries();
     for (const lesson of SAMPLES) await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold);
   }
-  for (let i = 0; i < 4; i++) await injectForContext(s, { ...CONTEXT, task: `${CONTEXT.task} ${SAMPLES[i]}` }, { recordShown: false });
+  // Injections (a whole context) and recalls (a task alone) take different paths through retrieval.
+  for (const lesson of SAMPLES) {
+    await injectForContext(s, { ...CONTEXT, task: `${CONTEXT.task} ${lesson}` }, { recordShown: false });
+    await recallForContext(s, { task: lesson.split(/\s+/).slice(0, 6).join(" ") }, { limit: 10 });
+  }
 }
