@@ -10,6 +10,8 @@ import { emptyRecallLine } from "./empty-recall.js";
 import { ensureCorpus } from "./seed.js";
 import { runStartupBench, startupLines, type StartupResult } from "./startup.js";
 import { uiBenchLines, type UiBenchResult } from "./ui-bench.js";
+import { importBenchLines } from "./import-bench.js";
+import { firstCallLines } from "./first-call.js";
 
 const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-extras] [--strict]
   --sizes   entries per tier (each size seeds N swarm + N hive entries)
@@ -76,6 +78,8 @@ interface ExtraOutcome<T> {
 type McpResult = { p50: number; p99: number; n: number; engine: { p50: number; p99: number } };
 type GatesResult = import("./gates-bench.js").GatesResult;
 type PgBenchResult = import("./pg-bench.js").PgBenchResult;
+type ImportBenchResult = import("./import-bench.js").ImportBenchResult;
+type FirstCallResult = import("./first-call.js").FirstCallResult;
 type OpencodeResult = { size: number; turn: { p50: number; p99: number }; step: { p50: number; p99: number }; engine: { p50: number; p99: number }; injected: number };
 
 /** Benches other people own (bench/mcp-bench.ts, bench/opencode-bench.ts): run when present, skipped with a reason otherwise. */
@@ -122,6 +126,10 @@ async function main(): Promise<void> {
     }
   }
   const gates: ExtraOutcome<GatesResult> = await extraBench<GatesResult>("gates-bench", "runGatesBench");
+  log("measuring the first call of a fresh process (10,000 + 10,000)…");
+  const firstCall: ExtraOutcome<FirstCallResult> = await extraBench<FirstCallResult>("first-call", "runFirstCallBench");
+  log("measuring bulk import (20,000 generated rows into a fresh project)…");
+  const imports: ExtraOutcome<ImportBenchResult> = await extraBench<ImportBenchResult>("import-bench", "runImportBench");
   const ui: ExtraOutcome<UiBenchResult> = args.extras ? await extraBench<UiBenchResult>("ui-bench", "runUiBench") : { skipped: "--no-extras" };
   const postgres: ExtraOutcome<PgBenchResult> = args.extras ? await extraBench<PgBenchResult>("pg-bench", "runPgBench") : { skipped: "--no-extras" };
   const rows: Row[] = results.flatMap(rowsFor);
@@ -137,6 +145,8 @@ async function main(): Promise<void> {
     opencode,
     startup,
     gates,
+    imports,
+    firstCall,
     ui,
     postgres,
     errors,
@@ -162,6 +172,10 @@ async function main(): Promise<void> {
       const g = gates.result;
       log(`write gate, ${g.lessonChars}-char lesson (warm): p50 ${g.p50.toFixed(3)} ms, p99 ${g.p99.toFixed(3)} ms (budget p50 ≤ 1 ms); paste 1 MB ${g.paste1mbMs.toFixed(0)} ms, 4 MB ${g.paste4mbMs.toFixed(0)} ms (×${(g.paste4mbMs / g.paste1mbMs).toFixed(1)}: linear is ≈ ×4)`);
     } else log(`gates bench skipped: ${gates.skipped}`);
+    if (firstCall.result) log(firstCallLines(firstCall.result).join("\n"));
+    else log(`first-call bench skipped: ${firstCall.skipped}`);
+    if (imports.result) log(importBenchLines(imports.result).join("\n"));
+    else log(`import bench skipped: ${imports.skipped}`);
     if (ui.result) log(uiBenchLines(ui.result).join("\n"));
     else log(`ui bench skipped: ${ui.skipped}`);
     if (postgres.result) {

@@ -40,7 +40,7 @@ function status(rng: Rng, tier: Tier): Status {
 
 const projectId = (name: string) => `p_${createHash("sha256").update(`bench:${name}`).digest("hex").slice(0, 16)}`;
 
-function makeEntry(rng: Rng, tier: Tier, realText: string | undefined): Entry {
+export function makeEntry(rng: Rng, tier: Tier, realText: string | undefined): Entry {
   const g = generatedLesson(rng);
   const at = new Date(EPOCH - int(rng, 0, 400) * DAY - int(rng, 0, DAY)).toISOString();
   const project = tier === "swarm" ? "bench-project" : pick(rng, PROJECTS);

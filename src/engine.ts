@@ -203,6 +203,20 @@ export class Cairn {
     return this;
   }
 
+  private warming: Promise<void> | undefined;
+  /**
+   * Primes what the first add, recall and inject of a process would otherwise pay (module loading,
+   * prepared statements, term statistics, the JIT). Read-only and best effort; once per engine.
+   * For long-running faces, called off the hot path after open — never by the CLI, whose one call
+   * would only pay it twice.
+   */
+  warm(): Promise<void> {
+    this.warming ??= import("./warm.js")
+      .then(({ warmServices }) => (this.closed ? undefined : warmServices(this.services)))
+      .catch(() => undefined);
+    return this.warming;
+  }
+
   /** The team hive wrapper, when the hive is a PostgreSQL database (opened by start()). */
   private teamHive(): TeamHiveStore | undefined {
     return this.teamHiveUrl ? (this.services.hive as TeamHiveStore | undefined) : undefined;

@@ -393,6 +393,10 @@ export class TeamHiveStore implements Store {
   sourceProjectIds(limit: number): Promise<Array<{ project_id: string; project_name?: string }>> {
     return this.through(() => this.remote.sourceProjectIds(limit));
   }
+  writeBatch<T>(fn: () => Promise<T>): Promise<T> {
+    return this.remote.writeBatch(fn);
+  }
+
   subscribe(listener: StoreListener): () => void {
     return this.remote.subscribe(listener);
   }

@@ -58,6 +58,8 @@ export class SqliteDriver {
   reopenCount = 0;
   /** Idle checkpoints run so far (for the regression test and `cairn doctor`). */
   idleCheckpoints = 0;
+  /** Explicit transactions and batches committed (autocommit statements not counted): bulk-load tests read it. */
+  commits = 0;
   private checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(file: string, opts: DriverOptions = {}) {
@@ -145,6 +147,8 @@ export class SqliteDriver {
     if (this.checkpointTimer || this.file === ":memory:") return;
     this.checkpointTimer = setTimeout(() => {
       this.checkpointTimer = undefined;
+      // A batch holds a write transaction across awaits; checkpoint after it commits.
+      if (this.depth > 0) return this.noteWrite();
       try {
         this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
         this.idleCheckpoints++;
@@ -153,6 +157,11 @@ export class SqliteDriver {
       }
     }, IDLE_CHECKPOINT_MS);
     this.checkpointTimer.unref?.();
+  }
+
+  /** Compiles a statement into the cache now, so its first run does not pay for it. */
+  prepare(sql: string): void {
+    this.withBusyRetry(() => this.stmt(sql));
   }
 
   get<T = Row>(sql: string, params: SqlValue[] = []): T | undefined {
@@ -173,13 +182,15 @@ export class SqliteDriver {
    * connection, so `fn` must not have side effects outside the database.
    */
   transaction<T>(fn: () => T): T {
-    if (this.depth > 0) return fn();
+    // Inside a batch (or another transaction) a savepoint keeps this unit atomic without a commit of its own.
+    if (this.depth > 0) return this.savepoint(fn);
     return this.withBusyRetry(() => {
       this.db.exec("BEGIN IMMEDIATE");
       this.depth++;
       try {
         const result = fn();
         this.db.exec("COMMIT");
+        this.commits++;
         this.noteWrite();
         return result;
       } catch (e) {
@@ -193,6 +204,41 @@ export class SqliteDriver {
         this.depth--;
       }
     });
+  }
+
+  private savepoint<T>(fn: () => T): T {
+    this.stmt("SAVEPOINT cairn_unit").run([]);
+    try {
+      const result = fn();
+      this.stmt("RELEASE cairn_unit").run([]);
+      return result;
+    } catch (e) {
+      this.stmt("ROLLBACK TO cairn_unit").run([]);
+      this.stmt("RELEASE cairn_unit").run([]);
+      throw e;
+    }
+  }
+
+  /**
+   * Groups the writes `fn` makes (awaiting in between) into one commit: a bulk load pays one
+   * commit per batch instead of one per row. Each transaction inside stays atomic (a savepoint),
+   * but the batch is not a unit: on an error what completed is still committed, as it would have
+   * been row by row. Only the BEGIN is retried on BUSY; inside, this connection holds the write
+   * lock, so keep batches short (other writers wait up to the busy timeout). Other async work of
+   * this process that writes meanwhile joins the batch.
+   */
+  async batch<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.depth > 0) return fn();
+    this.withBusyRetry(() => this.db.exec("BEGIN IMMEDIATE"));
+    this.depth++;
+    try {
+      return await fn();
+    } finally {
+      this.depth--;
+      this.db.exec("COMMIT");
+      this.commits++;
+      this.noteWrite();
+    }
   }
 
   close(): void {

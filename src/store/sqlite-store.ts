@@ -27,6 +27,13 @@ interface EntryRow extends EntryRowColumns {
 }
 
 
+const INSERT_ROW_SQL = `INSERT INTO entries(seq, id, tier, created_at, consulted, last_consulted_at, lesson, category, kind, status, scope, priority,
+    confidence, utility, fingerprint, external_id, source_project_id, phases_alive, max_phases, auto_generated, shown, applied,
+    ignored, violated, prevented, helpful, harmful, last_shown_at, updated_at, search_text, for_agents, for_tools,
+    for_projects, data)
+  VALUES (COALESCE(?, (SELECT value + 1 FROM meta WHERE key = 'last_seq')), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_EVENT_SQL = "INSERT INTO events(entry_id, type, at, actor, data) VALUES (?, ?, ?, ?, ?)";
+
 const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contradicts:') > 0`;
 const GOOD_SQL = "(e.applied + e.helpful + e.prevented)";
 /** utilityOf() from the row's counters; NULL (never low) when there is no signal yet. */
@@ -179,7 +186,7 @@ export class SqliteStore implements Store {
   }
 
   private logEvent(entryId: string, ev: EventInput, at = nowIso()): void {
-    this.driver.run("INSERT INTO events(entry_id, type, at, actor, data) VALUES (?, ?, ?, ?, ?)", [
+    this.driver.run(INSERT_EVENT_SQL, [
       entryId, ev.type, at, ev.actor, JSON.stringify(ev.data ?? {}),
     ]);
   }
@@ -201,11 +208,7 @@ export class SqliteStore implements Store {
   /** A new row takes `seq`, else the next one after the highest ever used: handles are never reused. */
   private insertRow(e: Entry, seq?: number): number {
     return this.driver.run(
-      `INSERT INTO entries(seq, id, tier, created_at, consulted, last_consulted_at, lesson, category, kind, status, scope, priority,
-         confidence, utility, fingerprint, external_id, source_project_id, phases_alive, max_phases, auto_generated, shown, applied,
-         ignored, violated, prevented, helpful, harmful, last_shown_at, updated_at, search_text, for_agents, for_tools,
-         for_projects, data)
-       VALUES (COALESCE(?, (SELECT value + 1 FROM meta WHERE key = 'last_seq')), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      INSERT_ROW_SQL,
       [seq ?? null, e.id, this.tier, e.created_at, e.usage.consulted, e.usage.last_consulted_at ?? null, ...this.columnsOf(e)],
     ).lastInsertRowid;
   }
@@ -719,6 +722,16 @@ export class SqliteStore implements Store {
       this.projectNames.set(id, name);
     }
     return name ? { project_name: name } : {};
+  }
+
+  writeBatch<T>(fn: () => Promise<T>): Promise<T> {
+    return this.driver.batch(fn);
+  }
+
+  /** Compiles the statements of a new entry (the insert fires triggers on five tables) without writing. */
+  async warm(): Promise<void> {
+    this.driver.prepare(INSERT_ROW_SQL);
+    this.driver.prepare(INSERT_EVENT_SQL);
   }
 
   subscribe(listener: StoreListener): () => void {

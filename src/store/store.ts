@@ -312,6 +312,14 @@ export interface Store {
   /** The distinct source projects, without counting their entries (one index seek each): filter menus. */
   sourceProjectIds(limit: number): Promise<Array<{ project_id: string; project_name?: string }>>;
 
+  /**
+   * Runs `fn`, grouping the writes it makes through this store into as few commits as the store
+   * can (SQLite: one; PostgreSQL: one per call, as without it). A bulk load, not a unit of
+   * atomicity: each call inside stays atomic, and what completed before an error stays written.
+   */
+  writeBatch<T>(fn: () => Promise<T>): Promise<T>;
+  /** Optional, read-only: prepares what the first write would (long-running processes call it after open). */
+  warm?(): Promise<void>;
   /** Notified after every committed change; returns the unsubscribe function. */
   subscribe(listener: StoreListener): () => void;
   /**

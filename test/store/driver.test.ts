@@ -169,3 +169,34 @@ test("regression 11.20: between closes the WAL is cut back to the journal size l
     removeSandbox(sb);
   }
 });
+
+test("a batch is one commit; a transaction inside it that fails undoes only its own writes (savepoint), and other connections see the batch only once it commits", async () => {
+  const sb = makeSandbox();
+  const file = path.join(sb.root, "t.db");
+  const d = new SqliteDriver(file);
+  const reader = new Database(file);
+  try {
+    d.exec("CREATE TABLE t(x INTEGER)");
+    const before = d.commits;
+    const seenOutside: number[] = [];
+    await d.batch(async () => {
+      d.transaction(() => d.run("INSERT INTO t VALUES (1)"));
+      await new Promise((r) => setImmediate(r));
+      assert.throws(() =>
+        d.transaction(() => {
+          d.run("INSERT INTO t VALUES (2)");
+          throw new Error("unit failed after writing");
+        }),
+      /after writing/);
+      d.transaction(() => d.run("INSERT INTO t VALUES (3)"));
+      seenOutside.push((reader.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n);
+    });
+    assert.deepEqual(seenOutside, [0], "nothing is visible to another connection before the batch commits");
+    assert.deepEqual(d.all<{ x: number }>("SELECT x FROM t ORDER BY x").map((r) => r.x), [1, 3]);
+    assert.equal(d.commits - before, 1, "three units, one commit");
+  } finally {
+    reader.close();
+    d.close();
+    removeSandbox(sb);
+  }
+});

@@ -225,6 +225,26 @@ function contract(impl: Implementation): void {
     assert.notEqual(raw.id, again.id, "a raw load (no `unique`) stores what it is given");
   });
 
+  it("writeBatch: writes inside see each other and the unique check; a failed call inside undoes only itself; an error keeps earlier writes", async (o) => {
+    const unique = { unique: true };
+    let first: Entry | undefined;
+    await assert.rejects(
+      o.store.writeBatch(async () => {
+        first = await o.store.insertEntry(entry("Pin the Node version in .nvmrc and CI alike."), created, unique);
+        assert.equal((await o.store.getEntry(first.id))?.id, first.id, "visible inside the batch");
+        await assert.rejects(o.store.insertEntry(entry("pin the node version in .nvmrc and CI alike"), created, unique), DuplicateEntryError);
+        await o.store.insertEntry(entry("Run database migrations before the app container starts."), created, unique);
+        throw new Error("the caller failed mid-batch");
+      }),
+      /mid-batch/,
+    );
+    assert.equal(await o.store.totalEntries(), 2, "both completed inserts stayed; the refused twin left nothing");
+    assert.equal(await o.rows("entries"), 2);
+    const again = await o.reopen();
+    assert.equal((await again.getEntry(first!.id))?.lesson, first!.lesson, "committed: another client reads it");
+    assert.equal(await o.store.integrityCheck(), "ok");
+  });
+
   it("updateEntry is a read-modify-write with an event; updateEntryOnce and claimEffect act once per key", async (o) => {
     const e = await o.store.insertEntry(entry("Bump the cache key when the lockfile changes."), created);
     const up = await o.store.updateEntry(e.handle, (x) => ({ ...x, tags: ["ci", "cache"] }), { type: "updated", actor: "human:ann", data: { why: "tags" } });

@@ -18,18 +18,26 @@ async function countLines(file: string): Promise<number> {
   return last === 10 ? n : n + 1;
 }
 
+/** Rows per second since the import started, for people judging how long the rest will take. */
+function rateSince(startedAt: number, n: number): string {
+  const seconds = (Date.now() - startedAt) / 1000;
+  return seconds > 0 ? Math.round(n / seconds).toLocaleString("en-US") : "–";
+}
+
 export async function importProgress(file: string, quiet: boolean): Promise<Progress> {
+  let startedAt = Date.now();
   if (process.stderr.isTTY) {
     const total = await countLines(file).catch(() => 0);
+    startedAt = Date.now();
     const bar = new cliProgress.SingleBar(
-      { stream: process.stderr, format: "importing [{bar}] {value}/{total} records", hideCursor: true, clearOnComplete: true },
+      { stream: process.stderr, format: "importing [{bar}] {value}/{total} records, {rate} rows/s", hideCursor: true, clearOnComplete: true },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(Math.max(total, 1), 0);
+    bar.start(Math.max(total, 1), 0, { rate: "–" });
     return {
       update: (n) => {
         if (n > bar.getTotal()) bar.setTotal(n);
-        bar.update(n);
+        bar.update(n, { rate: rateSince(startedAt, n) });
       },
       stop: () => bar.stop(),
     };
@@ -41,7 +49,7 @@ export async function importProgress(file: string, quiet: boolean): Promise<Prog
     update: (n) => {
       if (Date.now() - last < 3000) return;
       last = Date.now();
-      process.stderr.write(`importing… ${n} records\n`);
+      process.stderr.write(`importing… ${n} records, ${rateSince(startedAt, n)} rows/s\n`);
     },
     stop: () => {},
   };

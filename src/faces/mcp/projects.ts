@@ -40,6 +40,14 @@ export function canonicalDir(dir: string): string {
 
 type Listener = (projectDir: string) => void;
 
+/** After the request that opened the project has its answer, so warming never delays it. */
+const WARM_DELAY_MS = 250;
+
+/** A server lives long: the first call of each kind should cost what later ones do (issue 16.2). */
+function warmSoon(c: Cairn): void {
+  setTimeout(() => void c.warm(), WARM_DELAY_MS).unref();
+}
+
 export class ProjectPool {
   private readonly open = new Map<string, Promise<Cairn>>();
   private readonly listeners = new Set<Listener>();
@@ -54,7 +62,10 @@ export class ProjectPool {
       cairn = openCairn({ projectDir: key, actor: "mcp:server", env: this.env });
       this.open.set(key, cairn);
       cairn.then(
-        (c) => log(`opened project ${c.project.name} (${key})`),
+        (c) => {
+          log(`opened project ${c.project.name} (${key})`);
+          warmSoon(c);
+        },
         () => this.open.delete(key),
       );
     }

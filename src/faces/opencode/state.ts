@@ -8,6 +8,8 @@ import { PluginLog } from "./log.js";
 import type { ResolvedOptions } from "./options.js";
 
 const RETRY_MS = 30_000;
+/** Warming waits this long after the engine opens: the hook that opened it runs first. */
+const WARM_DELAY_MS = 250;
 
 export interface PluginEnv {
   directory: string;
@@ -72,6 +74,13 @@ export class PluginState {
   }
 
   private async open(): Promise<Cairn> {
+    const cairn = await this.openEngine();
+    // Off the hot path: after the hook that opened the engine has its answer, the other first calls get cheap (issue 16.2).
+    setTimeout(() => void cairn.warm(), WARM_DELAY_MS).unref();
+    return cairn;
+  }
+
+  private async openEngine(): Promise<Cairn> {
     // The engine (SQLite driver, gates, retrieval) loads with the first hook that needs it, not with the plugin.
     const { openCairn } = await import("../../engine.js");
     const base = { projectDir: this.directory, actor: "agent:opencode", ...(this.env ? { env: this.env } : {}) };

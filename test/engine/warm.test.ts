@@ -1,0 +1,83 @@
+// cairn.warm() (issue 16.2): read-only, and the first add of a warmed process costs far less CPU than a cold one's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import Database from "libsql";
+import { openCairn } from "../../src/index.js";
+import { makeSandbox, removeSandbox, WORKERS_DIR, type Sandbox } from "../fixtures/workers/sandbox.js";
+
+const TOPICS = ["prisma", "redis", "docker", "vitest", "kafka", "nginx", "eslint", "terraform"];
+
+async function seed(sb: Sandbox): Promise<void> {
+  const c = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env });
+  try {
+    for (let i = 0; i < 40; i++) {
+      const t = TOPICS[i % TOPICS.length]!;
+      await c.add({ lesson: `The ${t} step ${i} in src/${t}/job${i}.ts must retry with a backoff of ${i + 2} seconds.`, category: "tooling", kind: "learning" });
+    }
+  } finally {
+    await c.close();
+  }
+}
+
+/** What a warm-up must not change: rows, events and usage counters in both tiers. */
+function snapshot(sb: Sandbox): string {
+  return [path.join(sb.projectDir, ".swarm", "cairn.db"), sb.hivePath]
+    .map((file) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        const row = (sql: string) => Object.values(db.prepare(sql).raw().get() as unknown[]);
+        return JSON.stringify([
+          row("SELECT count(*) FROM entries"),
+          row("SELECT count(*), max(seq) FROM events"),
+          row("SELECT sum(shown), sum(consulted), max(updated_at) FROM entries"),
+        ]);
+      } finally {
+        db.close();
+      }
+    })
+    .join("\n");
+}
+
+let runs = 0;
+function firstAddCpu(sb: Sandbox, mode: "warm" | "cold"): number {
+  const args = ["--import", "tsx", path.join(WORKERS_DIR, "warm-worker.ts"), sb.projectDir, sb.hivePath, mode, String(++runs * 7919)];
+  const out = execFileSync(process.execPath, args, { env: sb.env, encoding: "utf8" });
+  const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+  assert.ok(line, out);
+  const r = JSON.parse(line.slice(7)) as { action: string; cpuMicros: number };
+  assert.equal(r.action, "added");
+  return r.cpuMicros;
+}
+
+test("regression 16.2: warm() writes nothing", async () => {
+  const sb = makeSandbox();
+  try {
+    await seed(sb);
+    const before = snapshot(sb);
+    const c = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "agent:test" });
+    try {
+      await c.warm();
+      await c.warm();
+    } finally {
+      await c.close();
+    }
+    assert.equal(snapshot(sb), before);
+  } finally {
+    removeSandbox(sb);
+  }
+});
+
+test("regression 16.2: after warm(), a process's first add costs well under half the CPU of a cold process's first add", async () => {
+  const sb = makeSandbox();
+  try {
+    await seed(sb);
+    // Best of two each: one process is one sample on a shared machine.
+    const warm = Math.min(firstAddCpu(sb, "warm"), firstAddCpu(sb, "warm"));
+    const cold = Math.min(firstAddCpu(sb, "cold"), firstAddCpu(sb, "cold"));
+    assert.ok(warm * 2 < cold, `first add after warm() ${(warm / 1000).toFixed(1)} ms CPU vs cold ${(cold / 1000).toFixed(1)} ms`);
+  } finally {
+    removeSandbox(sb);
+  }
+});
