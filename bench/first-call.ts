@@ -2,7 +2,7 @@
 //
 // Each (operation, warm) pair runs in its own new process on a copy of the 10k corpus, because what
 // is measured is exactly what a new process pays once: module loading, statement preparation, caches.
-import { spawn } from "node:child_process";
+import { runResultWorker } from "./child-result.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -81,18 +81,7 @@ async function worker(op: FirstCallOp, warmed: boolean, corpusDir: string, n: nu
 
 function runWorker(op: FirstCallOp, warmed: boolean, corpusDir: string): Promise<FirstCall> {
   const args = ["--import", "tsx", SELF, "--worker", op, warmed ? "warm" : "cold", corpusDir];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-    child.on("close", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-      if (code === 0 && line) resolve(JSON.parse(line.slice("RESULT ".length)) as FirstCall);
-      else reject(new Error(`first-call worker ${op} exited ${code}: ${err.slice(-1000)}`));
-    });
-  });
+  return runResultWorker<FirstCall>(args, REPO_ROOT, `first-call worker ${op}`, 1000);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

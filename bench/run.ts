@@ -1,5 +1,5 @@
 // `npm run bench`: seeds (cached) corpora, measures each size in its own process, prints results against DESIGN.md budgets.
-import { spawn } from "node:child_process";
+import { runResultWorker } from "./child-result.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -57,18 +57,7 @@ function parseArgs(argv: string[]): Args {
 function measure(size: number, seed: number, counts: string[]): Promise<SizeResult> {
   const worker = path.join(REPO_ROOT, "bench", "measure-worker.ts");
   const args = ["--expose-gc", "--import", "tsx", worker, "--size", String(size), "--seed", String(seed), ...counts];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
-    child.on("close", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-      if (code === 0 && line) resolve(JSON.parse(line.slice("RESULT ".length)) as SizeResult);
-      else reject(new Error(`size ${size}: measure worker exited ${code}: ${err.slice(-2000)}`));
-    });
-  });
+  return runResultWorker<SizeResult>(args, REPO_ROOT, `size ${size}: measure worker`);
 }
 
 interface ExtraOutcome<T> {

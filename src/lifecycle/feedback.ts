@@ -29,15 +29,23 @@ function clockStart(e: Entry): string | undefined {
 }
 
 /**
- * Helpful and harmful sums decayed to `now` (`0.5 ^ (age / half_life)`), and the weight
- * `max(floor, helpful / (helpful + harmful))`; 0.5 when there is no feedback at all.
+ * Verdicts are weighed against this many neutral ones: with few (or faded) verdicts the weight stays
+ * near neutral, so as old verdicts decay a lesson's standing drifts back toward 0.5 instead of
+ * keeping the ratio of its verdicts forever.
+ */
+export const NEUTRAL_PRIOR_VOTES = 1;
+
+/**
+ * Helpful and harmful sums decayed to `now` (`0.5 ^ (age / half_life)`), and the ranking weight
+ * `max(floor, (helpful + prior / 2) / (helpful + harmful + prior))`: 0.5 with no feedback, moving
+ * toward the verdicts' ratio as they accumulate and back toward 0.5 as they fade.
  */
 export function decayedFeedback(e: Entry, now: Date, halfLifeDays: number): { helpful: number; harmful: number; weight: number } {
   const f = decayFactor(clockStart(e), now, halfLifeDays);
   const helpful = e.usage.helpful * f;
   const harmful = e.usage.harmful * f;
-  if (helpful + harmful < 1e-9) return { helpful, harmful, weight: 0.5 };
-  return { helpful, harmful, weight: Math.max(FEEDBACK_FLOOR, helpful / (helpful + harmful)) };
+  const weight = (helpful + NEUTRAL_PRIOR_VOTES / 2) / (helpful + harmful + NEUTRAL_PRIOR_VOTES);
+  return { helpful, harmful, weight: Math.max(FEEDBACK_FLOOR, weight) };
 }
 
 /** Net feedback is negative: it blocks age-based promotion. */

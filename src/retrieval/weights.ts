@@ -19,7 +19,7 @@ export const SCORE_WEIGHTS = {
   status: { value: 0.04, reason: "Established and promoted lessons have survived review; candidates have not." },
   feedback: {
     value: 1,
-    reason: "Multiplier 0.5 + weight (×0.6 at the 0.1 floor, ×1 without feedback, ×1.5 all helpful); verdicts fade by their half-life.",
+    reason: "Multiplier 0.5 + weight (×0.6 at the 0.1 floor, ×1 without feedback, toward ×1.5 as helpful verdicts add up); verdicts fade by their half-life, and with them the weight returns toward neutral.",
   },
   files: { value: 0.12, reason: "A lesson scoped to the files in play is about this exact work." },
   stack: { value: 0.06, reason: "Matching tech stack makes a generic lesson applicable; a lesson declared for other stacks loses as much." },

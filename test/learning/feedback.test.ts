@@ -1,7 +1,7 @@
 // Unit and engine tests of feedback: half-life decay on the injected clock, the 0.1 floor, revalidation, violation escalation.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { decayedFeedback, decayFactor, FEEDBACK_FLOOR, hasNegativeFeedback } from "../../src/lifecycle/feedback.js";
+import { decayedFeedback, decayFactor, FEEDBACK_FLOOR, hasNegativeFeedback, NEUTRAL_PRIOR_VOTES as P } from "../../src/lifecycle/feedback.js";
 import { feedbackFactor } from "../../src/retrieval/weights.js";
 import { DAY, T0, withWorld } from "./helpers.js";
 
@@ -28,15 +28,17 @@ test("engine: older verdicts weigh less than newer ones, by the configured half-
     // The harmful verdict is one half-life old when the helpful one lands.
     close(e.usage.harmful, 0.5);
     close(e.usage.helpful, 1);
-    close(decayedFeedback(e, new Date(clock.t), half).weight, 1 / 1.5);
-    // Both decay together afterwards: the sums shrink, their ratio (the ranking weight) holds.
+    const now = decayedFeedback(e, new Date(clock.t), half).weight;
+    close(now, (1 + P / 2) / (1.5 + P));
+    // Both decay together afterwards: the sums shrink, and with them the weight returns toward neutral.
     const later = decayedFeedback(e, new Date(clock.t + 2 * half * DAY), half);
     close(later.helpful, 0.25);
     close(later.harmful, 0.125);
-    close(later.weight, 1 / 1.5);
+    close(later.weight, (0.25 + P / 2) / (0.375 + P));
+    assert.ok(later.weight < now && later.weight > 0.5, "fading verdicts move the weight toward 0.5");
     // Ranking reads the same weight through the engine's clock: it multiplies the score by 0.5 + weight.
     const hit = (await cairn.recall("Postgres major version docker-compose")).find((h) => h.entry.id === id);
-    const factor = feedbackFactor(1 / 1.5);
+    const factor = feedbackFactor(now);
     close(hit!.breakdown.feedback!, (hit!.score / factor) * (factor - 1));
     e = await cairn.get(id!);
     assert.equal(e.usage.last_feedback_at, new Date(clock.t).toISOString(), "the injected clock stamps feedback");
@@ -54,8 +56,28 @@ test("engine: the weight never falls below the 0.1 floor, and no feedback at all
     assert.ok(d.helpful / (d.helpful + d.harmful) < FEEDBACK_FLOOR, "the raw ratio is below the floor");
     close(d.weight, FEEDBACK_FLOOR);
     assert.ok(hasNegativeFeedback(e, new Date(clock.t), 90));
-    // A year later the sums have decayed but the floor still holds.
-    close(decayedFeedback(e, new Date(clock.t + 365 * DAY), 90).weight, FEEDBACK_FLOOR);
+    // A year later (four half-lives) the verdicts have faded: the lesson is no longer buried at the floor.
+    const yearLater = decayedFeedback(e, new Date(clock.t + 365 * DAY), 90).weight;
+    assert.ok(yearLater > FEEDBACK_FLOOR && yearLater < 0.5, `a year later ${yearLater}`);
+  });
+});
+
+test("regression 11.4: three harmful votes weigh less in ranking as they age (today < +90 days < +270 days)", async () => {
+  await withWorld(async ({ cairn, clock }) => {
+    const lesson = "Pin the Redis client's reconnect backoff to a ceiling so a flapping primary cannot stall the queue workers.";
+    const { id } = await cairn.add({ lesson, category: "tooling" });
+    for (let i = 0; i < 3; i++) await cairn.feedback(id!, "harmful");
+    const scoreAt = async (days: number) => {
+      const start = clock.t;
+      clock.t = start + days * DAY;
+      try {
+        return (await cairn.recall("Redis client reconnect backoff queue workers")).find((h) => h.entry.id === id)!.score;
+      } finally {
+        clock.t = start;
+      }
+    };
+    const [today, d90, d270] = [await scoreAt(0), await scoreAt(90), await scoreAt(270)];
+    assert.ok(today < d90 && d90 < d270, `scores ${today} → ${d90} → ${d270}`);
   });
 });
 
