@@ -88,7 +88,7 @@ function percentile(sorted: readonly number[], p: number): number {
 
 export async function runMcpBench(opts: McpBenchOptions = {}): Promise<McpBenchResult> {
   const { entries = 10_000, hiveEntries = 10_000, calls = 500, seed = 42 } = opts;
-  const main = path.join(packageRoot(), "dist", "faces", "mcp", "main.js");
+  const main = path.join(packageRoot(), "dist", "mcp.js");
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-bench-"));
   const projectDir = path.join(tmp, "project");

@@ -16,7 +16,7 @@ import { firstCallLines } from "./first-call.js";
 const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-extras] [--strict]
   --sizes   entries per tier (each size seeds N swarm + N hive entries)
   --json    machine-readable output on stdout (progress goes to stderr)
-  --no-extras  skip bench/mcp-bench.ts (needs \`npm run build\` for dist/faces/mcp/main.js) and bench/opencode-bench.ts
+  --no-extras  skip bench/mcp-bench.ts (needs \`npm run build\` for dist/mcp.js) and bench/opencode-bench.ts
   --add/--recall/--inject N  timed calls per size (default 300/500/500)
   --no-startup   skip CLI cold start and plugin load (bench/startup.ts)
   --no-opencode  skip the opencode-run-with-vs-without-plugin comparison (slow: 8 opencode runs)
