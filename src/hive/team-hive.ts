@@ -58,6 +58,8 @@ export class TeamHiveStore implements Store {
   private replayer: (() => Promise<unknown>) | undefined;
   private replaying: Promise<void> | undefined;
   private replayAgain = false;
+  /** The last replay failure logged, so a lasting one is logged once. */
+  private lastReplayError: string | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private readonly log: (line: string) => void;
@@ -234,10 +236,15 @@ export class TeamHiveStore implements Store {
           this.replayAgain = false;
           await this.exclusive(this.replayer!);
         } while (this.replayAgain && !this.closed && this.state !== "down");
+        this.lastReplayError = undefined;
       })
       .catch((e: unknown) => {
-        if (isUnavailableError(e)) this.markDown(e);
-        else this.log(`cairn: replaying the hive outbox failed: ${(e as Error).message}`);
+        if (isUnavailableError(e)) return this.markDown(e);
+        // A failure that repeats on every turn is one line until a replay works, not one per turn.
+        const message = (e as Error).message ?? String(e);
+        if (message === this.lastReplayError) return;
+        this.lastReplayError = message;
+        this.log(`cairn: replaying the hive outbox failed: ${message} (writes wait in the outbox; \`cairn hive status\`)`);
       })
       .finally(() => {
         this.replaying = undefined;

@@ -202,3 +202,31 @@ test("a hung hive (no answer at all) costs one read timeout, then the fallback a
     await w.done();
   }
 });
+
+test("a replay that keeps failing the same way logs one line, not one per turn, and nothing waiting is lost", pgTestOptions(), async () => {
+  const w = await world("loud");
+  try {
+    const ann = await w.open(w.sb.projectDir);
+    const hiveLesson = await ann.promote({ lesson: { lesson: LESSON, category: "tooling" } });
+    const ctx = { task: "deploy the api container: prisma migrate deploy before the container starts" };
+    assert.ok((await ann.inject(ctx)).entries.some((e) => e.id === hiveLesson.id));
+    await teamHive(services(ann))!.flush(5000);
+    // Break the hive beneath the session: every usage event now fails in the database, the same way each time.
+    await adminQuery(w.url, `ALTER TABLE "${w.schema}".event_days RENAME TO event_days_away`);
+    const { lines } = await stderrOf(async () => {
+      for (let i = 0; i < 6; i++) {
+        await ann.inject({ ...ctx, task: `${ctx.task} (turn ${i})` });
+        await teamHive(services(ann))!.flush(5000);
+      }
+    });
+    const failures = lines.filter((l) => /replaying the hive outbox failed/.test(l));
+    assert.equal(failures.length, 1, `one line for one lasting failure: ${lines.join("")}`);
+    assert.ok((await ann.outbox()).counts.pending >= 6, "the counts wait in the outbox, nothing lost");
+    await adminQuery(w.url, `ALTER TABLE "${w.schema}".event_days_away RENAME TO event_days`);
+    const report = await ann.syncOutbox();
+    assert.equal(report.pending, 0);
+    assert.equal((await ann.get(hiveLesson.id!)).usage.shown, 7, "every turn's shown count arrived once");
+  } finally {
+    await w.done();
+  }
+});
