@@ -142,6 +142,11 @@ export class TeamHiveStore implements Store {
    */
   private async through<T>(call: () => Promise<T>): Promise<T> {
     if (this.skipping()) throw new CairnError("UNAVAILABLE", `The team hive ${this.location} is unreachable (retrying shortly).`);
+    return this.observed(call);
+  }
+
+  /** Runs a call against the hive; its outcome sets the state (up on success, down on an outage). */
+  private async observed<T>(call: () => Promise<T>): Promise<T> {
     try {
       const v = await call();
       this.markUp();
@@ -211,16 +216,7 @@ export class TeamHiveStore implements Store {
 
   /** An explicit replay (`cairn hive sync`): tried now even while reads skip the hive; its outcome sets the state. */
   replayNow<T>(replay: (remote: PostgresStore) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
-      try {
-        const v = await replay(this.remote);
-        this.markUp();
-        return v;
-      } catch (e) {
-        if (isUnavailableError(e)) this.markDown(e);
-        throw e;
-      }
-    });
+    return this.exclusive(() => this.observed(() => replay(this.remote)));
   }
 
   /** Replays the outbox soon, off the caller's path. */
