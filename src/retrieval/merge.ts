@@ -1,7 +1,6 @@
 // One lesson, one slot: swarm and hive candidates merged by lineage (promoted_from) and by near-duplicate text.
-import { compareLessons, profileLesson, similarity, type LessonProfile } from "../quality/similarity.js";
-import { FOCUS_TEXT_CHARS } from "./focus.js";
-import type { ScoredEntry } from "./score.js";
+import { compareLessons, similarity } from "../quality/similarity.js";
+import { lessonProfiles, type ScoredEntry } from "./score.js";
 
 /**
  * Where a project entry and a hive entry are the same lesson, the hive copy is kept: after a
@@ -12,7 +11,7 @@ import type { ScoredEntry } from "./score.js";
  * Only the best `pool` results are compared — that is all the diversity pass looks at — so the
  * cost stays bounded by the pool, never by the candidate count.
  */
-export function mergeAcrossTiers(scored: readonly ScoredEntry[], threshold: number, pool: number): ScoredEntry[] {
+export function mergeAcrossTiers(scored: readonly ScoredEntry[], threshold: number, pool: number, profileOf = lessonProfiles()): ScoredEntry[] {
   const sorted = [...scored].sort((a, b) => b.score - a.score);
   const head = sorted.slice(0, pool);
   const hive = head.filter((r) => r.entry.tier === "hive");
@@ -23,12 +22,7 @@ export function mergeAcrossTiers(scored: readonly ScoredEntry[], threshold: numb
     const from = h.entry.provenance.promoted_from?.entry_id;
     if (from) promotedAs.set(from, h);
   }
-  const profiles = new Map<ScoredEntry, LessonProfile>();
-  const profile = (r: ScoredEntry): LessonProfile => {
-    let p = profiles.get(r);
-    if (!p) profiles.set(r, (p = profileLesson(r.entry.lesson.slice(0, FOCUS_TEXT_CHARS))));
-    return p;
-  };
+  const profile = (r: ScoredEntry) => profileOf(r.entry);
   const sameLesson = (a: ScoredEntry, b: ScoredEntry): boolean =>
     // The cheap similarity first; the full comparison (values, polarity, named things) only for close pairs.
     similarity(profile(a), profile(b)) >= threshold && compareLessons(profile(a), profile(b), threshold).duplicate;

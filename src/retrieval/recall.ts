@@ -5,7 +5,7 @@ import type { EntryFilter } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
 import { MMR_LAMBDA } from "./weights.js";
-import { diversify, diversityPool, scoreCandidates, type ScoredEntry } from "./score.js";
+import { diversify, diversityPool, lessonProfiles, scoreCandidates, type ScoredEntry } from "./score.js";
 import { mergeAcrossTiers } from "./merge.js";
 
 export interface RecallOptions {
@@ -58,8 +58,9 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier)))).flat();
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
-  const scored = mergeAcrossTiers(scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days), dedup, diversityPool(limit));
+  const profileOf = lessonProfiles();
+  const scored = mergeAcrossTiers(scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days), dedup, diversityPool(limit), profileOf);
   if (opts.diverse === false) return scored.slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.
-  return diversify(scored, limit, MMR_LAMBDA, dedup);
+  return diversify(scored, limit, MMR_LAMBDA, dedup, profileOf);
 }

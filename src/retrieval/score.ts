@@ -1,7 +1,7 @@
 // Scoring of candidates: normalised relevance blended with priors and context boosts, plus MMR diversity.
 import { KIND_WEIGHTS, type Entry } from "../core/entry.js";
 import { anyGlobMatcher } from "../core/globs.js";
-import { profileLesson, similarity } from "../quality/similarity.js";
+import { profileLesson, similarity, type LessonProfile } from "../quality/similarity.js";
 import { decayedFeedback } from "../lifecycle/feedback.js";
 import { phaseTitle, weightedContextTerms, type RetrievalContext } from "./context.js";
 import { FOCUS_TEXT_CHARS, focusScores } from "./focus.js";
@@ -129,12 +129,25 @@ export function diversityPool(k: number): number {
   return Math.max(k * 3, 15);
 }
 
-export function diversify(scored: readonly ScoredEntry[], k: number, lambda = MMR_LAMBDA, duplicate = NEAR_DUPLICATE_SIMILARITY): ScoredEntry[] {
+/**
+ * Each lesson is profiled once per recall, on its opening (where a restatement shows; long memories
+ * would cost far more to profile whole); the cross-tier merge and the diversity pass share the profiles.
+ */
+export function lessonProfiles(): (e: Entry) => LessonProfile {
+  const byId = new Map<string, LessonProfile>();
+  return (e) => {
+    let p = byId.get(e.id);
+    if (!p) byId.set(e.id, (p = profileLesson(e.lesson.slice(0, FOCUS_TEXT_CHARS))));
+    return p;
+  };
+}
+
+export function diversify(
+  scored: readonly ScoredEntry[], k: number, lambda = MMR_LAMBDA, duplicate = NEAR_DUPLICATE_SIMILARITY, profileOf = lessonProfiles(),
+): ScoredEntry[] {
   const pool = [...scored].sort((a, b) => b.score - a.score).slice(0, diversityPool(k));
   const top = Math.max(1e-9, pool[0]?.score ?? 0);
-  // Each lesson is profiled once, on its opening (where a restatement shows; long memories would
-  // cost far more to profile whole); comparisons then reuse the profiles.
-  const profiles = new Map(pool.map((p) => [p, profileLesson(p.entry.lesson.slice(0, FOCUS_TEXT_CHARS))] as const));
+  const profiles = new Map(pool.map((p) => [p, profileOf(p.entry)] as const));
   const maxSim = new Map<ScoredEntry, number>(pool.map((p) => [p, 0]));
   const picked: ScoredEntry[] = [];
   while (picked.length < k && pool.length) {

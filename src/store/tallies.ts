@@ -2,7 +2,7 @@
 import { STATUSES, type Status } from "../core/entry.js";
 import type { EntryFilter, SourceUsage, UsageTotals } from "./store.js";
 
-/** One row of the tallies (migration 9 in SQLite, 3 in PostgreSQL); `source` is the prefix of created_by. */
+/** One row of the tallies (migration 9 in SQLite, 4 in PostgreSQL); `source` is the prefix of created_by. */
 export interface EntryTally extends UsageTotals {
   status: Status;
   source: string;

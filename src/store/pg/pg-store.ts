@@ -723,7 +723,7 @@ export class PostgresStore implements Store {
   }
 
   async entryTallies(): Promise<EntryTally[]> {
-    // Summed over the writers' shards (migration 3).
+    // Summed over the writers' shards (migration 4).
     return (await this.q()).query<EntryTally>(
       `SELECT status, source, sum(entries)::float8 AS entries, sum(shown)::float8 AS shown, sum(applied)::float8 AS applied,
               sum(consulted)::float8 AS consulted, sum(prevented)::float8 AS prevented
