@@ -511,8 +511,17 @@ export class Cairn {
     return r;
   }
 
-  /** Drains the reflection queue now (what `cairn reflect` runs). */
+  /**
+   * Drains the reflection queue now (what `cairn reflect` runs). A background pass already under way
+   * is waited for first: it holds the lease on the items it took, so without waiting a caller could
+   * return before those items are done.
+   */
   async reflect(opts: ReflectOptions = {}): Promise<ReflectReport> {
+    await this.reflecting;
+    return this.drainReflectionQueue(opts);
+  }
+
+  private async drainReflectionQueue(opts: ReflectOptions = {}): Promise<ReflectReport> {
     const l = this.config.learning;
     const { processReflectionQueue } = await import("./learning/reflect.js");
     const { createArbiter } = await import("./learning/arbiter.js");
@@ -528,7 +537,7 @@ export class Cairn {
   private scheduleReflection(): void {
     if (this.reflecting || this.closed) return;
     this.reflecting = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => (this.closed ? undefined : this.reflect()))
+      .then(() => (this.closed ? undefined : this.drainReflectionQueue()))
       .catch((e: unknown) => process.stderr.write(`cairn: background reflection failed: ${(e as Error).message}\n`))
       .finally(() => {
         this.reflecting = undefined;
