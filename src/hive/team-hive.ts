@@ -5,7 +5,7 @@ import { CairnError } from "../errors.js";
 import { isUnavailableError } from "../store/pg/client.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
-  CopyResult, DayCount, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store,
+  CopyResult, DayCount, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
   StoreListener, UsageCounter, UsageTotals,
 } from "../store/store.js";
 import { HiveResultCache } from "./cache.js";
@@ -159,6 +159,20 @@ export class TeamHiveStore implements Store {
 
   private unavailable(what: string): CairnError {
     return new CairnError("UNAVAILABLE", `The team hive ${this.location} is unreachable and ${what} is not in the recent results.`);
+  }
+
+  // Interim (issue 13 in progress): vector storage lands with the semantic retrieval work.
+  async putVectors(_space: VectorSpace, _rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
+    throw new CairnError("UNAVAILABLE", "Vector storage is not built yet.");
+  }
+  async searchVectors(_space: VectorSpace, _query: Float32Array, _filter: EntryFilter, _limit: number): Promise<VectorHit[]> {
+    return [];
+  }
+  async entriesWithoutVector(_space: VectorSpace, _limit: number, _afterSeq?: number): Promise<{ seq: number; entry: Entry }[]> {
+    return [];
+  }
+  async vectorCounts(): Promise<VectorCount[]> {
+    return [];
   }
 
   searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {

@@ -17,7 +17,7 @@ import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
-  type SearchHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
 interface EntryRow extends EntryRowColumns {
@@ -275,6 +275,20 @@ export class SqliteStore implements Store {
     return this.driver
       .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint])
       .map((r) => this.toEntry(r));
+  }
+
+  // Interim (issue 13 in progress): vector storage lands with the semantic retrieval work.
+  async putVectors(_space: VectorSpace, _rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
+    throw new CairnError("UNAVAILABLE", "Vector storage is not built yet.");
+  }
+  async searchVectors(_space: VectorSpace, _query: Float32Array, _filter: EntryFilter, _limit: number): Promise<VectorHit[]> {
+    return [];
+  }
+  async entriesWithoutVector(_space: VectorSpace, _limit: number, _afterSeq?: number): Promise<{ seq: number; entry: Entry }[]> {
+    return [];
+  }
+  async vectorCounts(): Promise<VectorCount[]> {
+    return [];
   }
 
   async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {

@@ -138,6 +138,23 @@ export interface SearchHit {
   relevance: number;
 }
 
+/** The vector space a stored vector belongs to; vectors of different spaces are never compared. */
+export interface VectorSpace {
+  modelId: string;
+  dimension: number;
+}
+
+export interface VectorHit {
+  entry: Entry;
+  /** Cosine similarity to the query vector, in [-1, 1]. */
+  similarity: number;
+}
+
+/** How many entries carry a vector of each space (doctor, stats, reindex progress). */
+export interface VectorCount extends VectorSpace {
+  entries: number;
+}
+
 export type UsageCounter = "shown" | "applied" | "ignored" | "violated" | "prevented" | "consulted";
 
 /** What changed in a store, told to subscribers after the change is committed. */
@@ -228,6 +245,16 @@ export interface Store {
    * matching (very common ones rank nothing and cost a scan) and quotes them safely.
    */
   searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]>;
+  /** Stores (or replaces) entries' vectors in one space; an entry keeps at most one vector per space. */
+  putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void>;
+  /**
+   * The entries nearest to `query` among those passing `filter`, best first, comparing only vectors of
+   * `space`. The filter applies before the top-k is taken, so a filter never empties the result.
+   */
+  searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]>;
+  /** Entries with no vector in `space`, in insertion order after `afterSeq` (reindex walks them in batches). */
+  entriesWithoutVector(space: VectorSpace, limit: number, afterSeq?: number): Promise<{ seq: number; entry: Entry }[]>;
+  vectorCounts(): Promise<VectorCount[]>;
   listEntries(filter: EntryFilter, opts?: ListOptions): Promise<Entry[]>;
   /** One page of entries for a person browsing (search, filters, sort) — index walks only, never a full sort. */
   pageEntries(q: PageQuery): Promise<PageRow[]>;

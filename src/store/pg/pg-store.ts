@@ -12,7 +12,7 @@ import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS,
   type CopyResult, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
-  type SearchHit, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
 import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, TermStatsCache } from "../term-stats.js";
 import { PgClient, type PgConnectOptions, type Querier } from "./client.js";
@@ -337,6 +337,20 @@ export class PostgresStore implements Store {
       this.termStats.fill(missing, [...known, ...counted]);
     }
     return this.termStats.lookup(() => [], keys, total);
+  }
+
+  // Interim (issue 13 in progress): vector storage lands with the semantic retrieval work.
+  async putVectors(_space: VectorSpace, _rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
+    throw new CairnError("UNAVAILABLE", "Vector storage is not built yet.");
+  }
+  async searchVectors(_space: VectorSpace, _query: Float32Array, _filter: EntryFilter, _limit: number): Promise<VectorHit[]> {
+    return [];
+  }
+  async entriesWithoutVector(_space: VectorSpace, _limit: number, _afterSeq?: number): Promise<{ seq: number; entry: Entry }[]> {
+    return [];
+  }
+  async vectorCounts(): Promise<VectorCount[]> {
+    return [];
   }
 
   async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
