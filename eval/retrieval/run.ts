@@ -5,6 +5,8 @@ import { explainCase } from "./explain.js";
 import { mean, scoreCase, type CaseScore } from "./metrics.js";
 import { bm25Ranker, cairnRanker, caseContext, metadataRanker, type Ranker } from "./rankers.js";
 import { contentStems, isRelated } from "../../src/retrieval/relatedness.js";
+import { caseStems, PARAPHRASE_MAX_SHARED, sharedStems } from "./overlap.js";
+import { searchTextOf } from "../../src/store/entry-columns.js";
 import { groupOf, type CaseSpec } from "./spec.js";
 import { buildWorld, disposeWorld, type World } from "./world.js";
 
@@ -17,6 +19,8 @@ const verbose = args.includes("--verbose");
 const K = 10;
 /** Cases written after the weights were settled; reported apart so overfitting would show. */
 const HOLDOUT = "holdout";
+/** Cases told in other words than their lesson (at most one shared content word); reported apart from the old cases. */
+const PARAPHRASE = "paraphrase";
 const caseArg = args.indexOf("--case");
 const explainIds = caseArg >= 0 ? (args[caseArg + 1] ?? "").split(",") : [];
 
@@ -25,6 +29,29 @@ function checkLabels(w: World, cases: readonly CaseSpec[]): void {
   const groups = new Set([...w.keys].map(groupOf));
   const missing = cases.flatMap((c) => c.relevant.filter((r) => !groups.has(r)).map((r) => `${c.id} → ${r}`));
   if (missing.length) throw new Error(`labels name no live entry:\n  ${missing.join("\n  ")}`);
+}
+
+/**
+ * A paraphrase case whose relevant lesson (or any restatement of it) shares more than one content
+ * word with the whole context is not a paraphrase: refuse to run rather than report a flattering slice.
+ */
+function checkParaphrases(w: World, cases: ReadonlyArray<CaseSpec & { slice: string }>): void {
+  const byGroup = new Map<string, string[]>();
+  for (const e of w.live) {
+    const g = groupOf(w.keyOf.get(e.id)!);
+    byGroup.set(g, [...(byGroup.get(g) ?? []), searchTextOf(e)]);
+  }
+  const bad: string[] = [];
+  for (const c of cases.filter((x) => x.slice === PARAPHRASE)) {
+    const stems = caseStems(c);
+    for (const r of c.relevant) {
+      for (const text of byGroup.get(r) ?? []) {
+        const shared = sharedStems(stems, text);
+        if (shared.length > PARAPHRASE_MAX_SHARED) bad.push(`${c.id} → ${r}: shares ${shared.length} content words (${shared.join(", ")})`);
+      }
+    }
+  }
+  if (bad.length) throw new Error(`paraphrase cases share more than ${PARAPHRASE_MAX_SHARED} content word with their lesson:\n  ${bad.join("\n  ")}`);
 }
 
 function fmt(n: number): string {
@@ -47,6 +74,7 @@ async function main(): Promise<void> {
   const world = await buildWorld(lessons);
   try {
     checkLabels(world, cases);
+    checkParaphrases(world, cases);
     if (explainIds.length) {
       for (const c of cases.filter((x) => explainIds.includes(x.id))) console.log(await explainCase(world, c));
       return;
