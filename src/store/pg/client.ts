@@ -1,7 +1,7 @@
 // The one place that talks to the PostgreSQL driver (`pg`): a small lazy pool, named statements, timeouts, masked errors.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import type { Pool, PoolClient, PoolConfig } from "pg";
+import type { Pool, PoolClient, PoolConfig, QueryConfig } from "pg";
 import { CairnError } from "../../errors.js";
 import { maskUrl, scrub } from "./url.js";
 
@@ -37,6 +37,8 @@ const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "57014"]);
 const UNAVAILABLE_TEXT =
   /connection terminated|connection ended|terminating connection|timeout exceeded|Connection is closed|server closed the connection|the database system is (starting up|shutting down|in recovery mode)|Client was closed|not queryable|connection error/i;
+/** How long one migration step may run (transaction-scoped; ordinary queries keep their short timeout). */
+const MIGRATION_TIMEOUT_MS = 15 * 60_000;
 const RETRY_STATES = new Set(["40001", "40P01"]);
 
 function sqlState(e: unknown): string | undefined {
@@ -86,7 +88,7 @@ function querier(c: PoolClient): Querier {
   return {
     query: <R>(sql: string, params: readonly unknown[] = []) => run<R>(c, sql, params),
     exec: async (sql: string) => {
-      await c.query(sql);
+      await c.query({ text: sql, query_timeout: MIGRATION_TIMEOUT_MS } as QueryConfig & { query_timeout: number });
     },
   };
 }

@@ -350,6 +350,8 @@ export async function migratePg(db: PgClient, schema: string): Promise<number> {
     });
   if (current >= PG_LATEST_SCHEMA_VERSION) return current;
   return db.transaction(async (q) => {
+    // Migrations backfill and reindex whole tables: on a large hive that outlasts the per-query timeout.
+    await q.exec("SET LOCAL statement_timeout = 0");
     await q.query("SELECT pg_advisory_xact_lock(hashtext('cairn.migrate'), hashtext($1))", [schema]);
     const exists = await q.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
     if (exists.length === 0) await q.query(`CREATE SCHEMA ${S}`);
