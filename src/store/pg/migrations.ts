@@ -308,6 +308,32 @@ INSERT INTO ${S}.entry_tallies(status, source, shard, entries, shown, applied, c
     consulted = ${S}.entry_tallies.consulted + EXCLUDED.consulted, prevented = ${S}.entry_tallies.prevented + EXCLUDED.prevented;
 `,
   },
+  {
+    version: 5,
+    name: "entry vectors per model space (pgvector indexes are added at open when the extension is there)",
+    sql: (S) => `
+-- One vector per entry and space (model id + dimension), kept as real[] so it is lossless and readable with
+-- or without pgvector: with it, searches cast to vector(n) and per-space HNSW indexes sit on that cast
+-- (vectors.ts), so the extension can appear later with no rewrite. q8 is an int8 copy the no-extension search reads.
+CREATE TABLE ${S}.vectors (
+  entry_seq bigint NOT NULL REFERENCES ${S}.entries(seq) ON DELETE CASCADE,
+  model     text NOT NULL,
+  dim       integer NOT NULL CHECK (dim > 0),
+  vec       real[] NOT NULL CHECK (cardinality(vec) = dim),
+  q8        bytea NOT NULL,
+  PRIMARY KEY (model, dim, entry_seq)
+);
+CREATE INDEX vectors_entry ON ${S}.vectors(entry_seq);
+-- A vector describes the lesson it was made from: a changed lesson drops it, so reindex (entriesWithoutVector) re-embeds it.
+CREATE FUNCTION ${S}.vectors_drop_stale() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM ${S}.vectors WHERE entry_seq = NEW.seq;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER entries_lesson_changed AFTER UPDATE OF lesson ON ${S}.entries FOR EACH ROW
+  WHEN (OLD.lesson IS DISTINCT FROM NEW.lesson) EXECUTE FUNCTION ${S}.vectors_drop_stale();
+`,
+  },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;
