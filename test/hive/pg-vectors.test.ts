@@ -323,3 +323,33 @@ test("a slow vector search is not an outage: the turn goes on without vector hit
     await dropSchema(url, schema);
   }
 });
+
+test("where pgvector cannot be used (not installed, or this role may not enable it) the hive says so once and searches exactly", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const tag = `cairn_t_novec_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+  // A database of its own whose owner is no superuser: CREATE EXTENSION vector is refused (or there is no package).
+  await adminQuery(url, `CREATE ROLE ${tag} LOGIN`);
+  await adminQuery(url, `CREATE DATABASE ${tag} OWNER ${tag}`);
+  const roleUrl = new URL(url);
+  roleUrl.username = tag;
+  roleUrl.pathname = `/${tag}`;
+  const lines: string[] = [];
+  const store = new PostgresStore({ url: roleUrl.toString(), schema: "cairn_t_novec", log: (l) => lines.push(l) }, "hive");
+  const again = new PostgresStore({ url: roleUrl.toString(), schema: "cairn_t_novec", log: (l) => lines.push(l) }, "hive");
+  try {
+    const backend = await store.vectorBackendInfo();
+    assert.equal(backend.kind, "exact");
+    const e = await store.insertEntry(entry("Exact search answers where the extension is missing."), { type: "created", actor: "test" });
+    await store.putVectors(MODEL_A, [{ id: e.id, vector: unit(21, 8) }]);
+    assert.deepEqual((await store.searchVectors(MODEL_A, unit(21, 8), LIVE, 3)).map((h) => h.entry.id), [e.id]);
+    assert.equal((await again.vectorBackendInfo()).kind, "exact");
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(lines[0]!, /pgvector .*(not installed|cannot enable it).*exact/);
+    assert.doesNotMatch(lines[0]!, /password/i);
+  } finally {
+    await store.close();
+    await again.close();
+    await adminQuery(url, `DROP DATABASE IF EXISTS ${tag} WITH (FORCE)`);
+    await adminQuery(url, `DROP ROLE IF EXISTS ${tag}`);
+  }
+});

@@ -10,6 +10,8 @@ export type VectorBackend = { kind: "pgvector"; schema: string; version: string 
 /** ef_search: at least pgvector's default, and twice the hits wanted. */
 const HNSW_MIN_EF_SEARCH = 40;
 const HNSW_MAX_EF_SEARCH = 1000;
+/** A space with fewer vectors than this gets its index built in one short step. */
+const SMALL_SPACE = 5000;
 /** The no-extension path re-scores this many int8 candidates per wanted hit with the exact vectors. */
 const RESCORE_FACTOR = 4;
 
@@ -48,7 +50,7 @@ export async function detectVectorBackend(db: PgClient, location: string, log: (
       try {
         await db.exec("CREATE EXTENSION IF NOT EXISTS vector");
       } catch (e) {
-        why = `pgvector is installed on the server but this role cannot enable it (${(e as Error).message.replace(/^The team hive .*? refused a query: /, "")}); a database owner can run: CREATE EXTENSION vector`;
+        why = `pgvector is installed on the server but this role cannot enable it (${(e as Error).message.replace(/^The team hive .*? refused a query: /, "")}); a superuser can run CREATE EXTENSION vector; in this database`;
       }
       // Another client may have created it at the same moment (its unique violation is ours then).
       found = await find();
@@ -156,8 +158,14 @@ export async function ensureHnswIndex(db: PgClient, S: string, schema: string, b
       // An index build may take minutes on a big hive; this connection alone waits for it.
       await c.exec("SET statement_timeout = 0");
       if (now && !now.valid) await c.exec(`DROP INDEX CONCURRENTLY IF EXISTS ${S}."${name}"`);
+      // A new space (the usual case) is indexed at once: writers of vectors wait a moment. An existing one
+      // (pgvector installed later) CONCURRENTLY, which never blocks writers but waits for every open transaction.
+      const [size] = await c.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${S}.vectors v WHERE ${spaceSql(space)} LIMIT ${SMALL_SPACE}) x`,
+      );
+      const how = (size?.n ?? 0) < SMALL_SPACE ? "" : "CONCURRENTLY ";
       await c.exec(
-        `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${S}.vectors USING hnsw ((vec::${V}.vector(${space.dimension})) ${V}.vector_cosine_ops)
+        `CREATE INDEX ${how}IF NOT EXISTS "${name}" ON ${S}.vectors USING hnsw ((vec::${V}.vector(${space.dimension})) ${V}.vector_cosine_ops)
            WHERE model = ${modelLiteral(space.modelId)} AND dim = ${space.dimension}`,
       );
       return true;
