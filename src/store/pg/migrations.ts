@@ -310,12 +310,13 @@ INSERT INTO ${S}.entry_tallies(status, source, shard, entries, shown, applied, c
   },
   {
     version: 5,
-    name: "entry vectors per model space (pgvector indexes are added at open when the extension is there)",
+    name: "entry vectors per model space (a space's pgvector index is built by its first write where the extension is)",
     sql: (S) => `
 -- One vector per entry and space (model id + dimension), kept as real[] so it is lossless and readable with
 -- or without pgvector: with it, searches cast to vector(n) and per-space HNSW indexes sit on that cast
 -- (vectors.ts), so the extension can appear later with no rewrite. q8 is an int8 copy the no-extension search reads.
-CREATE TABLE ${S}.vectors (
+-- Re-runnable (IF NOT EXISTS, OR REPLACE): a schema whose recorded version was rolled back migrates again cleanly.
+CREATE TABLE IF NOT EXISTS ${S}.vectors (
   entry_seq bigint NOT NULL REFERENCES ${S}.entries(seq) ON DELETE CASCADE,
   model     text NOT NULL,
   dim       integer NOT NULL CHECK (dim > 0),
@@ -323,13 +324,14 @@ CREATE TABLE ${S}.vectors (
   q8        bytea NOT NULL,
   PRIMARY KEY (model, dim, entry_seq)
 );
-CREATE INDEX vectors_entry ON ${S}.vectors(entry_seq);
+CREATE INDEX IF NOT EXISTS vectors_entry ON ${S}.vectors(entry_seq);
 -- A vector describes the lesson it was made from: a changed lesson drops it, so reindex (entriesWithoutVector) re-embeds it.
-CREATE FUNCTION ${S}.vectors_drop_stale() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION ${S}.vectors_drop_stale() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM ${S}.vectors WHERE entry_seq = NEW.seq;
   RETURN NULL;
 END $$;
+DROP TRIGGER IF EXISTS entries_lesson_changed ON ${S}.entries;
 CREATE TRIGGER entries_lesson_changed AFTER UPDATE OF lesson ON ${S}.entries FOR EACH ROW
   WHEN (OLD.lesson IS DISTINCT FROM NEW.lesson) EXECUTE FUNCTION ${S}.vectors_drop_stale();
 `,
