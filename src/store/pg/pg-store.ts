@@ -15,7 +15,7 @@ import {
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
 import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, TermStatsCache } from "../term-stats.js";
-import { PgClient, type PgConnectOptions, type Querier } from "./client.js";
+import { isUnavailableError, PgClient, type PgConnectOptions, type Querier } from "./client.js";
 import { termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
 import { detectVectorBackend, ensureHnswIndex, hnswIndexName, nearestExact, nearestPgvector, spaceSql, vectorRows, type VectorBackend } from "./vectors.js";
@@ -376,7 +376,13 @@ export class PostgresStore implements Store {
     const backend = await this.vectorBackend();
     const key = hnswIndexName(space);
     if (backend.kind === "pgvector" && !this.indexed.has(key)) {
-      if (await ensureHnswIndex(this.db, this.S, this.schema, backend, space)) this.indexed.add(key);
+      // No index only makes searches exact (slower, still right): it never fails the write.
+      const built = await ensureHnswIndex(this.db, this.S, this.schema, backend, space).catch((e: unknown) => {
+        if (isUnavailableError(e)) throw e;
+        this.log(`cairn: ${this.location}: could not build the vector index of ${space.modelId}/${space.dimension} (${(e as Error).message}); its searches run exact`);
+        return true;
+      });
+      if (built) this.indexed.add(key);
     }
     await (await this.q()).query(
       `INSERT INTO ${this.S}.vectors(entry_seq, model, dim, vec, q8)
