@@ -1,7 +1,7 @@
 // The one place that talks to the PostgreSQL driver (`pg`): a small lazy pool, named statements, timeouts, masked errors.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import type { Pool, PoolClient, PoolConfig } from "pg";
+import type { Pool, PoolClient, PoolConfig, QueryConfig } from "pg";
 import { CairnError } from "../../errors.js";
 import { maskUrl, scrub } from "./url.js";
 
@@ -28,8 +28,8 @@ export interface PgConnectOptions {
 
 export interface Querier {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  /** Several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
+  /** Several statements without parameters (migrations); `waitMs` lifts the read timeout for a long one (an index build). */
+  exec(sql: string, waitMs?: number): Promise<void>;
 }
 
 // Connection-level failures: the server is down, restarting, unreachable, or the link broke.
@@ -85,8 +85,10 @@ async function run<T>(target: Pool | PoolClient, sql: string, params: readonly u
 function querier(c: PoolClient): Querier {
   return {
     query: <R>(sql: string, params: readonly unknown[] = []) => run<R>(c, sql, params),
-    exec: async (sql: string) => {
-      await c.query(sql);
+    exec: async (sql: string, waitMs?: number) => {
+      // The driver reads a per-query query_timeout its types do not declare.
+      const long: QueryConfig & { query_timeout?: number } = { text: sql, query_timeout: waitMs };
+      await c.query(waitMs ? long : sql);
     },
   };
 }

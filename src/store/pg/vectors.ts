@@ -10,6 +10,8 @@ export type VectorBackend = { kind: "pgvector"; schema: string; version: string 
 /** ef_search: at least pgvector's default, and twice the hits wanted. */
 const HNSW_MIN_EF_SEARCH = 40;
 const HNSW_MAX_EF_SEARCH = 1000;
+/** An index build is waited for this long (the client's usual read timeout is seconds). */
+const INDEX_BUILD_WAIT_MS = 6 * 3600_000;
 /** A space with fewer vectors than this gets its index built in one short step. */
 const SMALL_SPACE = 5000;
 /** The no-extension path re-scores this many int8 candidates per wanted hit with the exact vectors. */
@@ -157,7 +159,7 @@ export async function ensureHnswIndex(db: PgClient, S: string, schema: string, b
       if (now?.valid) return true;
       // An index build may take minutes on a big hive; this connection alone waits for it.
       await c.exec("SET statement_timeout = 0");
-      if (now && !now.valid) await c.exec(`DROP INDEX CONCURRENTLY IF EXISTS ${S}."${name}"`);
+      if (now && !now.valid) await c.exec(`DROP INDEX CONCURRENTLY IF EXISTS ${S}."${name}"`, INDEX_BUILD_WAIT_MS);
       // A new space (the usual case) is indexed at once: writers of vectors wait a moment. An existing one
       // (pgvector installed later) CONCURRENTLY, which never blocks writers but waits for every open transaction.
       const [size] = await c.query<{ n: number }>(
@@ -167,6 +169,7 @@ export async function ensureHnswIndex(db: PgClient, S: string, schema: string, b
       await c.exec(
         `CREATE INDEX ${how}IF NOT EXISTS "${name}" ON ${S}.vectors USING hnsw ((vec::${V}.vector(${space.dimension})) ${V}.vector_cosine_ops)
            WHERE model = ${modelLiteral(space.modelId)} AND dim = ${space.dimension}`,
+        INDEX_BUILD_WAIT_MS,
       );
       return true;
     } finally {
