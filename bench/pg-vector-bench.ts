@@ -114,6 +114,20 @@ async function main(): Promise<void> {
       await store.close();
     }
   }
+  // How many of the exact top 20 the index walk finds (live filter), over 10 queries.
+  const ann = new PostgresStore({ url: URL, schema: TARGET, statementTimeoutMs: 60_000, log }, "hive");
+  const exact = new PostgresStore({ url: URL, schema: TARGET, vectorSearch: "exact", statementTimeoutMs: 60_000, log }, "hive");
+  try {
+    let found = 0;
+    for (const q of queries.slice(0, 10)) {
+      const truth = new Set((await exact.searchVectors(SPACE, q, live, 20)).map((h) => h.entry.id));
+      found += (await ann.searchVectors(SPACE, q, live, 20)).filter((h) => truth.has(h.entry.id)).length;
+    }
+    out.pgvector_recall_at_20 = found / 200;
+  } finally {
+    await ann.close();
+    await exact.close();
+  }
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 }
 
