@@ -63,6 +63,7 @@ export class TeamHiveStore implements Store {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private slowVectorsLogged = false;
+  private vectorsSlowUntil = 0;
   private readonly log: (line: string) => void;
 
   constructor(
@@ -169,7 +170,8 @@ export class TeamHiveStore implements Store {
    * the cache answers text searches only (an entry found by meaning is also found by its words).
    */
   async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]> {
-    if (this.skipping()) return [];
+    // After a slow one, vector searches pause a while: each would hold a pooled connection the text search needs.
+    if (this.skipping() || Date.now() < this.vectorsSlowUntil) return [];
     const waitMs = this.state === "unknown" ? Math.max(this.opts.readTimeoutMs, this.opts.connectTimeoutMs) : this.opts.readTimeoutMs;
     try {
       const hits = await timeout(this.remote.searchVectors(space, query, filter, limit), waitMs);
@@ -178,9 +180,10 @@ export class TeamHiveStore implements Store {
       return hits;
     } catch (e) {
       if (e instanceof ReadTimeout) {
+        this.vectorsSlowUntil = Date.now() + this.opts.retryAfterMs;
         if (!this.slowVectorsLogged) {
           this.slowVectorsLogged = true;
-          this.log(`cairn: vector search on the team hive ${this.location} took longer than ${waitMs} ms; turns go on with text results (pgvector on the server makes it fast)`);
+          this.log(`cairn: vector search on the team hive ${this.location} took longer than ${waitMs} ms; turns go on with text results and vector search pauses for ${this.opts.retryAfterMs} ms at a time (pgvector on the server makes it fast)`);
         }
         return [];
       }

@@ -296,7 +296,7 @@ test("team hive: vector search answers from the hive, gives no vector hits while
   }
 });
 
-test("a slow vector search is not an outage: the turn goes on without vector hits and the hive stays up", pgTestOptions(), async () => {
+test("a slow vector search is not an outage: the turn goes on without vector hits, vector search pauses a while, the hive stays up", pgTestOptions(), async () => {
   const url = pgTestUrl()!;
   const schema = uniqueSchema("vec_slow");
   const proxy = await startProxy(Number(new URL(url).port || 5432), new URL(url).hostname);
@@ -304,7 +304,8 @@ test("a slow vector search is not an outage: the turn goes on without vector hit
   const outbox = new SqliteStore(path.join(dir, "swarm.db"), "swarm");
   const lines: string[] = [];
   const remote = new PostgresStore({ url: viaProxy(url, proxy.port), schema, vectorSearch: "exact", log: (l) => lines.push(l) }, "hive");
-  const hive = new TeamHiveStore(remote, { readTimeoutMs: 300, connectTimeoutMs: 30_000, retryAfterMs: 60_000, cacheEntries: 100, outbox, log: (l) => lines.push(l) });
+  // The network hangs (stall) for as long as the test wants: any read budget is passed; 1.5 s leaves room for a busy machine.
+  const hive = new TeamHiveStore(remote, { readTimeoutMs: 1500, connectTimeoutMs: 30_000, retryAfterMs: 5000, cacheEntries: 100, outbox, log: (l) => lines.push(l) });
   try {
     const e = await hive.insertEntry(entry("Pin the toolchain version in the CI image."), { type: "created", actor: "test" });
     await hive.putVectors(MODEL_A, [{ id: e.id, vector: unit(8, 8) }]);
@@ -314,6 +315,11 @@ test("a slow vector search is not an outage: the turn goes on without vector hit
     assert.equal(hive.health, "up");
     assert.equal(lines.filter((l) => /vector search on the team hive .* took longer/.test(l)).length, 1);
     proxy.resume();
+    // Vector search pauses a while (each slow one would hold a pooled connection), then answers again.
+    assert.deepEqual(await hive.searchVectors(MODEL_A, unit(8, 8), {}, 3), []);
+    await new Promise((r) => setTimeout(r, 5200));
+    assert.equal((await hive.searchVectors(MODEL_A, unit(8, 8), {}, 3)).length, 1);
+    assert.equal(hive.health, "up");
   } finally {
     proxy.resume();
     await hive.close().catch(() => {});
