@@ -181,7 +181,7 @@ test("vectors of two models, or of one model at two dimensions, are never compar
         assert.deepEqual((await store.entriesWithoutVector(MODEL_B, 10)).map((x) => x.entry.id), [a.id, both.id]);
         await store.updateEntry(a.id, (e) => ({ ...e, tags: ["kept"] }), { type: "updated", actor: "test" });
         assert.deepEqual((await store.searchVectors(MODEL_A, q, {}, 10)).map((h) => h.entry.id), [a.id]);
-        await store.deleteEntry(a.id, { type: "deleted", actor: "test" });
+        await store.deleteEntry(a.id, { type: "removed", actor: "test" });
         assert.deepEqual(await store.searchVectors(MODEL_A, q, {}, 10), []);
         // Stored vectors read back exactly as written (float4, no rounding on the way).
         const back = await store.vectorsOf(MODEL_A16, [b.id]);
