@@ -5,7 +5,7 @@ import { CairnError } from "../errors.js";
 import { PostgresStore } from "../store/pg/pg-store.js";
 import { isPostgresUrl, maskUrl } from "../store/pg/url.js";
 import { SqliteStore } from "../store/sqlite-store.js";
-import type { Store } from "../store/store.js";
+import type { Store, VectorSpace } from "../store/store.js";
 import { postgresOptions } from "./open.js";
 
 export interface CopyReport {
@@ -20,11 +20,42 @@ export interface CopyReport {
   /** Entries whose handle was taken in the target and got a new one. */
   renumbered: Array<{ id: string; from: string; to: string }>;
   events: number;
+  /** Entry vectors copied (per model space), so the target needs no re-embedding. */
+  vectors: number;
+  /** Why vectors were not copied (the source cannot read them out): `cairn reindex` re-creates them. */
+  vectorsSkipped?: string;
+}
+
+/** Entries per vector read: one query per space and batch on each side. */
+const VECTOR_BATCH = 200;
+
+/**
+ * Vectors of copied entries, into the entry each became in the target (its own id, or the twin it
+ * merged into); only those the target lacks are written, so a second run writes none.
+ */
+async function copyVectors(from: Store, to: Store, spaces: readonly VectorSpace[], pairs: ReadonlyArray<{ from: string; to: string }>): Promise<number> {
+  if (!from.vectorsOf || pairs.length === 0) return 0;
+  let n = 0;
+  for (const space of spaces) {
+    const have = await from.vectorsOf(space, pairs.map((p) => p.from));
+    if (have.size === 0) continue;
+    const already = to.vectorsOf ? await to.vectorsOf(space, pairs.map((p) => p.to)) : new Map<string, Float32Array>();
+    const rows = pairs.flatMap((p) => {
+      const v = have.get(p.from);
+      return v && !already.has(p.to) ? [{ id: p.to, vector: v }] : [];
+    });
+    if (rows.length) await to.putVectors(space, rows);
+    n += rows.length;
+  }
+  return n;
 }
 
 /** Every entry of `from`, with its whole history, into `to`; a second run changes nothing. */
 export async function copyHive(from: Store, to: Store, onProgress?: (n: number) => void): Promise<CopyReport> {
-  const report: CopyReport = { from: from.location, to: to.location, inserted: 0, merged: 0, unchanged: 0, renumbered: [], events: 0 };
+  const report: CopyReport = { from: from.location, to: to.location, inserted: 0, merged: 0, unchanged: 0, renumbered: [], events: 0, vectors: 0 };
+  const spaces: VectorSpace[] = (await from.vectorCounts()).map(({ modelId, dimension }) => ({ modelId, dimension }));
+  if (spaces.length && !from.vectorsOf) report.vectorsSkipped = `${from.location} cannot read its vectors out; run \`cairn reindex\` on the target`;
+  let pairs: Array<{ from: string; to: string }> = [];
   let n = 0;
   for await (const e of from.iterateEntries()) {
     const events = await from.listEvents(e.id, 1_000_000);
@@ -37,8 +68,14 @@ export async function copyHive(from: Store, to: Store, onProgress?: (n: number) 
       report.merged++;
       report.events += events.length;
     } else report.unchanged++;
+    pairs.push({ from: e.id, to: r.entry.id });
+    if (pairs.length >= VECTOR_BATCH) {
+      report.vectors += await copyVectors(from, to, spaces, pairs);
+      pairs = [];
+    }
     onProgress?.(++n);
   }
+  report.vectors += await copyVectors(from, to, spaces, pairs);
   return report;
 }
 

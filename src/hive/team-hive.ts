@@ -62,6 +62,8 @@ export class TeamHiveStore implements Store {
   private lastReplayError: string | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  private slowVectorsLogged = false;
+  private vectorsSlowUntil = 0;
   private readonly log: (line: string) => void;
 
   constructor(
@@ -161,18 +163,47 @@ export class TeamHiveStore implements Store {
     return new CairnError("UNAVAILABLE", `The team hive ${this.location} is unreachable and ${what} is not in the recent results.`);
   }
 
-  // Interim (issue 13 in progress): vector storage lands with the semantic retrieval work.
-  async putVectors(_space: VectorSpace, _rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
-    throw new CairnError("UNAVAILABLE", "Vector storage is not built yet.");
+  /**
+   * A hot-path read, but a slow answer is not an outage: vector search may be exact (no pgvector) and
+   * slower than a text search, so on a timeout the turn goes on without vector hits and the hive stays
+   * up for everything else (said once). Unreachable is an outage as for any read. No hits while down:
+   * the cache answers text searches only (an entry found by meaning is also found by its words).
+   */
+  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]> {
+    // After a slow one, vector searches pause a while: each would hold a pooled connection the text search needs.
+    if (this.skipping() || Date.now() < this.vectorsSlowUntil) return [];
+    const waitMs = this.state === "unknown" ? Math.max(this.opts.readTimeoutMs, this.opts.connectTimeoutMs) : this.opts.readTimeoutMs;
+    try {
+      const hits = await timeout(this.remote.searchVectors(space, query, filter, limit), waitMs);
+      this.markUp();
+      for (const h of hits) this.cache.remember(h.entry);
+      return hits;
+    } catch (e) {
+      if (e instanceof ReadTimeout) {
+        this.vectorsSlowUntil = Date.now() + this.opts.retryAfterMs;
+        if (!this.slowVectorsLogged) {
+          this.slowVectorsLogged = true;
+          this.log(`cairn: vector search on the team hive ${this.location} took longer than ${waitMs} ms; turns go on with text results and vector search pauses for ${this.opts.retryAfterMs} ms at a time (pgvector on the server makes it fast)`);
+        }
+        return [];
+      }
+      if (!isUnavailableError(e)) throw e;
+      this.markDown(e);
+      return [];
+    }
   }
-  async searchVectors(_space: VectorSpace, _query: Float32Array, _filter: EntryFilter, _limit: number): Promise<VectorHit[]> {
-    return [];
+  /** Vectors of a write made while the hive was down are not queued: the replayed write embeds again, and reindex fills any gap. */
+  putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
+    return this.through(() => this.remote.putVectors(space, rows));
   }
-  async entriesWithoutVector(_space: VectorSpace, _limit: number, _afterSeq?: number): Promise<{ seq: number; entry: Entry }[]> {
-    return [];
+  entriesWithoutVector(space: VectorSpace, limit: number, afterSeq?: number): Promise<{ seq: number; entry: Entry }[]> {
+    return this.through(() => this.remote.entriesWithoutVector(space, limit, afterSeq));
   }
-  async vectorCounts(): Promise<VectorCount[]> {
-    return [];
+  vectorCounts(): Promise<VectorCount[]> {
+    return this.through(() => this.remote.vectorCounts());
+  }
+  vectorsOf(space: VectorSpace, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    return this.through(() => this.remote.vectorsOf(space, ids));
   }
 
   searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {

@@ -255,6 +255,11 @@ export interface Store {
   /** Entries with no vector in `space`, in insertion order after `afterSeq` (reindex walks them in batches). */
   entriesWithoutVector(space: VectorSpace, limit: number, afterSeq?: number): Promise<{ seq: number; entry: Entry }[]>;
   vectorCounts(): Promise<VectorCount[]>;
+  /**
+   * The stored vectors of these entries in one space (absent ids are left out). `cairn hive push/pull`
+   * copies vectors with it; a store without it has its vectors re-created by `cairn reindex` instead.
+   */
+  vectorsOf?(space: VectorSpace, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   listEntries(filter: EntryFilter, opts?: ListOptions): Promise<Entry[]>;
   /** One page of entries for a person browsing (search, filters, sort) — index walks only, never a full sort. */
   pageEntries(q: PageQuery): Promise<PageRow[]>;

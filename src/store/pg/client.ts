@@ -28,8 +28,8 @@ export interface PgConnectOptions {
 
 export interface Querier {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  /** Several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
+  /** Several statements without parameters (migrations); `waitMs` lifts the read timeout for a long one (an index build). */
+  exec(sql: string, waitMs?: number): Promise<void>;
 }
 
 // Connection-level failures: the server is down, restarting, unreachable, or the link broke.
@@ -37,8 +37,6 @@ const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "57014"]);
 const UNAVAILABLE_TEXT =
   /connection terminated|connection ended|terminating connection|timeout exceeded|Connection is closed|server closed the connection|the database system is (starting up|shutting down|in recovery mode)|Client was closed|not queryable|connection error/i;
-/** How long one migration step may run (transaction-scoped; ordinary queries keep their short timeout). */
-const MIGRATION_TIMEOUT_MS = 15 * 60_000;
 const RETRY_STATES = new Set(["40001", "40P01"]);
 
 function sqlState(e: unknown): string | undefined {
@@ -87,8 +85,10 @@ async function run<T>(target: Pool | PoolClient, sql: string, params: readonly u
 function querier(c: PoolClient): Querier {
   return {
     query: <R>(sql: string, params: readonly unknown[] = []) => run<R>(c, sql, params),
-    exec: async (sql: string) => {
-      await c.query({ text: sql, query_timeout: MIGRATION_TIMEOUT_MS } as QueryConfig & { query_timeout: number });
+    exec: async (sql: string, waitMs?: number) => {
+      // The driver reads a per-query query_timeout its types do not declare.
+      const long: QueryConfig & { query_timeout?: number } = { text: sql, query_timeout: waitMs };
+      await c.query(waitMs ? long : sql);
     },
   };
 }

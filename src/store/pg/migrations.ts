@@ -309,6 +309,34 @@ INSERT INTO ${S}.entry_tallies(status, source, shard, entries, shown, applied, c
 `,
   },
   {
+    version: 5,
+    name: "entry vectors per model space (a space's pgvector index is built by its first write where the extension is)",
+    sql: (S) => `
+-- One vector per entry and space (model id + dimension), kept as real[] so it is lossless and readable with
+-- or without pgvector: with it, searches cast to vector(n) and per-space HNSW indexes sit on that cast
+-- (vectors.ts), so the extension can appear later with no rewrite. q8 is an int8 copy the no-extension search reads.
+-- Re-runnable (IF NOT EXISTS, OR REPLACE): a schema whose recorded version was rolled back migrates again cleanly.
+CREATE TABLE IF NOT EXISTS ${S}.vectors (
+  entry_seq bigint NOT NULL REFERENCES ${S}.entries(seq) ON DELETE CASCADE,
+  model     text NOT NULL,
+  dim       integer NOT NULL CHECK (dim > 0),
+  vec       real[] NOT NULL CHECK (cardinality(vec) = dim),
+  q8        bytea NOT NULL,
+  PRIMARY KEY (model, dim, entry_seq)
+);
+CREATE INDEX IF NOT EXISTS vectors_entry ON ${S}.vectors(entry_seq);
+-- A vector describes the lesson it was made from: a changed lesson drops it, so reindex (entriesWithoutVector) re-embeds it.
+CREATE OR REPLACE FUNCTION ${S}.vectors_drop_stale() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM ${S}.vectors WHERE entry_seq = NEW.seq;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS entries_lesson_changed ON ${S}.entries;
+CREATE TRIGGER entries_lesson_changed AFTER UPDATE OF lesson ON ${S}.entries FOR EACH ROW
+  WHEN (OLD.lesson IS DISTINCT FROM NEW.lesson) EXECUTE FUNCTION ${S}.vectors_drop_stale();
+`,
+  },
+  {
     version: 6,
     name: "GIN indexes without a pending list",
     sql: (S) => `
@@ -321,6 +349,9 @@ SELECT gin_clean_pending_list('${S}.entries_search'::regclass), gin_clean_pendin
 `,
   },
 ];
+
+/** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */
+const MIGRATION_TIMEOUT_MS = 15 * 60_000;
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;
 
@@ -362,7 +393,7 @@ export async function migratePg(db: PgClient, schema: string): Promise<number> {
     let version = rows[0]?.v ?? 0;
     for (const m of PG_MIGRATIONS) {
       if (m.version <= version) continue;
-      await q.exec(m.sql(S));
+      await q.exec(m.sql(S), MIGRATION_TIMEOUT_MS);
       await q.query(`INSERT INTO ${S}.schema_migrations(version, name) VALUES ($1, $2)`, [m.version, m.name]);
       version = m.version;
     }

@@ -15,13 +15,18 @@ import {
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
 import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, TermStatsCache } from "../term-stats.js";
-import { PgClient, type PgConnectOptions, type Querier } from "./client.js";
+import { isUnavailableError, PgClient, type PgConnectOptions, type Querier } from "./client.js";
 import { termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
+import { detectVectorBackend, ensureHnswIndex, hnswIndexName, nearestExact, nearestPgvector, spaceSql, vectorRows, type VectorBackend } from "./vectors.js";
 
 export interface PgStoreOptions extends PgConnectOptions {
   /** Schema holding Cairn's tables (default `cairn`). */
   schema?: string;
+  /** auto: pgvector when the database has it (or can enable it), else exact search in Cairn; exact: never pgvector. */
+  vectorSearch?: "auto" | "exact";
+  /** Where the one-line notices go (default: stderr). */
+  log?: (line: string) => void;
 }
 
 interface EntryRow extends EntryRowColumns {
@@ -113,6 +118,11 @@ export class PostgresStore implements Store {
   private readonly listeners = new StoreListeners();
   private stats: { at: number; entries: number; tokens: number } | undefined;
   private common: { at: number; shares: Map<string, number> } | undefined;
+  private readonly vectorSearch: "auto" | "exact";
+  private readonly log: (line: string) => void;
+  private backend: Promise<VectorBackend> | undefined;
+  /** Spaces whose HNSW index this process has seen built. */
+  private readonly indexed = new Set<string>();
 
   /** Connects lazily: nothing touches the network until the first call. */
   constructor(opts: PgStoreOptions, tier: Tier) {
@@ -121,6 +131,8 @@ export class PostgresStore implements Store {
     this.S = quoteSchema(this.schema);
     this.db = new PgClient(opts);
     this.location = `${this.db.location} (schema ${this.schema})`;
+    this.vectorSearch = opts.vectorSearch ?? "auto";
+    this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
   /** Migrates once per process (a failed attempt is retried on the next call). */
@@ -339,18 +351,87 @@ export class PostgresStore implements Store {
     return this.termStats.lookup(() => [], keys, total);
   }
 
-  // Interim (issue 13 in progress): vector storage lands with the semantic retrieval work.
-  async putVectors(_space: VectorSpace, _rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
-    throw new CairnError("UNAVAILABLE", "Vector storage is not built yet.");
+  /** pgvector or exact search, found once per process (and a notice once when pgvector is missing). */
+  private async vectorBackend(): Promise<VectorBackend> {
+    const db = await this.q();
+    this.backend ??= (
+      this.vectorSearch === "exact"
+        ? Promise.resolve<VectorBackend>({ kind: "exact", why: "vector_search: exact" })
+        : detectVectorBackend(db, this.location, this.log)
+    ).catch((e: unknown) => {
+      this.backend = undefined;
+      throw e;
+    });
+    return this.backend;
   }
-  async searchVectors(_space: VectorSpace, _query: Float32Array, _filter: EntryFilter, _limit: number): Promise<VectorHit[]> {
-    return [];
+
+  /** How vectors are searched here (doctor, tests, the bench). */
+  async vectorBackendInfo(): Promise<VectorBackend> {
+    return this.vectorBackend();
   }
-  async entriesWithoutVector(_space: VectorSpace, _limit: number, _afterSeq?: number): Promise<{ seq: number; entry: Entry }[]> {
-    return [];
+
+  async putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
+    const r = vectorRows(space, rows);
+    if (r.ids.length === 0) return;
+    const backend = await this.vectorBackend();
+    const key = hnswIndexName(space);
+    if (backend.kind === "pgvector" && !this.indexed.has(key)) {
+      // No index only makes searches exact (slower, still right): it never fails the write.
+      const built = await ensureHnswIndex(this.db, this.S, this.schema, backend, space).catch((e: unknown) => {
+        if (isUnavailableError(e)) throw e;
+        this.log(`cairn: ${this.location}: could not build the vector index of ${space.modelId}/${space.dimension} (${(e as Error).message}); its searches run exact`);
+        return true;
+      });
+      if (built) this.indexed.add(key);
+    }
+    await (await this.q()).query(
+      `INSERT INTO ${this.S}.vectors(entry_seq, model, dim, vec, q8)
+       SELECT e.seq, $1, $2, r.vec::real[], r.q8 FROM unnest($3::text[], $4::text[], $5::bytea[]) AS r(id, vec, q8) JOIN ${this.S}.entries e ON e.id = r.id
+       ON CONFLICT (model, dim, entry_seq) DO UPDATE SET vec = EXCLUDED.vec, q8 = EXCLUDED.q8`,
+      [space.modelId, space.dimension, r.ids, r.vecs, r.q8],
+    );
   }
+
+  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]> {
+    if (limit <= 0) return [];
+    const backend = await this.vectorBackend();
+    const p = new Params();
+    const nq = { S: this.S, space, query, where: filterSql(filter, p), values: p.values, limit };
+    const top = backend.kind === "pgvector" ? await nearestPgvector(this.db, backend, nq) : await nearestExact(this.db, nq);
+    if (top.length === 0) return [];
+    const rows = await this.db.query<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM ${this.S}.entries e WHERE e.seq = ANY($1::bigint[])`, [top.map((t) => t.seq)]);
+    const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
+    return top.flatMap((t) => {
+      const row = bySeq.get(t.seq);
+      return row ? [{ entry: this.toEntry(row), similarity: t.sim }] : [];
+    });
+  }
+
+  async entriesWithoutVector(space: VectorSpace, limit: number, afterSeq = 0): Promise<{ seq: number; entry: Entry }[]> {
+    const rows = await (await this.q()).query<EntryRow>(
+      `SELECT ${ENTRY_ROW_COLUMNS} FROM ${this.S}.entries e
+        WHERE e.seq > $1 AND NOT EXISTS (SELECT 1 FROM ${this.S}.vectors v WHERE ${spaceSql(space)} AND v.entry_seq = e.seq)
+        ORDER BY e.seq LIMIT $2`,
+      [afterSeq, limit],
+    );
+    return rows.map((r) => ({ seq: Number(r.seq), entry: this.toEntry(r) }));
+  }
+
+  /** Stored vectors of the given entries in one space (copying a hive keeps them instead of re-embedding). */
+  async vectorsOf(space: VectorSpace, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    if (ids.length === 0) return new Map();
+    const rows = await (await this.q()).query<{ id: string; vec: number[] }>(
+      `SELECT e.id, v.vec FROM ${this.S}.vectors v JOIN ${this.S}.entries e ON e.seq = v.entry_seq WHERE ${spaceSql(space)} AND e.id = ANY($1::text[])`,
+      [[...ids]],
+    );
+    return new Map(rows.map((r) => [r.id, Float32Array.from(r.vec)]));
+  }
+
   async vectorCounts(): Promise<VectorCount[]> {
-    return [];
+    const rows = await (await this.q()).query<{ model: string; dim: number; n: number }>(
+      `SELECT model, dim, count(*)::int AS n FROM ${this.S}.vectors GROUP BY model, dim ORDER BY model, dim`,
+    );
+    return rows.map((r) => ({ modelId: r.model, dimension: r.dim, entries: r.n }));
   }
 
   async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {

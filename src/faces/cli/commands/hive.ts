@@ -22,6 +22,8 @@ function printCopy(inv: Invocation, verb: string, r: CopyReport): void {
   const { c } = inv.out;
   inv.out.line(`${c.green(verb)} ${r.from} → ${r.to}`);
   inv.out.line(`  ${r.inserted} new, ${r.merged} merged into the same lesson, ${r.unchanged} already there; ${r.events} events copied`);
+  if (r.vectors) inv.out.line(`  ${r.vectors} entry vectors copied`);
+  if (r.vectorsSkipped) inv.out.warn(`  vectors not copied: ${r.vectorsSkipped}`);
   for (const x of r.renumbered.slice(0, 20)) inv.out.warn(`  ${x.from} is ${x.to} in the target (its number was taken there)`);
   if (r.renumbered.length > 20) inv.out.warn(`  … and ${r.renumbered.length - 20} more renumbered`);
 }
