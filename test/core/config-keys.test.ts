@@ -7,7 +7,9 @@ import { z } from "zod";
 import { openCairn, type Cairn, type ConfigInput } from "../../src/index.js";
 import { ConfigSchema } from "../../src/config.js";
 import { callTool, knowledgeAdd } from "../../src/tools/index.js";
-import { addProject, makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
+import { addProject, makeSandbox, removeSandbox, runWorker, type Sandbox } from "../fixtures/workers/sandbox.js";
+import { startLlmServer, type Reply } from "../fixtures/llm-server.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 
 /** Every leaf key of the schema, dotted (`knowledge.enabled`); `model_limits` is a record, so a leaf. */
 function leafKeys(schema: z.ZodType, prefix = ""): string[] {
@@ -98,23 +100,20 @@ const statusAfterPhases = async (e: Env, id: string, phases: number) => {
   for (let i = 1; i <= phases; i++) await e.cairn.completePhase(`phase-${i}`);
   return (await e.cairn.list({ tier: "swarm", statuses: ["candidate", "established", "archived"] })).find((x) => x.id === id)?.lifecycle.status ?? "gone";
 };
-/** An entry flagged (or not) for low utility: shown 3 times, applied 5 times, ignored 20 (utility 0.2). */
+/** An entry flagged (or not) for low utility: shown 3 times (as injection counts it), applied 5 times, ignored 20 (utility 0.2). */
 async function lowUtilityFlag(e: Env): Promise<string[]> {
   const r = await e.cairn.add({ lesson: LESSON, category: "tooling" });
   const store = swarm(e);
   for (let i = 0; i < 3; i++) await store.recordUsage([r.id], "shown", "test");
-  for (let i = 0; i < 5; i++) await store.recordUsage([r.id], "applied", "test");
-  for (let i = 0; i < 20; i++) await store.recordUsage([r.id], "ignored", "test");
-  // The utility column is rewritten only by an entry update, not by counters (see the helper's report).
-  await store.updateEntry(r.id, (x: unknown) => x, { type: "updated", actor: "test", data: {} });
+  for (let i = 0; i < 5; i++) await e.cairn.feedback(r.id!, "applied");
+  for (let i = 0; i < 20; i++) await e.cairn.feedback(r.id!, "ignored");
   return (await e.cairn.flagged()).map((x) => x.id);
 }
 /** Whether a confident, useful lesson survives its TTL (evergreen entries do). */
 async function evergreenSurvives(e: Env, usage: { applied: number; ignored: number }): Promise<string> {
   const r = await e.cairn.add({ lesson: LESSON, category: "tooling", confidence: 0.95 });
-  const store = swarm(e);
-  for (let i = 0; i < usage.applied; i++) await store.recordUsage([r.id], "applied", "test");
-  for (let i = 0; i < usage.ignored; i++) await store.recordUsage([r.id], "ignored", "test");
+  for (let i = 0; i < usage.applied; i++) await e.cairn.feedback(r.id!, "applied");
+  for (let i = 0; i < usage.ignored; i++) await e.cairn.feedback(r.id!, "ignored");
   return statusAfterPhases(e, r.id!, 2);
 }
 const ESTABLISHED = { status: "established" as const, category: "security" as const };
@@ -124,6 +123,36 @@ async function encounterPart(e: Env, crossProjects: number): Promise<number> {
   for (let i = 0; i < crossProjects; i++) await (await e.project(`other-${i}`)).add({ lesson: LESSON, category: "tooling", phase: "p1" }, { tier: "hive" });
   const hit = (await e.cairn.recall("prisma generate schema", { tier: "hive" })).find((h) => h.entry.id === r.id);
   return hit?.breakdown.encounter ?? Number.NaN;
+}
+
+// The ambiguous pair of test/learning/arbiter.test.ts: similar, neither duplicate nor contradiction.
+const EXISTING_E2E = "Run the Playwright end-to-end suite against a production build so hydration bugs show up before release.";
+const NEW_E2E = "Discovered that Playwright runs against the dev server hide hydration bugs that the production build shows.";
+const GOOD_RUN = { success: true, duration_ms: 180_000, error_count: 0, retry_count: 0 } as const;
+const NO_BACKGROUND = { learning: { reflect_in_background: false } };
+const SOME_URL = "http://127.0.0.1:9/v1";
+
+/**
+ * An outcome teaching a lesson the rules find ambiguous, reflected with a scripted endpoint running.
+ * A configured `llm_url` is pointed at that endpoint; what the endpoint was asked and what became
+ * of the existing lesson are the observation.
+ */
+async function arbiterRun(e: Env, reply: Reply = { content: '{"operation":"SUPERSEDE"}' }): Promise<unknown> {
+  const server = await startLlmServer(reply);
+  e.sb.env.TEST_LLM_KEY = "sk-test-not-a-real-key";
+  const learning = e.config.learning ?? {};
+  const config = merge(e.config, learning.llm_url ? { learning: { llm_url: server.url } } : {});
+  const c = await openCairn({ projectDir: e.sb.projectDir, hivePath: e.sb.hivePath, env: e.sb.env, config });
+  try {
+    const existing = (await c.add({ lesson: EXISTING_E2E, category: "testing" })).id!;
+    await c.recordOutcome({ id: "o-1", task: "Fix the checkout hydration bug", ...GOOD_RUN, evaluation: NEW_E2E });
+    await c.reflect();
+    const asked = server.requests.map((r) => ({ model: (r.body as { model?: string }).model, auth: r.headers.authorization ?? null }));
+    return { asked, existing: (await c.get(existing)).lifecycle.status };
+  } finally {
+    await c.close();
+    await server.close();
+  }
 }
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -225,6 +254,38 @@ const SCENARIOS: Record<string, Scenario> = {
       return (await e.cairn.sweep()).flatMap((x) => x.archived_unused);
     },
   },
+  "learning.reflect_in_background": {
+    changed: false,
+    observe: async (e) => {
+      await e.cairn.recordOutcome({ id: "o-1", task: "Fix the checkout hydration bug", ...GOOD_RUN, evaluation: NEW_E2E });
+      // The background pass the engine scheduled, if it scheduled one (no clock involved).
+      await (e.cairn as unknown as { reflecting?: Promise<unknown> }).reflecting;
+      return (await e.cairn.queue("pending")).counts;
+    },
+  },
+  "learning.reflection_max_attempts": {
+    changed: 1,
+    base: NO_BACKGROUND,
+    observe: async (e) => {
+      const raw = new SqliteStore(e.cairn.swarmPath, "swarm");
+      try {
+        await raw.enqueueOutcome("poison-1", { task: 42, success: "yes" }, new Date().toISOString());
+      } finally {
+        await raw.close();
+      }
+      const r = await e.cairn.reflect();
+      return [r.failed, r.dead];
+    },
+  },
+  "learning.llm_url": { changed: SOME_URL, base: NO_BACKGROUND, observe: (e) => arbiterRun(e) },
+  "learning.llm_model": { changed: "another-model", base: { learning: { reflect_in_background: false, llm_url: SOME_URL } }, observe: (e) => arbiterRun(e) },
+  "learning.llm_api_key_env": { changed: "TEST_LLM_KEY", base: { learning: { reflect_in_background: false, llm_url: SOME_URL } }, observe: (e) => arbiterRun(e) },
+  "learning.llm_timeout_ms": {
+    // An answer 1.5 s late: followed within the default 5 s, too late for 100 ms (the rules decide).
+    changed: 100,
+    base: { learning: { reflect_in_background: false, llm_url: SOME_URL } },
+    observe: (e) => arbiterRun(e, { content: '{"operation":"SUPERSEDE"}', delayMs: 1500 }),
+  },
   "governance.require_approval.swarm": {
     changed: true,
     observe: async (e) => (await e.cairn.add({ lesson: LESSON, category: "tooling" }, { actor: "agent:coder" })).status,
@@ -264,6 +325,20 @@ const SCENARIOS: Record<string, Scenario> = {
       return (await e.cairn.checkAdvisories({ tool: "edit", files: ["src/api/calc.ts"], text, record: false })).length;
     },
   },
+  busy_timeout_ms: {
+    // Another process holds the project's write lock for 7 s. With the default each attempt waits up to
+    // 5 s and the write goes through; with 0 the driver's quick reopen-and-retry attempts (about 3 s in all)
+    // run out first and the write fails with STORE_ERROR naming the file.
+    changed: 0,
+    observe: async (e) => {
+      await e.cairn.add({ lesson: EXISTING_E2E, category: "testing" });
+      const holder = runWorker("lock-holder.ts", [e.cairn.swarmPath, "7000"], e.sb.env);
+      await holder.waitForLine(/^LOCKED/);
+      const outcome = await e.cairn.add({ lesson: LESSON, category: "tooling" }).then((r) => r.action, (err: Error & { code?: string }) => err.code ?? "error");
+      await holder.done;
+      return outcome;
+    },
+  },
   hive_path: {
     changed: "__SANDBOX__/elsewhere/hive.db",
     observe: async (e) => {
@@ -294,12 +369,6 @@ const SCENARIOS: Record<string, Scenario> = {
  * get a scenario above.
  */
 const PENDING: Record<string, string> = {
-  "learning.reflection_max_attempts": "an outcome whose reflection fails: dead-lettered after N attempts",
-  "learning.reflect_in_background": "an outcome recorded: processed without reflect() or not",
-  "learning.llm_url": "a scripted OpenAI-compatible server deciding an ambiguous upsert",
-  "learning.llm_model": "a scripted OpenAI-compatible server deciding an ambiguous upsert",
-  "learning.llm_timeout_ms": "a scripted OpenAI-compatible server deciding an ambiguous upsert",
-  "learning.llm_api_key_env": "a scripted OpenAI-compatible server deciding an ambiguous upsert",
   "governance.advisories.budget_ms": "a detection pattern slow enough to be skipped",
   "hive_url": "the PostgreSQL server (CI only)",
   "hive_postgres.schema": "the PostgreSQL server (CI only)",
@@ -311,7 +380,6 @@ const PENDING: Record<string, string> = {
   "hive_postgres.pool_max": "the PostgreSQL server (CI only)",
   "hive_postgres.cache_entries": "the PostgreSQL server (CI only)",
   "hive_postgres.retry_after_ms": "the PostgreSQL server (CI only)",
-  "busy_timeout_ms": "a second process holding the write lock",
 };
 
 const KEYS = leafKeys(ConfigSchema);
