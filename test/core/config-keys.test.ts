@@ -10,6 +10,7 @@ import { callTool, knowledgeAdd } from "../../src/tools/index.js";
 import { addProject, makeSandbox, removeSandbox, runWorker, type Sandbox } from "../fixtures/workers/sandbox.js";
 import { startLlmServer, type Reply } from "../fixtures/llm-server.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
 /** Every leaf key of the schema, dotted (`knowledge.enabled`); `model_limits` is a record, so a leaf. */
 function leafKeys(schema: z.ZodType, prefix = ""): string[] {
@@ -58,6 +59,8 @@ interface Scenario {
   changed: unknown;
   /** Config both runs share (the key under test is set over it). */
   base?: ConfigInput;
+  /** Needs the PostgreSQL test server (CI, or CAIRN_TEST_PG); `__PG_URL__`, `__PG_A__` and `__PG_B__` are filled in. */
+  pg?: boolean;
   observe(env: Env): Promise<unknown>;
 }
 
@@ -66,12 +69,16 @@ async function observeWith(config: ConfigInput, scenario: Scenario): Promise<unk
   let offset = 0;
   const now = () => new Date(Date.now() + offset);
   const open: Cairn[] = [];
+  // A PostgreSQL hive is chosen by config, so no hive file is forced on those runs.
   const start = async (dir: string) => {
-    const c = await openCairn({ projectDir: dir, hivePath: sb.hivePath, env: sb.env, config, now });
+    const c = await openCairn({ projectDir: dir, ...(scenario.pg ? {} : { hivePath: sb.hivePath }), env: sb.env, config, now });
     open.push(c);
     return c;
   };
-  config = JSON.parse(JSON.stringify(config).replaceAll("__SANDBOX__", sb.root.replace(/\\/g, "/"))) as ConfigInput;
+  const schemas = scenario.pg ? { a: uniqueSchema("cfg_a"), b: uniqueSchema("cfg_b") } : undefined;
+  let text = JSON.stringify(config).replaceAll("__SANDBOX__", sb.root.replace(/\\/g, "/"));
+  if (schemas) text = text.replaceAll("__PG_URL__", pgTestUrl()!).replaceAll("__PG_A__", schemas.a).replaceAll("__PG_B__", schemas.b);
+  config = JSON.parse(text) as ConfigInput;
   try {
     const cairn = await start(sb.projectDir);
     return await scenario.observe({
@@ -80,8 +87,20 @@ async function observeWith(config: ConfigInput, scenario: Scenario): Promise<unk
   } finally {
     for (const c of open) await c.close();
     removeSandbox(sb);
+    if (schemas) for (const schema of Object.values(schemas)) await dropSchema(pgTestUrl()!, schema);
   }
 }
+
+/** Which of the run's two schemas holds Cairn's entries table ("a", "b" or "none"). */
+async function schemaInUse(e: Env): Promise<string> {
+  await e.cairn.add({ lesson: LESSON, category: "tooling" }, { tier: "hive" });
+  const pg = (e.config as { hive_postgres?: { schema?: string } }).hive_postgres?.schema ?? "";
+  const rows = await adminQuery<{ table_schema: string }>(pgTestUrl()!, "SELECT table_schema FROM information_schema.tables WHERE table_name = 'entries' AND table_schema = $1", [pg]);
+  return rows.length ? (pg.includes("cfg_a") ? "a" : "b") : "none";
+}
+/** Patient timeouts: a busy CI machine must not turn a slow answer into a fallback. */
+const PATIENT = { read_timeout_ms: 10_000, connect_timeout_ms: 30_000 };
+const PG_HIVE: ConfigInput = { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", ...PATIENT } };
 
 const TOPICS = ["invoice", "payment", "session", "upload", "search", "report", "export", "webhook", "cache", "queue", "mailer", "billing"];
 /** Distinct, specific lessons (no two are near-duplicates at the default threshold). */
@@ -339,6 +358,20 @@ const SCENARIOS: Record<string, Scenario> = {
       return outcome;
     },
   },
+  hive_url: {
+    changed: "__PG_URL__",
+    pg: true,
+    base: { hive_postgres: { schema: "__PG_A__", ...PATIENT } },
+    observe: async (e) => (await e.cairn.doctor()).find((t) => t.tier === "hive")?.kind,
+  },
+  "hive_postgres.schema": { changed: "__PG_B__", pg: true, base: PG_HIVE, observe: schemaInUse },
+  "hive_postgres.tls": {
+    // The test server has TLS off: requiring it makes the hive unreachable (the write waits in the outbox).
+    changed: "require",
+    pg: true,
+    base: PG_HIVE,
+    observe: async (e) => e.cairn.add({ lesson: LESSON, category: "tooling" }, { tier: "hive" }).then((r) => r.action, (err: Error & { code?: string }) => err.code ?? "error"),
+  },
   hive_path: {
     changed: "__SANDBOX__/elsewhere/hive.db",
     observe: async (e) => {
@@ -370,16 +403,13 @@ const SCENARIOS: Record<string, Scenario> = {
  */
 const PENDING: Record<string, string> = {
   "governance.advisories.budget_ms": "a detection pattern slow enough to be skipped",
-  "hive_url": "the PostgreSQL server (CI only)",
-  "hive_postgres.schema": "the PostgreSQL server (CI only)",
-  "hive_postgres.tls": "the PostgreSQL server (CI only)",
-  "hive_postgres.tls_ca_file": "the PostgreSQL server (CI only)",
-  "hive_postgres.read_timeout_ms": "the PostgreSQL server (CI only)",
-  "hive_postgres.statement_timeout_ms": "the PostgreSQL server (CI only)",
-  "hive_postgres.connect_timeout_ms": "the PostgreSQL server (CI only)",
-  "hive_postgres.pool_max": "the PostgreSQL server (CI only)",
-  "hive_postgres.cache_entries": "the PostgreSQL server (CI only)",
-  "hive_postgres.retry_after_ms": "the PostgreSQL server (CI only)",
+  "hive_postgres.tls_ca_file": "a PostgreSQL server with TLS on (the test server has it off) and verify-full",
+  "hive_postgres.read_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
+  "hive_postgres.statement_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
+  "hive_postgres.connect_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
+  "hive_postgres.pool_max": "concurrent hive reads, counting the server's connections",
+  "hive_postgres.cache_entries": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
+  "hive_postgres.retry_after_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
 };
 
 const KEYS = leafKeys(ConfigSchema);
@@ -392,10 +422,11 @@ test("regression 11.6: every config key has a scenario (or is listed as pending 
 });
 
 for (const key of KEYS.filter((k) => k in SCENARIOS)) {
-  test(`regression 11.6: config key ${key} changes observable behaviour`, async () => {
-    const scenario = SCENARIOS[key]!;
+  const scenario = SCENARIOS[key]!;
+  test(`regression 11.6: config key ${key} changes observable behaviour`, scenario.pg ? pgTestOptions() : {}, async () => {
     const base = scenario.base ?? {};
-    const parsed = ConfigSchema.safeParse(merge(base, configFor(key, scenario.changed)));
+    const placeholders = (c: ConfigInput) => JSON.parse(JSON.stringify(c).replace(/__PG_URL__/g, "postgres://x@127.0.0.1/x").replace(/__PG_[AB]__/g, "cairn_x")) as ConfigInput;
+    const parsed = ConfigSchema.safeParse(placeholders(merge(base, configFor(key, scenario.changed))));
     assert.ok(parsed.success, `${key}: the changed value must be valid`);
     const before = await observeWith(base, scenario);
     const after = await observeWith(merge(base, configFor(key, scenario.changed)), scenario);
