@@ -11,6 +11,7 @@ import { addProject, makeSandbox, removeSandbox, runWorker, type Sandbox } from 
 import { startLlmServer, type Reply } from "../fixtures/llm-server.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
+import { startProxy, viaProxy } from "../helpers/tcp-proxy.js";
 
 /** Every leaf key of the schema, dotted (`knowledge.enabled`); `model_limits` is a record, so a leaf. */
 function leafKeys(schema: z.ZodType, prefix = ""): string[] {
@@ -372,6 +373,28 @@ const SCENARIOS: Record<string, Scenario> = {
     base: PG_HIVE,
     observe: async (e) => e.cairn.add({ lesson: LESSON, category: "tooling" }, { tier: "hive" }).then((r) => r.action, (err: Error & { code?: string }) => err.code ?? "error"),
   },
+  "hive_postgres.cache_entries": {
+    // A hive that stops answering mid-session: the recent results answer from memory, unless none are kept.
+    changed: 0,
+    pg: true,
+    base: { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", read_timeout_ms: 1000, connect_timeout_ms: 30_000 } },
+    observe: async (e) => {
+      const proxy = await startProxy(Number(new URL(pgTestUrl()!).port || 5432));
+      const c = await openCairn({ projectDir: e.sb.projectDir, env: e.sb.env, config: { ...e.config, hive_url: viaProxy(pgTestUrl()!, proxy.port) } });
+      try {
+        await c.add({ lesson: LESSON, category: "tooling" }, { tier: "hive" });
+        const task = "run prisma generate after editing schema.prisma";
+        assert.equal((await c.recall(task, { tier: "hive" })).length, 1, "the hive answers while it is up");
+        proxy.stall();
+        const whileDown = (await c.recall(task, { tier: "hive" })).length;
+        proxy.resume();
+        return whileDown;
+      } finally {
+        await c.close();
+        await proxy.close();
+      }
+    },
+  },
   hive_path: {
     changed: "__SANDBOX__/elsewhere/hive.db",
     observe: async (e) => {
@@ -408,7 +431,6 @@ const PENDING: Record<string, string> = {
   "hive_postgres.statement_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
   "hive_postgres.connect_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
   "hive_postgres.pool_max": "concurrent hive reads, counting the server's connections",
-  "hive_postgres.cache_entries": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
   "hive_postgres.retry_after_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
 };
 
