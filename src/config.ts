@@ -29,7 +29,7 @@ export const KnowledgeConfigSchema = z
     low_utility_threshold: num(0.3, 0, 1, "Utility at or below which an entry is flagged for review."),
     min_retrievals_for_utility: int(3, 0, 1000, "Times shown before utility is judged."),
     low_utility_min_applied: int(5, 0, 100000, "Times applied before a low utility flags an entry (docs: applied_count ≥ 5); 0 flags on utility alone."),
-    default_max_phases: int(10, 1, 1000, "TTL in phases for most entries."),
+    default_max_phases: int(10, 1, 1000, "TTL in phases for most entries (a lesson's own `max_phases`, set with `cairn add --max-phases` or `knowledge_add`, wins)."),
     todo_max_phases: int(3, 1, 1000, "TTL in phases for todo entries (removed, not archived)."),
     same_project_weight: num(1.0, 0, 10, "Hive encounter score: what one sighting (a phase in which a project met the lesson again) counts in the lesson's source project. The score ranks hive lessons (`recall --explain`: encounter)."),
     cross_project_weight: num(0.5, 0, 10, "Hive encounter score: what one sighting counts in any other project. Raise it (or lower same_project_weight) so lessons many projects keep meeting outrank one project's repeats."),
