@@ -328,7 +328,17 @@ function showEntry(e: Entry, out: Output): void {
   row("files", e.applicability.file_globs.join(", "));
   row("stack", e.applicability.tech_stack.join(", "));
   row("projects", e.applicability.projects.join(", "));
+  row("agents", e.applicability.agents.join(", "));
+  row("tools", e.applicability.tools.join(", "));
+  row("triggers", e.applicability.triggers.join(", "));
+  row("entities", e.entities.join(", "));
+  row("priority", e.directive.priority !== "medium" ? e.directive.priority : undefined);
+  row("must", e.directive.required_actions.join("; "));
+  row("must not", e.directive.forbidden_actions.join("; "));
+  row("verify", e.directive.verification_checks.join("; "));
   row("enforcement", e.directive.enforcement === "enforce" ? "enforce" : undefined);
+  row("hive", e.lifecycle.hive_eligible && e.tier === "swarm" ? "eligible (promoted once confirmed in enough phases)" : undefined);
+  row("ttl", e.lifecycle.max_phases !== undefined ? `${e.lifecycle.phases_alive} of ${e.lifecycle.max_phases} phases` : undefined);
   row("created", `${e.created_at} by ${e.provenance.created_by}`);
   row("approved", e.provenance.approved_at ? `${e.provenance.approved_at} by ${e.provenance.approved_by ?? "?"}` : undefined);
   row("source", e.provenance.source_project_name);
