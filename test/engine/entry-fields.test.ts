@@ -56,6 +56,8 @@ test("regression 11.8: cairn add flags and --from-file set the same fields", asy
     );
     assert.equal(byFlags.code, 0, byFlags.stderr);
     assertFields((await sb.json<{ entry: Entry }>(flagsProject, "show", byFlags.body.id)).body.entry, "cairn add flags");
+    const shown = await sb.run(flagsProject, "show", byFlags.body.id);
+    for (const line of [/agents\s+coder/, /tools\s+bash/, /entities\s+feature:db, service:api/, /ttl\s+0 of 2 phases/, /hive\s+eligible/]) assert.match(shown.stdout, line);
 
     const fileProject = sb.project("file");
     const doc = path.join(sb.root, "lesson.yaml");
