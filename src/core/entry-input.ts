@@ -30,6 +30,7 @@ export function entryToInput(e: Entry): NewEntryInput {
     confidence: e.lifecycle.confidence,
     status: e.lifecycle.status,
     hive_eligible: e.lifecycle.hive_eligible,
+    max_phases: e.lifecycle.max_phases,
     created_by: e.provenance.created_by,
     auto_generated: e.provenance.auto_generated,
     session_id: e.provenance.session_id,

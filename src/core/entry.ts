@@ -148,7 +148,10 @@ export const NewEntryInputSchema = z.object({
   directive: DirectiveSchema.partial().optional(),
   confidence: z.number().min(0).max(1).default(0.5),
   status: z.enum(STATUSES).optional(),
+  /** Explicit promotion route: with enough confirmed phases the lesson goes up to the hive (lifecycle/promote.ts). */
   hive_eligible: z.boolean().optional(),
+  /** This lesson's TTL in phase completions, instead of knowledge.default_max_phases / todo_max_phases. */
+  max_phases: z.number().int().min(1).max(1000).optional(),
   created_by: z.string().trim().min(1).max(120).optional(),
   auto_generated: z.boolean().optional(),
   session_id: z.string().max(200).optional(),

@@ -29,6 +29,13 @@ const DocumentSchema = z
     priority: nullable(z.enum(PRIORITIES)),
     supersedes: nullable(text),
     session_id: nullable(text),
+    entities: nullable(strings),
+    hive_eligible: nullable(z.boolean()),
+    max_phases: nullable(z.number()),
+    triggers: nullable(strings),
+    required_actions: nullable(strings),
+    forbidden_actions: nullable(strings),
+    verification_checks: nullable(strings),
     insight: nullable(
       z.object({ what_was_learned: nullable(text), why_it_matters: nullable(text), root_cause_category: nullable(z.enum(ROOT_CAUSES)) }).strict(),
     ),
@@ -41,6 +48,9 @@ const DocumentSchema = z
           file_patterns: nullable(strings),
           tech_stack: nullable(strings),
           tags: nullable(strings),
+          agents: nullable(strings),
+          tools: nullable(strings),
+          triggers: nullable(strings),
         })
         .strict(),
     ),
@@ -70,7 +80,13 @@ export interface LessonFields {
   kind?: NewEntryInput["kind"];
   tags?: string[];
   prevention?: { rule?: string; detection_pattern?: string; suggested_guardrail?: string };
-  applicability?: { projects?: string[]; file_globs?: string[]; tech_stack?: string[] };
+  applicability?: { projects?: string[]; file_globs?: string[]; tech_stack?: string[]; agents?: string[]; tools?: string[]; triggers?: string[] };
+  entities?: string[];
+  hive_eligible?: boolean;
+  max_phases?: number;
+  required_actions?: string[];
+  forbidden_actions?: string[];
+  verification_checks?: string[];
   enforcement?: "warn" | "enforce";
   priority?: Priority;
   supersedes?: string;
@@ -120,7 +136,15 @@ export function fieldsFromDocument(raw: unknown): LessonFields {
     confidence: d.confidence ?? undefined,
     phase: blank(d.phase),
     session_id: blank(pick("session_id", d.session_id, df.session_id)),
+    entities: d.entities ?? undefined,
+    hive_eligible: d.hive_eligible ?? undefined,
+    max_phases: d.max_phases ?? undefined,
+    required_actions: d.required_actions ?? undefined,
+    forbidden_actions: d.forbidden_actions ?? undefined,
+    verification_checks: d.verification_checks ?? undefined,
   };
+  const triggers = pick("triggers / applicability.triggers", d.triggers, a.triggers);
+  if (triggers && !d.applicability) out.applicability = { triggers };
   if (d.prevention) {
     out.prevention = {
       rule: blank(d.prevention.rule),
@@ -133,6 +157,9 @@ export function fieldsFromDocument(raw: unknown): LessonFields {
       projects: a.projects ?? undefined,
       file_globs: pick("file_globs / file_patterns", a.file_globs, a.file_patterns),
       tech_stack: a.tech_stack ?? undefined,
+      agents: a.agents ?? undefined,
+      tools: a.tools ?? undefined,
+      triggers,
     };
   }
   if (d.derived_from && (df.kind || refValue !== undefined)) {
@@ -165,7 +192,13 @@ export function inputFromFields(base: LessonFields, over: LessonFields = {}): Ne
     prevention: base.prevention || over.prevention ? { ...base.prevention, ...over.prevention } : undefined,
     applicability: base.applicability || over.applicability ? { ...base.applicability, ...over.applicability } : undefined,
   };
-  const directive = f.enforcement || f.priority ? { ...(f.enforcement ? { enforcement: f.enforcement } : {}), ...(f.priority ? { priority: f.priority } : {}) } : undefined;
+  const directive = dropUndefined({
+    enforcement: f.enforcement,
+    priority: f.priority,
+    required_actions: f.required_actions,
+    forbidden_actions: f.forbidden_actions,
+    verification_checks: f.verification_checks,
+  });
   return dropUndefined({
     lesson: f.lesson ?? "",
     title: f.title,
@@ -179,7 +212,10 @@ export function inputFromFields(base: LessonFields, over: LessonFields = {}): Ne
     phase: f.phase,
     prevention: f.prevention,
     applicability: f.applicability,
-    directive,
+    directive: Object.keys(directive).length ? directive : undefined,
+    entities: f.entities,
+    hive_eligible: f.hive_eligible,
+    max_phases: f.max_phases,
     supersedes: f.supersedes,
     session_id: f.session_id,
     derived_from: f.derived_from,

@@ -14,6 +14,27 @@ export function distinctConfirmations(e: Entry): number {
   return new Set(e.lifecycle.confirmations.map((c) => c[key]).filter(Boolean)).size;
 }
 
+export interface EncounterWeights {
+  /** knowledge.same_project_weight: a sighting in the project the hive lesson came from. */
+  same: number;
+  /** knowledge.cross_project_weight: a sighting in any other project. */
+  cross: number;
+}
+
+/**
+ * The hive's encounter score (seed 001): every recorded sighting of a hive lesson (one per project
+ * and phase) counts the same-project weight when it happened in the lesson's source project and
+ * the cross-project weight elsewhere. Lowering the same-project weight keeps one noisy project from
+ * lifting its own lessons over ones other projects keep meeting. Swarm entries have none (0).
+ */
+export function encounterScore(e: Entry, w: EncounterWeights): number {
+  if (e.tier !== "hive") return 0;
+  const source = e.provenance.source_project_id;
+  let score = 0;
+  for (const c of e.lifecycle.confirmations) score += c.project_id !== undefined && c.project_id === source ? w.same : w.cross;
+  return score;
+}
+
 export function isNewConfirmation(e: Entry, c: Confirmation): boolean {
   return !e.lifecycle.confirmations.some(
     (x) => (x.phase ?? null) === (c.phase ?? null) && (x.project_id ?? null) === (c.project_id ?? null),

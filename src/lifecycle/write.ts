@@ -162,6 +162,7 @@ function buildEntry(input: NewEntry, lesson: string, s: Services, opts: WriteOpt
       confidence: input.confidence,
       confirmations: [...byPhase, ...byProject],
       hive_eligible: input.hive_eligible ?? false,
+      max_phases: input.max_phases,
       supersedes: input.supersedes,
       flags,
     },

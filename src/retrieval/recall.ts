@@ -59,7 +59,9 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
   const profileOf = lessonProfiles();
-  const scored = mergeAcrossTiers(scoreCandidates(hits, ctx, contextText(ctx), s.now(), s.config.knowledge.feedback_half_life_days), dedup, diversityPool(limit), profileOf);
+  const k = s.config.knowledge;
+  const encounter = { same: k.same_project_weight, cross: k.cross_project_weight };
+  const scored = mergeAcrossTiers(scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter), dedup, diversityPool(limit), profileOf);
   if (opts.diverse === false) return scored.slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.
   return diversify(scored, limit, MMR_LAMBDA, dedup, profileOf);

@@ -3,10 +3,11 @@ import { KIND_WEIGHTS, type Entry } from "../core/entry.js";
 import { anyGlobMatcher } from "../core/globs.js";
 import { profileLesson, similarity, type LessonProfile } from "../quality/similarity.js";
 import { decayedFeedback } from "../lifecycle/feedback.js";
+import { encounterScore, type EncounterWeights } from "../lifecycle/confirm.js";
 import { phaseTitle, weightedContextTerms, type RetrievalContext } from "./context.js";
 import { FOCUS_TEXT_CHARS, focusScores } from "./focus.js";
 import {
-  feedbackFactor,
+  ENCOUNTER_HALF, feedbackFactor,
   FOCUS_POOL, INTENT_BOOSTS, MMR_LAMBDA, NEAR_DUPLICATE_SIMILARITY, PHASE_CATEGORY_HINTS, SCORE_WEIGHTS, specificity, STATUS_PRIOR, type ScoreComponent,
 } from "./weights.js";
 
@@ -57,6 +58,7 @@ export function scoreCandidates(
   text: string,
   now: Date,
   halfLifeDays: number,
+  encounterWeights: EncounterWeights = { same: 1, cross: 0.5 },
 ): ScoredEntry[] {
   const maxRel = Math.max(1e-9, ...hits.map((h) => h.relevance));
   const phaseText = `${phaseTitle(ctx.phase)} ${ctx.task ?? ""}`;
@@ -98,6 +100,7 @@ export function scoreCandidates(
       triggers: sig.triggers ? W.triggers.value * spec.triggers : 0,
       phase: sig.phase ? W.phase.value * spec.phase : 0,
       tier: W.tier.value * (e.tier === "swarm" ? 1 : 0),
+      encounter: W.encounter.value * saturate(encounterScore(e, encounterWeights)),
     };
     // A component that is not a finite number (a legacy row's odd value) counts as nothing, so a score is always finite.
     for (const [name, v] of Object.entries(b)) if (!Number.isFinite(v)) b[name as keyof typeof b] = 0;
@@ -116,6 +119,11 @@ export function scoreCandidates(
     }
     return { entry: e, score, breakdown: b };
   });
+}
+
+/** 0 for nothing, half at ENCOUNTER_HALF, toward 1 for lessons met everywhere. */
+function saturate(x: number): number {
+  return x > 0 ? x / (x + ENCOUNTER_HALF) : 0;
 }
 
 /**

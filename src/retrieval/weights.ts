@@ -26,7 +26,14 @@ export const SCORE_WEIGHTS = {
   triggers: { value: 0.1, reason: "A trigger phrase present in the context was declared by the lesson's author." },
   phase: { value: 0.04, reason: "A category that fits the phase (testing in a test phase) is more likely useful." },
   tier: { value: 0.03, reason: "Project lessons are more specific than cross-project ones, all else equal." },
+  encounter: {
+    value: 0.04,
+    reason: "Hive lessons met again and again (each sighting weighted by knowledge.same_project_weight in their source project, knowledge.cross_project_weight elsewhere) have proven themselves; saturates, half at an encounter score of 2.",
+  },
 } as const satisfies Record<string, Weight>;
+
+/** The encounter score at which the encounter component gives half its weight. */
+export const ENCOUNTER_HALF = 2;
 
 export type ScoreComponent = keyof typeof SCORE_WEIGHTS;
 

@@ -22,6 +22,8 @@ const RowSchema = z.looseObject({
   confidence: z.number().nullish(),
   status: z.string().nullish(),
   hive_eligible: z.boolean().nullish(),
+  max_phases: z.number().nullish(),
+  entities: strList,
   auto_generated: z.boolean().nullish(),
   created_at: z.union([z.string(), z.number()]).nullish(),
   promoted_at: z.union([z.string(), z.number()]).nullish(),
@@ -136,6 +138,9 @@ function toInput(row: Row, lesson: string, ctx: LineContext): NewEntryInput {
     confidence: row.confidence == null ? undefined : Math.min(1, Math.max(0, row.confidence)),
     status,
     hive_eligible: row.hive_eligible ?? undefined,
+    // Checked by the engine's input schema like any other face's value: a bad one rejects the row, with its line.
+    max_phases: row.max_phases ?? undefined,
+    entities: list(row.entities, 30),
     auto_generated: row.auto_generated ?? undefined,
     external_id: row.id == null ? undefined : String(row.id).slice(0, 200),
     derived_from: { kind: "import", ref: ctx.basename },

@@ -1,6 +1,6 @@
 // knowledge_add: record a lesson through the gates; a duplicate reinforces, a rejection comes back with its reason.
 import { z } from "zod";
-import { CATEGORIES, KINDS, PRIORITIES, ROOT_CAUSES, type NewEntryInput } from "../../core/entry.js";
+import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type NewEntryInput } from "../../core/entry.js";
 import { defineTool, writeOutcome } from "./shared.js";
 
 const list = (max: number, describe: string) => z.array(z.string().min(1)).max(max).optional().describe(describe);
@@ -56,7 +56,21 @@ const args = {
   required_actions: list(20, "Things an agent must do when the lesson applies (makes it a directive)."),
   forbidden_actions: list(20, "Things an agent must not do when the lesson applies (makes it a directive)."),
   priority: z.enum(PRIORITIES).optional().describe("How much it matters when it applies (default medium); high and critical render as directives."),
+  verification_checks: list(20, "Checks that show the lesson was followed, e.g. \"npm test passes\"."),
+  enforcement: z.enum(ENFORCEMENTS).optional().describe("warn (default): advisories from this lesson warn before a matching edit; enforce: they block it."),
+  agents: list(30, 'Agents the lesson is for, e.g. ["coder", "reviewer"]; omit for every agent. Others are never shown it.'),
+  tools: list(30, 'Tools the lesson is for, e.g. ["bash", "edit"]; omit for every tool.'),
+  entities: list(30, 'What it is about, as tags like "feature:auth" or "service:billing" (found by search).'),
+  hive_eligible: z.boolean().optional().describe("true: once confirmed in enough phases it is promoted to the cross-project hive automatically."),
+  // Range checks live in the engine's one input schema (core/entry.ts), shared with the CLI and imports.
+  max_phases: z.number().optional().describe("How many phase completions the lesson lives without use before it is archived (default: the project's setting, 10; todo 3)."),
 };
+
+/** The given keys only, or undefined when none was given. */
+function present<T extends Record<string, unknown>>(o: T): Partial<T> | undefined {
+  const out = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return Object.keys(out).length ? out : undefined;
+}
 
 export const knowledgeAdd = defineTool({
   name: "knowledge_add",
@@ -72,14 +86,10 @@ export const knowledgeAdd = defineTool({
       a.prevention_rule || a.detection_pattern || a.suggested_guardrail
         ? { rule: a.prevention_rule, detection_pattern: a.detection_pattern, suggested_guardrail: a.suggested_guardrail }
         : undefined;
-    const applicability =
-      a.file_globs || a.triggers || a.tech_stack || a.projects
-        ? { file_globs: a.file_globs, triggers: a.triggers, tech_stack: a.tech_stack, projects: a.projects }
-        : undefined;
-    const directive =
-      a.required_actions || a.forbidden_actions || a.priority
-        ? { required_actions: a.required_actions, forbidden_actions: a.forbidden_actions, priority: a.priority }
-        : undefined;
+    const applicability = present({ file_globs: a.file_globs, triggers: a.triggers, tech_stack: a.tech_stack, projects: a.projects, agents: a.agents, tools: a.tools });
+    const directive = present({
+      required_actions: a.required_actions, forbidden_actions: a.forbidden_actions, verification_checks: a.verification_checks, priority: a.priority, enforcement: a.enforcement,
+    });
     const input: NewEntryInput = {
       lesson: a.lesson,
       title: a.title,
@@ -87,6 +97,7 @@ export const knowledgeAdd = defineTool({
       category: a.category,
       kind: a.kind,
       tags: a.tags,
+      entities: a.entities,
       scope: a.scope,
       confidence: a.confidence,
       phase: a.phase,
@@ -95,6 +106,8 @@ export const knowledgeAdd = defineTool({
       directive,
       root_cause: a.root_cause,
       supersedes: a.supersedes,
+      hive_eligible: a.hive_eligible,
+      max_phases: a.max_phases,
       ...(a.derived_from ? { derived_from: { kind: /\bissue\b|#\d/i.test(a.derived_from) ? ("issue" as const) : ("task" as const), ref: a.derived_from } } : {}),
       // An explicit add is a deliberate act, not automatic extraction (the audited tool got this wrong).
       auto_generated: false,

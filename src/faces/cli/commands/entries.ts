@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
-import { CATEGORIES, KINDS, parseStatuses, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
+import { CATEGORIES, KINDS, parseStatuses, PRIORITIES, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
 import type { LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
 import { action, int, readCairn, withCairn } from "../context.js";
@@ -30,6 +30,16 @@ interface AddFlags {
   projects?: string;
   supersedes?: string;
   enforce?: boolean;
+  priority?: LessonFields["priority"];
+  entities?: string;
+  agents?: string;
+  tools?: string;
+  triggers?: string;
+  require?: string[];
+  forbid?: string[];
+  verify?: string[];
+  hiveEligible?: boolean;
+  maxPhases?: number;
   fromFile?: string;
 }
 
@@ -78,7 +88,9 @@ export function reportWrite(out: Output, r: WriteResult, extra: Record<string, u
 /** The lesson fields the flags give; `over` a --from-file document when there is one. */
 export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFields {
   const prevention = defined({ rule: f.prevention, detection_pattern: f.detect, suggested_guardrail: f.guardrail });
-  const applicability = defined({ file_globs: list(f.files), tech_stack: list(f.stack), projects: list(f.projects) });
+  const applicability = defined({
+    file_globs: list(f.files), tech_stack: list(f.stack), projects: list(f.projects), agents: list(f.agents), tools: list(f.tools), triggers: list(f.triggers),
+  });
   return {
     ...(lesson !== undefined ? { lesson } : {}),
     ...(f.category ? { category: f.category as NewEntryInput["category"] } : {}),
@@ -92,6 +104,13 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
     ...(f.rootCause ? { root_cause: f.rootCause } : {}),
     ...(f.supersedes ? { supersedes: f.supersedes } : {}),
     ...(f.enforce ? { enforcement: "enforce" as const } : {}),
+    ...(f.priority ? { priority: f.priority } : {}),
+    ...(f.entities ? { entities: list(f.entities) } : {}),
+    ...(f.require ? { required_actions: f.require } : {}),
+    ...(f.forbid ? { forbidden_actions: f.forbid } : {}),
+    ...(f.verify ? { verification_checks: f.verify } : {}),
+    ...(f.hiveEligible !== undefined ? { hive_eligible: f.hiveEligible } : {}),
+    ...(f.maxPhases !== undefined ? { max_phases: f.maxPhases } : {}),
     ...(prevention ? { prevention } : {}),
     ...(applicability ? { applicability } : {}),
   };
@@ -123,9 +142,30 @@ export function lessonOptions(cmd: Command, opts: { supersedes?: boolean } = {})
     .option("--files <globs>", "comma-separated file globs it applies to")
     .option("--stack <a,b>", "comma-separated tech stack it applies to")
     .option("--projects <a,b>", 'comma-separated project names it applies to ("*" for any)')
-    .option("--enforce", "advisories from this lesson block the agent's action instead of only warning");
+    .option("--enforce", "advisories from this lesson block the agent's action instead of only warning")
+    .addOption(new Option("--priority <p>", "how much it matters when it applies (high and critical render as directives)").choices(PRIORITIES))
+    .option("--require <action>", "an action an agent must take when it applies (repeatable)", collect)
+    .option("--forbid <action>", "an action an agent must not take when it applies (repeatable)", collect)
+    .option("--verify <check>", "a check showing the lesson was followed (repeatable)", collect)
+    .option("--triggers <a,b>", "comma-separated words or phrases that make it relevant when present")
+    .option("--agents <a,b>", "comma-separated agents it is for (others never see it); default every agent")
+    .option("--tools <a,b>", "comma-separated tools it is for; default every tool")
+    .option("--entities <a,b>", 'comma-separated things it is about, e.g. "feature:auth,service:billing"')
+    .option("--hive-eligible", "promote it to the hive automatically once confirmed in enough phases")
+    .option("--max-phases <n>", "phase completions it lives without use before it is archived (default: knowledge.default_max_phases)", number);
   if (opts.supersedes !== false) cmd.option("--supersedes <id>", "an older entry this one replaces (retired when this one is accepted)");
   return cmd;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** A plain number; the range is the engine's to check (the same message from every face). */
+function number(v: string): number {
+  const n = Number(v);
+  if (v.trim() === "" || Number.isNaN(n)) throw new InvalidArgumentError("must be a number.");
+  return n;
 }
 
 function readStdin(): string {
@@ -288,7 +328,17 @@ function showEntry(e: Entry, out: Output): void {
   row("files", e.applicability.file_globs.join(", "));
   row("stack", e.applicability.tech_stack.join(", "));
   row("projects", e.applicability.projects.join(", "));
+  row("agents", e.applicability.agents.join(", "));
+  row("tools", e.applicability.tools.join(", "));
+  row("triggers", e.applicability.triggers.join(", "));
+  row("entities", e.entities.join(", "));
+  row("priority", e.directive.priority !== "medium" ? e.directive.priority : undefined);
+  row("must", e.directive.required_actions.join("; "));
+  row("must not", e.directive.forbidden_actions.join("; "));
+  row("verify", e.directive.verification_checks.join("; "));
   row("enforcement", e.directive.enforcement === "enforce" ? "enforce" : undefined);
+  row("hive", e.lifecycle.hive_eligible && e.tier === "swarm" ? "eligible (promoted once confirmed in enough phases)" : undefined);
+  row("ttl", e.lifecycle.max_phases !== undefined ? `${e.lifecycle.phases_alive} of ${e.lifecycle.max_phases} phases` : undefined);
   row("created", `${e.created_at} by ${e.provenance.created_by}`);
   row("approved", e.provenance.approved_at ? `${e.provenance.approved_at} by ${e.provenance.approved_by ?? "?"}` : undefined);
   row("source", e.provenance.source_project_name);

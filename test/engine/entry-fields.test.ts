@@ -1,0 +1,143 @@
+// Issue 11 item 8: every entry field that changes behaviour can be set from every face, with one validation.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { openCairn, type Cairn, type Entry } from "../../src/index.js";
+import { NewEntryInputSchema } from "../../src/core/entry.js";
+import { callTool, knowledgeAdd } from "../../src/tools/index.js";
+import { sandbox as cliSandbox } from "../helpers/cli.js";
+import { withCairn } from "../helpers/engine.js";
+
+const LESSON = "Run prisma generate after editing schema.prisma in packages/db, or the API build uses a stale client.";
+
+/** The behaviour-bearing fields this issue item is about, as each face is given them. */
+const WANTED = {
+  entities: ["feature:db", "service:api"],
+  hive_eligible: true,
+  max_phases: 2,
+  agents: ["coder"],
+  tools: ["bash"],
+  triggers: ["prisma"],
+  verification_checks: ["npm run build passes"],
+  priority: "high",
+  enforcement: "enforce",
+} as const;
+
+function assertFields(e: Entry, face: string): void {
+  assert.deepEqual(e.entities, WANTED.entities, `${face}: entities`);
+  assert.equal(e.lifecycle.hive_eligible, true, `${face}: hive_eligible`);
+  assert.equal(e.lifecycle.max_phases, 2, `${face}: max_phases`);
+  assert.deepEqual(e.applicability.agents, ["coder"], `${face}: agents`);
+  assert.deepEqual(e.applicability.tools, ["bash"], `${face}: tools`);
+  assert.deepEqual(e.applicability.triggers, ["prisma"], `${face}: triggers`);
+  assert.deepEqual(e.directive.verification_checks, ["npm run build passes"], `${face}: verification_checks`);
+  assert.equal(e.directive.priority, "high", `${face}: priority`);
+  assert.equal(e.directive.enforcement, "enforce", `${face}: enforcement`);
+}
+
+const toolArgs = { lesson: LESSON, ...WANTED };
+
+test("regression 11.8: knowledge_add (MCP and plugin) sets entities, hive_eligible, max_phases, agents and tools", async () => {
+  await withCairn(async (cairn) => {
+    const r = await callTool(knowledgeAdd, toolArgs, { cairn, actor: "agent:coder" });
+    assert.equal(r.data.action, "added", r.text);
+    assertFields(await cairn.get(String(r.data.id)), "knowledge_add");
+  });
+});
+
+test("regression 11.8: cairn add flags and --from-file set the same fields", async () => {
+  const sb = cliSandbox();
+  try {
+    const flagsProject = sb.project("flags");
+    const byFlags = await sb.json(
+      flagsProject, "add", LESSON, "--entities", "feature:db,service:api", "--hive-eligible", "--max-phases", "2", "--agents", "coder",
+      "--tools", "bash", "--triggers", "prisma", "--verify", "npm run build passes", "--priority", "high", "--enforce",
+    );
+    assert.equal(byFlags.code, 0, byFlags.stderr);
+    assertFields((await sb.json<{ entry: Entry }>(flagsProject, "show", byFlags.body.id)).body.entry, "cairn add flags");
+    const shown = await sb.run(flagsProject, "show", byFlags.body.id);
+    for (const line of [/agents\s+coder/, /tools\s+bash/, /entities\s+feature:db, service:api/, /ttl\s+0 of 2 phases/, /hive\s+eligible/]) assert.match(shown.stdout, line);
+
+    const fileProject = sb.project("file");
+    const doc = path.join(sb.root, "lesson.yaml");
+    fs.writeFileSync(
+      doc,
+      [
+        `lesson: "${LESSON}"`, "entities: [feature:db, service:api]", "hive_eligible: true", "max_phases: 2",
+        "applicability: { agents: [coder], tools: [bash], triggers: [prisma] }", 'verification_checks: ["npm run build passes"]',
+        "priority: high", "enforcement: enforce", "",
+      ].join("\n"),
+    );
+    const byFile = await sb.json(fileProject, "add", "--from-file", doc);
+    assert.equal(byFile.code, 0, byFile.stderr);
+    assertFields((await sb.json<{ entry: Entry }>(fileProject, "show", byFile.body.id)).body.entry, "cairn add --from-file");
+  } finally {
+    sb.cleanup();
+  }
+});
+
+test("regression 11.8: an opencode-swarm import keeps max_phases and entities beside hive_eligible, agents and tools", async () => {
+  await withCairn(async (cairn, sb) => {
+    const file = path.join(sb.root, "knowledge.jsonl");
+    const row = {
+      id: "lesson-1", tier: "swarm", lesson: LESSON, category: "tooling", hive_eligible: true, max_phases: 2, entities: ["feature:db", "service:api"],
+      applies_to_agents: ["coder"], applies_to_tools: ["bash"], triggers: ["prisma"], verification_checks: ["npm run build passes"],
+      directive_priority: "high", enforcement_mode: "enforce",
+    };
+    fs.writeFileSync(file, JSON.stringify(row) + "\n");
+    const report = await cairn.importFile(file);
+    assert.equal(report.imported, 1, JSON.stringify(report));
+    const [e] = await cairn.list({ tier: "swarm" });
+    assertFields(e!, "opencode-swarm import");
+  });
+});
+
+test("regression 11.8: a bad max_phases is refused by every face with the engine's one message", async () => {
+  await withCairn(async (cairn, sb) => {
+    const tool = await callTool(knowledgeAdd, { lesson: LESSON, max_phases: 0 }, { cairn, actor: "agent:coder" });
+    assert.equal(tool.data.action, "rejected");
+    assert.match(tool.text, /max_phases/);
+
+    const file = path.join(sb.root, "knowledge.jsonl");
+    fs.writeFileSync(file, JSON.stringify({ id: "x", lesson: LESSON, max_phases: 2.5 }) + "\n");
+    const report = await cairn.importFile(file);
+    assert.equal(report.rejected, 1);
+    assert.match(report.rejections[0]!.reason, /max_phases/);
+    assert.equal(NewEntryInputSchema.safeParse({ lesson: LESSON, max_phases: 1001 }).success, false);
+  });
+  const sb = cliSandbox();
+  try {
+    const r = await sb.run(sb.project("p"), "add", LESSON, "--max-phases", "0");
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /max_phases/);
+  } finally {
+    sb.cleanup();
+  }
+});
+
+async function phases(cairn: Cairn, n: number): Promise<void> {
+  for (let i = 1; i <= n; i++) await cairn.completePhase(`phase-${i}`);
+}
+
+test("regression 11.8: what the fields do once set by a face — per-entry TTL, the explicit promotion route, who a lesson is for", async () => {
+  await withCairn(async (cairn) => {
+    const ctx = { cairn, actor: "agent:coder" };
+    const short = await callTool(knowledgeAdd, { lesson: LESSON, max_phases: 2 }, ctx);
+    const normal = await callTool(knowledgeAdd, { lesson: "Seed the currency table before the invoice tests, or the totals round to zero in CI." }, ctx);
+    await phases(cairn, 3);
+    assert.equal((await cairn.get(String(short.data.id))).lifecycle.status, "archived", "its own TTL of 2 phases");
+    assert.equal((await cairn.get(String(normal.data.id))).lifecycle.status, "candidate", "the default TTL of 10 phases");
+
+    // Explicit route: hive_eligible and three confirmed phases.
+    const eligible = "Set NODE_OPTIONS=--max-old-space-size=4096 for the webpack build in CI, or it runs out of memory on big bundles.";
+    for (const phase of ["p1", "p2", "p3"]) await callTool(knowledgeAdd, { lesson: eligible, phase, hive_eligible: true, category: "tooling" }, ctx);
+    const promoted = await cairn.promoteDue();
+    assert.deepEqual(promoted.map((p) => p.route), ["explicit"]);
+
+    const forReviewer = await callTool(knowledgeAdd, { lesson: "Check that every new API route has an authorisation test in the reviewer checklist.", agents: ["reviewer"] }, ctx);
+    const recallAs = async (agent: string) => (await cairn.recall({ task: "authorisation test for new API route", agent })).map((h) => h.entry.id);
+    assert.ok((await recallAs("reviewer")).includes(String(forReviewer.data.id)));
+    assert.ok(!(await recallAs("coder")).includes(String(forReviewer.data.id)));
+  });
+});
