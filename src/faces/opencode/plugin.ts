@@ -67,8 +67,7 @@ export const CairnPlugin: Plugin = async (input, options) => {
 
     "experimental.session.compacting": safeHook(state.log, "experimental.session.compacting", async (_i, o) => {
       if (!plugin.compaction) return;
-      const text = await compactionContext(state);
-      if (text) o.context.push(text);
+      o.context.push(...(await compactionContext(state)));
     }),
 
     "command.execute.before": safeHook(state.log, "command.execute.before", async (i, o) => {

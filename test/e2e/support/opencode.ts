@@ -123,7 +123,10 @@ export async function runOpencode(args: string[], opts: { cwd: string; env: Node
     .filter((l) => l.trim().startsWith("{"))
     .map((l) => JSON.parse(l) as OpencodeEvent);
   const requests = opts.server.requests.slice(from).map((r) => r.body).filter((b) => !isSideRequest(b));
-  return { code, events, requests, stderr: err, hung, ms: Date.now() - started };
+  const ms = Date.now() - started;
+  // Scene times under load are what item 15 of issue 11 was about; CAIRN_E2E_TIMES=1 prints them.
+  if (process.env.CAIRN_E2E_TIMES) process.stderr.write(`[e2e] opencode ${args.join(" ").slice(0, 40)} → ${code} in ${ms} ms\n`);
+  return { code, events, requests, stderr: err, hung, ms };
 }
 
 /** A message for a failed exit-code assertion: why it ended and the end of its stderr. */
