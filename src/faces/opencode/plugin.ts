@@ -40,15 +40,17 @@ export const CairnPlugin: Plugin = async (input, options) => {
 
     "experimental.chat.system.transform": safeHook(state.log, "experimental.chat.system.transform", async (i, o) => {
       if (o.system.some((s) => s.includes(SYSTEM_MARKER) || isHiddenAgentPrompt(s))) return;
-      const addition = await systemAddition(state, i.sessionID);
+      const addition = await systemAddition(state, i.sessionID, i.model);
       if (addition) o.system.push(addition);
     }),
 
     "experimental.chat.messages.transform": safeHook(state.log, "experimental.chat.messages.transform", async (_i, o) => {
+      state.usage.note(o.messages);
       await injector.transform(o);
     }),
 
-    // An enforced lesson throws a HookVeto through safeHook: the call fails with the lesson as its error.
+    // An advisory throws a HookVeto through safeHook: the call fails, before it runs, with the advice as its error
+    // (always for an enforced lesson, once per session for a warning; see advisories.ts).
     "tool.execute.before": safeHook(state.log, "tool.execute.before", async (i, o) => {
       state.activity.noteTool(i.sessionID, i.tool, o.args);
       await advisories.before(i.tool, i.sessionID, i.callID, o.args);

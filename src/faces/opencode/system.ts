@@ -34,7 +34,7 @@ export function isHiddenAgentPrompt(system: string): boolean {
 }
 
 /** The lines to append to a system prompt, or "" when there is nothing to say. */
-export async function systemAddition(state: PluginState, sessionID: string | undefined): Promise<string> {
+export async function systemAddition(state: PluginState, sessionID: string | undefined, model?: { providerID?: string; id?: string }): Promise<string> {
   // Knowledge switched off: no instruction to use tools that would only answer "disabled".
   if (!(await state.enabled())) return "";
   const opts = state.options.plugin;
@@ -53,6 +53,9 @@ export async function systemAddition(state: PluginState, sessionID: string | und
   if (state.isOrchestrator(agent)) {
     const awareness = state.activity.summary(opts.agent_awareness_max_chars, agent);
     if (awareness) lines.push(`${SYSTEM_MARKER} ${sanitizeForPrompt(awareness, opts.agent_awareness_max_chars)}`);
+    // Seed 002 §2.1: the orchestrator decides when to summarise; it is told how full its window is.
+    const budget = state.usage.warning(await state.cairn(), sessionID, model);
+    if (budget) lines.push(`${SYSTEM_MARKER} ${budget}`);
   }
   return lines.join("\n");
 }
