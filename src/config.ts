@@ -95,6 +95,16 @@ export const HivePostgresConfigSchema = z
   })
   .strict();
 
+/** Seed 002 §2.1: the architect is told when its conversation fills the model's context window. */
+export const ContextBudgetConfigSchema = z
+  .object({
+    enabled: bool(true, "Tell orchestrator agents (in their system prompt) how full the model's context window is once it passes a threshold."),
+    warn_threshold: num(0.7, 0.05, 1, "Share of the context window (`model_limits`) at which the architect gets a CONTEXT WARNING to summarise into .swarm/context.md."),
+    critical_threshold: num(0.9, 0.05, 1, "Share at which the warning becomes CONTEXT CRITICAL: offload details now."),
+  })
+  .strict()
+  .refine((c) => c.warn_threshold <= c.critical_threshold, { message: "warn_threshold must not be above critical_threshold", path: ["warn_threshold"] });
+
 export const ConfigSchema = z
   .object({
     knowledge: KnowledgeConfigSchema.prefault({}),
@@ -112,6 +122,7 @@ export const ConfigSchema = z
       .record(z.string(), z.number().int().min(1000))
       .default({ default: 128000 })
       .describe("Context window in tokens per model id; `default` applies to the rest."),
+    context_budget: ContextBudgetConfigSchema.prefault({}),
     busy_timeout_ms: int(5000, 0, 600000, "How long a write waits for another process's lock."),
   })
   .strict();
@@ -120,6 +131,7 @@ export type CairnConfig = z.output<typeof ConfigSchema>;
 export type KnowledgeConfig = z.output<typeof KnowledgeConfigSchema>;
 export type GovernanceConfig = z.output<typeof GovernanceConfigSchema>;
 export type HivePostgresConfig = z.output<typeof HivePostgresConfigSchema>;
+export type ContextBudgetConfig = z.output<typeof ContextBudgetConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
 /** The per-user data dir for the hive: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */

@@ -51,7 +51,8 @@ const ROLE_WORDS = "system|assistant|user|human|developer|tool|model|instruction
 // A role label at a line start reads as a turn boundary to a model; quote it so it reads as a mention.
 const ROLE_PREFIX = new RegExp(`^([ \\t>*_-]*)((?:#{1,6}[ \\t]*)?(?:${ROLE_WORDS})\\b[ \\t]*:?)`, "gimu");
 
-export function sanitizeForPrompt(text: string, maxChars: number = DEFAULT_PROMPT_MAX_CHARS): string {
+/** What every prompt-bound text gets: hidden characters out, role labels quoted, no tag or chat token can form. */
+function neutralize(text: string): string {
   let s = text.normalize("NFC").replace(/\r\n?|[\u2028\u2029]/g, "\n");
   s = stripInvisibleChars(s);
   s = s.replace(ROLE_PREFIX, (all, lead: string, role: string) => {
@@ -59,15 +60,33 @@ export function sanitizeForPrompt(text: string, maxChars: number = DEFAULT_PROMP
     if (!/^#|:$/.test(role)) return all;
     return `${lead}“${role.replace(/#/g, "＃")}”`;
   });
-  s = s
-    // Full-width look-alikes: readable to a model, yet no tag, chat token or comment can form.
-    .replace(/</g, "＜")
-    .replace(/>/g, "＞")
-    .replace(/\[(\/?)(INST|SYS)\]/gi, "［$1$2］")
+  return (
+    s
+      // Full-width look-alikes: readable to a model, yet no tag, chat token or comment can form.
+      .replace(/</g, "＜")
+      .replace(/>/g, "＞")
+      .replace(/\[(\/?)(INST|SYS)\]/gi, "［$1$2］")
+  );
+}
+
+export function sanitizeForPrompt(text: string, maxChars: number = DEFAULT_PROMPT_MAX_CHARS): string {
+  const s = neutralize(text)
     // A fence could close the block the renderer wraps lessons in.
     .replace(/`{3,}/g, (f) => f.split("").join(" "))
     .replace(/~{3,}/g, (f) => f.split("").join(" "))
     .replace(/\s+/g, " ")
+    .trim();
+  return truncateAtWord(s, maxChars);
+}
+
+/**
+ * For whole documents shown as Markdown (a plan in a command answer): the same neutralising, but lines,
+ * indentation and fences stay, so headings, lists and code render. Never for text inside a lessons block.
+ */
+export function sanitizeMarkdownForPrompt(text: string, maxChars: number = DEFAULT_PROMPT_MAX_CHARS): string {
+  const s = neutralize(text)
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
     .trim();
   return truncateAtWord(s, maxChars);
 }

@@ -2,6 +2,7 @@
 import type { Tier } from "../core/entry.js";
 import { storeFor, type Services } from "../services.js";
 import type { RetrievalContext } from "./context.js";
+import { contextLimit } from "./context-budget.js";
 import { recallForContext, withPlan } from "./recall.js";
 import { contentStems, isRelated } from "./relatedness.js";
 import { budgetFor, INJECTION_SENTINEL, isDirective, renderBlock, type BudgetRegime } from "./render.js";
@@ -26,8 +27,7 @@ export interface InjectOptions {
 }
 
 export function modelLimit(s: Services, model?: string): number {
-  const limits = s.config.model_limits;
-  return (model && limits[model]) || limits.default || 128000;
+  return contextLimit(s.config, model);
 }
 
 export async function injectForContext(s: Services, given: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {

@@ -66,6 +66,12 @@ function statusWord(word: unknown): PhaseStatus | undefined {
   return typeof word === "string" ? STATUS_WORDS[word.trim().toLowerCase().replace(/[\s-]+/g, "_")] : undefined;
 }
 
+/** "# Plan: Auth rewrite" names the plan "Auth rewrite": faces print "Plan: <title>" themselves. */
+function planTitle(text: string | undefined): string | undefined {
+  const t = text?.replace(/^plan\s*[:—–-]\s*/i, "").trim();
+  return t || undefined;
+}
+
 function clean(text: string): string {
   return text.replace(TRAILING_MARKERS_RE, "").replace(/\s+/g, " ").trim();
 }
@@ -159,7 +165,7 @@ export function parsePlanMarkdown(markdown: string): Plan {
     }
   });
   close(lines.length);
-  const title = lines.find((l) => /^#\s/.test(l))?.replace(/^#\s+/, "").trim();
+  const title = planTitle(lines.find((l) => /^#\s/.test(l))?.replace(/^#\s+/, ""));
   const header = /^Phase:\s*(\d+)/im.exec(markdown);
   return planOf(title, phases, header ? Number(header[1]) : undefined);
 }
@@ -204,7 +210,7 @@ export function parsePlanJson(text: string): Plan | undefined {
     phases.push({ ...phase, text: "" });
   });
   if (!phases.length) return undefined;
-  const plan = planOf(typeof title === "string" ? clean(title) : undefined, phases, numberOf(current_phase));
+  const plan = planOf(typeof title === "string" ? planTitle(clean(title)) : undefined, phases, numberOf(current_phase));
   for (const p of plan.phases) p.text = renderPhase(p);
   return plan;
 }

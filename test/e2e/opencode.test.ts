@@ -32,6 +32,10 @@ function planWithRetro(): string {
   ].join("\n");
 }
 
+/** What the scripted model saw in the advisory scene: whether the migration existed when the advice came back. */
+const advise: { fileExistedWhenTold?: boolean; retried: boolean } = { retried: false };
+const DB_FILE = () => path.join(project, "src", "db", "0001_users.sql");
+
 const lastRole = (req: ChatRequest) => req.messages[req.messages.length - 1]?.role;
 const userText = (req: ChatRequest) => req.messages.filter((m) => m.role === "user").map(messageText).join("\n");
 
@@ -55,11 +59,18 @@ function respond(req: ChatRequest): Reply {
     return afterTool ? { text: "Plan written." } : { toolCalls: [{ name: "write", arguments: { filePath: path.join(project, ".swarm", "plan.md"), content: planWithRetro() } }] };
   }
   if (text.includes("E2E-ADVISE")) {
+    // A warning holds the write back once with the advice; the model reads it, then sends the identical call again.
+    const held = afterTool ? toolResults(req).find((r) => r.name === "write" && /send the same call again/.test(r.text)) : undefined;
+    if (held && !advise.retried) {
+      advise.fileExistedWhenTold = fs.existsSync(DB_FILE());
+      advise.retried = true;
+      return { toolCalls: [{ name: "write", arguments: held.args }] };
+    }
     return afterTool
       ? { text: "Advisories read." }
       : {
           toolCalls: [
-            { name: "write", arguments: { filePath: path.join(project, "src", "db", "0001_users.sql"), content: "CREATE TABLE users (id integer);\n" } },
+            { name: "write", arguments: { filePath: DB_FILE(), content: "CREATE TABLE users (id integer);\n" } },
             { name: "write", arguments: { filePath: path.join(project, "src", "payments", "charge.ts"), content: "export const charge = () => provider.charge();\n" } },
             { name: "bash", arguments: { command: "echo actor=$CAIRN_ACTOR", description: "Show the actor" } },
           ],
@@ -97,8 +108,9 @@ after(async () => {
 
 // No total time limit that a busy machine could hit: each run has a watchdog on no progress (support/opencode.ts).
 test("opencode + Cairn plugin against a scripted model", async (t) => {
+  let firstRun: OpencodeRun | undefined;
   await t.test("the model's knowledge_add calls store lessons", async () => {
-    const run = await opencode(["E2E-ADD: remember the auth lessons"]);
+    const run = (firstRun = await opencode(["E2E-ADD: remember the auth lessons"]));
     assert.equal(run.code, 0, runFailure(run));
     const calls = run.events.filter((e) => e.type === "tool_use" && e.part?.tool === "knowledge_add");
     assert.equal(calls.length, 2, JSON.stringify(run.events).slice(0, 2000));
@@ -112,6 +124,13 @@ test("opencode + Cairn plugin against a scripted model", async (t) => {
     }
     const recall = run.requests[0]!.tools!.find((x) => x.function.name === "knowledge_recall")!;
     assert.match(JSON.stringify(recall.function.parameters), /"query":\{[^}]*"description"/);
+  });
+
+  // Item 15 of issue 11: a start that takes minutes on a busy machine used to print nothing until the model
+  // was called, so the watchdog could not tell a slow start from a hang. Its log lines are that progress now.
+  await t.test("regression 11.15: opencode's start reports progress to the watchdog before the first model request", () => {
+    assert.ok(firstRun, "the first scene ran");
+    assert.ok(firstRun!.linesBeforeFirstRequest >= 5, `progress lines before the first model request: ${firstRun!.linesBeforeFirstRequest}`);
   });
 
   await t.test("on the next turn the lessons block reaches the model, plus the standing instruction", async () => {
@@ -175,7 +194,7 @@ test("opencode + Cairn plugin against a scripted model", async (t) => {
     assert.ok(!text.includes(LESSON.slice(0, 60)), "plain lessons stay with the orchestrator");
   });
 
-  await t.test("editing a file an approved lesson covers: the advisory reaches the model; an enforced one fails the call", async () => {
+  await t.test("regression 11.11: a warn advisory reaches the model before the file changes; the identical retry writes it; an enforced one fails the call", async () => {
     const seed = await openCairn({ projectDir: project, env, actor: "human:test" });
     const ids: string[] = [];
     try {
@@ -196,9 +215,14 @@ test("opencode + Cairn plugin against a scripted model", async (t) => {
     assert.match(db, /Cairn advisory/, JSON.stringify(results).slice(0, 2000));
     assert.ok(db.includes(DB_RULE), db);
     assert.match(db, /matched file src\/db\/0001_users\.sql/);
+    assert.equal(advise.retried, true, "the model was told to repeat the call");
+    assert.equal(advise.fileExistedWhenTold, false, "the advice arrived before the write ran");
+    const writes = results.filter((r) => r.name === "write" && String(r.args.filePath).includes("src/db"));
+    assert.equal(writes.length, 2, "held once, then the identical retry");
+    assert.match(writes[1]!.text, /Cairn advisory \(shown to you before\)/);
     const pay = byFile("src/payments");
     assert.ok(pay.includes(PAY_RULE) && pay.includes("[enforced]"), pay);
-    assert.ok(fs.existsSync(path.join(project, "src", "db", "0001_users.sql")), "the warned write went through");
+    assert.ok(fs.existsSync(DB_FILE()), "the warned write went through on the retry");
     assert.ok(!fs.existsSync(path.join(project, "src", "payments", "charge.ts")), "the enforced write was stopped");
     const bash = results.find((r) => r.name === "bash")?.text ?? "";
     assert.match(bash, /actor=agent:build/, "shell.env names the agent for a cairn CLI it runs");

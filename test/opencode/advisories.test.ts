@@ -1,4 +1,4 @@
-// Advisories in the tool hooks: warnings appended to the tool's output, enforced lessons fail the call, shell.env names the agent.
+// Advisories in the tool hooks: warnings delivered before the call runs (held once), enforced lessons fail the call, shell.env names the agent.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -40,22 +40,50 @@ await vetted(c, {
 
 await p.hook("chat.message")({ sessionID: "ses_c", agent: "coder" }, { message: {} as never, parts: [] });
 
-/** Runs a tool call through both hooks as OpenCode does; returns what the model would read. */
-async function run(tool: string, args: Record<string, unknown>, callID: string, sessionID = "ses_c"): Promise<string> {
-  await p.hook("tool.execute.before")({ tool, sessionID, callID }, { args });
+/**
+ * Runs a tool call through both hooks as OpenCode does: a hook that throws fails the call before it runs
+ * and the model reads the error instead. Returns what the model would read and whether the tool ran.
+ */
+async function call(tool: string, args: Record<string, unknown>, callID: string, sessionID = "ses_c"): Promise<{ ran: boolean; text: string }> {
+  try {
+    await p.hook("tool.execute.before")({ tool, sessionID, callID }, { args });
+  } catch (e) {
+    return { ran: false, text: (e as Error).message };
+  }
   const out = { title: "", output: "done", metadata: {} };
   await p.hook("tool.execute.after")({ tool, sessionID, callID, args }, out);
-  return out.output;
+  return { ran: true, text: out.output };
 }
 
-test("a warn lesson whose glob matches is appended to the tool's output and counted as the agent's consultation", async () => {
-  const output = await run("write", { filePath: path.join(p.dir, "src/db/0042_users.ts"), content: "export const up = 1;" }, "call_w");
-  assert.match(output, /^done\n\nCairn advisory/);
-  assert.ok(output.includes(DB_RULE), output);
-  assert.match(output, /Reversible migrations: .*\(matched file src\/db\/0042_users\.ts\)/);
+/** The text the model reads for a call that matches a warning it has not seen: held once, then run. */
+async function run(tool: string, args: Record<string, unknown>, callID: string, sessionID = "ses_c"): Promise<string> {
+  const first = await call(tool, args, callID, sessionID);
+  if (first.ran) return first.text;
+  const retry = await call(tool, args, `${callID}_retry`, sessionID);
+  assert.ok(retry.ran, `the identical retry runs: ${retry.text}`);
+  return first.text;
+}
+
+test("regression 11.11: a warn lesson is delivered before the call runs (held once with the advice); the identical retry runs", async () => {
+  const args = { filePath: path.join(p.dir, "src/db/0042_users.ts"), content: "export const up = 1;" };
+  const first = await call("write", args, "call_w");
+  assert.equal(first.ran, false, "the first call does not run");
+  assert.match(first.text, /^Cairn advisory/);
+  assert.ok(first.text.includes(DB_RULE), first.text);
+  assert.match(first.text, /Reversible migrations: .*\(matched file src\/db\/0042_users\.ts\)/);
+  assert.match(first.text, /nothing was changed.*send the same call again/s);
+  assert.doesNotMatch(readLog(p.dir), /HookVeto|ERROR/, "holding a call back is not a failure");
   const events = (await c.history(dbId)).filter((e) => e.type === "consulted");
   assert.equal(events.at(-1)?.actor, "agent:coder");
   assert.equal(events.at(-1)?.data.session_id, "ses_c");
+
+  const retry = await call("write", args, "call_w2");
+  assert.equal(retry.ran, true, "the retry runs");
+  assert.match(retry.text, /^done\n\nCairn advisory \(shown to you before\): \[S-\d+\] applies/);
+  const later = await call("edit", { filePath: path.join(p.dir, "src/db/0043_orders.ts"), oldString: "a", newString: "b" }, "call_w3");
+  assert.equal(later.ran, true, "a session told once is not held again for the same lesson");
+  const other = await call("write", args, "call_w4", "ses_other");
+  assert.equal(other.ran, false, "another session is told before its own first call");
 });
 
 test("an enforced lesson fails the call with the advisory as its error; nothing is appended later", async () => {
@@ -85,7 +113,7 @@ test("a shell command or a patch's added lines matching a detection pattern get 
   assert.ok(bash.includes(EVAL_RULE), bash);
   assert.match(bash, /matched regex pattern/);
   const patch = ["*** Begin Patch", "*** Add File: src/db/0043_orders.ts", "+export const up = 2;", "*** End Patch"].join("\n");
-  assert.ok((await run("apply_patch", { patchText: patch }, "call_p1")).includes(DB_RULE), "apply_patch targets come from the patch text");
+  assert.ok((await run("apply_patch", { patchText: patch }, "call_p1", "ses_patch")).includes(DB_RULE), "apply_patch targets come from the patch text");
 });
 
 test("advisoryTarget reads the real OpenCode argument names", () => {

@@ -133,3 +133,23 @@ test("status, plan [N], agents, curate", async () => {
   assert.match(await answer("nonsense"), /Unknown subcommand "nonsense"/);
   assert.match(await answer(""), /Cairn — \/swarm commands/);
 });
+
+test("regression 11.13: plan keeps its Markdown lines, agents show temperature, status says Plan: once", async () => {
+  const dir = p.dir;
+  writePlan(dir, `# Plan: Billing\nPhase: 1\n\n## Phase 1: Invoices [IN PROGRESS]\n- [x] 1.1: Model\n- [ ] 1.2: PDF export\n  - acceptance: opens in Acrobat\n\n\`\`\`sh\nnpm run pdf\n\`\`\`\n`);
+  const plan = await answer("plan");
+  assert.match(plan, /^# Plan: Billing$/m, plan);
+  assert.match(plan, /^## Phase 1: Invoices \[IN PROGRESS\]$/m);
+  assert.match(plan, /^- \[ \] 1\.2: PDF export\n {2}- acceptance: opens in Acrobat$/m, "nested lists keep their indentation");
+  assert.match(plan, /^```sh\nnpm run pdf\n```$/m, "code fences survive");
+  assert.match(await answer("plan 1"), /^- \[x\] 1\.1: Model$/m);
+  const status = await answer("status");
+  assert.match(status, /^Plan: Billing$/m, status);
+  assert.doesNotMatch(status, /Plan: Plan:/);
+  const cfg: Config = { agent: { architect: { mode: "primary", model: "mock/m", temperature: 0.2 }, coder: { mode: "subagent", temperature: 0 } } };
+  await p.hook("config")(cfg);
+  const agents = await answer("agents");
+  assert.match(agents, /- architect \(primary, mock\/m, temperature 0\.2, gets lessons block\)/, agents);
+  assert.match(agents, /- coder \(subagent, temperature 0, gets directives\)/);
+  await p.hook("config")(config);
+});

@@ -69,12 +69,43 @@ test("compaction carries the current phase, its Lessons Learned bullets and matc
   writePlan(p.dir, `${PLAN}\n### Lessons Learned\n- The session middleware must run before the rate limiter in src/server.ts.\n`);
   const out = { context: [] as string[] };
   await p.hook("experimental.session.compacting")({ sessionID: "ses_arch" }, out);
-  assert.equal(out.context.length, 1);
   const text = out.context[0]!;
   assert.match(text, /Current phase \(keep\): Phase 2: Session middleware/);
   assert.match(text, /lesson of this phase: The session middleware must run before the rate limiter/);
   assert.match(text, new RegExp(`\\[${decision.handle}\\] decision:`));
   assert.ok(text.length <= 2000);
+});
+
+test("regression 11.14: context.md's newest decisions reach the system prompt; compaction keeps every open task and context.md", async () => {
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  fs.writeFileSync(
+    path.join(p.dir, ".swarm", "context.md"),
+    [
+      "# Context", "", "## Decisions",
+      "- D-old: use REST for the admin API.",
+      "- D-two: keep sessions in Redis.",
+      "- D-three: tokens expire after 15 minutes;",
+      "  refresh tokens after 30 days.",
+      "- D-new: the rate limiter runs after the session middleware.",
+      "", "## Patterns", "- P-one: every handler returns a Result, never throws.", "", "## SME Cache", "- not a decision", "",
+    ].join("\n"),
+  );
+  writePlan(p.dir, PLAN.replace("- [ ] 2.3: Add refresh rotation", "- [ ] 2.3: Add refresh rotation\n- [ ] 2.4: Document the session cookie flags\n- [x] 2.5: Done already"));
+  const line = (await systemFor("ses_none"))[1]!.split("\n").find((l) => l.includes("Key decisions"));
+  assert.ok(line, "a Key decisions line");
+  assert.match(line!, /D-new.*D-three: tokens expire after 15 minutes; refresh tokens after 30 days\..*D-two/);
+  assert.doesNotMatch(line!, /D-old|P-one|not a decision/, "only the three newest decisions");
+
+  const out = { context: [] as string[] };
+  await p.hook("experimental.session.compacting")({ sessionID: "ses_arch" }, out);
+  const all = out.context.join("\n");
+  for (const t of ["2.2 Check the session token", "2.3 Add refresh rotation", "2.4 Document the session cookie flags"]) assert.ok(all.includes(t), `open task ${t} carried:\n${all}`);
+  assert.doesNotMatch(all, /2\.5 Done already/);
+  assert.match(all, /Decisions from \.swarm\/context\.md[^]*D-new[^]*D-old/);
+  assert.match(all, /Patterns from \.swarm\/context\.md[^]*P-one/);
+  for (const c of out.context.slice(1)) assert.ok(c.length <= 1500, c);
+  fs.rmSync(path.join(p.dir, ".swarm", "context.md"));
 });
 
 test("compaction can be switched off", async () => {

@@ -1,4 +1,4 @@
-// Pre-action advisories in the tool hooks: vetted lessons that apply to what an edit or command is about to change.
+// Pre-action advisories in the tool hooks: vetted lessons that apply to what an edit or command is about to change, told before it runs.
 import path from "node:path";
 import { isBlocking, renderAdvisories } from "../../governance/advisories.js";
 import { HookVeto } from "./log.js";
@@ -8,8 +8,15 @@ import type { PluginState } from "./state.js";
 const FILE_TOOLS: Record<string, string> = { edit: "newString", write: "content", multiedit: "" };
 const PATCH_TOOLS = new Set(["patch", "apply_patch"]);
 const SHELL_TOOLS = new Set(["bash"]);
-/** Tool calls that failed never reach tool.execute.after; their blocks must not pile up. */
+/** Tool calls that failed never reach tool.execute.after; their notes must not pile up. */
 const MAX_PENDING = 200;
+/** (session, advisory) pairs already shown before a call; oldest forgotten first. */
+const MAX_TOLD = 2000;
+
+/** What the model reads when a call is held back for a warning: it has not run, and how to go on. */
+export const HELD_NOTE =
+  "Cairn held this call back once, before it ran, so you can read the advice above — nothing was changed. " +
+  "If your change already follows it, send the same call again and it will run; otherwise adjust the call first.";
 const MAX_FILES = 50;
 
 export interface AdvisoryTarget {
@@ -74,14 +81,19 @@ function relativeTo(dir: string, p: string): string {
 }
 
 export class Advisories {
-  /** callID → the rendered block, appended to that call's output once it has run. */
+  /** callID → a one-line reminder of advisories this session was already told, appended once that call has run. */
   private readonly pending = new Map<string, string>();
+  /** `${sessionID}\0${entry id}` of advisories already delivered to that session before a call. */
+  private readonly told = new Set<string>();
 
   constructor(private readonly state: PluginState) {}
 
   /**
-   * Runs before each edit/patch/bash call: one engine call (its rule cache makes that cheap). An
-   * enforced lesson vetoes the call (OpenCode hands the message to the model as the tool's error).
+   * Runs before each edit/patch/bash call: one engine call (its rule cache makes that cheap). OpenCode's
+   * hooks cannot add text to a call that goes on to run, so the only way to tell the agent *before* it
+   * acts is to fail the call with the advice (OpenCode hands the message to the model as the tool's
+   * error). An enforced lesson fails every such call. A warning fails only the first call that meets it
+   * in a session; the agent's retry (or any later call it applies to) runs, with a short reminder appended.
    */
   async before(tool: string, sessionID: string, callID: string, args: unknown): Promise<void> {
     const target = advisoryTarget(tool, args);
@@ -99,15 +111,21 @@ export class Advisories {
     if (found.length === 0) return;
     const block = renderAdvisories(found);
     if (isBlocking(found)) throw new HookVeto(`${block}\nThis call was blocked: a lesson above is enforced. Change the approach so it follows the rule.`);
-    this.pending.set(callID, block);
+    const fresh = found.filter((a) => !this.told.has(`${sessionID}\0${a.id}`));
+    if (fresh.length) {
+      for (const a of fresh) this.told.add(`${sessionID}\0${a.id}`);
+      while (this.told.size > MAX_TOLD) this.told.delete(this.told.values().next().value as string);
+      throw new HookVeto(`${block}\n${HELD_NOTE}`);
+    }
+    this.pending.set(callID, `Cairn advisory (shown to you before): ${found.map((a) => `[${a.handle}]`).join(" ")} applies to this change.`);
     if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
   }
 
-  /** Appends the block remembered for this call to the output the model will read. */
+  /** Appends the reminder remembered for this call to the output the model will read. */
   after(callID: string, output: { output?: unknown } | undefined): void {
-    const block = this.pending.get(callID);
-    if (block === undefined) return;
+    const note = this.pending.get(callID);
+    if (note === undefined) return;
     this.pending.delete(callID);
-    if (output && typeof output.output === "string") output.output = output.output ? `${output.output}\n\n${block}` : block;
+    if (output && typeof output.output === "string") output.output = output.output ? `${output.output}\n\n${note}` : note;
   }
 }

@@ -2,7 +2,7 @@
 import type { Config, Hooks } from "@opencode-ai/plugin";
 import { describeReport } from "../../learning/curate.js";
 import { isCairnError } from "../../errors.js";
-import { sanitizeForPrompt } from "../../quality/sanitize.js";
+import { sanitizeForPrompt, sanitizeMarkdownForPrompt } from "../../quality/sanitize.js";
 import { phaseSummary } from "../../retrieval/plan.js";
 import type { Curator } from "./curator.js";
 import { HUMAN_ACTOR, KNOWLEDGE_HELP, knowledgeCommand } from "./knowledge-command.js";
@@ -73,9 +73,10 @@ async function planText(state: PluginState, args: string[]): Promise<string> {
   const planned = state.plans.read();
   if (!planned) return "No active swarm plan found (.swarm/plan.md).";
   const n = args[0] && /^\d+$/.test(args[0]) ? Number(args[0]) : undefined;
-  if (n === undefined) return sanitizeForPrompt(planned.text, MAX_PLAN_CHARS);
+  // Markdown stays Markdown: the TUI renders it, and the model reads the structure.
+  if (n === undefined) return sanitizeMarkdownForPrompt(planned.text, MAX_PLAN_CHARS);
   const phase = planned.plan.phases.find((p) => p.number === n);
-  return phase ? sanitizeForPrompt(phase.text, MAX_PLAN_CHARS) : `Phase ${n} not found in plan.`;
+  return phase ? sanitizeMarkdownForPrompt(phase.text, MAX_PLAN_CHARS) : `Phase ${n} not found in plan.`;
 }
 
 function agentsText(state: PluginState): string {
@@ -84,9 +85,10 @@ function agentsText(state: PluginState): string {
   return [
     `${entries.length} agent(s):`,
     ...entries.map(([name, raw]) => {
-      const a = (raw ?? {}) as { model?: string; mode?: string; description?: string; disable?: boolean; tools?: Record<string, boolean>; permission?: { edit?: string } };
+      const a = (raw ?? {}) as { model?: string; mode?: string; description?: string; disable?: boolean; temperature?: unknown; tools?: Record<string, boolean>; permission?: { edit?: string } };
       const readOnly = a.tools?.write === false || a.tools?.edit === false || a.permission?.edit === "deny";
-      const bits = [a.mode, a.model, readOnly ? "read-only" : undefined, a.disable ? "disabled" : undefined, state.isOrchestrator(name) ? "gets lessons block" : "gets directives"].filter(Boolean);
+      const temperature = typeof a.temperature === "number" ? `temperature ${a.temperature}` : undefined;
+      const bits = [a.mode, a.model, temperature, readOnly ? "read-only" : undefined, a.disable ? "disabled" : undefined, state.isOrchestrator(name) ? "gets lessons block" : "gets directives"].filter(Boolean);
       return `- ${sanitizeForPrompt(name, 60)} (${bits.join(", ")})${a.description ? `: ${sanitizeForPrompt(a.description, 120)}` : ""}`;
     }),
   ].join("\n");

@@ -6,38 +6,19 @@ import { currentTask } from "../../retrieval/plan.js";
 import { INJECTION_SENTINEL } from "../../retrieval/render.js";
 import { COMMAND_NOTE } from "./commands.js";
 import type { PluginState } from "./state.js";
+import { estimateTokens, modelKey, type MessageWithParts } from "./usage.js";
+
+export { estimateTokens, type MessageWithParts };
 
 type TransformOutput = Parameters<NonNullable<Hooks["experimental.chat.messages.transform"]>>[1];
-export type MessageWithParts = TransformOutput["messages"][number];
 type Part = MessageWithParts["parts"][number];
 
 const CACHE_SIZE = 200;
-const CHARS_PER_TOKEN = 4;
 
 export interface Injection {
   text: string;
   entries: Array<{ id: string; handle: string }>;
   mode: "orchestrator" | "delegated";
-}
-
-/** Tokens in play: the provider's count from the last answer, or ~4 chars per token of every part, whichever is larger. */
-export function estimateTokens(messages: readonly MessageWithParts[]): number {
-  let chars = 0;
-  let reported = 0;
-  for (const m of messages) {
-    if (m.info.role === "assistant") {
-      const t = m.info.tokens;
-      if (t) reported = t.input + t.output + t.reasoning + t.cache.read + t.cache.write;
-    }
-    for (const p of m.parts) {
-      if (p.type === "text" || p.type === "reasoning") chars += p.text.length;
-      else if (p.type === "tool") {
-        chars += JSON.stringify(p.state.input ?? {}).length;
-        if (p.state.status === "completed") chars += p.state.output.length;
-      }
-    }
-  }
-  return Math.max(reported, Math.ceil(chars / CHARS_PER_TOKEN));
 }
 
 /** Per message: a block that some host version did persist in an earlier turn must not silence later turns. */
@@ -51,12 +32,6 @@ function userText(m: MessageWithParts, max = 2000): string {
     .map((p) => p.text)
     .join("\n")
     .slice(0, max);
-}
-
-/** The model id `model_limits` knows: "provider/model" if configured that way, else the bare model id. */
-function modelKey(cairn: Cairn, providerID: string, modelID: string): string {
-  const full = `${providerID}/${modelID}`;
-  return cairn.config.model_limits[full] ? full : modelID;
 }
 
 export class Injector {

@@ -40,15 +40,17 @@ export const CairnPlugin: Plugin = async (input, options) => {
 
     "experimental.chat.system.transform": safeHook(state.log, "experimental.chat.system.transform", async (i, o) => {
       if (o.system.some((s) => s.includes(SYSTEM_MARKER) || isHiddenAgentPrompt(s))) return;
-      const addition = await systemAddition(state, i.sessionID);
+      const addition = await systemAddition(state, i.sessionID, i.model);
       if (addition) o.system.push(addition);
     }),
 
     "experimental.chat.messages.transform": safeHook(state.log, "experimental.chat.messages.transform", async (_i, o) => {
+      state.usage.note(o.messages);
       await injector.transform(o);
     }),
 
-    // An enforced lesson throws a HookVeto through safeHook: the call fails with the lesson as its error.
+    // An advisory throws a HookVeto through safeHook: the call fails, before it runs, with the advice as its error
+    // (always for an enforced lesson, once per session for a warning; see advisories.ts).
     "tool.execute.before": safeHook(state.log, "tool.execute.before", async (i, o) => {
       state.activity.noteTool(i.sessionID, i.tool, o.args);
       await advisories.before(i.tool, i.sessionID, i.callID, o.args);
@@ -67,8 +69,7 @@ export const CairnPlugin: Plugin = async (input, options) => {
 
     "experimental.session.compacting": safeHook(state.log, "experimental.session.compacting", async (_i, o) => {
       if (!plugin.compaction) return;
-      const text = await compactionContext(state);
-      if (text) o.context.push(text);
+      o.context.push(...(await compactionContext(state)));
     }),
 
     "command.execute.before": safeHook(state.log, "command.execute.before", async (i, o) => {

@@ -6,6 +6,7 @@ import { PlanReader } from "../../retrieval/plan.js";
 import { AgentActivity } from "./awareness.js";
 import { PluginLog } from "./log.js";
 import type { ResolvedOptions } from "./options.js";
+import { ContextUsage } from "./usage.js";
 
 const RETRY_MS = 30_000;
 /** Warming waits this long after the engine opens: the hook that opened it runs first. */
@@ -26,6 +27,8 @@ export class PluginState {
   readonly log: PluginLog;
   readonly plans: PlanReader;
   readonly activity: AgentActivity;
+  /** Each session's context fill, for the budget warning in the orchestrator's system prompt. */
+  readonly usage = new ContextUsage();
   /** Agents from the OpenCode config, captured by the config hook (for `/swarm agents`). */
   agents: Record<string, unknown> = {};
   /** Problems found so far (bad options, engine failures), for `/swarm status` and the log. */

@@ -1,6 +1,7 @@
 // System prompt and compaction context: the standing instruction, the phase summary, cross-agent activity, phase lessons.
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { extractLessonsLearned } from "../../learning/curate.js";
+import { readContextNotes } from "../../retrieval/context-notes.js";
 import { currentTask, phaseSummary } from "../../retrieval/plan.js";
 import { cautionOf } from "../../retrieval/render.js";
 import type { PluginState } from "./state.js";
@@ -13,6 +14,14 @@ export const STANDING_INSTRUCTION =
   "when a lesson shown to you helped or was wrong, call knowledge_feedback with its id (e.g. S-12).";
 
 const COMPACTION_MAX_CHARS = 2000;
+/** Seed 002 §2.3: the newest few decisions keep agents on course after compaction. */
+const SYSTEM_DECISIONS = 3;
+const SYSTEM_DECISION_CHARS = 160;
+/** Seed 002 §2.2: each context.md section carried into compaction is one string of at most this much. */
+const COMPACTION_SECTION_CHARS = 500;
+/** Every open task of the phase is carried; this bounds a plan with very many. */
+const COMPACTION_TASKS_CHARS = 1500;
+const COMPACTION_TASK_CHARS = 200;
 
 /**
  * OpenCode's hidden title and summary agents share the session (so its agent name) and get
@@ -25,7 +34,7 @@ export function isHiddenAgentPrompt(system: string): boolean {
 }
 
 /** The lines to append to a system prompt, or "" when there is nothing to say. */
-export async function systemAddition(state: PluginState, sessionID: string | undefined): Promise<string> {
+export async function systemAddition(state: PluginState, sessionID: string | undefined, model?: { providerID?: string; id?: string }): Promise<string> {
   // Knowledge switched off: no instruction to use tools that would only answer "disabled".
   if (!(await state.enabled())) return "";
   const opts = state.options.plugin;
@@ -36,18 +45,61 @@ export async function systemAddition(state: PluginState, sessionID: string | und
     const summary = phaseSummary(planned.plan, opts.phase_summary_chars);
     if (summary) lines.push(`${SYSTEM_MARKER} Current plan: ${sanitizeForPrompt(summary, opts.phase_summary_chars)}`);
   }
+  if (opts.system_instruction) {
+    const decisions = readContextNotes(state.directory, state.swarmDir).decisions.slice(-SYSTEM_DECISIONS).reverse();
+    if (decisions.length) lines.push(`${SYSTEM_MARKER} Key decisions (.swarm/context.md, newest first): ${decisions.map((d) => sanitizeForPrompt(d, SYSTEM_DECISION_CHARS)).join(" | ")}`);
+  }
   const agent = state.activity.agentOf(sessionID);
   if (state.isOrchestrator(agent)) {
     const awareness = state.activity.summary(opts.agent_awareness_max_chars, agent);
     if (awareness) lines.push(`${SYSTEM_MARKER} ${sanitizeForPrompt(awareness, opts.agent_awareness_max_chars)}`);
+    // Seed 002 §2.1: the orchestrator decides when to summarise; it is told how full its window is.
+    const budget = state.usage.warning(await state.cairn(), sessionID, model);
+    if (budget) lines.push(`${SYSTEM_MARKER} ${budget}`);
   }
   return lines.join("\n");
 }
 
-/** What compaction must keep: the phase, its Lessons Learned bullets, and the lessons and decisions that fit it. */
-export async function compactionContext(state: PluginState): Promise<string> {
-  if (!(await state.enabled())) return "";
+/** Lines joined under a heading, stopping (and saying how many were left out) before `max` characters. */
+function boundedList(heading: string, items: string[], max: number): string {
+  let text = heading;
+  for (let i = 0; i < items.length; i++) {
+    const line = `\n- ${items[i]}`;
+    const rest = items.length - i;
+    if (text.length + line.length > max - (rest > 1 ? 40 : 0)) return `${text}\n- …and ${rest} more`;
+    text += line;
+  }
+  return text;
+}
+
+/**
+ * What compaction must keep, as separate context strings: the lessons and decisions of the phase, every
+ * open task of the phase (not only the next), and context.md's decisions and patterns (seed 002 §2.2).
+ */
+export async function compactionContext(state: PluginState): Promise<string[]> {
+  if (!(await state.enabled())) return [];
   const planned = state.plans.read();
+  const phase = planned?.plan.current;
+  const out: string[] = [];
+  const knowledge = await knowledgeContext(state, planned);
+  if (knowledge) out.push(knowledge);
+  const open = phase?.tasks.filter((t) => !t.done) ?? [];
+  if (phase && open.length) {
+    const tasks = open.map((t) => sanitizeForPrompt(`${t.id} ${t.text}${t.detail ? ` (${t.detail})` : ""}`, COMPACTION_TASK_CHARS));
+    out.push(boundedList(`Open tasks of ${sanitizeForPrompt(phase.title, 120)} (keep all, in order):`, tasks, COMPACTION_TASKS_CHARS));
+  }
+  const notes = readContextNotes(state.directory, state.swarmDir);
+  for (const [name, items] of [["Decisions", notes.decisions], ["Patterns", notes.patterns]] as const) {
+    if (!items.length) continue;
+    // Newest first: when the section is cut, the oldest go.
+    const lines = [...items].reverse().map((d) => sanitizeForPrompt(d, 200));
+    out.push(boundedList(`${name} from .swarm/context.md (keep, newest first):`, lines, COMPACTION_SECTION_CHARS));
+  }
+  return out;
+}
+
+/** The phase, its Lessons Learned bullets, and the lessons and decisions that fit it. */
+async function knowledgeContext(state: PluginState, planned: ReturnType<PluginState["plans"]["read"]>): Promise<string> {
   const phase = planned?.plan.current;
   const lines: string[] = [];
   if (phase) lines.push(`Current phase (keep): ${sanitizeForPrompt(phaseSummary(planned!.plan, 300), 300)}`);

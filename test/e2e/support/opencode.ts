@@ -9,7 +9,12 @@ import { networkEnv } from "../../helpers/network-env.js";
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const OPENCODE_BIN = path.join(REPO, "node_modules", ".bin", "opencode");
 
-/** Without progress (output, or a request to the model server) for this long, a run is a hang and is killed. */
+/**
+ * Without progress for this long, a run is a hang and is killed. Progress is output, a request to the
+ * model server, or a line of opencode's own INFO log (startup, each loop step, each model call): on a
+ * 2-core machine at load 15+ one start takes minutes, most of it silent on stdout, yet it logs a
+ * milestone every few seconds. A run stuck in a hook logs nothing more and is still caught.
+ */
 export const IDLE_LIMIT_MS = Number(process.env.CAIRN_E2E_IDLE_MS ?? 150_000);
 
 /** The opencode-ai version installed as a dev dependency; the plugin SDK it wants has the same version. */
@@ -82,6 +87,8 @@ export interface OpencodeRun {
   /** True when the watchdog killed a run that made no progress for IDLE_LIMIT_MS. */
   hung: boolean;
   ms: number;
+  /** Progress lines (output or log) the watchdog saw before this run's first model request: opencode's silent start made visible. */
+  linesBeforeFirstRequest: number;
 }
 
 /**
@@ -91,18 +98,24 @@ export interface OpencodeRun {
 export async function runOpencode(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; server: ModelServer; idleMs?: number }): Promise<OpencodeRun> {
   const started = Date.now();
   const from = opts.server.requests.length;
-  const child = spawn(OPENCODE_BIN, ["run", "--format", "json", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  // --print-logs sends opencode's log to stderr, which the watchdog counts as progress (and runFailure shows).
+  const child = spawn(OPENCODE_BIN, ["run", "--print-logs", "--log-level", "INFO", "--format", "json", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   let lastProgress = Date.now();
   let requestsSeen = from;
+  let linesBeforeFirstRequest = 0;
+  const progress = (text: string) => {
+    lastProgress = Date.now();
+    if (opts.server.requests.length === from) linesBeforeFirstRequest += text.split("\n").filter((l) => l.trim()).length;
+  };
   child.stdout.on("data", (d: Buffer) => {
     out += d.toString();
-    lastProgress = Date.now();
+    progress(d.toString());
   });
   child.stderr.on("data", (d: Buffer) => {
     err += d.toString();
-    lastProgress = Date.now();
+    progress(d.toString());
   });
   let hung = false;
   const idle = opts.idleMs ?? IDLE_LIMIT_MS;
@@ -123,11 +136,14 @@ export async function runOpencode(args: string[], opts: { cwd: string; env: Node
     .filter((l) => l.trim().startsWith("{"))
     .map((l) => JSON.parse(l) as OpencodeEvent);
   const requests = opts.server.requests.slice(from).map((r) => r.body).filter((b) => !isSideRequest(b));
-  return { code, events, requests, stderr: err, hung, ms: Date.now() - started };
+  const ms = Date.now() - started;
+  // Scene times under load are what item 15 of issue 11 was about; CAIRN_E2E_TIMES=1 prints them.
+  if (process.env.CAIRN_E2E_TIMES) process.stderr.write(`[e2e] opencode ${args.join(" ").slice(0, 40)} → ${code} in ${ms} ms\n`);
+  return { code, events, requests, stderr: err, hung, ms, linesBeforeFirstRequest };
 }
 
 /** A message for a failed exit-code assertion: why it ended and the end of its stderr. */
 export function runFailure(run: OpencodeRun): string {
   const why = run.hung ? `opencode made no progress for ${Math.round(IDLE_LIMIT_MS / 1000)} s and was killed` : `opencode exited with ${run.code}`;
-  return `${why} after ${Math.round(run.ms / 1000)} s\n${run.stderr.slice(-2000)}`;
+  return `${why} after ${Math.round(run.ms / 1000)} s; the end of its log:\n${run.stderr.slice(-3000)}`;
 }
