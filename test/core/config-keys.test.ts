@@ -6,6 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { openCairn, type Cairn, type ConfigInput } from "../../src/index.js";
 import { ConfigSchema } from "../../src/config.js";
+import { contextBudget } from "../../src/retrieval/context-budget.js";
 import { callTool, knowledgeAdd } from "../../src/tools/index.js";
 import { addProject, makeSandbox, removeSandbox, runWorker, type Sandbox } from "../fixtures/workers/sandbox.js";
 import { startLlmServer, type Reply } from "../fixtures/llm-server.js";
@@ -415,6 +416,19 @@ const SCENARIOS: Record<string, Scenario> = {
   "model_limits": {
     changed: { default: 10000 },
     observe: async (e) => (await e.cairn.add({ lesson: LESSON, category: "tooling" }), (await e.cairn.inject({ task: "run prisma generate after editing schema.prisma", tokensUsed: 9000 }, { recordShown: false })).regime),
+  },
+  // What the architect's system prompt says of the window (the plugin adds this line; test/opencode/context-budget.test.ts drives it there).
+  "context_budget.enabled": {
+    changed: false,
+    observe: async (e) => contextBudget(e.cairn.config, 100_000).level,
+  },
+  "context_budget.warn_threshold": {
+    changed: 0.5,
+    observe: async (e) => contextBudget(e.cairn.config, 80_000).level,
+  },
+  "context_budget.critical_threshold": {
+    changed: 0.75,
+    observe: async (e) => contextBudget(e.cairn.config, 100_000).level,
   },
 };
 
