@@ -1,4 +1,4 @@
-// Precision/recall of the near-duplicate decision on hand-labelled lesson pairs; fails below 0.95 precision.
+// Precision/recall of the near-duplicate decision on hand-labelled lesson pairs; fails below 0.95 precision on the pre-issue-13 pairs.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compareLessons } from "../src/quality/similarity.js";
@@ -35,7 +35,14 @@ const pairs: Pair[] = readFileSync(file, "utf8")
     return p;
   });
 
+/** Pairs added for issue 13 (semantic dedup): paraphrases lexical dedup misses, and look-alikes it must never merge. */
+const ISSUE_13 = "issue-13";
+/** Issue 13's acceptance on all pairs, reported (not yet enforced: today's lexical dedup is the baseline). */
+const TARGET = { precision: 0.98, recall: 0.9 };
+
 let tp = 0, fp = 0, fn = 0, tn = 0;
+// The same counts over the pairs that existed before issue 13: the floor below guards them.
+let otp = 0, ofp = 0;
 type Row = { pairs: number; predictedDuplicate: number; correct: number; contradiction: number };
 const byType = new Map<string, Row>();
 const bySource = new Map<string, Row>();
@@ -44,6 +51,7 @@ const errors: Array<{ type: string; label: string; predicted: string; similarity
 for (const p of pairs) {
   const r = threshold === undefined ? compareLessons(p.a, p.b) : compareLessons(p.a, p.b, threshold);
   const truth = p.label === "duplicate";
+  if (p.source !== ISSUE_13 && r.duplicate) (truth ? otp++ : ofp++);
   if (r.duplicate && truth) tp++;
   else if (r.duplicate) fp++;
   else if (truth) fn++;
@@ -66,16 +74,20 @@ const precision = ratio(tp, tp + fp);
 const recall = ratio(tp, tp + fn);
 const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
 const round = (x: number) => Math.round(x * 1000) / 1000;
+const floorPrecision = ratio(otp, otp + ofp);
+const targetMet = precision >= TARGET.precision && recall >= TARGET.recall;
 
 if (json) {
   console.log(JSON.stringify({
     pairs: pairs.length, threshold: threshold ?? 0.6, precision: round(precision), recall: round(recall), f1: round(f1),
-    confusion: { tp, fp, fn, tn }, byType: Object.fromEntries(byType), bySource: Object.fromEntries(bySource),
+    confusion: { tp, fp, fn, tn }, precision_without_issue13: round(floorPrecision), issue13_target: { ...TARGET, met: targetMet }, byType: Object.fromEntries(byType), bySource: Object.fromEntries(bySource),
     misclassified: errors,
   }, null, 2));
 } else {
   console.log(`${pairs.length} pairs, threshold ${threshold ?? 0.6}`);
-  console.log(`precision ${round(precision)}  recall ${round(recall)}  F1 ${round(f1)}  (tp ${tp} fp ${fp} fn ${fn} tn ${tn})\n`);
+  console.log(`precision ${round(precision)}  recall ${round(recall)}  F1 ${round(f1)}  (tp ${tp} fp ${fp} fn ${fn} tn ${tn})`);
+  console.log(`issue 13 target (precision ≥ ${TARGET.precision}, recall ≥ ${TARGET.recall} on all pairs): ${targetMet ? "met" : "not met"}`);
+  console.log(`precision on the pairs from before issue 13: ${round(floorPrecision)} (floor ${PRECISION_FLOOR})\n`);
   const table = (title: string, rows: Map<string, Row>) => {
     console.log(`${title.padEnd(21)} pairs  →dup  correct  contradiction`);
     for (const [key, r] of [...rows].sort()) {
@@ -92,7 +104,7 @@ if (json) {
     }
   }
 }
-if (precision < PRECISION_FLOOR) {
-  console.error(`precision ${round(precision)} is below ${PRECISION_FLOOR}`);
+if (floorPrecision < PRECISION_FLOOR) {
+  console.error(`precision ${round(floorPrecision)} on the pairs from before issue 13 is below ${PRECISION_FLOOR}`);
   process.exitCode = 1;
 }

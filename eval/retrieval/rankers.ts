@@ -4,6 +4,7 @@ import type { SyncEmbedder } from "../../src/embed/embedder.js";
 import { queryTerms, toFtsMatchQuery } from "../../src/core/text.js";
 import { SqliteDriver } from "../../src/store/driver.js";
 import type { RetrievalContext } from "../../src/retrieval/context.js";
+import type { RecallOptions } from "../../src/retrieval/recall.js";
 import type { CaseSpec } from "./spec.js";
 import type { World } from "./world.js";
 
@@ -97,14 +98,19 @@ export function metadataRanker(w: World): Ranker {
   };
 }
 
-/** (c) Cairn's own recall over the live context, exactly as a face would call it. */
-export function cairnRanker(w: World, timings?: number[]): Ranker {
+/** How Cairn's recall finds candidates (issue 13): by words, by meaning, or both blended. */
+export type RetrievalMode = "lexical" | "semantic" | "hybrid";
+
+/**
+ * (c) Cairn's own recall over the live context, exactly as a face would call it; with `mode`,
+ * restricted to one retrieval path (an engine without the option ignores it).
+ */
+export function cairnRanker(w: World, timings?: number[], mode?: RetrievalMode): Ranker {
   return async (c, k) => {
     const t0 = performance.now();
-    const hits = await w.cairn.recall(
-      caseContext(c),
-      { limit: k },
-    );
+    // An assertion, not an annotation, so this compiles before and after RecallOptions gains `retrieval`.
+    const opts = { limit: k, ...(mode ? { retrieval: mode } : {}) } as RecallOptions;
+    const hits = await w.cairn.recall(caseContext(c), opts);
     timings?.push(performance.now() - t0);
     return hits.map((h) => w.keyOf.get(h.entry.id) ?? h.entry.provenance.external_id ?? h.entry.id);
   };

@@ -2,9 +2,12 @@
 import { allCases } from "./cases/index.js";
 import { writtenLessons } from "./lessons/index.js";
 import { explainCase } from "./explain.js";
+import { evaluateModes, modesTable } from "./modes.js";
 import { mean, scoreCase, type CaseScore } from "./metrics.js";
 import { bm25Ranker, cairnRanker, caseContext, metadataRanker, type Ranker } from "./rankers.js";
 import { contentStems, isRelated } from "../../src/retrieval/relatedness.js";
+import { caseStems, PARAPHRASE_MAX_SHARED, sharedStems } from "./overlap.js";
+import { searchTextOf } from "../../src/store/entry-columns.js";
 import { groupOf, type CaseSpec } from "./spec.js";
 import { buildWorld, disposeWorld, type World } from "./world.js";
 
@@ -17,6 +20,8 @@ const verbose = args.includes("--verbose");
 const K = 10;
 /** Cases written after the weights were settled; reported apart so overfitting would show. */
 const HOLDOUT = "holdout";
+/** Cases told in other words than their lesson (at most one shared content word); reported apart from the old cases. */
+const PARAPHRASE = "paraphrase";
 const caseArg = args.indexOf("--case");
 const explainIds = caseArg >= 0 ? (args[caseArg + 1] ?? "").split(",") : [];
 
@@ -25,6 +30,29 @@ function checkLabels(w: World, cases: readonly CaseSpec[]): void {
   const groups = new Set([...w.keys].map(groupOf));
   const missing = cases.flatMap((c) => c.relevant.filter((r) => !groups.has(r)).map((r) => `${c.id} → ${r}`));
   if (missing.length) throw new Error(`labels name no live entry:\n  ${missing.join("\n  ")}`);
+}
+
+/**
+ * A paraphrase case whose relevant lesson (or any restatement of it) shares more than one content
+ * word with the whole context is not a paraphrase: refuse to run rather than report a flattering slice.
+ */
+function checkParaphrases(w: World, cases: ReadonlyArray<CaseSpec & { slice: string }>): void {
+  const byGroup = new Map<string, Array<{ key: string; text: string }>>();
+  for (const e of w.live) {
+    const key = w.keyOf.get(e.id)!;
+    byGroup.set(groupOf(key), [...(byGroup.get(groupOf(key)) ?? []), { key, text: searchTextOf(e) }]);
+  }
+  const bad: string[] = [];
+  for (const c of cases.filter((x) => x.slice === PARAPHRASE)) {
+    const stems = caseStems(c);
+    for (const r of c.relevant) {
+      for (const { key, text } of byGroup.get(r) ?? []) {
+        const shared = sharedStems(stems, text);
+        if (shared.length > PARAPHRASE_MAX_SHARED) bad.push(`${c.id} → ${key}: shares ${shared.length} content words (${shared.join(", ")})`);
+      }
+    }
+  }
+  if (bad.length) throw new Error(`paraphrase cases share more than ${PARAPHRASE_MAX_SHARED} content word with their lesson:\n  ${bad.join("\n  ")}`);
 }
 
 function fmt(n: number): string {
@@ -47,6 +75,7 @@ async function main(): Promise<void> {
   const world = await buildWorld(lessons);
   try {
     checkLabels(world, cases);
+    checkParaphrases(world, cases);
     if (explainIds.length) {
       for (const c of cases.filter((x) => explainIds.includes(x.id))) console.log(await explainCase(world, c));
       return;
@@ -83,14 +112,21 @@ async function main(): Promise<void> {
       n: subset.length,
       scores: Object.fromEntries(RANKERS.map((r) => [r, mean(subset.map((p) => p.scores[r]))])) as Record<RankerName, CaseScore>,
     });
-    const slices = [...new Set(cases.map((c) => c.slice))].filter((s) => s !== HOLDOUT);
+    // "all" and the rows under it are the old cases, as before the paraphrase slice existed; paraphrase is the last row.
+    const old = perCase.filter((p) => p.c.slice !== PARAPHRASE);
+    const slices = [...new Set(cases.map((c) => c.slice))].filter((s) => s !== HOLDOUT && s !== PARAPHRASE);
     const rows = [
-      summarise("all", perCase),
-      summarise("tuned-on", perCase.filter((p) => p.c.slice !== HOLDOUT)),
-      summarise("holdout", perCase.filter((p) => p.c.slice === HOLDOUT)),
-      summarise("context-only", perCase.filter((p) => p.c.context_only)),
-      ...slices.map((s) => summarise(s, perCase.filter((p) => p.c.slice === s))),
+      summarise("all", old),
+      summarise("tuned-on", old.filter((p) => p.c.slice !== HOLDOUT)),
+      summarise("holdout", old.filter((p) => p.c.slice === HOLDOUT)),
+      summarise("context-only", old.filter((p) => p.c.context_only)),
+      ...slices.map((s) => summarise(s, old.filter((p) => p.c.slice === s))),
+      summarise(PARAPHRASE, perCase.filter((p) => p.c.slice === PARAPHRASE)),
     ];
+    const modes = await evaluateModes(world, cases, K, [
+      ["old cases", (c) => c.slice !== PARAPHRASE],
+      ["paraphrase", (c) => c.slice === PARAPHRASE],
+    ]);
     const all = rows[0]!.scores;
     const wins = (["bm25", "metadata"] as const).every((b) => all.cairn.recall5 > all[b].recall5 && all.cairn.mrr10 > all[b].mrr10);
     const sorted = [...timings].sort((a, b) => a - b);
@@ -99,10 +135,12 @@ async function main(): Promise<void> {
 
     if (asJson) {
       const cases_out = perCase.map((p) => ({ id: p.c.id, slice: p.c.slice, relevant: p.c.relevant, scores: p.scores, top5: p.ranked.cairn.slice(0, 5) }));
-      process.stdout.write(JSON.stringify({ k: K, corpus, cases: cases.length, rows, relatedness, cairn_beats_baselines: wins, cairn_recall_p50_ms: p50, per_case: cases_out }, null, 2) + "\n");
+      process.stdout.write(JSON.stringify({ k: K, corpus, cases: cases.length, rows, retrieval_modes: modes, relatedness, cairn_beats_baselines: wins, cairn_recall_p50_ms: p50, per_case: cases_out }, null, 2) + "\n");
     } else {
       console.log(`Corpus: ${corpus.entries} live entries (${corpus.memories_imported} real memories, ${corpus.written_imported} written lessons; ${world.loaded.rejected} rejected on import); ${cases.length} cases; k=${K}.`);
       console.log(table(rows));
+      console.log(`\nCairn by retrieval path (recall option \`retrieval\`); "all" above and "old cases" here exclude the paraphrase slice:`);
+      console.log(modesTable(modes));
       console.log(`\nCairn recall p50 ${p50.toFixed(2)} ms over ${timings.length} cases at this corpus size, on this machine now (npm run bench measures the budgets); whole run ${((performance.now() - started) / 1000).toFixed(1)} s.`);
       console.log(
         `Injection relatedness: ${relatedness.relevantDropped} of ${relatedness.relevantInTop5} labelled lessons in the top 5 would be left out as unrelated; ` +

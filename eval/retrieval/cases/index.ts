@@ -5,6 +5,7 @@ import { gitciCases } from "./gitci.js";
 import { goCases } from "./go.js";
 import { holdoutCases } from "./holdout.js";
 import { memoryCases } from "./memories.js";
+import { paraphraseCases } from "./paraphrase.js";
 import { postgresCases } from "./postgres.js";
 import { pythonCases } from "./python.js";
 import { reactCases } from "./react.js";
@@ -24,6 +25,7 @@ export const CASE_SLICES: Readonly<Record<string, CaseSpec[]>> = {
   security: securityCases,
   memories: memoryCases,
   holdout: holdoutCases,
+  paraphrase: paraphraseCases,
 };
 
 export function allCases(): Array<CaseSpec & { slice: string }> {
