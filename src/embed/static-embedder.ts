@@ -39,6 +39,7 @@ function readHeader(file: string): TableHeader {
 
 interface Loaded {
   table: Table;
+  /** Token or alias → row. */
   index: Map<string, number>;
 }
 
@@ -81,6 +82,7 @@ export class StaticEmbedder implements SyncEmbedder {
     const table = decodeTable(bytes);
     const index = new Map<string, number>();
     table.tokens.forEach((t, i) => index.set(t, i));
+    for (const [alias, row] of table.aliases) if (!index.has(alias)) index.set(alias, row);
     this.#header = table.header;
     return (this.#loaded = { table, index });
   }

@@ -4,7 +4,8 @@ import { createHash } from "node:crypto";
 /**
  * Layout (little-endian):
  *   "CAIRNVEC" · u32 header length · header JSON (UTF-8) · zero padding to a multiple of 4 ·
- *   body = f32 scale[count] · i8 row[count × dim] · tokens joined by "\n" (UTF-8).
+ *   body = f32 scale[count] · i8 row[count × dim] · lines joined by "\n" (UTF-8): the `count` tokens,
+ *   then `aliases` lines "word\trow" (inflections that read as a kept token's row: "freezes" → "freeze").
  * A row's vector is `scale · row`: the scale carries both the int8 step and the token's weight,
  * so a text's vector is a plain sum of rows, normalised.
  */
@@ -17,6 +18,8 @@ export interface TableHeader {
   count: number;
   /** sha256 (hex) of the body: the model id derives from it, so any change to the table changes the id. */
   bodySha256: string;
+  /** Alias lines after the tokens (0 when absent). */
+  aliases?: number;
   /** How the table was made (recipe and sources), for the NOTICE and for humans; not read at run time. */
   meta?: Record<string, unknown>;
 }
@@ -26,6 +29,7 @@ export interface Table {
   scales: Float32Array;
   rows: Int8Array;
   tokens: string[];
+  aliases: Array<[string, number]>;
 }
 
 /** Bytes before the body: magic, header length, header, padding. */
@@ -34,13 +38,15 @@ function bodyOffset(headerBytes: number): number {
   return Math.ceil(end / 4) * 4;
 }
 
-export function encodeTable(t: { dim: number; scales: Float32Array; rows: Int8Array; tokens: string[]; meta?: Record<string, unknown> }): Buffer {
+export function encodeTable(t: { dim: number; scales: Float32Array; rows: Int8Array; tokens: string[]; aliases?: Array<[string, number]>; meta?: Record<string, unknown> }): Buffer {
   const count = t.tokens.length;
+  const aliases = t.aliases ?? [];
   if (t.scales.length !== count || t.rows.length !== count * t.dim) throw new RangeError("table sizes disagree");
-  if (t.tokens.some((w) => w.includes("\n") || w.length === 0)) throw new RangeError("a token is empty or holds a newline");
-  const words = Buffer.from(t.tokens.join("\n"), "utf8");
+  if ([...t.tokens, ...aliases.map(([w]) => w)].some((w) => /[\n\t]/.test(w) || w.length === 0)) throw new RangeError("a token is empty or holds a newline or tab");
+  if (aliases.some(([, row]) => !Number.isInteger(row) || row < 0 || row >= count)) throw new RangeError("an alias points outside the table");
+  const words = Buffer.from([...t.tokens, ...aliases.map(([w, row]) => `${w}\t${row}`)].join("\n"), "utf8");
   const body = Buffer.concat([Buffer.from(t.scales.buffer, t.scales.byteOffset, t.scales.byteLength), Buffer.from(t.rows.buffer, t.rows.byteOffset, t.rows.byteLength), words]);
-  const header: TableHeader = { format: TABLE_FORMAT, dim: t.dim, count, bodySha256: createHash("sha256").update(body).digest("hex"), ...(t.meta ? { meta: t.meta } : {}) };
+  const header: TableHeader = { format: TABLE_FORMAT, dim: t.dim, count, bodySha256: createHash("sha256").update(body).digest("hex"), ...(aliases.length ? { aliases: aliases.length } : {}), ...(t.meta ? { meta: t.meta } : {}) };
   const json = Buffer.from(JSON.stringify(header), "utf8");
   const head = Buffer.alloc(bodyOffset(json.length));
   head.write(MAGIC, 0, "latin1");
@@ -76,9 +82,15 @@ export function decodeTable(bytes: Uint8Array, opts: { verify?: boolean } = {}):
   // Copied (Uint8Array's slice copies, Buffer's does not): a Float32Array needs 4-byte alignment, which a pooled Buffer's offset does not promise.
   const scales = new Float32Array(Uint8Array.prototype.slice.call(bytes, bodyStart, bodyStart + scaleBytes).buffer);
   const rows = new Int8Array(bytes.buffer, bytes.byteOffset + bodyStart + scaleBytes, rowBytes);
-  const tokens = Buffer.from(bytes.buffer, bytes.byteOffset + bodyStart + scaleBytes + rowBytes, bytes.length - bodyStart - scaleBytes - rowBytes)
+  const lines = Buffer.from(bytes.buffer, bytes.byteOffset + bodyStart + scaleBytes + rowBytes, bytes.length - bodyStart - scaleBytes - rowBytes)
     .toString("utf8")
     .split("\n");
-  if (tokens.length !== count) throw new Error(`word-vector table lists ${tokens.length} tokens, header says ${count}`);
-  return { header, scales, rows, tokens };
+  const aliasCount = header.aliases ?? 0;
+  if (lines.length !== count + aliasCount) throw new Error(`word-vector table lists ${lines.length} lines, header says ${count} tokens and ${aliasCount} aliases`);
+  const tokens = lines.slice(0, count);
+  const aliases = lines.slice(count).map((l): [string, number] => {
+    const tab = l.indexOf("\t");
+    return [l.slice(0, tab), Number(l.slice(tab + 1))];
+  });
+  return { header, scales, rows, tokens, aliases };
 }
