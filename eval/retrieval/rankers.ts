@@ -1,5 +1,6 @@
-// The three rankers compared side by side: plain BM25, the audited metadata formula, and Cairn.
+// The rankers compared side by side: plain BM25, the audited metadata formula, semantic only (cosine), and Cairn.
 import type { Entry } from "../../src/core/entry.js";
+import type { SyncEmbedder } from "../../src/embed/embedder.js";
 import { queryTerms, toFtsMatchQuery } from "../../src/core/text.js";
 import { SqliteDriver } from "../../src/store/driver.js";
 import type { RetrievalContext } from "../../src/retrieval/context.js";
@@ -29,6 +30,37 @@ export function bm25Ranker(w: World): Ranker {
     const match = toFtsMatchQuery(queryTerms(caseText(c), 64), { prefix: false });
     if (!match) return [];
     return db.all<{ key: string }>("SELECT key FROM docs WHERE docs MATCH ? ORDER BY bm25(docs) LIMIT ?", [match, k]).map((r) => r.key);
+  };
+}
+
+/** What the semantic ranker embeds of an entry: its lesson and tags. */
+export function entryText(e: Entry): string {
+  return [e.lesson, ...e.tags].join("\n");
+}
+
+/**
+ * (d) Semantic only: every live entry ranked by cosine between its vector and the case text's,
+ * by brute force; no words, metadata or context weighting. Entries or cases with no known token
+ * have no vector and are never ranked.
+ */
+export function semanticRanker(w: World, embedder: SyncEmbedder): Ranker {
+  const keys: string[] = [];
+  const vecs: Float32Array[] = [];
+  for (const e of w.live) {
+    const v = embedder.embedSync(entryText(e));
+    if (v) (keys.push(w.keyOf.get(e.id)!), vecs.push(v));
+  }
+  const dim = embedder.dimension;
+  return async (c, k) => {
+    const q = embedder.embedSync(caseText(c));
+    if (!q) return [];
+    const scored = vecs.map((v, i) => {
+      let dot = 0;
+      for (let j = 0; j < dim; j++) dot += v[j]! * q[j]!;
+      return { i, dot };
+    });
+    scored.sort((a, b) => b.dot - a.dot || a.i - b.i);
+    return scored.slice(0, k).map((s) => keys[s.i]!);
   };
 }
 
