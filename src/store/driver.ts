@@ -39,9 +39,10 @@ const IDLE_CHECKPOINT_MS = 1000;
 const JOURNAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 /**
- * A multi-row read packed into one row, read with get(). libsql 0.5 never frees the native cursor
- * that all()/iterate() create (~900 bytes per call, a full GC does not return it: a long-running
- * server grew ~2 KB per injection turn); get() frees its cursor. The rows come back as one JSON
+ * A multi-row read packed into one row, read with get(). The native cursor that libsql 0.5's
+ * all()/iterate() create (~900 bytes) is freed only by a finalizer Node runs on a later turn of the
+ * event loop, so synchronous work (a turn, an import batch, a bench loop) piles them up — a full
+ * GC does not return them; get() frees its cursor at once. The rows come back as one JSON
  * array of arrays, in the query's order (SQLite keeps a FROM-subquery's ORDER BY under an
  * aggregate such as json_group_array). A REAL travels as ["<17 significant digits>"] because
  * SQLite's JSON prints only 15 and the value must read back exactly.
@@ -144,7 +145,7 @@ export class SqliteDriver {
     this.db = this.open();
   }
 
-  /** Prepared statements held (each one's native memory is never returned by libsql: the SQL texts must not vary without bound). */
+  /** Prepared statements held (~3 KB of native memory each, kept until close: the SQL texts must not vary without bound). */
   get statementCount(): number {
     return this.statements.size;
   }
