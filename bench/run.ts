@@ -12,6 +12,7 @@ import { runStartupBench, startupLines, type StartupResult } from "./startup.js"
 import { uiBenchLines, type UiBenchResult } from "./ui-bench.js";
 import { importBenchLines } from "./import-bench.js";
 import { firstCallLines } from "./first-call.js";
+import { memoryLines, runMemoryBench } from "./memory-bench.js";
 
 const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-extras] [--strict]
   --sizes   entries per tier (each size seeds N swarm + N hive entries)
@@ -20,6 +21,7 @@ const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,1
   --add/--recall/--inject N  timed calls per size (default 300/500/500)
   --no-startup   skip CLI cold start and plugin load (bench/startup.ts)
   --no-opencode  skip the opencode-run-with-vs-without-plugin comparison (slow: 8 opencode runs)
+  --memory-turns N  injection turns of the long-running-server memory bench (default 100000, ~15 min; 0 skips it)
   --strict  exit 1 when a budget fails`;
 
 interface Args {
@@ -31,10 +33,11 @@ interface Args {
   startup: boolean;
   opencodeRuns: number;
   counts: string[];
+  memoryTurns: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, extras: true, strict: false, startup: true, opencodeRuns: 3, counts: [] };
+  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, extras: true, strict: false, startup: true, opencodeRuns: 3, counts: [], memoryTurns: 100_000 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     if (k === "--sizes") a.sizes = argv[++i]!.split(",").map((s) => Number(s.replace(/[_k]/g, (m) => (m === "k" ? "000" : ""))));
@@ -44,6 +47,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === "--strict") a.strict = true;
     else if (k === "--no-startup") a.startup = false;
     else if (k === "--no-opencode") a.opencodeRuns = 0;
+    else if (k === "--memory-turns") a.memoryTurns = Number(argv[++i]);
     else if (["--add", "--recall", "--inject"].includes(k)) a.counts.push(k, argv[++i]!);
     else if (k === "--help" || k === "-h") {
       console.log(USAGE);
@@ -117,6 +121,16 @@ async function main(): Promise<void> {
   const gates: ExtraOutcome<GatesResult> = await extraBench<GatesResult>("gates-bench", "runGatesBench");
   log("measuring the first call of a fresh process (10,000 + 10,000)…");
   const firstCall: ExtraOutcome<FirstCallResult> = await extraBench<FirstCallResult>("first-call", "runFirstCallBench");
+  let memory: ExtraOutcome<import("./memory-bench.js").MemoryResult> = { skipped: "--memory-turns 0" };
+  if (args.memoryTurns > 0) {
+    log(`measuring resident memory over ${args.memoryTurns.toLocaleString("en-US")} injection turns at 10,000 + 10,000 (--memory-turns 0 skips)…`);
+    try {
+      memory = { result: await runMemoryBench(10_000, args.seed, args.memoryTurns) };
+    } catch (e) {
+      errors.push(`memory: ${(e as Error).message}`);
+      memory = { skipped: (e as Error).message.split("\n")[0] };
+    }
+  }
   log("measuring bulk import (20,000 generated rows into a fresh project)…");
   const imports: ExtraOutcome<ImportBenchResult> = await extraBench<ImportBenchResult>("import-bench", "runImportBench");
   const ui: ExtraOutcome<UiBenchResult> = args.extras ? await extraBench<UiBenchResult>("ui-bench", "runUiBench") : { skipped: "--no-extras" };
@@ -136,6 +150,7 @@ async function main(): Promise<void> {
     gates,
     imports,
     firstCall,
+    memory,
     ui,
     postgres,
     errors,
@@ -163,6 +178,8 @@ async function main(): Promise<void> {
     } else log(`gates bench skipped: ${gates.skipped}`);
     if (firstCall.result) log(firstCallLines(firstCall.result).join("\n"));
     else log(`first-call bench skipped: ${firstCall.skipped}`);
+    if (memory.result) log(memoryLines(memory.result).join("\n"));
+    else log(`memory bench skipped: ${memory.skipped}`);
     if (imports.result) log(importBenchLines(imports.result).join("\n"));
     else log(`import bench skipped: ${imports.skipped}`);
     if (ui.result) log(uiBenchLines(ui.result).join("\n"));

@@ -38,6 +38,7 @@ import { SqliteStore } from "./store/sqlite-store.js";
 import type { ReplayReport } from "./hive/outbox.js";
 import type { TeamHiveStore } from "./hive/team-hive.js";
 import { maskUrl, resolveHiveUrl } from "./store/pg/url.js";
+import { lazyModule } from "./core/lazy.js";
 import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, SourceUsage, Store } from "./store/store.js";
 import { countsByStatus, sumTallies, usageBySourceOf } from "./store/tallies.js";
 
@@ -133,6 +134,11 @@ export function resolveHivePath(opts: { hivePath?: string; env?: NodeJS.ProcessE
   const env = opts.env ?? process.env;
   return path.resolve(opts.hivePath ?? env.CAIRN_HIVE ?? config.hive_path ?? path.join(platformDataDir(env), "hive.db"));
 }
+
+// The hot operations' lazily loaded modules, held once loaded (see core/lazy.ts: import() per call cost a turn of the event loop).
+const injectModule = lazyModule(() => import("./retrieval/inject.js"));
+const writeModule = lazyModule(() => import("./lifecycle/write.js"));
+const outboxModule = lazyModule(() => import("./hive/outbox.js"));
 
 export class Cairn {
   readonly config: CairnConfig;
@@ -257,10 +263,10 @@ export class Cairn {
     this.assertEnabled();
     const actor = opts.actor ?? this.actor;
     if (opts.tier === "hive" && this.services.hive) {
-      const { writeHiveLesson } = await import("./hive/outbox.js");
+      const { writeHiveLesson } = await outboxModule();
       return writeHiveLesson(this.services, input, { actor, source: "add" });
     }
-    const { writeLesson } = await import("./lifecycle/write.js");
+    const { writeLesson } = await writeModule();
     return writeLesson(this.services, input, { tier: opts.tier ?? "swarm", actor, source: "add" });
   }
 
@@ -274,7 +280,7 @@ export class Cairn {
 
   /** The block to inject for an agent turn, within the budget regime; its entries are counted as shown. */
   async inject(context: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
-    const { injectForContext } = await import("./retrieval/inject.js");
+    const { injectForContext } = await injectModule();
     return injectForContext(this.services, context, opts);
   }
 

@@ -11,6 +11,7 @@ interface RawStatement {
   run(params: SqlValue[]): { changes: number; lastInsertRowid: number | bigint };
   get(params: SqlValue[]): Row | undefined;
   all(params: SqlValue[]): Row[];
+  columns(): Array<{ name: string }>;
 }
 interface RawDatabase {
   prepare(sql: string): RawStatement;
@@ -37,6 +38,46 @@ const IDLE_CHECKPOINT_MS = 1000;
 /** After a checkpoint resets the WAL, SQLite cuts the file back to this size instead of keeping its high-water mark. */
 const JOURNAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A multi-row read packed into one row, read with get(). The native cursor that libsql 0.5's
+ * all()/iterate() create (~900 bytes) is freed only by a finalizer Node runs on a later turn of the
+ * event loop, so synchronous work (a turn, an import batch, a bench loop) piles them up — a full
+ * GC does not return them; get() frees its cursor at once. The rows come back as one JSON
+ * array of arrays, in the query's order (SQLite keeps a FROM-subquery's ORDER BY under an
+ * aggregate such as json_group_array). A REAL travels as ["<17 significant digits>"] because
+ * SQLite's JSON prints only 15 and the value must read back exactly.
+ */
+interface PackedRead {
+  stmt: RawStatement;
+  names: string[];
+}
+
+function packedSql(sql: string, names: readonly string[]): string {
+  const cols = names.map((_, i) => `c${i}`);
+  const values = cols.map((c) => `iif(typeof(${c}) = 'real', json_array(printf('%!.17g', ${c})), ${c})`);
+  return `WITH cairn_rows(${cols.join(", ")}) AS (${sql}) SELECT json_group_array(json_array(${values.join(", ")})) AS rows FROM cairn_rows`;
+}
+
+function realFromText(text: string): number {
+  return text === "Inf" ? Infinity : text === "-Inf" ? -Infinity : Number(text);
+}
+
+function unpackRows(json: string, names: readonly string[]): Row[] {
+  const packed = JSON.parse(json) as unknown[][];
+  const rows: Row[] = new Array(packed.length);
+  for (let r = 0; r < packed.length; r++) {
+    const values = packed[r]!;
+    const row: Row = {};
+    // Same column naming as the driver's own rows: a repeated name keeps the last value.
+    for (let i = 0; i < names.length; i++) {
+      const v = values[i];
+      row[names[i]!] = Array.isArray(v) ? realFromText(v[0] as string) : v;
+    }
+    rows[r] = row;
+  }
+  return rows;
+}
+
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
@@ -51,6 +92,8 @@ export class SqliteDriver {
   readonly file: string;
   private db: RawDatabase;
   private statements = new Map<string, RawStatement>();
+  /** Packed forms of multi-row reads (see PackedRead); null where a statement cannot be packed. */
+  private packedReads = new Map<string, PackedRead | null>();
   private readonly busyTimeoutMs: number;
   private readonly busyRetries: number;
   private depth = 0;
@@ -97,8 +140,31 @@ export class SqliteDriver {
       // The old connection is being thrown away; a failure to close it changes nothing.
     }
     this.statements.clear();
+    this.packedReads.clear();
     this.reopenCount++;
     this.db = this.open();
+  }
+
+  /** Prepared statements held (~3 KB of native memory each, kept until close: the SQL texts must not vary without bound). */
+  get statementCount(): number {
+    return this.statements.size;
+  }
+
+  private packedRead(sql: string): PackedRead | null {
+    let p = this.packedReads.get(sql);
+    if (p !== undefined) return p;
+    p = null;
+    // Only a query can be a subquery; PRAGMA, RETURNING and the like keep the plain path.
+    if (/^\s*(select|with)\b/i.test(sql)) {
+      const names = this.stmt(sql).columns().map((c) => c.name);
+      try {
+        p = { stmt: this.stmt(packedSql(sql, names)), names };
+      } catch (e) {
+        if (isBusy(e)) throw e;
+      }
+    }
+    this.packedReads.set(sql, p);
+    return p;
   }
 
   private stmt(sql: string): RawStatement {
@@ -169,7 +235,20 @@ export class SqliteDriver {
   }
 
   all<T = Row>(sql: string, params: SqlValue[] = []): T[] {
-    return this.withBusyRetry(() => this.stmt(sql).all(params) as T[]);
+    return this.withBusyRetry(() => {
+      const packed = this.packedRead(sql);
+      if (packed) {
+        try {
+          const row = packed.stmt.get(params) as { rows: string } | undefined;
+          return unpackRows(row?.rows ?? "[]", packed.names) as T[];
+        } catch (e) {
+          // JSON cannot carry a BLOB: such a query keeps the plain path from now on.
+          if (isBusy(e) || !/BLOB/i.test((e as Error).message)) throw e;
+          this.packedReads.set(sql, null);
+        }
+      }
+      return this.stmt(sql).all(params) as T[];
+    });
   }
 
   exec(sql: string): void {
@@ -245,6 +324,7 @@ export class SqliteDriver {
     if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
     this.statements.clear();
+    this.packedReads.clear();
     // libSQL leaves the -wal at full size on close, so it would travel into git and backups:
     // fold it into the database and truncate it. Another connection reading can make this
     // report busy; close must still succeed, and that connection's own close truncates later.

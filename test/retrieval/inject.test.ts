@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { INJECTION_SENTINEL, renderBlock } from "../../src/retrieval/render.js";
+import type { SqliteDriver } from "../../src/store/driver.js";
 import { insertRaw, makeSandbox, rawEntry, withWorld, type RawEntry } from "./helpers.js";
 
 const MODEL = "test-model";
@@ -245,4 +246,44 @@ test("regression 11.7: through inject, small and large budgets hold the block to
       );
     }
   }
+});
+
+test("regression 10.5: an injection turn never hands the event loop to timers (the idle WAL checkpoint ran inside turns: the p99)", async () => {
+  const sb = makeSandbox();
+  await insertRaw(sb, PRISMA);
+  await withWorld(
+    async ({ cairn }) => {
+      // The first turn loads modules (real I/O); every later turn must run start to end without a timer.
+      assert.ok((await cairn.inject(CTX)).entries.length > 0, "precondition: the turn injects and counts lessons as shown (a write)");
+      let timersRan = 0;
+      for (let i = 0; i < 5; i++) {
+        const timer = setImmediate(() => timersRan++);
+        await cairn.inject({ ...CTX, task: `${CTX.task} ${i}` });
+        clearImmediate(timer);
+      }
+      assert.equal(timersRan, 0, "a timer ran inside an injection turn");
+    },
+    CONFIG,
+    sb,
+  );
+});
+
+test("repeated injection turns prepare no new SQL statements (libSQL never frees a prepared one: SQL text must not vary per call)", async () => {
+  const sb = makeSandbox();
+  await insertRaw(sb, PRISMA);
+  await withWorld(
+    async ({ cairn }) => {
+      const drivers = () => {
+        const s = (cairn as unknown as { services: { swarm: { driver: SqliteDriver }; hive?: { driver: SqliteDriver } } }).services;
+        return [s.swarm.driver, s.hive?.driver].map((d) => d?.statementCount ?? 0);
+      };
+      const turns = ["Speed up the nightly Prisma import job", "Prisma migrate deploy order in the import container", "share one Prisma client per import worker"];
+      for (const task of turns) await cairn.inject({ ...CTX, task });
+      const warm = drivers();
+      for (let i = 0; i < 30; i++) await cairn.inject({ ...CTX, task: turns[i % turns.length]! });
+      assert.deepEqual(drivers(), warm);
+    },
+    CONFIG,
+    sb,
+  );
 });

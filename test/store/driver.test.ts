@@ -200,3 +200,53 @@ test("a batch is one commit; a transaction inside it that fails undoes only its 
     removeSandbox(sb);
   }
 });
+
+test("multi-row reads keep the query's order and every value exactly (reals to the last digit, JSON-looking text as text)", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file);
+    try {
+      d.exec("CREATE TABLE v (id INTEGER PRIMARY KEY, t TEXT, r REAL, n, b BLOB)");
+      const reals = [0.1 + 0.2, 0.45000000000000007, 1e300, -2.5e-300, 3];
+      const texts = ['["x"]', '{"k":1}', "", "plain", "null"];
+      reals.forEach((r, i) => d.run("INSERT INTO v(t, r, n) VALUES (?, ?, ?)", [texts[i]!, r, i % 2 ? null : i]));
+      const rows = d.all<{ id: number; t: string; r: number; n: number | null; again: number }>("SELECT id, t, r, n, id AS again FROM v ORDER BY r DESC");
+      const expected = reals.map((r, i) => ({ id: i + 1, t: texts[i]!, r, n: i % 2 ? null : i, again: i + 1 })).sort((a, b) => b.r - a.r);
+      assert.deepEqual(rows, expected);
+      assert.deepEqual(d.all("SELECT id FROM v WHERE id > 99"), []);
+      // A repeated column name keeps the last value, as libSQL's own rows do.
+      assert.deepEqual(d.all("SELECT 1 AS x, 2 AS x"), [{ x: 2 }]);
+      // JSON cannot carry a BLOB; such a read still answers (through the plain cursor).
+      d.run("UPDATE v SET b = ? WHERE id = 1", [Buffer.from([7, 8])]);
+      const blob = d.all<{ b: ArrayBuffer | Buffer }>("SELECT b FROM v WHERE id = 1")[0]!.b;
+      assert.deepEqual([...new Uint8Array(blob as ArrayBuffer)], [7, 8]);
+      assert.equal(d.all<{ journal_mode: string }>("PRAGMA journal_mode")[0]?.journal_mode, "wal");
+    } finally {
+      d.close();
+    }
+  });
+});
+
+test("regression 16.3: multi-row reads do not grow native memory while the event loop is busy (libSQL frees all()'s cursor only on a later turn)", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file);
+    try {
+      d.exec("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)");
+      d.transaction(() => {
+        for (let i = 0; i < 200; i++) d.run("INSERT INTO t(b) VALUES (?)", ["x".repeat(50)]);
+      });
+      const read = (i: number) => d.all("SELECT a, b FROM t WHERE a > ? ORDER BY a LIMIT 5", [i % 100]);
+      for (let i = 0; i < 5_000; i++) read(i);
+      const statements = d.statementCount;
+      // Memory outside the JS heap: what a leaked native cursor adds to (≈900 bytes per call before the fix).
+      const native = () => process.memoryUsage().rss - process.memoryUsage().heapTotal;
+      const before = native();
+      const calls = 40_000;
+      for (let i = 0; i < calls; i++) read(i);
+      const grownMb = (native() - before) / 1048576;
+      assert.ok(grownMb < 15, `native memory grew ${grownMb.toFixed(1)} MB over ${calls} reads (a leak would be ≈ ${((calls * 900) / 1048576).toFixed(0)} MB)`);
+      assert.equal(d.statementCount, statements, "no statement prepared again");
+    } finally {
+      d.close();
+    }
+  });
+});
