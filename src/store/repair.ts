@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import Database from "libsql";
 import { EntrySchema } from "../core/entry.js";
+import { CairnError } from "../errors.js";
 import { SqliteDriver, type SqlValue } from "./driver.js";
 import { migrate } from "./migrations.js";
 
@@ -49,6 +50,37 @@ const MAX_SKIPS = 64;
 
 function stamp(d: Date): string {
   return d.toISOString().replace(/[:.]/g, "-");
+}
+
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/**
+ * Refuses when another process has the file open: its connection would follow the rename and keep
+ * writing into the damaged file. An exclusive lock is only granted when no other connection holds one.
+ */
+function assertNotInUse(file: string): void {
+  let db: (RawDatabase & { exec(sql: string): void }) | undefined;
+  try {
+    db = new Database(file) as unknown as RawDatabase;
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    db.exec("BEGIN EXCLUSIVE");
+    db.exec("ROLLBACK");
+  } catch (e) {
+    if (isBusy(e)) {
+      throw new CairnError("CONFLICT", `${file} is open in another process (OpenCode, \`cairn mcp\`, \`cairn ui\`…). Stop it, then run \`cairn doctor --repair\` again.`, { path: file });
+    }
+    // Too damaged to lock is too damaged for anyone else to be using.
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // Closing a connection to a damaged file may fail; it held nothing.
+    }
+  }
 }
 
 /** Moves the damaged file and its journal files aside; SQLite finds `<aside>-wal` as that file's own WAL. */
@@ -151,6 +183,7 @@ function metaValue(src: RawDatabase, key: string): number | undefined {
  * is re-inserted, so the full-text index, tags, tallies and counters are rebuilt by the schema's own triggers.
  */
 export function repairDatabase(file: string, now = new Date()): RepairReport {
+  assertNotInUse(file);
   const keptAs = keepAside(file, now);
   const fresh = new SqliteDriver(file);
   try {

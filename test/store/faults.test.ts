@@ -344,3 +344,29 @@ test("regression 11.16: over MCP a damaged hive is a typed tool error naming the
     removeSandbox(sb);
   }
 });
+
+test("regression 11.16: doctor --repair refuses while another process has the file open (its writes would follow the renamed file)", async () => {
+  const sb = makeSandbox();
+  try {
+    const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env });
+    await cairn.add({ lesson: LESSONS[6]!, category: "tooling" });
+    await cairn.close();
+    const db = path.join(sb.projectDir, ".swarm", "cairn.db");
+    const { spawn } = await import("node:child_process");
+    const holder = spawn(process.execPath, ["-e", `const D = require("libsql"); const d = new D(${JSON.stringify(db)}); d.prepare("SELECT count(*) FROM entries").get(); console.log("open"); setInterval(() => {}, 1000);`], {
+      cwd: path.resolve("."),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
+      const { repairDatabase } = await import("../../src/store/repair.js");
+      assert.throws(() => repairDatabase(db), (e: Error & { code?: string }) => e.code === "CONFLICT" && e.message.includes(db));
+      assert.ok(fs.existsSync(db), "the file was not moved");
+      assert.deepEqual(fs.readdirSync(path.dirname(db)).filter((n) => n.includes("damaged")), []);
+    } finally {
+      holder.kill();
+    }
+  } finally {
+    removeSandbox(sb);
+  }
+});
