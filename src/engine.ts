@@ -6,7 +6,9 @@ import fs from "node:fs";
 import { LIVE_STATUSES, STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
-import { CairnError, KnowledgeDisabledError, NotFoundError } from "./errors.js";
+import { CairnError, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
+import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
+import type { RepairReport } from "./store/repair.js";
 import { validateEntryRef } from "./core/ids.js";
 import { assertHuman, isHumanActor } from "./governance/actors.js";
 import type { Advisory, AdvisoryQuery } from "./governance/advisories.js";
@@ -33,7 +35,7 @@ import type { RetrievalContext } from "./retrieval/context.js";
 import type { InjectOptions, InjectResult } from "./retrieval/inject.js";
 import { recallForContext, type RecallOptions } from "./retrieval/recall.js";
 import type { ScoredEntry } from "./retrieval/score.js";
-import { openTiers, storeFor, type Services } from "./services.js";
+import { openTiers, storeFor, tierReadFailed, type Services } from "./services.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { ReplayReport } from "./hive/outbox.js";
 import type { TeamHiveStore } from "./hive/team-hive.js";
@@ -122,6 +124,10 @@ export interface DoctorTier {
   error?: string;
   /** On the project tier: hive writes waiting in its outbox (pending) and parked for a person (dead). */
   outbox?: { pending: number; dead: number; oldest?: string };
+  /** Why this user cannot write the file (it was opened read-only: reads work, writes are refused). */
+  read_only?: string;
+  /** The file is damaged: `cairn doctor --repair` salvages what can be read into a fresh file. */
+  damaged?: boolean;
 }
 
 export interface PhaseCompleteReport {
@@ -139,6 +145,25 @@ export function resolveHivePath(opts: { hivePath?: string; env?: NodeJS.ProcessE
 const injectModule = lazyModule(() => import("./retrieval/inject.js"));
 const writeModule = lazyModule(() => import("./lifecycle/write.js"));
 const outboxModule = lazyModule(() => import("./hive/outbox.js"));
+
+/** Opens one tier; a damaged file is recorded in `faults` (and said once on stderr) instead of stopping the other tier. */
+function openTier(open: () => SqliteStore, faults: Partial<Record<Tier, DatabaseDamagedError>>, tier: Tier): SqliteStore | undefined {
+  try {
+    return open();
+  } catch (e) {
+    if (!isDamaged(e)) throw e;
+    faults[tier] = e;
+    noticeOnce(`damaged:${e.details.path}`, `${e.message} Working without the ${tier} tier until then.`);
+    return undefined;
+  }
+}
+
+/** An empty in-memory swarm tier standing in for a damaged file: reads answer empty, writes fail with the damage. */
+function damagedStandIn(file: string, fault: DatabaseDamagedError): SqliteStore {
+  const store = new SqliteStore(":memory:", "swarm", {}, file);
+  store.driver.refuseWrites(fault);
+  return store;
+}
 
 export class Cairn {
   readonly config: CairnConfig;
@@ -168,11 +193,13 @@ export class Cairn {
     this.env = opts.env ?? process.env;
     this.swarmPath = path.join(projectDir, this.config.swarm_dir, "cairn.db");
     const driverOpts = { busyTimeoutMs: this.config.busy_timeout_ms };
+    const faults: Partial<Record<Tier, DatabaseDamagedError>> = {};
     // Looking must not leave files behind: with nothing on disk a read session gets an empty tier.
+    // A damaged file gets the same empty stand-in, which refuses writes with the damage: the hive keeps answering.
     const swarm =
       opts.createSwarm === false && !fs.existsSync(this.swarmPath)
         ? new SqliteStore(":memory:", "swarm", driverOpts, this.swarmPath)
-        : new SqliteStore(this.swarmPath, "swarm", driverOpts);
+        : (openTier(() => new SqliteStore(this.swarmPath, "swarm", driverOpts), faults, "swarm") ?? damagedStandIn(this.swarmPath, faults.swarm!));
     let hive: Store | undefined;
     if (this.config.knowledge.hive_enabled) {
       this.teamHiveUrl = resolveHiveUrl(opts.hivePath, this.config);
@@ -182,11 +209,13 @@ export class Cairn {
       } else {
         this.hivePath = resolveHivePath(opts, this.config);
         if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
-        hive = new SqliteStore(this.hivePath, "hive", driverOpts);
-        this.hiveLocation = hive.location;
+        const hivePath = this.hivePath;
+        // A damaged hive is left out (with one notice): the project's own lessons keep working.
+        hive = openTier(() => new SqliteStore(hivePath, "hive", driverOpts), faults, "hive");
+        this.hiveLocation = hivePath;
       }
     }
-    this.services = { swarm, hive, config: this.config, project: this.project, now: opts.now ?? (() => new Date()) };
+    this.services = { swarm, hive, config: this.config, project: this.project, now: opts.now ?? (() => new Date()), faults };
   }
 
   /**
@@ -294,7 +323,9 @@ export class Cairn {
     const statuses = this.visibleStatuses(rest.statuses);
     const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
     const stores = openTiers(this.services).filter((s) => tier === "all" || s.tier === tier);
-    const lists = (await Promise.all(stores.map((s) => s.listEntries(f, { limit: limit + offset, order })))).flat();
+    const lists = (
+      await Promise.all(stores.map((s) => s.listEntries(f, { limit: limit + offset, order }).catch((e: unknown) => tierReadFailed(this.services, s, e, [] as Entry[]))))
+    ).flat();
     // Merge the tiers in the same order each returned them in.
     const key = (e: Entry) => (order === "confidence" ? -e.lifecycle.confidence : order === "oldest" ? Date.parse(e.created_at) : -Date.parse(e.created_at));
     return lists.sort((a, b) => key(a) - key(b)).slice(offset, offset + limit);
@@ -604,27 +635,46 @@ export class Cairn {
    */
   async doctor(): Promise<DoctorTier[]> {
     const out: DoctorTier[] = [];
+    const faults = this.services.faults ?? {};
+    const damaged = (tier: Tier, location: string, e: CairnError): DoctorTier => ({
+      tier, kind: "sqlite", location, integrity: "damaged", entries: 0, schema_version: 0, error: e.message, damaged: true,
+    });
     for (const store of openTiers(this.services)) {
       const team = store === this.services.hive ? this.teamHive() : undefined;
       const kind = team ? "postgres" : "sqlite";
+      const fault = faults[store.tier];
+      if (fault) {
+        out.push(damaged(store.tier, store.location, fault));
+        continue;
+      }
+      const readOnly = store instanceof SqliteStore ? store.driver.readOnly : undefined;
       try {
         const started = performance.now();
         const schema_version = await (team ? team.remote : store).schemaVersion();
         const latency_ms = Math.round((performance.now() - started) * 100) / 100;
+        const integrity = await store.integrityCheck();
         out.push({
           tier: store.tier,
           kind,
           location: store.location,
-          integrity: await store.integrityCheck(),
+          integrity,
           entries: await store.totalEntries(),
           schema_version,
           ...(team ? { reachable: true, latency_ms } : {}),
+          ...(readOnly ? { read_only: readOnly } : {}),
+          ...(integrity !== "ok" && !team ? { damaged: true, error: damagedMessage(store.location, integrity.split("\n")[0]!) } : {}),
         });
       } catch (e) {
+        if (isDamaged(e)) {
+          out.push(damaged(store.tier, store.location, e));
+          continue;
+        }
         if (!team || (e as CairnError).code !== "UNAVAILABLE") throw e;
         out.push({ tier: store.tier, kind, location: store.location, integrity: "unreachable", entries: 0, schema_version: 0, reachable: false, error: (e as Error).message });
       }
     }
+    // A hive left out because it is damaged is still reported, after the project tier.
+    if (faults.hive && this.hivePath) out.push(damaged("hive", this.hivePath, faults.hive));
     const outbox = await this.services.swarm.outboxCounts();
     if (this.teamHive() || outbox.pending || outbox.dead) out[0]!.outbox = outbox;
     return out;
@@ -662,4 +712,20 @@ export class Cairn {
 /** Opens (creating if needed, and migrating) the project's swarm database and the user's hive. */
 export async function openCairn(opts: OpenCairnOptions): Promise<Cairn> {
   return new Cairn(opts).start();
+}
+
+/**
+ * `cairn doctor --repair`: every SQLite tier found damaged is closed, kept aside under a timestamped
+ * name, and rebuilt from what can still be read. Healthy tiers are not touched.
+ */
+export async function repairCairn(opts: OpenCairnOptions): Promise<RepairReport[]> {
+  const cairn = await openCairn(opts);
+  let damaged: string[];
+  try {
+    damaged = (await cairn.doctor()).filter((t) => t.damaged && t.kind === "sqlite").map((t) => t.location);
+  } finally {
+    await cairn.close();
+  }
+  const { repairDatabase } = await import("./store/repair.js");
+  return damaged.map((file) => repairDatabase(file));
 }

@@ -15,7 +15,13 @@ export type CairnErrorCode =
   /** The team hive (PostgreSQL) cannot be reached or did not answer in time. */
   | "UNAVAILABLE"
   /** knowledge.enabled is false: nothing is recorded. */
-  | "DISABLED";
+  | "DISABLED"
+  /** A database file is damaged (truncated, overwritten, not a database): `cairn doctor --repair` salvages it. */
+  | "DAMAGED"
+  /** A database file or its folder is not writable by this user: reads work, writes are refused. */
+  | "READ_ONLY"
+  /** The file system holding a database is full (or the database hit its page limit). */
+  | "DISK_FULL";
 
 export class CairnError extends Error {
   readonly code: CairnErrorCode;
@@ -58,5 +64,37 @@ export class KnowledgeDisabledError extends CairnError {
   constructor() {
     super("DISABLED", DISABLED_MESSAGE);
     this.name = "KnowledgeDisabledError";
+  }
+}
+
+/** What the store-fault errors carry: the file, and what the user can do about it. */
+export interface StoreFaultDetails extends Record<string, unknown> {
+  path: string;
+}
+
+/** A database that SQLite reports as malformed or not a database. Nothing is written to it. */
+export class DatabaseDamagedError extends CairnError {
+  declare readonly details: StoreFaultDetails;
+  constructor(message: string, details: StoreFaultDetails) {
+    super("DAMAGED", message, details);
+    this.name = "DatabaseDamagedError";
+  }
+}
+
+/** A write to a database this user may only read (file or folder permissions). */
+export class ReadOnlyDatabaseError extends CairnError {
+  declare readonly details: StoreFaultDetails;
+  constructor(message: string, details: StoreFaultDetails) {
+    super("READ_ONLY", message, details);
+    this.name = "ReadOnlyDatabaseError";
+  }
+}
+
+/** A write that found no room: the transaction was rolled back, what was saved before is intact. */
+export class DiskFullError extends CairnError {
+  declare readonly details: StoreFaultDetails & { free_bytes: number | null; needed_bytes: number };
+  constructor(message: string, details: StoreFaultDetails & { free_bytes: number | null; needed_bytes: number }) {
+    super("DISK_FULL", message, details);
+    this.name = "DiskFullError";
   }
 }

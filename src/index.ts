@@ -1,8 +1,9 @@
 // Public library API of Cairn: openCairn and the types a caller needs.
-export { openCairn, Cairn, resolveHivePath } from "./engine.js";
+export { openCairn, Cairn, resolveHivePath, repairCairn } from "./engine.js";
 export type { OpenCairnOptions, AddOptions, RecallHit, ListFilter, Stats, TierStats, PhaseCompleteReport } from "./engine.js";
 export * from "./core/entry.js";
-export { CairnError, NotFoundError, InvalidConfigError, isCairnError } from "./errors.js";
+export { CairnError, NotFoundError, InvalidConfigError, isCairnError, DatabaseDamagedError, ReadOnlyDatabaseError, DiskFullError } from "./errors.js";
+export type { RepairReport } from "./store/repair.js";
 export type { CairnErrorCode } from "./errors.js";
 export { ConfigSchema, loadConfig, configReference, platformDataDir } from "./config.js";
 export type { CairnConfig, ConfigInput, KnowledgeConfig } from "./config.js";

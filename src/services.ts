@@ -2,7 +2,8 @@
 import type { Tier } from "./core/entry.js";
 import type { ProjectIdentity } from "./core/project.js";
 import type { CairnConfig } from "./config.js";
-import { CairnError } from "./errors.js";
+import { CairnError, type DatabaseDamagedError } from "./errors.js";
+import { isDamaged, noticeOnce } from "./store/faults.js";
 import type { Store } from "./store/store.js";
 
 export interface Services {
@@ -13,16 +14,33 @@ export interface Services {
   project: ProjectIdentity;
   /** Injected clock so lifecycle rules (age, decay) are testable without waiting. */
   now: () => Date;
+  /**
+   * Tiers whose database could not be opened because it is damaged. A damaged hive is left out
+   * (hive is undefined) and a damaged swarm tier is an empty stand-in that refuses writes, so the
+   * other tier keeps answering; each says why here, for `cairn doctor` and for writes to it.
+   */
+  faults?: Partial<Record<Tier, DatabaseDamagedError>>;
 }
 
 export function storeFor(s: Services, tier: Tier): Store {
   if (tier === "swarm") return s.swarm;
   // Faces pass strings through; anything else used to fall through to the hive.
   if (tier !== "hive") throw new CairnError("INVALID_INPUT", `Unknown tier "${String(tier).slice(0, 40)}"; use swarm or hive.`);
+  if (!s.hive && s.faults?.hive) throw s.faults.hive;
   if (!s.hive) throw new CairnError("INVALID_INPUT", "The hive is disabled (knowledge.hive_enabled = false).");
   return s.hive;
 }
 
 export function openTiers(s: Services): Store[] {
   return s.hive ? [s.swarm, s.hive] : [s.swarm];
+}
+
+/**
+ * A read across tiers when one tier turns out damaged mid-query: the other tier still answers, and
+ * the damage is said once on stderr. Anything else (or a single tier) is rethrown.
+ */
+export function tierReadFailed<T>(s: Services, store: Store, e: unknown, empty: T): T {
+  if (!isDamaged(e) || openTiers(s).length < 2) throw e;
+  noticeOnce(`damaged:${store.location}`, `${e.message} Answering from the ${store.tier === "hive" ? "project (swarm)" : "hive"} tier only.`);
+  return empty;
 }

@@ -39,6 +39,7 @@ function inputFromEntry(e: Entry): NewEntryInput {
 
 /** Hive writes go through the one write path, which applies the hive gate (full validation, no placeholder text). */
 async function writeToHive(s: Services, input: NewEntryInput, actor: string, route: PromotionRoute, from?: Entry): Promise<WriteResult> {
+  if (!s.hive && s.faults?.hive) throw s.faults.hive;
   if (!s.hive) throw new CairnError("INVALID_INPUT", "The hive is disabled (knowledge.hive_enabled = false); nothing to promote into.");
   return writeHiveLesson(s, input, { actor, source: "promote", route, ...(from ? { from: from.id } : {}) });
 }

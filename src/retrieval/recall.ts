@@ -1,6 +1,6 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
-import { openTiers, type Services } from "../services.js";
+import { openTiers, tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
@@ -55,7 +55,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const tier = opts.tier ?? "all";
   const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
-  const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier)))).flat();
+  const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []))))).flat();
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
   const profileOf = lessonProfiles();

@@ -2,7 +2,9 @@
 import Database from "libsql";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { CairnError } from "../errors.js";
+import { readOnlyError, readOnlyReason, storeFault } from "./faults.js";
 
 export type SqlValue = string | number | bigint | null | Buffer;
 type Row = Record<string, unknown>;
@@ -104,20 +106,60 @@ export class SqliteDriver {
   /** Explicit transactions and batches committed (autocommit statements not counted): bulk-load tests read it. */
   commits = 0;
   private checkpointTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Why this user cannot write the file (set when it was opened read-only), else undefined. Reads
+   * work on such a connection; writes fail with READ_ONLY naming the file and the permission.
+   */
+  readonly readOnly: string | undefined;
+  private writeBlocker: Error | undefined;
 
   constructor(file: string, opts: DriverOptions = {}) {
     this.file = file;
     this.busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
     this.busyRetries = opts.busyRetries ?? 20;
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+    // An existing file this user may not write (or whose folder it may not write) opens read-only.
+    this.readOnly = fs.existsSync(file) ? readOnlyReason(file) : undefined;
+    if (file !== ":memory:" && !this.readOnly) {
+      try {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        if (err.code === "EACCES" || err.code === "EPERM" || err.code === "EROFS") throw readOnlyError(file, `cannot create its folder (${err.code})`);
+        throw e;
+      }
+    }
     this.db = this.open();
+  }
+
+  /** Every later write throws `reason` (a stand-in for a damaged file must never take a write it would lose). */
+  refuseWrites(reason: Error): void {
+    this.writeBlocker = reason;
+  }
+
+  private assertWritable(): void {
+    if (this.writeBlocker) throw this.writeBlocker;
+  }
+
+  /** A read-only connection: `mode=ro`, else (WAL file without its -shm in a read-only folder) `immutable=1`. */
+  private openReadOnly(): RawDatabase {
+    const uri = pathToFileURL(this.file).href;
+    try {
+      const db = new Database(`${uri}?mode=ro`) as unknown as RawDatabase;
+      // mode=ro opens lazily: a WAL database whose -shm cannot be created fails on the first read.
+      db.prepare("SELECT count(*) FROM sqlite_schema").get([]);
+      return db;
+    } catch (e) {
+      // immutable: nobody can write it while we read (the folder refuses the -wal a writer needs).
+      if (isBusy(e)) throw e;
+      return new Database(`${uri}?immutable=1`) as unknown as RawDatabase;
+    }
   }
 
   private open(): RawDatabase {
     try {
-      const db = new Database(this.file) as unknown as RawDatabase;
+      const db = this.readOnly ? this.openReadOnly() : (new Database(this.file) as unknown as RawDatabase);
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.busyTimeoutMs))}`);
-      db.exec("PRAGMA journal_mode = WAL");
+      if (!this.readOnly) db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
       // Checkpoints run between turns (see noteWrite); this larger automatic one is only a safety net.
       db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
@@ -129,8 +171,26 @@ export class SqliteDriver {
       return db;
     } catch (e) {
       if (isBusy(e)) throw e;
-      throw new CairnError("STORE_ERROR", `Cannot open database ${this.file}: ${(e as Error).message}`);
+      const fault = storeFault(e, this.file);
+      if (fault !== e) throw fault;
+      throw new CairnError("STORE_ERROR", `Cannot open database ${this.file}: ${(e as Error).message}`, { path: this.file });
     }
+  }
+
+  /** The page limit when the database stands at it (SQLITE_FULL from max_page_count rather than the disk). */
+  private pageLimitReached(): number | undefined {
+    try {
+      const max = (this.db.prepare("PRAGMA max_page_count").get([]) as { max_page_count: number }).max_page_count;
+      const count = (this.db.prepare("PRAGMA page_count").get([]) as { page_count: number }).page_count;
+      return count >= max - 1 ? max : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Damaged file, no permission, full disk: typed errors naming this file and the way out. */
+  private fault(e: unknown): unknown {
+    return storeFault(e, this.file, { pageLimit: () => this.pageLimitReached() });
   }
 
   private reopen(): void {
@@ -182,7 +242,7 @@ export class SqliteDriver {
       try {
         return work();
       } catch (e) {
-        if (!isBusy(e) || this.depth > 0) throw e;
+        if (!isBusy(e) || this.depth > 0) throw this.fault(e);
         if (attempt >= this.busyRetries) {
           throw new CairnError(
             "STORE_ERROR",
@@ -196,6 +256,7 @@ export class SqliteDriver {
   }
 
   run(sql: string, params: SqlValue[] = []): { changes: number; lastInsertRowid: number } {
+    this.assertWritable();
     const result = this.withBusyRetry(() => {
       const r = this.stmt(sql).run(params);
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
@@ -262,6 +323,7 @@ export class SqliteDriver {
    */
   transaction<T>(fn: () => T): T {
     // Inside a batch (or another transaction) a savepoint keeps this unit atomic without a commit of its own.
+    this.assertWritable();
     if (this.depth > 0) return this.savepoint(fn);
     return this.withBusyRetry(() => {
       this.db.exec("BEGIN IMMEDIATE");
@@ -307,6 +369,7 @@ export class SqliteDriver {
    * this process that writes meanwhile joins the batch.
    */
   async batch<T>(fn: () => Promise<T>): Promise<T> {
+    this.assertWritable();
     if (this.depth > 0) return fn();
     this.withBusyRetry(() => this.db.exec("BEGIN IMMEDIATE"));
     this.depth++;
@@ -314,7 +377,18 @@ export class SqliteDriver {
       return await fn();
     } finally {
       this.depth--;
-      this.db.exec("COMMIT");
+      try {
+        this.db.exec("COMMIT");
+      } catch (e) {
+        // A failed COMMIT (disk full) leaves the transaction open: roll it back so the connection stays usable.
+        try {
+          this.db.exec("ROLLBACK");
+        } catch {
+          // Already rolled back by SQLite.
+        }
+        // eslint-disable-next-line no-unsafe-finally -- the commit failing is the error the caller must see.
+        throw this.fault(e);
+      }
       this.commits++;
       this.noteWrite();
     }

@@ -1,5 +1,6 @@
 // Numbered schema migrations for the SQLite store; applied in order, each exactly once.
 import type { SqliteDriver } from "./driver.js";
+import { readOnlyError } from "./faults.js";
 
 export interface Migration {
   version: number;
@@ -318,6 +319,7 @@ END;
 
 /** Brings a database to the newest schema version inside one write transaction. */
 export function migrate(db: SqliteDriver): number {
+  if (db.readOnly) return checkReadOnlySchema(db);
   db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES ('entry_count', 0)");
   const current = db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0;
@@ -338,3 +340,12 @@ export function migrate(db: SqliteDriver): number {
 }
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** A database this user cannot write is read as it is, when its schema is current; it cannot be upgraded. */
+function checkReadOnlySchema(db: SqliteDriver): number {
+  const current = db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0;
+  if (current < LATEST_SCHEMA_VERSION) {
+    throw readOnlyError(db.file, `${db.readOnly}, and its schema (v${current}) needs upgrading to v${LATEST_SCHEMA_VERSION} before this version of Cairn can read it`);
+  }
+  return current;
+}

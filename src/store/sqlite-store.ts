@@ -8,6 +8,7 @@ import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, 
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
+import { noticeOnce } from "./faults.js";
 import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./tallies.js";
@@ -507,6 +508,11 @@ export class SqliteStore implements Store {
 
   async recordUsage(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): Promise<void> {
     if (ids.length === 0) return;
+    if (this.driver.readOnly) {
+      // Counting is a side effect of reading: read-only data is still read, its counters stay as they are.
+      noticeOnce(`usage-ro:${this.location}`, `${this.location} is read-only (${this.driver.readOnly}); usage counters are not updated.`);
+      return;
+    }
     const at = nowIso();
     const stamp = counter === "shown" ? ", last_shown_at = ?" : counter === "consulted" ? ", last_consulted_at = ?" : "";
     const type = counter === "shown" ? "shown" : counter === "consulted" ? "consulted" : "feedback";

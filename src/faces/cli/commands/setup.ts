@@ -1,4 +1,5 @@
 // Setup and health commands: init, doctor, config, stats.
+import fs from "node:fs";
 import type { Command } from "commander";
 import { CairnError } from "../../../errors.js";
 import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
@@ -54,7 +55,11 @@ Examples:
   program
     .command("doctor")
     .description("check database integrity, schema, paths, runtime versions and config sources")
-    .addHelpText("after", "\nExit code 1 when a database fails its integrity check.\n\nExamples:\n  $ cairn doctor\n  $ cairn doctor --json")
+    .option("--repair", "salvage a damaged database: keep it aside as <file>.damaged-<time> and copy every readable row into a fresh file")
+    .addHelpText(
+      "after",
+      "\nExit code 1 when a database fails its integrity check (after --repair: when one is still damaged).\n\nExamples:\n  $ cairn doctor\n  $ cairn doctor --json\n  $ cairn doctor --repair",
+    )
     .action(action(doctor));
 
   program
@@ -111,8 +116,9 @@ async function effectiveConfig(inv: Invocation) {
   return loadConfig({ projectDir: inv.projectDir, env: inv.env, ...(overrides ? { overrides } : {}) });
 }
 
-async function doctor(inv: Invocation): Promise<number> {
+async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promise<number> {
   const { sources } = await effectiveConfig(inv);
+  const repairs = flags.repair ? await repair(inv) : [];
   return readCairn(inv, async (cairn) => {
     const tiers = await cairn.doctor();
     const ok = tiers.every((t) => t.integrity === "ok") && !tiers.some((t) => t.outbox?.dead);
@@ -124,6 +130,7 @@ async function doctor(inv: Invocation): Promise<number> {
       runtime: { node: process.versions.node, bun: process.versions.bun ?? null, platform: `${process.platform}-${process.arch}` },
       config_sources: sources,
       tiers,
+      ...(flags.repair ? { repairs } : {}),
     };
     if (inv.out.json) inv.out.print(report);
     else {
@@ -140,6 +147,16 @@ async function doctor(inv: Invocation): Promise<number> {
           inv.out.line(`outbox    ${t.outbox.pending} hive writes pending${t.outbox.oldest ? ` (oldest ${t.outbox.oldest})` : ""}, ${dead}`);
         }
       }
+      for (const t of tiers) {
+        if (t.read_only) inv.out.line(`${c.yellow("read-only")} ${t.location}: ${t.read_only} (reads work, writes are refused)`);
+        if (t.damaged && t.error) inv.out.line(`${c.red("damaged")}   ${t.error}`);
+      }
+      for (const r of repairs) {
+        const recovered = r.tables.reduce((n, t) => n + t.recovered, 0);
+        const entries = r.tables.find((t) => t.table === "entries")?.recovered ?? 0;
+        inv.out.line(`${c.green("repaired")}  ${r.file}: ${entries} lessons${r.entries_expected !== undefined ? ` of ${r.entries_expected}` : ""} and ${recovered - entries} other rows copied into a fresh file; damaged file kept as ${r.kept_as}`);
+        if (r.unreadable) inv.out.line(`          nothing could be read from it (${r.unreadable})`);
+      }
       if (!cairn.hiveLocation) inv.out.line("hive      (disabled)");
       inv.out.line(`schema    v${LATEST_SCHEMA_VERSION}`);
       inv.out.line(`runtime   node ${process.versions.node}${process.versions.bun ? `, bun ${process.versions.bun}` : ""} (${report.runtime.platform})`);
@@ -147,4 +164,11 @@ async function doctor(inv: Invocation): Promise<number> {
     }
     return ok ? EXIT.OK : EXIT.FAILURE;
   });
+}
+
+/** Rebuilds each damaged SQLite tier from what can still be read (the damaged file is kept aside). */
+async function repair(inv: Invocation) {
+  if (!fs.existsSync(inv.projectDir)) throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
+  const { repairCairn } = await import("../../../engine.js");
+  return repairCairn({ projectDir: inv.projectDir, ...(inv.hivePath ? { hivePath: inv.hivePath } : {}), actor: inv.actor, env: inv.env, createSwarm: false });
 }

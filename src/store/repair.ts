@@ -1,0 +1,254 @@
+// Salvage of a damaged SQLite tier: the damaged file is kept aside, every readable row is copied into a fresh, migrated file.
+import fs from "node:fs";
+import Database from "libsql";
+import { EntrySchema } from "../core/entry.js";
+import { CairnError } from "../errors.js";
+import { SqliteDriver, type SqlValue } from "./driver.js";
+import { migrate } from "./migrations.js";
+
+type Row = Record<string, unknown>;
+interface RawStatement {
+  all(params: SqlValue[]): Row[];
+  get(params: SqlValue[]): Row | undefined;
+}
+interface RawDatabase {
+  prepare(sql: string): RawStatement;
+  exec(sql: string): void;
+  close(): void;
+}
+
+export interface TableSalvage {
+  table: string;
+  /** Rows copied into the fresh file. */
+  recovered: number;
+  /** Rows read but refused by the fresh file (garbled JSON, broken constraints). */
+  refused: number;
+  /** Reads that hit damaged pages (each may have hidden one or more rows). */
+  unreadable: number;
+}
+
+export interface RepairReport {
+  file: string;
+  /** Where the damaged file (and its -wal/-shm) now lives. */
+  kept_as: string;
+  /** Why nothing could be read, when the damaged file would not open at all. */
+  unreadable?: string;
+  tables: TableSalvage[];
+  /** Entries the damaged file said it held (its own counter), when that was readable. */
+  entries_expected?: number;
+  integrity: string;
+}
+
+/**
+ * Tables whose rows triggers derive from entries and events (tags, tallies, daily counts, usage per
+ * project), and the full-text index: the fresh file rebuilds them as the rows go in, so they are not copied.
+ */
+const DERIVED = new Set(["meta", "entry_tags", "event_days", "project_usage", "entry_tallies"]);
+const PAGE = 200;
+/** Attempts to step over one damaged run of pages before giving up on the rest of a table. */
+const MAX_SKIPS = 64;
+
+function stamp(d: Date): string {
+  return d.toISOString().replace(/[:.]/g, "-");
+}
+
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/**
+ * Refuses when another process has the file open: its connection would follow the rename and keep
+ * writing into the damaged file. An exclusive lock is only granted when no other connection holds one.
+ */
+function assertNotInUse(file: string): void {
+  let db: (RawDatabase & { exec(sql: string): void }) | undefined;
+  try {
+    db = new Database(file) as unknown as RawDatabase;
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("PRAGMA locking_mode = EXCLUSIVE");
+    db.exec("BEGIN EXCLUSIVE");
+    db.exec("ROLLBACK");
+  } catch (e) {
+    if (isBusy(e)) {
+      throw new CairnError("CONFLICT", `${file} is open in another process (OpenCode, \`cairn mcp\`, \`cairn ui\`…). Stop it, then run \`cairn doctor --repair\` again.`, { path: file });
+    }
+    // Too damaged to lock is too damaged for anyone else to be using.
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // Closing a connection to a damaged file may fail; it held nothing.
+    }
+  }
+}
+
+/** Moves the damaged file and its journal files aside; SQLite finds `<aside>-wal` as that file's own WAL. */
+function keepAside(file: string, now: Date): string {
+  const aside = `${file}.damaged-${stamp(now)}`;
+  fs.renameSync(file, aside);
+  for (const suffix of ["-wal", "-shm"]) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+  return aside;
+}
+
+function copyableTables(fresh: SqliteDriver): string[] {
+  const all = fresh.all<{ name: string; sql: string | null }>("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  const virtual = all.filter((t) => /^CREATE VIRTUAL/i.test(t.sql ?? "")).map((t) => t.name);
+  return all
+    .map((t) => t.name)
+    .filter((n) => !DERIVED.has(n) && !virtual.some((v) => n === v || n.startsWith(`${v}_`)));
+}
+
+function columnsOf(db: Pick<RawDatabase, "prepare"> | SqliteDriver, table: string): string[] {
+  const sql = `PRAGMA table_info("${table}")`;
+  const rows = db instanceof SqliteDriver ? db.all(sql) : db.prepare(sql).all([]);
+  return rows.map((r) => String(r.name));
+}
+
+/**
+ * Reads every row SQLite can still reach, in rowid order. A damaged page fails the read that crosses
+ * it: the walk then steps forward in growing jumps until a read succeeds again, and rows whose rowid an
+ * intact index still lists are fetched one by one, so only rows on damaged pages are lost.
+ */
+function readRows(src: RawDatabase, table: string, cols: string[]): { rows: Row[]; unreadable: number } {
+  const list = cols.map((c) => `"${c}"`).join(", ");
+  const byRowid = new Map<number, Row>();
+  let unreadable = 0;
+  let last = Number.MIN_SAFE_INTEGER;
+  let skips = 0;
+  for (;;) {
+    let page: Row[];
+    try {
+      page = src.prepare(`SELECT rowid AS __rowid, ${list} FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`).all([last]);
+    } catch {
+      unreadable++;
+      if (++skips > MAX_SKIPS) break;
+      // Step over the damage: 1, 2, 4, … rowids ahead of the last row read.
+      last = last === Number.MIN_SAFE_INTEGER ? 0 : last + 2 ** (skips - 1);
+      continue;
+    }
+    if (page.length === 0) break;
+    for (const r of page) byRowid.set(Number(r.__rowid), r);
+    last = Number(page[page.length - 1]!.__rowid);
+  }
+  // Rowids an index still knows about, fetched one at a time (a lookup touches only that row's page).
+  let indexes: string[] = [];
+  try {
+    indexes = src.prepare(`SELECT name FROM pragma_index_list('${table}')`).all([]).map((r) => String(r.name));
+  } catch {
+    unreadable++;
+  }
+  for (const index of indexes) {
+    let rowids: number[] = [];
+    try {
+      rowids = src.prepare(`SELECT rowid AS r FROM "${table}" INDEXED BY "${index}"`).all([]).map((r) => Number(r.r));
+    } catch {
+      unreadable++;
+      continue;
+    }
+    for (const id of rowids) {
+      if (byRowid.has(id)) continue;
+      try {
+        const r = src.prepare(`SELECT rowid AS __rowid, ${list} FROM "${table}" WHERE rowid = ?`).get([id]);
+        if (r) byRowid.set(id, r);
+      } catch {
+        unreadable++;
+      }
+    }
+  }
+  return { rows: [...byRowid.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r), unreadable };
+}
+
+function validRow(table: string, row: Row): boolean {
+  if (table !== "entries") return true;
+  try {
+    return EntrySchema.safeParse(JSON.parse(String(row.data))).success;
+  } catch {
+    return false;
+  }
+}
+
+function metaValue(src: RawDatabase, key: string): number | undefined {
+  try {
+    const v = src.prepare("SELECT value FROM meta WHERE key = ?").get([key])?.value;
+    return typeof v === "number" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Repairs a damaged database file in place: the damaged file is renamed `<file>.damaged-<time>`
+ * (never deleted), a fresh file is created with the current schema, and every row that can be read
+ * is re-inserted, so the full-text index, tags, tallies and counters are rebuilt by the schema's own triggers.
+ */
+export function repairDatabase(file: string, now = new Date()): RepairReport {
+  assertNotInUse(file);
+  const keptAs = keepAside(file, now);
+  const fresh = new SqliteDriver(file);
+  try {
+    migrate(fresh);
+    let src: RawDatabase;
+    try {
+      src = new Database(keptAs) as unknown as RawDatabase;
+      // Reading with the schema check relaxed still reaches tables whose own pages are intact when
+      // another table's definition (or a trigger's) sits on a lost page. Nothing is written to this file.
+      src.exec("PRAGMA writable_schema = ON");
+    } catch (e) {
+      return { file, kept_as: keptAs, unreadable: (e as Error).message, tables: [], integrity: integrity(fresh) };
+    }
+    const tables: TableSalvage[] = [];
+    try {
+      for (const table of copyableTables(fresh)) {
+        const freshCols = new Set(columnsOf(fresh, table));
+        let cols: string[];
+        try {
+          cols = columnsOf(src, table).filter((c) => freshCols.has(c));
+        } catch {
+          // The schema itself is partly lost: try the current columns (reads fail cleanly if they differ).
+          cols = [...freshCols];
+        }
+        // A table the damaged file never had (an older schema) has nothing to copy.
+        if (cols.length === 0) continue;
+        const { rows, unreadable } = readRows(src, table, cols);
+        const insert = `INSERT INTO "${table}"(${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
+        let recovered = 0;
+        let refused = 0;
+        for (const row of rows) {
+          if (!validRow(table, row)) {
+            refused++;
+            continue;
+          }
+          try {
+            fresh.transaction(() => fresh.run(insert, cols.map((c) => row[c] as SqlValue)));
+            recovered++;
+          } catch {
+            refused++;
+          }
+        }
+        tables.push({ table, recovered, refused, unreadable });
+      }
+      // Handles are never reused: the fresh file continues after the highest one the damaged file gave out.
+      const lastSeq = metaValue(src, "last_seq");
+      if (lastSeq !== undefined) fresh.run("UPDATE meta SET value = max(value, ?) WHERE key = 'last_seq'", [lastSeq]);
+      const expected = metaValue(src, "entry_count");
+      const nothing = tables.every((t) => t.recovered === 0) && tables.some((t) => t.unreadable > 0);
+      return {
+        file,
+        kept_as: keptAs,
+        ...(nothing ? { unreadable: "no table of it could be read" } : {}),
+        tables,
+        ...(expected !== undefined ? { entries_expected: expected } : {}),
+        integrity: integrity(fresh),
+      };
+    } finally {
+      src.close();
+    }
+  } finally {
+    fresh.close();
+  }
+}
+
+function integrity(db: SqliteDriver): string {
+  return db.get<{ integrity_check: string }>("PRAGMA integrity_check")?.integrity_check ?? "unknown";
+}
