@@ -4,6 +4,7 @@ import type { ProjectIdentity } from "./core/project.js";
 import type { CairnConfig } from "./config.js";
 import { CairnError } from "./errors.js";
 import type { Store } from "./store/store.js";
+import type { EmbeddingService } from "./embed/service.js";
 
 export interface Services {
   swarm: Store;
@@ -11,6 +12,8 @@ export interface Services {
   hive: Store | undefined;
   config: CairnConfig;
   project: ProjectIdentity;
+  /** Vectors for lessons and queries; undefined when `embedding.provider` is none. */
+  embedding?: EmbeddingService;
   /** Injected clock so lifecycle rules (age, decay) are testable without waiting. */
   now: () => Date;
 }
