@@ -46,19 +46,23 @@ export interface Recipe {
   dim: number;
   /** SIF coefficient a in a/(a + p); 0 = no weighting. */
   sif: number;
+  /** Common components removed (SIF), estimated on the memories' and lessons' texts. */
+  remove: number;
 }
 
 /** Recipes measured by `--recipes` (results in docs/embeddings.md). */
 export const RECIPES: Recipe[] = [
-  { name: "v60k-d64-sif1e-3", vocab: 60_000, dim: 64, sif: 1e-3 },
-  { name: "v60k-d128-sif1e-3", vocab: 60_000, dim: 128, sif: 1e-3 },
-  { name: "v60k-d256-sif1e-3", vocab: 60_000, dim: 256, sif: 1e-3 },
-  { name: "v60k-d128-nosif", vocab: 60_000, dim: 128, sif: 0 },
-  { name: "v60k-d128-sif1e-4", vocab: 60_000, dim: 128, sif: 1e-4 },
-  { name: "v30k-d128-sif1e-3", vocab: 30_000, dim: 128, sif: 1e-3 },
-  { name: "v100k-d64-sif1e-3", vocab: 100_000, dim: 64, sif: 1e-3 },
+  { name: "v30k-d128-sif1e-3-rm0", vocab: 30_000, dim: 128, sif: 1e-3, remove: 0 },
+  { name: "v30k-d128-sif1e-3-rm1", vocab: 30_000, dim: 128, sif: 1e-3, remove: 1 },
+  { name: "v30k-d128-sif1e-3-rm3", vocab: 30_000, dim: 128, sif: 1e-3, remove: 3 },
+  { name: "v30k-d256-sif1e-3-rm1", vocab: 30_000, dim: 256, sif: 1e-3, remove: 1 },
+  { name: "v30k-d256-sif1e-3-rm3", vocab: 30_000, dim: 256, sif: 1e-3, remove: 3 },
+  { name: "v30k-d256-nosif-rm3", vocab: 30_000, dim: 256, sif: 0, remove: 3 },
+  { name: "v60k-d128-sif1e-3-rm3", vocab: 60_000, dim: 128, sif: 1e-3, remove: 3 },
 ];
-export const CHOSEN = "v60k-d128-sif1e-3";
+/** The shipped table's bound (issue 13): recipes over it are measured but never chosen. */
+const MAX_TABLE_BYTES = 10 * 1024 * 1024;
+export const CHOSEN = "v30k-d256-sif1e-3-rm3";
 
 const args = process.argv.slice(2);
 const opt = (name: string) => {
@@ -239,27 +243,74 @@ function project(vecs: Float32Array, count: number, pca: Pca, dim: number): Floa
   return out;
 }
 
-function buildTable(voc: Vocabulary, proj: Float32Array, projDim: number, r: Recipe): Buffer {
+/**
+ * The top `k` directions shared by texts (uncentred principal components of their vectors): the
+ * "common component" of SIF. A sum of many token vectors drifts towards it whatever the topic,
+ * so long texts looked alike (every long memory scored high against every query) until removed.
+ */
+function commonComponents(texts: string[], index: Map<string, number>, rows: Float64Array, dim: number, k: number): Float64Array[] {
+  const gram = new Float64Array(dim * dim);
+  const v = new Float64Array(dim);
+  for (const text of texts) {
+    v.fill(0);
+    let known = 0;
+    for (const t of queryTerms(text, 4096)) {
+      const i = index.get(t);
+      if (i === undefined) continue;
+      known++;
+      for (let j = 0; j < dim; j++) v[j]! += rows[i * dim + j]!;
+    }
+    if (!known) continue;
+    let norm = 0;
+    for (let j = 0; j < dim; j++) norm += v[j]! * v[j]!;
+    norm = Math.sqrt(norm) || 1;
+    for (let a = 0; a < dim; a++) for (let b = a; b < dim; b++) gram[a * dim + b]! += (v[a]! * v[b]!) / (norm * norm);
+  }
+  const m = new Matrix(dim, dim);
+  for (let a = 0; a < dim; a++) for (let b = a; b < dim; b++) (m.set(a, b, gram[a * dim + b]!), m.set(b, a, gram[a * dim + b]!));
+  const eig = new EigenvalueDecomposition(m, { assumeSymmetric: true });
+  const order = eig.realEigenvalues.map((val, i) => [val, i] as const).sort((p, q) => q[0] - p[0]).slice(0, k);
+  return order.map(([, i]) => Float64Array.from(eig.eigenvectorMatrix.getColumn(i)));
+}
+
+function buildTable(voc: Vocabulary, proj: Float32Array, projDim: number, r: Recipe, texts: string[]): Buffer {
   const n = Math.min(r.vocab, voc.tokens.length);
   const tokens = voc.tokens.slice(0, n);
-  const scales = new Float32Array(n);
-  const rows = new Int8Array(n * r.dim);
+  const dim = r.dim;
   let maxRank = 0;
   for (const v of voc.rank.values()) maxRank = Math.max(maxRank, v + 1);
   const harmonic = Math.log(maxRank) + 0.5772;
+  // Unit token vectors times their SIF weight, in float first.
+  const rowsF = new Float64Array(n * dim);
   for (let i = 0; i < n; i++) {
-    const y = proj.subarray(i * projDim, i * projDim + r.dim);
+    const y = proj.subarray(i * projDim, i * projDim + dim);
     let norm = 0;
-    for (let k = 0; k < r.dim; k++) norm += y[k]! * y[k]!;
+    for (let k = 0; k < dim; k++) norm += y[k]! * y[k]!;
     norm = Math.sqrt(norm) || 1;
     // Zipf: p(rank) = 1 / (rank · H); tokens outside the English lists count as rare.
     const p = 1 / ((voc.rank.get(tokens[i]!) ?? maxRank) * harmonic);
     const weight = r.sif > 0 ? r.sif / (r.sif + p) : 1;
+    for (let k = 0; k < dim; k++) rowsF[i * dim + k] = (y[k]! / norm) * weight;
+  }
+  // Removing a direction from every row removes it from every sum of rows (it is linear), so it is baked in.
+  if (r.remove > 0) {
+    const index = new Map(tokens.map((t, i) => [t, i] as const));
+    for (const u of commonComponents(texts, index, rowsF, dim, r.remove)) {
+      for (let i = 0; i < n; i++) {
+        let d = 0;
+        for (let k = 0; k < dim; k++) d += rowsF[i * dim + k]! * u[k]!;
+        for (let k = 0; k < dim; k++) rowsF[i * dim + k]! -= d * u[k]!;
+      }
+    }
+  }
+  const scales = new Float32Array(n);
+  const rows = new Int8Array(n * dim);
+  for (let i = 0; i < n; i++) {
     let max = 0;
-    for (let k = 0; k < r.dim; k++) max = Math.max(max, Math.abs(y[k]! / norm));
+    for (let k = 0; k < dim; k++) max = Math.max(max, Math.abs(rowsF[i * dim + k]!));
     const step = max / 127 || 1;
-    for (let k = 0; k < r.dim; k++) rows[i * r.dim + k] = Math.round(y[k]! / norm / step);
-    scales[i] = step * weight;
+    for (let k = 0; k < dim; k++) rows[i * dim + k] = Math.round(rowsF[i * dim + k]! / step);
+    scales[i] = step;
   }
   const meta = {
     recipe: r,
@@ -286,20 +337,10 @@ async function scoreRecipes(tables: Array<{ r: Recipe; buf: Buffer }>): Promise<
   const { allCases } = await import("../eval/retrieval/cases/index.js");
   const { semanticRanker, caseText } = await import("../eval/retrieval/rankers.js");
   const { scoreCase, mean } = await import("../eval/retrieval/metrics.js");
-  let paraphrase: Array<{ id: string; relevant: string[] } & Record<string, unknown>> = [];
-  const paraFile = path.join(ROOT, "eval", "retrieval", "cases", "paraphrase.ts");
   const all = allCases();
-  if (fs.existsSync(paraFile)) {
-    const mod = (await import(paraFile)) as Record<string, unknown>;
-    const list = Object.values(mod).find((v) => Array.isArray(v)) as typeof paraphrase | undefined;
-    paraphrase = list ?? [];
-  }
-  const paraIds = new Set(paraphrase.map((c) => c.id));
-  const old = all.filter((c) => !paraIds.has(c.id) && c.slice !== "paraphrase");
-  const para = [...all.filter((c) => paraIds.has(c.id) || c.slice === "paraphrase")];
-  for (const c of paraphrase) if (!para.some((p) => p.id === c.id)) para.push(c as never);
+  const old = all.filter((c) => c.slice !== "paraphrase");
+  const para = all.filter((c) => c.slice === "paraphrase");
   const world = await buildWorld(writtenLessons());
-  const keys = world.keys;
   const out: Score[] = [];
   try {
     for (const { r, buf } of tables) {
@@ -307,7 +348,7 @@ async function scoreRecipes(tables: Array<{ r: Recipe; buf: Buffer }>): Promise<
       const rank = semanticRanker(world, emb);
       const score = async (cases: typeof old) => {
         const s = [];
-        for (const c of cases.filter((x) => x.relevant.every((k) => keys.has(k) || [...keys].some((kk) => kk.startsWith(k))))) s.push(scoreCase(await rank(c, 10), c.relevant));
+        for (const c of cases) s.push(scoreCase(await rank(c, 10), c.relevant));
         const m = mean(s);
         return { r5: m.recall5, mrr: m.mrr10, n: s.length };
       };
@@ -341,14 +382,16 @@ async function main(): Promise<void> {
   const recipes = args.includes("--recipes") ? RECIPES : RECIPES.filter((r) => r.name === CHOSEN);
   const projDim = Math.max(...recipes.map((r) => r.dim));
   const proj = project(vecs, tokens.length, pca, projDim);
-  const tables = recipes.map((r) => ({ r, buf: buildTable({ ...voc, tokens }, proj, projDim, r) }));
+  const texts = await domainTexts();
+  const tables = recipes.map((r) => ({ r, buf: buildTable({ ...voc, tokens }, proj, projDim, r, texts) }));
   let best = tables[0]!;
   if (args.includes("--recipes")) {
     const scores = await scoreRecipes(tables);
     console.log("| recipe | table MB | old R@5 | old MRR@10 | paraphrase R@5 | paraphrase MRR@10 | query p50 µs |");
     console.log("| --- | --- | --- | --- | --- | --- | --- |");
     for (const s of scores) console.log(`| ${s.recipe} | ${(s.bytes / 1e6).toFixed(2)} | ${s.old.r5.toFixed(3)} | ${s.old.mrr.toFixed(3)} | ${s.para.r5.toFixed(3)} (n=${s.para.n}) | ${s.para.mrr.toFixed(3)} | ${s.p50us.toFixed(0)} |`);
-    const ranked = [...scores].sort((a, b) => b.para.r5 - a.para.r5 || b.old.mrr - a.old.mrr);
+    // Best on the paraphrase cases (what the semantic path is for), then on the old ones; within the size bound.
+    const ranked = scores.filter((s) => s.bytes <= MAX_TABLE_BYTES).sort((a, b) => b.para.r5 + b.para.mrr - (a.para.r5 + a.para.mrr) || b.old.r5 + b.old.mrr - (a.old.r5 + a.old.mrr));
     best = tables.find((t) => t.r.name === ranked[0]!.recipe)!;
     if (args.includes("--keep-chosen")) best = tables.find((t) => t.r.name === CHOSEN) ?? best;
   }

@@ -1,17 +1,18 @@
-// `npm run eval`: ranks every labelled case with BM25, the audited metadata formula and Cairn; prints the table or --json.
+// `npm run eval`: ranks every labelled case with BM25, the audited metadata formula, semantic only (built-in embedder) and Cairn; prints the table or --json.
 import { allCases } from "./cases/index.js";
 import { writtenLessons } from "./lessons/index.js";
 import { explainCase } from "./explain.js";
 import { evaluateModes, modesTable } from "./modes.js";
 import { mean, scoreCase, type CaseScore } from "./metrics.js";
-import { bm25Ranker, cairnRanker, caseContext, metadataRanker, type Ranker } from "./rankers.js";
+import { bm25Ranker, cairnRanker, caseContext, metadataRanker, semanticRanker, type Ranker } from "./rankers.js";
+import { builtinEmbedder } from "../../src/embed/static-embedder.js";
 import { contentStems, isRelated } from "../../src/retrieval/relatedness.js";
 import { caseStems, PARAPHRASE_MAX_SHARED, sharedStems } from "./overlap.js";
 import { searchTextOf } from "../../src/store/entry-columns.js";
 import { groupOf, type CaseSpec } from "./spec.js";
 import { buildWorld, disposeWorld, type World } from "./world.js";
 
-const RANKERS = ["bm25", "metadata", "cairn"] as const;
+const RANKERS = ["bm25", "metadata", "semantic", "cairn"] as const;
 type RankerName = (typeof RANKERS)[number];
 
 const args = process.argv.slice(2);
@@ -81,7 +82,12 @@ async function main(): Promise<void> {
       return;
     }
     const timings: number[] = [];
-    const rankers: Record<RankerName, Ranker> = { bm25: bm25Ranker(world), metadata: metadataRanker(world), cairn: cairnRanker(world, timings) };
+    const rankers: Record<RankerName, Ranker> = {
+      bm25: bm25Ranker(world),
+      metadata: metadataRanker(world),
+      semantic: semanticRanker(world, builtinEmbedder()),
+      cairn: cairnRanker(world, timings),
+    };
     const perCase: Array<{ c: (typeof cases)[number]; scores: Record<RankerName, CaseScore>; ranked: Record<RankerName, string[]> }> = [];
     for (const c of cases) {
       const ranked = {} as Record<RankerName, string[]>;
