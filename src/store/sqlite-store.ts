@@ -39,6 +39,12 @@ const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contr
 const GOOD_SQL = "(e.applied + e.helpful + e.prevented)";
 /** utilityOf() from the row's counters; NULL (never low) when there is no signal yet. */
 const UTILITY_SQL = `(${GOOD_SQL} / NULLIF(${GOOD_SQL} + (e.ignored + e.violated * 1.5 + e.harmful * 1.5), 0))`;
+/**
+ * Up to this many vectors in a space, the last widening of a vector search filters them by their
+ * list (cost bounded by the vectors, e.g. just after a model change when few entries have one);
+ * beyond, by one filtered scan of the entries.
+ */
+const WIDE_BY_LIST = 8192;
 /** A filter matching at least this many rows is dense: walking the sort index finds a page quickly. */
 const DENSE_ROWS = 500;
 
@@ -315,11 +321,11 @@ export class SqliteStore implements Store {
     for (let m = Math.max(limit * 4, 64); ; m *= 8) {
       const wide = m >= idx.size;
       let ranked: Ranked[];
-      if (wide) {
-        // A filter that passes few rows: ask SQL which pass, then rank only those.
+      if (wide && idx.size > WIDE_BY_LIST) {
+        // A filter that passes few of many vectors: ask SQL which entries pass, then rank only those.
         const pass = new Set(this.driver.all<{ seq: number }>(`SELECT e.seq AS seq FROM entries e WHERE ${f.where}`, f.params).map((r) => r.seq));
         ranked = idx.top(scores, limit, (seq) => pass.has(seq));
-      } else ranked = idx.top(scores, m);
+      } else ranked = idx.top(scores, Math.min(m, idx.size));
       const rows = this.driver.all<EntryRow>(
         `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq IN (SELECT value FROM json_each(?)) AND ${f.where}`,
         [JSON.stringify(ranked.map((r) => r.seq)), ...f.params],
