@@ -56,6 +56,7 @@ export class VectorIndex {
         [this.modelId, this.dimension, this.#lastId],
       );
       for (const r of rows) this.#set(r.seq, r.scale, r.vec);
+      if (rows.length) this.#lastId = rows[rows.length - 1]!.id;
       if (rows.length < 5000) return;
     }
   }
