@@ -6,6 +6,8 @@ import { EntrySchema, type Entry, type Status, type Tier } from "../src/core/ent
 import { newEntryId } from "../src/core/ids.js";
 import { LATEST_SCHEMA_VERSION } from "../src/store/migrations.js";
 import { SqliteStore } from "../src/store/sqlite-store.js";
+import { EmbeddingService } from "../src/embed/service.js";
+import { reindexStore } from "../src/embed/entry-vectors.js";
 import { generatedLesson, realSentences, REPO_ROOT } from "./corpus.js";
 import { chance, int, makeRng, pick, type Rng } from "./rng.js";
 import { PROJECTS } from "./vocab.js";
@@ -89,6 +91,10 @@ export async function fillTier(file: string, tier: Tier, size: number, rng: Rng)
       });
       await Promise.all(pending);
     }
+    // Vectors of the built-in model for every entry, as the engine's write path gives them (issue 13).
+    const embedding = new EmbeddingService(undefined);
+    const space = await embedding.currentSpace();
+    if (space) await reindexStore(store, embedding, space, 1000);
     store.driver.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } finally {
     await store.close();

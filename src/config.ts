@@ -80,6 +80,29 @@ export const GovernanceConfigSchema = z
   })
   .strict();
 
+/** Vectors for retrieval by meaning: which model embeds lessons and queries, and how recall uses them. */
+export const EmbeddingConfigSchema = z
+  .object({
+    provider: z
+      .enum(["builtin", "openai", "none"])
+      .default("builtin")
+      .describe("`builtin`: the offline word-vector model shipped in the package; `openai`: an OpenAI-compatible `/v1/embeddings` endpoint (Ollama serves one), falling back to the built-in model while it is unreachable; `none`: no vectors, words only."),
+    url: z.string().url().optional().describe("Base URL of the embeddings endpoint (`http://127.0.0.1:11434/v1` for Ollama); required with provider `openai`."),
+    model: z.string().min(1).default("nomic-embed-text").describe("Model name sent to the endpoint; part of the vector space id, so changing it needs `cairn reindex`."),
+    api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional().describe("Env var holding the endpoint's API key (never the key itself)."),
+    timeout_ms: int(3000, 50, 120_000, "How long one request to the endpoint may take before it is retried or the built-in model answers."),
+    batch_size: int(64, 1, 2048, "Texts per request to the endpoint (imports and `cairn reindex` send batches)."),
+    retries: int(1, 0, 10, "Further attempts after a failed request before the built-in model answers for that batch."),
+    retrieval: z
+      .enum(["hybrid", "lexical", "semantic"])
+      .default("hybrid")
+      .describe("How recall and injection find candidates: words and vectors (`hybrid`), words only (`lexical`), or vectors only (`semantic`)."),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.provider === "openai" && !v.url) ctx.addIssue({ code: "custom", path: ["url"], message: "provider `openai` needs `embedding.url`" });
+  });
+
 /** The team hive on PostgreSQL: where its tables live, TLS, and how a session behaves when it is slow or down. */
 export const HivePostgresConfigSchema = z
   .object({
@@ -117,6 +140,7 @@ export const ConfigSchema = z
       .optional()
       .describe("Team hive on PostgreSQL (`postgres://user@host:5432/db`); replaces the hive file. Env CAIRN_HIVE_URL wins. Keep the password in PGPASSWORD or ~/.pgpass; it is masked wherever Cairn prints the URL."),
     hive_postgres: HivePostgresConfigSchema.prefault({}),
+    embedding: EmbeddingConfigSchema.prefault({}),
     swarm_dir: z.string().min(1).default(".swarm").describe("Folder under the project holding cairn.db (shared with opencode-swarm)."),
     model_limits: z
       .record(z.string(), z.number().int().min(1000))
@@ -132,6 +156,7 @@ export type KnowledgeConfig = z.output<typeof KnowledgeConfigSchema>;
 export type GovernanceConfig = z.output<typeof GovernanceConfigSchema>;
 export type HivePostgresConfig = z.output<typeof HivePostgresConfigSchema>;
 export type ContextBudgetConfig = z.output<typeof ContextBudgetConfigSchema>;
+export type EmbeddingConfig = z.output<typeof EmbeddingConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
 /** The per-user data dir for the hive: XDG on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */

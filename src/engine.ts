@@ -41,7 +41,9 @@ import type { ReplayReport } from "./hive/outbox.js";
 import type { TeamHiveStore } from "./hive/team-hive.js";
 import { maskUrl, resolveHiveUrl } from "./store/pg/url.js";
 import { lazyModule } from "./core/lazy.js";
-import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, SourceUsage, Store } from "./store/store.js";
+import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, SourceUsage, Store, VectorSpace } from "./store/store.js";
+import { embeddingFor } from "./embed/service.js";
+import { attachEmbedding, reindexStore, vectorStatus, type ReindexProgress, type ReindexReport, type VectorStatus } from "./embed/entry-vectors.js";
 import { countsByStatus, sumTallies, usageBySourceOf } from "./store/tallies.js";
 
 export interface OpenCairnOptions {
@@ -82,6 +84,8 @@ export interface RecallHit {
   rank: number;
   score: number;
   breakdown: ScoredEntry["breakdown"];
+  /** Cosine of the lesson's vector to the query's (the semantic part of `breakdown`), when vectors were searched. */
+  similarity?: number;
 }
 
 export interface ListFilter extends EntryFilter, ListOptions {
@@ -100,6 +104,8 @@ export interface TierStats {
   application_rate: Array<SourceUsage & { rate: number | null }>;
   /** Entries flagged for review: low utility after enough retrievals. */
   flagged: number;
+  /** Vectors per model, and whether `cairn reindex` is needed. */
+  vectors?: VectorStatus;
 }
 
 /** `cairn stats` counts rejected and flagged lessons up to this (then stops reading). */
@@ -128,6 +134,8 @@ export interface DoctorTier {
   read_only?: string;
   /** The file is damaged: `cairn doctor --repair` salvages what can be read into a fresh file. */
   damaged?: boolean;
+  /** Vectors per model, and whether `cairn reindex` is needed. */
+  vectors?: VectorStatus;
 }
 
 export interface PhaseCompleteReport {
@@ -181,6 +189,8 @@ export class Cairn {
   private readonly env: NodeJS.ProcessEnv;
   private closed = false;
   private detachMirror: (() => void) | undefined;
+  /** Embedding subscriptions per open tier (vectors follow every write). */
+  private readonly embedders: Array<{ detach: () => void; drain: () => Promise<void> }> = [];
 
   /** Use `openCairn()`; the constructor opens both databases synchronously. */
   constructor(opts: OpenCairnOptions) {
@@ -215,7 +225,8 @@ export class Cairn {
         this.hiveLocation = hivePath;
       }
     }
-    this.services = { swarm, hive, config: this.config, project: this.project, now: opts.now ?? (() => new Date()), faults };
+    const embedding = embeddingFor(this.config.embedding, this.env);
+    this.services = { swarm, hive, config: this.config, project: this.project, now: opts.now ?? (() => new Date()), faults, ...(embedding ? { embedding } : {}) };
   }
 
   /**
@@ -230,6 +241,9 @@ export class Cairn {
       const team = openTeamHive(this.teamHiveUrl, this.config, this.services.swarm);
       team.setReplayer(() => replayOutbox(this.services, team.remote));
       this.services.hive = team;
+    }
+    if (this.services.embedding && this.embedders.length === 0) {
+      for (const store of openTiers(this.services)) this.embedders.push(attachEmbedding(store, this.services.embedding, this.config.embedding.batch_size));
     }
     if (this.config.governance.mirror.enabled && !this.detachMirror) {
       const { attachMirror } = await import("./governance/mirror.js");
@@ -304,7 +318,9 @@ export class Cairn {
     const ctx = typeof query === "string" ? { task: query } : query;
     const statuses = opts.statuses ? this.visibleStatuses(opts.statuses) : undefined;
     const ranked = await recallForContext(this.services, ctx, statuses ? { ...opts, statuses } : opts);
-    return ranked.map((r, i) => ({ entry: r.entry, tier: r.entry.tier, rank: i + 1, score: r.score, breakdown: r.breakdown }));
+    return ranked.map((r, i) => ({
+      entry: r.entry, tier: r.entry.tier, rank: i + 1, score: r.score, breakdown: r.breakdown, ...(r.similarity !== undefined ? { similarity: r.similarity } : {}),
+    }));
   }
 
   /** The block to inject for an agent turn, within the budget regime; its entries are counted as shown. */
@@ -624,6 +640,7 @@ export class Cairn {
         rejected_recent: await store.countRejected(STATS_CAP),
         application_rate: bySource.map((b) => ({ ...b, rate: b.shown ? b.applied / b.shown : null })),
         flagged: await countLowUtility(this.services, store.tier, STATS_CAP),
+        ...(await this.vectorStatusOf(store)),
       });
     }
     return { project: this.project, tiers, queue: await this.services.swarm.queueCounts() };
@@ -663,6 +680,7 @@ export class Cairn {
           ...(team ? { reachable: true, latency_ms } : {}),
           ...(readOnly ? { read_only: readOnly } : {}),
           ...(integrity !== "ok" && !team ? { damaged: true, error: damagedMessage(store.location, integrity.split("\n")[0]!) } : {}),
+          ...(await this.vectorStatusOf(store)),
         });
       } catch (e) {
         if (isDamaged(e)) {
@@ -677,6 +695,39 @@ export class Cairn {
     if (faults.hive && this.hivePath) out.push(damaged("hive", this.hivePath, faults.hive));
     const outbox = await this.services.swarm.outboxCounts();
     if (this.teamHive() || outbox.pending || outbox.dead) out[0]!.outbox = outbox;
+    return out;
+  }
+
+  private currentSpace: Promise<VectorSpace | undefined> | undefined;
+
+  /** The vectors a tier holds per model; nothing when vectors are off or the store cannot say. */
+  private async vectorStatusOf(store: Store): Promise<{ vectors?: VectorStatus }> {
+    const emb = this.services.embedding;
+    if (!emb) return {};
+    this.currentSpace ??= emb.currentSpace();
+    try {
+      return { vectors: await vectorStatus(store, await this.currentSpace) };
+    } catch (e) {
+      if ((e as CairnError).code === "UNAVAILABLE") return {};
+      throw e;
+    }
+  }
+
+  /**
+   * Gives every entry without a vector of the current model one (after a model change, or for lessons
+   * written while the endpoint was down); resumable: a second run continues where vectors are missing.
+   */
+  async reindex(opts: { tier?: Tier | "all"; onProgress?: (p: ReindexProgress) => void } = {}): Promise<ReindexReport[]> {
+    const emb = this.services.embedding;
+    if (!emb) throw new CairnError("INVALID_INPUT", "Vectors are off (embedding.provider = none): there is nothing to reindex.");
+    const space = await emb.currentSpace();
+    if (!space) throw new CairnError("UNAVAILABLE", `The embeddings endpoint for ${emb.currentModelId} did not answer; run \`cairn reindex\` again when it is up.`);
+    for (const e of this.embedders) await e.drain();
+    const tier = opts.tier ?? "all";
+    const out: ReindexReport[] = [];
+    for (const store of openTiers(this.services).filter((st) => tier === "all" || st.tier === tier)) {
+      out.push(await reindexStore(store, emb, space, this.config.embedding.batch_size, opts.onProgress));
+    }
     return out;
   }
 
@@ -702,6 +753,10 @@ export class Cairn {
   async close(): Promise<void> {
     this.closed = true;
     await this.reflecting;
+    for (const e of this.embedders) {
+      await e.drain();
+      e.detach();
+    }
     this.detachMirror?.();
     // The hive first: it drains the outbox (bounded) while the project database is still open.
     await this.services.hive?.close();

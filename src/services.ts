@@ -5,6 +5,7 @@ import type { CairnConfig } from "./config.js";
 import { CairnError, type DatabaseDamagedError } from "./errors.js";
 import { isDamaged, noticeOnce } from "./store/faults.js";
 import type { Store } from "./store/store.js";
+import type { EmbeddingService } from "./embed/service.js";
 
 export interface Services {
   swarm: Store;
@@ -12,6 +13,8 @@ export interface Services {
   hive: Store | undefined;
   config: CairnConfig;
   project: ProjectIdentity;
+  /** Vectors for lessons and queries; undefined when `embedding.provider` is none. */
+  embedding?: EmbeddingService;
   /** Injected clock so lifecycle rules (age, decay) are testable without waiting. */
   now: () => Date;
   /**

@@ -7,6 +7,7 @@ import { readPlanContext } from "./plan.js";
 import { MMR_LAMBDA } from "./weights.js";
 import { diversify, diversityPool, lessonProfiles, scoreCandidates, type ScoredEntry } from "./score.js";
 import { mergeAcrossTiers } from "./merge.js";
+import { blendCandidates, vectorCandidates } from "./semantic.js";
 
 export interface RecallOptions {
   tier?: Tier | "all";
@@ -19,7 +20,11 @@ export interface RecallOptions {
   candidates?: number;
   /** Skip MMR (the raw ranking), e.g. for `--explain` comparisons. */
   diverse?: boolean;
+  /** Candidates by words, by meaning (vectors), or both; default config `embedding.retrieval`. */
+  retrieval?: RetrievalMode;
 }
+
+export type RetrievalMode = "lexical" | "semantic" | "hybrid";
 
 export const DEFAULT_CANDIDATES = 40;
 
@@ -55,13 +60,21 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const tier = opts.tier ?? "all";
   const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
-  const hits = (await Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []))))).flat();
+  const mode = opts.retrieval ?? s.config.embedding.retrieval;
+  const [lexical, semantic] = await Promise.all([
+    mode === "semantic" ? [] : Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, [])))),
+    mode === "lexical" ? [] : vectorCandidates(s, stores, contextText(ctx), filter, perTier),
+  ]);
+  const hits = blendCandidates(lexical.flat(), semantic, mode);
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
   const profileOf = lessonProfiles();
   const k = s.config.knowledge;
   const encounter = { same: k.same_project_weight, cross: k.cross_project_weight };
-  const scored = mergeAcrossTiers(scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter), dedup, diversityPool(limit), profileOf);
+  const scored = mergeAcrossTiers(
+    scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),
+    dedup, diversityPool(limit), profileOf,
+  );
   if (opts.diverse === false) return scored.slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.
   return diversify(scored, limit, MMR_LAMBDA, dedup, profileOf);

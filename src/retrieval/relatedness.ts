@@ -4,6 +4,7 @@ import { searchTextOf } from "../store/entry-columns.js";
 import { stemOf } from "../store/term-stats.js";
 import { weightedContextTerms, type RetrievalContext } from "./context.js";
 import type { ScoredEntry } from "./score.js";
+import { RELATED_SIMILARITY } from "./weights.js";
 
 /**
  * Words every task description uses whatever the work is. A lesson matching a context only
@@ -24,11 +25,13 @@ export function contentStems(ctx: RetrievalContext): Set<string> {
 }
 
 /**
- * Related when a context signal the lesson's author declared fires (files, triggers, stack), or
- * when the lesson shares at least one content word with the context.
+ * Related when a context signal the lesson's author declared fires (files, triggers, stack), when
+ * the vectors put the lesson close in meaning to the context, or when the lesson shares at least
+ * one content word with the context.
  */
 export function isRelated(r: ScoredEntry, stems: ReadonlySet<string>): boolean {
   const b = r.breakdown;
   if ((b.files ?? 0) > 0 || (b.triggers ?? 0) > 0 || (b.stack ?? 0) > 0) return true;
+  if (r.similarity !== undefined && r.similarity >= RELATED_SIMILARITY) return true;
   return queryTerms(searchTextOf(r.entry), 400).some((t) => stems.has(stemOf(t)));
 }

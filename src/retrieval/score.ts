@@ -8,7 +8,7 @@ import { phaseTitle, weightedContextTerms, type RetrievalContext } from "./conte
 import { FOCUS_TEXT_CHARS, focusScores } from "./focus.js";
 import {
   ENCOUNTER_HALF, feedbackFactor,
-  FOCUS_POOL, INTENT_BOOSTS, MMR_LAMBDA, NEAR_DUPLICATE_SIMILARITY, PHASE_CATEGORY_HINTS, SCORE_WEIGHTS, specificity, STATUS_PRIOR, type ScoreComponent,
+  FOCUS_POOL, INTENT_BOOSTS, semanticStrength, MMR_LAMBDA, NEAR_DUPLICATE_SIMILARITY, PHASE_CATEGORY_HINTS, SCORE_WEIGHTS, specificity, STATUS_PRIOR, type ScoreComponent,
 } from "./weights.js";
 
 export interface ScoredEntry {
@@ -16,11 +16,17 @@ export interface ScoredEntry {
   score: number;
   /** Contribution of each component to `score`; intent and feedback are the deltas their factors made. */
   breakdown: Partial<Record<ScoreComponent | "intent", number>>;
+  /** The cosine behind `breakdown.semantic`, when the vector search found the lesson. */
+  similarity?: number;
 }
 
 export interface ScoreInput {
   entry: Entry;
   relevance: number;
+  /** Cosine similarity of the lesson's vector to the context's, when vectors were searched. */
+  similarity?: number;
+  /** `similarity` is only an upper bound (the text index found it; the vector top-k did not). */
+  bound?: boolean;
 }
 
 export function filesMatch(e: Entry, files: readonly string[]): boolean {
@@ -59,7 +65,9 @@ export function scoreCandidates(
   now: Date,
   halfLifeDays: number,
   encounterWeights: EncounterWeights = { same: 1, cross: 0.5 },
+  opts: { lexical?: boolean } = {},
 ): ScoredEntry[] {
+  const lexical = opts.lexical ?? true;
   const maxRel = Math.max(1e-9, ...hits.map((h) => h.relevance));
   const phaseText = `${phaseTitle(ctx.phase)} ${ctx.task ?? ""}`;
   const phaseCats = new Set(PHASE_CATEGORY_HINTS.filter((h) => h.pattern.test(phaseText)).flatMap((h) => h.categories));
@@ -85,13 +93,15 @@ export function scoreCandidates(
 
   const byRelevance = hits.map((h, i) => ({ h, i })).sort((a, b) => b.h.relevance - a.h.relevance);
   const pool = byRelevance.filter(({ i }, rank) => rank < FOCUS_POOL || signals[i]!.files || signals[i]!.triggers).map(({ h }) => h.entry);
-  const focus = focusScores(pool, weightedContextTerms(ctx));
+  // Semantic-only recall judges by meaning alone: the word overlap of `focus` is a text signal.
+  const focus = lexical ? focusScores(pool, weightedContextTerms(ctx)) : new Map<Entry, number>();
 
-  return hits.map(({ entry: e, relevance }, i) => {
+  return hits.map(({ entry: e, relevance, similarity, bound }, i) => {
     const sig = signals[i]!;
     const b: ScoredEntry["breakdown"] = {
       relevance: W.relevance.value * (relevance / maxRel),
       focus: W.focus.value * (focus.get(e) ?? 0),
+      semantic: similarity === undefined ? 0 : W.semantic.value * semanticStrength(similarity),
       kind: W.kind.value * KIND_WEIGHTS[e.kind],
       confidence: W.confidence.value * e.lifecycle.confidence,
       status: W.status.value * (STATUS_PRIOR[e.lifecycle.status] ?? 0),
@@ -117,7 +127,7 @@ export function scoreCandidates(
       b.feedback = score * (factor - 1);
       score *= factor;
     }
-    return { entry: e, score, breakdown: b };
+    return { entry: e, score, breakdown: b, ...(similarity !== undefined && !bound ? { similarity } : {}) };
   });
 }
 

@@ -14,6 +14,10 @@ export interface Weight {
 export const SCORE_WEIGHTS = {
   relevance: { value: 0.5, reason: "Full-text (BM25) match with what the agent is doing now is the strongest signal." },
   focus: { value: 0.3, reason: "Share of the context's terms the lesson holds, weighted by field: BM25 alone weighs a word of chatter like a word of the task." },
+  semantic: {
+    value: 0.35,
+    reason: "Closeness in meaning (cosine of the lesson's and the context's vectors, above the floor where unrelated texts sit): finds a lesson told in other words, which no word match can.",
+  },
   kind: { value: 0.06, reason: "Corrections, decisions and commitments change behaviour; notes rarely do (Memory Lane weights)." },
   confidence: { value: 0.05, reason: "Confidence rises with independent confirmations." },
   status: { value: 0.04, reason: "Established and promoted lessons have survived review; candidates have not." },
@@ -89,6 +93,25 @@ export const PHASE_CATEGORY_HINTS: ReadonlyArray<{ pattern: RegExp; categories: 
   { pattern: /\b(integrat(e|ion)|api|deploy|release|ci|pipeline)\b/i, categories: ["integration", "tooling"] },
   { pattern: /\b(setup|set up|tooling|build|config|scaffold)\b/i, categories: ["tooling"] },
 ];
+
+/**
+ * Cosine at or below which a lesson and a context are unrelated for the built-in model (its
+ * unrelated pairs sit around 0, paraphrases around 0.3–0.5), and the cosine at which the
+ * semantic component is whole: measured on the retrieval eval's paraphrase cases.
+ */
+export const SEMANTIC_FLOOR = 0.05;
+export const SEMANTIC_FULL = 0.5;
+
+export function semanticStrength(similarity: number): number {
+  return Math.max(0, Math.min(1, (similarity - SEMANTIC_FLOOR) / (SEMANTIC_FULL - SEMANTIC_FLOOR)));
+}
+
+/**
+ * Cosine at or above which injection counts a lesson as about the work even without a shared
+ * word: well above where the built-in model puts unrelated texts (around 0), at the low end of
+ * its paraphrases — an empty block still beats an unrelated lesson.
+ */
+export const RELATED_SIMILARITY = 0.3;
 
 /** Near-duplicate penalty in MMR: 0.7 keeps relevance first while similar lessons give way to different ones. */
 export const MMR_LAMBDA = 0.7;

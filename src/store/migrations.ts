@@ -315,6 +315,29 @@ BEGIN
 END;
 `,
   },
+  {
+    version: 10,
+    name: "vectors per entry and model",
+    sql: `
+-- One vector per entry and vector space (model id + dimension): a model change never mixes spaces.
+-- int8 components with one scale per vector (a quarter of f32's size, same ranking). Every put takes
+-- a new id, so an in-memory copy of a space loads only the rows past the last id it has seen.
+CREATE TABLE entry_vectors (
+  id    INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq   INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  dim   INTEGER NOT NULL,
+  scale REAL NOT NULL,
+  vec   BLOB NOT NULL,
+  UNIQUE (model, dim, seq)
+);
+CREATE INDEX entry_vectors_space ON entry_vectors(model, dim, id);
+CREATE INDEX entry_vectors_seq ON entry_vectors(seq);
+CREATE TRIGGER entry_vectors_ad AFTER DELETE ON entries BEGIN
+  DELETE FROM entry_vectors WHERE seq = old.seq;
+END;
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

@@ -11,6 +11,7 @@ import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
 import { noticeOnce } from "./faults.js";
 import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
+import { quantize, VectorIndex, type Ranked } from "./vector-index.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./tallies.js";
 
 export { searchTextOf } from "./entry-columns.js";
@@ -39,6 +40,12 @@ const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contr
 const GOOD_SQL = "(e.applied + e.helpful + e.prevented)";
 /** utilityOf() from the row's counters; NULL (never low) when there is no signal yet. */
 const UTILITY_SQL = `(${GOOD_SQL} / NULLIF(${GOOD_SQL} + (e.ignored + e.violated * 1.5 + e.harmful * 1.5), 0))`;
+/**
+ * Up to this many vectors in a space, the last widening of a vector search filters them by their
+ * list (cost bounded by the vectors, e.g. just after a model change when few entries have one);
+ * beyond, by one filtered scan of the entries.
+ */
+const WIDE_BY_LIST = 8192;
 /** A filter matching at least this many rows is dense: walking the sort index finds a page quickly. */
 const DENSE_ROWS = 500;
 
@@ -161,6 +168,7 @@ export class SqliteStore implements Store {
   private vocabReady = false;
   private readonly termStats = new TermStatsCache();
   private readonly listeners = new StoreListeners();
+  private readonly vectorIndexes = new Map<string, VectorIndex>();
 
   /** `location` names the store in reports (an in-memory stand-in gives the file it stands for). */
   constructor(file: string, tier: Tier, opts: DriverOptions = {}, location = file) {
@@ -278,18 +286,80 @@ export class SqliteStore implements Store {
       .map((r) => this.toEntry(r));
   }
 
-  // Interim (issue 13 in progress): vector storage lands with the semantic retrieval work.
-  async putVectors(_space: VectorSpace, _rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
-    throw new CairnError("UNAVAILABLE", "Vector storage is not built yet.");
+  async putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
+    for (const r of rows) {
+      if (r.vector.length !== space.dimension) throw new RangeError(`A ${r.vector.length}-dimension vector cannot be stored in a ${space.dimension}-dimension space.`);
+    }
+    if (rows.length === 0) return;
+    this.driver.transaction(() => {
+      for (const r of rows) {
+        const { scale, q } = quantize(r.vector);
+        this.driver.run(
+          "INSERT OR REPLACE INTO entry_vectors(seq, model, dim, scale, vec) SELECT seq, ?, ?, ?, ? FROM entries WHERE id = ?",
+          [space.modelId, space.dimension, scale, Buffer.from(q.buffer, q.byteOffset, q.byteLength), r.id],
+        );
+      }
+    });
   }
-  async searchVectors(_space: VectorSpace, _query: Float32Array, _filter: EntryFilter, _limit: number): Promise<VectorHit[]> {
-    return [];
+
+  private vectorIndex(space: VectorSpace): VectorIndex {
+    const key = `${space.modelId}\u0000${space.dimension}`;
+    let idx = this.vectorIndexes.get(key);
+    if (!idx) this.vectorIndexes.set(key, (idx = new VectorIndex(this.driver, space.modelId, space.dimension)));
+    idx.refresh();
+    return idx;
   }
-  async entriesWithoutVector(_space: VectorSpace, _limit: number, _afterSeq?: number): Promise<{ seq: number; entry: Entry }[]> {
-    return [];
+
+  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]> {
+    if (query.length !== space.dimension) throw new RangeError(`A ${query.length}-dimension query cannot search a ${space.dimension}-dimension space.`);
+    if (limit <= 0) return [];
+    const idx = this.vectorIndex(space);
+    if (idx.size === 0) return [];
+    const scores = idx.scores(query);
+    const f = filterSql(filter);
+    // Exact filtered top-k: the best m vectors, then the filter; if fewer than `limit` pass, a wider m.
+    // Any vector outside the best m ranks below all of them, so the survivors' order is the true one.
+    for (let m = Math.max(limit * 4, 64); ; m *= 8) {
+      const wide = m >= idx.size;
+      let ranked: Ranked[];
+      if (wide && idx.size > WIDE_BY_LIST) {
+        // A filter that passes few of many vectors: ask SQL which entries pass, then rank only those.
+        const pass = new Set(this.driver.all<{ seq: number }>(`SELECT e.seq AS seq FROM entries e WHERE ${f.where}`, f.params).map((r) => r.seq));
+        ranked = idx.top(scores, limit, (seq) => pass.has(seq));
+      } else ranked = idx.top(scores, Math.min(m, idx.size));
+      const rows = this.driver.all<EntryRow>(
+        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq IN (SELECT value FROM json_each(?)) AND ${f.where}`,
+        [JSON.stringify(ranked.map((r) => r.seq)), ...f.params],
+      );
+      if (rows.length >= limit || wide) {
+        const bySeq = new Map(rows.map((r) => [r.seq, r] as const));
+        const hits: VectorHit[] = [];
+        for (const r of ranked) {
+          const row = bySeq.get(r.seq);
+          if (row) hits.push({ entry: this.toEntry(row), similarity: r.similarity });
+          if (hits.length === limit) break;
+        }
+        return hits;
+      }
+    }
   }
+
+  async entriesWithoutVector(space: VectorSpace, limit: number, afterSeq = 0): Promise<{ seq: number; entry: Entry }[]> {
+    return this.driver
+      .all<EntryRow>(
+        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e
+          WHERE e.seq > ? AND NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.model = ? AND v.dim = ? AND v.seq = e.seq)
+          ORDER BY e.seq LIMIT ?`,
+        [afterSeq, space.modelId, space.dimension, limit],
+      )
+      .map((r) => ({ seq: r.seq, entry: this.toEntry(r) }));
+  }
+
   async vectorCounts(): Promise<VectorCount[]> {
-    return [];
+    return this.driver.all<VectorCount>(
+      "SELECT model AS modelId, dim AS dimension, count(*) AS entries FROM entry_vectors GROUP BY model, dim ORDER BY entries DESC",
+      [],
+    );
   }
 
   async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {

@@ -54,3 +54,33 @@ export async function importProgress(file: string, quiet: boolean): Promise<Prog
     stop: () => {},
   };
 }
+
+/** Progress of a job whose total is known up front (`cairn reindex`): a bar on a terminal, a line every few seconds otherwise. */
+export function countProgress(label: string, quiet: boolean): { update(done: number, total: number): void; stop(): void } {
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { stream: process.stderr, format: `${label} [{bar}] {value}/{total}`, hideCursor: true, clearOnComplete: true },
+      cliProgress.Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      update: (done, total) => {
+        if (!started) bar.start(Math.max(total, 1), done);
+        started = true;
+        if (total !== bar.getTotal()) bar.setTotal(Math.max(total, 1));
+        bar.update(done);
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  if (quiet) return { update: () => {}, stop: () => {} };
+  let last = Date.now();
+  return {
+    update: (done, total) => {
+      if (Date.now() - last < 3000) return;
+      last = Date.now();
+      process.stderr.write(`${label}… ${done}/${total}\n`);
+    },
+    stop: () => {},
+  };
+}

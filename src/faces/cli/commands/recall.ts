@@ -11,6 +11,7 @@ interface RecallFlags {
   status?: string;
   category?: Category;
   explain?: boolean;
+  retrieval?: "lexical" | "semantic" | "hybrid";
 }
 
 /** The public JSON shape of one hit. */
@@ -25,7 +26,7 @@ function hitJson(h: RecallHit, explain: boolean): Record<string, unknown> {
     status: h.entry.lifecycle.status,
     category: h.entry.category,
     ...(h.entry.provenance.external_id ? { external_id: h.entry.provenance.external_id } : {}),
-    ...(explain ? { breakdown: h.breakdown } : {}),
+    ...(explain ? { breakdown: h.breakdown, ...(h.similarity !== undefined ? { similarity: Number(h.similarity.toFixed(4)) } : {}) } : {}),
   };
 }
 
@@ -33,7 +34,7 @@ function breakdownLine(h: RecallHit, out: Output): string {
   const parts = Object.entries(h.breakdown)
     .filter(([, v]) => typeof v === "number" && v !== 0)
     .sort((a, b) => Math.abs(b[1]!) - Math.abs(a[1]!))
-    .map(([k, v]) => `${k} ${v!.toFixed(3)}`);
+    .map(([k, v]) => `${k} ${v!.toFixed(3)}${k === "semantic" && h.similarity !== undefined ? ` (cosine ${h.similarity.toFixed(2)})` : ""}`);
   return out.c.dim(`      ${parts.join(" · ") || "(no components)"}`);
 }
 
@@ -46,7 +47,8 @@ export function registerRecallCommand(program: Command): void {
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
     .option("--status <a,b>", "statuses to include (default: candidate, established, promoted)")
     .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
-    .option("--explain", "show how each score was made")
+    .option("--explain", "show how each score was made (the semantic part with its cosine)")
+    .addOption(new Option("--retrieval <mode>", "find candidates by words, by meaning, or both (default: config embedding.retrieval)").choices(["hybrid", "lexical", "semantic"]))
     .addHelpText(
       "after",
       `
@@ -64,6 +66,7 @@ Examples:
             tier: flags.tier,
             ...(statuses ? { statuses } : {}),
             ...(flags.category ? { category: flags.category } : {}),
+            ...(flags.retrieval ? { retrieval: flags.retrieval } : {}),
           });
           const explain = Boolean(flags.explain);
           if (inv.out.json) return inv.out.print(hits.map((h) => hitJson(h, explain)));

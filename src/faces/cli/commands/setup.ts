@@ -8,6 +8,8 @@ import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
 import { table } from "../format.js";
 import { printGovernanceStats } from "./governance.js";
+import type { Tier } from "../../../core/entry.js";
+import type { VectorStatus } from "../../../embed/entry-vectors.js";
 
 export function registerSetupCommands(program: Command): void {
   program
@@ -63,6 +65,36 @@ Examples:
     .action(action(doctor));
 
   program
+    .command("reindex")
+    .description("give every lesson a vector of the current embedding model (after a model change, or lessons written while the endpoint was down)")
+    .option("--tier <tier>", "swarm, hive or all", "all")
+    .addHelpText(
+      "after",
+      `
+Only entries without a vector of the current model are embedded, in batches: an interrupted run
+resumes where it stopped. Vectors of other models stay until their entries are removed; recall
+uses only the current model's. \`cairn doctor\` says when a reindex is needed.
+
+Examples:
+  $ cairn reindex
+  $ cairn reindex --tier swarm --json`,
+    )
+    .action(
+      action(async (inv, flags: { tier: string }) =>
+        withCairn(inv, async (cairn) => {
+          const tier = parseTier(flags.tier);
+          const { countProgress } = await import("../progress.js");
+          const bar = countProgress("embedding", inv.out.json);
+          const reports = await cairn.reindex({ tier, onProgress: (p) => bar.update(p.done, p.total) }).finally(() => bar.stop());
+          if (inv.out.json) return inv.out.print({ tiers: reports });
+          for (const r of reports) {
+            inv.out.line(`${r.tier.padEnd(6)} ${r.embedded} embedded with ${r.space.modelId} (${r.space.dimension} dims)${r.skipped ? `, ${r.skipped} without a known word (text index only)` : ""}`);
+          }
+        }),
+      ),
+    );
+
+  program
     .command("config")
     .description("print every config key with its default and meaning, then the effective config")
     .addHelpText("after", "\nExamples:\n  $ cairn config\n  $ cairn config --json   # the effective config and where it came from")
@@ -100,6 +132,7 @@ Examples:
               { header: "SHOWN", value: (t) => String(t.shown) },
               { header: "APPLIED", value: (t) => String(t.applied) },
               { header: "REJECTED", value: (t) => String(t.rejected_recent) },
+              { header: "VECTORS", value: (t) => (t.vectors ? vectorSummary(t.vectors) : "off") },
               { header: "BY STATUS", value: (t) => Object.entries(t.by_status).map(([k, v]) => `${k} ${v}`).join(", ") || "—", flex: true },
             ],
             inv.out,
@@ -108,6 +141,19 @@ Examples:
         }),
       ),
     );
+}
+
+function parseTier(t: string): Tier | "all" {
+  if (t === "swarm" || t === "hive" || t === "all") return t;
+  throw new CairnError("INVALID_INPUT", `Unknown tier "${t.slice(0, 40)}"; use swarm, hive or all.`);
+}
+
+/** "cairn-static-v1-… 256d: 1200" per stored model, the current one marked. */
+function vectorSummary(v: VectorStatus): string {
+  if (v.counts.length === 0) return "none";
+  return v.counts
+    .map((k) => `${k.modelId} ${k.dimension}d: ${k.entries}${v.current && k.modelId === v.current.modelId && k.dimension === v.current.dimension ? " (current)" : ""}`)
+    .join(", ");
 }
 
 async function effectiveConfig(inv: Invocation) {
@@ -142,6 +188,10 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
         if (t.kind === "postgres" && !t.reachable) inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${c.red("unreachable")}: ${t.error ?? ""}`);
         else if (t.kind === "postgres") inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  schema v${t.schema_version}  round trip ${t.latency_ms} ms  integrity ${mark}`);
         else inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  integrity ${mark}`);
+        if (t.vectors) {
+          const v = t.vectors;
+          inv.out.line(`vectors   ${t.tier}: ${vectorSummary(v)}${v.reindexNeeded ? `  ${c.yellow(`${v.missing} without a ${v.current?.modelId ?? "current-model"} vector: run \`cairn reindex\``)}` : ""}`);
+        }
         if (t.outbox) {
           const dead = t.outbox.dead ? c.red(`${t.outbox.dead} dead`) : "0 dead";
           inv.out.line(`outbox    ${t.outbox.pending} hive writes pending${t.outbox.oldest ? ` (oldest ${t.outbox.oldest})` : ""}, ${dead}`);

@@ -1,0 +1,57 @@
+// Vector candidates for recall, and their merge with the text index's candidates (each lesson once, with both signals).
+import { isUnavailable } from "../errors.js";
+import type { Services } from "../services.js";
+import type { EntryFilter, SearchHit, Store, VectorHit } from "../store/store.js";
+import type { ScoreInput } from "./score.js";
+import type { RetrievalMode } from "./recall.js";
+import { SEMANTIC_FLOOR } from "./weights.js";
+
+/**
+ * The nearest lessons by meaning in each store, among those passing `filter` (applied before the
+ * top-k). Only vectors of the query's space are compared: the current model's, or the built-in
+ * model's while an endpoint is down (lessons written meanwhile carry those).
+ */
+export async function vectorCandidates(s: Services, stores: readonly Store[], text: string, filter: EntryFilter, k: number): Promise<VectorHit[][]> {
+  if (!s.embedding || !text.trim()) return [];
+  const { space, vectors } = await s.embedding.embed([text]);
+  const query = vectors[0];
+  if (!query || !space.dimension) return [];
+  return Promise.all(
+    stores.map((st) =>
+      st.searchVectors(space, query, filter, k).catch((e: unknown) => {
+        // A store that cannot search vectors (a team hive that is down) still answers through its text index.
+        if (isUnavailable(e)) return [];
+        throw e;
+      }),
+    ),
+  );
+}
+
+/**
+ * One candidate per lesson, carrying its text relevance (0 when only the vectors found it) and its
+ * similarity. A lesson only the text index found ranked below every vector candidate of its tier,
+ * so it gets that tier's lowest similarity: a bound, not a guess above it.
+ */
+export function blendCandidates(lexical: readonly SearchHit[], semantic: readonly VectorHit[][], mode: RetrievalMode): ScoreInput[] {
+  const out = new Map<string, ScoreInput>();
+  const floor = new Map<string, number>();
+  for (const hits of semantic) {
+    for (const h of hits) {
+      // Below the floor a vector neighbour is unrelated: it is no candidate (an empty result beats it).
+      if (h.similarity <= SEMANTIC_FLOOR) continue;
+      out.set(`${h.entry.tier}:${h.entry.id}`, { entry: h.entry, relevance: 0, similarity: h.similarity });
+      floor.set(h.entry.tier, Math.min(floor.get(h.entry.tier) ?? 1, h.similarity));
+    }
+  }
+  if (mode === "semantic") return [...out.values()];
+  for (const h of lexical) {
+    const key = `${h.entry.tier}:${h.entry.id}`;
+    const seen = out.get(key);
+    if (seen) seen.relevance = h.relevance;
+    else {
+      const bound = floor.get(h.entry.tier);
+      out.set(key, { entry: h.entry, relevance: h.relevance, ...(bound !== undefined ? { similarity: bound, bound: true } : {}) });
+    }
+  }
+  return [...out.values()];
+}
