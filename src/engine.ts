@@ -782,5 +782,9 @@ export async function repairCairn(opts: OpenCairnOptions): Promise<RepairReport[
     await cairn.close();
   }
   const { repairDatabase } = await import("./store/repair.js");
+  // libSQL keeps a closed connection (and its lock) alive until its prepared statements are
+  // collected: without this, the repair would take our own closed handle for another process.
+  const { collectClosedConnections } = await import("./store/driver.js");
+  await collectClosedConnections();
   return damaged.map((file) => repairDatabase(file));
 }

@@ -82,7 +82,7 @@ export async function buildWorld(lessons: readonly LessonSpec[], memoriesFile = 
   const env = sandboxEnv(root);
   const projectDir = path.join(root, "project");
   fs.mkdirSync(projectDir, { recursive: true });
-  const cairn = await openCairn({ projectDir, hivePath: path.join(root, "hive", "hive.db"), env, actor: "human:eval" });
+  const cairn = await openCairn({ projectDir, hivePath: path.join(root, "hive", "hive.db"), env, actor: "human:eval", config: { embedding: { provider: "builtin" } } });
 
   // Real memories first, through the trusted import path exactly as a user would load them.
   const mem = await cairn.importFile(memoriesFile, { format: "swarm-tools", trusted: true });

@@ -4,7 +4,7 @@ import type { Services } from "../services.js";
 import type { EntryFilter, SearchHit, Store, VectorHit } from "../store/store.js";
 import type { ScoreInput } from "./score.js";
 import type { RetrievalMode } from "./recall.js";
-import { SEMANTIC_FLOOR } from "./weights.js";
+import { RELATED_SIMILARITY, SEMANTIC_FLOOR } from "./weights.js";
 
 /**
  * The nearest lessons by meaning in each store, among those passing `filter` (applied before the
@@ -43,7 +43,7 @@ export function blendCandidates(lexical: readonly SearchHit[], semantic: readonl
       floor.set(h.entry.tier, Math.min(floor.get(h.entry.tier) ?? 1, h.similarity));
     }
   }
-  if (mode === "semantic") return [...out.values()];
+  if (mode === "semantic") return [...out.values()].filter((c) => (c.similarity ?? 0) >= RELATED_SIMILARITY);
   for (const h of lexical) {
     const key = `${h.entry.tier}:${h.entry.id}`;
     const seen = out.get(key);
@@ -53,5 +53,7 @@ export function blendCandidates(lexical: readonly SearchHit[], semantic: readonl
       out.set(key, { entry: h.entry, relevance: h.relevance, ...(bound !== undefined ? { similarity: bound, bound: true } : {}) });
     }
   }
-  return [...out.values()];
+  // A lesson only the vectors found must be about the work (an unrelated nearest neighbour is no answer);
+  // a weak similarity still adds to a lesson the words found too.
+  return [...out.values()].filter((c) => c.relevance > 0 || (c.similarity ?? 0) >= RELATED_SIMILARITY);
 }

@@ -90,6 +90,23 @@ function sleepSync(ms: number): void {
  * the connection, reopens it, and re-runs the whole unit of work. Units are kept short so a
  * re-run is cheap and idempotent from the caller's point of view.
  */
+/**
+ * libSQL closes a connection only once its prepared statements are garbage-collected; until then
+ * the file stays open (and locked, for an exclusive check). Runs a full collection so connections
+ * closed in this process really let go of their files (rare paths only: `doctor --repair`).
+ */
+export async function collectClosedConnections(): Promise<void> {
+  try {
+    const v8 = await import("node:v8");
+    const vm = await import("node:vm");
+    v8.setFlagsFromString("--expose-gc");
+    (vm.runInNewContext("gc") as (() => void) | undefined)?.();
+  } catch {
+    // A runtime without these hooks: the exclusive check may then refuse, naming the way out.
+  }
+  await new Promise((r) => setImmediate(r));
+}
+
 export class SqliteDriver {
   readonly file: string;
   private db: RawDatabase;

@@ -322,7 +322,7 @@ END;
 -- One vector per entry and vector space (model id + dimension): a model change never mixes spaces.
 -- int8 components with one scale per vector (a quarter of f32's size, same ranking). Every put takes
 -- a new id, so an in-memory copy of a space loads only the rows past the last id it has seen.
-CREATE TABLE entry_vectors (
+CREATE TABLE IF NOT EXISTS entry_vectors (
   id    INTEGER PRIMARY KEY AUTOINCREMENT,
   seq   INTEGER NOT NULL,
   model TEXT NOT NULL,
@@ -331,9 +331,9 @@ CREATE TABLE entry_vectors (
   vec   BLOB NOT NULL,
   UNIQUE (model, dim, seq)
 );
-CREATE INDEX entry_vectors_space ON entry_vectors(model, dim, id);
-CREATE INDEX entry_vectors_seq ON entry_vectors(seq);
-CREATE TRIGGER entry_vectors_ad AFTER DELETE ON entries BEGIN
+CREATE INDEX IF NOT EXISTS entry_vectors_space ON entry_vectors(model, dim, id);
+CREATE INDEX IF NOT EXISTS entry_vectors_seq ON entry_vectors(seq);
+CREATE TRIGGER IF NOT EXISTS entry_vectors_ad AFTER DELETE ON entries BEGIN
   DELETE FROM entry_vectors WHERE seq = old.seq;
 END;
 `,

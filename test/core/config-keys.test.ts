@@ -417,6 +417,16 @@ const SCENARIOS: Record<string, Scenario> = {
     changed: { default: 10000 },
     observe: async (e) => (await e.cairn.add({ lesson: LESSON, category: "tooling" }), (await e.cairn.inject({ task: "run prisma generate after editing schema.prisma", tokensUsed: 9000 }, { recordShown: false })).regime),
   },
+  // Vectors follow every write once a model is chosen; doctor counts them per model.
+  "embedding.provider": {
+    changed: "builtin",
+    observe: async (e) => (await e.cairn.add({ lesson: LESSON, category: "tooling" }), (await e.cairn.doctor()).find((t) => t.tier === "swarm")!.vectors?.counts.map((m) => m.entries) ?? null),
+  },
+  "embedding.retrieval": {
+    changed: "lexical",
+    base: { embedding: { provider: "builtin" } },
+    observe: async (e) => (await e.cairn.add({ lesson: LESSON, category: "tooling" }), (await e.cairn.recall("prisma generate stale client")).map((r) => r.breakdown.semantic ?? null)),
+  },
   // What the architect's system prompt says of the window (the plugin adds this line; test/opencode/context-budget.test.ts drives it there).
   "context_budget.enabled": {
     changed: false,
@@ -439,6 +449,13 @@ const SCENARIOS: Record<string, Scenario> = {
  * get a scenario above.
  */
 const PENDING: Record<string, string> = {
+  // test/embed/endpoint-embedder.test.ts drives each of these against a scripted endpoint.
+  "embedding.url": "a scripted embeddings endpoint (covered in test/embed/endpoint-embedder.test.ts)",
+  "embedding.model": "a scripted embeddings endpoint (covered in test/embed/endpoint-embedder.test.ts)",
+  "embedding.api_key_env": "a scripted embeddings endpoint that checks the key",
+  "embedding.timeout_ms": "a scripted embeddings endpoint that stalls (covered in test/embed/endpoint-embedder.test.ts)",
+  "embedding.batch_size": "a scripted embeddings endpoint counting requests (covered in test/embed/endpoint-embedder.test.ts)",
+  "embedding.retries": "a scripted embeddings endpoint that fails once (covered in test/embed/endpoint-embedder.test.ts)",
   "governance.advisories.budget_ms": "a detection pattern slow enough to be skipped",
   "hive_postgres.tls_ca_file": "a PostgreSQL server with TLS on (the test server has it off) and verify-full",
   "hive_postgres.read_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",

@@ -102,13 +102,13 @@ const DISTRACTORS = [
   "Run database migrations before starting the API server.",
   "Keep monitoring dashboards per service, not one per team.",
 ];
-const QUERY = "credentials leaked into our monitoring output";
+const QUERY = "credentials showed up printed in stdout";
 
 test("hybrid recall finds a lesson that shares no word with the query; lexical recall cannot", async () => {
   const shared = queryTerms(SECRET_LESSON, 50).filter((t) => queryTerms(QUERY, 50).includes(t));
   assert.deepEqual(shared, [], "precondition: no shared term");
   const sb = makeSandbox();
-  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env });
+  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, config: { embedding: { provider: "builtin" } } });
   try {
     for (const lesson of [SECRET_LESSON, ...DISTRACTORS]) await cairn.add({ lesson, category: "security" });
     const lexical = await cairn.recall(QUERY, { retrieval: "lexical" });
@@ -177,7 +177,7 @@ test("relatedness counts meaning: a lesson close in meaning is related without a
 
 test("injection with vectors on still gives an empty block when nothing in the store is about the work", async () => {
   const sb = makeSandbox();
-  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env });
+  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, config: { embedding: { provider: "builtin" } } });
   try {
     for (const lesson of DISTRACTORS) await cairn.add({ lesson, category: "tooling" });
     const block = await cairn.inject({ task: "choose a colour palette for the marketing site", tokensUsed: 0 }, { recordShown: false });

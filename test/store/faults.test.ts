@@ -59,7 +59,7 @@ test("regression 11.16: a damaged project database is named, doctor finds it, do
     assert.equal(swarm.location, db);
 
     const repair = await sb.json(dir, "doctor", "--repair");
-    assert.equal(repair.code, 0, repair.stderr);
+    assert.equal(repair.code, 0, repair.stderr + JSON.stringify(repair.body));
     assert.equal(repair.body.ok, true);
     const [report] = repair.body.repairs;
     assert.equal(report.file, db);
