@@ -18,6 +18,8 @@ test("cairn reindex: doctor reports lessons without a vector of the current mode
       const r = await runCli(["--project", project, "add", l, "--category", "tooling", "--json"], { cwd: sb.root, env: wordsOnly });
       assert.equal(r.code, 0, r.stdout + r.stderr);
     }
+    // Vectors are opt-in: the same project, now with the built-in model chosen.
+    sb.env.CAIRN__embedding__provider = "builtin";
     const before = await sb.json(project, "doctor");
     const swarm = before.body.tiers.find((t: { tier: string }) => t.tier === "swarm");
     assert.equal(swarm.vectors.reindexNeeded, true);
