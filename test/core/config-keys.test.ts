@@ -13,6 +13,9 @@ import { startLlmServer, type Reply } from "../fixtures/llm-server.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 import { startProxy, viaProxy } from "../helpers/tcp-proxy.js";
+import { startTlsPgProxy, TEST_CA_FILE } from "../helpers/tls-pg-proxy.js";
+import { startEmbeddingServer, type EmbeddingReply } from "../fixtures/embedding-server.js";
+import pg from "pg";
 
 /** Every leaf key of the schema, dotted (`knowledge.enabled`); `model_limits` is a record, so a leaf. */
 function leafKeys(schema: z.ZodType, prefix = ""): string[] {
@@ -172,6 +175,69 @@ async function arbiterRun(e: Env, reply: Reply = { content: '{"operation":"SUPER
     return { asked, existing: (await c.get(existing)).lifecycle.status };
   } finally {
     await c.close();
+    await server.close();
+  }
+}
+
+/** What a hive write came to: its action, or the error code it failed with. */
+const hiveAdd = (c: Cairn, lesson = LESSON) =>
+  c.add({ lesson, category: "tooling" }, { tier: "hive" }).then((r) => r.action, (err: Error & { code?: string }) => err.code ?? "error");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const hiveSchema = (e: Env) => (e.config as { hive_postgres: { schema: string } }).hive_postgres.schema;
+
+/**
+ * Holds an ACCESS EXCLUSIVE lock on the hive's entries table (as a long migration or VACUUM FULL
+ * would): every read and write of it waits until the returned release is called.
+ */
+async function lockHiveEntries(schema: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: pgTestUrl() });
+  await client.connect();
+  await client.query("BEGIN");
+  await client.query(`LOCK TABLE "${schema}".entries IN ACCESS EXCLUSIVE MODE`);
+  let released: Promise<void> | undefined;
+  return () => (released ??= client.query("COMMIT").then(() => client.end()));
+}
+
+/** Stands for the scripted embeddings endpoint a run starts (nothing listens on port 9, the discard port). */
+const LIVE_EMBED_URL = "http://127.0.0.1:9/live/v1";
+const DEAD_EMBED_URL = "http://127.0.0.1:9/v1";
+const EMBED_KEY = "sk-embed-test-not-a-real-key";
+
+/**
+ * Lessons written (or reindexed) with a scripted embeddings endpoint running; `embedding.url` set to
+ * LIVE_EMBED_URL is pointed at it. The observation: what the endpoint was sent (batch sizes, models,
+ * Authorization headers) and under which model the vectors were stored.
+ */
+async function embeddingRun(e: Env, reply: EmbeddingReply, opts: { lessons?: string[]; reindex?: boolean } = {}): Promise<unknown> {
+  const server = await startEmbeddingServer(reply);
+  e.sb.env.TEST_EMBED_KEY = EMBED_KEY;
+  const url = e.config.embedding?.url === LIVE_EMBED_URL ? server.url : e.config.embedding?.url;
+  const config = merge(e.config, { embedding: { url } });
+  const lessons = opts.lessons ?? [LESSON];
+  try {
+    // With reindex, the lessons are written without vectors and the reindex sends them in batches.
+    const writer = await openCairn({ projectDir: e.sb.projectDir, hivePath: e.sb.hivePath, env: e.sb.env, config: opts.reindex ? merge(config, { embedding: { provider: "none" } }) : config });
+    try {
+      for (const lesson of lessons) await writer.add({ lesson, category: "tooling" });
+    } finally {
+      await writer.close();
+    }
+    if (opts.reindex) {
+      const c = await openCairn({ projectDir: e.sb.projectDir, hivePath: e.sb.hivePath, env: e.sb.env, config });
+      try {
+        await c.reindex({ tier: "swarm" });
+      } finally {
+        await c.close();
+      }
+    }
+    const raw = new SqliteStore(e.cairn.swarmPath, "swarm");
+    try {
+      const vectors = (await raw.vectorCounts()).map((v) => `${v.modelId}:${v.entries}`);
+      return { batches: server.batches.map((b) => b.length), calls: server.calls, vectors };
+    } finally {
+      await raw.close();
+    }
+  } finally {
     await server.close();
   }
 }
@@ -346,6 +412,19 @@ const SCENARIOS: Record<string, Scenario> = {
       return (await e.cairn.checkAdvisories({ tool: "edit", files: ["src/api/calc.ts"], text, record: false })).length;
     },
   },
+  "governance.advisories.budget_ms": {
+    // 20 detection patterns, each scanning a 1 MB edit to its last line (tens of ms each in RE2JS):
+    // the default 50 ms reaches a few of them, a 10 s budget all 20. Observed: were all 20 reached
+    // (how many of the few varies with the machine's load).
+    changed: 10_000,
+    base: { governance: { advisories: { max_text_chars: 1_048_576, max_results: 50 } } },
+    observe: async (e) => {
+      for (let i = 0; i < 20; i++) await e.cairn.add({ lesson: lessonAbout(i), ...ESTABLISHED, prevention: { detection_pattern: "[a-z]+ [0-9]{7}" } });
+      const text = `${"// filler line\n".repeat(69_000)}const id = lookup 1234567;`;
+      const hits = await e.cairn.checkAdvisories({ tool: "edit", files: ["src/api/ids.ts"], text, record: false });
+      return hits.filter((h) => h.matched === "pattern").length === 20;
+    },
+  },
   busy_timeout_ms: {
     // Another process holds the project's write lock for 7 s. With the default each attempt waits up to
     // 5 s and the write goes through; with 0 the driver's quick reopen-and-retry attempts (about 3 s in all)
@@ -396,6 +475,123 @@ const SCENARIOS: Record<string, Scenario> = {
       }
     },
   },
+  "hive_postgres.tls_ca_file": {
+    // The hive behind TLS with a certificate from the test CA: the system's CAs do not trust it, the CA file does.
+    changed: TEST_CA_FILE,
+    pg: true,
+    base: { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", tls: "verify-full", ...PATIENT } },
+    observe: async (e) => {
+      const proxy = await startTlsPgProxy(Number(new URL(pgTestUrl()!).port || 5432));
+      const c = await openCairn({ projectDir: e.sb.projectDir, env: e.sb.env, config: { ...e.config, hive_url: viaProxy(pgTestUrl()!, proxy.port) } });
+      try {
+        return await hiveAdd(c);
+      } finally {
+        await c.close();
+        await proxy.close();
+      }
+    },
+  },
+  "hive_postgres.read_timeout_ms": {
+    // The entries table is locked for 1.5 s: a recall waits for it with 10 s, and with the default 50 ms
+    // answers from the project tier instead (no cache, so no hive lesson).
+    changed: 10_000,
+    pg: true,
+    base: { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", cache_entries: 0, connect_timeout_ms: 30_000 } },
+    observe: async (e) => {
+      await hiveAdd(e.cairn);
+      await e.cairn.recall("prisma generate schema", { tier: "hive" });
+      const release = await lockHiveEntries(hiveSchema(e));
+      const timer = setTimeout(() => void release(), 1500);
+      try {
+        return (await e.cairn.recall("prisma generate schema", { tier: "hive" })).length;
+      } finally {
+        clearTimeout(timer);
+        await release();
+      }
+    },
+  },
+  "hive_postgres.statement_timeout_ms": {
+    // The entries table is locked for 2 s: a hive write waits it out within the default 5 s; with 500 ms
+    // the server cancels the statement and the write waits in the outbox.
+    changed: 500,
+    pg: true,
+    base: PG_HIVE,
+    observe: async (e) => {
+      await hiveAdd(e.cairn);
+      const release = await lockHiveEntries(hiveSchema(e));
+      const timer = setTimeout(() => void release(), 2000);
+      try {
+        return await hiveAdd(e.cairn, EXISTING_E2E);
+      } finally {
+        clearTimeout(timer);
+        await release();
+      }
+    },
+  },
+  "hive_postgres.connect_timeout_ms": {
+    // The network to the hive hangs for the first second: connecting waits it out within the default
+    // 3 s; with 100 ms the connection attempt is given up and the write waits in the outbox.
+    changed: 100,
+    pg: true,
+    base: { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", read_timeout_ms: 10_000 } },
+    observe: async (e) => {
+      const proxy = await startProxy(Number(new URL(pgTestUrl()!).port || 5432));
+      const c = await openCairn({ projectDir: e.sb.projectDir, env: e.sb.env, config: { ...e.config, hive_url: viaProxy(pgTestUrl()!, proxy.port) } });
+      proxy.stall();
+      const timer = setTimeout(() => proxy.resume(), 1000);
+      try {
+        return await hiveAdd(c);
+      } finally {
+        clearTimeout(timer);
+        proxy.resume();
+        await c.close();
+        await proxy.close();
+      }
+    },
+  },
+  "hive_postgres.pool_max": {
+    // Six recalls at once while the entries table is locked: each holds a connection while it waits, up
+    // to the pool's size. Counted on the server by this run's own application_name.
+    changed: 1,
+    pg: true,
+    base: { hive_url: "__PG_URL__?application_name=__PG_A__", hive_postgres: { schema: "__PG_A__", ...PATIENT } },
+    observe: async (e) => {
+      await hiveAdd(e.cairn);
+      const schema = hiveSchema(e);
+      const release = await lockHiveEntries(schema);
+      const recalls = Array.from({ length: 6 }, () => e.cairn.recall("prisma generate schema", { tier: "hive" }));
+      let most = 0;
+      try {
+        for (let i = 0; i < 30 && most < 3; i++) {
+          await sleep(100);
+          const [row] = await adminQuery<{ n: number }>(pgTestUrl()!, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1", [schema]);
+          most = Math.max(most, row?.n ?? 0);
+        }
+      } finally {
+        await release();
+        await Promise.all(recalls);
+      }
+      return most;
+    },
+  },
+  "hive_postgres.retry_after_ms": {
+    // One read times out (the entries table is locked), then the lock goes. 600 ms later reads still skip
+    // the hive under the default 5 s; with 100 ms the hive is asked again and answers.
+    changed: 100,
+    pg: true,
+    base: { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", cache_entries: 0, read_timeout_ms: 1000, connect_timeout_ms: 30_000 } },
+    observe: async (e) => {
+      await hiveAdd(e.cairn);
+      const release = await lockHiveEntries(hiveSchema(e));
+      try {
+        await e.cairn.recall("prisma generate schema", { tier: "hive" });
+      } finally {
+        await release();
+      }
+      await sleep(600);
+      return (await e.cairn.recall("prisma generate schema", { tier: "hive" })).length;
+    },
+  },
   hive_path: {
     changed: "__SANDBOX__/elsewhere/hive.db",
     observe: async (e) => {
@@ -427,6 +623,31 @@ const SCENARIOS: Record<string, Scenario> = {
     base: { embedding: { provider: "builtin" } },
     observe: async (e) => (await e.cairn.add({ lesson: LESSON, category: "tooling" }), (await e.cairn.recall("prisma generate stale client")).map((r) => r.breakdown.semantic ?? null)),
   },
+  "embedding.url": {
+    // Nothing answers at the default's stand-in: the built-in model stores the vector. The scripted endpoint does.
+    changed: LIVE_EMBED_URL,
+    base: { embedding: { provider: "openai", url: DEAD_EMBED_URL, retries: 0 } },
+    observe: (e) => embeddingRun(e, { dim: 8 }),
+  },
+  "embedding.model": { changed: "another-embed", base: { embedding: { provider: "openai", url: LIVE_EMBED_URL } }, observe: (e) => embeddingRun(e, { dim: 8 }) },
+  "embedding.api_key_env": { changed: "TEST_EMBED_KEY", base: { embedding: { provider: "openai", url: LIVE_EMBED_URL } }, observe: (e) => embeddingRun(e, { dim: 8 }) },
+  "embedding.timeout_ms": {
+    // An answer 1 s late: used within the default 3 s; with 100 ms the built-in model answers instead.
+    changed: 100,
+    base: { embedding: { provider: "openai", url: LIVE_EMBED_URL, retries: 0 } },
+    observe: (e) => embeddingRun(e, { dim: 8, delayMs: 1000 }),
+  },
+  "embedding.batch_size": {
+    changed: 2,
+    base: { embedding: { provider: "openai", url: LIVE_EMBED_URL } },
+    observe: (e) => embeddingRun(e, { dim: 8 }, { lessons: [0, 1, 2, 3, 4].map(lessonAbout), reindex: true }),
+  },
+  "embedding.retries": {
+    // An endpoint answering 503: one request and one retry by default, a single request with 0.
+    changed: 0,
+    base: { embedding: { provider: "openai", url: LIVE_EMBED_URL } },
+    observe: (e) => embeddingRun(e, { status: 503 }),
+  },
   // What the architect's system prompt says of the window (the plugin adds this line; test/opencode/context-budget.test.ts drives it there).
   "context_budget.enabled": {
     changed: false,
@@ -443,27 +664,10 @@ const SCENARIOS: Record<string, Scenario> = {
 };
 
 /**
- * Keys with no scenario here yet, because it needs parts this test does not start (an LLM
- * endpoint, a PostgreSQL hive, lock contention between processes, a regex slow enough to hit a
- * time budget), with what the scenario needs. A debt to pay, not an exemption: a new key must
- * get a scenario above.
+ * Keys with no scenario here yet, with what the scenario needs. Empty, and meant to stay so:
+ * a new key gets a scenario above.
  */
-const PENDING: Record<string, string> = {
-  // test/embed/endpoint-embedder.test.ts drives each of these against a scripted endpoint.
-  "embedding.url": "a scripted embeddings endpoint (covered in test/embed/endpoint-embedder.test.ts)",
-  "embedding.model": "a scripted embeddings endpoint (covered in test/embed/endpoint-embedder.test.ts)",
-  "embedding.api_key_env": "a scripted embeddings endpoint that checks the key",
-  "embedding.timeout_ms": "a scripted embeddings endpoint that stalls (covered in test/embed/endpoint-embedder.test.ts)",
-  "embedding.batch_size": "a scripted embeddings endpoint counting requests (covered in test/embed/endpoint-embedder.test.ts)",
-  "embedding.retries": "a scripted embeddings endpoint that fails once (covered in test/embed/endpoint-embedder.test.ts)",
-  "governance.advisories.budget_ms": "a detection pattern slow enough to be skipped",
-  "hive_postgres.tls_ca_file": "a PostgreSQL server with TLS on (the test server has it off) and verify-full",
-  "hive_postgres.read_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
-  "hive_postgres.statement_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
-  "hive_postgres.connect_timeout_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
-  "hive_postgres.pool_max": "concurrent hive reads, counting the server's connections",
-  "hive_postgres.retry_after_ms": "a slowed or stopped PostgreSQL between reads (test/helpers/tcp-proxy.ts)",
-};
+const PENDING: Record<string, string> = {};
 
 const KEYS = leafKeys(ConfigSchema);
 
