@@ -110,7 +110,7 @@ export const HivePostgresConfigSchema = z
     tls: z.enum(["url", "disable", "require", "verify-full"]).default("url").describe("TLS to the hive: `url` follows the URL's sslmode; `require` encrypts; `verify-full` also checks the certificate and host name."),
     tls_ca_file: z.string().min(1).optional().describe("PEM file of the CA that signed the server certificate (verify-full); default: the system's CAs."),
     read_timeout_ms: int(50, 5, 60_000, "Injection, recall and advisory reads wait this long for the hive, then answer from the project tier and recent hive results."),
-    statement_timeout_ms: int(5000, 100, 600_000, "Server-side limit on any one statement (writes, admin commands)."),
+    statement_timeout_ms: int(5000, 100, 600_000, "Server-side limit on any one statement, reads included; one cancelled for it counts as the hive being unreachable (a write waits in the outbox). Hot-path reads give up sooner, at `read_timeout_ms`."),
     connect_timeout_ms: int(3000, 100, 120_000, "How long opening a connection may take."),
     pool_max: int(3, 1, 50, "Connections per process (a CLI, a plugin and an MCP server each need very few)."),
     cache_entries: int(500, 0, 100_000, "Recent hive results kept in memory to answer from while the hive is unreachable."),
