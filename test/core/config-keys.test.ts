@@ -511,7 +511,7 @@ const SCENARIOS: Record<string, Scenario> = {
     },
   },
   "hive_postgres.statement_timeout_ms": {
-    // The entries table is locked for 2 s: a hive write waits it out within the default 5 s; with 500 ms
+    // The entries table is locked for 1.5 s: a hive write waits it out within the default 5 s; with 500 ms
     // the server cancels the statement and the write waits in the outbox.
     changed: 500,
     pg: true,
@@ -519,7 +519,7 @@ const SCENARIOS: Record<string, Scenario> = {
     observe: async (e) => {
       await hiveAdd(e.cairn);
       const release = await lockHiveEntries(hiveSchema(e));
-      const timer = setTimeout(() => void release(), 2000);
+      const timer = setTimeout(() => void release(), 1500);
       try {
         return await hiveAdd(e.cairn, EXISTING_E2E);
       } finally {
@@ -529,7 +529,7 @@ const SCENARIOS: Record<string, Scenario> = {
     },
   },
   "hive_postgres.connect_timeout_ms": {
-    // The network to the hive hangs for the first second: connecting waits it out within the default
+    // The network to the hive hangs for the first half second: connecting waits it out within the default
     // 3 s; with 100 ms the connection attempt is given up and the write waits in the outbox.
     changed: 100,
     pg: true,
@@ -538,7 +538,7 @@ const SCENARIOS: Record<string, Scenario> = {
       const proxy = await startProxy(Number(new URL(pgTestUrl()!).port || 5432));
       const c = await openCairn({ projectDir: e.sb.projectDir, env: e.sb.env, config: { ...e.config, hive_url: viaProxy(pgTestUrl()!, proxy.port) } });
       proxy.stall();
-      const timer = setTimeout(() => proxy.resume(), 1000);
+      const timer = setTimeout(() => proxy.resume(), 500);
       try {
         return await hiveAdd(c);
       } finally {
@@ -562,7 +562,8 @@ const SCENARIOS: Record<string, Scenario> = {
       const recalls = Array.from({ length: 6 }, () => e.cairn.recall("prisma generate schema", { tier: "hive" }));
       let most = 0;
       try {
-        for (let i = 0; i < 30 && most < 3; i++) {
+        // Up to 5 s for the default's three connections to open on a loaded machine.
+        for (let i = 0; i < 50 && most < 3; i++) {
           await sleep(100);
           const [row] = await adminQuery<{ n: number }>(pgTestUrl()!, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1", [schema]);
           most = Math.max(most, row?.n ?? 0);
@@ -579,7 +580,7 @@ const SCENARIOS: Record<string, Scenario> = {
     // the hive under the default 5 s; with 100 ms the hive is asked again and answers.
     changed: 100,
     pg: true,
-    base: { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", cache_entries: 0, read_timeout_ms: 1000, connect_timeout_ms: 30_000 } },
+    base: { hive_url: "__PG_URL__", hive_postgres: { schema: "__PG_A__", cache_entries: 0, read_timeout_ms: 3000, connect_timeout_ms: 30_000 } },
     observe: async (e) => {
       await hiveAdd(e.cairn);
       const release = await lockHiveEntries(hiveSchema(e));
@@ -632,10 +633,10 @@ const SCENARIOS: Record<string, Scenario> = {
   "embedding.model": { changed: "another-embed", base: { embedding: { provider: "openai", url: LIVE_EMBED_URL } }, observe: (e) => embeddingRun(e, { dim: 8 }) },
   "embedding.api_key_env": { changed: "TEST_EMBED_KEY", base: { embedding: { provider: "openai", url: LIVE_EMBED_URL } }, observe: (e) => embeddingRun(e, { dim: 8 }) },
   "embedding.timeout_ms": {
-    // An answer 1 s late: used within the default 3 s; with 100 ms the built-in model answers instead.
+    // An answer 0.6 s late: used within the default 3 s; with 100 ms the built-in model answers instead.
     changed: 100,
     base: { embedding: { provider: "openai", url: LIVE_EMBED_URL, retries: 0 } },
-    observe: (e) => embeddingRun(e, { dim: 8, delayMs: 1000 }),
+    observe: (e) => embeddingRun(e, { dim: 8, delayMs: 600 }),
   },
   "embedding.batch_size": {
     changed: 2,
