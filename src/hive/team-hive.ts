@@ -280,6 +280,9 @@ export class TeamHiveStore implements Store {
         this.lastReplayError = undefined;
       })
       .catch((e: unknown) => {
+        // A replay still running when close() stopped waiting fails on the closed databases; its writes stay
+        // queued for the next process, so that is not worth a line in the user's terminal.
+        if (this.closed) return;
         if (isUnavailableError(e)) return this.markDown(e);
         // A failure that repeats on every turn is one line until a replay works, not one per turn.
         const message = (e as Error).message ?? String(e);
