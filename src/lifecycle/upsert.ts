@@ -2,7 +2,7 @@
 import type { Entry, Status } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { queryTerms } from "../core/text.js";
-import { compareLessons, profileLesson } from "../quality/similarity.js";
+import { compareLessons, profileLesson, type LessonProfile } from "../quality/similarity.js";
 import { DEDUP_STATUSES, type Store } from "../store/store.js";
 
 /** Statuses a new lesson may merge into or supersede; retired entries do not absorb new sightings. */
@@ -23,6 +23,23 @@ export interface Neighbourhood {
 }
 
 /**
+ * Profiles of stored lessons met as neighbours. A bulk import meets the same few hundred neighbours
+ * over and over (they share its vocabulary) and profiling each again was a tenth of a row's cost;
+ * a profile depends on the text alone, so a cached one is the same answer.
+ */
+const neighbourProfiles = new Map<string, LessonProfile>();
+const NEIGHBOUR_PROFILES_MAX = 2048;
+
+function neighbourProfile(text: string): LessonProfile {
+  let p = neighbourProfiles.get(text);
+  if (p) return p;
+  // Dropped wholesale when full: cheaper than an LRU, and a bulk import refills the hot ones at once.
+  if (neighbourProfiles.size >= NEIGHBOUR_PROFILES_MAX) neighbourProfiles.clear();
+  neighbourProfiles.set(text, (p = profileLesson(text)));
+  return p;
+}
+
+/**
  * Exact text first (indexed fingerprint), then near neighbours from the full-text index — never a scan.
  * `exclude` is an entry the new lesson declares it replaces: a better wording of it is no duplicate.
  */
@@ -38,7 +55,7 @@ export async function findNeighbours(store: Store, lesson: string, threshold: nu
   const profile = profileLesson(lesson);
   for (const h of hits) {
     if (h.entry.id === exclude) continue;
-    const cmp = compareLessons(profile, h.entry.lesson, threshold);
+    const cmp = compareLessons(profile, neighbourProfile(h.entry.lesson), threshold);
     if (cmp.duplicate) {
       if (!n.duplicate || cmp.similarity > n.duplicate.similarity) n.duplicate = { entry: h.entry, similarity: cmp.similarity };
     } else if (cmp.contradiction) {

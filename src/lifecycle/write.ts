@@ -234,8 +234,9 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   const held = issues.some((i) => i.severity === "review");
   const status: Status = held || needsApproval(s.config, opts.tier, opts.actor, opts.source) ? "draft" : (input.status ?? opts.defaultStatus ?? "candidate");
 
-  const prior = await store.isRejected(lesson);
-  if (prior && !opts.trusted) {
+  // A trusted import stores a lesson even if it was once refused, so it does not ask (a read per row).
+  const prior = opts.trusted ? undefined : await store.isRejected(lesson);
+  if (prior) {
     return { action: "rejected", tier: store.tier, reason: `previously rejected: ${prior.reason}`, issues };
   }
 
