@@ -4,7 +4,7 @@ import path from "node:path";
 import { fingerprintLesson } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { writeLesson } from "../lifecycle/write.js";
+import { extraTextIssues, writeLesson } from "../lifecycle/write.js";
 import { validateLessonText } from "../quality/gates.js";
 import { storeFor, type Services } from "../services.js";
 import { DuplicateEntryError } from "../store/store.js";
@@ -56,7 +56,9 @@ async function restoreEntry(s: Services, entry: Entry, actor: string): Promise<"
   const store = storeFor(s, entry.tier);
   if (await store.getEntry(entry.id)) return "unchanged";
   const gate = validateLessonText(entry.lesson, { trusted: true });
-  if (!gate.ok) return { rejected: gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ") };
+  // The other free-text fields are screened as on every write path: a secret in a title or a reason is never stored either.
+  const refusals = [...gate.issues, ...extraTextIssues(entry)].filter((i) => i.severity === "reject");
+  if (refusals.length) return { rejected: refusals.map((i) => i.message).join("; ") };
   if ((await store.findByFingerprint(fingerprintLesson(gate.text))).length > 0) return "reinforced";
   try {
     await store.insertEntry({ ...entry, lesson: gate.text }, { type: "created", actor, data: { source: "import", lossless: true } }, { unique: true });

@@ -68,8 +68,11 @@ function structureIssues(err: { issues: { path: PropertyKey[]; message: string }
   }));
 }
 
-/** Free-text fields besides the lesson get the same secret and injection screening. */
-function extraTextIssues(input: NewEntry): QualityIssue[] {
+/** The free-text fields besides the lesson, as a new input or a stored entry carries them. */
+export type ExtraTextFields = Pick<NewEntry, "title" | "why" | "prevention" | "directive" | "applicability">;
+
+/** Free-text fields besides the lesson get the same secret and injection screening (a lossless restore too). */
+export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
   const extras = [
     input.title, input.why, input.prevention?.rule, input.prevention?.suggested_guardrail,
     ...(input.directive?.required_actions ?? []), ...(input.directive?.forbidden_actions ?? []),
