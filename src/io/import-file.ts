@@ -4,6 +4,7 @@ import path from "node:path";
 import { fingerprintLesson } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import { NeighbourProfiles } from "../lifecycle/upsert.js";
 import { extraTextIssues, writeLesson } from "../lifecycle/write.js";
 import { validateLessonText } from "../quality/gates.js";
 import { storeFor, type Services } from "../services.js";
@@ -87,6 +88,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   const actor = opts.actor ?? "import";
   const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [] };
   let processed = 0;
+  const neighbourProfiles = new NeighbourProfiles();
 
   const importItem = async (item: ParseItem): Promise<void> => {
     processed++;
@@ -106,7 +108,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
       return;
     }
     const tier = record.tier === "hive" && s.hive ? "hive" : "swarm";
-    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false });
+    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles });
     if (result.action === "added") report.imported++;
     else if (result.action === "reinforced") report.reinforced++;
     else {

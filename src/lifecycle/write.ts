@@ -14,7 +14,7 @@ import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, isNewConfirmation } from "./confirm.js";
 import { locate, supersedeEntry } from "./status.js";
-import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type UpsertDecision } from "./upsert.js";
+import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 
 export type WriteSource = "add" | "import" | "promote" | "curate" | "restore";
@@ -33,6 +33,8 @@ export interface WriteOptions {
   arbiter?: UpsertArbiter;
   /** Id for a new entry (an outbox replay reuses the id it chose when queued, so a re-run finds its own write). */
   entryId?: string;
+  /** A bulk write's cache of neighbour profiles (see NeighbourProfiles); a single write has none. */
+  neighbourProfiles?: NeighbourProfiles;
 }
 
 export interface WriteResult {
@@ -274,7 +276,7 @@ async function placeLesson(
   // Each attempt starts from the caller's input: a failed attempt's choices must not leak into the next.
   issues = [...issues];
   input = { ...input, supersedes: declared?.id };
-  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id);
+  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id, opts.neighbourProfiles);
   let decision = decideUpsert(neighbours);
   if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
     decision = await opts.arbiter(lesson, neighbours.nearest!.entry).catch(() => decision);
