@@ -45,12 +45,18 @@ export function isEntryRef(text: string): boolean {
   return UUID.test(t) || parseHandle(t) !== undefined;
 }
 
+/** The last text fingerprinted: one write asks for the same lesson's fingerprint three times (dedup, twin check, row). */
+let lastFingerprint = { lesson: "", fingerprint: "" };
+
 /** Identity of a lesson's text for exact-duplicate detection: case, spacing and punctuation ignored. */
 export function fingerprintLesson(lesson: string): string {
+  if (lesson === lastFingerprint.lesson && lesson !== "") return lastFingerprint.fingerprint;
   const canonical = lesson
     .normalize("NFKC")
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
-  return createHash("sha256").update(canonical).digest("hex").slice(0, 32);
+  const fingerprint = createHash("sha256").update(canonical).digest("hex").slice(0, 32);
+  lastFingerprint = { lesson, fingerprint };
+  return fingerprint;
 }

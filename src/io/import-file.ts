@@ -4,7 +4,8 @@ import path from "node:path";
 import { fingerprintLesson } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { writeLesson } from "../lifecycle/write.js";
+import { NeighbourProfiles } from "../lifecycle/upsert.js";
+import { extraTextIssues, writeLesson } from "../lifecycle/write.js";
 import { validateLessonText } from "../quality/gates.js";
 import { storeFor, type Services } from "../services.js";
 import { DuplicateEntryError } from "../store/store.js";
@@ -56,7 +57,9 @@ async function restoreEntry(s: Services, entry: Entry, actor: string): Promise<"
   const store = storeFor(s, entry.tier);
   if (await store.getEntry(entry.id)) return "unchanged";
   const gate = validateLessonText(entry.lesson, { trusted: true });
-  if (!gate.ok) return { rejected: gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ") };
+  // The other free-text fields are screened as on every write path: a secret in a title or a reason is never stored either.
+  const refusals = [...gate.issues, ...extraTextIssues(entry)].filter((i) => i.severity === "reject");
+  if (refusals.length) return { rejected: refusals.map((i) => i.message).join("; ") };
   if ((await store.findByFingerprint(fingerprintLesson(gate.text))).length > 0) return "reinforced";
   try {
     await store.insertEntry({ ...entry, lesson: gate.text }, { type: "created", actor, data: { source: "import", lossless: true } }, { unique: true });
@@ -85,6 +88,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   const actor = opts.actor ?? "import";
   const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [] };
   let processed = 0;
+  const neighbourProfiles = new NeighbourProfiles();
 
   const importItem = async (item: ParseItem): Promise<void> => {
     processed++;
@@ -104,7 +108,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
       return;
     }
     const tier = record.tier === "hive" && s.hive ? "hive" : "swarm";
-    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false });
+    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles });
     if (result.action === "added") report.imported++;
     else if (result.action === "reinforced") report.reinforced++;
     else {

@@ -14,7 +14,7 @@ import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, isNewConfirmation } from "./confirm.js";
 import { locate, supersedeEntry } from "./status.js";
-import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type UpsertDecision } from "./upsert.js";
+import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 
 export type WriteSource = "add" | "import" | "promote" | "curate" | "restore";
@@ -33,6 +33,8 @@ export interface WriteOptions {
   arbiter?: UpsertArbiter;
   /** Id for a new entry (an outbox replay reuses the id it chose when queued, so a re-run finds its own write). */
   entryId?: string;
+  /** A bulk write's cache of neighbour profiles (see NeighbourProfiles); a single write has none. */
+  neighbourProfiles?: NeighbourProfiles;
 }
 
 export interface WriteResult {
@@ -68,8 +70,11 @@ function structureIssues(err: { issues: { path: PropertyKey[]; message: string }
   }));
 }
 
-/** Free-text fields besides the lesson get the same secret and injection screening. */
-function extraTextIssues(input: NewEntry): QualityIssue[] {
+/** The free-text fields besides the lesson, as a new input or a stored entry carries them. */
+export type ExtraTextFields = Pick<NewEntry, "title" | "why" | "prevention" | "directive" | "applicability">;
+
+/** Free-text fields besides the lesson get the same secret and injection screening (a lossless restore too). */
+export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
   const extras = [
     input.title, input.why, input.prevention?.rule, input.prevention?.suggested_guardrail,
     ...(input.directive?.required_actions ?? []), ...(input.directive?.forbidden_actions ?? []),
@@ -234,8 +239,9 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   const held = issues.some((i) => i.severity === "review");
   const status: Status = held || needsApproval(s.config, opts.tier, opts.actor, opts.source) ? "draft" : (input.status ?? opts.defaultStatus ?? "candidate");
 
-  const prior = await store.isRejected(lesson);
-  if (prior && !opts.trusted) {
+  // A trusted import stores a lesson even if it was once refused, so it does not ask (a read per row).
+  const prior = opts.trusted ? undefined : await store.isRejected(lesson);
+  if (prior) {
     return { action: "rejected", tier: store.tier, reason: `previously rejected: ${prior.reason}`, issues };
   }
 
@@ -270,7 +276,7 @@ async function placeLesson(
   // Each attempt starts from the caller's input: a failed attempt's choices must not leak into the next.
   issues = [...issues];
   input = { ...input, supersedes: declared?.id };
-  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id);
+  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id, opts.neighbourProfiles);
   let decision = decideUpsert(neighbours);
   if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
     decision = await opts.arbiter(lesson, neighbours.nearest!.entry).catch(() => decision);

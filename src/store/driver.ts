@@ -122,6 +122,8 @@ export class SqliteDriver {
   idleCheckpoints = 0;
   /** Explicit transactions and batches committed (autocommit statements not counted): bulk-load tests read it. */
   commits = 0;
+  /** Statements run through run/get/all (savepoints and exec not counted): bulk-load tests read the count per row. */
+  statementsRun = 0;
   private checkpointTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Why this user cannot write the file (set when it was opened read-only), else undefined. Reads
@@ -274,6 +276,7 @@ export class SqliteDriver {
 
   run(sql: string, params: SqlValue[] = []): { changes: number; lastInsertRowid: number } {
     this.assertWritable();
+    this.statementsRun++;
     const result = this.withBusyRetry(() => {
       const r = this.stmt(sql).run(params);
       return { changes: r.changes, lastInsertRowid: Number(r.lastInsertRowid) };
@@ -309,10 +312,12 @@ export class SqliteDriver {
   }
 
   get<T = Row>(sql: string, params: SqlValue[] = []): T | undefined {
+    this.statementsRun++;
     return this.withBusyRetry(() => this.stmt(sql).get(params) as T | undefined);
   }
 
   all<T = Row>(sql: string, params: SqlValue[] = []): T[] {
+    this.statementsRun++;
     return this.withBusyRetry(() => {
       const packed = this.packedRead(sql);
       if (packed) {

@@ -59,15 +59,18 @@ const MAX_ALL_TERMS = 8;
 
 /**
  * Document frequencies change slowly, so they are cached per store and thrown away once the
- * tier's size moves by 1% (or 50 entries): a stale df only shifts which terms are pruned.
+ * tier's size moves by 5% (or 50 entries): a stale df only shifts which terms are pruned, and the
+ * pruning limits are shares of the tier. At 1% a bulk import refetched every stem every 50 rows.
  */
+const DF_DRIFT_SHARE = 0.05;
+
 export class TermStatsCache {
   private readonly df = new Map<string, number>();
   private sizeAtFill = -1;
 
   /** Stems whose frequency is not cached (after dropping a cache the tier has outgrown). */
   missing(stems: readonly string[], totalEntries: number): string[] {
-    if (Math.abs(totalEntries - this.sizeAtFill) > Math.max(50, totalEntries * 0.01) || this.df.size > 20_000) {
+    if (Math.abs(totalEntries - this.sizeAtFill) > Math.max(50, totalEntries * DF_DRIFT_SHARE) || this.df.size > 20_000) {
       this.df.clear();
       this.sizeAtFill = totalEntries;
     }
