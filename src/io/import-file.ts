@@ -4,11 +4,12 @@ import path from "node:path";
 import { fingerprintLesson } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import { enforceCap } from "../lifecycle/caps.js";
 import { NeighbourProfiles } from "../lifecycle/upsert.js";
 import { extraTextIssues, writeLesson } from "../lifecycle/write.js";
 import { validateLessonText } from "../quality/gates.js";
 import { storeFor, type Services } from "../services.js";
-import { DuplicateEntryError } from "../store/store.js";
+import { DuplicateEntryError, type Store } from "../store/store.js";
 import { detectFormat } from "./detect.js";
 import { readFirstLines } from "./lines.js";
 import { parseFile } from "./parse.js";
@@ -35,6 +36,8 @@ export interface ImportReport {
   rejections: Array<{ line: number; reason: string }>;
   /** What the parser repaired in a record, e.g. an unreadable date dropped (first 100). */
   warnings: Array<{ line: number; warning: string }>;
+  /** Entries evicted because restored lessons took a tier past its cap (lowest utility first, as on add). */
+  evicted: number;
 }
 
 async function resolveFormat(file: string, format: ImportOptions["format"]): Promise<ImportFormat> {
@@ -86,7 +89,9 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   }
   const format = await resolveFormat(file, opts.format);
   const actor = opts.actor ?? "import";
-  const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [] };
+  const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [], evicted: 0 };
+  // Tiers a lossless restore wrote to: their caps are enforced once at the end (writeLesson does it per row).
+  const restoredInto = new Set<Store>();
   let processed = 0;
   const neighbourProfiles = new NeighbourProfiles();
 
@@ -100,6 +105,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     for (const warning of record.warnings ?? []) if (report.warnings.length < 100) report.warnings.push({ line: record.line, warning });
     if (record.entry) {
       const r = await restoreEntry(s, record.entry, actor);
+      if (r === "imported") restoredInto.add(storeFor(s, record.entry.tier));
       if (typeof r === "string") report[r]++;
       else {
         report.rejected++;
@@ -142,5 +148,6 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     if (!done) opts.onProgress?.(processed);
   }
   opts.onProgress?.(processed);
+  for (const store of restoredInto) report.evicted += (await enforceCap(s, store)).evicted.length;
   return report;
 }

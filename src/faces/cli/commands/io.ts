@@ -49,6 +49,7 @@ Examples:
         for (const r of report.rejections) inv.out.warn(`line ${r.line}: rejected: ${r.reason}`);
         for (const w of report.warnings) inv.out.warn(`line ${w.line}: ${w.warning}`);
         if (report.rejected > report.rejections.length) inv.out.warn(`… and ${report.rejected - report.rejections.length} more rejected`);
+        if (report.evicted) inv.out.warn(`${report.evicted} lesson(s) of lowest utility were evicted: the import took a tier past its cap (knowledge.*_max_entries)`);
       }),
     );
 
