@@ -260,8 +260,10 @@ export class Cairn {
    * would only pay it twice.
    */
   warm(): Promise<void> {
-    this.warming ??= import("./warm.js")
-      .then(({ warmServices }) => (this.closed ? undefined : warmServices(this.services)))
+    // The hot operations' own module handles too: an add or inject that still had to settle its
+    // import() waited a turn of the event loop (~12 ms idle under a loader, measured on the first add).
+    this.warming ??= Promise.all([import("./warm.js"), injectModule(), writeModule(), ...(this.teamHiveUrl ? [outboxModule()] : [])])
+      .then(([{ warmServices }]) => (this.closed ? undefined : warmServices(this.services)))
       .catch(() => undefined);
     return this.warming;
   }
