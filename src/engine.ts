@@ -260,8 +260,8 @@ export class Cairn {
    * would only pay it twice.
    */
   warm(): Promise<void> {
-    // The hot operations' own module handles too: an add or inject that still had to settle its
-    // import() waited a turn of the event loop (~12 ms idle under a loader, measured on the first add).
+    // The hot operations' own module handles too: an add or inject that still has to settle its
+    // import() can wait on the loader (12 ms idle seen in one first add's profile under tsx).
     this.warming ??= Promise.all([import("./warm.js"), injectModule(), writeModule(), ...(this.teamHiveUrl ? [outboxModule()] : [])])
       .then(([{ warmServices }]) => (this.closed ? undefined : warmServices(this.services)))
       .catch(() => undefined);

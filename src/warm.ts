@@ -30,9 +30,10 @@ const CONTEXT = {
 };
 
 /**
- * Changes nothing: the write path's gates and neighbour search, each store's insert and usage
- * count rehearsed and rolled back, and whole injections that are not counted as shown. What it primes: module loading, statement preparation, the FTS5 vocabulary
- * table and term statistics of each tier, and the JIT for the gates and scoring.
+ * Changes no data: whole adds on a scratch tier, each store's insert and usage count rehearsed and
+ * rolled back, its neighbour search, and whole injections that are not counted as shown. What it
+ * primes: module loading, statement preparation, the WAL, the FTS5 vocabulary table and term
+ * statistics of each tier, and the JIT for the gates, the add path and scoring.
  */
 export async function warmServices(s: Services): Promise<void> {
   for (let round = 0; round < 3; round++) {
