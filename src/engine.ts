@@ -260,8 +260,10 @@ export class Cairn {
    * would only pay it twice.
    */
   warm(): Promise<void> {
-    this.warming ??= import("./warm.js")
-      .then(({ warmServices }) => (this.closed ? undefined : warmServices(this.services)))
+    // The hot operations' own module handles too: an add or inject that still has to settle its
+    // import() can wait on the loader (12 ms idle seen in one first add's profile under tsx).
+    this.warming ??= Promise.all([import("./warm.js"), injectModule(), writeModule(), ...(this.teamHiveUrl ? [outboxModule()] : [])])
+      .then(([{ warmServices }]) => (this.closed ? undefined : warmServices(this.services)))
       .catch(() => undefined);
     return this.warming;
   }

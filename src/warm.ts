@@ -1,11 +1,12 @@
 // Priming a long-running process (MCP server, OpenCode plugin) after open, so its first real call costs what later ones do.
 import { EntrySchema } from "./core/entry.js";
 import { newEntryId } from "./core/ids.js";
-import { gateInput } from "./lifecycle/write.js";
+import { gateInput, writeLesson } from "./lifecycle/write.js";
 import { findNeighbours } from "./lifecycle/upsert.js";
 import { injectForContext } from "./retrieval/inject.js";
 import { recallForContext } from "./retrieval/recall.js";
 import { openTiers, type Services } from "./services.js";
+import { SqliteStore } from "./store/sqlite-store.js";
 
 /**
  * Lessons of the shapes agents write (paths, identifiers, commands, numbers): the gates' many
@@ -17,6 +18,8 @@ const SAMPLES = [
   "Vitest workers must not share one SQLite file: set poolOptions.threads.singleThread when tests write to .swarm/cairn.db.",
   "Keep the Redis timeout at 2000 ms in config/cache.yaml because the retry loop in lib/cache/retry.go doubles it.",
   "Never call fetchUser() from the auth request path; cache the session token (see https://example.com/docs/auth) instead.",
+  // "key" (and "they", "keyboard"…) wakes the JWT secret rule, whose RE2 regex is compiled on first use (~1 ms).
+  "Send an idempotency key with every retry of POST /payments in services/billing/client.ts; the gateway drops duplicates.",
 ];
 
 const CONTEXT = {
@@ -27,19 +30,28 @@ const CONTEXT = {
 };
 
 /**
- * Read-only: the write path's gates and neighbour search, and a whole injection that is not
- * counted as shown. What it primes: module loading, statement preparation, the FTS5 vocabulary
- * table and term statistics of each tier, and the JIT for the gates and scoring.
+ * Changes no data: whole adds on a scratch tier, each store's insert and usage count rehearsed and
+ * rolled back, its neighbour search, and whole injections that are not counted as shown. What it
+ * primes: module loading, statement preparation, the WAL, the FTS5 vocabulary table and term
+ * statistics of each tier, and the JIT for the gates, the add path and scoring.
  */
 export async function warmServices(s: Services): Promise<void> {
   for (let round = 0; round < 3; round++) {
-    for (const lesson of SAMPLES) gateInput(s, { lesson, category: "debugging", kind: "learning" }, "swarm");
+    // With tags, as agents send them: zod compiles each part of the input schema on its first use.
+    for (const lesson of SAMPLES) gateInput(s, { lesson, category: "debugging", kind: "learning", tags: ["typescript", "auth"] }, "swarm");
   }
   // zod compiles a schema's fast path on its first parse; every new entry is parsed once.
   const at = s.now().toISOString();
-  for (const lesson of SAMPLES) EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson, category: "debugging", kind: "learning", created_at: at, updated_at: at });
+  const samples = SAMPLES.map((lesson) =>
+    EntrySchema.parse({
+      id: newEntryId(), handle: "", tier: "swarm", lesson, category: "debugging", kind: "learning", tags: ["typescript", "auth"],
+      provenance: { created_by: "cairn:warm", source_project_id: s.project.id, source_project_name: s.project.name }, created_at: at, updated_at: at,
+    }),
+  );
+  await rehearseAdds(s);
   for (const store of openTiers(s)) {
-    await store.warm?.();
+    // The write path itself (insert, triggers, usage count), rolled back: the first add and inject write too.
+    await store.warm?.(samples);
     // The rest of an add's reads: the rejected-lesson check and the cap's O(1) count.
     await store.isRejected(SAMPLES[0]!);
     await store.totalEntries();
@@ -49,5 +61,25 @@ export async function warmServices(s: Services): Promise<void> {
   for (const lesson of SAMPLES) {
     await injectForContext(s, { ...CONTEXT, task: `${CONTEXT.task} ${lesson}` }, { recordShown: false });
     await recallForContext(s, { task: lesson.split(/\s+/).slice(0, 6).join(" ") }, { limit: 10 });
+  }
+}
+
+/**
+ * Whole adds (gates, dedup, the new entry's schema, insert, cap) of the samples, twice, on a scratch
+ * in-memory tier: the JIT then has the add path's code hot, which the steps above reach only in
+ * part (measured: a first add right after warm() still cost ~3× the next ones without this).
+ * Nothing of the real tiers is touched and no listener hears of it.
+ */
+async function rehearseAdds(s: Services): Promise<void> {
+  const scratch = new SqliteStore(":memory:", "swarm");
+  try {
+    const local: Services = { config: s.config, project: s.project, now: s.now, swarm: scratch, hive: undefined };
+    for (let round = 0; round < 2; round++) {
+      for (const lesson of SAMPLES) {
+        await writeLesson(local, { lesson, category: "debugging", kind: "learning", tags: ["typescript", "auth"] }, { tier: "swarm", actor: "cairn:warm", source: "add" });
+      }
+    }
+  } finally {
+    await scratch.close();
   }
 }

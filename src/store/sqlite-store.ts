@@ -224,17 +224,19 @@ export class SqliteStore implements Store {
 
   async insertEntry(entry: Entry, event: EventInput, opts: InsertOptions = {}): Promise<Entry> {
     const e: Entry = { ...entry, tier: this.tier };
-    const seq = this.driver.transaction(() => {
-      // BEGIN IMMEDIATE holds the write lock, so no other writer can add the twin between this read and the insert.
-      const twin = opts.unique ? this.liveTwin(e) : undefined;
-      if (twin) throw new DuplicateEntryError(this.toEntry(twin));
-      const seq = this.insertRow(e);
-      this.logEvent(e.id, event, e.created_at);
-      return seq;
-    });
+    const seq = this.driver.transaction(() => this.insertInTransaction(e, event, opts));
     const stored = { ...e, handle: handleFor(this.tier, seq) };
     await this.emit({ type: "insert", entry: stored });
     return stored;
+  }
+
+  private insertInTransaction(e: Entry, event: EventInput, opts: InsertOptions): number {
+    // BEGIN IMMEDIATE holds the write lock, so no other writer can add the twin between this read and the insert.
+    const twin = opts.unique ? this.liveTwin(e) : undefined;
+    if (twin) throw new DuplicateEntryError(this.toEntry(twin));
+    const seq = this.insertRow(e);
+    this.logEvent(e.id, event, e.created_at);
+    return seq;
   }
 
   async copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult> {
@@ -583,17 +585,19 @@ export class SqliteStore implements Store {
       noticeOnce(`usage-ro:${this.location}`, `${this.location} is read-only (${this.driver.readOnly}); usage counters are not updated.`);
       return;
     }
+    this.driver.transaction(() => this.countUsageInTransaction(ids, counter, actor, data));
+    await this.emit({ type: "usage", ids, counter });
+  }
+
+  private countUsageInTransaction(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): void {
     const at = nowIso();
     const stamp = counter === "shown" ? ", last_shown_at = ?" : counter === "consulted" ? ", last_consulted_at = ?" : "";
     const type = counter === "shown" ? "shown" : counter === "consulted" ? "consulted" : "feedback";
-    this.driver.transaction(() => {
-      for (const id of ids) {
-        const params: SqlValue[] = stamp ? [at, id] : [id];
-        const r = this.driver.run(`UPDATE entries SET ${counter} = ${counter} + 1${stamp} WHERE id = ?`, params);
-        if (r.changes > 0) this.logEvent(id, { type, actor, data: { counter, ...data } }, at);
-      }
-    });
-    await this.emit({ type: "usage", ids, counter });
+    for (const id of ids) {
+      const params: SqlValue[] = stamp ? [at, id] : [id];
+      const r = this.driver.run(`UPDATE entries SET ${counter} = ${counter} + 1${stamp} WHERE id = ?`, params);
+      if (r.changes > 0) this.logEvent(id, { type, actor, data: { counter, ...data } }, at);
+    }
   }
 
   async deleteEntry(id: string, event: EventInput): Promise<boolean> {
@@ -819,9 +823,24 @@ export class SqliteStore implements Store {
   }
 
   /** Compiles the statements of a new entry (the insert fires triggers on five tables) without writing. */
-  async warm(): Promise<void> {
+  /**
+   * New lessons' inserts and shown entries' counts, run on `samples` in a transaction that is rolled
+   * back: the first real add or inject of the process then finds the statements, their triggers
+   * (FTS, tags, counters, usage tallies), the pages they touch and the code that binds them ready.
+   * Nothing is stored, no listener hears of it, and no handle is used up. Skipped when read-only or
+   * while another writer holds the lock.
+   */
+  async warm(samples: readonly Entry[] = []): Promise<void> {
     this.driver.prepare(INSERT_ROW_SQL);
     this.driver.prepare(INSERT_EVENT_SQL);
+    if (samples.length === 0) return;
+    this.driver.rehearse(() => {
+      for (const sample of samples) {
+        const e: Entry = { ...sample, tier: this.tier };
+        this.insertInTransaction(e, { type: "created", actor: "cairn:warm", data: { source: "add" } }, { unique: true });
+        this.countUsageInTransaction([e.id], "shown", "cairn:warm", { agent: "cairn:warm", project_id: e.provenance.source_project_id ?? "" });
+      }
+    });
   }
 
   subscribe(listener: StoreListener): () => void {

@@ -350,8 +350,11 @@ export interface Store {
    * atomicity: each call inside stays atomic, and what completed before an error stays written.
    */
   writeBatch<T>(fn: () => Promise<T>): Promise<T>;
-  /** Optional, read-only: prepares what the first write would (long-running processes call it after open). */
-  warm?(): Promise<void>;
+  /**
+   * Optional, changes nothing: prepares what the first write would (long-running processes call it
+   * after open). Given sample entries, a store may rehearse their insert and usage count and roll them back.
+   */
+  warm?(samples?: readonly Entry[]): Promise<void>;
   /** Notified after every committed change; returns the unsubscribe function. */
   subscribe(listener: StoreListener): () => void;
   /**

@@ -1,10 +1,12 @@
-// cairn.warm() (issue 16.2): read-only, and the first add of a warmed process costs far less CPU than a cold one's.
+// cairn.warm() (issue 16.2): changes no data, and the first add of a warmed process costs far less CPU than a cold one's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import Database from "libsql";
 import { openCairn } from "../../src/index.js";
+import type { SqliteDriver } from "../../src/store/driver.js";
+import fs from "node:fs";
 import { makeSandbox, removeSandbox, WORKERS_DIR, type Sandbox } from "../fixtures/workers/sandbox.js";
 
 const TOPICS = ["prisma", "redis", "docker", "vitest", "kafka", "nginx", "eslint", "terraform"];
@@ -77,6 +79,39 @@ test("regression 16.2: after warm(), a process's first add costs well under half
     const warm = Math.min(firstAddCpu(sb, "warm"), firstAddCpu(sb, "warm"));
     const cold = Math.min(firstAddCpu(sb, "cold"), firstAddCpu(sb, "cold"));
     assert.ok(warm * 2 < cold, `first add after warm() ${(warm / 1000).toFixed(1)} ms CPU vs cold ${(cold / 1000).toFixed(1)} ms`);
+  } finally {
+    removeSandbox(sb);
+  }
+});
+
+/** The WAL header's checkpoint sequence and salts: they change exactly when the log is started over. */
+const walGeneration = (file: string): string => fs.readFileSync(`${file}-wal`).subarray(12, 24).toString("hex");
+
+test("regression 16.2: after warm(), the first add and the first inject prepare no statement and do not start the WAL", async () => {
+  const sb = makeSandbox();
+  try {
+    await seed(sb);
+    const before = snapshot(sb);
+    const c = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "agent:test" });
+    try {
+      const s = (c as unknown as { services: { swarm: { driver: SqliteDriver }; hive: { driver: SqliteDriver } } }).services;
+      const drivers = [s.swarm.driver, s.hive.driver];
+      await c.warm();
+      assert.deepEqual(drivers.map((d) => d.rehearsals), [1, 1], "each tier rehearsed its writes");
+      assert.equal(snapshot(sb), before, "the rehearsal changed no data");
+      const statements = drivers.map((d) => d.statementCount);
+      const generation = walGeneration(drivers[0]!.file);
+      // Compiling the insert, the usage count and their triggers, and starting the WAL (a header
+      // write and sync), were paid by the first add and the first inject of the process.
+      const added = await c.add({ lesson: "The kafka consumer in src/kafka/consumer.ts must commit offsets only after the batch is stored.", category: "tooling", kind: "learning", tags: ["kafka"] });
+      assert.equal(added.action, "added");
+      assert.equal(walGeneration(drivers[0]!.file), generation, "the first add appended to the WAL the warm-up started");
+      const shown = await c.inject({ task: "retry the prisma step with a backoff", files: ["src/prisma/job1.ts"] });
+      assert.ok(shown.entries.length > 0, "the inject counted entries as shown");
+      assert.deepEqual(drivers.map((d) => d.statementCount), statements, "no statement was prepared by the first add or inject");
+    } finally {
+      await c.close();
+    }
   } finally {
     removeSandbox(sb);
   }

@@ -170,6 +170,77 @@ test("regression 11.20: between closes the WAL is cut back to the journal size l
   }
 });
 
+/** The WAL header's checkpoint sequence and salts: they change exactly when the log is started over. */
+const walGeneration = (file: string): string => fs.readFileSync(`${file}-wal`).subarray(12, 24).toString("hex");
+
+test("regression 10.5 (inject p99 at 10k): after an idle checkpoint took in the whole WAL, the log is started over between calls, not by the next write", async () => {
+  const sb = makeSandbox();
+  const file = path.join(sb.root, "r.db");
+  const d = new SqliteDriver(file);
+  try {
+    d.exec("CREATE TABLE t (x BLOB)");
+    d.exec("PRAGMA user_version = 7");
+    for (let i = 0; i < 200; i++) d.run("INSERT INTO t VALUES (randomblob(10000))");
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.equal(d.idleCheckpoints, 1, "the idle checkpoint ran");
+    // Starting the log over rewrites and syncs the WAL header and truncates the file: 4–15 ms that
+    // the next injection's usage count used to pay, after every idle checkpoint.
+    assert.equal(d.walRestarts, 1, "the log was started over right after the checkpoint");
+    const generation = walGeneration(file);
+    d.run("INSERT INTO t VALUES (1)");
+    assert.equal(walGeneration(file), generation, "the next write appended to the log instead of starting it over");
+    assert.equal(d.get<{ user_version: number }>("PRAGMA user_version")?.user_version, 7, "the restart changed no data");
+    assert.equal(d.get<{ n: number }>("SELECT count(*) AS n FROM t")?.n, 201);
+  } finally {
+    d.close();
+    removeSandbox(sb);
+  }
+});
+
+test("rehearse(): its writes are rolled back, it never waits for the lock, and the first real commit after it appends to the WAL", () => {
+  withFile((file) => {
+    const setup = new SqliteDriver(file);
+    setup.exec("CREATE TABLE t (x)");
+    setup.exec("PRAGMA user_version = 3");
+    setup.run("INSERT INTO t VALUES (1)");
+    setup.close(); // truncates the WAL: the next connection's first commit starts the log
+    const d = new SqliteDriver(file);
+    try {
+      assert.equal(d.rehearse(() => {
+        for (let i = 0; i < 5; i++) d.run("INSERT INTO t VALUES (?)", [i]);
+        d.transaction(() => d.run("UPDATE t SET x = x + 1"));
+      }), true);
+      assert.equal(d.rehearsals, 1);
+      assert.equal(d.get<{ n: number }>("SELECT count(*) AS n FROM t")?.n, 1, "the rehearsed rows are gone");
+      assert.equal(d.get<{ x: number }>("SELECT x FROM t")?.x, 1, "the rehearsed update is undone");
+      assert.equal(d.get<{ user_version: number }>("PRAGMA user_version")?.user_version, 3);
+      const generation = walGeneration(file);
+      d.run("INSERT INTO t VALUES (2)");
+      assert.equal(walGeneration(file), generation, "the first real write did not have to start the log");
+      // A failing rehearsal leaves nothing behind either.
+      assert.equal(d.rehearse(() => {
+        d.run("INSERT INTO t VALUES (9)");
+        throw new Error("boom");
+      }), false);
+      assert.equal(d.get<{ n: number }>("SELECT count(*) AS n FROM t")?.n, 2);
+      // Another writer holds the lock: no rehearsal, and no wait for the busy timeout.
+      const other = new Database(file);
+      other.exec("BEGIN IMMEDIATE");
+      try {
+        assert.equal(d.rehearse(() => d.run("INSERT INTO t VALUES (3)")), false);
+      } finally {
+        other.exec("ROLLBACK");
+        other.close();
+      }
+      assert.equal(d.get<{ timeout: number }>("PRAGMA busy_timeout")?.timeout, 5000, "the busy timeout is restored");
+      d.run("INSERT INTO t VALUES (4)");
+      assert.equal(d.get<{ n: number }>("SELECT count(*) AS n FROM t")?.n, 3);
+    } finally {
+      d.close();
+    }
+  });
+});
+
 test("a batch is one commit; a transaction inside it that fails undoes only its own writes (savepoint), and other connections see the batch only once it commits", async () => {
   const sb = makeSandbox();
   const file = path.join(sb.root, "t.db");
