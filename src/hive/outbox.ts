@@ -7,6 +7,7 @@ import { finishPromotion, type PromotionRoute } from "../lifecycle/promote.js";
 // The write path (and its gates) loads only when a hive write happens: reads that import feedback must not pay for it.
 import type { WriteResult, WriteSource } from "../lifecycle/write.js";
 import type { Services } from "../services.js";
+import type { PostgresStore } from "../store/pg/pg-store.js";
 import type { OutboxItem, Store, UsageCounter } from "../store/store.js";
 import { TeamHiveStore } from "./team-hive.js";
 
@@ -115,27 +116,13 @@ function isPermanent(e: unknown): boolean {
   return e instanceof NotFoundError || (e instanceof CairnError && ["INVALID_ID", "INVALID_INPUT", "REJECTED", "FORBIDDEN", "CONFLICT"].includes(e.code));
 }
 
-async function applyUsage(remote: Store, item: OutboxItem, op: UsageOp): Promise<void> {
-  const stamp = op.counter === "shown" ? "last_shown_at" : op.counter === "consulted" ? "last_consulted_at" : undefined;
+async function applyUsage(remote: PostgresStore, item: OutboxItem, op: UsageOp): Promise<void> {
   const type = op.counter === "shown" ? "shown" : op.counter === "consulted" ? "consulted" : "feedback";
-  for (const id of op.ids) {
-    // One effect key per entry: a replay cut short after some entries counts the rest only.
-    await remote
-      .updateEntryOnce(
-        `outbox:${item.id}:${id}`,
-        id,
-        (e: Entry) => {
-          e.usage[op.counter] += 1;
-          if (stamp) e.usage[stamp] = op.at;
-          return e;
-        },
-        { type, actor: op.actor, data: { counter: op.counter, ...op.data, queued_at: op.at } },
-      )
-      .catch((e: unknown) => {
-        // An entry removed from the hive meanwhile has nothing left to count.
-        if (!(e instanceof NotFoundError)) throw e;
-      });
-  }
+  // One effect key per entry: a replay cut short after some entries counts the rest only. An entry
+  // removed from the hive meanwhile has nothing left to count.
+  await remote.recordUsageOnce(`outbox:${item.id}:`, op.ids, op.counter, op.at, {
+    type, actor: op.actor, data: { counter: op.counter, ...op.data, queued_at: op.at },
+  });
 }
 
 async function applyFeedback(s: Services, remote: Store, item: OutboxItem, op: FeedbackOp): Promise<void> {
@@ -169,7 +156,7 @@ async function applyWrite(s: Services, remote: Store, op: WriteOp): Promise<void
  * write carries what makes a second replay a no-op (effect keys, the new entry's id), so an item
  * applied just before a crash, and replayed again, changes nothing.
  */
-export async function replayOutbox(s: Services, remote: Store, max = 1000): Promise<ReplayReport> {
+export async function replayOutbox(s: Services, remote: PostgresStore, max = 1000): Promise<ReplayReport> {
   const report: ReplayReport = { applied: 0, dead: 0, pending: 0 };
   while (report.applied + report.dead < max) {
     const batch = await s.swarm.listOutbox("pending", 50);

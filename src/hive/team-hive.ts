@@ -51,6 +51,7 @@ function timeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export class TeamHiveStore implements Store {
   readonly tier = "hive" as const;
   readonly location: string;
+  readonly networked = true;
   readonly cache: HiveResultCache;
   private state: HiveState = "unknown";
   private retryAt = 0;

@@ -1,7 +1,7 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
 import { openTiers, tierReadFailed, type Services } from "../services.js";
-import type { EntryFilter } from "../store/store.js";
+import type { EntryFilter, Store } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
 import { MMR_LAMBDA } from "./weights.js";
@@ -42,6 +42,21 @@ export function withPlan(s: Services, ctx: RetrievalContext): RetrievalContext {
   return { ...ctx, ...(plan.phase ? { phase: plan.phase } : {}), ...(plan.task ? { task: plan.task } : {}) };
 }
 
+/**
+ * Each tier's search, a networked tier's (the team hive's) started first: its statement is then on the
+ * wire before a local search (SQLite answers synchronously) takes the thread, so the two overlap instead
+ * of adding up. Local tiers alone never yield the thread within a turn (regression 10.5).
+ */
+async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => Promise<T>): Promise<T[]> {
+  const remote = stores.find((st) => st.networked);
+  if (!remote || stores.length < 2) return Promise.all(stores.map(search));
+  const early = search(remote);
+  early.catch(() => {});
+  // One turn of the event loop: the request is written before the local search runs.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return Promise.all(stores.map((st) => (st === remote ? early : search(st))));
+}
+
 /** Ranked entries for a context (or a plain query as `{ task: query }`). */
 export async function recallForContext(s: Services, given: RetrievalContext, opts: RecallOptions = {}): Promise<ScoredEntry[]> {
   const limit = opts.limit ?? 10;
@@ -62,7 +77,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
   const mode = opts.retrieval ?? s.config.embedding.retrieval;
   const [lexical, semantic] = await Promise.all([
-    mode === "semantic" ? [] : Promise.all(stores.map((st) => st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, [])))),
+    mode === "semantic" ? [] : searchTiers(stores, (st) => st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []))),
     mode === "lexical" ? [] : vectorCandidates(s, stores, contextText(ctx), filter, perTier),
   ]);
   const hits = blendCandidates(lexical.flat(), semantic, mode);

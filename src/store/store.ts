@@ -224,6 +224,8 @@ export interface Store {
   readonly tier: Tier;
   /** Where the data lives, for `cairn doctor` and error messages. */
   readonly location: string;
+  /** Its reads wait on a network round trip (PostgreSQL): recall sends them before local work takes the thread. */
+  readonly networked?: boolean;
 
   /**
    * Adds an entry. With `unique`, a live entry (DEDUP_STATUSES) whose lesson fingerprint a live

@@ -14,7 +14,7 @@ import {
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
-import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, TermStatsCache } from "../term-stats.js";
+import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, TermStatsCache, type SearchStep, type TermChoice } from "../term-stats.js";
 import { isUnavailableError, PgClient, type PgConnectOptions, type Querier } from "./client.js";
 import { termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
@@ -41,6 +41,16 @@ const BM25_B = 0.75;
 const STATS_TTL_MS = 1000;
 /** pg_stats moves only when ANALYZE (or autovacuum) runs; a minute-old copy prunes the same terms. */
 const COMMON_LEXEMES_TTL_MS = 60_000;
+/** Past these ages a search waits for fresh figures rather than ranking on old ones (a process idle for a while). */
+const STALE_STATS_MAX_MS = 60_000;
+const STALE_COMMON_MAX_MS = 15 * 60_000;
+/**
+ * Terms that can match at most this many rows are counted inside the ranking statement: the choice made
+ * before their count is nearly always the one made after it, and ranking them costs a few rows each.
+ */
+const FUSED_COUNT_MAX_ROWS = 200;
+/** The frequency an uncounted rare term is chosen with (present, and rarer than any counted term). */
+const PROVISIONAL_DF = 1;
 const USAGE_COUNTERS: readonly UsageCounter[] = ["shown", "applied", "ignored", "violated", "prevented", "consulted"];
 
 /** Must match the expression of the partial index entries_contradicted (migration 2). */
@@ -101,6 +111,14 @@ function filterSql(f: EntryFilter, p: Params): string {
   return where.length ? where.join(" AND ") : "true";
 }
 
+/** Whether two steps run the same statement: an OR of the same terms in any order, an AND of the same terms in order. */
+function sameStep(a: SearchStep, b: SearchStep): boolean {
+  if (a.mode !== b.mode || a.terms.length !== b.terms.length) return false;
+  if (a.mode === "all") return a.terms.every((t, i) => t === b.terms[i]);
+  const set = new Set(a.terms);
+  return b.terms.every((t) => set.has(t));
+}
+
 /** FTS5's idf: log((N − n + ½)/(n + ½)), floored at 1e-6 for terms in most documents. */
 function idfOf(total: number, df: number): number {
   const idf = Math.log((total - df + 0.5) / (df + 0.5));
@@ -110,6 +128,7 @@ function idfOf(total: number, df: number): number {
 export class PostgresStore implements Store {
   readonly tier: Tier;
   readonly location: string;
+  readonly networked = true;
   readonly db: PgClient;
   readonly schema: string;
   private readonly S: string;
@@ -117,7 +136,9 @@ export class PostgresStore implements Store {
   private readonly termStats = new TermStatsCache();
   private readonly listeners = new StoreListeners();
   private stats: { at: number; entries: number; tokens: number } | undefined;
+  private statsRead: Promise<{ at: number; entries: number; tokens: number }> | undefined;
   private common: { at: number; shares: Map<string, number> } | undefined;
+  private commonRead: Promise<Map<string, number>> | undefined;
   private readonly vectorSearch: "auto" | "exact";
   private readonly log: (line: string) => void;
   private backend: Promise<VectorBackend> | undefined;
@@ -290,65 +311,91 @@ export class PostgresStore implements Store {
     return rows.map((r) => this.toEntry(r));
   }
 
+  /**
+   * Tier size and token total (idf and average length). A figure past its TTL still answers while a
+   * fresh one is read beside the search (a second-old figure ranks the same), so a search never waits
+   * on this round trip except for the first one, or after a long pause.
+   */
   private async tierStats(): Promise<{ entries: number; tokens: number }> {
-    if (this.stats && Date.now() - this.stats.at < STATS_TTL_MS) return this.stats;
-    const rows = await (await this.q()).query<{ name: string; v: number }>(
-      `SELECT name, COALESCE(sum(value), 0)::float8 AS v FROM ${this.S}.counters WHERE name IN ('entries', 'tokens') GROUP BY name`,
-    );
-    const get = (n: string) => rows.find((r) => r.name === n)?.v ?? 0;
-    this.stats = { at: Date.now(), entries: get("entries"), tokens: get("tokens") };
-    return this.stats;
+    const age = this.stats ? Date.now() - this.stats.at : Infinity;
+    if (age < STATS_TTL_MS) return this.stats!;
+    const read = (this.statsRead ??= (async () => {
+      const rows = await (await this.q()).query<{ name: string; v: number }>(
+        `SELECT name, COALESCE(sum(value), 0)::float8 AS v FROM ${this.S}.counters WHERE name IN ('entries', 'tokens') GROUP BY name`,
+      );
+      const get = (n: string) => rows.find((r) => r.name === n)?.v ?? 0;
+      this.stats = { at: Date.now(), entries: get("entries"), tokens: get("tokens") };
+      return this.stats;
+    })().finally(() => (this.statsRead = undefined)));
+    if (age < STALE_STATS_MAX_MS) {
+      read.catch(() => {});
+      return this.stats!;
+    }
+    return read;
   }
 
   /**
    * The lexemes ANALYZE found common, with their share of rows (pg_stats.most_common_elems of
    * search_vec). A term known to be far past the pruning limit needs no counting: that count would
-   * read thousands of rows only to drop the term. Refreshed now and then; empty before any ANALYZE.
+   * read thousands of rows only to drop the term. Refreshed now and then (beside the search, like the
+   * tier figures); empty before any ANALYZE.
    */
   private async commonLexemes(): Promise<Map<string, number>> {
-    if (this.common && Date.now() - this.common.at < COMMON_LEXEMES_TTL_MS) return this.common.shares;
-    const rows = await (await this.q()).query<{ elems: string[] | null; freqs: number[] | null }>(
-      `SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
-         FROM pg_stats WHERE schemaname = $1 AND tablename = 'entries' AND attname = 'search_vec'`,
-      [this.schema],
-    );
-    const shares = new Map<string, number>();
-    const { elems, freqs } = rows[0] ?? { elems: null, freqs: null };
-    if (elems && freqs) elems.forEach((lexeme, i) => shares.set(lexeme, Number(freqs[i] ?? 0)));
-    this.common = { at: Date.now(), shares };
-    return shares;
+    const age = this.common ? Date.now() - this.common.at : Infinity;
+    if (age < COMMON_LEXEMES_TTL_MS) return this.common!.shares;
+    const read = (this.commonRead ??= (async () => {
+      const rows = await (await this.q()).query<{ elems: string[] | null; freqs: number[] | null }>(
+        `SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+           FROM pg_stats WHERE schemaname = $1 AND tablename = 'entries' AND attname = 'search_vec'`,
+        [this.schema],
+      );
+      const shares = new Map<string, number>();
+      const { elems, freqs } = rows[0] ?? { elems: null, freqs: null };
+      if (elems && freqs) elems.forEach((lexeme, i) => shares.set(lexeme, Number(freqs[i] ?? 0)));
+      this.common = { at: Date.now(), shares };
+      return shares;
+    })().finally(() => (this.commonRead = undefined)));
+    if (age < STALE_COMMON_MAX_MS) {
+      read.catch(() => {});
+      return this.common!.shares;
+    }
+    return read;
   }
 
   /**
-   * Document frequencies: terms ANALYZE lists are taken from its statistics (migration 3 has it track
-   * thousands of lexemes); the rest, rarer than any it lists, are counted by GIN lookups up to `cap`
-   * (a term past it is dropped as common anyway).
-   * Cached like the SQLite store's vocabulary reads.
+   * Document frequencies of the terms not cached yet: terms ANALYZE lists are taken from its
+   * statistics (migration 3 has it track thousands of lexemes). The rest are to be counted by GIN
+   * lookups up to `cap` (a term past it is dropped as common anyway), and are returned with the
+   * most rows each can match: a word ANALYZE does not list is rarer than every word it lists.
    */
-  private async frequencies(keys: readonly string[], total: number, lexemesOfKey: ReadonlyMap<string, readonly string[]>): Promise<Map<string, number>> {
+  private async uncountedTerms(keys: readonly string[], total: number, lexemesOfKey: ReadonlyMap<string, readonly string[]>): Promise<Map<string, number>> {
     const missing = this.termStats.missing(keys, total);
-    if (missing.length) {
-      const cap = Math.ceil(maxUsefulDocFrequency(total)) + 1;
-      const shares = await this.commonLexemes();
-      const known: Array<{ term: string; doc: number }> = [];
-      const toCount: string[] = [];
-      for (const key of missing) {
-        const lexemes = lexemesOfKey.get(key) ?? [];
-        const share = lexemes.length === 1 ? shares.get(lexemes[0]!) : undefined;
-        // ANALYZE read (nearly) every row at this statistics target: its share is the frequency.
-        if (share !== undefined) known.push({ term: key, doc: Math.max(1, Math.round(share * total)) });
-        else toCount.push(key);
-      }
-      const counted = toCount.length
-        ? await (await this.q()).query<{ term: string; doc: number }>(
-            `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM ${this.S}.entries e WHERE e.search_vec @@ t.term::tsquery LIMIT $2) x) AS doc
-               FROM unnest($1::text[]) AS t(term)`,
-            [toCount, cap],
-          )
-        : [];
-      this.termStats.fill(missing, [...known, ...counted]);
+    const toCount = new Map<string, number>();
+    if (missing.length === 0) return toCount;
+    const shares = await this.commonLexemes();
+    // The least common word ANALYZE lists bounds every word it does not; without statistics, nothing is bounded.
+    let unlisted = Infinity;
+    if (shares.size) for (const share of shares.values()) unlisted = Math.min(unlisted, share * total);
+    const known: Array<{ term: string; doc: number }> = [];
+    for (const key of missing) {
+      const lexemes = lexemesOfKey.get(key) ?? [];
+      const share = lexemes.length === 1 ? shares.get(lexemes[0]!) : undefined;
+      // ANALYZE read (nearly) every row at this statistics target: its share is the frequency.
+      if (share !== undefined) known.push({ term: key, doc: Math.max(1, Math.round(share * total)) });
+      // A phrase matches no more rows than its rarest word.
+      else toCount.set(key, Math.min(...lexemes.map((l) => (shares.has(l) ? shares.get(l)! * total : unlisted))));
     }
-    return this.termStats.lookup(() => [], keys, total);
+    this.termStats.fill(known.map((k) => k.term), known);
+    return toCount;
+  }
+
+  /** The count of each term's matches up to `cap`, one GIN lookup each. */
+  private async countTerms(terms: readonly string[], cap: number): Promise<Array<{ term: string; doc: number }>> {
+    return (await this.q()).query<{ term: string; doc: number }>(
+      `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM ${this.S}.entries e WHERE e.search_vec @@ t.term::tsquery LIMIT $2) x) AS doc
+         FROM unnest($1::text[]) AS t(term)`,
+      [[...terms], cap],
+    );
   }
 
   /** pgvector or exact search, found once per process (and a notice once when pgvector is missing). */
@@ -434,6 +481,12 @@ export class PostgresStore implements Store {
     return rows.map((r) => ({ modelId: r.model, dimension: r.dim, entries: r.n }));
   }
 
+  /**
+   * One round trip in the usual case: terms whose frequency is not known yet (rare words ANALYZE does
+   * not list) are counted by the statement that ranks the first step, their choice made on a provisional
+   * frequency. When the counts show the choice would have been another, that step is run again as chosen,
+   * so the result is always that of the counted frequencies.
+   */
   async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
     const queries = new Map<string, string[]>();
     const keyOf = (t: string) => {
@@ -444,51 +497,111 @@ export class PostgresStore implements Store {
     const unique = [...new Set(terms.map((t) => t.toLowerCase()))].filter((t) => keyOf(t));
     if (unique.length === 0 || limit <= 0) return [];
     const stats = await this.tierStats();
-    const df = await this.frequencies(unique.map(keyOf), stats.entries, queries);
-    const chosen = chooseQueryTerms(() => [], unique, stats.entries, this.termStats, keyOf);
+    const keys = unique.map(keyOf);
+    const toCount = await this.uncountedTerms(keys, stats.entries, queries);
+    const cap = Math.ceil(maxUsefulDocFrequency(stats.entries)) + 1;
+    // Counting in the ranking statement pays when the uncounted terms are known to be rare: an OR with a
+    // common term (no statistics yet, a phrase of common words) would rank thousands of rows first.
+    const fuse = toCount.size > 0 && [...toCount.values()].every((bound) => bound <= FUSED_COUNT_MAX_ROWS);
+    if (toCount.size > 0 && !fuse) this.termStats.fill([...toCount.keys()], await this.countTerms([...toCount.keys()], cap));
+    const cached = this.termStats.lookup(() => [], keys.filter((k) => !fuse || !toCount.has(k)), stats.entries);
+    const known = new Map(keys.filter((k) => cached.has(k)).map((k) => [k, cached.get(k)!]));
+    const dfNow = (k: string) => (fuse && toCount.has(k) ? PROVISIONAL_DF : (known.get(k) ?? 0));
+    const chosen = chooseQueryTerms((m) => m.map((term) => ({ term, doc: dfNow(term) })), unique, stats.entries, new TermStatsCache(), keyOf);
+    let first: { step: SearchStep; rows: Array<EntryRow & { rel: number }> } | undefined;
+    const rank = (step: SearchStep, count: readonly string[] = []) => {
+      const stepKeys = [...new Set(step.terms.map(keyOf).filter(Boolean))];
+      return this.rankedRows({ keys: stepKeys, mode: step.mode, queries, df: (k) => known.get(k) ?? 0, count, cap, stats, filter, limit });
+    };
+    if (fuse) {
+      const step = searchSteps(chosen)[0]!;
+      const ranked = await rank(step, [...toCount.keys()]);
+      this.termStats.fill([...toCount.keys()], ranked.counted);
+      for (const c of ranked.counted) known.set(c.term, c.doc);
+      const exact = chooseQueryTerms((m) => m.map((term) => ({ term, doc: known.get(term) ?? 0 })), unique, stats.entries, new TermStatsCache(), keyOf);
+      const again = searchSteps(exact)[0]!;
+      if (sameStep(step, again)) first = { step: again, rows: ranked.rows };
+      return this.runSteps(exact, limit, first, rank);
+    }
+    return this.runSteps(chosen, limit, first, rank);
+  }
+
+  private runSteps(
+    chosen: TermChoice, limit: number, first: { step: SearchStep; rows: Array<EntryRow & { rel: number }> } | undefined,
+    rank: (step: SearchStep) => Promise<{ rows: Array<EntryRow & { rel: number }> }>,
+  ): Promise<SearchHit[]> {
+    let ranked = first;
     return runSearchSteps(chosen, limit, async (step) => {
-      const keys = [...new Set(step.terms.map(keyOf).filter(Boolean))];
-      const rows = keys.length ? await this.rankedRows(keys, step.mode, queries, df, stats, filter, limit) : [];
+      // The first step may have been ranked already (with the counts); steps run in order, so only the first can match.
+      const done = ranked && sameStep(ranked.step, step) ? ranked.rows : undefined;
+      ranked = undefined;
+      const rows = done ?? (step.terms.length ? (await rank(step)).rows : []);
       return rows.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
     });
   }
 
-  private async rankedRows(
-    keys: readonly string[], mode: "any" | "all", queries: ReadonlyMap<string, string[]>, df: ReadonlyMap<string, number>,
-    stats: { entries: number; tokens: number }, filter: EntryFilter, limit: number,
-  ): Promise<Array<EntryRow & { rel: number }>> {
-    // Each lexeme scores with its term's idf (a phrase lends its idf to its words).
-    const idf = new Map<string, number>();
-    for (const k of keys) {
-      const w = idfOf(stats.entries, df.get(k) ?? 0);
-      for (const lex of queries.get(k) ?? []) idf.set(lex, Math.max(idf.get(lex) ?? 0, w));
+  /**
+   * BM25 of the rows matching one step, best first; `count` terms (whose idf is not known yet) are
+   * counted here, their frequencies returned beside the rows.
+   */
+  private async rankedRows(a: {
+    keys: readonly string[]; mode: "any" | "all"; queries: ReadonlyMap<string, string[]>; df: (key: string) => number;
+    count: readonly string[]; cap: number; stats: { entries: number; tokens: number }; filter: EntryFilter; limit: number;
+  }): Promise<{ rows: Array<EntryRow & { rel: number }>; counted: Array<{ term: string; doc: number }> }> {
+    // Each lexeme scores with its term's idf (a phrase lends its idf to its words); a counted term's idf is
+    // worked out in SQL from its count, as idfOf() does.
+    const counting = new Set(a.count);
+    const lexRows: Array<{ lex: string; idf: number | null; term: string | null }> = [];
+    for (const k of a.keys) {
+      const idf = counting.has(k) ? null : idfOf(a.stats.entries, a.df(k));
+      for (const lex of a.queries.get(k) ?? []) lexRows.push({ lex, idf, term: idf === null ? k : null });
     }
     const p = new Params();
-    const tsq = p.add(keys.join(mode === "all" ? " & " : " | "));
-    const lex = p.add([...idf.keys()]);
-    const weights = p.add([...idf.values()]);
-    const avgdl = p.add(Math.max(1, stats.tokens / Math.max(1, stats.entries)));
-    const where = filterSql(filter, p);
+    const tsq = p.add(a.keys.join(a.mode === "all" ? " & " : " | "));
+    const countTerms = p.add([...a.count]);
+    const cap = p.add(a.cap);
+    const total = p.add(a.stats.entries);
+    const lex = p.add(lexRows.map((r) => r.lex));
+    const weights = p.add(lexRows.map((r) => r.idf));
+    const owners = p.add(lexRows.map((r) => r.term));
+    const avgdl = p.add(Math.max(1, a.stats.tokens / Math.max(1, a.stats.entries)));
+    const where = filterSql(a.filter, p);
     // Rank on the index columns alone, then read the page's rows: the sort never carries the entries' JSON.
-    return (await this.q()).query<EntryRow & { rel: number }>(
-      `SELECT ${ENTRY_ROW_COLUMNS}, top.rel
-         FROM (
+    // The outer join keeps one row (with the counts) when nothing matches.
+    const rows = await (await this.q()).query<EntryRow & { rel: number | null; counted: Record<string, number> | null }>(
+      `WITH counted AS MATERIALIZED (
+         SELECT c.term, (SELECT count(*)::int FROM (SELECT 1 FROM ${this.S}.entries e WHERE e.search_vec @@ c.term::tsquery LIMIT ${cap}) x) AS doc
+           FROM unnest(${countTerms}::text[]) AS c(term)),
+       q AS (
+         SELECT w.lex, max(COALESCE(w.idf, CASE WHEN ln((${total}::float8 - c.doc + 0.5) / (c.doc + 0.5)) > 0
+                                                THEN ln((${total}::float8 - c.doc + 0.5) / (c.doc + 0.5)) ELSE 1e-6 END)) AS idf
+           FROM unnest(${lex}::text[], ${weights}::float8[], ${owners}::text[]) AS w(lex, idf, term)
+           LEFT JOIN counted c ON c.term = w.term
+          GROUP BY w.lex)
+       SELECT ${ENTRY_ROW_COLUMNS}, top.rel, (SELECT json_object_agg(term, doc) FROM counted) AS counted
+         FROM (SELECT 1) one
+         LEFT JOIN (
            SELECT e.seq, r.rel
              FROM ${this.S}.entries e
              CROSS JOIN LATERAL (
                SELECT COALESCE(sum(q.idf * (cardinality(u.positions) * ${BM25_K1 + 1}) /
                       (cardinality(u.positions) + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * e.search_len / ${avgdl}::float8))), 0) AS rel
                  FROM unnest(ts_filter(setweight(e.search_vec, 'A', ${lex}::text[]), '{a}')) AS u(lexeme, positions, weights)
-                 JOIN unnest(${lex}::text[], ${weights}::float8[]) AS q(lex, idf) ON q.lex = u.lexeme
+                 JOIN q ON q.lex = u.lexeme
              ) r
             WHERE e.search_vec @@ ${tsq}::tsquery AND ${where}
             ORDER BY r.rel DESC, e.seq
-            LIMIT ${p.add(limit)}
-         ) top
-         JOIN ${this.S}.entries e ON e.seq = top.seq
+            LIMIT ${p.add(a.limit)}
+         ) top ON true
+         LEFT JOIN ${this.S}.entries e ON e.seq = top.seq
         ORDER BY top.rel DESC, e.seq`,
       p.values,
     );
+    const counts = rows[0]?.counted ?? {};
+    return {
+      rows: rows.filter((r) => r.seq !== null).map(({ counted: _, ...r }) => ({ ...r, rel: r.rel ?? 0 })),
+      counted: a.count.map((term) => ({ term, doc: counts[term] ?? 0 })),
+    };
   }
 
   async listEntries(filter: EntryFilter, opts: ListOptions = {}): Promise<Entry[]> {
@@ -639,6 +752,32 @@ export class PostgresStore implements Store {
       [[...ids], at, type, actor, JSON.stringify({ counter, ...data })],
     );
     await this.emit({ type: "usage", ids, counter });
+  }
+
+  /**
+   * Usage counts replayed from a project's outbox, exactly once per entry: each entry's effect key
+   * (`keyPrefix` + id) is claimed, its counter moved (stamped with the queued time) and its event
+   * written by one statement, where a transaction per entry took six round trips each. An entry no
+   * longer here claims nothing. Returns the ids counted now (not counted before).
+   */
+  async recordUsageOnce(keyPrefix: string, ids: readonly string[], counter: UsageCounter, queuedAt: string, event: { type: EventType; actor: string; data: Record<string, unknown> }): Promise<string[]> {
+    if (ids.length === 0) return [];
+    if (!USAGE_COUNTERS.includes(counter)) throw new TypeError(`unknown usage counter ${String(counter)}`);
+    const stamp = counter === "shown" ? ", last_shown_at = $5" : counter === "consulted" ? ", last_consulted_at = $5" : "";
+    // Rows are locked in id order, so two replays of overlapping items never deadlock.
+    const rows = await (await this.q()).query<{ id: string }>(
+      `WITH claimed AS (
+         INSERT INTO ${this.S}.applied_effects(key, at)
+           SELECT $1 || x.id, $2 FROM unnest($3::text[]) AS x(id) WHERE EXISTS (SELECT 1 FROM ${this.S}.entries e WHERE e.id = x.id) ORDER BY x.id
+           ON CONFLICT DO NOTHING RETURNING substr(key, length($1) + 1) AS id),
+       locked AS (SELECT e.id FROM ${this.S}.entries e WHERE e.id IN (SELECT id FROM claimed) ORDER BY e.id FOR UPDATE),
+       u AS (UPDATE ${this.S}.entries e SET ${counter} = ${counter} + 1${stamp} FROM locked WHERE e.id = locked.id RETURNING e.id)
+       INSERT INTO ${this.S}.events(entry_id, type, at, actor, data) SELECT id, $4, $2, $6, $7::json FROM u ORDER BY id RETURNING entry_id AS id`,
+      [keyPrefix, nowIso(), [...new Set(ids)].sort(), event.type, queuedAt, event.actor, JSON.stringify(event.data)],
+    );
+    const counted = rows.map((r) => r.id);
+    if (counted.length) await this.emit({ type: "usage", ids: counted, counter });
+    return counted;
   }
 
   async deleteEntry(id: string, event: EventInput): Promise<boolean> {
