@@ -1,6 +1,6 @@
 // Near-duplicate and contradiction decisions between two lessons (pure, no I/O).
 import { STOP_WORDS, camelParts } from "../core/text.js";
-import { specificDifference } from "./specifics.js";
+import { mentions, specificDifference, specificsOf } from "./specifics.js";
 
 export type Polarity = "positive" | "negative" | "neutral";
 
@@ -66,6 +66,8 @@ export interface LessonProfile {
   readonly contrast: { before: ReadonlySet<string>; after: ReadonlySet<string> } | null;
   /** Whether the lesson sets or chooses something, so a different value is a conflict. */
   readonly setting: boolean;
+  /** Topic stems after a main-clause prohibition or contrast, to the end of its clause: what the lesson advises against. */
+  readonly refused: ReadonlySet<string>;
 }
 
 // Maps rather than object literals: a lesson may well contain the word "constructor".
@@ -344,6 +346,7 @@ interface Direction {
   polarity: Polarity;
   negated: boolean;
   contrast: LessonProfile["contrast"];
+  refused: Set<string>;
 }
 
 function direction(words: readonly LessonWord[]): Direction {
@@ -352,10 +355,13 @@ function direction(words: readonly LessonWord[]): Direction {
   let negated = false;
   let sawPrefer = false;
   let contrast: LessonProfile["contrast"] = null;
+  const refused = new Set<string>();
+  let refusing = -1; // the clause a prohibition or contrast opened, whose later words are refused ("without it" is a condition)
   const at = (i: number, clause: number) => (words[i]?.clause === clause ? words[i] : undefined);
   const flagsAt = (i: number, clause: number) => at(i, clause)?.info.flags ?? 0;
   for (let i = 0; i < words.length; i++) {
     const { w, clause, info, part } = words[i]!;
+    if (clause === refusing && info.flags & CONTENT) refused.add(info.stem);
     if (part) continue;
     const next = at(i + 1, clause)?.w ?? "";
     const subordinate =
@@ -377,19 +383,23 @@ function direction(words: readonly LessonWord[]): Direction {
       for (let j = i - 1; j >= 0 && before.size < 3 && flagsAt(j, leftClause) & CONTENT; j--) before.add(words[j]!.info.stem);
       contrast = { before, after };
       negated = true;
+      refusing = clause;
     }
     if (next && POS_DIRECTIVE_2.get(w) === next) {
       pos = true;
       i++;
       continue;
     }
-    if (!subordinate && (info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next))) neg = true;
+    if (!subordinate && (info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next))) {
+      neg = true;
+      refusing = clause;
+    }
     else if (info.flags & POS_DIR) pos = true;
     if (!subordinate && info.flags & NEGATION) negated = true;
   }
   // A prohibition anywhere in a main clause is the lesson's point; it outweighs "use".
   // "Do X instead of Y" recommends X: without a prohibition, a contrast is positive advice.
-  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast };
+  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused };
 }
 
 /** Direction of the main advice: a prohibition (never/don't/avoid/stop/disable) outweighs use/always/prefer. */
@@ -570,8 +580,11 @@ function swappedValue(a: LessonProfile, b: LessonProfile): string | null {
 
 /**
  * The lessons are the same words in the same order except one or two swapped in the middle
- * ("Use Vitest for unit tests" / "Use Jest for unit tests"): the swap is then the whole point,
- * and merging would lose it. A one-word synonym swap is lost to this rule too: precision first.
+ * ("Use Vitest for unit tests" / "Use Jest for unit tests"; "reject empty vectors" / "reject
+ * vectors containing NaN"): the swap is then the whole point, and merging would lose it. So is a
+ * short insertion into the same frame that names a tool, file, identifier or value ("Use bun
+ * publish" / "Use bun pm pack and then npm publish"). A one-word synonym swap is lost to this
+ * rule too: precision first.
  */
 function substitution(a: LessonProfile, b: LessonProfile): string | null {
   const x = a.sequence;
@@ -580,13 +593,33 @@ function substitution(a: LessonProfile, b: LessonProfile): string | null {
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
   let j = 0;
   while (j < x.length - i && j < y.length - i && x[x.length - 1 - j] === y[y.length - 1 - j]) j++;
-  const mx = x.subarray(i, x.length - j);
-  const my = y.subarray(i, y.length - j);
-  if (mx.length < 1 || my.length < 1 || mx.length > 2 || my.length > 2) return null;
-  const sx = Array.from(mx).sort();
-  const sy = Array.from(my).sort();
-  if (sx.length === sy.length && sx.every((v, k) => v === sy[k])) return null; // a reorder
-  return `"${a.stems.slice(i, a.stems.length - j).join(" ")}" vs "${b.stems.slice(i, b.stems.length - j).join(" ")}"`;
+  const mx = Array.from(x.subarray(i, x.length - j));
+  const my = Array.from(y.subarray(i, y.length - j));
+  const show = () => `"${a.stems.slice(i, a.stems.length - j).join(" ")}" vs "${b.stems.slice(i, b.stems.length - j).join(" ")}"`;
+  if (mx.length > SWAP_SPAN || my.length > SWAP_SPAN || (mx.length === 0 && my.length === 0)) return null;
+  if (mx.length === 0 || my.length === 0) {
+    const [p, span] = mx.length ? [a, mx.length] : [b, my.length];
+    return namesSomethingIn(p, i, i + span) ? show() : null;
+  }
+  // Words in both middles are the frame moved about; what is left on each side is what was swapped.
+  const onlyX = mx.filter((t) => !my.includes(t));
+  const onlyY = my.filter((t) => !mx.includes(t));
+  if (onlyX.length === 0 || onlyY.length === 0 || onlyX.length > 2 || onlyY.length > 2) return null; // a reorder, or a rewrite
+  return show();
+}
+/** The longest middle a swap or an insertion may span (in topic words). */
+const SWAP_SPAN = 3;
+
+/** Whether topic words [from, to) of `p` name a tool, file, identifier or value of the lesson. */
+function namesSomethingIn(p: LessonProfile, from: number, to: number): boolean {
+  const content = p.words.filter((w) => w.info.flags & CONTENT);
+  const start = content[from]!.at;
+  const last = content[to - 1]!.at;
+  const end = p.words.find((w) => w.at > last)?.at ?? p.text.length;
+  if (p.values.some((v) => v.at >= start && v.at < end)) return true;
+  const span = p.text.slice(start, end).toLowerCase();
+  for (const s of specificsOf(p.text)) if (mentions(span, s.slice(s.indexOf(":") + 1))) return true;
+  return false;
 }
 
 function contrastReversed(a: LessonProfile, b: LessonProfile): boolean {
@@ -595,6 +628,19 @@ function contrastReversed(a: LessonProfile, b: LessonProfile): boolean {
   const flips = (x: LessonProfile["contrast"] & object, y: LessonProfile["contrast"] & object) =>
     meets(x.after, y.before) && !meets(x.after, y.after);
   return flips(a.contrast, b.contrast) || flips(b.contrast, a.contrast);
+}
+
+/**
+ * Each lesson refuses a word the other recommends: "Run npm ci …, never npm install" and "Run npm
+ * install …, never npm ci" hold the same words in swapped roles. A word counts as recommended only
+ * outside any refusal, so "never as a lone value" / "never pass a lone bind value" is no swap.
+ */
+function rolesSwapped(a: LessonProfile, b: LessonProfile): boolean {
+  const swapsInto = (x: LessonProfile, y: LessonProfile) => {
+    const moved = [...x.refused].filter((t) => !y.refused.has(t));
+    return moved.length > 0 && moved.every((t) => y.stems.includes(t));
+  };
+  return swapsInto(a, b) && swapsInto(b, a);
 }
 
 /** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
@@ -650,7 +696,7 @@ export function compareLessons(
   const opposite =
     (pa.polarity === "positive" && pb.polarity === "negative") ||
     (pa.polarity === "negative" && pb.polarity === "positive");
-  const reversed = contrastReversed(pa, pb);
+  const reversed = contrastReversed(pa, pb) || rolesSwapped(pa, pb);
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
   const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa) ?? substitution(pa, pb);
 
