@@ -1,11 +1,15 @@
 // Near-duplicate and contradiction decisions between two lessons (pure, no I/O).
 import { STOP_WORDS, camelParts } from "../core/text.js";
+import { meaningSimilarity } from "./meaning.js";
 import { mentions, specificDifference, specificsOf } from "./specifics.js";
 
 export type Polarity = "positive" | "negative" | "neutral";
 
 export interface LessonComparison {
+  /** The larger of the words' similarity and the blend with closeness in meaning (see `meaning`). */
   similarity: number;
+  /** Blend of the built-in model's cosine and the words' similarity, when it was needed (the words alone fell short). */
+  meaning?: number;
   duplicate: boolean;
   contradiction: boolean;
   reason: string;
@@ -68,6 +72,8 @@ export interface LessonProfile {
   readonly setting: boolean;
   /** Topic stems after a main-clause prohibition or contrast, to the end of its clause: what the lesson advises against. */
   readonly refused: ReadonlySet<string>;
+  /** The first topic stem after each main-clause negation or contrast: what "not", "never", "avoid", "instead of" apply to. */
+  readonly negObjects: ReadonlySet<string>;
 }
 
 // Maps rather than object literals: a lesson may well contain the word "constructor".
@@ -347,6 +353,7 @@ interface Direction {
   negated: boolean;
   contrast: LessonProfile["contrast"];
   refused: Set<string>;
+  negObjects: Set<string>;
 }
 
 function direction(words: readonly LessonWord[]): Direction {
@@ -356,12 +363,18 @@ function direction(words: readonly LessonWord[]): Direction {
   let sawPrefer = false;
   let contrast: LessonProfile["contrast"] = null;
   const refused = new Set<string>();
+  const negObjects = new Set<string>();
+  let objectClause = -1; // a negation waits in this clause for the first topic word it applies to
   let refusing = -1; // the clause a prohibition or contrast opened, whose later words are refused ("without it" is a condition)
   const at = (i: number, clause: number) => (words[i]?.clause === clause ? words[i] : undefined);
   const flagsAt = (i: number, clause: number) => at(i, clause)?.info.flags ?? 0;
   for (let i = 0; i < words.length; i++) {
     const { w, clause, info, part } = words[i]!;
     if (clause === refusing && info.flags & CONTENT) refused.add(info.stem);
+    if (info.flags & CONTENT && objectClause >= 0) {
+      if (clause === objectClause) negObjects.add(info.stem);
+      objectClause = -1;
+    }
     if (part) continue;
     const next = at(i + 1, clause)?.w ?? "";
     const subordinate =
@@ -384,22 +397,25 @@ function direction(words: readonly LessonWord[]): Direction {
       contrast = { before, after };
       negated = true;
       refusing = clause;
+      objectClause = clause;
     }
     if (next && POS_DIRECTIVE_2.get(w) === next) {
       pos = true;
       i++;
       continue;
     }
-    if (!subordinate && (info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next))) {
+    const prohibits = info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next);
+    if (!subordinate && prohibits) {
       neg = true;
       refusing = clause;
     }
     else if (info.flags & POS_DIR) pos = true;
     if (!subordinate && info.flags & NEGATION) negated = true;
+    if (!subordinate && (prohibits || info.flags & NEGATION)) objectClause = clause;
   }
   // A prohibition anywhere in a main clause is the lesson's point; it outweighs "use".
   // "Do X instead of Y" recommends X: without a prohibition, a contrast is positive advice.
-  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused };
+  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused, negObjects };
 }
 
 /** Direction of the main advice: a prohibition (never/don't/avoid/stop/disable) outweighs use/always/prefer. */
@@ -643,6 +659,18 @@ function rolesSwapped(a: LessonProfile, b: LessonProfile): boolean {
   return swapsInto(a, b) && swapsInto(b, a);
 }
 
+/** Something `x` negates is a topic word `y` states outside its own refusals. */
+function negatesOther(x: LessonProfile, y: LessonProfile): boolean {
+  for (const t of x.negObjects) if (y.stems.includes(t) && !y.refused.has(t)) return true;
+  return false;
+}
+
+/** Something `x` prohibits (anywhere after its prohibition, in that clause) is a topic word `y` states outside its own refusals. */
+function refusesOther(x: LessonProfile, y: LessonProfile): boolean {
+  for (const t of x.refused) if (y.stems.includes(t) && !y.refused.has(t)) return true;
+  return false;
+}
+
 /** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
 export const CONTRADICTION_TOPIC = 0.5;
 
@@ -672,10 +700,12 @@ function sameAdvice(a: LessonProfile, b: LessonProfile): boolean {
 const HEAD_TOPIC = 0.75;
 
 /**
- * Near-duplicate decision. `duplicate` needs similarity ≥ threshold, the same meaningful values
- * (each number in its place), compatible polarity, the same negation and the same "X instead of
- * Y" direction: merging lessons that say different things is the costly error.
- * `contradiction` flags the same topic with opposite advice, or different values for a setting.
+ * Near-duplicate decision. `duplicate` needs similarity ≥ threshold — by the words, or by the words
+ * blended with closeness in meaning (so a paraphrase reinforces the lesson it restates) — and the
+ * same meaningful values (each number in its place), compatible polarity, the same negation, the
+ * same "X instead of Y" direction and the same named things: merging lessons that say different
+ * things is the costly error, and those guards veto a merge however close the meaning.
+ * `contradiction` flags the same topic (by the words) with opposite advice, or different values for a setting.
  */
 export function compareLessons(
   a: string | LessonProfile,
@@ -685,17 +715,24 @@ export function compareLessons(
   const pa = asProfile(a);
   const pb = asProfile(b);
   const topic = jaccard(pa.tokens, pb.tokens);
-  const sim = blend(pa, pb, topic);
+  const lexical = blend(pa, pb, topic);
+  const meaning = lexical >= threshold ? undefined : meaningSimilarity({ key: pa, text: pa.text }, { key: pb, text: pb.text }, lexical);
+  const sim = Math.max(lexical, meaning ?? 0);
   const round = Math.round(sim * 1000) / 1000;
+  const extra = meaning === undefined ? {} : { meaning: Math.round(meaning * 1000) / 1000 };
   // The advice itself, before its reason: "Avoid mocking the DB under test/integration; mocks hid a
   // broken migration" and "Mock the DB under test/integration; the real one was too slow" share it.
-  const sameTopic = topic >= CONTRADICTION_TOPIC || sim >= threshold || sameAdvice(pa, pb);
-  if (!sameTopic) {
-    return { similarity: round, duplicate: false, contradiction: false, reason: `similarity ${round.toFixed(2)} < ${threshold}` };
+  // Closeness in meaning alone makes a merge candidate, never a contradiction: that needs shared words.
+  const sameTopic = topic >= CONTRADICTION_TOPIC || lexical >= threshold || sameAdvice(pa, pb);
+  if (!sameTopic && sim < threshold) {
+    return { similarity: round, ...extra, duplicate: false, contradiction: false, reason: `similarity ${round.toFixed(2)} < ${threshold}` };
   }
+  // Advice reversed only when what one lesson negates is something the other states: "Go maps are not
+  // safe for concurrent writes" and "concurrent writes to a Go map are unsafe" negate nothing of each other.
   const opposite =
-    (pa.polarity === "positive" && pb.polarity === "negative") ||
-    (pa.polarity === "negative" && pb.polarity === "positive");
+    ((pa.polarity === "positive" && pb.polarity === "negative") || (pa.polarity === "negative" && pb.polarity === "positive")) &&
+    (refusesOther(pa, pb) || refusesOther(pb, pa));
+  const negationDiffers = pa.negated !== pb.negated && negatesOther(pa.negated ? pa : pb, pa.negated ? pb : pa);
   const reversed = contrastReversed(pa, pb) || rolesSwapped(pa, pb);
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
   const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa) ?? substitution(pa, pb);
@@ -704,28 +741,30 @@ export function compareLessons(
   let blocker = "";
   if (opposite) blocker = `opposite advice (${pa.polarity} vs ${pb.polarity})`;
   else if (reversed) blocker = "reversed preference (X instead of Y vs Y instead of X)";
-  else if (pa.negated !== pb.negated) blocker = "one lesson negates what the other states";
+  else if (negationDiffers) blocker = "one lesson negates what the other states";
   else if (differentValue) blocker = `different values (${differentValue} is not in both)`;
   else if (swapped) blocker = `same frame, different value (${swapped})`;
   else if (specifics) blocker = `different specifics (${specifics.reason})`;
 
   if (sim >= threshold && !blocker) {
-    const reason = pa.plain === pb.plain ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
-    return { similarity: round, duplicate: true, contradiction: false, reason };
+    const how = lexical >= threshold ? "" : " in words and meaning";
+    const reason = pa.plain === pb.plain ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}${how}`;
+    return { similarity: round, ...extra, duplicate: true, contradiction: false, reason };
   }
   // Lessons naming different files, tools or identifiers are about two things: neither a merge nor a conflict.
   // (A different version alone is still a conflicting value for the same thing.)
   const aboutOtherThings = specifics !== null && [...specifics.kinds].some((k) => k !== "ver");
   const contradiction =
+    sameTopic &&
     !aboutOtherThings &&
-    (opposite || reversed || pa.negated !== pb.negated || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting)));
+    (opposite || reversed || negationDiffers || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting)));
   const contradiction_kind = !contradiction
     ? undefined
     : opposite
       ? "opposite"
       : reversed
         ? "reversed"
-        : pa.negated !== pb.negated
+        : negationDiffers
           ? "negation"
           : "value";
   const reason = contradiction
@@ -733,5 +772,5 @@ export function compareLessons(
     : blocker
       ? `not a duplicate: ${blocker}`
       : `similarity ${round.toFixed(2)} < ${threshold}`;
-  return { similarity: round, duplicate: false, contradiction, reason, ...(contradiction_kind ? { contradiction_kind } : {}) };
+  return { similarity: round, ...extra, duplicate: false, contradiction, reason, ...(contradiction_kind ? { contradiction_kind } : {}) };
 }

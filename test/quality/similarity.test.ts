@@ -147,18 +147,20 @@ test("compareLessons is linear on hostile input: four times the text costs far l
   }
 });
 
-test("the labelled pairs keep precision at or above 0.95", () => {
-  // Issue 13's pairs (source "issue-13") target semantic dedup; eval/dedup-eval.ts reports them against that issue's bar.
+test("the labelled pairs keep precision at or above 0.98, and semantic dedup finds more paraphrases than words alone did", () => {
+  // Issue 13's bar on all pairs (eval/dedup-eval.ts prints the full table). Words alone found 53 of the 107 paraphrases.
   const pairs = readFileSync(new URL("../../eval/dedup-pairs.jsonl", import.meta.url), "utf8")
-    .split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as { a: string; b: string; label: string; source?: string })
-    .filter((p) => p.source !== "issue-13");
-  assert.ok(pairs.length >= 120);
+    .split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as { a: string; b: string; label: string; type: string });
+  assert.ok(pairs.length >= 290);
   let tp = 0;
   let fp = 0;
+  let paraphrases = 0;
   for (const p of pairs) {
     if (!compareLessons(p.a, p.b).duplicate) continue;
     if (p.label === "duplicate") tp++;
     else fp++;
+    if (p.type === "paraphrase") paraphrases++;
   }
-  assert.ok(tp / (tp + fp) >= 0.95, `precision ${tp / (tp + fp)}`);
+  assert.ok(tp / (tp + fp) >= 0.98, `precision ${tp / (tp + fp)}`);
+  assert.ok(paraphrases >= 60, `paraphrases detected: ${paraphrases}`);
 });
