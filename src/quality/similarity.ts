@@ -404,7 +404,7 @@ function direction(words: readonly LessonWord[]): Direction {
       i++;
       continue;
     }
-    const prohibits = info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next);
+    const prohibits = info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next) || keepsOut(words, i, clause);
     if (!subordinate && prohibits) {
       neg = true;
       refusing = clause;
@@ -417,6 +417,14 @@ function direction(words: readonly LessonWord[]): Direction {
   // "Do X instead of Y" recommends X: without a prohibition, a contrast is positive advice.
   return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused, negObjects };
 }
+
+/** "Keep X out of Y", "stay out of Y": a prohibition on putting X in Y. */
+function keepsOut(words: readonly LessonWord[], i: number, clause: number): boolean {
+  if (words[i]!.w !== "out" || words[i + 1]?.w !== "of" || words[i + 1]!.clause !== clause) return false;
+  for (let j = i - 1; j >= 0 && j >= i - 4 && words[j]!.clause === clause; j--) if (KEEP_OUT.has(words[j]!.w)) return true;
+  return false;
+}
+const KEEP_OUT = new Set(["keep", "keeps", "stay", "stays"]);
 
 /** Direction of the main advice: a prohibition (never/don't/avoid/stop/disable) outweighs use/always/prefer. */
 export function polarity(text: string): Polarity {
