@@ -164,3 +164,38 @@ test("the labelled pairs keep precision at or above 0.98, and semantic dedup fin
   assert.ok(tp / (tp + fp) >= 0.98, `precision ${tp / (tp + fp)}`);
   assert.ok(paraphrases >= 60, `paraphrases detected: ${paraphrases}`);
 });
+
+test("a named file or identifier is mentioned only as a whole name", async () => {
+  const { mentions, lessonSpecifics } = await import("../../src/quality/specifics.js");
+  assert.ok(mentions("add .env to .gitignore.", ".env"));
+  assert.ok(!mentions("add .env.example to .gitignore.", ".env"), "a longer dotted name is another file");
+  assert.ok(!mentions("run migrations through client.executemultiple().", "client.execute"));
+  assert.ok(mentions("see src/billing/worker.ts", "worker.ts"), "a path names the file it ends in");
+  assert.ok(mentions("set strict in tsconfig.json.", "tsconfig"), "a plain name may sit inside a file name");
+  assert.ok(lessonSpecifics("Keep a .dockerignore next to the Dockerfile.").has("file:.dockerignore"));
+});
+
+test("negation blocks a merge only when what it negates is something the other lesson states", () => {
+  // "not safe" vs "unsafe": neither negates what the other says, and meaning makes them one lesson.
+  assert.ok(compareLessons(
+    "Go maps are not safe for concurrent writes; guard them with a sync.Mutex or use sync.Map.",
+    "Concurrent writes to a Go map are unsafe — protect the map with a sync.Mutex, or switch to sync.Map.",
+  ).duplicate);
+  const reversed = compareLessons("Mock the ORM query builder in adapter unit tests.", "Do not mock the ORM query builder in adapter unit tests; use a fake adapter.");
+  assert.ok(!reversed.duplicate && reversed.contradiction);
+  const swapped = compareLessons("Run npm ci in CI and Docker builds, never npm install.", "Run npm install in CI and Docker builds, never npm ci.");
+  assert.ok(!swapped.duplicate && swapped.contradiction_kind === "reversed", swapped.reason);
+  assert.ok(!compareLessons("Always pass bind parameters as an array, never as a lone value.", "Never pass a lone bind value; always pass the parameters as an array.").contradiction, "the same refusal, reworded");
+});
+
+test("closeness in meaning alone merges, but never makes a contradiction", () => {
+  const r = compareLessons("Never log full request bodies: they may contain passwords and tokens.", "Don't write complete request bodies to the logs, since they can include passwords or tokens.");
+  assert.ok(r.duplicate && r.meaning !== undefined && r.meaning >= 0.6, r.reason);
+  // Close in meaning, few shared words, and a guard that vetoes: no merge, and no contradiction (that needs shared words).
+  const vetoed = compareLessons(
+    "Don't run async jobs under setInterval; schedule the next run with setTimeout after the previous one finishes.",
+    "Slow async callbacks under setInterval overlap and process the same job twice; chain a setTimeout once each run completes instead.",
+  );
+  assert.ok(vetoed.meaning !== undefined && vetoed.meaning >= 0.6, `meaning ${vetoed.meaning}`);
+  assert.ok(!vetoed.duplicate && !vetoed.contradiction, vetoed.reason);
+});
