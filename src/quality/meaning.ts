@@ -5,12 +5,18 @@ import { builtinEmbedder } from "../embed/static-embedder.js";
 /**
  * Share of the cosine in the blend with the lexical similarity. The built-in model is used whatever
  * `embedding.provider` says: it is local (~20 µs a lesson), so every write can afford it, and the
- * weight is calibrated on its vectors. Chosen on the dedup eval with only the even-line paraphrase
- * pairs (`npm run eval:dedup` reports the odd-line half as held out): 0.7 is the lowest weight that
- * reaches the most duplicates there with no false merge; from 0.9 distinct lessons start to merge.
- * The words' guards (values, polarity, named things) veto a merge whatever the blend says.
+ * weight is calibrated on its vectors.
  */
 export const MEANING_WEIGHT = 0.7;
+/**
+ * A merge on meaning must clear the dedup threshold by this much. The static model puts related but
+ * different lessons on one topic ("run terraform plan with -lock-timeout in CI" / "pass -lock-timeout
+ * to terraform apply in the deploy job") as close as real paraphrases, so only the clearest ones merge.
+ * Weight and margin were chosen on the dedup eval with only the even-line paraphrase pairs (and every
+ * distinct pair): the fewest false merges (none), then the most paraphrases; `npm run eval:dedup`
+ * reports the odd-line half as held out.
+ */
+export const MEANING_MARGIN = 0.1;
 
 const vectors = new WeakMap<object, Float32Array | null>();
 let unavailable = false;

@@ -1,6 +1,6 @@
 // Near-duplicate and contradiction decisions between two lessons (pure, no I/O).
 import { STOP_WORDS, camelParts } from "../core/text.js";
-import { meaningSimilarity } from "./meaning.js";
+import { MEANING_MARGIN, meaningSimilarity } from "./meaning.js";
 import { mentions, specificDifference, specificsOf } from "./specifics.js";
 
 export type Polarity = "positive" | "negative" | "neutral";
@@ -725,15 +725,18 @@ export function compareLessons(
   const topic = jaccard(pa.tokens, pb.tokens);
   const lexical = blend(pa, pb, topic);
   const meaning = lexical >= threshold ? undefined : meaningSimilarity({ key: pa, text: pa.text }, { key: pb, text: pb.text }, lexical);
-  const sim = Math.max(lexical, meaning ?? 0);
+  // On meaning the bar is higher: the static model is loose about lessons on one topic (see MEANING_MARGIN).
+  const byMeaning = meaning !== undefined && meaning >= threshold + MEANING_MARGIN;
+  const sim = byMeaning ? meaning : lexical;
   const round = Math.round(sim * 1000) / 1000;
   const extra = meaning === undefined ? {} : { meaning: Math.round(meaning * 1000) / 1000 };
+  const short = `similarity ${round.toFixed(2)} < ${threshold}${meaning === undefined ? "" : ` (in meaning ${extra.meaning!.toFixed(2)} < ${threshold + MEANING_MARGIN})`}`;
   // The advice itself, before its reason: "Avoid mocking the DB under test/integration; mocks hid a
   // broken migration" and "Mock the DB under test/integration; the real one was too slow" share it.
   // Closeness in meaning alone makes a merge candidate, never a contradiction: that needs shared words.
   const sameTopic = topic >= CONTRADICTION_TOPIC || lexical >= threshold || sameAdvice(pa, pb);
   if (!sameTopic && sim < threshold) {
-    return { similarity: round, ...extra, duplicate: false, contradiction: false, reason: `similarity ${round.toFixed(2)} < ${threshold}` };
+    return { similarity: round, ...extra, duplicate: false, contradiction: false, reason: short };
   }
   // Advice reversed only when what one lesson negates is something the other states: "Go maps are not
   // safe for concurrent writes" and "concurrent writes to a Go map are unsafe" negate nothing of each other.
@@ -755,8 +758,12 @@ export function compareLessons(
   else if (specifics) blocker = `different specifics (${specifics.reason})`;
 
   if (sim >= threshold && !blocker) {
-    const how = lexical >= threshold ? "" : " in words and meaning";
-    const reason = pa.plain === pb.plain ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}${how}`;
+    const reason =
+      pa.plain === pb.plain
+        ? "identical after normalisation"
+        : byMeaning
+          ? `similarity ${round.toFixed(2)} in words and meaning ≥ ${threshold + MEANING_MARGIN}`
+          : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
     return { similarity: round, ...extra, duplicate: true, contradiction: false, reason };
   }
   // Lessons naming different files, tools or identifiers are about two things: neither a merge nor a conflict.
@@ -779,6 +786,6 @@ export function compareLessons(
     ? `possible contradiction: ${blocker}`
     : blocker
       ? `not a duplicate: ${blocker}`
-      : `similarity ${round.toFixed(2)} < ${threshold}`;
+      : short;
   return { similarity: round, ...extra, duplicate: false, contradiction, reason, ...(contradiction_kind ? { contradiction_kind } : {}) };
 }

@@ -15,7 +15,7 @@ async function addBoth(c: Cairn, a: string, b: string) {
 
 test("a paraphrase that shares too few words for lexical dedup reinforces the lesson it restates", async () => {
   const pairs: Array<[string, string]> = [
-    ["Never log full request bodies: they may contain passwords and tokens.", "Don't write complete request bodies to the logs, since they can include passwords or tokens."],
+    ["Compare webhook signatures with crypto.timingSafeEqual, not ===.", "Use a constant-time comparison (crypto.timingSafeEqual) for HMAC webhook signatures; === leaks timing."],
     ["Always defer cancel() right after context.WithTimeout; a forgotten cancel leaks goroutines.", "Call defer cancel() immediately after creating a context with WithTimeout, otherwise goroutines leak."],
   ];
   for (const [a, b] of pairs) {
