@@ -209,3 +209,13 @@ test("closeness in meaning merges a clear paraphrase, never a related lesson, an
   assert.ok(vetoed.meaning !== undefined && vetoed.meaning >= 0.7, `meaning ${vetoed.meaning}`);
   assert.ok(!vetoed.duplicate && !vetoed.contradiction, vetoed.reason);
 });
+
+test("lessons made mostly of names the model does not know never merge on meaning", () => {
+  // Only the generic words ("building", "service", "generate", "config") would be left in the vectors, and they match.
+  const r = compareLessons(
+    "Before building the qwhfzkd service, run pzkqmwe generate and check the jvoxa brelm tsiku config for ghoqe yuzzi.",
+    "Before building the lmtrexo service, run akvdoip generate and check the wrunz obecl miqad config for safux nelvo.",
+  );
+  assert.equal(r.meaning, undefined, r.reason);
+  assert.ok(!r.duplicate, r.reason);
+});
