@@ -3,6 +3,7 @@ import { EntrySchema } from "./core/entry.js";
 import { newEntryId } from "./core/ids.js";
 import { gateInput } from "./lifecycle/write.js";
 import { findNeighbours } from "./lifecycle/upsert.js";
+import { compareLessons } from "./quality/similarity.js";
 import { injectForContext } from "./retrieval/inject.js";
 import { recallForContext } from "./retrieval/recall.js";
 import { openTiers, type Services } from "./services.js";
@@ -29,7 +30,8 @@ const CONTEXT = {
 /**
  * Read-only: the write path's gates and neighbour search, and a whole injection that is not
  * counted as shown. What it primes: module loading, statement preparation, the FTS5 vocabulary
- * table and term statistics of each tier, and the JIT for the gates and scoring.
+ * table and term statistics of each tier, the built-in word vectors dedup uses, and the JIT for the
+ * gates and scoring.
  */
 export async function warmServices(s: Services): Promise<void> {
   for (let round = 0; round < 3; round++) {
@@ -38,6 +40,8 @@ export async function warmServices(s: Services): Promise<void> {
   // zod compiles a schema's fast path on its first parse; every new entry is parsed once.
   const at = s.now().toISOString();
   for (const lesson of SAMPLES) EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson, category: "debugging", kind: "learning", created_at: at, updated_at: at });
+  // Dedup weighs meaning when the words fall short: that loads the built-in word vectors (~30 ms), once.
+  compareLessons(SAMPLES[0]!, SAMPLES[1]!, s.config.knowledge.dedup_threshold);
   for (const store of openTiers(s)) {
     await store.warm?.();
     // The rest of an add's reads: the rejected-lesson check and the cap's O(1) count.
