@@ -64,14 +64,15 @@ const NAME_CHAR = /[\p{L}\p{N}_$]/u;
  * `client.execute` by `client.executeMultiple()`; a file is named by a path ending in it.
  */
 export function mentions(lower: string, value: string): boolean {
-  const dotted = value.includes(".");
+  const dotfile = value.startsWith(".");
   for (let at = lower.indexOf(value); at >= 0; at = lower.indexOf(value, at + 1)) {
     const before = lower[at - 1] ?? "";
     const after = lower[at + value.length] ?? "";
     const next = lower[at + value.length + 1] ?? "";
     const startsClean = !NAME_CHAR.test(before) && !(value.startsWith(".") && before === ".");
-    // A name goes on through a letter, digit, "_" or "-"; a dotted name (`.env`) also through a "." and more name.
-    const endsClean = !NAME_CHAR.test(after) && after !== "-" && !(dotted && after === "." && NAME_CHAR.test(next));
+    // A name goes on through a letter, digit, "_" or "-"; a dotfile (`.env`) also through a "." and more name
+    // (`.env.example`), while `process.env` is still named by `process.env.HOME`.
+    const endsClean = !NAME_CHAR.test(after) && after !== "-" && !(dotfile && after === "." && NAME_CHAR.test(next));
     if (startsClean && endsClean) return true;
   }
   return false;

@@ -168,7 +168,8 @@ test("the labelled pairs keep precision at or above 0.98, and semantic dedup fin
 test("a named file or identifier is mentioned only as a whole name", async () => {
   const { mentions, lessonSpecifics } = await import("../../src/quality/specifics.js");
   assert.ok(mentions("add .env to .gitignore.", ".env"));
-  assert.ok(!mentions("add .env.example to .gitignore.", ".env"), "a longer dotted name is another file");
+  assert.ok(!mentions("add .env.example to .gitignore.", ".env"), "a longer dotfile name is another file");
+  assert.ok(mentions("delete process.env.swarm_mail_socket first", "process.env"), "an object is named by its member's path");
   assert.ok(!mentions("run migrations through client.executemultiple().", "client.execute"));
   assert.ok(mentions("see src/billing/worker.ts", "worker.ts"), "a path names the file it ends in");
   assert.ok(mentions("set strict in tsconfig.json.", "tsconfig"), "a plain name may sit inside a file name");
