@@ -1,4 +1,4 @@
-// Precision/recall of the near-duplicate decision on hand-labelled lesson pairs; fails below 0.95 precision on the pre-issue-13 pairs.
+// Precision/recall of the near-duplicate decision on hand-labelled lesson pairs (paraphrase recall on the tuning and held-out halves); fails below 0.98 precision on all pairs or 0.95 on the pre-issue-13 pairs.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compareLessons } from "../src/quality/similarity.js";
@@ -24,21 +24,29 @@ const threshold = thresholdArg ? Number(thresholdArg.split("=")[1]) : undefined;
 const fileArg = args.find((a) => !a.startsWith("--"));
 const file = fileArg ?? fileURLToPath(new URL("./dedup-pairs.jsonl", import.meta.url));
 
-const pairs: Pair[] = readFileSync(file, "utf8")
+const pairs: Array<Pair & { line: number }> = readFileSync(file, "utf8")
   .split("\n")
-  .filter((l) => l.trim())
-  .map((l, i) => {
-    const p = JSON.parse(l) as Pair;
+  .map((l, i) => [l, i + 1] as const)
+  .filter(([l]) => l.trim())
+  .map(([l, line]) => {
+    const p = { ...(JSON.parse(l) as Pair), line };
     if (typeof p.a !== "string" || typeof p.b !== "string" || !["duplicate", "distinct"].includes(p.label)) {
-      throw new Error(`${file}:${i + 1}: needs string a, b and label duplicate|distinct`);
+      throw new Error(`${file}:${line}: needs string a, b and label duplicate|distinct`);
     }
     return p;
   });
 
 /** Pairs added for issue 13 (semantic dedup): paraphrases lexical dedup misses, and look-alikes it must never merge. */
 const ISSUE_13 = "issue-13";
-/** Issue 13's acceptance on all pairs, reported (not yet enforced: today's lexical dedup is the baseline). */
+/** Issue 13's acceptance on all pairs: the precision is enforced, the recall reported. */
 const TARGET = { precision: 0.98, recall: 0.9 };
+
+/**
+ * The semantic blend's weight (src/quality/meaning.ts) was chosen on the paraphrase pairs on even
+ * lines only; the odd ones are held out, so their recall says how well the choice generalises.
+ */
+const half = (line: number) => (line % 2 === 0 ? "tuning (even lines)" : "held out (odd lines)");
+const paraphrase = new Map<string, { pairs: number; detected: number }>();
 
 let tp = 0, fp = 0, fn = 0, tn = 0;
 // The same counts over the pairs that existed before issue 13: the floor below guards them.
@@ -52,6 +60,12 @@ for (const p of pairs) {
   const r = threshold === undefined ? compareLessons(p.a, p.b) : compareLessons(p.a, p.b, threshold);
   const truth = p.label === "duplicate";
   if (p.source !== ISSUE_13 && r.duplicate) (truth ? otp++ : ofp++);
+  if (p.type === "paraphrase" && truth) {
+    const h = paraphrase.get(half(p.line)) ?? { pairs: 0, detected: 0 };
+    h.pairs++;
+    if (r.duplicate) h.detected++;
+    paraphrase.set(half(p.line), h);
+  }
   if (r.duplicate && truth) tp++;
   else if (r.duplicate) fp++;
   else if (truth) fn++;
@@ -80,14 +94,16 @@ const targetMet = precision >= TARGET.precision && recall >= TARGET.recall;
 if (json) {
   console.log(JSON.stringify({
     pairs: pairs.length, threshold: threshold ?? 0.6, precision: round(precision), recall: round(recall), f1: round(f1),
-    confusion: { tp, fp, fn, tn }, precision_without_issue13: round(floorPrecision), issue13_target: { ...TARGET, met: targetMet }, byType: Object.fromEntries(byType), bySource: Object.fromEntries(bySource),
+    confusion: { tp, fp, fn, tn }, precision_without_issue13: round(floorPrecision), paraphrase_recall: Object.fromEntries([...paraphrase].map(([k, h]) => [k, { ...h, recall: round(ratio(h.detected, h.pairs)) }])), issue13_target: { ...TARGET, met: targetMet }, byType: Object.fromEntries(byType), bySource: Object.fromEntries(bySource),
     misclassified: errors,
   }, null, 2));
 } else {
   console.log(`${pairs.length} pairs, threshold ${threshold ?? 0.6}`);
   console.log(`precision ${round(precision)}  recall ${round(recall)}  F1 ${round(f1)}  (tp ${tp} fp ${fp} fn ${fn} tn ${tn})`);
   console.log(`issue 13 target (precision ≥ ${TARGET.precision}, recall ≥ ${TARGET.recall} on all pairs): ${targetMet ? "met" : "not met"}`);
-  console.log(`precision on the pairs from before issue 13: ${round(floorPrecision)} (floor ${PRECISION_FLOOR})\n`);
+  console.log(`precision on the pairs from before issue 13: ${round(floorPrecision)} (floor ${PRECISION_FLOOR})`);
+  for (const [k, h] of [...paraphrase].sort().reverse()) console.log(`paraphrase recall, ${k}: ${round(ratio(h.detected, h.pairs))} (${h.detected}/${h.pairs})`);
+  console.log();
   const table = (title: string, rows: Map<string, Row>) => {
     console.log(`${title.padEnd(21)} pairs  →dup  correct  contradiction`);
     for (const [key, r] of [...rows].sort()) {
@@ -103,6 +119,10 @@ if (json) {
       console.log(`- [${e.type}, labelled ${e.label}] sim ${e.similarity}: ${e.reason}\n    a: ${e.a.trim()}\n    b: ${e.b.trim()}`);
     }
   }
+}
+if (precision < TARGET.precision) {
+  console.error(`precision ${round(precision)} on all pairs is below issue 13's ${TARGET.precision}`);
+  process.exitCode = 1;
 }
 if (floorPrecision < PRECISION_FLOOR) {
   console.error(`precision ${round(floorPrecision)} on the pairs from before issue 13 is below ${PRECISION_FLOOR}`);

@@ -20,7 +20,7 @@ export const KnowledgeConfigSchema = z
     max_inject_count: int(5, 0, 50, "Entries per injection at full budget."),
     inject_char_budget: int(2000, 0, 20000, "Characters per injection block at full budget."),
     max_lesson_display_chars: int(120, 20, 1000, "Per-lesson display truncation; stored text is unchanged."),
-    dedup_threshold: num(0.6, 0.1, 1, "Similarity at or above which a new lesson reinforces an existing one."),
+    dedup_threshold: num(0.6, 0.1, 1, "Similarity at or above which a new lesson reinforces an existing one (by words; a merge by words and meaning together needs 0.1 more)."),
     scope_filter: z.array(z.string()).default(["global"]).describe("Scopes injected and recalled by default (global, stack:<name>)."),
     hive_enabled: bool(true, "Read and write the cross-project hive."),
     validation_enabled: bool(true, "Run the quality gates on writes (secrets and sanitising always run)."),

@@ -3,6 +3,7 @@ import { EntrySchema } from "./core/entry.js";
 import { newEntryId } from "./core/ids.js";
 import { gateInput, writeLesson } from "./lifecycle/write.js";
 import { findNeighbours } from "./lifecycle/upsert.js";
+import { compareLessons } from "./quality/similarity.js";
 import { injectForContext } from "./retrieval/inject.js";
 import { recallForContext } from "./retrieval/recall.js";
 import { openTiers, type Services } from "./services.js";
@@ -33,7 +34,8 @@ const CONTEXT = {
  * Changes no data: whole adds on a scratch tier, each store's insert and usage count rehearsed and
  * rolled back, its neighbour search, and whole injections that are not counted as shown. What it
  * primes: module loading, statement preparation, the WAL, the FTS5 vocabulary table and term
- * statistics of each tier, and the JIT for the gates, the add path and scoring.
+ * statistics of each tier, the built-in word vectors dedup uses, and the JIT for the gates, the add
+ * path and scoring.
  */
 export async function warmServices(s: Services): Promise<void> {
   for (let round = 0; round < 3; round++) {
@@ -49,6 +51,8 @@ export async function warmServices(s: Services): Promise<void> {
     }),
   );
   await rehearseAdds(s);
+  // Dedup weighs meaning when the words fall short: that loads the built-in word vectors (~30 ms), once.
+  compareLessons(SAMPLES[0]!, SAMPLES[1]!, s.config.knowledge.dedup_threshold);
   for (const store of openTiers(s)) {
     // The write path itself (insert, triggers, usage count), rolled back: the first add and inject write too.
     await store.warm?.(samples);

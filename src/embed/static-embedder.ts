@@ -94,12 +94,18 @@ export class StaticEmbedder implements SyncEmbedder {
   }
 
   embedSync(text: string): Float32Array | null {
+    return this.embedWithCoverage(text).vector;
+  }
+
+  /** The vector, and how many of the text's terms the table knows: a vector of a few known words among many unknown ones says little. */
+  embedWithCoverage(text: string): { vector: Float32Array | null; known: number; terms: number } {
     const { table, index } = this.#load();
     const { dim } = table.header;
     const { rows, scales } = table;
     const acc = new Float32Array(dim);
     let known = 0;
-    for (const term of queryTerms(text, MAX_TERMS)) {
+    const terms = queryTerms(text, MAX_TERMS);
+    for (const term of terms) {
       const i = index.get(term);
       if (i === undefined) continue;
       known++;
@@ -107,13 +113,14 @@ export class StaticEmbedder implements SyncEmbedder {
       const off = i * dim;
       for (let j = 0; j < dim; j++) acc[j]! += s * rows[off + j]!;
     }
-    if (known === 0) return null;
+    const none = { vector: null, known, terms: terms.length };
+    if (known === 0) return none;
     let norm = 0;
     for (let j = 0; j < dim; j++) norm += acc[j]! * acc[j]!;
-    if (!(norm > 0)) return null;
+    if (!(norm > 0)) return none;
     const inv = 1 / Math.sqrt(norm);
     for (let j = 0; j < dim; j++) acc[j]! *= inv;
-    return acc;
+    return { vector: acc, known, terms: terms.length };
   }
 
   async embed(texts: readonly string[]): Promise<(Float32Array | null)[]> {

@@ -44,6 +44,10 @@ export class NeighbourProfiles {
 
 /**
  * Exact text first (indexed fingerprint), then near neighbours from the full-text index — never a scan.
+ * The index query ORs the lesson's rarest words, so a paraphrase sharing one rare word with the lesson
+ * it restates is a candidate: 106 of the dedup eval's 107 paraphrases found the lesson they restate
+ * among 12 candidates in the 10k + 10k bench corpus plus the 616 real memories. A vector search here
+ * would cost ~8 ms a write at 10k (measured: add p50 2.7 → 11 ms), over the add budget.
  * `exclude` is an entry the new lesson declares it replaces: a better wording of it is no duplicate.
  */
 export async function findNeighbours(

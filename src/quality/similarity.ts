@@ -1,11 +1,15 @@
 // Near-duplicate and contradiction decisions between two lessons (pure, no I/O).
 import { STOP_WORDS, camelParts } from "../core/text.js";
-import { specificDifference } from "./specifics.js";
+import { MEANING_MARGIN, meaningSimilarity } from "./meaning.js";
+import { mentions, specificDifference, specificsOf } from "./specifics.js";
 
 export type Polarity = "positive" | "negative" | "neutral";
 
 export interface LessonComparison {
+  /** The larger of the words' similarity and the blend with closeness in meaning (see `meaning`). */
   similarity: number;
+  /** Blend of the built-in model's cosine and the words' similarity, when it was needed (the words alone fell short). */
+  meaning?: number;
   duplicate: boolean;
   contradiction: boolean;
   reason: string;
@@ -66,6 +70,10 @@ export interface LessonProfile {
   readonly contrast: { before: ReadonlySet<string>; after: ReadonlySet<string> } | null;
   /** Whether the lesson sets or chooses something, so a different value is a conflict. */
   readonly setting: boolean;
+  /** Topic stems after a main-clause prohibition or contrast, to the end of its clause: what the lesson advises against. */
+  readonly refused: ReadonlySet<string>;
+  /** The first topic stem after each main-clause negation or contrast: what "not", "never", "avoid", "instead of" apply to. */
+  readonly negObjects: ReadonlySet<string>;
 }
 
 // Maps rather than object literals: a lesson may well contain the word "constructor".
@@ -344,6 +352,8 @@ interface Direction {
   polarity: Polarity;
   negated: boolean;
   contrast: LessonProfile["contrast"];
+  refused: Set<string>;
+  negObjects: Set<string>;
 }
 
 function direction(words: readonly LessonWord[]): Direction {
@@ -352,10 +362,19 @@ function direction(words: readonly LessonWord[]): Direction {
   let negated = false;
   let sawPrefer = false;
   let contrast: LessonProfile["contrast"] = null;
+  const refused = new Set<string>();
+  const negObjects = new Set<string>();
+  let objectClause = -1; // a negation waits in this clause for the first topic word it applies to
+  let refusing = -1; // the clause a prohibition or contrast opened, whose later words are refused ("without it" is a condition)
   const at = (i: number, clause: number) => (words[i]?.clause === clause ? words[i] : undefined);
   const flagsAt = (i: number, clause: number) => at(i, clause)?.info.flags ?? 0;
   for (let i = 0; i < words.length; i++) {
     const { w, clause, info, part } = words[i]!;
+    if (clause === refusing && info.flags & CONTENT) refused.add(info.stem);
+    if (info.flags & CONTENT && objectClause >= 0) {
+      if (clause === objectClause) negObjects.add(info.stem);
+      objectClause = -1;
+    }
     if (part) continue;
     const next = at(i + 1, clause)?.w ?? "";
     const subordinate =
@@ -377,20 +396,35 @@ function direction(words: readonly LessonWord[]): Direction {
       for (let j = i - 1; j >= 0 && before.size < 3 && flagsAt(j, leftClause) & CONTENT; j--) before.add(words[j]!.info.stem);
       contrast = { before, after };
       negated = true;
+      refusing = clause;
+      objectClause = clause;
     }
     if (next && POS_DIRECTIVE_2.get(w) === next) {
       pos = true;
       i++;
       continue;
     }
-    if (!subordinate && (info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next))) neg = true;
+    const prohibits = info.flags & NEG_DIR || (next && NEG_DIRECTIVE_2.get(w) === next) || keepsOut(words, i, clause);
+    if (!subordinate && prohibits) {
+      neg = true;
+      refusing = clause;
+    }
     else if (info.flags & POS_DIR) pos = true;
     if (!subordinate && info.flags & NEGATION) negated = true;
+    if (!subordinate && (prohibits || info.flags & NEGATION)) objectClause = clause;
   }
   // A prohibition anywhere in a main clause is the lesson's point; it outweighs "use".
   // "Do X instead of Y" recommends X: without a prohibition, a contrast is positive advice.
-  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast };
+  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused, negObjects };
 }
+
+/** "Keep X out of Y", "stay out of Y": a prohibition on putting X in Y. */
+function keepsOut(words: readonly LessonWord[], i: number, clause: number): boolean {
+  if (words[i]!.w !== "out" || words[i + 1]?.w !== "of" || words[i + 1]!.clause !== clause) return false;
+  for (let j = i - 1; j >= 0 && j >= i - 4 && words[j]!.clause === clause; j--) if (KEEP_OUT.has(words[j]!.w)) return true;
+  return false;
+}
+const KEEP_OUT = new Set(["keep", "keeps", "stay", "stays"]);
 
 /** Direction of the main advice: a prohibition (never/don't/avoid/stop/disable) outweighs use/always/prefer. */
 export function polarity(text: string): Polarity {
@@ -570,8 +604,11 @@ function swappedValue(a: LessonProfile, b: LessonProfile): string | null {
 
 /**
  * The lessons are the same words in the same order except one or two swapped in the middle
- * ("Use Vitest for unit tests" / "Use Jest for unit tests"): the swap is then the whole point,
- * and merging would lose it. A one-word synonym swap is lost to this rule too: precision first.
+ * ("Use Vitest for unit tests" / "Use Jest for unit tests"; "reject empty vectors" / "reject
+ * vectors containing NaN"): the swap is then the whole point, and merging would lose it. So is a
+ * short insertion into the same frame that names a tool, file, identifier or value ("Use bun
+ * publish" / "Use bun pm pack and then npm publish"). A one-word synonym swap is lost to this
+ * rule too: precision first.
  */
 function substitution(a: LessonProfile, b: LessonProfile): string | null {
   const x = a.sequence;
@@ -580,13 +617,33 @@ function substitution(a: LessonProfile, b: LessonProfile): string | null {
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
   let j = 0;
   while (j < x.length - i && j < y.length - i && x[x.length - 1 - j] === y[y.length - 1 - j]) j++;
-  const mx = x.subarray(i, x.length - j);
-  const my = y.subarray(i, y.length - j);
-  if (mx.length < 1 || my.length < 1 || mx.length > 2 || my.length > 2) return null;
-  const sx = Array.from(mx).sort();
-  const sy = Array.from(my).sort();
-  if (sx.length === sy.length && sx.every((v, k) => v === sy[k])) return null; // a reorder
-  return `"${a.stems.slice(i, a.stems.length - j).join(" ")}" vs "${b.stems.slice(i, b.stems.length - j).join(" ")}"`;
+  const mx = Array.from(x.subarray(i, x.length - j));
+  const my = Array.from(y.subarray(i, y.length - j));
+  const show = () => `"${a.stems.slice(i, a.stems.length - j).join(" ")}" vs "${b.stems.slice(i, b.stems.length - j).join(" ")}"`;
+  if (mx.length > SWAP_SPAN || my.length > SWAP_SPAN || (mx.length === 0 && my.length === 0)) return null;
+  if (mx.length === 0 || my.length === 0) {
+    const [p, span] = mx.length ? [a, mx.length] : [b, my.length];
+    return namesSomethingIn(p, i, i + span) ? show() : null;
+  }
+  // Words in both middles are the frame moved about; what is left on each side is what was swapped.
+  const onlyX = mx.filter((t) => !my.includes(t));
+  const onlyY = my.filter((t) => !mx.includes(t));
+  if (onlyX.length === 0 || onlyY.length === 0 || onlyX.length > 2 || onlyY.length > 2) return null; // a reorder, or a rewrite
+  return show();
+}
+/** The longest middle a swap or an insertion may span (in topic words). */
+const SWAP_SPAN = 3;
+
+/** Whether topic words [from, to) of `p` name a tool, file, identifier or value of the lesson. */
+function namesSomethingIn(p: LessonProfile, from: number, to: number): boolean {
+  const content = p.words.filter((w) => w.info.flags & CONTENT);
+  const start = content[from]!.at;
+  const last = content[to - 1]!.at;
+  const end = p.words.find((w) => w.at > last)?.at ?? p.text.length;
+  if (p.values.some((v) => v.at >= start && v.at < end)) return true;
+  const span = p.text.slice(start, end).toLowerCase();
+  for (const s of specificsOf(p.text)) if (mentions(span, s.slice(s.indexOf(":") + 1))) return true;
+  return false;
 }
 
 function contrastReversed(a: LessonProfile, b: LessonProfile): boolean {
@@ -595,6 +652,31 @@ function contrastReversed(a: LessonProfile, b: LessonProfile): boolean {
   const flips = (x: LessonProfile["contrast"] & object, y: LessonProfile["contrast"] & object) =>
     meets(x.after, y.before) && !meets(x.after, y.after);
   return flips(a.contrast, b.contrast) || flips(b.contrast, a.contrast);
+}
+
+/**
+ * Each lesson refuses a word the other recommends: "Run npm ci …, never npm install" and "Run npm
+ * install …, never npm ci" hold the same words in swapped roles. A word counts as recommended only
+ * outside any refusal, so "never as a lone value" / "never pass a lone bind value" is no swap.
+ */
+function rolesSwapped(a: LessonProfile, b: LessonProfile): boolean {
+  const swapsInto = (x: LessonProfile, y: LessonProfile) => {
+    const moved = [...x.refused].filter((t) => !y.refused.has(t));
+    return moved.length > 0 && moved.every((t) => y.stems.includes(t));
+  };
+  return swapsInto(a, b) && swapsInto(b, a);
+}
+
+/** Something `x` negates is a topic word `y` states outside its own refusals. */
+function negatesOther(x: LessonProfile, y: LessonProfile): boolean {
+  for (const t of x.negObjects) if (y.stems.includes(t) && !y.refused.has(t)) return true;
+  return false;
+}
+
+/** Something `x` prohibits (anywhere after its prohibition, in that clause) is a topic word `y` states outside its own refusals. */
+function refusesOther(x: LessonProfile, y: LessonProfile): boolean {
+  for (const t of x.refused) if (y.stems.includes(t) && !y.refused.has(t)) return true;
+  return false;
 }
 
 /** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
@@ -626,10 +708,12 @@ function sameAdvice(a: LessonProfile, b: LessonProfile): boolean {
 const HEAD_TOPIC = 0.75;
 
 /**
- * Near-duplicate decision. `duplicate` needs similarity ≥ threshold, the same meaningful values
- * (each number in its place), compatible polarity, the same negation and the same "X instead of
- * Y" direction: merging lessons that say different things is the costly error.
- * `contradiction` flags the same topic with opposite advice, or different values for a setting.
+ * Near-duplicate decision. `duplicate` needs similarity ≥ threshold — by the words, or by the words
+ * blended with closeness in meaning (so a paraphrase reinforces the lesson it restates) — and the
+ * same meaningful values (each number in its place), compatible polarity, the same negation, the
+ * same "X instead of Y" direction and the same named things: merging lessons that say different
+ * things is the costly error, and those guards veto a merge however close the meaning.
+ * `contradiction` flags the same topic (by the words) with opposite advice, or different values for a setting.
  */
 export function compareLessons(
   a: string | LessonProfile,
@@ -639,18 +723,28 @@ export function compareLessons(
   const pa = asProfile(a);
   const pb = asProfile(b);
   const topic = jaccard(pa.tokens, pb.tokens);
-  const sim = blend(pa, pb, topic);
+  const lexical = blend(pa, pb, topic);
+  const meaning = lexical >= threshold ? undefined : meaningSimilarity({ key: pa, text: pa.text }, { key: pb, text: pb.text }, lexical);
+  // On meaning the bar is higher: the static model is loose about lessons on one topic (see MEANING_MARGIN).
+  const byMeaning = meaning !== undefined && meaning >= threshold + MEANING_MARGIN;
+  const sim = byMeaning ? meaning : lexical;
   const round = Math.round(sim * 1000) / 1000;
+  const extra = meaning === undefined ? {} : { meaning: Math.round(meaning * 1000) / 1000 };
+  const short = `similarity ${round.toFixed(2)} < ${threshold}${meaning === undefined ? "" : ` (in meaning ${extra.meaning!.toFixed(2)} < ${threshold + MEANING_MARGIN})`}`;
   // The advice itself, before its reason: "Avoid mocking the DB under test/integration; mocks hid a
   // broken migration" and "Mock the DB under test/integration; the real one was too slow" share it.
-  const sameTopic = topic >= CONTRADICTION_TOPIC || sim >= threshold || sameAdvice(pa, pb);
-  if (!sameTopic) {
-    return { similarity: round, duplicate: false, contradiction: false, reason: `similarity ${round.toFixed(2)} < ${threshold}` };
+  // Closeness in meaning alone makes a merge candidate, never a contradiction: that needs shared words.
+  const sameTopic = topic >= CONTRADICTION_TOPIC || lexical >= threshold || sameAdvice(pa, pb);
+  if (!sameTopic && sim < threshold) {
+    return { similarity: round, ...extra, duplicate: false, contradiction: false, reason: short };
   }
+  // Advice reversed only when what one lesson negates is something the other states: "Go maps are not
+  // safe for concurrent writes" and "concurrent writes to a Go map are unsafe" negate nothing of each other.
   const opposite =
-    (pa.polarity === "positive" && pb.polarity === "negative") ||
-    (pa.polarity === "negative" && pb.polarity === "positive");
-  const reversed = contrastReversed(pa, pb);
+    ((pa.polarity === "positive" && pb.polarity === "negative") || (pa.polarity === "negative" && pb.polarity === "positive")) &&
+    (refusesOther(pa, pb) || refusesOther(pb, pa));
+  const negationDiffers = pa.negated !== pb.negated && negatesOther(pa.negated ? pa : pb, pa.negated ? pb : pa);
+  const reversed = contrastReversed(pa, pb) || rolesSwapped(pa, pb);
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
   const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa) ?? substitution(pa, pb);
 
@@ -658,34 +752,40 @@ export function compareLessons(
   let blocker = "";
   if (opposite) blocker = `opposite advice (${pa.polarity} vs ${pb.polarity})`;
   else if (reversed) blocker = "reversed preference (X instead of Y vs Y instead of X)";
-  else if (pa.negated !== pb.negated) blocker = "one lesson negates what the other states";
+  else if (negationDiffers) blocker = "one lesson negates what the other states";
   else if (differentValue) blocker = `different values (${differentValue} is not in both)`;
   else if (swapped) blocker = `same frame, different value (${swapped})`;
   else if (specifics) blocker = `different specifics (${specifics.reason})`;
 
   if (sim >= threshold && !blocker) {
-    const reason = pa.plain === pb.plain ? "identical after normalisation" : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
-    return { similarity: round, duplicate: true, contradiction: false, reason };
+    const reason =
+      pa.plain === pb.plain
+        ? "identical after normalisation"
+        : byMeaning
+          ? `similarity ${round.toFixed(2)} in words and meaning ≥ ${threshold + MEANING_MARGIN}`
+          : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
+    return { similarity: round, ...extra, duplicate: true, contradiction: false, reason };
   }
   // Lessons naming different files, tools or identifiers are about two things: neither a merge nor a conflict.
   // (A different version alone is still a conflicting value for the same thing.)
   const aboutOtherThings = specifics !== null && [...specifics.kinds].some((k) => k !== "ver");
   const contradiction =
+    sameTopic &&
     !aboutOtherThings &&
-    (opposite || reversed || pa.negated !== pb.negated || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting)));
+    (opposite || reversed || negationDiffers || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting)));
   const contradiction_kind = !contradiction
     ? undefined
     : opposite
       ? "opposite"
       : reversed
         ? "reversed"
-        : pa.negated !== pb.negated
+        : negationDiffers
           ? "negation"
           : "value";
   const reason = contradiction
     ? `possible contradiction: ${blocker}`
     : blocker
       ? `not a duplicate: ${blocker}`
-      : `similarity ${round.toFixed(2)} < ${threshold}`;
-  return { similarity: round, duplicate: false, contradiction, reason, ...(contradiction_kind ? { contradiction_kind } : {}) };
+      : short;
+  return { similarity: round, ...extra, duplicate: false, contradiction, reason, ...(contradiction_kind ? { contradiction_kind } : {}) };
 }

@@ -11,6 +11,7 @@ export function lessonSpecifics(text: string): Set<string> {
   const t = text.normalize("NFKC");
   for (const m of t.matchAll(PATH)) out.add(`path:${m[1]!.toLowerCase().replace(/[.,;:]+$/, "")}`);
   for (const m of t.matchAll(FILE)) out.add(`file:${m[0].toLowerCase()}`);
+  for (const m of t.matchAll(DOTFILE)) out.add(`file:${m[1]!.toLowerCase().replace(/[.,;:]+$/, "")}`);
   for (const m of t.matchAll(IDENTIFIER)) {
     const id = m[0].replace(/[.,;:]+$/, "");
     if (!/^(?:e\.g|i\.e|etc)$/i.test(id) && !FILE_EXT.test(id)) out.add(`id:${id.toLowerCase()}`);
@@ -35,6 +36,8 @@ const EXTENSIONS =
   "tsx?|jsx?|mjs|cjs|jsonl?|py|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|md|ya?ml|toml|ini|sql|sh|bash|zsh|s?css|html|vue|svelte|lock|env|db|xml|csv|txt|log|proto|graphql|tf|gradle|dockerfile";
 const PATH = /(?:^|[\s(`"'=])((?:\.{0,2}\/|~\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?)/g;
 const FILE = new RegExp(`\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:${EXTENSIONS})\\b`, "gi");
+/** A dotfile or dot-directory named on its own: `.env`, `.env.example`, `.gitignore`, `.sqlx`. */
+const DOTFILE = /(?:^|[\s(`"'=])(\.[A-Za-z0-9][\w-]*(?:\.[\w-]+)*)/g;
 const FILE_EXT = new RegExp(`\\.(?:${EXTENSIONS})$`, "i");
 // camelCase, PascalCase with an inner capital, snake_case / CONST_CASE, dotted names (req.headers).
 const IDENTIFIER = /\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\b/g;
@@ -44,7 +47,7 @@ const WORD = /[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|[.!?;:]/g;
 const cache = new Map<string, Set<string>>();
 
 /** Specifics with a small memo: dedup compares one new lesson against a dozen neighbours. */
-function specificsOf(text: string): Set<string> {
+export function specificsOf(text: string): Set<string> {
   let s = cache.get(text);
   if (!s) {
     s = lessonSpecifics(text);
@@ -54,10 +57,31 @@ function specificsOf(text: string): Set<string> {
   return s;
 }
 
+const NAME_CHAR = /[\p{L}\p{N}_$]/u;
+
+/**
+ * Whether `lower` names `value` as a whole: `.env` is not named by `.env.example`, nor
+ * `client.execute` by `client.executeMultiple()`; a file is named by a path ending in it.
+ */
+export function mentions(lower: string, value: string): boolean {
+  const dotfile = value.startsWith(".");
+  for (let at = lower.indexOf(value); at >= 0; at = lower.indexOf(value, at + 1)) {
+    const before = lower[at - 1] ?? "";
+    const after = lower[at + value.length] ?? "";
+    const next = lower[at + value.length + 1] ?? "";
+    const startsClean = !NAME_CHAR.test(before) && !(value.startsWith(".") && before === ".");
+    // A name goes on through a letter, digit, "_" or "-"; a dotfile (`.env`) also through a "." and more name
+    // (`.env.example`), while `process.env` is still named by `process.env.HOME`.
+    const endsClean = !NAME_CHAR.test(after) && after !== "-" && !(dotfile && after === "." && NAME_CHAR.test(next));
+    if (startsClean && endsClean) return true;
+  }
+  return false;
+}
+
 /** Specifics of `a` that `b` does not mention anywhere (a file named in `a` counts as mentioned by a path in `b`). */
 function unmatched(a: Set<string>, bText: string): string[] {
   const lower = bText.normalize("NFKC").toLowerCase();
-  return [...a].filter((x) => !lower.includes(x.slice(x.indexOf(":") + 1)));
+  return [...a].filter((x) => !mentions(lower, x.slice(x.indexOf(":") + 1)));
 }
 
 export interface SpecificDifference {

@@ -151,7 +151,7 @@ async function encounterPart(e: Env, crossProjects: number): Promise<number> {
 
 // The ambiguous pair of test/learning/arbiter.test.ts: similar, neither duplicate nor contradiction.
 const EXISTING_E2E = "Run the Playwright end-to-end suite against a production build so hydration bugs show up before release.";
-const NEW_E2E = "Discovered that Playwright runs against the dev server hide hydration bugs that the production build shows.";
+const NEW_E2E = "Discovered that the Playwright suite against the production build misses hydration bugs behind feature flags that are off in release.";
 const GOOD_RUN = { success: true, duration_ms: 180_000, error_count: 0, retry_count: 0 } as const;
 const NO_BACKGROUND = { learning: { reflect_in_background: false } };
 const SOME_URL = "http://127.0.0.1:9/v1";

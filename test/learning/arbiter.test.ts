@@ -9,8 +9,9 @@ import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
 import { GOOD_RUN, T0, testConfig } from "./helpers.js";
 
 const EXISTING = "Run the Playwright end-to-end suite against a production build so hydration bugs show up before release.";
-// Related but not the same lesson, and not its opposite: the case the rules cannot settle.
-const NEW = "Discovered that Playwright runs against the dev server hide hydration bugs that the production build shows.";
+// Related but not the same lesson, and not its opposite: the case the rules cannot settle. (Not "runs against
+// the dev server hide hydration bugs the production build shows": that restates EXISTING, and semantic dedup merges it.)
+const NEW = "Discovered that the Playwright suite against the production build misses hydration bugs behind feature flags that are off in release.";
 const KEY = "sk-test-not-a-real-key";
 
 test("precondition: the pair is ambiguous for the rules (similar, neither duplicate nor contradiction)", () => {
