@@ -4,7 +4,8 @@ import path from "node:path";
 import { queryTerms } from "../core/text.js";
 import { packageRoot } from "../core/package-info.js";
 import type { SyncEmbedder } from "./embedder.js";
-import { decodeHeader, decodeTable, HEADER_PROBE_BYTES, type Table, type TableHeader } from "./static-table.js";
+import { decodeHeader, decodeTableBody, HEADER_PROBE_BYTES, type TableBody, type TableHeader } from "./static-table.js";
+import { WordIndex } from "./word-index.js";
 
 export const STATIC_MODEL_PREFIX = "cairn-static-v1";
 export const STATIC_TABLE_FILE = "cairn-static.bin";
@@ -38,9 +39,9 @@ function readHeader(file: string): TableHeader {
 }
 
 interface Loaded {
-  table: Table;
+  table: TableBody;
   /** Token or alias → row. */
-  index: Map<string, number>;
+  index: WordIndex;
 }
 
 /**
@@ -79,10 +80,8 @@ export class StaticEmbedder implements SyncEmbedder {
   #load(): Loaded {
     if (this.#loaded) return this.#loaded;
     const bytes = typeof this.#source === "string" ? fs.readFileSync(this.#source) : this.#source;
-    const table = decodeTable(bytes);
-    const index = new Map<string, number>();
-    table.tokens.forEach((t, i) => index.set(t, i));
-    for (const [alias, row] of table.aliases) if (!index.has(alias)) index.set(alias, row);
+    const table = decodeTableBody(bytes);
+    const index = new WordIndex(table.words, table.header.count, table.header.aliases ?? 0);
     this.#header = table.header;
     return (this.#loaded = { table, index });
   }

@@ -69,7 +69,16 @@ export function decodeHeader(bytes: Uint8Array): { header: TableHeader; bodyStar
 /** Bytes needed to read any header: callers read this much first, then more if the header says so. */
 export const HEADER_PROBE_BYTES = 4096;
 
-export function decodeTable(bytes: Uint8Array, opts: { verify?: boolean } = {}): Table {
+/** The table's parts without splitting its word list: what the embedder keeps (see WordIndex). */
+export interface TableBody {
+  header: TableHeader;
+  scales: Float32Array;
+  rows: Int8Array;
+  /** The UTF-8 lines: `count` tokens, then `aliases` lines "word\trow". */
+  words: Uint8Array;
+}
+
+export function decodeTableBody(bytes: Uint8Array, opts: { verify?: boolean } = {}): TableBody {
   const { header, bodyStart } = decodeHeader(bytes);
   const { dim, count } = header;
   const scaleBytes = count * 4;
@@ -82,9 +91,15 @@ export function decodeTable(bytes: Uint8Array, opts: { verify?: boolean } = {}):
   // Copied (Uint8Array's slice copies, Buffer's does not): a Float32Array needs 4-byte alignment, which a pooled Buffer's offset does not promise.
   const scales = new Float32Array(Uint8Array.prototype.slice.call(bytes, bodyStart, bodyStart + scaleBytes).buffer);
   const rows = new Int8Array(bytes.buffer, bytes.byteOffset + bodyStart + scaleBytes, rowBytes);
-  const lines = Buffer.from(bytes.buffer, bytes.byteOffset + bodyStart + scaleBytes + rowBytes, bytes.length - bodyStart - scaleBytes - rowBytes)
-    .toString("utf8")
-    .split("\n");
+  const words = new Uint8Array(bytes.buffer, bytes.byteOffset + bodyStart + scaleBytes + rowBytes, bytes.length - bodyStart - scaleBytes - rowBytes);
+  return { header, scales, rows, words };
+}
+
+/** The whole table with its word list split into strings (for the build script and tests). */
+export function decodeTable(bytes: Uint8Array, opts: { verify?: boolean } = {}): Table {
+  const { header, scales, rows, words } = decodeTableBody(bytes, opts);
+  const { count } = header;
+  const lines = Buffer.from(words.buffer, words.byteOffset, words.length).toString("utf8").split("\n");
   const aliasCount = header.aliases ?? 0;
   if (lines.length !== count + aliasCount) throw new Error(`word-vector table lists ${lines.length} lines, header says ${count} tokens and ${aliasCount} aliases`);
   const tokens = lines.slice(0, count);

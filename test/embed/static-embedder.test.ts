@@ -152,3 +152,23 @@ test("table encoding round-trips and rejects tampered bodies", () => {
   assert.throws(() => decodeTable(bad, { verify: true }), /checksum/);
   assert.equal(createHash("sha256").update(buf).digest("hex").length, 64);
 });
+
+test("regression: the compact word index answers exactly as a Map of every token and alias did (first listing wins)", async () => {
+  const { WordIndex } = await import("../../src/embed/word-index.js");
+  const { decodeTableBody } = await import("../../src/embed/static-table.js");
+  const bytes = fs.readFileSync(defaultTablePath());
+  const table = decodeTable(bytes);
+  const expected = new Map<string, number>();
+  table.tokens.forEach((t, i) => expected.set(t, i));
+  for (const [alias, row] of table.aliases) if (!expected.has(alias)) expected.set(alias, row);
+  const body = decodeTableBody(bytes);
+  const index = new WordIndex(body.words, body.header.count, body.header.aliases ?? 0);
+  assert.ok(expected.size > 30_000, `the shipped table lists ${expected.size} words`);
+  for (const [word, row] of expected) assert.equal(index.get(word), row, word);
+  for (const absent of ["", "zzqxv", "prismaa", "ünïcödé", "a".repeat(500)]) assert.equal(index.get(absent), undefined, absent);
+  // A small table with a non-ASCII word, a duplicate alias, and an alias that repeats a token.
+  const small = encodeTable({ dim: 2, scales: new Float32Array([1, 1, 1]), rows: new Int8Array([1, 0, 0, 1, 1, 1]), tokens: ["café", "run", "naïve"], aliases: [["ran", 1], ["run", 2], ["ran", 0], ["cafés", 0]] });
+  const sb = decodeTableBody(small);
+  const si = new WordIndex(sb.words, 3, 4);
+  assert.deepEqual(["café", "run", "naïve", "ran", "cafés", "walk"].map((w) => si.get(w)), [0, 1, 2, 1, 0, undefined]);
+});
