@@ -50,7 +50,7 @@ const paraphrase = new Map<string, { pairs: number; detected: number }>();
 
 let tp = 0, fp = 0, fn = 0, tn = 0;
 // The same counts over the pairs that existed before issue 13: the floor below guards them.
-let otp = 0, ofp = 0;
+let otp = 0, ofp = 0, ofn = 0;
 type Row = { pairs: number; predictedDuplicate: number; correct: number; contradiction: number };
 const byType = new Map<string, Row>();
 const bySource = new Map<string, Row>();
@@ -60,6 +60,7 @@ for (const p of pairs) {
   const r = threshold === undefined ? compareLessons(p.a, p.b) : compareLessons(p.a, p.b, threshold);
   const truth = p.label === "duplicate";
   if (p.source !== ISSUE_13 && r.duplicate) (truth ? otp++ : ofp++);
+  if (p.source !== ISSUE_13 && truth && !r.duplicate) ofn++;
   if (p.type === "paraphrase" && truth) {
     const h = paraphrase.get(half(p.line)) ?? { pairs: 0, detected: 0 };
     h.pairs++;
@@ -94,14 +95,14 @@ const targetMet = precision >= TARGET.precision && recall >= TARGET.recall;
 if (json) {
   console.log(JSON.stringify({
     pairs: pairs.length, threshold: threshold ?? 0.6, precision: round(precision), recall: round(recall), f1: round(f1),
-    confusion: { tp, fp, fn, tn }, precision_without_issue13: round(floorPrecision), paraphrase_recall: Object.fromEntries([...paraphrase].map(([k, h]) => [k, { ...h, recall: round(ratio(h.detected, h.pairs)) }])), issue13_target: { ...TARGET, met: targetMet }, byType: Object.fromEntries(byType), bySource: Object.fromEntries(bySource),
+    confusion: { tp, fp, fn, tn }, precision_without_issue13: round(floorPrecision), recall_without_issue13: round(ratio(otp, otp + ofn)), paraphrase_recall: Object.fromEntries([...paraphrase].map(([k, h]) => [k, { ...h, recall: round(ratio(h.detected, h.pairs)) }])), issue13_target: { ...TARGET, met: targetMet }, byType: Object.fromEntries(byType), bySource: Object.fromEntries(bySource),
     misclassified: errors,
   }, null, 2));
 } else {
   console.log(`${pairs.length} pairs, threshold ${threshold ?? 0.6}`);
   console.log(`precision ${round(precision)}  recall ${round(recall)}  F1 ${round(f1)}  (tp ${tp} fp ${fp} fn ${fn} tn ${tn})`);
   console.log(`issue 13 target (precision ≥ ${TARGET.precision}, recall ≥ ${TARGET.recall} on all pairs): ${targetMet ? "met" : "not met"}`);
-  console.log(`precision on the pairs from before issue 13: ${round(floorPrecision)} (floor ${PRECISION_FLOOR})`);
+  console.log(`on the pairs from before issue 13: precision ${round(floorPrecision)} (floor ${PRECISION_FLOOR}), recall ${round(ratio(otp, otp + ofn))} (issue 12 asks ≥ 0.98 / ≥ 0.85)`);
   for (const [k, h] of [...paraphrase].sort().reverse()) console.log(`paraphrase recall, ${k}: ${round(ratio(h.detected, h.pairs))} (${h.detected}/${h.pairs})`);
   console.log();
   const table = (title: string, rows: Map<string, Row>) => {
