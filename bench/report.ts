@@ -1,5 +1,6 @@
 // Budgets from DESIGN.md ("Performance budgets") and the PASS/FAIL table printed by `npm run bench`.
 import type { SizeResult } from "./measure.js";
+import type { Timing } from "./stats.js";
 
 /** At 10,000 entries per tier; at 100,000 each may be 3× this. RSS applies at 100,000. */
 export const BUDGETS = { injectP99Ms: 10, recallP50Ms: 5, addP50Ms: 5, rssMb: 200, largeFactor: 3, largeSize: 100_000, statsP50Ms: 20 };
@@ -48,7 +49,8 @@ export function renderTable(rows: readonly Row[]): string {
 }
 
 export function detailLines(r: SizeResult): string {
-  const t = (x: { p50: number; p99: number; n: number }) => `p50 ${x.p50.toFixed(2)} / p99 ${x.p99.toFixed(2)} ms (n=${x.n})`;
+  const t = (x: Timing) =>
+    `p50 ${x.p50.toFixed(2)} / p99 ${x.p99.toFixed(2)} ms wall` + (x.cpu ? `, ${x.cpu.p50.toFixed(2)} / ${x.cpu.p99.toFixed(2)} ms CPU` : "") + ` (n=${x.n})`;
   return [
     `${r.size.toLocaleString("en-US")} + ${r.size.toLocaleString("en-US")}: open ${r.openMs.toFixed(0)} ms`,
     `  add    ${t(r.add)} actions ${JSON.stringify(r.add.actions)}`,
