@@ -75,19 +75,21 @@ export type ExtraTextFields = Pick<NewEntry, "title" | "why" | "prevention" | "d
 
 /** Free-text fields besides the lesson get the same secret and injection screening (a lossless restore too). */
 export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
-  const extras = [
+  const nonEmpty = (xs: Array<string | undefined>) => xs.filter((x): x is string => typeof x === "string" && x.length > 0);
+  const advice = nonEmpty([
     input.title, input.why, input.prevention?.rule, input.prevention?.suggested_guardrail,
-    ...(input.directive?.required_actions ?? []), ...(input.directive?.forbidden_actions ?? []),
-    ...(input.directive?.verification_checks ?? []), ...(input.applicability?.triggers ?? []),
-  ].filter((x): x is string => typeof x === "string" && x.length > 0);
+    ...(input.directive?.required_actions ?? []), ...(input.directive?.verification_checks ?? []), ...(input.applicability?.triggers ?? []),
+  ]);
+  // A forbidden action names the unsafe thing on purpose ("mark API views csrf_exempt"): screened for secrets, not for safety.
+  const forbidden = nonEmpty(input.directive?.forbidden_actions ?? []);
   // A detection pattern is code-like (safety rules would misfire on it), but it must not carry a secret either.
   const pattern = input.prevention?.detection_pattern ? findSecrets(input.prevention.detection_pattern).issues : [];
-  if (extras.length === 0) return pattern;
-  const joined = extras.join("\n");
+  if (advice.length === 0 && forbidden.length === 0) return pattern;
+  const joined = advice.join("\n");
   return [
-    ...findSecrets(joined).issues,
+    ...findSecrets([...advice, ...forbidden].join("\n")).issues,
     ...pattern,
-    ...checkContentSafety(joined).filter((i) => i.severity === "reject" && i.code !== "destructive_command"),
+    ...(advice.length ? checkContentSafety(joined).filter((i) => i.severity === "reject" && i.code !== "destructive_command") : []),
   ];
 }
 

@@ -141,3 +141,21 @@ test("regression 11.8: what the fields do once set by a face — per-entry TTL, 
     assert.ok(!(await recallAs("coder")).includes(String(forReviewer.data.id)));
   });
 });
+
+test("regression: a forbidden action may name the unsafe practice it forbids (it is screened for secrets, not for safety), on add and on a lossless import", async () => {
+  await withCairn(async (c, sb) => {
+    const lesson = "The SPA's POSTs failed with 403 after moving to session auth; send the csrftoken cookie value in X-CSRFToken.";
+    const added = await c.add({ lesson, category: "security", directive: { forbidden_actions: ["mark API views csrf_exempt"] } });
+    assert.equal(added.action, "added", JSON.stringify(added.issues));
+    const file = path.join(sb.root, "export.cairn.jsonl");
+    await c.exportFile(file, { tier: "swarm" });
+    await c.remove(added.id!);
+    const report = await c.importFile(file);
+    assert.deepEqual([report.imported, report.rejected], [1, 0], JSON.stringify(report.rejections));
+    // A required action that disables the protection is still refused, and a token is refused anywhere.
+    const unsafe = await c.add({ lesson: "Session auth broke the SPA's POSTs with 403 errors from the Django views.", category: "security", directive: { required_actions: ["disable CSRF protection on every API view"] } });
+    assert.equal(unsafe.action, "rejected");
+    const token = await c.add({ lesson: "Never commit the deploy token used by the release job in ci/release.yml.", category: "security", directive: { forbidden_actions: ["use ghp_8f3kL2mN9qR4tV7wX1yZ5aB6cD0eF2gH4iJ6"] } });
+    assert.equal(token.action, "rejected");
+  });
+});
