@@ -3,11 +3,10 @@
 // Each (operation, warm) pair runs in its own new process on a copy of the 10k corpus, because what
 // is measured is exactly what a new process pays once: module loading, statement preparation, caches.
 import { runResultWorker } from "./child-result.js";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { REPO_ROOT } from "./corpus.js";
+import { BENCH_CAPS, copyCorpus } from "./corpus-copy.js";
 import { ensureCorpus } from "./seed.js";
 
 export type FirstCallOp = "inject" | "add" | "recall";
@@ -35,14 +34,9 @@ async function worker(op: FirstCallOp, warmed: boolean, corpusDir: string, n: nu
   const { openCairn } = await import("../src/index.js");
   const { generatedLesson, injectContext, recallQuery } = await import("./corpus.js");
   const { makeRng } = await import("./rng.js");
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-first-"));
+  const copy = copyCorpus(corpusDir, "cairn-first-");
   try {
-    fs.cpSync(corpusDir, tmp, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "xdg-data"), XDG_CONFIG_HOME: path.join(tmp, "xdg-config") };
-    const cairn = await openCairn({
-      projectDir: path.join(tmp, "project"), hivePath: path.join(tmp, "hive", "hive.db"), env,
-      config: { knowledge: { swarm_max_entries: 10_000_000, hive_max_entries: 10_000_000 } }, actor: "agent:bench",
-    });
+    const cairn = await openCairn({ ...copy.open, config: { knowledge: BENCH_CAPS }, actor: "agent:bench" });
     let warmMs = 0;
     if (warmed) {
       const w0 = performance.now();
@@ -75,7 +69,7 @@ async function worker(op: FirstCallOp, warmed: boolean, corpusDir: string, n: nu
     times.sort((a, b) => a - b);
     return { op, warmed, firstMs, p50Ms: times[Math.floor(times.length / 2)]!, warmMs };
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    copy.remove();
   }
 }
 

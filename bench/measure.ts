@@ -1,11 +1,11 @@
 // Measures one benchmark size on the real engine: add, recall, inject latencies and resident memory.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { openCairn } from "../src/index.js";
 import { generatedLesson, injectContext, recallQuery } from "./corpus.js";
 import { measureEmptyRecall, type EmptyRecallResult } from "./empty-recall.js";
 import { makeRng } from "./rng.js";
+import { BENCH_CAPS, copyCorpus } from "./corpus-copy.js";
 import { cacheDir } from "./seed.js";
 import { timeLoop, type Timing } from "./stats.js";
 
@@ -37,16 +37,10 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
   const src = cacheDir(size, seed);
   if (!fs.existsSync(path.join(src, "ready.json"))) throw new Error(`no seeded corpus at ${src}; run bench/run.ts`);
   // Work on a copy: adds and shown-counters must not drift the cached corpus between runs.
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-bench-"));
+  const copy = copyCorpus(src, "cairn-bench-");
   try {
-    fs.cpSync(src, tmp, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "xdg-data"), XDG_CONFIG_HOME: path.join(tmp, "xdg-config") };
     const t0 = process.hrtime.bigint();
-    // Caps raised so the corpus keeps its size: at the default swarm cap (10,000) a 100k tier would be evicted on the first add.
-    const cairn = await openCairn({
-      projectDir: path.join(tmp, "project"), hivePath: path.join(tmp, "hive", "hive.db"), env,
-      config: { knowledge: { swarm_max_entries: 10_000_000, hive_max_entries: 10_000_000 } }, actor: "agent:bench",
-    });
+    const cairn = await openCairn({ ...copy.open, config: { knowledge: BENCH_CAPS }, actor: "agent:bench" });
     const openMs = Number(process.hrtime.bigint() - t0) / 1e6;
     const rng = makeRng(seed * 7919 + 17);
 
@@ -86,6 +80,6 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
       heapUsedMb: mem.heapUsed / 1048576,
     };
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    copy.remove();
   }
 }

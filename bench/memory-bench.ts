@@ -4,11 +4,10 @@
 // contexts, as a server does all day, and samples RSS after a full GC. Growth after warm-up is
 // what would take a million-turn server past its 200 MB budget.
 import { runResultWorker } from "./child-result.js";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { REPO_ROOT } from "./corpus.js";
+import { BENCH_CAPS, copyCorpus } from "./corpus-copy.js";
 import { ensureCorpus } from "./seed.js";
 
 export interface MemoryResult {
@@ -34,14 +33,9 @@ async function worker(corpusDir: string, turns: number): Promise<MemoryResult> {
   const { injectContext } = await import("./corpus.js");
   const { makeRng } = await import("./rng.js");
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-memory-"));
+  const copy = copyCorpus(corpusDir, "cairn-memory-");
   try {
-    fs.cpSync(corpusDir, tmp, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "xdg-data"), XDG_CONFIG_HOME: path.join(tmp, "xdg-config") };
-    const cairn = await openCairn({
-      projectDir: path.join(tmp, "project"), hivePath: path.join(tmp, "hive", "hive.db"), env,
-      config: { knowledge: { swarm_max_entries: 10_000_000, hive_max_entries: 10_000_000 } }, actor: "agent:bench",
-    });
+    const cairn = await openCairn({ ...copy.open, config: { knowledge: BENCH_CAPS }, actor: "agent:bench" });
     const rng = makeRng(1616);
     const contexts = Array.from({ length: 20 }, (_, i) => injectContext(rng, i));
     // Warm-up covers the JIT, the statement cache and the first heap resizes (measured: RSS settles by ~1,500 turns).
@@ -64,7 +58,7 @@ async function worker(corpusDir: string, turns: number): Promise<MemoryResult> {
     await cairn.close();
     return { size: 0, turns, warmupTurns, samples, rssAfterWarmupMb: samples[0]![1], rssEndMb: samples[samples.length - 1]![1], heapEndMb, statements };
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    copy.remove();
   }
 }
 

@@ -1,5 +1,4 @@
 // Benchmark: server time of every `cairn ui` page (p50/p95) at 10,000 + 10,000 entries, in-process through the Hono app, and the first-load JS+CSS weight.
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openCairn } from "../src/index.js";
@@ -7,6 +6,7 @@ import { createUiApp } from "../src/faces/web/app.js";
 import { Assets } from "../src/faces/web/assets.js";
 import { injectContext, recallQuery } from "./corpus.js";
 import { makeRng } from "./rng.js";
+import { BENCH_CAPS, copyCorpus } from "./corpus-copy.js";
 import { ensureCorpus } from "./seed.js";
 import { percentile } from "./stats.js";
 
@@ -29,14 +29,9 @@ export async function runUiBench(opts: { size?: number; calls?: number; seed?: n
   const calls = opts.calls ?? 100;
   const corpus = await ensureCorpus(size, opts.seed ?? 42);
   // A copy: the drafts and shown events added here must not drift the cached corpus.
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-ui-bench-"));
+  const copy = copyCorpus(corpus.dir, "cairn-ui-bench-");
   try {
-    fs.cpSync(corpus.dir, tmp, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "xdg-data"), XDG_CONFIG_HOME: path.join(tmp, "xdg-config") };
-    const base = {
-      projectDir: path.join(tmp, "project"), hivePath: path.join(tmp, "hive", "hive.db"), env,
-      config: { knowledge: { swarm_max_entries: 10_000_000, hive_max_entries: 10_000_000 }, governance: { require_approval: { swarm: true, hive: false } } },
-    };
+    const base = { ...copy.open, config: { knowledge: BENCH_CAPS, governance: { require_approval: { swarm: true, hive: false } } } };
     // What a real project has beyond the corpus: agent drafts waiting, and a history of injections.
     const agent = await openCairn({ ...base, actor: "agent:bench" });
     const rng = makeRng(99);
@@ -98,7 +93,7 @@ export async function runUiBench(opts: { size?: number; calls?: number; seed?: n
     const assets = new Assets();
     return { size, pages: out, load: os.loadavg()[0] ?? 0, firstLoadBytes: { main: assets.weight("main"), dashboard: assets.weight("main", "dashboard") } };
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    copy.remove();
   }
 }
 
