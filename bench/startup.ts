@@ -2,7 +2,7 @@
 //
 // Every figure is a whole new process, repeated; medians are reported with the machine's load,
 // because start-up time on a shared 2-core machine moves with whatever else runs.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

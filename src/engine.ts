@@ -3,7 +3,7 @@
 // imported inside those operations, so opening the engine for a read does not load them.
 import path from "node:path";
 import fs from "node:fs";
-import { LIVE_STATUSES, STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
+import { STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
 import { CairnError, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";

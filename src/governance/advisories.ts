@@ -1,5 +1,4 @@
 // Pre-action advisories: which vetted lessons apply to the files and text an agent is about to write, within a time bound.
-import type { Tier } from "../core/entry.js";
 import { sanitizeForPrompt } from "../quality/sanitize.js";
 import { openTiers, type Services } from "../services.js";
 import { isHumanActor } from "./actors.js";

@@ -1,5 +1,5 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
-import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
+import { LIVE_STATUSES, type Category, type Status, type Tier } from "../core/entry.js";
 import { openTiers, tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter, Store } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";

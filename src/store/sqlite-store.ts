@@ -2,7 +2,7 @@
 import { healDates } from "../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
-import { buildSearchText, queryTerms, toFtsMatchQuery } from "../core/text.js";
+import { queryTerms, toFtsMatchQuery } from "../core/text.js";
 import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, searchTextOf, type EntryRowColumns } from "./entry-columns.js";
 import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";

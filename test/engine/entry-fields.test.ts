@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { openCairn, type Cairn, type Entry } from "../../src/index.js";
+import { type Cairn, type Entry } from "../../src/index.js";
 import { NewEntryInputSchema } from "../../src/core/entry.js";
 import { callTool, knowledgeAdd } from "../../src/tools/index.js";
 import { sandbox as cliSandbox } from "../helpers/cli.js";

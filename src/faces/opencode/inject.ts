@@ -1,6 +1,5 @@
 // Injection in experimental.chat.messages.transform: the lessons block as a text part of the last user message.
 import type { Hooks } from "@opencode-ai/plugin";
-import type { Cairn } from "../../engine.js";
 import type { RetrievalContext } from "../../retrieval/context.js";
 import { currentTask } from "../../retrieval/plan.js";
 import { INJECTION_SENTINEL } from "../../retrieval/render.js";
