@@ -18,6 +18,7 @@ import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, T
 import { isUnavailableError, PgClient, type PgConnectOptions, type Querier } from "./client.js";
 import { termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
+import { RefreshedFigure } from "./refreshed-figure.js";
 import { detectVectorBackend, ensureHnswIndex, hnswIndexName, nearestExact, nearestPgvector, spaceSql, vectorRows, type VectorBackend } from "./vectors.js";
 
 export interface PgStoreOptions extends PgConnectOptions {
@@ -135,10 +136,19 @@ export class PostgresStore implements Store {
   private ready: Promise<number> | undefined;
   private readonly termStats = new TermStatsCache();
   private readonly listeners = new StoreListeners();
-  private stats: { at: number; entries: number; tokens: number } | undefined;
-  private statsRead: Promise<{ at: number; entries: number; tokens: number }> | undefined;
-  private common: { at: number; shares: Map<string, number> } | undefined;
-  private commonRead: Promise<Map<string, number>> | undefined;
+  /**
+   * Tier size and token total (idf and average length). A figure past its TTL still answers while a
+   * fresh one is read beside the search (a second-old figure ranks the same), so a search never waits
+   * on this round trip except for the first one, or after a long pause.
+   */
+  private readonly stats = new RefreshedFigure(STATS_TTL_MS, STALE_STATS_MAX_MS, () => this.readTierStats());
+  /**
+   * The lexemes ANALYZE found common, with their share of rows (pg_stats.most_common_elems of
+   * search_vec). A term known to be far past the pruning limit needs no counting: that count would
+   * read thousands of rows only to drop the term. Refreshed now and then (beside the search, like the
+   * tier figures); empty before any ANALYZE.
+   */
+  private readonly common = new RefreshedFigure(COMMON_LEXEMES_TTL_MS, STALE_COMMON_MAX_MS, () => this.readCommonLexemes());
   private readonly vectorSearch: "auto" | "exact";
   private readonly log: (line: string) => void;
   private backend: Promise<VectorBackend> | undefined;
@@ -311,55 +321,24 @@ export class PostgresStore implements Store {
     return rows.map((r) => this.toEntry(r));
   }
 
-  /**
-   * Tier size and token total (idf and average length). A figure past its TTL still answers while a
-   * fresh one is read beside the search (a second-old figure ranks the same), so a search never waits
-   * on this round trip except for the first one, or after a long pause.
-   */
-  private async tierStats(): Promise<{ entries: number; tokens: number }> {
-    const age = this.stats ? Date.now() - this.stats.at : Infinity;
-    if (age < STATS_TTL_MS) return this.stats!;
-    const read = (this.statsRead ??= (async () => {
-      const rows = await (await this.q()).query<{ name: string; v: number }>(
-        `SELECT name, COALESCE(sum(value), 0)::float8 AS v FROM ${this.S}.counters WHERE name IN ('entries', 'tokens') GROUP BY name`,
-      );
-      const get = (n: string) => rows.find((r) => r.name === n)?.v ?? 0;
-      this.stats = { at: Date.now(), entries: get("entries"), tokens: get("tokens") };
-      return this.stats;
-    })().finally(() => (this.statsRead = undefined)));
-    if (age < STALE_STATS_MAX_MS) {
-      read.catch(() => {});
-      return this.stats!;
-    }
-    return read;
+  private async readTierStats(): Promise<{ entries: number; tokens: number }> {
+    const rows = await (await this.q()).query<{ name: string; v: number }>(
+      `SELECT name, COALESCE(sum(value), 0)::float8 AS v FROM ${this.S}.counters WHERE name IN ('entries', 'tokens') GROUP BY name`,
+    );
+    const get = (n: string) => rows.find((r) => r.name === n)?.v ?? 0;
+    return { entries: get("entries"), tokens: get("tokens") };
   }
 
-  /**
-   * The lexemes ANALYZE found common, with their share of rows (pg_stats.most_common_elems of
-   * search_vec). A term known to be far past the pruning limit needs no counting: that count would
-   * read thousands of rows only to drop the term. Refreshed now and then (beside the search, like the
-   * tier figures); empty before any ANALYZE.
-   */
-  private async commonLexemes(): Promise<Map<string, number>> {
-    const age = this.common ? Date.now() - this.common.at : Infinity;
-    if (age < COMMON_LEXEMES_TTL_MS) return this.common!.shares;
-    const read = (this.commonRead ??= (async () => {
-      const rows = await (await this.q()).query<{ elems: string[] | null; freqs: number[] | null }>(
-        `SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
-           FROM pg_stats WHERE schemaname = $1 AND tablename = 'entries' AND attname = 'search_vec'`,
-        [this.schema],
-      );
-      const shares = new Map<string, number>();
-      const { elems, freqs } = rows[0] ?? { elems: null, freqs: null };
-      if (elems && freqs) elems.forEach((lexeme, i) => shares.set(lexeme, Number(freqs[i] ?? 0)));
-      this.common = { at: Date.now(), shares };
-      return shares;
-    })().finally(() => (this.commonRead = undefined)));
-    if (age < STALE_COMMON_MAX_MS) {
-      read.catch(() => {});
-      return this.common!.shares;
-    }
-    return read;
+  private async readCommonLexemes(): Promise<Map<string, number>> {
+    const rows = await (await this.q()).query<{ elems: string[] | null; freqs: number[] | null }>(
+      `SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+         FROM pg_stats WHERE schemaname = $1 AND tablename = 'entries' AND attname = 'search_vec'`,
+      [this.schema],
+    );
+    const shares = new Map<string, number>();
+    const { elems, freqs } = rows[0] ?? { elems: null, freqs: null };
+    if (elems && freqs) elems.forEach((lexeme, i) => shares.set(lexeme, Number(freqs[i] ?? 0)));
+    return shares;
   }
 
   /**
@@ -372,7 +351,7 @@ export class PostgresStore implements Store {
     const missing = this.termStats.missing(keys, total);
     const toCount = new Map<string, number>();
     if (missing.length === 0) return toCount;
-    const shares = await this.commonLexemes();
+    const shares = await this.common.get();
     // The least common word ANALYZE lists bounds every word it does not; without statistics, nothing is bounded.
     let unlisted = Infinity;
     if (shares.size) for (const share of shares.values()) unlisted = Math.min(unlisted, share * total);
@@ -496,7 +475,7 @@ export class PostgresStore implements Store {
     };
     const unique = [...new Set(terms.map((t) => t.toLowerCase()))].filter((t) => keyOf(t));
     if (unique.length === 0 || limit <= 0) return [];
-    const stats = await this.tierStats();
+    const stats = await this.stats.get();
     const keys = unique.map(keyOf);
     const toCount = await this.uncountedTerms(keys, stats.entries, queries);
     const cap = Math.ceil(maxUsefulDocFrequency(stats.entries)) + 1;
