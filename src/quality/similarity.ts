@@ -667,17 +667,17 @@ function rolesSwapped(a: LessonProfile, b: LessonProfile): boolean {
   return swapsInto(a, b) && swapsInto(b, a);
 }
 
-/** Something `x` negates is a topic word `y` states outside its own refusals. */
-function negatesOther(x: LessonProfile, y: LessonProfile): boolean {
-  for (const t of x.negObjects) if (y.stems.includes(t) && !y.refused.has(t)) return true;
+/** Whether `y` states one of `stems` as a topic word, outside its own refusals. */
+function statesAnyOf(y: LessonProfile, stems: ReadonlySet<string>): boolean {
+  for (const t of stems) if (y.stems.includes(t) && !y.refused.has(t)) return true;
   return false;
 }
 
-/** Something `x` prohibits (anywhere after its prohibition, in that clause) is a topic word `y` states outside its own refusals. */
-function refusesOther(x: LessonProfile, y: LessonProfile): boolean {
-  for (const t of x.refused) if (y.stems.includes(t) && !y.refused.has(t)) return true;
-  return false;
-}
+/** Something `x` negates is a topic word `y` states. */
+const negatesOther = (x: LessonProfile, y: LessonProfile): boolean => statesAnyOf(y, x.negObjects);
+
+/** Something `x` prohibits (anywhere after its prohibition, in that clause) is a topic word `y` states. */
+const refusesOther = (x: LessonProfile, y: LessonProfile): boolean => statesAnyOf(y, x.refused);
 
 /** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
 export const CONTRADICTION_TOPIC = 0.5;
