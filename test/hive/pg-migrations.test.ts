@@ -42,3 +42,24 @@ test("migrations are not cut off by the short per-query timeout ordinary queries
     await dropSchema(url, schema);
   }
 });
+
+test("the entries table is vacuumed early, indexes included: usage counters leave dead row versions on every turn", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("vacuum");
+  const store = new PostgresStore({ url, schema, poolMax: 2 }, "hive");
+  try {
+    await store.countEntries();
+    const rows = await adminQuery<{ options: string[] | null }>(
+      url,
+      `SELECT c.reloptions AS options FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = 'entries'`,
+      [schema],
+    );
+    const options = rows[0]?.options ?? [];
+    for (const want of ["vacuum_index_cleanup=on", "autovacuum_vacuum_scale_factor=0.01", "autovacuum_vacuum_threshold=200"]) {
+      assert.ok(options.includes(want), `entries lacks ${want} (has ${JSON.stringify(options)})`);
+    }
+  } finally {
+    await store.close();
+    await dropSchema(url, schema);
+  }
+});
