@@ -125,11 +125,20 @@ export class TeamHiveStore implements Store {
     return this.state === "down" && Date.now() < this.retryAt;
   }
 
-  /** A hot-path read: bounded wait, and on a timeout or an outage the fallback answers. */
-  private async fast<T>(read: () => Promise<T>, fallback: () => T): Promise<T> {
+  /** How long a hot-path read may wait: the first of a process also connects (and checks the schema). */
+  private readWaitMs(): number {
+    return this.state === "unknown" ? Math.max(this.opts.readTimeoutMs, this.opts.connectTimeoutMs) : this.opts.readTimeoutMs;
+  }
+
+  /**
+   * A hot-path read: bounded wait, and on a timeout or an outage the fallback answers. `read` gets the
+   * bound, for reads whose statements can drop an answer that comes later (PgClient's ReadOptions).
+   */
+  private async fast<T>(read: (waitMs: number) => Promise<T>, fallback: () => T): Promise<T> {
     if (this.skipping()) return fallback();
     try {
-      const v = await timeout(read(), this.state === "unknown" ? Math.max(this.opts.readTimeoutMs, this.opts.connectTimeoutMs) : this.opts.readTimeoutMs);
+      const waitMs = this.readWaitMs();
+      const v = await timeout(read(waitMs), waitMs);
       this.markUp();
       return v;
     } catch (e) {
@@ -173,7 +182,7 @@ export class TeamHiveStore implements Store {
   async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]> {
     // After a slow one, vector searches pause a while: each would hold a pooled connection the text search needs.
     if (this.skipping() || Date.now() < this.vectorsSlowUntil) return [];
-    const waitMs = this.state === "unknown" ? Math.max(this.opts.readTimeoutMs, this.opts.connectTimeoutMs) : this.opts.readTimeoutMs;
+    const waitMs = this.readWaitMs();
     try {
       const hits = await timeout(this.remote.searchVectors(space, query, filter, limit), waitMs);
       this.markUp();
@@ -209,8 +218,8 @@ export class TeamHiveStore implements Store {
 
   searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
     return this.fast(
-      async () => {
-        const hits = await this.remote.searchEntries(terms, filter, limit);
+      async (waitMs) => {
+        const hits = await this.remote.searchEntries(terms, filter, limit, { readTimeoutMs: waitMs });
         this.cache.rememberSearch(terms, filter, hits);
         return hits;
       },

@@ -26,8 +26,18 @@ export interface PgConnectOptions {
   applicationName?: string;
 }
 
+export interface ReadOptions {
+  /**
+   * Once a connection has the statement, give up after this long (UNAVAILABLE). An answer that comes
+   * later is dropped where it lands: the rows die young instead of flowing on into entries and caches
+   * nobody is waiting for, and the connection goes back to the pool (the driver's own query_timeout
+   * would destroy it). Connecting is not timed here: the caller's own bound covers it.
+   */
+  readTimeoutMs?: number;
+}
+
 export interface Querier {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], opts?: ReadOptions): Promise<T[]>;
   /** Several statements without parameters (migrations); `waitMs` lifts the read timeout for a long one (an index build). */
   exec(sql: string, waitMs?: number): Promise<void>;
 }
@@ -96,6 +106,8 @@ function querier(c: PoolClient): Querier {
 export class PgClient implements Querier {
   /** The URL with its password masked: the only form that is ever shown. */
   readonly location: string;
+  /** Answers that came after their read timeout and were dropped unread (doctor and tests read it). */
+  lateAnswersDropped = 0;
   private poolPromise: Promise<Pool> | undefined;
   private closed = false;
 
@@ -146,12 +158,40 @@ export class PgClient implements Querier {
     return new CairnError("STORE_ERROR", `The team hive ${this.location} refused a query: ${message}`, { sqlstate: state });
   }
 
-  async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = [], opts: ReadOptions = {}): Promise<T[]> {
     try {
-      return await run<T>(await this.pool(), sql, params);
+      const pool = await this.pool();
+      return await (opts.readTimeoutMs ? this.timedRead<T>(pool, sql, params, opts.readTimeoutMs) : run<T>(pool, sql, params));
     } catch (e) {
       throw this.fail(e);
     }
+  }
+
+  /**
+   * The driver's callback form under our own timer: a promise chain would carry a late answer on
+   * through every `await` behind it; here the callback sees the deadline passed and drops the rows.
+   */
+  private timedRead<T>(pool: Pool, sql: string, params: readonly unknown[], ms: number): Promise<T[]> {
+    return new Promise<T[]>((resolve, reject) => {
+      pool.connect((connectError, client, release) => {
+        if (connectError || !client) return reject(connectError ?? new Error("connection error: no client"));
+        let late = false;
+        const timer = setTimeout(() => {
+          late = true;
+          reject(new CairnError("UNAVAILABLE", `The team hive ${this.location} is unreachable: no answer within ${ms} ms`, { readTimeoutMs: ms }));
+        }, ms);
+        const query: QueryConfig = { name: statementName(sql), text: sql, values: params.map(bindable) };
+        client.query(query, (error: Error | null, result: { rows: unknown[] } | undefined) => {
+          clearTimeout(timer);
+          if (late) this.lateAnswersDropped++;
+          // A connection that broke is discarded; one that merely answered late (or refused a statement) is kept.
+          release(error && isUnavailableError(error) ? error : undefined);
+          if (late) return;
+          if (error) reject(error);
+          else resolve((result?.rows ?? []) as T[]);
+        });
+      });
+    });
   }
 
   async exec(sql: string): Promise<void> {

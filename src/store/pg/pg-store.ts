@@ -15,7 +15,7 @@ import {
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
 import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, TermStatsCache, type SearchStep, type TermChoice } from "../term-stats.js";
-import { isUnavailableError, PgClient, type PgConnectOptions, type Querier } from "./client.js";
+import { isUnavailableError, PgClient, type PgConnectOptions, type Querier, type ReadOptions } from "./client.js";
 import { termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
 import { RefreshedFigure } from "./refreshed-figure.js";
@@ -369,11 +369,12 @@ export class PostgresStore implements Store {
   }
 
   /** The count of each term's matches up to `cap`, one GIN lookup each. */
-  private async countTerms(terms: readonly string[], cap: number): Promise<Array<{ term: string; doc: number }>> {
+  private async countTerms(terms: readonly string[], cap: number, read: ReadOptions = {}): Promise<Array<{ term: string; doc: number }>> {
     return (await this.q()).query<{ term: string; doc: number }>(
       `SELECT t.term, (SELECT count(*)::int FROM (SELECT 1 FROM ${this.S}.entries e WHERE e.search_vec @@ t.term::tsquery LIMIT $2) x) AS doc
          FROM unnest($1::text[]) AS t(term)`,
       [[...terms], cap],
+      read,
     );
   }
 
@@ -466,7 +467,8 @@ export class PostgresStore implements Store {
    * frequency. When the counts show the choice would have been another, that step is run again as chosen,
    * so the result is always that of the counted frequencies.
    */
-  async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
+  /** `read`: the team hive's bound on each statement, so an answer that comes later is dropped (see ReadOptions). */
+  async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number, read: ReadOptions = {}): Promise<SearchHit[]> {
     const queries = new Map<string, string[]>();
     const keyOf = (t: string) => {
       const tq = termQuery(t);
@@ -482,7 +484,7 @@ export class PostgresStore implements Store {
     // Counting in the ranking statement pays when the uncounted terms are known to be rare: an OR with a
     // common term (no statistics yet, a phrase of common words) would rank thousands of rows first.
     const fuse = toCount.size > 0 && [...toCount.values()].every((bound) => bound <= FUSED_COUNT_MAX_ROWS);
-    if (toCount.size > 0 && !fuse) this.termStats.fill([...toCount.keys()], await this.countTerms([...toCount.keys()], cap));
+    if (toCount.size > 0 && !fuse) this.termStats.fill([...toCount.keys()], await this.countTerms([...toCount.keys()], cap, read));
     const cached = this.termStats.lookup(() => [], keys.filter((k) => !fuse || !toCount.has(k)), stats.entries);
     const known = new Map(keys.filter((k) => cached.has(k)).map((k) => [k, cached.get(k)!]));
     const dfNow = (k: string) => (fuse && toCount.has(k) ? PROVISIONAL_DF : (known.get(k) ?? 0));
@@ -490,7 +492,7 @@ export class PostgresStore implements Store {
     let first: { step: SearchStep; rows: Array<EntryRow & { rel: number }> } | undefined;
     const rank = (step: SearchStep, count: readonly string[] = []) => {
       const stepKeys = [...new Set(step.terms.map(keyOf).filter(Boolean))];
-      return this.rankedRows({ keys: stepKeys, mode: step.mode, queries, df: (k) => known.get(k) ?? 0, count, cap, stats, filter, limit });
+      return this.rankedRows({ keys: stepKeys, mode: step.mode, queries, df: (k) => known.get(k) ?? 0, count, cap, stats, filter, limit, read });
     };
     if (fuse) {
       const step = searchSteps(chosen)[0]!;
@@ -525,7 +527,7 @@ export class PostgresStore implements Store {
    */
   private async rankedRows(a: {
     keys: readonly string[]; mode: "any" | "all"; queries: ReadonlyMap<string, string[]>; df: (key: string) => number;
-    count: readonly string[]; cap: number; stats: { entries: number; tokens: number }; filter: EntryFilter; limit: number;
+    count: readonly string[]; cap: number; stats: { entries: number; tokens: number }; filter: EntryFilter; limit: number; read: ReadOptions;
   }): Promise<{ rows: Array<EntryRow & { rel: number }>; counted: Array<{ term: string; doc: number }> }> {
     // Each lexeme scores with its term's idf (a phrase lends its idf to its words); a counted term's idf is
     // worked out in SQL from its count, as idfOf() does.
@@ -575,6 +577,7 @@ export class PostgresStore implements Store {
          LEFT JOIN ${this.S}.entries e ON e.seq = top.seq
         ORDER BY top.rel DESC, e.seq`,
       p.values,
+      a.read,
     );
     const counts = rows[0]?.counted ?? {};
     return {
