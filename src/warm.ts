@@ -1,7 +1,8 @@
 // Priming a long-running process (MCP server, OpenCode plugin) after open, so its first real call costs what later ones do.
 import { EntrySchema } from "./core/entry.js";
 import { newEntryId } from "./core/ids.js";
-import { gateInput, writeLesson } from "./lifecycle/write.js";
+import { gateInput } from "./lifecycle/gate-input.js";
+import { writeLesson } from "./lifecycle/write.js";
 import { findNeighbours } from "./lifecycle/upsert.js";
 import { compareLessons } from "./quality/similarity.js";
 import { injectForContext } from "./retrieval/inject.js";

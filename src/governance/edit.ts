@@ -2,7 +2,7 @@
 import type { Entry, NewEntryInput } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { locate } from "../lifecycle/status.js";
-import { gateInput } from "../lifecycle/write.js";
+import { gateInput } from "../lifecycle/gate-input.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";

@@ -5,7 +5,7 @@ import { CairnError } from "../errors.js";
 import { isUnavailableError } from "../store/pg/client.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
-  CopyResult, DayCount, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
+  CopyResult, DayCount, EntryKey, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
   StoreListener, UsageCounter, UsageTotals,
 } from "../store/store.js";
 import { HiveResultCache } from "./cache.js";
@@ -330,6 +330,9 @@ export class TeamHiveStore implements Store {
   }
   findByFingerprint(fingerprint: string): Promise<Entry[]> {
     return this.through(() => this.remote.findByFingerprint(fingerprint));
+  }
+  entryKeys(): Promise<EntryKey[]> {
+    return this.through(() => this.remote.entryKeys());
   }
   listEntries(filter: EntryFilter, opts?: ListOptions): Promise<Entry[]> {
     return this.through(() => this.remote.listEntries(filter, opts));

@@ -1,18 +1,16 @@
 // Importing a file through the normal write path: bad lines reported by number, never fatal.
 import fs from "node:fs";
 import path from "node:path";
-import { fingerprintLesson } from "../core/ids.js";
-import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { enforceCap } from "../lifecycle/caps.js";
 import { NeighbourProfiles } from "../lifecycle/upsert.js";
-import { extraTextIssues, writeLesson } from "../lifecycle/write.js";
-import { validateLessonText } from "../quality/gates.js";
+import { writeLesson } from "../lifecycle/write.js";
 import { storeFor, type Services } from "../services.js";
-import { DuplicateEntryError, type Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { detectFormat } from "./detect.js";
 import { readFirstLines } from "./lines.js";
 import { parseFile } from "./parse.js";
+import { Restorer } from "./restore.js";
 import { IMPORT_FORMATS, type BadLine, type ImportFormat, type ParseItem } from "./types.js";
 
 export interface ImportOptions {
@@ -54,25 +52,6 @@ async function resolveFormat(file: string, format: ImportOptions["format"]): Pro
   return detected;
 }
 
-/** A lossless Cairn entry is restored as it was, after the secrets gate and sanitising (never skipped). */
-async function restoreEntry(s: Services, entry: Entry, actor: string): Promise<"imported" | "unchanged" | "reinforced" | { rejected: string }> {
-  if (entry.tier === "hive" && !s.hive) return { rejected: "hive entry but the hive is disabled" };
-  const store = storeFor(s, entry.tier);
-  if (await store.getEntry(entry.id)) return "unchanged";
-  const gate = validateLessonText(entry.lesson, { trusted: true });
-  // The other free-text fields are screened as on every write path: a secret in a title or a reason is never stored either.
-  const refusals = [...gate.issues, ...extraTextIssues(entry)].filter((i) => i.severity === "reject");
-  if (refusals.length) return { rejected: refusals.map((i) => i.message).join("; ") };
-  if ((await store.findByFingerprint(fingerprintLesson(gate.text))).length > 0) return "reinforced";
-  try {
-    await store.insertEntry({ ...entry, lesson: gate.text }, { type: "created", actor, data: { source: "import", lossless: true } }, { unique: true });
-  } catch (e) {
-    if (e instanceof DuplicateEntryError) return "reinforced";
-    throw e;
-  }
-  return "imported";
-}
-
 /** Rows per commit, and the longest a batch holds the write lock (other writers wait for it). */
 const BATCH_ROWS = 1000;
 const BATCH_MS = 250;
@@ -94,6 +73,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   const restoredInto = new Set<Store>();
   let processed = 0;
   const neighbourProfiles = new NeighbourProfiles();
+  const restorer = new Restorer(s, actor);
 
   const importItem = async (item: ParseItem): Promise<void> => {
     processed++;
@@ -104,7 +84,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     const { record } = item;
     for (const warning of record.warnings ?? []) if (report.warnings.length < 100) report.warnings.push({ line: record.line, warning });
     if (record.entry) {
-      const r = await restoreEntry(s, record.entry, actor);
+      const r = await restorer.restore(record.entry);
       if (r === "imported") restoredInto.add(storeFor(s, record.entry.tier));
       if (typeof r === "string") report[r]++;
       else {

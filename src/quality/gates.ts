@@ -29,7 +29,7 @@ export function validateLessonText(text: string, opts: GateOptions = {}): GateRe
       });
     }
     // Imported unsafe advice is kept (a person chose the file) but never unmarked.
-    issues.push(...findHarmfulAdvice(clean, { imported: true }));
+    if (!opts.adviceJudged) issues.push(...findHarmfulAdvice(clean, { imported: true }));
   } else {
     issues.push(...findHiddenChars(normal), ...findHarmfulAdvice(clean));
   }

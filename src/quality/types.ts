@@ -21,6 +21,12 @@ export interface GateOptions {
    * advice checks and vagueness, but never sanitising, injection markers nor the secrets gate.
    */
   trusted?: boolean;
+  /**
+   * With `trusted`: the lesson's advice was judged when it was first stored (a lossless Cairn
+   * restore), so the imported-advice check, which only ever warns and whose warnings a restore
+   * does not read, is skipped. Sanitising, injection markers and secrets still run.
+   */
+  adviceJudged?: boolean;
 }
 
 export interface GateResult {

@@ -16,7 +16,7 @@ import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./t
 
 export { searchTextOf } from "./entry-columns.js";
 import {
-  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS,
+  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
@@ -286,6 +286,10 @@ export class SqliteStore implements Store {
     return this.driver
       .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint])
       .map((r) => this.toEntry(r));
+  }
+
+  async entryKeys(): Promise<EntryKey[]> {
+    return this.driver.all<EntryKey>("SELECT id, external_id, fingerprint FROM entries", []);
   }
 
   async putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {

@@ -9,7 +9,7 @@ import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, isAdvisoryEntry, mer
 import { StoreListeners } from "../listeners.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "../tallies.js";
 import {
-  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS,
+  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type EntryKey,
   type CopyResult, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
@@ -319,6 +319,10 @@ export class PostgresStore implements Store {
   async findByFingerprint(fingerprint: string): Promise<Entry[]> {
     const rows = await (await this.q()).query<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM ${this.S}.entries e WHERE e.fingerprint = $1 ORDER BY e.seq LIMIT 20`, [fingerprint]);
     return rows.map((r) => this.toEntry(r));
+  }
+
+  async entryKeys(): Promise<EntryKey[]> {
+    return (await this.q()).query<EntryKey>(`SELECT id, external_id, fingerprint FROM ${this.S}.entries`);
   }
 
   private async readTierStats(): Promise<{ entries: number; tokens: number }> {

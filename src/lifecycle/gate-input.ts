@@ -1,0 +1,63 @@
+// The gates every stored lesson passes before dedup: structure, the lesson text, the other free-text fields. No I/O, so an import's worker thread runs them too.
+import { NewEntryInputSchema, type NewEntry, type NewEntryInput, type Tier } from "../core/entry.js";
+import { validateLessonText } from "../quality/gates.js";
+import { checkContentSafety } from "../quality/safety.js";
+import { findSecrets } from "../quality/secrets.js";
+import type { QualityIssue } from "../quality/types.js";
+import { isPlaceholderText } from "../quality/vague.js";
+import type { Services } from "../services.js";
+
+function structureIssues(err: { issues: { path: PropertyKey[]; message: string }[] }): QualityIssue[] {
+  return err.issues.map((i) => ({
+    layer: "structure" as const,
+    severity: "reject" as const,
+    code: `invalid_${String(i.path[0] ?? "input")}`,
+    // zod says "expected string, received undefined" for a missing field; a person reads "is required".
+    message: `${i.path.map(String).join(".") || "input"}: ${i.message.replace(/^Invalid input: expected (\w+), received undefined$/, "is required ($1)")}`,
+  }));
+}
+
+/** The free-text fields besides the lesson, as a new input or a stored entry carries them. */
+export type ExtraTextFields = Pick<NewEntry, "title" | "why" | "prevention" | "directive" | "applicability">;
+
+/** Free-text fields besides the lesson get the same secret and injection screening (a lossless restore too). */
+export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
+  const nonEmpty = (xs: Array<string | undefined>) => xs.filter((x): x is string => typeof x === "string" && x.length > 0);
+  const advice = nonEmpty([
+    input.title, input.why, input.prevention?.rule, input.prevention?.suggested_guardrail,
+    ...(input.directive?.required_actions ?? []), ...(input.directive?.verification_checks ?? []), ...(input.applicability?.triggers ?? []),
+  ]);
+  // A forbidden action names the unsafe thing on purpose ("mark API views csrf_exempt"): screened for secrets, not for safety.
+  const forbidden = nonEmpty(input.directive?.forbidden_actions ?? []);
+  // A detection pattern is code-like (safety rules would misfire on it), but it must not carry a secret either.
+  const pattern = input.prevention?.detection_pattern ? findSecrets(input.prevention.detection_pattern).issues : [];
+  if (advice.length === 0 && forbidden.length === 0) return pattern;
+  const joined = advice.join("\n");
+  return [
+    ...findSecrets([...advice, ...forbidden].join("\n")).issues,
+    ...pattern,
+    ...(advice.length ? checkContentSafety(joined).filter((i) => i.severity === "reject" && i.code !== "destructive_command") : []),
+  ];
+}
+
+export type GateOutcome =
+  | { ok: true; input: NewEntry; lesson: string; issues: QualityIssue[] }
+  | { ok: false; lesson: string; issues: QualityIssue[] };
+
+/** The gates every stored lesson passes, new or edited: structure, the lesson text, the other free-text fields. */
+export function gateInput(s: Pick<Services, "config">, raw: NewEntryInput, tier: Tier, trusted = false): GateOutcome {
+  const lessonRaw = typeof raw?.lesson === "string" ? raw.lesson : "";
+  const parsed = NewEntryInputSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, lesson: lessonRaw, issues: structureIssues(parsed.error) };
+  const input = parsed.data;
+  // The hive gate: whatever the route, hive writes are fully validated and refuse placeholder text.
+  const hive = tier === "hive";
+  const validate = s.config.knowledge.validation_enabled || hive;
+  const gate = validateLessonText(input.lesson, { trusted: (trusted && !hive) || !validate });
+  const issues = [...gate.issues, ...extraTextIssues(input)];
+  if (hive && isPlaceholderText(input.lesson)) {
+    issues.push({ layer: "quality", severity: "reject", code: "placeholder", message: "placeholder or test text is never stored in the hive" });
+  }
+  if (issues.some((i) => i.severity === "reject")) return { ok: false, lesson: input.lesson, issues };
+  return { ok: true, input, lesson: gate.text, issues };
+}
