@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     seed: arg("seed", 42),
     counts: { add: arg("add", 300), recall: arg("recall", 500), inject: arg("inject", 500) },
     baselineRssMb,
+    vectors: process.argv[process.argv.indexOf("--vectors") + 1] !== "off",
   });
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
 }

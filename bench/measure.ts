@@ -11,6 +11,8 @@ import { timeLoop, type Timing } from "./stats.js";
 
 export interface SizeResult {
   size: number;
+  /** Vectors on: the built-in model embeds each query and recall blends text and vector candidates (issue 13). */
+  vectors: boolean;
   openMs: number;
   add: Timing & { actions: Record<string, number> };
   recall: Timing & { meanHits: number };
@@ -30,6 +32,13 @@ export interface MeasureOptions {
   seed: number;
   counts: { add: number; recall: number; inject: number };
   baselineRssMb: number;
+  /** Measure with the built-in embedder on (hybrid retrieval); off: words only. The corpus carries vectors either way. */
+  vectors: boolean;
+}
+
+/** The engine config of a bench run: caps raised to keep the corpus's size, vectors as asked. */
+export function benchConfig(vectors: boolean) {
+  return { knowledge: BENCH_CAPS, embedding: { provider: vectors ? ("builtin" as const) : ("none" as const), retrieval: "hybrid" as const } };
 }
 
 export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
@@ -40,7 +49,7 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
   const copy = copyCorpus(src, "cairn-bench-");
   try {
     const t0 = process.hrtime.bigint();
-    const cairn = await openCairn({ ...copy.open, config: { knowledge: BENCH_CAPS }, actor: "agent:bench" });
+    const cairn = await openCairn({ ...copy.open, config: benchConfig(o.vectors), actor: "agent:bench" });
     const openMs = Number(process.hrtime.bigint() - t0) / 1e6;
     const rng = makeRng(seed * 7919 + 17);
 
@@ -70,7 +79,7 @@ export async function measureSize(o: MeasureOptions): Promise<SizeResult> {
     const mem = process.memoryUsage();
     await cairn.close();
     return {
-      size, openMs, baselineRssMb: o.baselineRssMb,
+      size, vectors: o.vectors, openMs, baselineRssMb: o.baselineRssMb,
       add: { ...add, actions },
       recall: { ...recall, meanHits: hits / recall.n },
       inject: { ...inject, meanEntries: shown / inject.n },

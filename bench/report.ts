@@ -7,6 +7,8 @@ export const BUDGETS = { injectP99Ms: 10, recallP50Ms: 5, addP50Ms: 5, rssMb: 20
 
 export interface Row {
   size: number;
+  /** Measured with the built-in embedder on (hybrid recall). */
+  vectors: boolean;
   metric: string;
   value: number;
   unit: "ms" | "MB";
@@ -22,7 +24,7 @@ function factorFor(size: number): number {
 export function rowsFor(r: SizeResult): Row[] {
   const f = factorFor(r.size);
   const row = (metric: string, value: number, unit: Row["unit"], budget: number | null): Row => ({
-    size: r.size, metric, value, unit, budget, pass: budget === null ? null : value <= budget,
+    size: r.size, vectors: r.vectors, metric, value, unit, budget, pass: budget === null ? null : value <= budget,
   });
   return [
     row("add p50", r.add.p50, "ms", BUDGETS.addP50Ms * f),
@@ -38,9 +40,9 @@ export function rowsFor(r: SizeResult): Row[] {
 const fmt = (v: number, unit: string) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ${unit}`;
 
 export function renderTable(rows: readonly Row[]): string {
-  const head = ["entries/tier", "metric", "measured", "budget", "result"];
+  const head = ["entries/tier", "vectors", "metric", "measured", "budget", "result"];
   const body = rows.map((r) => [
-    r.size.toLocaleString("en-US"), r.metric, fmt(r.value, r.unit),
+    r.size.toLocaleString("en-US"), r.vectors ? "on" : "off", r.metric, fmt(r.value, r.unit),
     r.budget === null ? "—" : `≤ ${fmt(r.budget, r.unit)}`, r.pass === null ? "info" : r.pass ? "PASS" : "FAIL",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
@@ -52,7 +54,7 @@ export function detailLines(r: SizeResult): string {
   const t = (x: Timing) =>
     `p50 ${x.p50.toFixed(2)} / p99 ${x.p99.toFixed(2)} ms wall` + (x.cpu ? `, ${x.cpu.p50.toFixed(2)} / ${x.cpu.p99.toFixed(2)} ms CPU` : "") + ` (n=${x.n})`;
   return [
-    `${r.size.toLocaleString("en-US")} + ${r.size.toLocaleString("en-US")}: open ${r.openMs.toFixed(0)} ms`,
+    `${r.size.toLocaleString("en-US")} + ${r.size.toLocaleString("en-US")}, vectors ${r.vectors ? "on" : "off"}: open ${r.openMs.toFixed(0)} ms`,
     `  add    ${t(r.add)} actions ${JSON.stringify(r.add.actions)}`,
     `  recall ${t(r.recall)} mean hits ${r.recall.meanHits.toFixed(1)}`,
     `  inject ${t(r.inject)} mean entries ${r.inject.meanEntries.toFixed(1)}`,

@@ -16,6 +16,8 @@ import { memoryLines, runMemoryBench } from "./memory-bench.js";
 
 const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-extras] [--strict]
   --sizes   entries per tier (each size seeds N swarm + N hive entries)
+  --vectors on|off|only  on (default): each size measured twice, words only and with the built-in
+            embedder on (hybrid recall, query embedding included); off: words only; only: vectors on only
   --json    machine-readable output on stdout (progress goes to stderr)
   --no-extras  skip bench/mcp-bench.ts (needs \`npm run build\` for dist/mcp.js) and bench/opencode-bench.ts
   --add/--recall/--inject N  timed calls per size (default 300/500/500)
@@ -34,10 +36,12 @@ interface Args {
   opencodeRuns: number;
   counts: string[];
   memoryTurns: number;
+  /** Which retrieval each size is measured with: false = words only, true = built-in vectors on. */
+  vectorModes: boolean[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, extras: true, strict: false, startup: true, opencodeRuns: 3, counts: [], memoryTurns: 100_000 };
+  const a: Args = { sizes: [1_000, 10_000, 100_000], seed: 42, json: false, extras: true, strict: false, startup: true, opencodeRuns: 3, counts: [], memoryTurns: 100_000, vectorModes: [false, true] };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     if (k === "--sizes") a.sizes = argv[++i]!.split(",").map((s) => Number(s.replace(/[_k]/g, (m) => (m === "k" ? "000" : ""))));
@@ -48,6 +52,13 @@ function parseArgs(argv: string[]): Args {
     else if (k === "--no-startup") a.startup = false;
     else if (k === "--no-opencode") a.opencodeRuns = 0;
     else if (k === "--memory-turns") a.memoryTurns = Number(argv[++i]);
+    else if (k === "--vectors") {
+      const v = argv[++i];
+      if (v === "on") a.vectorModes = [false, true];
+      else if (v === "off") a.vectorModes = [false];
+      else if (v === "only") a.vectorModes = [true];
+      else throw new Error(`--vectors takes on, off or only\n${USAGE}`);
+    }
     else if (["--add", "--recall", "--inject"].includes(k)) a.counts.push(k, argv[++i]!);
     else if (k === "--help" || k === "-h") {
       console.log(USAGE);
@@ -58,10 +69,10 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-function measure(size: number, seed: number, counts: string[]): Promise<SizeResult> {
+function measure(size: number, seed: number, counts: string[], vectors: boolean): Promise<SizeResult> {
   const worker = path.join(REPO_ROOT, "bench", "measure-worker.ts");
-  const args = ["--expose-gc", "--import", "tsx", worker, "--size", String(size), "--seed", String(seed), ...counts];
-  return runResultWorker<SizeResult>(args, REPO_ROOT, `size ${size}: measure worker`);
+  const args = ["--expose-gc", "--import", "tsx", worker, "--size", String(size), "--seed", String(seed), "--vectors", vectors ? "on" : "off", ...counts];
+  return runResultWorker<SizeResult>(args, REPO_ROOT, `size ${size}${vectors ? " vectors on" : ""}: measure worker`);
 }
 
 interface ExtraOutcome<T> {
@@ -113,12 +124,14 @@ async function main(): Promise<void> {
   const errors: string[] = [];
   for (const size of args.sizes) {
     await ensureCorpus(size, args.seed, log);
-    log(`measuring ${size.toLocaleString("en-US")} swarm + ${size.toLocaleString("en-US")} hive entries…`);
-    try {
-      results.push(await measure(size, args.seed, args.counts));
-    } catch (e) {
-      errors.push((e as Error).message);
-      log((e as Error).message);
+    for (const vectors of args.vectorModes) {
+      log(`measuring ${size.toLocaleString("en-US")} swarm + ${size.toLocaleString("en-US")} hive entries, vectors ${vectors ? "on" : "off"}…`);
+      try {
+        results.push(await measure(size, args.seed, args.counts, vectors));
+      } catch (e) {
+        errors.push((e as Error).message);
+        log((e as Error).message);
+      }
     }
   }
   if (args.extras) log("running bench/mcp-bench.ts and bench/opencode-bench.ts when present (--no-extras skips them)…");
