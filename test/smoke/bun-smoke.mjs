@@ -28,7 +28,9 @@ const pgUrl = process.env.CAIRN_TEST_PG || (process.env.CI === "true" ? "postgre
 let pgNote = "PostgreSQL part skipped (set CAIRN_TEST_PG)";
 if (pgUrl) {
   const schema = `cairn_t_bun_${process.pid}`;
-  const team = await openCairn({ projectDir: project, env, config: { hive_url: pgUrl, hive_postgres: { schema } } });
+  // This checks that the driver works under Bun, not the 50 ms hot-path budget: on a busy CI machine a
+  // read past that budget would (rightly) queue the promotion in the outbox instead of writing it.
+  const team = await openCairn({ projectDir: project, env, config: { hive_url: pgUrl, hive_postgres: { schema, read_timeout_ms: 10_000 } } });
   try {
     const p = await team.promote({ lesson: { lesson: "Under Bun the team hive answers: pg loads lazily and ranks with BM25 over GIN.", category: "tooling" } });
     if (p.action !== "added") throw new Error(`promote to the PostgreSQL hive failed under Bun: ${JSON.stringify(p)}`);
