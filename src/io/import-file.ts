@@ -9,9 +9,10 @@ import { storeFor, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
 import { detectFormat } from "./detect.js";
 import { readFirstLines } from "./lines.js";
-import { parseFile } from "./parse.js";
-import { Restorer } from "./restore.js";
-import { IMPORT_FORMATS, type BadLine, type ImportFormat, type ParseItem } from "./types.js";
+import { prepareFile, recordTier, type PreparedItem } from "./prepare.js";
+import { Restorer, type RestoreGate } from "./restore.js";
+import { IMPORT_FORMATS, type BadLine, type ImportFormat } from "./types.js";
+import type { GateOutcome } from "../lifecycle/gate-input.js";
 
 export interface ImportOptions {
   format?: ImportFormat | "auto";
@@ -34,7 +35,7 @@ export interface ImportReport {
   rejections: Array<{ line: number; reason: string }>;
   /** What the parser repaired in a record, e.g. an unreadable date dropped (first 100). */
   warnings: Array<{ line: number; warning: string }>;
-  /** Entries evicted because restored lessons took a tier past its cap (lowest utility first, as on add). */
+  /** Entries evicted because imported lessons took a tier past its cap (lowest utility first, as on add; once, at the end of a trusted import). */
   evicted: number;
 }
 
@@ -69,13 +70,15 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   const format = await resolveFormat(file, opts.format);
   const actor = opts.actor ?? "import";
   const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [], evicted: 0 };
-  // Tiers a lossless restore wrote to: their caps are enforced once at the end (writeLesson does it per row).
-  const restoredInto = new Set<Store>();
+  // Tiers a lossless restore or a trusted load added to: their caps are enforced once at the end
+  // (a cap check per row was a read per row; an untrusted import keeps writeLesson's check per row).
+  const addedInto = new Set<Store>();
+  const deferCap = opts.trusted ?? false;
   let processed = 0;
   const neighbourProfiles = new NeighbourProfiles();
   const restorer = new Restorer(s, actor);
 
-  const importItem = async (item: ParseItem): Promise<void> => {
+  const importItem = async (item: PreparedItem): Promise<void> => {
     processed++;
     if (!item.ok) {
       report.skipped_lines.push(item.bad);
@@ -84,8 +87,8 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     const { record } = item;
     for (const warning of record.warnings ?? []) if (report.warnings.length < 100) report.warnings.push({ line: record.line, warning });
     if (record.entry) {
-      const r = await restorer.restore(record.entry);
-      if (r === "imported") restoredInto.add(storeFor(s, record.entry.tier));
+      const r = await restorer.restore(record.entry, item.gate as RestoreGate | undefined);
+      if (r === "imported") addedInto.add(storeFor(s, record.entry.tier));
       if (typeof r === "string") report[r]++;
       else {
         report.rejected++;
@@ -93,9 +96,13 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
       }
       return;
     }
-    const tier = record.tier === "hive" && s.hive ? "hive" : "swarm";
-    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles });
-    if (result.action === "added") report.imported++;
+    const tier = recordTier(record, Boolean(s.hive));
+    const gated = item.gate as GateOutcome | undefined;
+    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap });
+    if (result.action === "added") {
+      report.imported++;
+      if (deferCap) addedInto.add(storeFor(s, tier));
+    }
     else if (result.action === "reinforced") report.reinforced++;
     else {
       report.rejected++;
@@ -105,7 +112,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
 
   // Rows go through the same per-row path as before, but commit in batches: a commit per row was
   // most of a bulk load's cost. Reads inside a batch see its earlier rows, so dedup is unchanged.
-  const items = parseFile(file, format)[Symbol.asyncIterator]();
+  const items = prepareFile(file, format, { config: s.config, trusted: opts.trusted ?? false, hive: Boolean(s.hive) })[Symbol.asyncIterator]();
   let done = false;
   // An error ends the import as before; the file stream is closed rather than left open.
   const stop = () => items.return?.(undefined);
@@ -128,6 +135,6 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     if (!done) opts.onProgress?.(processed);
   }
   opts.onProgress?.(processed);
-  for (const store of restoredInto) report.evicted += (await enforceCap(s, store)).evicted.length;
+  for (const store of addedInto) report.evicted += (await enforceCap(s, store)).evicted.length;
   return report;
 }

@@ -13,7 +13,7 @@ import { confirmEntry, isNewConfirmation } from "./confirm.js";
 import { locate, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
-import { gateInput } from "./gate-input.js";
+import { gateInput, type GateOutcome } from "./gate-input.js";
 
 export type WriteSource = "add" | "import" | "promote" | "curate" | "restore";
 
@@ -31,6 +31,10 @@ export interface WriteOptions {
   arbiter?: UpsertArbiter;
   /** Id for a new entry (an outbox replay reuses the id it chose when queued, so a re-run finds its own write). */
   entryId?: string;
+  /** The gates' verdict on this input, when they already ran (an import's worker thread ran gateInput with the same tier and trust). */
+  gated?: GateOutcome;
+  /** The caller enforces the tier's cap once when its bulk load ends (a trusted import), instead of after every row. */
+  deferCap?: boolean;
   /** A bulk write's cache of neighbour profiles (see NeighbourProfiles); a single write has none. */
   neighbourProfiles?: NeighbourProfiles;
 }
@@ -150,7 +154,7 @@ async function reject(store: Store, s: Services, lesson: string, issues: Quality
  */
 export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOptions): Promise<WriteResult> {
   const store = storeFor(s, opts.tier);
-  const gated = gateInput(s, raw, opts.tier, opts.trusted);
+  const gated = opts.gated ?? gateInput(s, raw, opts.tier, opts.trusted);
   if (!gated.ok) {
     // A bad title or enum value is a field for the caller to fix, not a lesson to refuse forever.
     const fieldsOnly = gated.issues.every((i) => i.severity !== "reject" || (i.code.startsWith("invalid_") && i.code !== "invalid_lesson"));
@@ -273,7 +277,7 @@ async function placeLesson(
   } else if (target && !retireNow) {
     issues.push({ layer: "quality", severity: "warn", code: "supersede_pending", message: `will supersede ${target.handle} once a person approves it` });
   }
-  await enforceCap(s, store);
+  if (!opts.deferCap) await enforceCap(s, store);
   return {
     action: "added",
     tier: store.tier,

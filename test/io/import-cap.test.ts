@@ -30,3 +30,17 @@ test("regression: importing a lossless export into a tier with a smaller cap evi
     assert.equal((await c.list({ tier: "swarm", limit: 100 })).length, 10);
   }, { config: { knowledge: { swarm_max_entries: 10 } } });
 });
+
+test("regression 16.4: a trusted opencode-swarm import, whose cap is applied once at the end, still leaves the tier at its cap", async () => {
+  await withCairn(async (c, sb) => {
+    const file = path.join(sb.root, "knowledge.jsonl");
+    fs.writeFileSync(file, topics.map((t, i) => JSON.stringify({
+      id: `k-${i}`, tier: "swarm", lesson: `For the ${t} job, use worker pool ${i + 1} in src/jobs/${t.replace(" ", "_")}.ts and never the default pool.`,
+      category: "process", confidence: 0.6, status: "candidate", created_at: "2026-01-02T03:04:05Z",
+    })).join("\n") + "\n");
+    const report = await c.importFile(file, { format: "opencode-swarm", trusted: true });
+    assert.equal(report.imported, topics.length);
+    assert.equal(report.evicted, topics.length - 10);
+    assert.equal((await c.list({ tier: "swarm", limit: 100 })).length, 10);
+  }, { config: { knowledge: { swarm_max_entries: 10 } } });
+});

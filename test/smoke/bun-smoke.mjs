@@ -17,6 +17,17 @@ const hits = await cairn.recall("busy timeout libsql");
 if (hits[0]?.entry.id !== added.id) throw new Error("recall under Bun did not find the lesson");
 const block = await cairn.inject({ task: "configure the libsql busy timeout" });
 if (!block.text.includes(added.handle)) throw new Error("inject under Bun did not render the lesson");
+// A large import (≥ 1 MB) would use a worker thread under Node; under Bun it parses on the main thread, same result.
+const at = "2026-01-02T03:04:05.000Z";
+const backup = [JSON.stringify({ cairn_export: 1, schema_version: 1 })];
+for (let i = 0; backup.join("\n").length < 1.1 * 1024 * 1024; i++) {
+  const lesson = `Pin the runner image digest for job ${i}; ${`ticket T-${i} tracks the digest. `.repeat(30)}`;
+  backup.push(JSON.stringify({ id: `0190a0a0-0000-7000-8000-${String(i).padStart(12, "0")}`, handle: `S-${i + 1}`, tier: "swarm", lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at }));
+}
+const backupFile = path.join(root, "backup.jsonl");
+fs.writeFileSync(backupFile, backup.join("\n") + "\n");
+const restored = await cairn.importFile(backupFile, { trusted: true });
+if (restored.imported !== backup.length - 1) throw new Error(`large import under Bun: ${JSON.stringify({ ...restored, rejections: restored.rejections.slice(0, 3) })}`);
 await cairn.close();
 for (const extra of ["../../dist/plugin.js", "../../dist/server.js"]) {
   const file = new URL(extra, import.meta.url);
