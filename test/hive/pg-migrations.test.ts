@@ -63,3 +63,54 @@ test("the entries table is vacuumed early, indexes included: usage counters leav
     await dropSchema(url, schema);
   }
 });
+
+/** The table's update counters once every backend that wrote has exited (its statistics are flushed at exit). */
+async function updateCounts(url: string, schema: string, atLeast: number): Promise<{ upd: number; hot: number }> {
+  for (let i = 0; ; i++) {
+    const [r] = await adminQuery<{ upd: string; hot: string }>(
+      url,
+      "SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'entries'",
+      [schema],
+    );
+    const counts = { upd: Number(r?.upd ?? 0), hot: Number(r?.hot ?? 0) };
+    // A watchdog for the statistics to arrive, not a time budget.
+    if (counts.upd >= atLeast || i >= 200) return counts;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test("a usage bump is a HOT update: no index of the entries table (GIN included) gets a new entry for it", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("hot");
+  const at = new Date().toISOString();
+  const { EntrySchema } = await import("../../src/core/entry.js");
+  const { newEntryId } = await import("../../src/core/ids.js");
+  const ids: string[] = [];
+  try {
+    const writer = new PostgresStore({ url, schema, poolMax: 2 }, "hive");
+    try {
+      for (let i = 0; i < 20; i++) {
+        const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "hive", lesson: `Pin the protobuf compiler to version 3.${i} in the build image of service ${i}.`, category: "tooling", kind: "learning", status: "established", created_at: at, updated_at: at });
+        ids.push((await writer.insertEntry(e, { type: "created", actor: "test" })).id);
+      }
+    } finally {
+      await writer.close();
+    }
+    const before = await updateCounts(url, schema, 0);
+    const user = new PostgresStore({ url, schema, poolMax: 2 }, "hive");
+    try {
+      // What an injection turn does to the entries it showed, two turns in a row. One entry in five, so
+      // each page holds at most two new versions: this needs no pruning (which a long transaction
+      // elsewhere on a shared server can hold off), only that the bump touches no index.
+      const shown = ids.filter((_, i) => i % 5 === 0);
+      for (let turn = 0; turn < 2; turn++) await user.recordUsage(shown, "shown", "agent:test");
+    } finally {
+      await user.close();
+    }
+    const after = await updateCounts(url, schema, before.upd + 8);
+    assert.equal(after.upd - before.upd, 8, "two bumps of four entries");
+    assert.equal(after.hot - before.hot, after.upd - before.upd, `only ${after.hot - before.hot} of ${after.upd - before.upd} bumps were HOT updates`);
+  } finally {
+    await dropSchema(url, schema);
+  }
+});

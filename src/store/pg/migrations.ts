@@ -359,6 +359,25 @@ SELECT gin_clean_pending_list('${S}.entries_search'::regclass), gin_clean_pendin
 ALTER TABLE ${S}.entries SET (vacuum_index_cleanup = on, autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_threshold = 200);
 `,
   },
+  {
+    version: 8,
+    name: "usage bumps are HOT updates: shown leaves the indexes, pages keep room",
+    sql: (S) => `
+-- Every teammate's every turn bumps shown on the entries it showed. While shown sat in an index, each
+-- bump wrote a new row version with a new entry in every index of the table, the GIN search index
+-- included, and left a dead version the ranking scan visits until a vacuum (which a server may not run
+-- often, or at all). With no index on it, a bump is a HOT update: the new version goes on the same
+-- page, no index is touched, and the old one is pruned on the page without a vacuum. The price: the
+-- lessons page sorted by times shown sorts the hive instead of walking an index (a person's page, not
+-- the hot path), and the flagged count reads the rows of low-utility entries, not the index alone.
+DROP INDEX IF EXISTS ${S}.entries_by_shown;
+DROP INDEX IF EXISTS ${S}.entries_low_utility;
+CREATE INDEX entries_low_utility ON ${S}.entries(status, utility) INCLUDE (applied, ignored, violated, helpful, harmful, prevented)
+  WHERE utility IS NOT NULL;
+-- Rows are ~1 KB: a page needs room for a whole new version to keep it there. Applies to pages written from now on.
+ALTER TABLE ${S}.entries SET (fillfactor = 75);
+`,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */
