@@ -77,8 +77,11 @@ test("regression 16.4: an import commits once per batch, not once per row (lossl
     const a = await importFile(s, opencode, { format: "opencode-swarm", trusted: true });
     assert.equal(a.imported, n);
     const viaWritePath = s.swarm.driver.commits - before;
-    // A batch closes after 1,000 rows or 250 ms; on a loaded machine a few more, never one per row.
-    assert.ok(viaWritePath >= 1 && viaWritePath <= n / 10, `${viaWritePath} commits for ${n} rows`);
+    // A batch closes after 1,000 rows or 250 ms, so the count depends on the machine's speed: seen 83 for
+    // 600 rows at a load average of 20 on 2 cores. One commit per row would be 600; half of that is the
+    // bound, which holds while a row takes under 125 ms.
+    const bound = n / 2;
+    assert.ok(viaWritePath >= 1 && viaWritePath <= bound, `${viaWritePath} commits for ${n} rows`);
 
     const exported = path.join(dir, "backup.jsonl");
     const entries = await s.swarm.listEntries({}, { limit: n });
@@ -89,7 +92,7 @@ test("regression 16.4: an import commits once per batch, not once per row (lossl
       const b = await importFile(fresh, exported, { format: "cairn" });
       assert.equal(b.imported, n, JSON.stringify({ ...b, rejections: b.rejections.slice(0, 3), skipped_lines: b.skipped_lines.slice(0, 3) }));
       const lossless = fresh.swarm.driver.commits - b0;
-      assert.ok(lossless >= 1 && lossless <= n / 10, `${lossless} commits for ${n} lossless rows`);
+      assert.ok(lossless >= 1 && lossless <= bound, `${lossless} commits for ${n} lossless rows`);
     } finally {
       await fresh.swarm.close();
       await fresh.hive.close();
