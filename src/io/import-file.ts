@@ -20,7 +20,11 @@ export interface ImportOptions {
   /** Bulk load of existing data: skips the quality layer, keeps original ids as external_id. */
   trusted?: boolean;
   actor?: string;
-  /** Near-duplicate search from an in-memory index (BulkNeighbours) instead of a query per row; default: when trusted. */
+  /**
+   * Near-duplicate search from an in-memory index (BulkNeighbours) instead of a query per row.
+   * Default: a trusted import of BULK_INDEX_MIN_BYTES or more (building the index reads the whole
+   * tier once, which a handful of rows would not repay).
+   */
   bulkNeighbours?: boolean;
   /** Called after each committed batch (≤ 1,000 records or ¼ s) with the count processed and committed so far. */
   onProgress?: (processed: number) => void;
@@ -56,6 +60,9 @@ async function resolveFormat(file: string, format: ImportOptions["format"]): Pro
   return detected;
 }
 
+/** ~200 rows of a knowledge file: below this a trusted import queries the store per row (see bulkNeighbours). */
+const BULK_INDEX_MIN_BYTES = 64 * 1024;
+
 /** Rows per commit, and the longest a batch holds the write lock (other writers wait for it). */
 const BATCH_ROWS = 1000;
 const BATCH_MS = 250;
@@ -81,7 +88,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   const neighbourProfiles = new NeighbourProfiles();
   const restorer = new Restorer(s, actor);
   // Built at a tier's first write-path row (a lossless restore needs none), closed when the import ends.
-  const useIndex = opts.bulkNeighbours ?? opts.trusted ?? false;
+  const useIndex = opts.bulkNeighbours ?? ((opts.trusted ?? false) && fs.statSync(file).size >= BULK_INDEX_MIN_BYTES);
   const indexes = new Map<Store, BulkNeighbours | undefined>();
   const indexFor = (store: Store): BulkNeighbours | undefined => {
     if (!useIndex) return undefined;
