@@ -135,36 +135,55 @@ export class BulkNeighbours {
   }
 
   private rank(step: SearchStep, statuses: readonly Status[], limit: number): Array<{ entry: { id: string }; seq: number; relevance: number }> {
-    // Each query term is one token to FTS5 (terms are WORD_RE words), stemmed by the tokenizer.
-    const phrases = [...new Set(step.terms.flatMap((t) => ftsTokens(t).slice(0, 1)))];
+    // Each query term is one token to FTS5 (terms are WORD_RE words), stemmed by the tokenizer. Two
+    // terms with one stem stay two phrases: FTS5 scores each of them.
+    const phrases = step.terms.flatMap((t) => ftsTokens(t).slice(0, 1));
     if (phrases.length === 0) return [];
     const lists = phrases.map((p) => this.postings.get(p) ?? new Set<number>());
-    let matched: Set<number>;
-    if (step.mode === "all") {
-      const [first, ...rest] = [...lists].sort((a, b) => a.size - b.size);
-      matched = new Set([...first!].filter((seq) => rest.every((l) => l.has(seq))));
-    } else {
-      matched = new Set(lists.flatMap((l) => [...l]));
-    }
     const nRow = this.docs.size;
     const avgdl = nRow ? this.totalTokens / nRow : 0;
-    const idf = lists.map((l) => {
-      const v = Math.log((0.5 + nRow - l.size) / (0.5 + l.size));
-      return v <= 0 ? 1e-6 : v;
-    });
-    const scored: Array<{ entry: { id: string }; seq: number; relevance: number }> = [];
-    for (const seq of matched) {
-      const d = this.docs.get(seq)!;
-      if (!statuses.includes(d.status)) continue;
-      let score = 0;
-      for (let i = 0; i < phrases.length; i++) {
-        const f = d.tf.get(phrases[i]!) ?? 0;
-        score += (idf[i]! * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * d.length) / avgdl));
-      }
-      scored.push({ entry: { id: `seq:${seq}` }, seq, relevance: score });
+    // Scores accumulate phrase by phrase, in query order, as fts5's bm25 sums them (a phrase absent from a row adds 0).
+    const scores = new Map<number, number>();
+    let allowed: Set<number> | undefined;
+    if (step.mode === "all") {
+      const [first, ...rest] = [...lists].sort((x, y) => x.size - y.size);
+      allowed = new Set<number>();
+      for (const seq of first!) if (rest.every((l) => l.has(seq))) allowed.add(seq);
     }
-    // ORDER BY rank: best first; equal ranks in rowid order, as FTS5 yields its matches.
-    scored.sort((a, b) => b.relevance - a.relevance || a.seq - b.seq);
-    return scored.slice(0, limit);
+    const idfs = lists.map((list) => {
+      const raw = Math.log((0.5 + nRow - list.size) / (0.5 + list.size));
+      return raw <= 0 ? 1e-6 : raw;
+    });
+    const term = (i: number, d: Doc, f: number) => (idfs[i]! * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * d.length) / avgdl));
+    if (allowed) {
+      // Only the rows holding every term: walking the common terms' whole lists cost ~1 ms a row.
+      for (const seq of allowed) {
+        const d = this.docs.get(seq)!;
+        let score = 0;
+        for (let i = 0; i < phrases.length; i++) score += term(i, d, d.tf.get(phrases[i]!)!);
+        scores.set(seq, score);
+      }
+    } else {
+      for (let i = 0; i < phrases.length; i++) {
+        const phrase = phrases[i]!;
+        for (const seq of lists[i]!) {
+          const d = this.docs.get(seq)!;
+          scores.set(seq, (scores.get(seq) ?? 0) + term(i, d, d.tf.get(phrase)!));
+        }
+      }
+    }
+    // ORDER BY rank LIMIT: the best `limit`, equal ranks in rowid order (as FTS5 yields its matches).
+    const top: Array<{ entry: { id: string }; seq: number; relevance: number }> = [];
+    const better = (x: { seq: number; relevance: number }, y: { seq: number; relevance: number }) => x.relevance > y.relevance || (x.relevance === y.relevance && x.seq < y.seq);
+    for (const [seq, relevance] of scores) {
+      if (top.length === limit && !better({ seq, relevance }, top[limit - 1]!)) continue;
+      if (!statuses.includes(this.docs.get(seq)!.status)) continue;
+      const hit = { entry: { id: `seq:${seq}` }, seq, relevance };
+      let at = top.length;
+      while (at > 0 && better(hit, top[at - 1]!)) at--;
+      top.splice(at, 0, hit);
+      if (top.length > limit) top.pop();
+    }
+    return top;
   }
 }
