@@ -5,6 +5,7 @@ import { CairnError } from "../errors.js";
 import { enforceCap } from "../lifecycle/caps.js";
 import { NeighbourProfiles } from "../lifecycle/upsert.js";
 import { writeLesson } from "../lifecycle/write.js";
+import { BulkNeighbours } from "../lifecycle/bulk-neighbours.js";
 import { storeFor, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
 import { detectFormat } from "./detect.js";
@@ -19,6 +20,12 @@ export interface ImportOptions {
   /** Bulk load of existing data: skips the quality layer, keeps original ids as external_id. */
   trusted?: boolean;
   actor?: string;
+  /**
+   * Near-duplicate search from an in-memory index (BulkNeighbours) instead of a query per row.
+   * Default: a trusted import of BULK_INDEX_MIN_BYTES or more (building the index reads the whole
+   * tier once, which a handful of rows would not repay).
+   */
+  bulkNeighbours?: boolean;
   /** Called after each committed batch (≤ 1,000 records or ¼ s) with the count processed and committed so far. */
   onProgress?: (processed: number) => void;
 }
@@ -53,6 +60,9 @@ async function resolveFormat(file: string, format: ImportOptions["format"]): Pro
   return detected;
 }
 
+/** ~200 rows of a knowledge file: below this a trusted import queries the store per row (see bulkNeighbours). */
+const BULK_INDEX_MIN_BYTES = 64 * 1024;
+
 /** Rows per commit, and the longest a batch holds the write lock (other writers wait for it). */
 const BATCH_ROWS = 1000;
 const BATCH_MS = 250;
@@ -77,6 +87,14 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   let processed = 0;
   const neighbourProfiles = new NeighbourProfiles();
   const restorer = new Restorer(s, actor);
+  // Built at a tier's first write-path row (a lossless restore needs none), closed when the import ends.
+  const useIndex = opts.bulkNeighbours ?? ((opts.trusted ?? false) && fs.statSync(file).size >= BULK_INDEX_MIN_BYTES);
+  const indexes = new Map<Store, BulkNeighbours | undefined>();
+  const indexFor = (store: Store): BulkNeighbours | undefined => {
+    if (!useIndex) return undefined;
+    if (!indexes.has(store)) indexes.set(store, BulkNeighbours.for(store));
+    return indexes.get(store);
+  };
 
   const importItem = async (item: PreparedItem): Promise<void> => {
     processed++;
@@ -98,7 +116,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     }
     const tier = recordTier(record, Boolean(s.hive));
     const gated = item.gate as GateOutcome | undefined;
-    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap });
+    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap, neighbourIndex: indexFor(storeFor(s, tier)) });
     if (result.action === "added") {
       report.imported++;
       if (deferCap) addedInto.add(storeFor(s, tier));
@@ -116,23 +134,27 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   let done = false;
   // An error ends the import as before; the file stream is closed rather than left open.
   const stop = () => items.return?.(undefined);
-  while (!done) {
-    await inBatch(s, async () => {
-      const started = Date.now();
-      for (let n = 0; n < BATCH_ROWS && Date.now() - started < BATCH_MS; n++) {
-        const next = await items.next();
-        if (next.done) {
-          done = true;
-          return;
+  try {
+    while (!done) {
+      await inBatch(s, async () => {
+        const started = Date.now();
+        for (let n = 0; n < BATCH_ROWS && Date.now() - started < BATCH_MS; n++) {
+          const next = await items.next();
+          if (next.done) {
+            done = true;
+            return;
+          }
+          await importItem(next.value);
         }
-        await importItem(next.value);
-      }
-    }).catch(async (e: unknown) => {
-      await stop();
-      throw e;
-    });
-    // After the commit: a count reported is a count a crash cannot take back.
-    if (!done) opts.onProgress?.(processed);
+      }).catch(async (e: unknown) => {
+        await stop();
+        throw e;
+      });
+      // After the commit: a count reported is a count a crash cannot take back.
+      if (!done) opts.onProgress?.(processed);
+    }
+  } finally {
+    for (const index of indexes.values()) index?.close();
   }
   opts.onProgress?.(processed);
   for (const store of addedInto) report.evicted += (await enforceCap(s, store)).evicted.length;

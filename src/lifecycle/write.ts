@@ -14,6 +14,7 @@ import { locate, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
+import type { BulkNeighbours } from "./bulk-neighbours.js";
 
 export type WriteSource = "add" | "import" | "promote" | "curate" | "restore";
 
@@ -35,6 +36,8 @@ export interface WriteOptions {
   gated?: GateOutcome;
   /** The caller enforces the tier's cap once when its bulk load ends (a trusted import), instead of after every row. */
   deferCap?: boolean;
+  /** A trusted bulk load's in-memory neighbour index for this tier (see BulkNeighbours); a single write queries the store. */
+  neighbourIndex?: BulkNeighbours;
   /** A bulk write's cache of neighbour profiles (see NeighbourProfiles); a single write has none. */
   neighbourProfiles?: NeighbourProfiles;
 }
@@ -225,7 +228,7 @@ async function placeLesson(
   // Each attempt starts from the caller's input: a failed attempt's choices must not leak into the next.
   issues = [...issues];
   input = { ...input, supersedes: declared?.id };
-  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id, opts.neighbourProfiles);
+  const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id, opts.neighbourProfiles, opts.neighbourIndex);
   let decision = decideUpsert(neighbours);
   if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
     decision = await opts.arbiter(lesson, neighbours.nearest!.entry).catch(() => decision);

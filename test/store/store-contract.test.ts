@@ -225,6 +225,16 @@ function contract(impl: Implementation): void {
     assert.notEqual(raw.id, again.id, "a raw load (no `unique`) stores what it is given");
   });
 
+  it("entryKeys: every entry's id, external id and fingerprint, in one read (a bulk restore's up-front check)", async (o) => {
+    const a = await o.store.insertEntry(entry("Keep the release notes beside the tag, not in the wiki."), created);
+    const b = await o.store.insertEntry(entry("Tag images with the commit hash, never latest.", { provenance: { ...a.provenance, external_id: "k-42" } }), created);
+    const keys = (await o.store.entryKeys()).sort((x, y) => x.id.localeCompare(y.id));
+    assert.deepEqual(keys, [
+      { id: a.id, external_id: null, fingerprint: fingerprintLesson(a.lesson) },
+      { id: b.id, external_id: "k-42", fingerprint: fingerprintLesson(b.lesson) },
+    ].sort((x, y) => x.id.localeCompare(y.id)));
+  });
+
   it("writeBatch: writes inside see each other and the unique check; a failed call inside undoes only itself; an error keeps earlier writes", async (o) => {
     const unique = { unique: true };
     let first: Entry | undefined;
