@@ -299,8 +299,11 @@ export class SqliteStore implements Store {
     this.driver.transaction(() => {
       for (const r of rows) {
         const { scale, q } = quantize(r.vector);
+        // Delete, then insert: the count triggers see both (a REPLACE's delete fires none), and the
+        // new row takes a new id, so in-memory indexes pick the change up.
+        this.driver.run("DELETE FROM entry_vectors WHERE model = ? AND dim = ? AND seq = (SELECT seq FROM entries WHERE id = ?)", [space.modelId, space.dimension, r.id]);
         this.driver.run(
-          "INSERT OR REPLACE INTO entry_vectors(seq, model, dim, scale, vec) SELECT seq, ?, ?, ?, ? FROM entries WHERE id = ?",
+          "INSERT INTO entry_vectors(seq, model, dim, scale, vec) SELECT seq, ?, ?, ?, ? FROM entries WHERE id = ?",
           [space.modelId, space.dimension, scale, Buffer.from(q.buffer, q.byteOffset, q.byteLength), r.id],
         );
       }
@@ -367,7 +370,7 @@ export class SqliteStore implements Store {
 
   async vectorCounts(): Promise<VectorCount[]> {
     return this.driver.all<VectorCount>(
-      "SELECT model AS modelId, dim AS dimension, count(*) AS entries FROM entry_vectors GROUP BY model, dim ORDER BY entries DESC",
+      "SELECT model AS modelId, dim AS dimension, entries FROM entry_vector_counts WHERE entries > 0 ORDER BY entries DESC",
       [],
     );
   }

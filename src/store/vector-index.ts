@@ -28,6 +28,8 @@ function flipsFor(bits: number): Float64Array {
   return Float64Array.from({ length: bits }, (_, i) => ((Math.imul(i + 1, 2654435761) >>> 7) & 1 ? 1 : -1));
 }
 const FLIPS = new Map<number, Float64Array>();
+/** One scratch buffer per code size: coding 100k vectors must not allocate (and fragment) 100k buffers. */
+const SCRATCH = new Map<number, Float64Array>();
 
 /**
  * One bit per component of the vector rotated by a randomised Hadamard transform (random signs, then
@@ -39,7 +41,9 @@ export function signCode(v: ArrayLike<number>, out: Uint32Array = new Uint32Arra
   const bits = codeBits(v.length);
   let flips = FLIPS.get(bits);
   if (!flips) FLIPS.set(bits, (flips = flipsFor(bits)));
-  const a = new Float64Array(bits);
+  let a = SCRATCH.get(bits);
+  if (!a) SCRATCH.set(bits, (a = new Float64Array(bits)));
+  a.fill(0);
   for (let i = 0; i < v.length; i++) a[i] = v[i]! * flips[i]!;
   for (let h = 1; h < bits; h *= 2) {
     for (let i = 0; i < bits; i += h * 2) {
@@ -140,6 +144,11 @@ export class VectorIndex {
 
   /** Reads rows put since the last call (all of them the first time). */
   refresh(): void {
+    if (this.#lastId === 0 && this.#size === 0) {
+      // The first load sizes its arrays from the count: doubling from 256 would leave up to a third unused.
+      const count = this.driver.get<{ entries: number }>("SELECT entries FROM entry_vector_counts WHERE model = ? AND dim = ?", [this.modelId, this.dimension])?.entries ?? 0;
+      if (count > this.#seqs.length) this.#grow(count);
+    }
     for (;;) {
       const rows = this.driver.all<VectorRow>(
         "SELECT id, seq, scale, vec FROM entry_vectors WHERE model = ? AND dim = ? AND id > ? ORDER BY id LIMIT 5000",
@@ -161,7 +170,7 @@ export class VectorIndex {
     let slot = this.#slotBySeq[seq]! - 1;
     if (slot < 0) {
       slot = this.#size++;
-      if (slot >= this.#seqs.length) this.#grow(Math.max(256, this.#seqs.length * 2));
+      if (slot >= this.#seqs.length) this.#grow(Math.max(256, Math.ceil(this.#seqs.length * 1.25)));
       this.#slotBySeq[seq] = slot + 1;
       this.#seqs[slot] = seq;
     }

@@ -173,3 +173,35 @@ test("mixed-model store at shortlist scale: a space's search never returns an en
     cleanup();
   }
 });
+
+test("vector counts per space follow puts, replacements and deletions (stats reads them without counting entry_vectors)", async () => {
+  const { store, cleanup } = tempStore();
+  try {
+    const at = new Date().toISOString();
+    const spaceA: VectorSpace = { modelId: "model-a", dimension: 4 };
+    const spaceB: VectorSpace = { modelId: "model-b", dimension: 4 };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const e = await store.insertEntry(
+        EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Counted lesson ${i}.`, category: "tooling", kind: "learning", created_at: at, updated_at: at }),
+        { type: "created", actor: "human:test" },
+      );
+      ids.push(e.id);
+    }
+    const v = Float32Array.from([0.5, 0.5, 0.5, 0.5]);
+    const counts = async () => (await store.vectorCounts()).map((c) => `${c.modelId}:${c.entries}`).sort();
+    await store.putVectors(spaceA, ids.map((id) => ({ id, vector: v })));
+    await store.putVectors(spaceB, [{ id: ids[0]!, vector: v }]);
+    assert.deepEqual(await counts(), ["model-a:3", "model-b:1"]);
+    // A lesson re-embedded in the same space replaces its vector: still one per entry.
+    await store.putVectors(spaceA, [{ id: ids[1]!, vector: Float32Array.from([1, 0, 0, 0]) }]);
+    assert.deepEqual(await counts(), ["model-a:3", "model-b:1"]);
+    assert.equal((await store.searchVectors(spaceA, Float32Array.from([1, 0, 0, 0]), {}, 1))[0]?.entry.id, ids[1], "the replacement is what a search sees");
+    await store.deleteEntry(ids[0]!, { type: "removed", actor: "human:test" });
+    assert.deepEqual(await counts(), ["model-a:2"]);
+    const direct = store.driver.all<{ model: string; n: number }>("SELECT model, count(*) AS n FROM entry_vectors GROUP BY model", []);
+    assert.deepEqual(direct.map((r) => `${r.model}:${r.n}`), ["model-a:2"]);
+  } finally {
+    cleanup();
+  }
+});
