@@ -338,6 +338,29 @@ CREATE TRIGGER IF NOT EXISTS entry_vectors_ad AFTER DELETE ON entries BEGIN
 END;
 `,
   },
+  {
+    version: 11,
+    name: "vector counts per space",
+    sql: `
+-- How many entries carry a vector of each space, kept by triggers: stats and doctor read one row per
+-- space instead of counting entry_vectors (8 ms at 100k + 100k). putVectors replaces a vector by
+-- DELETE then INSERT, since INSERT OR REPLACE's implicit delete fires no trigger.
+CREATE TABLE IF NOT EXISTS entry_vector_counts (
+  model   TEXT NOT NULL,
+  dim     INTEGER NOT NULL,
+  entries INTEGER NOT NULL,
+  PRIMARY KEY (model, dim)
+) WITHOUT ROWID;
+INSERT OR REPLACE INTO entry_vector_counts(model, dim, entries) SELECT model, dim, count(*) FROM entry_vectors GROUP BY model, dim;
+CREATE TRIGGER IF NOT EXISTS entry_vector_counts_ai AFTER INSERT ON entry_vectors BEGIN
+  INSERT INTO entry_vector_counts(model, dim, entries) VALUES (new.model, new.dim, 1)
+    ON CONFLICT(model, dim) DO UPDATE SET entries = entries + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS entry_vector_counts_ad AFTER DELETE ON entry_vectors BEGIN
+  UPDATE entry_vector_counts SET entries = entries - 1 WHERE model = old.model AND dim = old.dim;
+END;
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

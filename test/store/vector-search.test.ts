@@ -1,0 +1,207 @@
+// Two-stage vector search (sign-code shortlist, exact int8 re-rank) against an exact scan: same top-k, filters before the top-k, spaces never mixed.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { EntrySchema } from "../../src/core/entry.js";
+import { newEntryId } from "../../src/core/ids.js";
+import { builtinEmbedder } from "../../src/embed/static-embedder.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
+import type { VectorSpace } from "../../src/store/store.js";
+import { quantize, VectorIndex } from "../../src/store/vector-index.js";
+import { generatedLesson, recallQuery } from "../../bench/corpus.js";
+import { makeRng } from "../../bench/rng.js";
+
+const SIZE = 3000;
+
+function tempStore(): { store: SqliteStore; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-vsearch-"));
+  const store = new SqliteStore(path.join(dir, "cairn.db"), "swarm");
+  return { store, cleanup: () => { void store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** SIZE generated lessons (the bench's generator) with the built-in model's vectors; every tenth archived, one in 97 a candidate. */
+async function generatedStore(): Promise<{ store: SqliteStore; cleanup: () => void; space: VectorSpace; vectors: Map<string, Float32Array>; archived: Set<string>; candidates: Set<string> }> {
+  const t = tempStore();
+  const model = builtinEmbedder();
+  const space: VectorSpace = { modelId: model.modelId, dimension: model.dimension };
+  const rng = makeRng(7);
+  const vectors = new Map<string, Float32Array>();
+  const archived = new Set<string>();
+  const candidates = new Set<string>();
+  const at = new Date().toISOString();
+  const rows: { id: string; vector: Float32Array }[] = [];
+  const pending: Promise<unknown>[] = [];
+  t.store.driver.transaction(() => {
+    for (let i = 0; i < SIZE; i++) {
+      const g = generatedLesson(rng, i);
+      const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: g.lesson, category: g.category, kind: g.kind, created_at: at, updated_at: at });
+      const status = i % 10 === 0 ? "archived" : i % 97 === 1 ? "candidate" : "established";
+      if (status === "archived") archived.add(e.id);
+      if (status === "candidate") candidates.add(e.id);
+      pending.push(t.store.insertEntry({ ...e, lifecycle: { ...e.lifecycle, status } }, { type: "created", actor: "human:test" }));
+      const v = model.embedSync(g.lesson);
+      if (v) {
+        vectors.set(e.id, v);
+        rows.push({ id: e.id, vector: v });
+      }
+    }
+  });
+  await Promise.all(pending);
+  await t.store.putVectors(space, rows);
+  return { ...t, space, vectors, archived, candidates };
+}
+
+/** The exact top-k by the int8 cosine the store computes, over every vector `keep` passes. */
+function exactTop(vectors: Map<string, Float32Array>, query: Float32Array, k: number, keep: (id: string) => boolean = () => true): string[] {
+  const { scale: qs, q } = quantize(query);
+  const scored: [string, number][] = [];
+  for (const [id, v] of vectors) {
+    if (!keep(id)) continue;
+    const { scale, q: x } = quantize(v);
+    let dot = 0;
+    for (let i = 0; i < x.length; i++) dot += x[i]! * q[i]!;
+    scored.push([id, dot * scale * qs]);
+  }
+  return scored.sort((a, b) => b[1] - a[1]).slice(0, k).map(([id]) => id);
+}
+
+test("sign-code shortlist + int8 re-rank returns the exact search's top-k on a generated store (live entries only)", async () => {
+  const { store, cleanup, space, vectors, archived, candidates } = await generatedStore();
+  try {
+    const model = builtinEmbedder();
+    const rng = makeRng(11);
+    let identical = 0;
+    let shared = 0;
+    let queries = 0;
+    for (let i = 0; i < 60; i++) {
+      const query = model.embedSync(recallQuery(rng));
+      if (!query) continue;
+      queries++;
+      const got = (await store.searchVectors(space, query, { statuses: ["established"] }, 10)).map((h) => h.entry.id);
+      const want = exactTop(vectors, query, 10, (id) => !archived.has(id) && !candidates.has(id));
+      assert.ok(got.every((id) => !archived.has(id)), "the filter holds");
+      if (got.join() === want.join()) identical++;
+      else if (process.env.CAIRN_TEST_DEBUG) console.log(got.filter((id) => !want.includes(id)).length, "differ");
+      shared += got.filter((id) => want.includes(id)).length / want.length;
+    }
+    // Measured: 57/60 identical, mean share 0.995 (each miss is one neighbour of ten, swapped for the
+    // next nearest). 1-bit codes only estimate the angle, so a near neighbour can fall outside the
+    // shortlist; a broken shortlist (wrong bits, wrong cut) shares well under half.
+    assert.ok(queries >= 50, `${queries} queries embedded`);
+    assert.ok(identical >= queries * 0.9, `${identical}/${queries} top-10s identical to the exact scan`);
+    assert.ok(shared / queries >= 0.98, `mean share of the exact top 10: ${(shared / queries).toFixed(3)}`);
+  } finally {
+    cleanup();
+  }
+});
+
+test("re-ranking from SQLite (a space too big to keep its int8 vectors in memory) ranks exactly as re-ranking in memory", async () => {
+  const { store, cleanup, space } = await generatedStore();
+  try {
+    const inMemory = new VectorIndex(store.driver, space.modelId, space.dimension);
+    const fromSql = new VectorIndex(store.driver, space.modelId, space.dimension, 0);
+    inMemory.refresh();
+    fromSql.refresh();
+    assert.equal(inMemory.vectorsInMemory, true);
+    assert.equal(fromSql.vectorsInMemory, false);
+    const model = builtinEmbedder();
+    const rng = makeRng(5);
+    for (let i = 0; i < 10; i++) {
+      const query = model.embedSync(recallQuery(rng))!;
+      const a = inMemory.nearest(query, 256);
+      const b = fromSql.nearest(query, 256);
+      assert.deepEqual(b.map((r) => r.seq), a.map((r) => r.seq));
+      for (let j = 0; j < a.length; j++) assert.ok(Math.abs(a[j]!.similarity - b[j]!.similarity) < 1e-6);
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+test("a filter that passes none of the shortlist still gets its nearest passing entries (filter before the top-k)", async () => {
+  const { store, cleanup, space, vectors, candidates } = await generatedStore();
+  try {
+    const model = builtinEmbedder();
+    const rng = makeRng(13);
+    for (let i = 0; i < 10; i++) {
+      const query = model.embedSync(recallQuery(rng))!;
+      // Only candidates pass: 31 of 3,000, so the 256-long shortlist of the nearest holds fewer than 5 of them.
+      const got = (await store.searchVectors(space, query, { statuses: ["candidate"] }, 5)).map((h) => h.entry.id);
+      assert.equal(got.length, 5);
+      assert.ok(got.every((id) => candidates.has(id)));
+      const want = exactTop(vectors, query, 5, (id) => candidates.has(id));
+      assert.ok(got.filter((id) => want.includes(id)).length >= 4, "the nearest candidates, not any candidates");
+    }
+    // A filter nothing passes: an empty answer, not an error.
+    assert.deepEqual(await store.searchVectors(space, model.embedSync("database migrations")!, { statuses: ["quarantined"] }, 5), []);
+  } finally {
+    cleanup();
+  }
+});
+
+test("mixed-model store at shortlist scale: a space's search never returns an entry whose only vector is another model's", async () => {
+  const { store, cleanup } = tempStore();
+  try {
+    const at = new Date().toISOString();
+    const spaceA: VectorSpace = { modelId: "model-a", dimension: 16 };
+    const spaceB: VectorSpace = { modelId: "model-b", dimension: 16 };
+    const rng = makeRng(3);
+    const onlyB = new Set<string>();
+    const rowsA: { id: string; vector: Float32Array }[] = [];
+    const rowsB: { id: string; vector: Float32Array }[] = [];
+    const target = Float32Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0));
+    for (let i = 0; i < 800; i++) {
+      const e = await store.insertEntry(
+        EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Lesson ${i} of a mixed store.`, category: "tooling", kind: "learning", created_at: at, updated_at: at }),
+        { type: "created", actor: "human:test" },
+      );
+      if (i % 2) {
+        // Model B's vectors sit exactly on the query: compared across spaces, they would win.
+        onlyB.add(e.id);
+        rowsB.push({ id: e.id, vector: target });
+      } else rowsA.push({ id: e.id, vector: Float32Array.from({ length: 16 }, () => rng() - 0.5) });
+    }
+    await store.putVectors(spaceA, rowsA);
+    await store.putVectors(spaceB, rowsB);
+    const hits = await store.searchVectors(spaceA, target, {}, 40);
+    assert.equal(hits.length, 40);
+    assert.ok(hits.every((h) => !onlyB.has(h.entry.id)));
+    assert.ok((await store.searchVectors(spaceB, target, {}, 40)).every((h) => onlyB.has(h.entry.id)));
+  } finally {
+    cleanup();
+  }
+});
+
+test("vector counts per space follow puts, replacements and deletions (stats reads them without counting entry_vectors)", async () => {
+  const { store, cleanup } = tempStore();
+  try {
+    const at = new Date().toISOString();
+    const spaceA: VectorSpace = { modelId: "model-a", dimension: 4 };
+    const spaceB: VectorSpace = { modelId: "model-b", dimension: 4 };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const e = await store.insertEntry(
+        EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Counted lesson ${i}.`, category: "tooling", kind: "learning", created_at: at, updated_at: at }),
+        { type: "created", actor: "human:test" },
+      );
+      ids.push(e.id);
+    }
+    const v = Float32Array.from([0.5, 0.5, 0.5, 0.5]);
+    const counts = async () => (await store.vectorCounts()).map((c) => `${c.modelId}:${c.entries}`).sort();
+    await store.putVectors(spaceA, ids.map((id) => ({ id, vector: v })));
+    await store.putVectors(spaceB, [{ id: ids[0]!, vector: v }]);
+    assert.deepEqual(await counts(), ["model-a:3", "model-b:1"]);
+    // A lesson re-embedded in the same space replaces its vector: still one per entry.
+    await store.putVectors(spaceA, [{ id: ids[1]!, vector: Float32Array.from([1, 0, 0, 0]) }]);
+    assert.deepEqual(await counts(), ["model-a:3", "model-b:1"]);
+    assert.equal((await store.searchVectors(spaceA, Float32Array.from([1, 0, 0, 0]), {}, 1))[0]?.entry.id, ids[1], "the replacement is what a search sees");
+    await store.deleteEntry(ids[0]!, { type: "removed", actor: "human:test" });
+    assert.deepEqual(await counts(), ["model-a:2"]);
+    const direct = store.driver.all<{ model: string; n: number }>("SELECT model, count(*) AS n FROM entry_vectors GROUP BY model", []);
+    assert.deepEqual(direct.map((r) => `${r.model}:${r.n}`), ["model-a:2"]);
+  } finally {
+    cleanup();
+  }
+});
