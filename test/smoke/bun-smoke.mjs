@@ -46,7 +46,9 @@ if (pgUrl) {
     const p = await team.promote({ lesson: { lesson: "Under Bun the team hive answers: pg loads lazily and ranks with BM25 over GIN.", category: "tooling" } });
     if (p.action !== "added") throw new Error(`promote to the PostgreSQL hive failed under Bun: ${JSON.stringify(p)}`);
     const found = await team.recall("team hive bun pg lazily");
-    if (found[0]?.entry.id !== p.id) throw new Error("recall from the PostgreSQL hive under Bun did not find the lesson");
+    // Found, not necessarily first: the project's "Bun loads libsql" lesson shares a word and, among the
+    // imported rows above, that word is rare there.
+    if (!found.some((h) => h.entry.id === p.id)) throw new Error(`recall from the PostgreSQL hive under Bun did not find the lesson: ${JSON.stringify(found.slice(0, 3).map((h) => [h.entry.tier, h.entry.lesson.slice(0, 60)]))}`);
   } finally {
     await team.close();
     const { default: pg } = await import("pg");
