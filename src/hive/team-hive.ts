@@ -5,7 +5,7 @@ import { CairnError } from "../errors.js";
 import { isUnavailableError } from "../store/pg/client.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
-  CopyResult, DayCount, EntryKey, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
+  BulkInsertOutcome, CopyResult, DayCount, EntryKey, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
   StoreListener, UsageCounter, UsageTotals,
 } from "../store/store.js";
 import { HiveResultCache } from "./cache.js";
@@ -331,6 +331,10 @@ export class TeamHiveStore implements Store {
   findByFingerprint(fingerprint: string): Promise<Entry[]> {
     return this.through(() => this.remote.findByFingerprint(fingerprint));
   }
+  insertEntries(entries: readonly Entry[], event: EventInput, opts?: InsertOptions): Promise<BulkInsertOutcome[]> {
+    return this.through(() => this.remote.insertEntries(entries, event, opts));
+  }
+
   entryKeys(): Promise<EntryKey[]> {
     return this.through(() => this.remote.entryKeys());
   }

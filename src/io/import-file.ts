@@ -11,7 +11,7 @@ import type { Store } from "../store/store.js";
 import { detectFormat } from "./detect.js";
 import { readFirstLines } from "./lines.js";
 import { prepareFile, recordTier, type PreparedItem } from "./prepare.js";
-import { Restorer, type RestoreGate } from "./restore.js";
+import { Restorer, type LateOutcomes, type RestoreGate } from "./restore.js";
 import { IMPORT_FORMATS, type BadLine, type ImportFormat } from "./types.js";
 import type { GateOutcome } from "../lifecycle/gate-input.js";
 
@@ -96,6 +96,12 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     return indexes.get(store);
   };
 
+  const countLate = (late: LateOutcomes): void => {
+    report.imported -= late.reinforced + late.unchanged;
+    report.reinforced += late.reinforced;
+    report.unchanged += late.unchanged;
+  };
+
   const importItem = async (item: PreparedItem): Promise<void> => {
     processed++;
     if (!item.ok) {
@@ -114,6 +120,8 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
       }
       return;
     }
+    // The write path reads the store: restored rows queued before this one must be in it.
+    if (restorer.pending) countLate(await restorer.flush());
     const tier = recordTier(record, Boolean(s.hive));
     const gated = item.gate as GateOutcome | undefined;
     const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap, neighbourIndex: indexFor(storeFor(s, tier)) });
@@ -138,13 +146,18 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     while (!done) {
       await inBatch(s, async () => {
         const started = Date.now();
-        for (let n = 0; n < BATCH_ROWS && Date.now() - started < BATCH_MS; n++) {
-          const next = await items.next();
-          if (next.done) {
-            done = true;
-            return;
+        try {
+          for (let n = 0; n < BATCH_ROWS && Date.now() - started < BATCH_MS; n++) {
+            const next = await items.next();
+            if (next.done) {
+              done = true;
+              return;
+            }
+            await importItem(next.value);
           }
-          await importItem(next.value);
+        } finally {
+          // Inside the batch: the restored rows commit with it, and what completed before an error stays written.
+          countLate(await restorer.flush());
         }
       }).catch(async (e: unknown) => {
         await stop();

@@ -1,11 +1,11 @@
-// Restoring lossless Cairn entries: each row checked against the tier's ids and fingerprints read once, then gated and inserted.
+// Restoring lossless Cairn entries: each row checked against the tier's ids and fingerprints read once, gated, then inserted with its batch in one statement.
 import type { Entry } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { extraTextIssues } from "../lifecycle/gate-input.js";
 import { validateLessonText } from "../quality/gates.js";
 import type { GateResult, QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
-import { DuplicateEntryError, type Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 
 export type RestoreOutcome = "imported" | "unchanged" | "reinforced" | { rejected: string };
 
@@ -30,14 +30,22 @@ class TierKeys {
   readonly fingerprints = new Set<string>();
 }
 
+/** Rows a restore reported "imported" that the store then found already there: the report is corrected by these. */
+export interface LateOutcomes {
+  reinforced: number;
+  unchanged: number;
+}
+
 /**
  * Restores lossless entries. The ids and fingerprints already in a tier are read once, at the
- * tier's first row, instead of two reads per row. Another process storing the same lesson meanwhile
- * is still caught: the insert re-checks for a live twin inside its write transaction (unique), and
- * the same id stored meanwhile fails the id's UNIQUE constraint, which is read as "unchanged".
+ * tier's first row, instead of two reads per row. A row that passes is queued and written with the
+ * others of its batch by flush() in one statement (a row per statement cost SQLite's full-text
+ * index a segment per row). Another process storing the same lesson or id meanwhile is still
+ * caught: the bulk insert re-checks both inside its write, and flush() reports those rows.
  */
 export class Restorer {
   private readonly keys = new Map<Store, Promise<TierKeys>>();
+  private readonly queued = new Map<Store, Entry[]>();
 
   constructor(private readonly s: Services, private readonly actor: string) {}
 
@@ -59,7 +67,11 @@ export class Restorer {
     return k;
   }
 
-  /** `gate` may come precomputed (a worker thread ran gateRestoredEntry); else it runs here. */
+  /**
+   * Decides a row's outcome and queues it when it is new: "imported" holds once flush() has run,
+   * except for the rows flush() reports. `gate` may come precomputed (a worker thread ran
+   * gateRestoredEntry); else it runs here.
+   */
   async restore(entry: Entry, gate?: RestoreGate): Promise<RestoreOutcome> {
     const s = this.s;
     if (entry.tier === "hive" && !s.hive) return { rejected: "hive entry but the hive is disabled" };
@@ -70,21 +82,31 @@ export class Restorer {
     if (!g.ok) return { rejected: g.reason };
     const fingerprint = fingerprintLesson(g.lesson);
     if (keys.fingerprints.has(fingerprint)) return "reinforced";
-    try {
-      await store.insertEntry({ ...entry, lesson: g.lesson }, { type: "created", actor: this.actor, data: { source: "import", lossless: true } }, { unique: true });
-    } catch (e) {
-      if (e instanceof DuplicateEntryError) return "reinforced";
-      // Stored by another process since the keys were read.
-      if (isUniqueViolation(e) && (await store.getEntry(entry.id))) return "unchanged";
-      throw e;
-    }
     keys.ids.add(entry.id);
     keys.fingerprints.add(fingerprint);
+    const queue = this.queued.get(store) ?? [];
+    queue.push({ ...entry, lesson: g.lesson });
+    this.queued.set(store, queue);
     return "imported";
   }
-}
 
-function isUniqueViolation(e: unknown): boolean {
-  const code = (e as { code?: unknown })?.code;
-  return typeof code === "string" && (code.startsWith("SQLITE_CONSTRAINT") || code === "23505");
+  /** Whether rows wait for flush(). */
+  get pending(): boolean {
+    return this.queued.size > 0;
+  }
+
+  /** Writes the queued rows (inside the caller's batch) and returns those that were not new after all. */
+  async flush(): Promise<LateOutcomes> {
+    const late: LateOutcomes = { reinforced: 0, unchanged: 0 };
+    const queued = [...this.queued];
+    this.queued.clear();
+    for (const [store, entries] of queued) {
+      const outcomes = await store.insertEntries(entries, { type: "created", actor: this.actor, data: { source: "import", lossless: true } }, { unique: true });
+      for (const o of outcomes) {
+        if (o.action === "duplicate") late.reinforced++;
+        else if (o.action === "exists") late.unchanged++;
+      }
+    }
+    return late;
+  }
 }

@@ -11,12 +11,13 @@ import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
 import { noticeOnce } from "./faults.js";
 import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
+import { ENTRY_INSERT_COLUMNS, insertStagedRows } from "./sqlite-bulk-insert.js";
 import { quantize, VectorIndex, type Ranked } from "./vector-index.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./tallies.js";
 
 export { searchTextOf } from "./entry-columns.js";
 import {
-  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type EntryKey,
+  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
@@ -29,11 +30,8 @@ interface EntryRow extends EntryRowColumns {
 }
 
 
-const INSERT_ROW_SQL = `INSERT INTO entries(seq, id, tier, created_at, consulted, last_consulted_at, lesson, category, kind, status, scope, priority,
-    confidence, utility, fingerprint, external_id, source_project_id, phases_alive, max_phases, auto_generated, shown, applied,
-    ignored, violated, prevented, helpful, harmful, last_shown_at, updated_at, search_text, for_agents, for_tools,
-    for_projects, data)
-  VALUES (COALESCE(?, (SELECT value + 1 FROM meta WHERE key = 'last_seq')), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_ROW_SQL = `INSERT INTO entries(seq, ${ENTRY_INSERT_COLUMNS.join(", ")})
+  VALUES (COALESCE(?, (SELECT value + 1 FROM meta WHERE key = 'last_seq')), ${ENTRY_INSERT_COLUMNS.map(() => "?").join(", ")})`;
 const INSERT_EVENT_SQL = "INSERT INTO events(entry_id, type, at, actor, data) VALUES (?, ?, ?, ?, ?)";
 
 const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contradicts:') > 0`;
@@ -218,12 +216,14 @@ export class SqliteStore implements Store {
     return this.driver.get<{ value: number }>("SELECT value FROM meta WHERE key = 'last_seq'")?.value ?? 0;
   }
 
+  /** A row's values in ENTRY_INSERT_COLUMNS order. */
+  private insertValues(e: Entry): SqlValue[] {
+    return [e.id, this.tier, e.created_at, e.usage.consulted, e.usage.last_consulted_at ?? null, ...this.columnsOf(e)];
+  }
+
   /** A new row takes `seq`, else the next one after the highest ever used: handles are never reused. */
   private insertRow(e: Entry, seq?: number): number {
-    return this.driver.run(
-      INSERT_ROW_SQL,
-      [seq ?? null, e.id, this.tier, e.created_at, e.usage.consulted, e.usage.last_consulted_at ?? null, ...this.columnsOf(e)],
-    ).lastInsertRowid;
+    return this.driver.run(INSERT_ROW_SQL, [seq ?? null, ...this.insertValues(e)]).lastInsertRowid;
   }
 
   async insertEntry(entry: Entry, event: EventInput, opts: InsertOptions = {}): Promise<Entry> {
@@ -232,6 +232,15 @@ export class SqliteStore implements Store {
     const stored = { ...e, handle: handleFor(this.tier, seq) };
     await this.emit({ type: "insert", entry: stored });
     return stored;
+  }
+
+  async insertEntries(entries: readonly Entry[], event: EventInput, opts: InsertOptions = {}): Promise<BulkInsertOutcome[]> {
+    const es = entries.map((entry): Entry => ({ ...entry, tier: this.tier }));
+    const rows = es.map((e) => ({ id: e.id, fingerprint: fingerprintLesson(e.lesson), status: e.lifecycle.status, values: this.insertValues(e) }));
+    const staged = this.driver.transaction(() => insertStagedRows(this.driver, rows, event, opts.unique ?? false));
+    const outcomes = staged.map((o, i): BulkInsertOutcome => (typeof o === "number" ? { action: "inserted", entry: { ...es[i]!, handle: handleFor(this.tier, o) } } : { action: o }));
+    for (const o of outcomes) if (o.action === "inserted") await this.emit({ type: "insert", entry: o.entry });
+    return outcomes;
   }
 
   private insertInTransaction(e: Entry, event: EventInput, opts: InsertOptions): number {

@@ -199,6 +199,14 @@ export interface InsertOptions {
   unique?: boolean;
 }
 
+/** What insertEntries did with one entry. */
+export type BulkInsertOutcome =
+  | { action: "inserted"; entry: Entry }
+  /** With `unique`: a live entry (or an earlier entry of the same call) already holds this lesson. */
+  | { action: "duplicate" }
+  /** An entry with this id is already stored. */
+  | { action: "exists" };
+
 /** What copyEntry did with an entry from another store (hive push and pull). */
 export interface CopyResult {
   /** inserted: a new row; merged: folded into the live entry holding the same lesson; exists: this id is already here. */
@@ -240,6 +248,13 @@ export interface Store {
    * read before it (two clients adding one lesson at once end with one entry).
    */
   insertEntry(entry: Entry, event: EventInput, opts?: InsertOptions): Promise<Entry>;
+  /**
+   * Adds many entries, as insertEntry would one by one (same rows, events and checks inside the
+   * write), but as one unit of work: a bulk restore's rows. An id already stored is skipped
+   * ("exists"), as is, with `unique`, a lesson a live entry holds ("duplicate"); neither is an error.
+   * Outcomes are in the order of `entries`.
+   */
+  insertEntries(entries: readonly Entry[], event: EventInput, opts?: InsertOptions): Promise<BulkInsertOutcome[]>;
   /**
    * Copies an entry and its history from another store, keeping its id (and its handle when that
    * number was never handed out here). Idempotent: an id already present changes nothing; a live

@@ -4,7 +4,10 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigSchema } from "../../src/config.js";
+import { EntrySchema, type Entry } from "../../src/core/entry.js";
+import { fingerprintLesson } from "../../src/core/ids.js";
 import { importFile } from "../../src/io/import-file.js";
+import { Restorer } from "../../src/io/restore.js";
 import type { Services } from "../../src/services.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { tmpDir } from "./helpers.js";
@@ -98,6 +101,91 @@ test("regression 16.4: an import commits once per batch, not once per row (lossl
       await fresh.hive.close();
     }
   } finally {
+    await s.swarm.close();
+    await s.hive.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Leaf pages FTS5 has written to its index since the table was made: the write counter in its
+ * structure record (rowid 10 of the _data table: a 4-byte cookie, an optional V2 marker, then
+ * varints nLevel, nSegment, nWriteCounter). FTS5 flushes its pending terms at every statement, so
+ * a row per statement writes at least one leaf per row.
+ */
+function ftsLeavesWritten(store: SqliteStore): number {
+  const block = store.driver.get<{ block: Uint8Array }>("SELECT block FROM entries_fts_data WHERE id = 10")?.block;
+  assert.ok(block, "FTS5 structure record");
+  const bytes = Buffer.from(block);
+  let at = bytes.subarray(4, 8).equals(Buffer.from([0xff, 0x00, 0x00, 0x01])) ? 8 : 4;
+  const varint = (): number => {
+    let v = 0;
+    for (let i = 0; i < 9; i++) {
+      const b = bytes[at++]!;
+      if (i === 8) return v * 256 + b;
+      v = v * 128 + (b & 0x7f);
+      if (!(b & 0x80)) return v;
+    }
+    return v;
+  };
+  varint(); // nLevel
+  varint(); // nSegment
+  return varint();
+}
+
+test("regression 16.4: a lossless import indexes a batch's text in one pass, not a full-text segment per row", async () => {
+  const dir = tmpDir();
+  const s = services(dir);
+  const fresh = services(path.join(dir, "fresh"));
+  try {
+    const n = 400;
+    const source = path.join(dir, "knowledge.jsonl");
+    fs.writeFileSync(source, Array.from({ length: n }, (_, i) => row(i)).join("\n") + "\n");
+    assert.equal((await importFile(s, source, { format: "opencode-swarm", trusted: true })).imported, n);
+    const exported = path.join(dir, "backup.jsonl");
+    fs.writeFileSync(exported, (await s.swarm.listEntries({}, { limit: n })).map((e) => JSON.stringify(e)).join("\n") + "\n");
+
+    const before = ftsLeavesWritten(fresh.swarm);
+    const report = await importFile(fresh, exported, { format: "cairn" });
+    assert.equal(report.imported, n);
+    const leaves = ftsLeavesWritten(fresh.swarm) - before;
+    // Row by row this was ≥ 400 (one flush, so at least one leaf, per row); the whole text fits in far fewer.
+    assert.ok(leaves < n / 4, `${leaves} full-text leaves written for ${n} rows`);
+    // Every row is found by its own words, and the index agrees with the table.
+    for (const i of [0, 137, 399]) {
+      const hits = await fresh.swarm.searchEntries(["incident", `INC-${1000 + i}`], {}, 3);
+      assert.equal(hits[0]?.entry.provenance.external_id, `k-${i}`, `row ${i} found`);
+    }
+    fresh.swarm.driver.run("INSERT INTO entries_fts(entries_fts, rank) VALUES ('integrity-check', 1)");
+  } finally {
+    for (const x of [s, fresh]) {
+      await x.swarm.close();
+      await x.hive.close();
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("regression 16.4: a lesson or id another process stores between a restore's key read and its flush is reported, not doubled", async () => {
+  const dir = tmpDir();
+  const s = services(dir);
+  const rival = new SqliteStore(path.join(dir, "swarm.db"), "swarm");
+  try {
+    const at = "2026-01-02T03:04:05.000Z";
+    const make = (i: number): Entry => EntrySchema.parse({ id: `e-${i}`, handle: "", tier: "swarm", lesson: lesson(i), category: "tooling", kind: "learning", created_at: at, updated_at: at });
+    const restorer = new Restorer(s, "import:test");
+    // The first row reads the tier's keys; every row is new then.
+    for (let i = 0; i < 4; i++) assert.equal(await restorer.restore(make(i)), "imported");
+    // Another process stores the same lesson under another id, and the very same entry.
+    await rival.insertEntry({ ...make(1), id: "rival-twin" }, { type: "created", actor: "test" }, { unique: true });
+    await rival.insertEntry(make(2), { type: "created", actor: "test" }, { unique: true });
+    const late = await s.swarm.writeBatch(() => restorer.flush());
+    assert.deepEqual(late, { reinforced: 1, unchanged: 1 });
+    assert.equal(await s.swarm.countEntries(), 4, "rows 0 and 3 from the restore, the rival's two; no twin");
+    assert.equal((await s.swarm.findByFingerprint(fingerprintLesson(make(1).lesson))).length, 1);
+    assert.equal(restorer.pending, false);
+  } finally {
+    await rival.close();
     await s.swarm.close();
     await s.hive.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -225,6 +225,43 @@ function contract(impl: Implementation): void {
     assert.notEqual(raw.id, again.id, "a raw load (no `unique`) stores what it is given");
   });
 
+  it("insertEntries: one call stores what insertEntry would, in order, and skips stored ids and live twins without an error", async (o) => {
+    const unique = { unique: true };
+    const held = await o.store.insertEntry(entry("Retry the billing worker call with backoff before failing the job."), created, unique);
+    const heard: StoreChange[] = [];
+    o.store.subscribe((c) => void heard.push(c));
+    const a = entry("Run database migrations before the app container starts.");
+    const b = entry("Pin the Node version in .nvmrc and CI alike.");
+    const archived = entry("retry the billing worker call with backoff before failing the job", { lifecycle: { ...a.lifecycle, status: "archived" } });
+    const outcomes = await o.store.insertEntries([
+      a,
+      entry("Retry the billing worker call with backoff before failing the job."), // a live twin is stored: duplicate
+      { ...held }, // its id is stored: exists
+      b,
+      entry("pin the node version in .nvmrc and CI alike"), // twin of an earlier entry of this call
+      { ...a }, // an earlier entry of this call has its id
+      archived, // a retired twin is not a duplicate
+    ], { type: "created", actor: "test:bulk", data: { source: "import" } }, unique);
+    assert.deepEqual(outcomes.map((x) => x.action), ["inserted", "duplicate", "exists", "inserted", "duplicate", "exists", "inserted"]);
+    const stored = outcomes.flatMap((x) => (x.action === "inserted" ? [x.entry] : []));
+    assert.deepEqual(stored.map((e) => e.id), [a.id, b.id, archived.id]);
+    const seqs = [held, ...stored].map((e) => Number(e.handle.split("-")[1]));
+    assert.deepEqual(seqs, [...seqs].sort((x, y) => x - y), "handles are handed out in the order given");
+    assert.equal(new Set(seqs).size, 4);
+    for (const e of stored) {
+      const got = await o.store.getEntry(e.handle);
+      assert.equal(got?.id, e.id, `${e.handle} resolves to its entry`);
+      assert.deepEqual((await o.store.listEvents(e.id)).map((v) => [v.type, v.actor]), [["created", "test:bulk"]]);
+    }
+    assert.equal(await o.store.totalEntries(), 4);
+    assert.deepEqual((await o.store.searchEntries(["nvmrc"], {}, 5)).map((h) => h.entry.id), [b.id], "full-text indexed");
+    assert.deepEqual(heard.map((c) => (c.type === "insert" ? c.entry.id : c.type)), [a.id, b.id, archived.id], "one insert change per stored entry");
+    assert.deepEqual(await o.store.insertEntries([], created, unique), []);
+    const raw = await o.store.insertEntries([entry("Run database migrations before the app container starts.")], created);
+    assert.equal(raw[0]?.action, "inserted", "a raw load (no `unique`) stores what it is given");
+    assert.equal(await o.store.integrityCheck(), "ok");
+  });
+
   it("entryKeys: every entry's id, external id and fingerprint, in one read (a bulk restore's up-front check)", async (o) => {
     const a = await o.store.insertEntry(entry("Keep the release notes beside the tag, not in the wiki."), created);
     const b = await o.store.insertEntry(entry("Tag images with the commit hash, never latest.", { provenance: { ...a.provenance, external_id: "k-42" } }), created);

@@ -10,7 +10,7 @@ import { StoreListeners } from "../listeners.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "../tallies.js";
 import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type EntryKey,
-  type CopyResult, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
+  type BulkInsertOutcome, type CopyResult, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
   type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
@@ -246,6 +246,32 @@ export class PostgresStore implements Store {
     const stored = { ...e, handle: handleFor(this.tier, seq) };
     await this.emit({ type: "insert", entry: stored });
     return stored;
+  }
+
+  /**
+   * One transaction per entry: the hive takes a bulk restore rarely, over the network, and one
+   * refused row must not undo the rest. The id is looked up inside the entry's transaction.
+   */
+  async insertEntries(entries: readonly Entry[], event: EventInput, opts: InsertOptions = {}): Promise<BulkInsertOutcome[]> {
+    const out: BulkInsertOutcome[] = [];
+    for (const entry of entries) {
+      const e: Entry = { ...entry, tier: this.tier };
+      const seq = await this.tx(async (q): Promise<number | "exists" | "duplicate"> => {
+        if ((await q.query(`SELECT 1 FROM ${this.S}.entries WHERE id = $1`, [e.id])).length > 0) return "exists";
+        if (opts.unique && (await this.liveTwin(q, e))) return "duplicate";
+        const [row] = await q.query<{ seq: string }>(this.insertSql(false), this.insertParams(e));
+        await this.logEvent(q, e.id, event, e.created_at);
+        return Number(row!.seq);
+      });
+      if (typeof seq !== "number") {
+        out.push({ action: seq });
+        continue;
+      }
+      const stored = { ...e, handle: handleFor(this.tier, seq) };
+      await this.emit({ type: "insert", entry: stored });
+      out.push({ action: "inserted", entry: stored });
+    }
+    return out;
   }
 
   /**
