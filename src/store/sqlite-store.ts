@@ -32,6 +32,7 @@ interface EntryRow extends EntryRowColumns {
 
 const INSERT_ROW_SQL = `INSERT INTO entries(seq, ${ENTRY_INSERT_COLUMNS.join(", ")})
   VALUES (COALESCE(?, (SELECT value + 1 FROM meta WHERE key = 'last_seq')), ${ENTRY_INSERT_COLUMNS.map(() => "?").join(", ")})`;
+const FINGERPRINT_COLUMN = ENTRY_INSERT_COLUMNS.indexOf("fingerprint");
 const INSERT_EVENT_SQL = "INSERT INTO events(entry_id, type, at, actor, data) VALUES (?, ?, ?, ?, ?)";
 
 const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contradicts:') > 0`;
@@ -236,7 +237,10 @@ export class SqliteStore implements Store {
 
   async insertEntries(entries: readonly Entry[], event: EventInput, opts: InsertOptions = {}): Promise<BulkInsertOutcome[]> {
     const es = entries.map((entry): Entry => ({ ...entry, tier: this.tier }));
-    const rows = es.map((e) => ({ id: e.id, fingerprint: fingerprintLesson(e.lesson), status: e.lifecycle.status, values: this.insertValues(e) }));
+    const rows = es.map((e) => {
+      const values = this.insertValues(e);
+      return { id: e.id, fingerprint: String(values[FINGERPRINT_COLUMN]), status: e.lifecycle.status, values };
+    });
     const staged = this.driver.transaction(() => insertStagedRows(this.driver, rows, event, opts.unique ?? false));
     const outcomes = staged.map((o, i): BulkInsertOutcome => (typeof o === "number" ? { action: "inserted", entry: { ...es[i]!, handle: handleFor(this.tier, o) } } : { action: o }));
     for (const o of outcomes) if (o.action === "inserted") await this.emit({ type: "insert", entry: o.entry });
