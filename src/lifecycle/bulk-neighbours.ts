@@ -59,7 +59,7 @@ export class BulkNeighbours {
   private readonly termStats = new TermStatsCache();
   /**
    * Entries as this process last wrote them, so a candidate costs no read: an import's rows are the
-   * neighbours of the rows after them. Bounded (~3 KB an entry), dropped wholesale when full.
+   * neighbours of the rows after them. Bounded (~3 KB an entry), the oldest dropped when full.
    */
   private readonly entries = new Map<number, Entry>();
   private readonly unsubscribe: () => void;
@@ -94,7 +94,8 @@ export class BulkNeighbours {
   }
 
   private remember(seq: number, entry: Entry): void {
-    if (this.entries.size >= ENTRY_CACHE && !this.entries.has(seq)) this.entries.clear();
+    // Full: the oldest goes (a Map keeps insertion order); re-setting a key keeps its old place.
+    if (this.entries.size >= ENTRY_CACHE && !this.entries.has(seq)) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(seq, entry);
   }
 

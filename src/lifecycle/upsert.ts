@@ -36,8 +36,9 @@ export class NeighbourProfiles {
   of(text: string): LessonProfile {
     let p = this.byText.get(text);
     if (p) return p;
-    // Dropped wholesale when full: cheaper than an LRU, and the next rows refill the hot ones at once.
-    if (this.byText.size >= this.max) this.byText.clear();
+    // Full: the oldest goes (a Map keeps insertion order). Dropping all at once made a long import
+    // profile (and embed) its candidates again every 4,096 rows.
+    if (this.byText.size >= this.max) this.byText.delete(this.byText.keys().next().value!);
     this.byText.set(text, (p = profileLesson(text)));
     return p;
   }
