@@ -2,6 +2,7 @@
 import type { Entry, EntryEvent, EventType, RejectedLesson, Status } from "../core/entry.js";
 import { newEntryId } from "../core/ids.js";
 import { CairnError } from "../errors.js";
+import { betweenCalls } from "../store/between-calls.js";
 import { isUnavailableError } from "../store/pg/client.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
@@ -272,10 +273,8 @@ export class TeamHiveStore implements Store {
   /** A replay within USAGE_REPLAY_DELAY_MS, shared by everything queued meanwhile. */
   private kickReplaySoon(): void {
     if (this.usageTimer || !this.replayer || this.closed) return;
-    this.usageTimer = setTimeout(() => {
-      this.usageTimer = undefined;
-      this.kickReplay();
-    }, USAGE_REPLAY_DELAY_MS);
+    // Not inside a call waiting on the hive (its local writes and statement would stretch that call): after it answers.
+    this.usageTimer = setTimeout(() => betweenCalls(() => this.kickReplay()), USAGE_REPLAY_DELAY_MS);
     this.usageTimer.unref?.();
   }
 
