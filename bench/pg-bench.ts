@@ -24,6 +24,8 @@ export interface PgBenchResult {
   recall: Timing;
   /** Injection with the database unreachable: the project tier plus recent hive results. */
   fallback: Timing & { withHive: number };
+  /** The 1-minute load average before and after the measured loops: above the core count, wall time includes waiting for a CPU. */
+  load: { before: number; after: number; cpus: number };
 }
 
 const HIVE = 100_000;
@@ -140,6 +142,7 @@ export async function runPgBench(log: (m: string) => void = (m) => process.stder
     const env = { PATH: process.env.PATH ?? "", HOME: tmp, XDG_DATA_HOME: path.join(tmp, "xdg-data"), XDG_CONFIG_HOME: path.join(tmp, "xdg-config") };
     log(`measuring ${HIVE.toLocaleString("en-US")} hive rows in PostgreSQL + ${SWARM.toLocaleString("en-US")} swarm rows…`);
     const cairn = await engine(path.join(tmp, "project"), env, url, seeded.schema);
+    const loadBefore = os.loadavg()[0]!;
     const rng = makeRng(SEED * 31 + 5);
     let hive = 0;
     const inject = await timeLoop(N, 30, async (i) => {
@@ -147,6 +150,7 @@ export async function runPgBench(log: (m: string) => void = (m) => process.stder
       if (i >= 0) hive += r.entries.filter((e) => e.tier === "hive").length;
     });
     const recall = await timeLoop(N, 30, () => cairn.recall(recallQuery(rng), { limit: 10 }));
+    const loadAfter = os.loadavg()[0]!;
     if (health(cairn) !== "up") throw new Error(`the hive did not stay up during the measurement (${health(cairn)}); the figures would be the fallback's`);
     await cairn.close();
 
@@ -178,6 +182,7 @@ export async function runPgBench(log: (m: string) => void = (m) => process.stder
       inject: { ...inject, meanHive: hive / N },
       recall,
       fallback: { ...fallback, withHive },
+      load: { before: loadBefore, after: loadAfter, cpus: os.cpus().length },
     };
   } finally {
     await proxy.close();

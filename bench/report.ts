@@ -52,7 +52,8 @@ export function renderTable(rows: readonly Row[]): string {
 
 export function detailLines(r: SizeResult): string {
   const t = (x: Timing) =>
-    `p50 ${x.p50.toFixed(2)} / p99 ${x.p99.toFixed(2)} ms wall` + (x.cpu ? `, ${x.cpu.p50.toFixed(2)} / ${x.cpu.p99.toFixed(2)} ms CPU` : "") + ` (n=${x.n})`;
+    `p50 ${x.p50.toFixed(2)} / p99 ${x.p99.toFixed(2)} ms wall` + (x.cpu ? `, ${x.cpu.p50.toFixed(2)} / ${x.cpu.p99.toFixed(2)} ms CPU` : "") +
+    (x.thread ? `, main thread ${x.thread.cpu.p50.toFixed(2)} / ${x.thread.cpu.p99.toFixed(2)} ms on CPU, ${x.thread.runQueue.p50.toFixed(2)} / ${x.thread.runQueue.p99.toFixed(2)} ms waiting for one` : "") + ` (n=${x.n})`;
   return [
     `${r.size.toLocaleString("en-US")} + ${r.size.toLocaleString("en-US")}, vectors ${r.vectors ? "on" : "off"}: open ${r.openMs.toFixed(0)} ms`,
     `  add    ${t(r.add)} actions ${JSON.stringify(r.add.actions)}`,

@@ -214,7 +214,7 @@ async function main(): Promise<void> {
     else log(`ui bench skipped: ${ui.skipped}`);
     if (postgres.result) {
       const p = postgres.result;
-      log(`PostgreSQL team hive (${p.hiveRows.toLocaleString("en-US")} hive rows in ${p.server} + ${p.swarmRows.toLocaleString("en-US")} swarm): inject p99 ${p.inject.p99.toFixed(2)} ms (target ≤ 15), recall p50 ${p.recall.p50.toFixed(2)} ms (target ≤ 8); database down: inject p99 ${p.fallback.p99.toFixed(2)} ms, ${p.fallback.withHive}/${p.fallback.n} blocks still carried hive lessons`);
+      log(`PostgreSQL team hive (${p.hiveRows.toLocaleString("en-US")} hive rows in ${p.server} + ${p.swarmRows.toLocaleString("en-US")} swarm): inject p99 ${p.inject.p99.toFixed(2)} ms (target ≤ 15)${p.inject.thread ? ` [main thread on CPU p99 ${p.inject.thread.cpu.p99.toFixed(2)} ms, waiting for a CPU p99 ${p.inject.thread.runQueue.p99.toFixed(2)} ms; load ${p.load.before.toFixed(1)}→${p.load.after.toFixed(1)} on ${p.load.cpus} CPUs]` : ""}, recall p50 ${p.recall.p50.toFixed(2)} ms (target ≤ 8); database down: inject p99 ${p.fallback.p99.toFixed(2)} ms, ${p.fallback.withHive}/${p.fallback.n} blocks still carried hive lessons`);
     } else log(`postgres bench skipped: ${postgres.skipped}`);
     for (const e of errors) log(`ERROR ${e}`);
     log("\nwritten to bench/results/latest.json");

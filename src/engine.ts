@@ -45,6 +45,7 @@ import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, 
 import { embeddingFor } from "./embed/service.js";
 import { attachEmbedding, reindexStore, vectorStatus, type ReindexProgress, type ReindexReport, type VectorStatus } from "./embed/entry-vectors.js";
 import { countsByStatus, sumTallies, usageBySourceOf } from "./store/tallies.js";
+import { asCall } from "./store/between-calls.js";
 
 export interface OpenCairnOptions {
   /** The project whose swarm tier lives in `<projectDir>/.swarm/cairn.db`. */
@@ -319,7 +320,7 @@ export class Cairn {
   async recall(query: string | RetrievalContext, opts: RecallOptions = {}): Promise<RecallHit[]> {
     const ctx = typeof query === "string" ? { task: query } : query;
     const statuses = opts.statuses ? this.visibleStatuses(opts.statuses) : undefined;
-    const ranked = await recallForContext(this.services, ctx, statuses ? { ...opts, statuses } : opts);
+    const ranked = await asCall(() => recallForContext(this.services, ctx, statuses ? { ...opts, statuses } : opts));
     return ranked.map((r, i) => ({
       entry: r.entry, tier: r.entry.tier, rank: i + 1, score: r.score, breakdown: r.breakdown, ...(r.similarity !== undefined ? { similarity: r.similarity } : {}),
     }));
@@ -328,7 +329,7 @@ export class Cairn {
   /** The block to inject for an agent turn, within the budget regime; its entries are counted as shown. */
   async inject(context: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
     const { injectForContext } = await injectModule();
-    return injectForContext(this.services, context, opts);
+    return asCall(() => injectForContext(this.services, context, opts));
   }
 
   /** One entry by id, handle (S-12, H-3) or imported id, from either tier. */
@@ -485,7 +486,7 @@ export class Cairn {
   async checkAdvisories(query: AdvisoryQuery): Promise<Advisory[]> {
     if (!this.enabled) return [];
     const { checkAdvisories } = await import("./governance/advisories.js");
-    return checkAdvisories(this.services, query, this.actor);
+    return asCall(() => checkAdvisories(this.services, query, this.actor));
   }
 
   /** Counts a prevention for entries whose advisory made the agent change course. */

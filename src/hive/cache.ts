@@ -5,7 +5,6 @@ import { searchTextOf } from "../store/entry-columns.js";
 import type { EntryFilter, SearchHit } from "../store/store.js";
 
 interface CachedSearch {
-  lexemes: Set<string>;
   hits: Array<{ id: string; relevance: number }>;
 }
 
@@ -16,7 +15,11 @@ interface CachedSearch {
  */
 export class HiveResultCache {
   private readonly entries = new Map<string, Entry>();
-  /** Each cached entry's index lexemes, computed once: the fallback ranks by them on every turn. */
+  /**
+   * Each cached entry's index lexemes, computed the first time a fallback ranks the entry and kept
+   * for the turns after: while the hive answers they are never needed, and working them out for every
+   * hit of every search cost each turn its share of CPU and garbage.
+   */
   private readonly lexemes = new Map<string, Set<string>>();
   private readonly handles = new Map<string, string>();
   private readonly searches = new Map<string, Map<string, CachedSearch>>();
@@ -32,7 +35,6 @@ export class HiveResultCache {
     if (this.maxEntries <= 0) return;
     this.entries.delete(e.id);
     this.entries.set(e.id, e);
-    if (!this.lexemes.has(e.id)) this.lexemes.set(e.id, new Set(lexemesOf(searchTextOf(e))));
     this.handles.set(e.handle.toUpperCase(), e.id);
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
@@ -60,7 +62,7 @@ export class HiveResultCache {
     const tkey = JSON.stringify([...terms].sort());
     if (!byTerms.has(tkey)) this.searchCount++;
     byTerms.delete(tkey);
-    byTerms.set(tkey, { lexemes: new Set(terms.flatMap(lexemesOf)), hits: hits.map((h) => ({ id: h.entry.id, relevance: h.relevance })) });
+    byTerms.set(tkey, { hits: hits.map((h) => ({ id: h.entry.id, relevance: h.relevance })) });
     // Bounded like the entries: the oldest searches go first.
     while (this.searchCount > this.maxEntries) {
       const [firstFilter, list] = this.searches.entries().next().value as [string, Map<string, CachedSearch>];
@@ -85,13 +87,24 @@ export class HiveResultCache {
       for (const h of s.hits) {
         const e = this.entries.get(h.id);
         if (!e || seen.has(h.id)) continue;
-        const have = this.lexemes.get(h.id);
+        const have = this.lexemesOf(e);
         let overlap = 0;
-        for (const l of want) if (have?.has(l)) overlap++;
+        for (const l of want) if (have.has(l)) overlap++;
         if (overlap > 0) seen.set(h.id, { entry: structuredClone(e), relevance: overlap });
       }
     }
     return [...seen.values()].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+  }
+
+  /** Entries whose index lexemes have been worked out (by a fallback search); tests read it. */
+  get indexed(): number {
+    return this.lexemes.size;
+  }
+
+  private lexemesOf(e: Entry): Set<string> {
+    let have = this.lexemes.get(e.id);
+    if (!have) this.lexemes.set(e.id, (have = new Set(lexemesOf(searchTextOf(e)))));
+    return have;
   }
 
   private resolve(hits: ReadonlyArray<{ id: string; relevance: number }>): SearchHit[] {

@@ -116,13 +116,37 @@ function isPermanent(e: unknown): boolean {
   return e instanceof NotFoundError || (e instanceof CairnError && ["INVALID_ID", "INVALID_INPUT", "REJECTED", "FORBIDDEN", "CONFLICT"].includes(e.code));
 }
 
-async function applyUsage(remote: PostgresStore, item: OutboxItem, op: UsageOp): Promise<void> {
-  const type = op.counter === "shown" ? "shown" : op.counter === "consulted" ? "consulted" : "feedback";
-  // One effect key per entry: a replay cut short after some entries counts the rest only. An entry
-  // removed from the hive meanwhile has nothing left to count.
-  await remote.recordUsageOnce(`outbox:${item.id}:`, op.ids, op.counter, op.at, {
-    type, actor: op.actor, data: { counter: op.counter, ...op.data, queued_at: op.at },
-  });
+function usageType(counter: UsageCounter): "shown" | "consulted" | "feedback" {
+  return counter === "shown" ? "shown" : counter === "consulted" ? "consulted" : "feedback";
+}
+
+/**
+ * A run of usage items with the same counter, applied by one statement. One effect key per item and
+ * entry: a replay cut short counts the rest only, and an entry removed from the hive meanwhile has
+ * nothing left to count.
+ */
+async function applyUsage(remote: PostgresStore, items: readonly OutboxItem[]): Promise<void> {
+  const first = items[0]!.payload as UsageOp;
+  await remote.recordUsageOnce(
+    items.map((item) => {
+      const op = item.payload as UsageOp;
+      return { keyPrefix: `outbox:${item.id}:`, ids: op.ids, queuedAt: op.at, actor: op.actor, data: { counter: op.counter, ...op.data, queued_at: op.at } };
+    }),
+    first.counter,
+    usageType(first.counter),
+  );
+}
+
+/** The usage items at the head of `batch` that share the first one's counter (empty when the first is no usage item). */
+function usageRun(batch: readonly OutboxItem[]): OutboxItem[] {
+  const counter = batch[0]?.op === "usage" ? (batch[0].payload as UsageOp).counter : undefined;
+  if (!counter) return [];
+  const run: OutboxItem[] = [];
+  for (const item of batch) {
+    if (item.op !== "usage" || (item.payload as UsageOp).counter !== counter) break;
+    run.push(item);
+  }
+  return run;
 }
 
 async function applyFeedback(s: Services, remote: Store, item: OutboxItem, op: FeedbackOp): Promise<void> {
@@ -161,9 +185,15 @@ export async function replayOutbox(s: Services, remote: PostgresStore, max = 100
   while (report.applied + report.dead < max) {
     const batch = await s.swarm.listOutbox("pending", 50);
     if (batch.length === 0) break;
+    // Usage counts queued turn after turn go together: one statement and one local commit for the run.
+    const run = usageRun(batch);
+    if (run.length > 1 && (await replayUsageRun(s, remote, run))) {
+      report.applied += run.length;
+      continue;
+    }
     for (const item of batch) {
       try {
-        if (item.op === "usage") await applyUsage(remote, item, item.payload as UsageOp);
+        if (item.op === "usage") await applyUsage(remote, [item]);
         else if (item.op === "feedback") await applyFeedback(s, remote, item, item.payload as FeedbackOp);
         else if (item.op === "write") await applyWrite(s, remote, item.payload as WriteOp);
         else throw new CairnError("INVALID_INPUT", `unknown outbox operation "${item.op}"`);
@@ -184,4 +214,22 @@ export async function replayOutbox(s: Services, remote: PostgresStore, max = 100
   }
   report.pending = (await s.swarm.outboxCounts()).pending;
   return report;
+}
+
+/**
+ * A run of usage items in one statement. False when the hive refused it for good: the caller then
+ * replays the items one at a time, so only a bad item is parked. An outage is thrown as for one item.
+ */
+async function replayUsageRun(s: Services, remote: PostgresStore, run: readonly OutboxItem[]): Promise<boolean> {
+  try {
+    await applyUsage(remote, run);
+  } catch (e) {
+    if (isPermanent(e) || !isUnavailable(e)) return false;
+    await s.swarm.failOutbox(run[0]!.id, (e as Error).message ?? String(e), false);
+    throw e;
+  }
+  await s.swarm.writeBatch(async () => {
+    for (const item of run) await s.swarm.completeOutbox(item.id);
+  });
+  return true;
 }

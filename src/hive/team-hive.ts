@@ -2,6 +2,7 @@
 import type { Entry, EntryEvent, EventType, RejectedLesson, Status } from "../core/entry.js";
 import { newEntryId } from "../core/ids.js";
 import { CairnError } from "../errors.js";
+import { betweenCalls } from "../store/between-calls.js";
 import { isUnavailableError } from "../store/pg/client.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
@@ -31,6 +32,13 @@ export interface TeamHiveOptions {
 export type HiveState = "unknown" | "up" | "down";
 
 class ReadTimeout extends Error {}
+
+/**
+ * Usage counts wait this long before their replay: a burst of turns (a swarm's agents, a busy session)
+ * then shares one replay, one hive statement and one local commit, instead of putting a hive write
+ * beside every injection's search. Other writes replay at once; flush() and close() do not wait.
+ */
+export const USAGE_REPLAY_DELAY_MS = 250;
 
 function timeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -62,6 +70,7 @@ export class TeamHiveStore implements Store {
   /** The last replay failure logged, so a lasting one is logged once. */
   private lastReplayError: string | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private usageTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private slowVectorsLogged = false;
   private vectorsSlowUntil = 0;
@@ -258,7 +267,15 @@ export class TeamHiveStore implements Store {
     if (ids.length === 0) return;
     const at = new Date().toISOString();
     await this.opts.outbox.enqueueOutbox(newEntryId(), "usage", { ids: [...ids], counter, actor, ...(data ? { data } : {}), at }, at);
-    this.kickReplay();
+    this.kickReplaySoon();
+  }
+
+  /** A replay within USAGE_REPLAY_DELAY_MS, shared by everything queued meanwhile. */
+  private kickReplaySoon(): void {
+    if (this.usageTimer || !this.replayer || this.closed) return;
+    // Not inside a call waiting on the hive (its local writes and statement would stretch that call): after it answers.
+    this.usageTimer = setTimeout(() => betweenCalls(() => this.kickReplay()), USAGE_REPLAY_DELAY_MS);
+    this.usageTimer.unref?.();
   }
 
   private replayLock: Promise<unknown> = Promise.resolve();
@@ -276,6 +293,8 @@ export class TeamHiveStore implements Store {
 
   /** Replays the outbox soon, off the caller's path. */
   kickReplay(): void {
+    if (this.usageTimer) clearTimeout(this.usageTimer);
+    this.usageTimer = undefined;
     if (!this.replayer || this.closed) return;
     if (this.replaying) {
       this.replayAgain = true;
@@ -308,7 +327,8 @@ export class TeamHiveStore implements Store {
   /** Waits (at most `ms`) for queued hive writes to be replayed: short-lived processes call it before exiting. */
   async flush(ms = 2000): Promise<void> {
     if (!this.replayer) return;
-    if (!this.replaying) this.kickReplay();
+    // A count queued while a replay ran waits on the timer: it joins this flush too.
+    if (!this.replaying || this.usageTimer) this.kickReplay();
     const pending = this.replaying;
     if (pending) await timeout(pending, ms).catch(() => {});
   }
@@ -316,6 +336,8 @@ export class TeamHiveStore implements Store {
   async close(): Promise<void> {
     if (!this.closed && this.state !== "down") await this.flush();
     this.closed = true;
+    if (this.usageTimer) clearTimeout(this.usageTimer);
+    this.usageTimer = undefined;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     await this.remote.close();

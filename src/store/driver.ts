@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { CairnError } from "../errors.js";
+import { betweenCalls } from "./between-calls.js";
 import { readOnlyError, readOnlyReason, storeFault } from "./faults.js";
 
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -291,22 +292,27 @@ export class SqliteDriver {
 
   /**
    * A WAL checkpoint inside a commit costs several ms (it was the whole p99 of injection), so
-   * SQLite's automatic one is pushed far out and a PASSIVE checkpoint is scheduled instead. JS
-   * runs one task at a time, so the timer fires between calls, never inside one.
+   * SQLite's automatic one is pushed far out and a PASSIVE checkpoint is scheduled instead. A call
+   * that only touches SQLite never yields, so the timer fires between calls; one that waits on the
+   * team hive does yield, so the checkpoint also waits for the calls in flight to answer (betweenCalls).
    */
   private noteWrite(): void {
     if (this.checkpointTimer || this.file === ":memory:") return;
     this.checkpointTimer = setTimeout(() => {
-      this.checkpointTimer = undefined;
-      // A batch holds a write transaction across awaits; checkpoint after it commits.
-      if (this.depth > 0) return this.noteWrite();
-      try {
-        const r = this.stmt("PRAGMA wal_checkpoint(PASSIVE)").get([]) as { busy: number; log: number; checkpointed: number } | undefined;
-        this.idleCheckpoints++;
-        if (r && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) this.restartWal();
-      } catch {
-        // Busy or closed: the next write schedules another, and the safety net still applies.
-      }
+      betweenCalls(() => {
+        // Closed while it waited for a call to answer: close() folded the WAL in already.
+        if (this.checkpointTimer === undefined) return;
+        this.checkpointTimer = undefined;
+        // A batch holds a write transaction across awaits; checkpoint after it commits.
+        if (this.depth > 0) return this.noteWrite();
+        try {
+          const r = this.stmt("PRAGMA wal_checkpoint(PASSIVE)").get([]) as { busy: number; log: number; checkpointed: number } | undefined;
+          this.idleCheckpoints++;
+          if (r && r.busy === 0 && r.log > 0 && r.checkpointed === r.log) this.restartWal();
+        } catch {
+          // Busy or closed: the next write schedules another, and the safety net still applies.
+        }
+      });
     }, IDLE_CHECKPOINT_MS);
     this.checkpointTimer.unref?.();
   }

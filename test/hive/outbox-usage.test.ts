@@ -1,4 +1,4 @@
-// Shown counts queued in the outbox reach the PostgreSQL hive in one statement per item, exactly once per entry.
+// Shown counts queued in the outbox reach the PostgreSQL hive in one statement per replayed run of items, exactly once per item and entry.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EntrySchema, type Entry } from "../../src/core/entry.js";
@@ -8,6 +8,21 @@ import { replayOutbox, teamHive } from "../../src/hive/outbox.js";
 import type { Services } from "../../src/services.js";
 import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
 import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
+
+/** Every statement and transaction the hive's driver is asked for, counted. */
+function countStatements(remote: { db: { query: unknown; transaction: unknown } }): () => number {
+  const db = remote.db as { query: (...a: unknown[]) => unknown; transaction: (...a: unknown[]) => unknown };
+  let calls = 0;
+  const query = db.query.bind(db);
+  const transaction = db.transaction.bind(db);
+  db.query = (...a: unknown[]) => (calls++, query(...a));
+  db.transaction = (...a: unknown[]) => (calls++, transaction(...a));
+  return () => {
+    const n = calls;
+    calls = 0;
+    return n;
+  };
+}
 
 function entry(lesson: string): Entry {
   const at = new Date().toISOString();
@@ -57,6 +72,91 @@ test("a queued usage item is one statement on the hive (was a transaction per en
       assert.deepEqual(shown[0]!.data, { counter: "shown", agent: "architect", queued_at: queuedAt });
     }
     assert.equal(await remote.getEntry(gone), undefined);
+  } finally {
+    await cairn.close();
+    await dropSchema(url, schema);
+    removeSandbox(sb);
+  }
+});
+
+test("a run of queued usage items (turn after turn) is one statement: each item counts once per entry, with its own event, however often replayed", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("usagerun");
+  const sb = makeSandbox();
+  const cairn = await openCairn({
+    projectDir: sb.projectDir, env: sb.env, actor: "human:ann",
+    config: { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } },
+  });
+  try {
+    const s = (cairn as unknown as { services: Services }).services;
+    const remote = teamHive(s)!.remote;
+    const [a, b, c] = await Promise.all(
+      ["Run prisma migrate deploy before the container starts", "Pin the node version in CI", "Warm the cache before the load test"].map(
+        async (l) => (await remote.insertEntry(entry(l), { type: "created", actor: "test" })).id,
+      ),
+    );
+    const gone = newEntryId();
+    const turns = [
+      { ids: [a!, b!], at: "2025-03-01T10:00:00.000Z", agent: "architect" },
+      { ids: [a!, gone], at: "2025-03-01T10:00:01.000Z", agent: "coder" },
+      { ids: [a!, c!, c!], at: "2025-03-01T10:00:02.000Z", agent: "reviewer" },
+    ];
+    const items = turns.map((t, i) => ({ id: `usage-${i}`, payload: { ids: t.ids, counter: "shown", actor: "cairn:inject", data: { agent: t.agent }, at: t.at } }));
+    for (const it of items) await s.swarm.enqueueOutbox(it.id, "usage", it.payload, it.payload.at);
+    const statements = countStatements(remote);
+    const report = await replayOutbox(s, remote);
+    assert.deepEqual(report, { applied: 3, dead: 0, pending: 0 });
+    assert.equal(statements(), 1, "three turns' counts, claims and events in one statement (was one per turn)");
+
+    // The whole run again (cut short before it left the outbox): nothing moves.
+    for (const it of items) await s.swarm.enqueueOutbox(it.id, "usage", it.payload, it.payload.at);
+    await replayOutbox(s, remote);
+    const shownOf = async (id: string) => (await remote.listEvents(id)).filter((ev) => ev.type === "shown");
+    const ea = (await remote.getEntry(a!))!;
+    assert.equal(ea.usage.shown, 3, "shown in three turns: three counts");
+    assert.equal(ea.usage.last_shown_at, "2025-03-01T10:00:02.000Z", "stamped with the latest turn that showed it");
+    assert.deepEqual((await shownOf(a!)).map((ev) => (ev.data as { agent: string }).agent).sort(), ["architect", "coder", "reviewer"], "one event per turn, each with its turn's data");
+    assert.equal((await remote.getEntry(b!))!.usage.shown, 1);
+    assert.equal((await remote.getEntry(b!))!.usage.last_shown_at, "2025-03-01T10:00:00.000Z");
+    assert.equal((await remote.getEntry(c!))!.usage.shown, 1, "an id twice in one turn counts once");
+    assert.equal((await shownOf(c!)).length, 1);
+    assert.equal(await remote.getEntry(gone), undefined);
+
+    // Usage, then feedback, then usage: the counts before the verdict are applied before it, and nothing is lost.
+    await s.swarm.enqueueOutbox("u-before", "usage", { ids: [b!], counter: "shown", actor: "cairn:inject", at: "2025-03-01T11:00:00.000Z" }, "2025-03-01T11:00:00.000Z");
+    await s.swarm.enqueueOutbox("f-mid", "feedback", { ref: b!, verdict: "helpful", actor: "human:ann", at: "2025-03-01T11:00:01.000Z" }, "2025-03-01T11:00:01.000Z");
+    await s.swarm.enqueueOutbox("u-after", "usage", { ids: [b!], counter: "shown", actor: "cairn:inject", at: "2025-03-01T11:00:02.000Z" }, "2025-03-01T11:00:02.000Z");
+    assert.deepEqual(await replayOutbox(s, remote), { applied: 3, dead: 0, pending: 0 });
+    const eb = (await remote.getEntry(b!))!;
+    assert.equal(eb.usage.shown, 3);
+    assert.equal(eb.usage.helpful, 1);
+  } finally {
+    await cairn.close();
+    await dropSchema(url, schema);
+    removeSandbox(sb);
+  }
+});
+
+test("turns in quick succession share one replay: their shown counts reach the hive in one statement, none lost", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("usagekick");
+  const sb = makeSandbox();
+  const cairn = await openCairn({
+    projectDir: sb.projectDir, env: sb.env, actor: "human:ann",
+    config: { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } },
+  });
+  try {
+    const s = (cairn as unknown as { services: Services }).services;
+    const hive = teamHive(s)!;
+    const id = (await hive.remote.insertEntry(entry("Run prisma migrate deploy before the container starts"), { type: "created", actor: "test" })).id;
+    await hive.flush(5000);
+    const statements = countStatements(hive.remote);
+    // Six turns, one after another as a swarm's agents take them (no pause between): each queues its count.
+    for (let i = 0; i < 6; i++) await hive.recordUsage([id], "shown", "cairn:inject", { agent: `agent-${i}` });
+    await hive.flush(5000);
+    assert.equal((await s.swarm.outboxCounts()).pending, 0, "every count left the outbox");
+    assert.equal(statements(), 1, "one replay statement for the six turns (was one per turn, beside each turn's search)");
+    assert.equal((await hive.remote.getEntry(id))!.usage.shown, 6, "every turn counted once");
   } finally {
     await cairn.close();
     await dropSchema(url, schema);

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "libsql";
+import { asCall, callsInFlight } from "../../src/store/between-calls.js";
 import { SqliteDriver } from "../../src/store/driver.js";
 import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
 
@@ -168,6 +169,50 @@ test("regression 11.20: between closes the WAL is cut back to the journal size l
     d.close();
     removeSandbox(sb);
   }
+});
+
+test("an idle checkpoint that comes due while a call waits on the network (the team hive) runs once the call has answered, not inside it", async () => {
+  const sb = makeSandbox();
+  const d = new SqliteDriver(path.join(sb.root, "w.db"));
+  try {
+    d.exec("CREATE TABLE t (x)");
+    for (let i = 0; i < 50; i++) d.run("INSERT INTO t VALUES (?)", [i]);
+    // An injection awaiting PostgreSQL: the event loop is free, so the checkpoint's timer fires meanwhile.
+    let answer!: () => void;
+    const call = asCall(() => new Promise<void>((resolve) => (answer = resolve)));
+    assert.equal(callsInFlight(), 1);
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.equal(d.idleCheckpoints, 0, "the checkpoint (a WAL restart with its syncs) waits: it would stretch the call");
+    answer();
+    await call;
+    assert.equal(callsInFlight(), 0);
+    assert.equal(d.idleCheckpoints, 0, "not before the caller has its answer either");
+    await new Promise((r) => setImmediate(r));
+    assert.equal(d.idleCheckpoints, 1, "right after the call answered");
+    assert.equal(d.walRestarts, 1);
+  } finally {
+    d.close();
+    removeSandbox(sb);
+  }
+});
+
+test("a checkpoint still waiting when the connection closes does not run on it", async () => {
+  const sb = makeSandbox();
+  const d = new SqliteDriver(path.join(sb.root, "c.db"));
+  let answer!: () => void;
+  const call = asCall(() => new Promise<void>((resolve) => (answer = resolve)));
+  try {
+    d.exec("CREATE TABLE t (x)");
+    d.run("INSERT INTO t VALUES (1)");
+    await new Promise((r) => setTimeout(r, 1300));
+  } finally {
+    d.close();
+    answer();
+    await call;
+    await new Promise((r) => setImmediate(r));
+    removeSandbox(sb);
+  }
+  assert.equal(d.idleCheckpoints, 0, "close() folded the WAL in itself");
 });
 
 /** The WAL header's checkpoint sequence and salts: they change exactly when the log is started over. */

@@ -52,6 +52,15 @@ const STALE_COMMON_MAX_MS = 15 * 60_000;
 const FUSED_COUNT_MAX_ROWS = 200;
 /** The frequency an uncounted rare term is chosen with (present, and rarer than any counted term). */
 const PROVISIONAL_DF = 1;
+/** One queued usage item's share of a replay: its effect-key prefix, the entries it counts, and its event's fields. */
+export interface UsageClaim {
+  keyPrefix: string;
+  ids: readonly string[];
+  queuedAt: string;
+  actor: string;
+  data: Record<string, unknown>;
+}
+
 const USAGE_COUNTERS: readonly UsageCounter[] = ["shown", "applied", "ignored", "violated", "prevented", "consulted"];
 
 /** Must match the expression of the partial index entries_contradicted (migration 2). */
@@ -767,29 +776,41 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Usage counts replayed from a project's outbox, exactly once per entry: each entry's effect key
-   * (`keyPrefix` + id) is claimed, its counter moved (stamped with the queued time) and its event
-   * written by one statement, where a transaction per entry took six round trips each. An entry no
-   * longer here claims nothing. Returns the ids counted now (not counted before).
+   * Usage counts replayed from a project's outbox, exactly once per entry and item: each (item, entry)
+   * effect key (`keyPrefix` + id) is claimed, the counters moved by the claims (stamped with the latest
+   * queued time), and one event per claim written — all items of a replay in one statement, where a
+   * statement per item put a hive write beside every injection's search. An entry no longer here
+   * claims nothing. Returns the ids counted now (not counted before), once each.
    */
-  async recordUsageOnce(keyPrefix: string, ids: readonly string[], counter: UsageCounter, queuedAt: string, event: { type: EventType; actor: string; data: Record<string, unknown> }): Promise<string[]> {
-    if (ids.length === 0) return [];
+  async recordUsageOnce(items: readonly UsageClaim[], counter: UsageCounter, type: EventType): Promise<string[]> {
     if (!USAGE_COUNTERS.includes(counter)) throw new TypeError(`unknown usage counter ${String(counter)}`);
-    const stamp = counter === "shown" ? ", last_shown_at = $5" : counter === "consulted" ? ", last_consulted_at = $5" : "";
-    // Rows are locked in id order, so two replays of overlapping items never deadlock.
-    const rows = await (await this.q()).query<{ id: string }>(
-      `WITH claimed AS (
+    const claims = new Map<string, { id: string; queued: string; actor: string; data: string }>();
+    for (const it of items) {
+      const data = JSON.stringify(it.data);
+      for (const id of it.ids) claims.set(it.keyPrefix + id, { id, queued: it.queuedAt, actor: it.actor, data });
+    }
+    if (claims.size === 0) return [];
+    // Sorted by key, so two replays of overlapping items claim (and wait) in the same order and never deadlock.
+    const keys = [...claims.keys()].sort();
+    const rows = keys.map((k) => claims.get(k)!);
+    const stamp = counter === "shown" ? ", last_shown_at = per.last" : counter === "consulted" ? ", last_consulted_at = per.last" : "";
+    const counted = await (await this.q()).query<{ id: string }>(
+      `WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS x(key, id, queued, actor, data, n)),
+       claimed AS (
          INSERT INTO ${this.S}.applied_effects(key, at)
-           SELECT $1 || x.id, $2 FROM unnest($3::text[]) AS x(id) WHERE EXISTS (SELECT 1 FROM ${this.S}.entries e WHERE e.id = x.id) ORDER BY x.id
-           ON CONFLICT DO NOTHING RETURNING substr(key, length($1) + 1) AS id),
-       locked AS (SELECT e.id FROM ${this.S}.entries e WHERE e.id IN (SELECT id FROM claimed) ORDER BY e.id FOR UPDATE),
-       u AS (UPDATE ${this.S}.entries e SET ${counter} = ${counter} + 1${stamp} FROM locked WHERE e.id = locked.id RETURNING e.id)
-       INSERT INTO ${this.S}.events(entry_id, type, at, actor, data) SELECT id, $4, $2, $6, $7::json FROM u ORDER BY id RETURNING entry_id AS id`,
-      [keyPrefix, nowIso(), [...new Set(ids)].sort(), event.type, queuedAt, event.actor, JSON.stringify(event.data)],
+           SELECT x.key, $6 FROM x WHERE EXISTS (SELECT 1 FROM ${this.S}.entries e WHERE e.id = x.id) ORDER BY x.n
+           ON CONFLICT DO NOTHING RETURNING key),
+       c AS (SELECT x.* FROM x JOIN claimed USING (key)),
+       per AS (SELECT id, count(*)::int AS times, max(queued) AS last FROM c GROUP BY id),
+       locked AS (SELECT e.id FROM ${this.S}.entries e WHERE e.id IN (SELECT id FROM per) ORDER BY e.id FOR UPDATE),
+       u AS (UPDATE ${this.S}.entries e SET ${counter} = ${counter} + per.times${stamp} FROM per JOIN locked USING (id) WHERE e.id = per.id RETURNING e.id),
+       ev AS (INSERT INTO ${this.S}.events(entry_id, type, at, actor, data) SELECT c.id, $7, $6, c.actor, c.data::json FROM c WHERE c.id IN (SELECT id FROM u) ORDER BY c.n)
+       SELECT id FROM u ORDER BY id`,
+      [keys, rows.map((r) => r.id), rows.map((r) => r.queued), rows.map((r) => r.actor), rows.map((r) => r.data), nowIso(), type],
     );
-    const counted = rows.map((r) => r.id);
-    if (counted.length) await this.emit({ type: "usage", ids: counted, counter });
-    return counted;
+    const ids = counted.map((r) => r.id);
+    if (ids.length) await this.emit({ type: "usage", ids, counter });
+    return ids;
   }
 
   async deleteEntry(id: string, event: EventInput): Promise<boolean> {
