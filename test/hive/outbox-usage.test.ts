@@ -29,16 +29,26 @@ function entry(lesson: string): Entry {
   return EntrySchema.parse({ id: newEntryId(), handle: "", tier: "hive", lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at });
 }
 
-test("a queued usage item is one statement on the hive (was a transaction per entry), counted once however often it is replayed", pgTestOptions(), async () => {
+/** A project whose hive is a fresh PostgreSQL schema; `body` gets its services, and everything is removed after. */
+async function withTeamHive(prefix: string, body: (s: Services) => Promise<void>): Promise<void> {
   const url = pgTestUrl()!;
-  const schema = uniqueSchema("usage");
+  const schema = uniqueSchema(prefix);
   const sb = makeSandbox();
   const cairn = await openCairn({
     projectDir: sb.projectDir, env: sb.env, actor: "human:ann",
     config: { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } },
   });
   try {
-    const s = (cairn as unknown as { services: Services }).services;
+    await body((cairn as unknown as { services: Services }).services);
+  } finally {
+    await cairn.close();
+    await dropSchema(url, schema);
+    removeSandbox(sb);
+  }
+}
+
+test("a queued usage item is one statement on the hive (was a transaction per entry), counted once however often it is replayed", pgTestOptions(), async () => {
+  await withTeamHive("usage", async (s) => {
     const remote = teamHive(s)!.remote;
     const lessons = ["Run prisma migrate deploy before the container starts", "Pin the node version in CI", "Warm the cache before the load test"];
     const ids: string[] = [];
@@ -72,23 +82,11 @@ test("a queued usage item is one statement on the hive (was a transaction per en
       assert.deepEqual(shown[0]!.data, { counter: "shown", agent: "architect", queued_at: queuedAt });
     }
     assert.equal(await remote.getEntry(gone), undefined);
-  } finally {
-    await cairn.close();
-    await dropSchema(url, schema);
-    removeSandbox(sb);
-  }
+  });
 });
 
 test("a run of queued usage items (turn after turn) is one statement: each item counts once per entry, with its own event, however often replayed", pgTestOptions(), async () => {
-  const url = pgTestUrl()!;
-  const schema = uniqueSchema("usagerun");
-  const sb = makeSandbox();
-  const cairn = await openCairn({
-    projectDir: sb.projectDir, env: sb.env, actor: "human:ann",
-    config: { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } },
-  });
-  try {
-    const s = (cairn as unknown as { services: Services }).services;
+  await withTeamHive("usagerun", async (s) => {
     const remote = teamHive(s)!.remote;
     const [a, b, c] = await Promise.all(
       ["Run prisma migrate deploy before the container starts", "Pin the node version in CI", "Warm the cache before the load test"].map(
@@ -130,23 +128,11 @@ test("a run of queued usage items (turn after turn) is one statement: each item 
     const eb = (await remote.getEntry(b!))!;
     assert.equal(eb.usage.shown, 3);
     assert.equal(eb.usage.helpful, 1);
-  } finally {
-    await cairn.close();
-    await dropSchema(url, schema);
-    removeSandbox(sb);
-  }
+  });
 });
 
 test("turns in quick succession share one replay: their shown counts reach the hive in one statement, none lost", pgTestOptions(), async () => {
-  const url = pgTestUrl()!;
-  const schema = uniqueSchema("usagekick");
-  const sb = makeSandbox();
-  const cairn = await openCairn({
-    projectDir: sb.projectDir, env: sb.env, actor: "human:ann",
-    config: { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } },
-  });
-  try {
-    const s = (cairn as unknown as { services: Services }).services;
+  await withTeamHive("usagekick", async (s) => {
     const hive = teamHive(s)!;
     const id = (await hive.remote.insertEntry(entry("Run prisma migrate deploy before the container starts"), { type: "created", actor: "test" })).id;
     await hive.flush(5000);
@@ -157,9 +143,5 @@ test("turns in quick succession share one replay: their shown counts reach the h
     assert.equal((await s.swarm.outboxCounts()).pending, 0, "every count left the outbox");
     assert.equal(statements(), 1, "one replay statement for the six turns (was one per turn, beside each turn's search)");
     assert.equal((await hive.remote.getEntry(id))!.usage.shown, 6, "every turn counted once");
-  } finally {
-    await cairn.close();
-    await dropSchema(url, schema);
-    removeSandbox(sb);
-  }
+  });
 });
