@@ -6,7 +6,7 @@ import { betweenCalls } from "../store/between-calls.js";
 import { isUnavailableError } from "../store/pg/client.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
-  BulkInsertOutcome, CopyResult, DayCount, EntryKey, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
+  BulkInsertOutcome, CopyResult, DayCount, TermFrequencies, EntryKey, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
   StoreListener, UsageCounter, UsageTotals,
 } from "../store/store.js";
 import { HiveResultCache } from "./cache.js";
@@ -383,6 +383,10 @@ export class TeamHiveStore implements Store {
   }
   totalEntries(): Promise<number> {
     return this.through(() => this.remote.totalEntries());
+  }
+  /** No round trip (see PostgresStore.termFrequencies), so it answers while the database is down too. */
+  termFrequencies(): Promise<TermFrequencies | undefined> {
+    return this.remote.termFrequencies();
   }
   updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
     return this.through(() => this.remote.updateEntry(id, mutate, event));

@@ -5,25 +5,9 @@ import { searchTextOf } from "../store/entry-columns.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { SearchHit, Store } from "../store/store.js";
 import { chooseQueryTerms, runSearchSteps, TermStatsCache, type SearchStep } from "../store/term-stats.js";
-import { stemmer } from "stemmer";
+import { bm25Idf, bm25Term, ftsTokens } from "../store/fts-tokens.js";
 
-/** FTS5's bm25 constants (fts5_aux.c). */
-const K1 = 1.2;
-const B = 0.75;
-/** unicode61's token characters (letters, numbers, private use), as core/text.ts's WORD_RE. */
-const TOKEN_RE = /[\p{L}\p{N}\p{Co}]+/gu;
 const ENTRY_CACHE = 8192;
-
-/** FTS5's porter step applies to tokens of 3 to 64 bytes; the stemmer package is the same Porter algorithm. */
-function stemToken(t: string): string {
-  return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? stemmer(t) : t;
-}
-
-/** `porter unicode61`: case folded, Latin diacritics removed, split on non-token characters, stemmed. */
-export function ftsTokens(text: string): string[] {
-  const folded = text.toLowerCase().normalize("NFD").replace(/\p{Mn}/gu, "");
-  return (folded.match(TOKEN_RE) ?? []).map(stemToken);
-}
 
 interface Doc {
   /** Its place in the arrays below (slots are dense and reused; seqs may not be). */
@@ -163,12 +147,9 @@ export class BulkNeighbours {
     const lists = phrases.map((p) => this.postings.get(p) ?? empty);
     const nRow = this.docs.size;
     const avgdl = nRow ? this.totalTokens / nRow : 0;
-    const idfs = lists.map((list) => {
-      const raw = Math.log((0.5 + nRow - list.size) / (0.5 + list.size));
-      return raw <= 0 ? 1e-6 : raw;
-    });
+    const idfs = lists.map((list) => bm25Idf(nRow, list.size));
     const { lengths, scores, slotSeq } = this;
-    const term = (i: number, slot: number, f: number) => (idfs[i]! * (f * (K1 + 1))) / (f + K1 * (1 - B + (B * lengths[slot]!) / avgdl));
+    const term = (i: number, slot: number, f: number) => bm25Term(idfs[i]!, f, lengths[slot]!, avgdl);
     // Scores accumulate phrase by phrase, in query order, as fts5's bm25 sums them (a phrase absent from a row adds 0).
     const touched: number[] = [];
     if (step.mode === "all") {

@@ -8,6 +8,7 @@ import { MMR_LAMBDA } from "./weights.js";
 import { diversify, diversityPool, lessonProfiles, scoreCandidates, type ScoredEntry } from "./score.js";
 import { mergeAcrossTiers } from "./merge.js";
 import { blendCandidates, vectorCandidates } from "./semantic.js";
+import { poolSmallTiers } from "./small-tier.js";
 
 export interface RecallOptions {
   tier?: Tier | "all";
@@ -80,7 +81,9 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
     mode === "semantic" ? [] : searchTiers(stores, (st) => st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []))),
     mode === "lexical" ? [] : vectorCandidates(s, stores, contextText(ctx), filter, perTier),
   ]);
-  const hits = blendCandidates(lexical.flat(), semantic, mode);
+  // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts).
+  const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), terms);
+  const hits = blendCandidates(pooled.flat(), semantic, mode);
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
   const profileOf = lessonProfiles();

@@ -4,7 +4,7 @@ import { EntrySchema, type Entry, type EntryEvent, type EventType, type Rejected
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { queryTerms, toFtsMatchQuery } from "../core/text.js";
 import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, searchTextOf, type EntryRowColumns } from "./entry-columns.js";
-import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, TermStatsCache } from "./term-stats.js";
+import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
@@ -20,7 +20,7 @@ import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
-  type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
 interface EntryRow extends EntryRowColumns {
@@ -393,11 +393,24 @@ export class SqliteStore implements Store {
     );
   }
 
-  async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
+  private ensureVocab(): void {
     if (!this.vocabReady) {
       this.driver.exec(CREATE_VOCAB_SQL);
       this.vocabReady = true;
     }
+  }
+
+  async termFrequencies(terms: readonly string[]): Promise<TermFrequencies> {
+    const rows = await this.totalEntries();
+    if (terms.length === 0) return { rows, docs: new Map() };
+    this.ensureVocab();
+    const stems = [...new Set(terms.map((t) => stemOf(t.toLowerCase())))];
+    const df = this.termStats.lookup(sqliteFrequencies(this.driver), stems, rows);
+    return { rows, docs: new Map(stems.map((st) => [st, df.get(st) ?? 0])) };
+  }
+
+  async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
+    this.ensureVocab();
     const chosen = chooseQueryTerms(sqliteFrequencies(this.driver), terms, await this.totalEntries(), this.termStats);
     const f = filterSql(filter);
     return runSearchSteps(chosen, limit, (step) => {

@@ -199,6 +199,14 @@ export interface InsertOptions {
   unique?: boolean;
 }
 
+/** What a tier's full-text index knows of some query terms (see Store.termFrequencies). */
+export interface TermFrequencies {
+  /** Rows in the tier. */
+  rows: number;
+  /** Rows holding each term's index stem, keyed by that stem (stemOf); a stem not here is not known. */
+  docs: ReadonlyMap<string, number>;
+}
+
 /** What insertEntries did with one entry. */
 export type BulkInsertOutcome =
   | { action: "inserted"; entry: Entry }
@@ -274,6 +282,12 @@ export interface Store {
    * matching (very common ones rank nothing and cost a scan) and quotes them safely.
    */
   searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]>;
+  /**
+   * Optional, and never a network round trip: the tier's row count and how many rows hold each term,
+   * as far as the store knows them (undefined when it knows nothing yet). Recall pools them across
+   * tiers when one is small, so that tier's relevance means what the others' does.
+   */
+  termFrequencies?(terms: readonly string[]): Promise<TermFrequencies | undefined>;
   /** Stores (or replaces) entries' vectors in one space; an entry keeps at most one vector per space. */
   putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void>;
   /**

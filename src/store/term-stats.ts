@@ -8,7 +8,8 @@ export type FetchFrequencies = (stems: readonly string[]) => ReadonlyArray<{ ter
 /** The FTS5 vocabulary of the SQLite index answers df lookups with one IN query. */
 export function sqliteFrequencies(db: SqliteDriver): FetchFrequencies {
   // One IN query: fts5vocab answers it from the term index, far cheaper than one query per term.
-  return (missing) => db.all<{ term: string; doc: number }>(`SELECT term, doc FROM temp.cairn_vocab WHERE term IN (${missing.map(() => "?").join(",")})`, [...missing]);
+  // One statement text for any number of stems (json_each), so a new count prepares nothing.
+  return (missing) => db.all<{ term: string; doc: number }>("SELECT term, doc FROM temp.cairn_vocab WHERE term IN (SELECT value FROM json_each(?))", [JSON.stringify(missing)]);
 }
 
 /** The index's stem of a query term (the porter stemmer, which FTS5's porter tokenizer and the PostgreSQL lexemes share). */

@@ -12,7 +12,7 @@ import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type EntryKey,
   type BulkInsertOutcome, type CopyResult, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
-  type SearchHit, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
 import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, TermStatsCache, type SearchStep, type TermChoice } from "../term-stats.js";
 import { isUnavailableError, PgClient, type PgConnectOptions, type Querier, type ReadOptions } from "./client.js";
@@ -710,6 +710,15 @@ export class PostgresStore implements Store {
 
   async totalEntries(): Promise<number> {
     return this.counter("entries");
+  }
+
+  /**
+   * The tier's size as its searches last read it, with no round trip. Term counts are keyed by
+   * PostgreSQL's lexemes, which are not the index stems other tiers count, so none are given.
+   */
+  async termFrequencies(): Promise<TermFrequencies | undefined> {
+    const stats = this.stats.peek();
+    return stats ? { rows: stats.entries, docs: new Map() } : undefined;
   }
 
   /** Read-modify-write of a row this transaction holds FOR UPDATE. */

@@ -9,6 +9,11 @@ export class RefreshedFigure<T> {
    */
   constructor(private readonly ttlMs: number, private readonly maxStaleMs: number, private readonly read: () => Promise<T>) {}
 
+  /** The last figure read, however old; undefined before the first read. Never reads. */
+  peek(): T | undefined {
+    return this.value?.v;
+  }
+
   async get(): Promise<T> {
     const age = this.value ? Date.now() - this.value.at : Infinity;
     if (age < this.ttlMs) return this.value!.v;

@@ -1,0 +1,32 @@
+// SQLite's `porter unicode61` tokenizer and FTS5's bm25 term score, in JS: what an in-memory ranking needs to rank as the index does.
+import { stemmer } from "stemmer";
+
+/** FTS5's bm25 constants (fts5_aux.c). */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+
+/** unicode61's token characters (letters, numbers, private use), as core/text.ts's WORD_RE. */
+const TOKEN_RE = /[\p{L}\p{N}\p{Co}]+/gu;
+
+/** FTS5's porter step applies to tokens of 3 to 64 bytes; the stemmer package is the same Porter algorithm. */
+function stemToken(t: string): string {
+  return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? stemmer(t) : t;
+}
+
+/** `porter unicode61`: case folded, Latin diacritics removed, split on non-token characters, stemmed. */
+export function ftsTokens(text: string): string[] {
+  const folded = text.toLowerCase().normalize("NFD").replace(/\p{Mn}/gu, "");
+  return (folded.match(TOKEN_RE) ?? []).map(stemToken);
+}
+
+/** FTS5's idf: log((N − n + ½)/(n + ½)), floored at 1e-6 for a term in most rows. */
+export function bm25Idf(rows: number, docs: number): number {
+  const raw = Math.log((0.5 + rows - docs) / (0.5 + docs));
+  // Not above 0 (NaN included: counts taken at different moments can say more rows hold it than exist).
+  return raw > 0 ? raw : 1e-6;
+}
+
+/** One term's part of a row's bm25: its idf, its frequency `f` in the row, the row's length against the average. */
+export function bm25Term(idf: number, f: number, length: number, avgLength: number): number {
+  return (idf * (f * (BM25_K1 + 1))) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength));
+}
