@@ -262,6 +262,19 @@ function contract(impl: Implementation): void {
     assert.equal(await o.store.integrityCheck(), "ok");
   });
 
+  it("termFrequencies: the tier's size as its search read it, and rows per word where the index can tell without a round trip", async (o) => {
+    for (const l of ["Pin the Node version in .nvmrc and CI alike.", "Run database migrations before the app container starts.", "Tag images with the commit hash, never latest."]) {
+      await o.store.insertEntry(entry(l), created);
+    }
+    assert.equal((await o.store.searchEntries(["nvmrc"], {}, 5)).length, 1);
+    const f = await o.store.termFrequencies?.(["nvmrc", "Containers", "zzzunheard"]);
+    assert.ok(f, "known once a search has read the tier");
+    assert.equal(f.rows, 3);
+    const expected = new Map([["nvmrc", 1], ["contain", 1], ["zzzunheard", 0]]);
+    for (const [stem, n] of f.docs) assert.equal(n, expected.get(stem), `rows holding ${stem}`);
+    assert.equal((await o.store.termFrequencies?.([]))?.docs.size, 0, "no words asked, none looked up");
+  });
+
   it("entryKeys: every entry's id, external id and fingerprint, in one read (a bulk restore's up-front check)", async (o) => {
     const a = await o.store.insertEntry(entry("Keep the release notes beside the tag, not in the wiki."), created);
     const b = await o.store.insertEntry(entry("Tag images with the commit hash, never latest.", { provenance: { ...a.provenance, external_id: "k-42" } }), created);
