@@ -87,7 +87,7 @@ export class HiveResultCache {
       for (const h of s.hits) {
         const e = this.entries.get(h.id);
         if (!e || seen.has(h.id)) continue;
-        const have = this.lexemesOf(e);
+        const have = this.entryLexemes(e);
         let overlap = 0;
         for (const l of want) if (have.has(l)) overlap++;
         if (overlap > 0) seen.set(h.id, { entry: structuredClone(e), relevance: overlap });
@@ -101,7 +101,7 @@ export class HiveResultCache {
     return this.lexemes.size;
   }
 
-  private lexemesOf(e: Entry): Set<string> {
+  private entryLexemes(e: Entry): Set<string> {
     let have = this.lexemes.get(e.id);
     if (!have) this.lexemes.set(e.id, (have = new Set(lexemesOf(searchTextOf(e)))));
     return have;

@@ -5,14 +5,13 @@ import { searchTextOf } from "../store/entry-columns.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { SearchHit, Store } from "../store/store.js";
 import { chooseQueryTerms, runSearchSteps, TermStatsCache, type SearchStep } from "../store/term-stats.js";
-import { bm25Idf, bm25Term, ftsTokens } from "../store/fts-tokens.js";
+import { bm25Idf, bm25Term, ftsTermCounts, ftsTokens } from "../store/fts-tokens.js";
 
 const ENTRY_CACHE = 8192;
 
 interface Doc {
   /** Its place in the arrays below (slots are dense and reused; seqs may not be). */
   slot: number;
-  length: number;
   /** Its distinct tokens: what to take out of the postings when it changes. */
   terms: string[];
 }
@@ -88,23 +87,21 @@ export class BulkNeighbours {
     const d = this.docs.get(seq);
     if (!d) return;
     for (const t of d.terms) this.postings.get(t)?.delete(d.slot);
-    this.totalTokens -= d.length;
+    this.totalTokens -= this.lengths[d.slot]!;
     this.docs.delete(seq);
     this.freeSlots.push(d.slot);
   }
 
   private put(seq: number, status: Status, text: string): void {
     this.remove(seq);
-    const tokens = ftsTokens(text);
-    const tf = new Map<string, number>();
-    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    const { tf, length } = ftsTermCounts(text);
     const slot = this.freeSlots.pop() ?? this.docs.size;
     for (const [t, f] of tf) {
       let p = this.postings.get(t);
       if (!p) this.postings.set(t, (p = new Map()));
       p.set(slot, f);
     }
-    this.docs.set(seq, { slot, length: tokens.length, terms: [...tf.keys()] });
+    this.docs.set(seq, { slot, terms: [...tf.keys()] });
     if (slot >= this.lengths.length) {
       const lengths = new Float64Array(this.lengths.length * 2);
       lengths.set(this.lengths);
@@ -113,8 +110,8 @@ export class BulkNeighbours {
     }
     this.slotSeq[slot] = seq;
     this.slotStatus[slot] = status;
-    this.lengths[slot] = tokens.length;
-    this.totalTokens += tokens.length;
+    this.lengths[slot] = length;
+    this.totalTokens += length;
   }
 
   /** As SqliteStore.searchEntries(terms, { statuses }, limit), answered from memory. */

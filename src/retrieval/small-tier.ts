@@ -1,6 +1,6 @@
 // A small tier's text relevance worked out with word statistics pooled across tiers, so its lessons compete fairly with a large tier's.
 import { searchTextOf } from "../store/entry-columns.js";
-import { bm25Idf, bm25Term, ftsTokens } from "../store/fts-tokens.js";
+import { bm25Idf, bm25Term, ftsTermCounts } from "../store/fts-tokens.js";
 import type { SearchHit, Store } from "../store/store.js";
 import { stemOf } from "../store/term-stats.js";
 
@@ -36,7 +36,8 @@ export async function poolSmallTiers(tiers: readonly TierHits[], terms: readonly
   const known = await Promise.all(tiers.map(async (t, i) => (small[i] ? sizes[i]! : ((await t.store.termFrequencies!(terms)) ?? sizes[i]!))));
   const stems = [...new Set(terms.map((t) => stemOf(t.toLowerCase())))];
 
-  const tokensOf = new Map<SearchHit, string[]>();
+  // Each small tier's hit, its tokens counted once.
+  const counted = new Map<SearchHit, { tf: Map<string, number>; length: number }>();
   let rows = 0;
   const docs = new Map<string, number>(stems.map((st) => [st, 0]));
   for (const [i, t] of tiers.entries()) {
@@ -51,24 +52,21 @@ export async function poolSmallTiers(tiers: readonly TierHits[], terms: readonly
       continue;
     }
     for (const h of t.hits) {
-      const tokens = ftsTokens(searchTextOf(h.entry));
-      tokensOf.set(h, tokens);
-      const present = new Set(tokens);
-      for (const st of stems) if (present.has(st)) docs.set(st, docs.get(st)! + 1);
+      const c = ftsTermCounts(searchTextOf(h.entry));
+      counted.set(h, c);
+      for (const st of stems) if (c.tf.has(st)) docs.set(st, docs.get(st)! + 1);
     }
   }
 
   return tiers.map((t, i) => {
     if (!small[i]) return t.hits;
-    const avgLength = Math.max(1, t.hits.reduce((a, h) => a + tokensOf.get(h)!.length, 0) / t.hits.length);
+    const avgLength = Math.max(1, t.hits.reduce((a, h) => a + counted.get(h)!.length, 0) / t.hits.length);
     return t.hits.map((h) => {
-      const tokens = tokensOf.get(h)!;
-      const tf = new Map<string, number>();
-      for (const tok of tokens) tf.set(tok, (tf.get(tok) ?? 0) + 1);
+      const { tf, length } = counted.get(h)!;
       let relevance = 0;
       for (const st of stems) {
         const f = tf.get(st);
-        if (f) relevance += bm25Term(bm25Idf(rows, docs.get(st)!), f, tokens.length, avgLength);
+        if (f) relevance += bm25Term(bm25Idf(rows, docs.get(st)!), f, length, avgLength);
       }
       return { ...h, relevance };
     });

@@ -19,6 +19,14 @@ export function ftsTokens(text: string): string[] {
   return (folded.match(TOKEN_RE) ?? []).map(stemToken);
 }
 
+/** A text's index tokens counted: how often each occurs, and how many there are (its length to bm25). */
+export function ftsTermCounts(text: string): { tf: Map<string, number>; length: number } {
+  const tokens = ftsTokens(text);
+  const tf = new Map<string, number>();
+  for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return { tf, length: tokens.length };
+}
+
 /** FTS5's idf: log((N − n + ½)/(n + ½)), floored at 1e-6 for a term in most rows. */
 export function bm25Idf(rows: number, docs: number): number {
   const raw = Math.log((0.5 + rows - docs) / (0.5 + docs));

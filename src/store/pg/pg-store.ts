@@ -243,42 +243,39 @@ export class PostgresStore implements Store {
     return rows[0];
   }
 
-  async insertEntry(entry: Entry, event: EventInput, opts: InsertOptions = {}): Promise<Entry> {
+  /**
+   * One entry and its created event in a transaction of its own, announced once committed. With
+   * `unique`, a live twin holding the lesson stops it; with `skipStoredId`, so does its id already stored.
+   */
+  private async insertOne(entry: Entry, event: EventInput, unique: boolean, skipStoredId: boolean): Promise<{ stored: Entry } | { twin: EntryRow } | { exists: true }> {
     const e: Entry = { ...entry, tier: this.tier };
-    const seq = await this.tx(async (q) => {
-      const twin = opts.unique ? await this.liveTwin(q, e) : undefined;
-      if (twin) throw new DuplicateEntryError(this.toEntry(twin));
+    const r = await this.tx(async (q): Promise<{ seq: number } | { twin: EntryRow } | { exists: true }> => {
+      if (skipStoredId && (await q.query(`SELECT 1 FROM ${this.S}.entries WHERE id = $1`, [e.id])).length > 0) return { exists: true };
+      const twin = unique ? await this.liveTwin(q, e) : undefined;
+      if (twin) return { twin };
       const [row] = await q.query<{ seq: string }>(this.insertSql(false), this.insertParams(e));
       await this.logEvent(q, e.id, event, e.created_at);
-      return Number(row!.seq);
+      return { seq: Number(row!.seq) };
     });
-    const stored = { ...e, handle: handleFor(this.tier, seq) };
+    if (!("seq" in r)) return r;
+    const stored = { ...e, handle: handleFor(this.tier, r.seq) };
     await this.emit({ type: "insert", entry: stored });
-    return stored;
+    return { stored };
   }
 
-  /**
-   * One transaction per entry: the hive takes a bulk restore rarely, over the network, and one
-   * refused row must not undo the rest. The id is looked up inside the entry's transaction.
-   */
+  async insertEntry(entry: Entry, event: EventInput, opts: InsertOptions = {}): Promise<Entry> {
+    const r = await this.insertOne(entry, event, opts.unique ?? false, false);
+    if ("twin" in r) throw new DuplicateEntryError(this.toEntry(r.twin));
+    if ("exists" in r) throw new Error("unreachable: a stored id is only looked for on request");
+    return r.stored;
+  }
+
+  /** One transaction per entry: the hive takes a bulk restore rarely, over the network, and one refused row must not undo the rest. */
   async insertEntries(entries: readonly Entry[], event: EventInput, opts: InsertOptions = {}): Promise<BulkInsertOutcome[]> {
     const out: BulkInsertOutcome[] = [];
     for (const entry of entries) {
-      const e: Entry = { ...entry, tier: this.tier };
-      const seq = await this.tx(async (q): Promise<number | "exists" | "duplicate"> => {
-        if ((await q.query(`SELECT 1 FROM ${this.S}.entries WHERE id = $1`, [e.id])).length > 0) return "exists";
-        if (opts.unique && (await this.liveTwin(q, e))) return "duplicate";
-        const [row] = await q.query<{ seq: string }>(this.insertSql(false), this.insertParams(e));
-        await this.logEvent(q, e.id, event, e.created_at);
-        return Number(row!.seq);
-      });
-      if (typeof seq !== "number") {
-        out.push({ action: seq });
-        continue;
-      }
-      const stored = { ...e, handle: handleFor(this.tier, seq) };
-      await this.emit({ type: "insert", entry: stored });
-      out.push({ action: "inserted", entry: stored });
+      const r = await this.insertOne(entry, event, opts.unique ?? false, true);
+      out.push("stored" in r ? { action: "inserted", entry: r.stored } : "twin" in r ? { action: "duplicate" } : { action: "exists" });
     }
     return out;
   }
