@@ -205,3 +205,32 @@ test("vector counts per space follow puts, replacements and deletions (stats rea
     cleanup();
   }
 });
+
+test("the shortlist counts every differing bit: a vector opposite the query (all 256 sign bits differ) is the farthest, never the nearest", async () => {
+  const { store, cleanup } = tempStore();
+  try {
+    const at = new Date().toISOString();
+    const space: VectorSpace = { modelId: "model-opposite", dimension: 256 };
+    const rng = makeRng(17);
+    const query = Float32Array.from({ length: 256 }, () => rng() - 0.5);
+    const rows: { id: string; vector: Float32Array }[] = [];
+    for (let i = 0; i < 400; i++) {
+      const e = await store.insertEntry(
+        EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Lesson ${i} about opposites.`, category: "tooling", kind: "learning", created_at: at, updated_at: at }),
+        { type: "created", actor: "human:test" },
+      );
+      // Entry 0 points exactly away from the query; the others at random.
+      rows.push({ id: e.id, vector: i === 0 ? query.map((x) => -x) : Float32Array.from({ length: 256 }, () => rng() - 0.5) });
+    }
+    await store.putVectors(space, rows);
+    const index = new VectorIndex(store.driver, space.modelId, space.dimension);
+    index.refresh();
+    const oppositeSeq = store.driver.get<{ seq: number }>("SELECT seq FROM entries WHERE id = ?", [rows[0]!.id])!.seq;
+    // A shortlist of 50 of 400: the opposite vector (Hamming distance 256, the most there is) is outside it.
+    const ranked = index.nearest(query, 50);
+    assert.equal(ranked.length, 50);
+    assert.ok(!ranked.some((r) => r.seq === oppositeSeq), "the opposite vector is not shortlisted");
+  } finally {
+    cleanup();
+  }
+});
