@@ -354,16 +354,25 @@ export class SqliteStore implements Store {
     return this.passingInOrder(idx.nearest(query, shortlist, (seq) => pass.has(seq)), f, limit);
   }
 
-  /** The first `limit` of `ranked` whose entries pass the filter, fetched by seq (no scan), in rank order. */
+  /**
+   * The first `limit` of `ranked` whose entries pass the filter, fetched by seq (no scan), in rank order.
+   * Read in chunks sized by the share that passed so far: on the bench a recall's filter passes ~3 in 4
+   * (38 to 68 of the first 68), and a chunk that fell short used to read the whole rest of the
+   * shortlist (600 rows at 10k, 2,000 at 100k) for the few entries missing.
+   */
   private passingInOrder(ranked: readonly Ranked[], f: { where: string; params: SqlValue[] }, limit: number): VectorHit[] {
     const hits: VectorHit[] = [];
-    for (let from = 0, chunk = Math.ceil(limit * 1.5) + 8; from < ranked.length && hits.length < limit; from += chunk, chunk = ranked.length) {
+    let read = 0;
+    for (let from = 0, chunk = Math.ceil(limit * 1.5) + 8; from < ranked.length && hits.length < limit; ) {
       const part = ranked.slice(from, from + chunk);
-      // json_each drives the join (CROSS JOIN fixes the order): each seq is one rowid lookup. With
-      // `seq IN (json_each)` SQLite walks the status index over every row instead (6× slower at 10k).
+      from += part.length;
+      const wanted = limit - hits.length;
+      // json_each drives the join (CROSS JOIN fixes the order, so rows come in rank order and LIMIT keeps
+      // the nearest): each seq is one rowid lookup. With `seq IN (json_each)` SQLite walks the status
+      // index over every row instead (6× slower at 10k).
       const rows = this.driver.all<EntryRow>(
-        `SELECT ${ENTRY_ROW_COLUMNS} FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${f.where}`,
-        [JSON.stringify(part.map((r) => r.seq)), ...f.params],
+        `SELECT ${ENTRY_ROW_COLUMNS} FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${f.where} LIMIT ?`,
+        [JSON.stringify(part.map((r) => r.seq)), ...f.params, wanted],
       );
       const bySeq = new Map(rows.map((r) => [Number(r.seq), r] as const));
       for (const r of part) {
@@ -371,6 +380,10 @@ export class SqliteStore implements Store {
         if (row) hits.push({ entry: this.toEntry(row), similarity: r.similarity });
         if (hits.length === limit) break;
       }
+      read += part.length;
+      // The next chunk: what is still missing at the share passed so far, with room to spare.
+      const passShare = Math.max(hits.length, 1) / read;
+      chunk = Math.ceil(((limit - hits.length) / passShare) * 1.5) + 8;
     }
     return hits;
   }

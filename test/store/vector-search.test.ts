@@ -11,6 +11,7 @@ import { SqliteStore } from "../../src/store/sqlite-store.js";
 import type { VectorSpace } from "../../src/store/store.js";
 import { quantize, VectorIndex } from "../../src/store/vector-index.js";
 import { generatedLesson, recallQuery } from "../../bench/corpus.js";
+import { cpuMicrosAsync } from "../helpers/cost.js";
 import { makeRng } from "../../bench/rng.js";
 
 const SIZE = 3000;
@@ -230,6 +231,35 @@ test("the shortlist counts every differing bit: a vector opposite the query (all
     const ranked = index.nearest(query, 50);
     assert.equal(ranked.length, 50);
     assert.ok(!ranked.some((r) => r.seq === oppositeSeq), "the opposite vector is not shortlisted");
+  } finally {
+    cleanup();
+  }
+});
+
+test("a filter that passes half the neighbours costs about what a filter passing all does: the shortfall is read in small chunks, not the whole shortlist", async () => {
+  const { store, cleanup } = tempStore();
+  try {
+    const at = new Date().toISOString();
+    const space: VectorSpace = { modelId: "model-half", dimension: 64 };
+    const rng = makeRng(23);
+    const rows: { id: string; vector: Float32Array }[] = [];
+    store.driver.transaction(() => {
+      for (let i = 0; i < 3000; i++) {
+        const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Lesson ${i} of a half-filtered store.`, category: "tooling", kind: "learning", created_at: at, updated_at: at });
+        void store.insertEntry({ ...e, lifecycle: { ...e.lifecycle, status: i % 2 ? "established" : "candidate" } }, { type: "created", actor: "human:test" });
+        rows.push({ id: e.id, vector: Float32Array.from({ length: 64 }, () => rng() - 0.5) });
+      }
+    });
+    await store.putVectors(space, rows);
+    const query = Float32Array.from({ length: 64 }, () => rng() - 0.5);
+    const all = () => store.searchVectors(space, query, { statuses: ["established", "candidate"] }, 40);
+    const half = () => store.searchVectors(space, query, { statuses: ["established"] }, 40);
+    assert.equal((await half()).length, 40);
+    await all();
+    const ratio = (await cpuMicrosAsync(half, { calls: 5 })) / Math.max(await cpuMicrosAsync(all, { calls: 5 }), 20);
+    // Measured 2.4 (two statements instead of one); before: 4.6, reading the other 572 shortlisted rows
+    // once the first 68 fell short.
+    assert.ok(ratio < 3.5, `half-passing filter costs ${ratio.toFixed(2)}× an all-passing one`);
   } finally {
     cleanup();
   }
