@@ -49,34 +49,72 @@ const JOURNAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
  * array of arrays, in the query's order (SQLite keeps a FROM-subquery's ORDER BY under an
  * aggregate such as json_group_array). A REAL travels as ["<17 significant digits>"] because
  * SQLite's JSON prints only 15 and the value must read back exactly.
+ *
+ * A column of JSON text (ReadOptions.json) travels beside the pack, not in it: its texts joined
+ * into one JSON array, so a single JSON.parse returns them parsed. Inside the pack each text was
+ * escaped by SQLite, un-escaped by the pack's JSON.parse, then parsed again by the caller: at 10k
+ * the entries' `data` (~1 KB a row) was most of an inject's read cost.
  */
 interface PackedRead {
   stmt: RawStatement;
   names: string[];
+  /** Index in `names` of the JSON column read beside the pack, or -1. */
+  json: number;
 }
 
-function packedSql(sql: string, names: readonly string[]): string {
+/** How a read returns its rows. */
+export interface ReadOptions {
+  /** A column holding JSON text written by JSON.stringify: returned parsed (NULL as null). */
+  json?: string;
+}
+
+function packedValue(c: string): string {
+  return `iif(typeof(${c}) = 'real', json_array(printf('%!.17g', ${c})), ${c})`;
+}
+
+function packedSql(sql: string, names: readonly string[], json: number): string {
   const cols = names.map((_, i) => `c${i}`);
-  const values = cols.map((c) => `iif(typeof(${c}) = 'real', json_array(printf('%!.17g', ${c})), ${c})`);
-  return `WITH cairn_rows(${cols.join(", ")}) AS (${sql}) SELECT json_group_array(json_array(${values.join(", ")})) AS rows FROM cairn_rows`;
+  const values = cols.filter((_, i) => i !== json).map(packedValue);
+  // group_concat and json_group_array see the rows in the same order; a NULL must keep its place.
+  const texts = json < 0 ? "" : `, '[' || group_concat(coalesce(c${json}, 'null'), ',') || ']' AS json`;
+  return `WITH cairn_rows(${cols.join(", ")}) AS (${sql}) SELECT json_group_array(json_array(${values.join(", ")})) AS rows${texts} FROM cairn_rows`;
 }
 
 function realFromText(text: string): number {
   return text === "Inf" ? Infinity : text === "-Inf" ? -Infinity : Number(text);
 }
 
-function unpackRows(json: string, names: readonly string[]): Row[] {
-  const packed = JSON.parse(json) as unknown[][];
-  const rows: Row[] = new Array(packed.length);
-  for (let r = 0; r < packed.length; r++) {
-    const values = packed[r]!;
+function unpackRows(packed: { rows: string; json?: string | null }, names: readonly string[], json: number): Row[] {
+  const values = JSON.parse(packed.rows) as unknown[][];
+  const texts = json < 0 ? undefined : (JSON.parse(packed.json ?? "[]") as unknown[]);
+  const rows: Row[] = new Array(values.length);
+  for (let r = 0; r < values.length; r++) {
     const row: Row = {};
     // Same column naming as the driver's own rows: a repeated name keeps the last value.
-    for (let i = 0; i < names.length; i++) {
-      const v = values[i];
-      row[names[i]!] = Array.isArray(v) ? realFromText(v[0] as string) : v;
+    for (let i = 0, v = 0; i < names.length; i++) {
+      if (i === json) {
+        row[names[i]!] = texts![r];
+        continue;
+      }
+      const value = values[r]![v++];
+      row[names[i]!] = Array.isArray(value) ? realFromText(value[0] as string) : value;
     }
     rows[r] = row;
+  }
+  return rows;
+}
+
+/** A packed form is kept per statement text and JSON column. */
+function packedKey(sql: string, jsonColumn: string | undefined): string {
+  return jsonColumn === undefined ? sql : `${sql}\u0000${jsonColumn}`;
+}
+
+/** The plain path's rows with the JSON column parsed, as a packed read returns them. */
+function parseJsonColumn(rows: Row[], column: string | undefined): Row[] {
+  if (column === undefined) return rows;
+  for (const row of rows) {
+    const text = row[column];
+    if (text !== undefined) row[column] = text === null ? null : JSON.parse(String(text));
   }
   return rows;
 }
@@ -234,20 +272,23 @@ export class SqliteDriver {
     return this.statements.size;
   }
 
-  private packedRead(sql: string): PackedRead | null {
-    let p = this.packedReads.get(sql);
+  private packedRead(sql: string, jsonColumn: string | undefined): PackedRead | null {
+    const key = packedKey(sql, jsonColumn);
+    let p = this.packedReads.get(key);
     if (p !== undefined) return p;
     p = null;
     // Only a query can be a subquery; PRAGMA, RETURNING and the like keep the plain path.
     if (/^\s*(select|with)\b/i.test(sql)) {
       const names = this.stmt(sql).columns().map((c) => c.name);
+      // A repeated name keeps the last value, so the JSON column is the last of that name.
+      const json = jsonColumn === undefined ? -1 : names.lastIndexOf(jsonColumn);
       try {
-        p = { stmt: this.stmt(packedSql(sql, names)), names };
+        if (jsonColumn === undefined || json >= 0) p = { stmt: this.stmt(packedSql(sql, names, json)), names, json };
       } catch (e) {
         if (isBusy(e)) throw e;
       }
     }
-    this.packedReads.set(sql, p);
+    this.packedReads.set(key, p);
     return p;
   }
 
@@ -366,26 +407,27 @@ export class SqliteDriver {
     this.withBusyRetry(() => this.stmt(sql));
   }
 
-  get<T = Row>(sql: string, params: SqlValue[] = []): T | undefined {
+  get<T = Row>(sql: string, params: SqlValue[] = [], opts: ReadOptions = {}): T | undefined {
     this.statementsRun++;
-    return this.withBusyRetry(() => this.stmt(sql).get(params) as T | undefined);
+    const row = this.withBusyRetry(() => this.stmt(sql).get(params));
+    return (row ? parseJsonColumn([row], opts.json)[0] : undefined) as T | undefined;
   }
 
-  all<T = Row>(sql: string, params: SqlValue[] = []): T[] {
+  all<T = Row>(sql: string, params: SqlValue[] = [], opts: ReadOptions = {}): T[] {
     this.statementsRun++;
     return this.withBusyRetry(() => {
-      const packed = this.packedRead(sql);
+      const packed = this.packedRead(sql, opts.json);
       if (packed) {
         try {
-          const row = packed.stmt.get(params) as { rows: string } | undefined;
-          return unpackRows(row?.rows ?? "[]", packed.names) as T[];
+          const row = packed.stmt.get(params) as { rows: string; json?: string | null } | undefined;
+          return unpackRows(row ?? { rows: "[]" }, packed.names, packed.json) as T[];
         } catch (e) {
           // JSON cannot carry a BLOB: such a query keeps the plain path from now on.
           if (isBusy(e) || !/BLOB/i.test((e as Error).message)) throw e;
-          this.packedReads.set(sql, null);
+          this.packedReads.set(packedKey(sql, opts.json), null);
         }
       }
-      return this.stmt(sql).all(params) as T[];
+      return parseJsonColumn(this.stmt(sql).all(params), opts.json) as T[];
     });
   }
 

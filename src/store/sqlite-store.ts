@@ -7,7 +7,7 @@ import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, searchT
 import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
-import { SqliteDriver, type DriverOptions, type SqlValue } from "./driver.js";
+import { SqliteDriver, type DriverOptions, type ReadOptions, type SqlValue } from "./driver.js";
 import { noticeOnce } from "./faults.js";
 import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
@@ -25,9 +25,13 @@ import {
 
 interface EntryRow extends EntryRowColumns {
   seq: number;
-  data: string;
+  /** Parsed by the driver (ENTRY_DATA): one JSON.parse per read, not one per row on top of it. */
+  data: Entry;
   utility: number | null;
 }
+
+/** Entry reads return the row's JSON parsed. */
+const ENTRY_DATA: ReadOptions = { json: "data" };
 
 
 const INSERT_ROW_SQL = `INSERT INTO entries(seq, ${ENTRY_INSERT_COLUMNS.join(", ")})
@@ -182,7 +186,7 @@ export class SqliteStore implements Store {
   }
 
   private toEntry(row: EntryRow): Entry {
-    return entryFromRow(this.tier, JSON.parse(row.data) as Entry, row);
+    return entryFromRow(this.tier, row.data, row);
   }
 
   private columnsOf(e: Entry): SqlValue[] {
@@ -209,6 +213,7 @@ export class SqliteStore implements Store {
     return this.driver.get<EntryRow>(
       `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? AND e.status IN (${DEDUP_STATUSES.map(() => "?").join(",")}) ORDER BY e.seq LIMIT 1`,
       [fingerprintLesson(e.lesson), ...DEDUP_STATUSES],
+      ENTRY_DATA,
     );
   }
 
@@ -259,7 +264,7 @@ export class SqliteStore implements Store {
   async copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult> {
     const e: Entry = { ...entry, tier: this.tier };
     const result = this.driver.transaction((): CopyResult => {
-      const have = this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [e.id]);
+      const have = this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [e.id], ENTRY_DATA);
       if (have) return { action: "exists", entry: this.toEntry(have) };
       const twin = this.liveTwin(e);
       if (twin) {
@@ -286,11 +291,11 @@ export class SqliteStore implements Store {
     const handle = parseHandle(ref);
     if (handle) {
       if (handle.tier !== this.tier) return undefined;
-      return this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq = ?`, [handle.seq]);
+      return this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq = ?`, [handle.seq], ENTRY_DATA);
     }
     return (
-      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [ref]) ??
-      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.external_id = ? LIMIT 1`, [ref])
+      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [ref], ENTRY_DATA) ??
+      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.external_id = ? LIMIT 1`, [ref], ENTRY_DATA)
     );
   }
 
@@ -301,7 +306,7 @@ export class SqliteStore implements Store {
 
   async findByFingerprint(fingerprint: string): Promise<Entry[]> {
     return this.driver
-      .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint])
+      .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint], ENTRY_DATA)
       .map((r) => this.toEntry(r));
   }
 
@@ -373,6 +378,7 @@ export class SqliteStore implements Store {
       const rows = this.driver.all<EntryRow>(
         `SELECT ${ENTRY_ROW_COLUMNS} FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${f.where} LIMIT ?`,
         [JSON.stringify(part.map((r) => r.seq)), ...f.params, wanted],
+        ENTRY_DATA,
       );
       const bySeq = new Map(rows.map((r) => [Number(r.seq), r] as const));
       for (const r of part) {
@@ -395,6 +401,7 @@ export class SqliteStore implements Store {
           WHERE e.seq > ? AND NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.model = ? AND v.dim = ? AND v.seq = e.seq)
           ORDER BY e.seq LIMIT ?`,
         [afterSeq, space.modelId, space.dimension, limit],
+        ENTRY_DATA,
       )
       .map((r) => ({ seq: r.seq, entry: this.toEntry(r) }));
   }
@@ -438,6 +445,7 @@ export class SqliteStore implements Store {
           WHERE entries_fts MATCH ? AND ${f.where}
           ORDER BY fts.rank LIMIT ?`,
         [match, ...f.params, limit],
+        ENTRY_DATA,
       ).map((r) => ({ entry: this.toEntry(r), relevance: -r.rank }));
     });
   }
@@ -449,7 +457,7 @@ export class SqliteStore implements Store {
     return this.driver
       .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE ${f.where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
         ...f.params, opts.limit ?? 50, opts.offset ?? 0,
-      ])
+      ], ENTRY_DATA)
       .map((r) => this.toEntry(r));
   }
 
@@ -464,6 +472,7 @@ export class SqliteStore implements Store {
           `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS k FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
             WHERE entries_fts MATCH ? AND ${f.where} ORDER BY fts.rank, e.seq LIMIT ? OFFSET ?`,
           [match, ...f.params, q.limit, q.offset ?? 0],
+          ENTRY_DATA,
         )
         .map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
     }
@@ -492,6 +501,7 @@ export class SqliteStore implements Store {
            JOIN entries e ON e.seq = p.seq
           ORDER BY p.k ${dir}, p.seq ${dir}`,
         [...params, q.limit],
+        ENTRY_DATA,
       )
       .map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
   }
@@ -521,6 +531,7 @@ export class SqliteStore implements Store {
       const rows = this.driver.all<EntryRow>(
         `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq > ? AND ${f.where} ORDER BY e.seq LIMIT 500`,
         [after, ...f.params],
+        ENTRY_DATA,
       );
       if (rows.length === 0) return;
       for (const r of rows) yield this.toEntry(r);
@@ -683,6 +694,7 @@ export class SqliteStore implements Store {
            AND e.phases_alive > COALESCE(e.max_phases, CASE e.category WHEN 'todo' THEN ? ELSE ? END)
          ORDER BY e.seq`,
         [...f.params, todoMaxPhases, defaultMaxPhases],
+        ENTRY_DATA,
       )
       .map((r) => this.toEntry(r));
   }
@@ -696,6 +708,7 @@ export class SqliteStore implements Store {
                   (COALESCE(utility, 0.5)), seq
          LIMIT ?`,
         [limit],
+        ENTRY_DATA,
       )
       .map((r) => this.toEntry(r));
   }

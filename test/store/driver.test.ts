@@ -342,6 +342,39 @@ test("multi-row reads keep the query's order and every value exactly (reals to t
   });
 });
 
+test("a JSON column comes back parsed, in the query's order, by every read path (packed, plain cursor, single row), with one JSON.parse per read", () => {
+  withFile((file) => {
+    const d = new SqliteDriver(file);
+    const realParse = JSON.parse;
+    try {
+      d.exec("CREATE TABLE j (id INTEGER PRIMARY KEY, doc TEXT, r REAL, b BLOB)");
+      const docs = [{ a: [1, "x\"y\\"], n: null }, "text", null, 0.1 + 0.2, { "é\u2028": true }];
+      docs.forEach((doc) => d.run("INSERT INTO j(doc, r) VALUES (?, ?)", [doc === null ? null : JSON.stringify(doc), 0.45000000000000007]));
+      const expected = docs.map((doc, i) => ({ id: docs.length - i, doc: docs[docs.length - 1 - i], r: 0.45000000000000007 }));
+      let parses = 0;
+      JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => (parses++, realParse(text, reviver))) as typeof JSON.parse;
+      const rows = d.all("SELECT id, doc, r FROM j ORDER BY id DESC", [], { json: "doc" });
+      const packedParses = parses;
+      JSON.parse = realParse;
+      assert.deepEqual(rows, expected);
+      assert.ok(packedParses <= 2, `${packedParses} JSON.parse calls for ${docs.length} rows (one per row on top of the pack's was the waste)`);
+      assert.deepEqual(d.all("SELECT id, doc, r FROM j WHERE id > 99", [], { json: "doc" }), []);
+      const one = d.get<{ id: number; doc: unknown; r: number }>("SELECT id, doc, r FROM j WHERE id = 5", [], { json: "doc" });
+      assert.deepEqual({ id: one?.id, doc: one?.doc, r: one?.r }, expected[0]);
+      // A BLOB sends the read down the plain cursor: the column is still parsed.
+      assert.deepEqual(
+        d.all<{ id: number; doc: unknown }>("SELECT id, doc, b FROM j ORDER BY id DESC", [], { json: "doc" }).map((r) => ({ id: r.id, doc: r.doc })),
+        expected.map((r) => ({ id: r.id, doc: r.doc })),
+      );
+      d.run("UPDATE j SET b = ? WHERE id = 1", [Buffer.from([1])]);
+      assert.deepEqual(d.all<{ id: number; doc: unknown }>("SELECT id, doc, b FROM j ORDER BY id DESC", [], { json: "doc" }).map((r) => r.doc), expected.map((r) => r.doc));
+    } finally {
+      JSON.parse = realParse;
+      d.close();
+    }
+  });
+});
+
 test("regression 16.3: multi-row reads do not grow native memory while the event loop is busy (libSQL frees all()'s cursor only on a later turn)", () => {
   withFile((file) => {
     const d = new SqliteDriver(file);

@@ -61,3 +61,25 @@ test("handles stay unused after a reopen, and an insert that does not take its s
     }
   });
 });
+
+test("entry reads parse each entry's JSON once: JSON.parse calls per search do not grow with the entries it returns", async () => {
+  await withStore(async (s) => {
+    const parsesFor = async (n: number) => {
+      const realParse = JSON.parse;
+      let parses = 0;
+      JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => (parses++, realParse(text, reviver))) as typeof JSON.parse;
+      try {
+        const hits = await s.searchEntries(["webhook"], {}, n);
+        const listed = await s.listEntries({}, { limit: n });
+        assert.equal(hits.length, n);
+        assert.equal(listed.length, n);
+        assert.ok(hits.every((h) => h.entry.lesson.includes("webhook")));
+      } finally {
+        JSON.parse = realParse;
+      }
+      return parses;
+    };
+    for (let i = 0; i < 30; i++) await s.insertEntry(entry(`Retry the webhook delivery number ${i} with backoff before paging anyone.`), ev);
+    assert.equal(await parsesFor(30), await parsesFor(3), "the same JSON.parse calls for 30 entries as for 3");
+  });
+});
