@@ -8,7 +8,7 @@ import { makeRng } from "./rng.js";
 import { cacheDir } from "./seed.js";
 
 interface SampleNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   selfSize: number;
   children: SampleNode[];
 }
@@ -34,16 +34,18 @@ try {
   const cpu = process.cpuUsage(c0);
   const { profile } = await post<{ profile: { head: SampleNode } }>("HeapProfiler.stopSampling");
   const bySite = new Map<string, number>();
-  const walk = (node: SampleNode) => {
+  // A built-in (no script) is named with the function that called it: "join" alone says nothing.
+  const walk = (node: SampleNode, caller: string) => {
     const f = node.callFrame;
-    const key = `${f.functionName || "(anon)"} ${f.url.replace(/^.*\/(src|node_modules)\//, "$1/")}:${f.lineNumber + 1}`;
+    const site = `${f.functionName || "(anon)"} ${f.url.replace(/^.*\/(src|node_modules)\//, "$1/")}:${f.lineNumber + 1}:${f.columnNumber ?? 0}`;
+    const key = f.url ? site : `${f.functionName || "(anon)"} in ${caller}`;
     bySite.set(key, (bySite.get(key) ?? 0) + node.selfSize);
-    for (const c of node.children) walk(c);
+    for (const c of node.children) walk(c, f.url ? site : caller);
   };
-  walk(profile.head);
+  walk(profile.head, "(root)");
   const total = [...bySite.values()].reduce((a, b) => a + b, 0);
   console.log(`size ${size} vectors ${vectors} ${op}: ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms CPU/call (sampling on), ${(total / n / 1024).toFixed(0)} KB allocated/call`);
-  for (const [k, v] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(v / n / 1024).toFixed(1).padStart(7)} KB  ${k}`);
+  for (const [k, v] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25))) console.log(`${(v / n / 1024).toFixed(1).padStart(7)} KB  ${k}`);
   await cairn.close();
 } finally {
   copy.remove();
