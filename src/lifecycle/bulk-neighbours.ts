@@ -1,5 +1,5 @@
 // Near-duplicate candidates for a trusted bulk import from an in-memory copy of the SQLite tier's full-text index, ranked as FTS5's bm25 ranks them.
-import { handleFor, parseHandle } from "../core/ids.js";
+import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import type { Entry, Status } from "../core/entry.js";
 import { searchTextOf } from "../store/entry-columns.js";
 import { SqliteStore } from "../store/sqlite-store.js";
@@ -45,6 +45,13 @@ export class BulkNeighbours {
    * neighbours of the rows after them. Bounded (~3 KB an entry), the oldest dropped when full.
    */
   private readonly entries = new Map<number, Entry>();
+  /**
+   * Rows an import holds back to insert with their batch (InsertQueue), under the seq they will be
+   * stored as: neighbours of the rows after them already, though not yet in the database. Never
+   * evicted (a candidate missing from memory would be read from the database, where it is not yet).
+   */
+  private readonly staged = new Map<number, Entry>();
+  private readonly stagedByFingerprint = new Map<string, Entry[]>();
   private readonly unsubscribe: () => void;
 
   private constructor(private readonly store: SqliteStore) {
@@ -54,7 +61,10 @@ export class BulkNeighbours {
       if (change.type === "insert" || change.type === "update") {
         const seq = parseHandle(change.entry.handle)?.seq;
         if (seq !== undefined) {
-          this.put(seq, change.entry.lifecycle.status, searchTextOf(change.entry));
+          // A staged row stored under the seq it was staged as is indexed already: only its entry changes hands.
+          const adopted = change.type === "insert" && this.staged.get(seq)?.id === change.entry.id;
+          this.unstage(seq);
+          if (!adopted) this.put(seq, change.entry.lifecycle.status, searchTextOf(change.entry));
           this.remember(seq, change.entry);
         }
       } else if (change.type === "delete") {
@@ -74,6 +84,46 @@ export class BulkNeighbours {
 
   close(): void {
     this.unsubscribe();
+  }
+
+  /**
+   * Indexes `entry`, not yet in the database, as the row it will be under `seq`: searches and
+   * findByFingerprint meet it from now on. Its insert (heard from the store) confirms it; settle()
+   * forgets what was not stored under the seq it was staged as.
+   */
+  stage(seq: number, entry: Entry): void {
+    this.unstage(seq);
+    this.put(seq, entry.lifecycle.status, searchTextOf(entry));
+    this.staged.set(seq, entry);
+    const fingerprint = fingerprintLesson(entry.lesson);
+    const twins = this.stagedByFingerprint.get(fingerprint);
+    if (twins) twins.push(entry);
+    else this.stagedByFingerprint.set(fingerprint, [entry]);
+  }
+
+  /** After the staged rows' insert: a row still staged was not stored as staged (refused as a twin, or another insert took its seq). */
+  settle(): void {
+    for (const seq of [...this.staged.keys()]) {
+      this.unstage(seq);
+      this.remove(seq);
+    }
+  }
+
+  private unstage(seq: number): void {
+    const entry = this.staged.get(seq);
+    if (!entry) return;
+    this.staged.delete(seq);
+    const fingerprint = fingerprintLesson(entry.lesson);
+    const twins = this.stagedByFingerprint.get(fingerprint)?.filter((e) => e !== entry) ?? [];
+    if (twins.length) this.stagedByFingerprint.set(fingerprint, twins);
+    else this.stagedByFingerprint.delete(fingerprint);
+  }
+
+  /** As Store.findByFingerprint, staged rows included (after the stored ones: their seqs are higher). */
+  async findByFingerprint(fingerprint: string): Promise<Entry[]> {
+    const stored = await this.store.findByFingerprint(fingerprint);
+    const staged = this.stagedByFingerprint.get(fingerprint);
+    return staged ? [...stored, ...staged] : stored;
   }
 
   private remember(seq: number, entry: Entry): void {
@@ -125,7 +175,7 @@ export class BulkNeighbours {
     if (hits.length === 0) return [];
     const out: SearchHit[] = [];
     for (const h of hits) {
-      let entry = this.entries.get(h.seq);
+      let entry = this.staged.get(h.seq) ?? this.entries.get(h.seq);
       if (!entry) {
         entry = await this.store.getEntry(handleFor(this.store.tier, h.seq));
         if (entry) this.remember(h.seq, entry);

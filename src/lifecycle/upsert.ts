@@ -55,7 +55,8 @@ export class NeighbourProfiles {
 export async function findNeighbours(
   store: Store, lesson: string, threshold: number, exclude?: string, profiles?: NeighbourProfiles, index?: BulkNeighbours,
 ): Promise<Neighbourhood> {
-  const exact = (await store.findByFingerprint(fingerprintLesson(lesson))).filter((e) => e.id !== exclude);
+  // The index also knows the rows an import holds back for its next insert (see InsertQueue).
+  const exact = (await (index ?? store).findByFingerprint(fingerprintLesson(lesson))).filter((e) => e.id !== exclude);
   const live = exact.find((e) => MERGEABLE.includes(e.lifecycle.status));
   if (live) return { duplicate: { entry: live, similarity: 1 }, contradicts: [], reverses: [] };
   const retired = exact.find((e) => e.lifecycle.status === "quarantined" || e.lifecycle.status === "superseded");
