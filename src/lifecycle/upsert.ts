@@ -2,6 +2,7 @@
 import type { Entry, Status } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { queryTerms } from "../core/text.js";
+import { rememberVector } from "../quality/meaning.js";
 import { compareLessons, profileLesson, type LessonProfile } from "../quality/similarity.js";
 import { DEDUP_STATUSES, type Store } from "../store/store.js";
 import type { BulkNeighbours } from "./bulk-neighbours.js";
@@ -29,8 +30,12 @@ export interface Neighbourhood {
  * 2.3 ms row. A profile depends on the text alone, so a cached one is the same answer. Held by the
  * bulk operation, not the process, so a long-running server keeps no such memory (~4 KB a profile).
  */
+const OFFERED_VECTORS = 1024;
+
 export class NeighbourProfiles {
   private readonly byText = new Map<string, LessonProfile>();
+  /** Vectors computed ahead for texts not profiled yet (see offerVector), by text. */
+  private readonly offered = new Map<string, Float32Array | null>();
   constructor(private readonly max = 4096) {}
 
   of(text: string): LessonProfile {
@@ -40,7 +45,23 @@ export class NeighbourProfiles {
     // profile (and embed) its candidates again every 4,096 rows.
     if (this.byText.size >= this.max) this.byText.delete(this.byText.keys().next().value!);
     this.byText.set(text, (p = profileLesson(text)));
+    const vector = this.offered.get(text);
+    if (vector !== undefined) {
+      this.offered.delete(text);
+      rememberVector(p, vector);
+    }
     return p;
+  }
+
+  /**
+   * The vector of `text` (meaning.ts lessonVector of its profileText), computed by an import's
+   * worker thread: its profile, when made, takes it instead of embedding the text again (~25 µs a
+   * row off the thread that dedups). Only the latest few are kept: an exact twin is never profiled.
+   */
+  offerVector(text: string, vector: Float32Array | null): void {
+    if (this.byText.has(text)) return;
+    if (this.offered.size >= OFFERED_VECTORS) this.offered.delete(this.offered.keys().next().value!);
+    this.offered.set(text, vector);
   }
 }
 
