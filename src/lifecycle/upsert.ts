@@ -5,7 +5,7 @@ import { queryTerms } from "../core/text.js";
 import { rememberVector } from "../quality/meaning.js";
 import { compareLessons, profileLesson, type LessonProfile } from "../quality/similarity.js";
 import { DEDUP_STATUSES, type Store } from "../store/store.js";
-import type { BulkNeighbours } from "./bulk-neighbours.js";
+import type { BulkNeighbours, NeighbourCandidate } from "./bulk-neighbours.js";
 
 /** Statuses a new lesson may merge into or supersede; retired entries do not absorb new sightings. */
 export const MERGEABLE: readonly Status[] = DEDUP_STATUSES;
@@ -20,8 +20,8 @@ export interface Neighbourhood {
   contradicts: Entry[];
   /** Of `contradicts`, those that reverse the advice (not merely state another value). */
   reverses: Entry[];
-  /** The most similar live entry that is neither duplicate nor contradiction. */
-  nearest?: { entry: Entry; similarity: number };
+  /** The most similar live entry that is neither duplicate nor contradiction (read only if asked for: only an arbiter looks at it). */
+  nearest?: { entry: () => Promise<Entry | undefined>; similarity: number };
 }
 
 /**
@@ -84,22 +84,39 @@ export async function findNeighbours(
   if (retired) return { retired, contradicts: [], reverses: [] };
 
   // A trusted import asks its in-memory copy of the index (same terms, same ranking) instead of one query per row.
-  const hits = index ? await index.search(queryTerms(lesson, 24), MERGEABLE, CANDIDATES) : await store.searchEntries(queryTerms(lesson, 24), { statuses: MERGEABLE }, CANDIDATES);
-  const n: Neighbourhood = { contradicts: [], reverses: [] };
+  const hits: NeighbourCandidate[] = index
+    ? await index.candidates(queryTerms(lesson, 24), MERGEABLE, CANDIDATES)
+    : (await store.searchEntries(queryTerms(lesson, 24), { statuses: MERGEABLE }, CANDIDATES)).map((h) => ({ id: h.entry.id, lesson: h.entry.lesson, relevance: h.relevance, entry: async () => h.entry }));
   // Cached too: in an import this row is the neighbour of the rows after it.
   const profile = profiles ? profiles.of(lesson) : profileLesson(lesson);
-  for (const h of hits) {
-    if (h.entry.id === exclude) continue;
-    const cmp = compareLessons(profile, profiles ? profiles.of(h.entry.lesson) : h.entry.lesson, threshold);
-    if (cmp.duplicate) {
-      if (!n.duplicate || cmp.similarity > n.duplicate.similarity) n.duplicate = { entry: h.entry, similarity: cmp.similarity };
-    } else if (cmp.contradiction) {
-      n.contradicts.push(h.entry);
-      if (cmp.contradiction_kind !== "value") n.reverses.push(h.entry);
+  const compared = hits
+    .filter((h) => h.id !== exclude)
+    .map((h) => ({ h, cmp: compareLessons(profile, profiles ? profiles.of(h.lesson) : h.lesson, threshold) }));
+  // Entries are read only for the hits the decision names. One that has left the database since the
+  // index saw it is passed over, as if never found: the most similar duplicate that is still there.
+  const n: Neighbourhood = { contradicts: [], reverses: [] };
+  for (const x of mostSimilarFirst(compared.filter((x) => x.cmp.duplicate))) {
+    const entry = await x.h.entry();
+    if (entry) {
+      n.duplicate = { entry, similarity: x.cmp.similarity };
+      break;
     }
-    else if (!n.nearest || cmp.similarity > n.nearest.similarity) n.nearest = { entry: h.entry, similarity: cmp.similarity };
   }
+  for (const x of compared) {
+    if (x.cmp.duplicate || !x.cmp.contradiction) continue;
+    const entry = await x.h.entry();
+    if (!entry) continue;
+    n.contradicts.push(entry);
+    if (x.cmp.contradiction_kind !== "value") n.reverses.push(entry);
+  }
+  const [nearest] = mostSimilarFirst(compared.filter((x) => !x.cmp.duplicate && !x.cmp.contradiction));
+  if (nearest) n.nearest = { entry: nearest.h.entry, similarity: nearest.cmp.similarity };
   return n;
+}
+
+/** By similarity, highest first; equals keep the search's order (its better-ranked hit wins a tie). */
+function mostSimilarFirst<T extends { cmp: { similarity: number } }>(xs: T[]): T[] {
+  return xs.sort((a, b) => b.cmp.similarity - a.cmp.similarity);
 }
 
 export type UpsertDecision =

@@ -257,7 +257,8 @@ async function placeLesson(
   const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id, opts.neighbourProfiles, opts.neighbourIndex);
   let decision = decideUpsert(neighbours);
   if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
-    decision = await opts.arbiter(lesson, neighbours.nearest!.entry).catch(() => decision);
+    const nearest = await neighbours.nearest!.entry();
+    if (nearest) decision = await opts.arbiter(lesson, nearest).catch(() => decision);
   }
 
   if (decision.op === "refuse") {
