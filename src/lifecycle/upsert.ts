@@ -2,7 +2,7 @@
 import type { Entry, Status } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { queryTerms } from "../core/text.js";
-import { rememberVector } from "../quality/meaning.js";
+import { knownVector, rememberVector } from "../quality/meaning.js";
 import { compareLessons, profileLesson, type LessonProfile } from "../quality/similarity.js";
 import { DEDUP_STATUSES, type Store } from "../store/store.js";
 import type { BulkNeighbours, NeighbourCandidate } from "./bulk-neighbours.js";
@@ -28,26 +28,33 @@ export interface Neighbourhood {
  * Profiles of stored lessons met as neighbours, for one bulk write (an import). Its rows meet the
  * same neighbours over and over (they share a vocabulary): profiling each again was ~0.3 ms of a
  * 2.3 ms row. A profile depends on the text alone, so a cached one is the same answer. Held by the
- * bulk operation, not the process, so a long-running server keeps no such memory (~4 KB a profile).
+ * bulk operation, not the process, so a long-running server keeps no such memory (~5 KB a profile).
  */
-const OFFERED_VECTORS = 1024;
-
 export class NeighbourProfiles {
   private readonly byText = new Map<string, LessonProfile>();
-  /** Vectors computed ahead for texts not profiled yet (see offerVector), by text. */
-  private readonly offered = new Map<string, Float32Array | null>();
-  constructor(private readonly max = 4096) {}
+  /**
+   * Dedup vectors (meaning.ts) of texts not profiled now, by text: computed ahead by an import's
+   * worker, or kept from a profile pushed out (~1.2 KB against its ~5 KB), so a neighbour met again
+   * is profiled but not embedded again. The oldest go first.
+   */
+  private readonly vectors = new Map<string, Float32Array | null>();
+  constructor(private readonly max = 4096, private readonly maxVectors = 4 * max) {}
 
   of(text: string): LessonProfile {
     let p = this.byText.get(text);
     if (p) return p;
     // Full: the oldest goes (a Map keeps insertion order). Dropping all at once made a long import
     // profile (and embed) its candidates again every 4,096 rows.
-    if (this.byText.size >= this.max) this.byText.delete(this.byText.keys().next().value!);
+    if (this.byText.size >= this.max) {
+      const [oldText, old] = this.byText.entries().next().value!;
+      this.byText.delete(oldText);
+      const vector = knownVector(old);
+      if (vector !== undefined) this.keepVector(oldText, vector);
+    }
     this.byText.set(text, (p = profileLesson(text)));
-    const vector = this.offered.get(text);
+    const vector = this.vectors.get(text);
     if (vector !== undefined) {
-      this.offered.delete(text);
+      this.vectors.delete(text);
       rememberVector(p, vector);
     }
     return p;
@@ -56,12 +63,15 @@ export class NeighbourProfiles {
   /**
    * The vector of `text` (meaning.ts lessonVector of its profileText), computed by an import's
    * worker thread: its profile, when made, takes it instead of embedding the text again (~25 µs a
-   * row off the thread that dedups). Only the latest few are kept: an exact twin is never profiled.
+   * row off the thread that dedups).
    */
   offerVector(text: string, vector: Float32Array | null): void {
-    if (this.byText.has(text)) return;
-    if (this.offered.size >= OFFERED_VECTORS) this.offered.delete(this.offered.keys().next().value!);
-    this.offered.set(text, vector);
+    if (!this.byText.has(text)) this.keepVector(text, vector);
+  }
+
+  private keepVector(text: string, vector: Float32Array | null): void {
+    if (this.vectors.size >= this.maxVectors && !this.vectors.has(text)) this.vectors.delete(this.vectors.keys().next().value!);
+    this.vectors.set(text, vector);
   }
 }
 

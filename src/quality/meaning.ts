@@ -44,6 +44,11 @@ export function rememberVector(key: object, vector: Float32Array | null): void {
   vectors.set(key, vector);
 }
 
+/** The vector computed for `key` so far, if any (undefined: not computed; null: the model knows too few words). */
+export function knownVector(key: object): Float32Array | null | undefined {
+  return vectors.get(key);
+}
+
 /** The lesson's vector in the built-in model; null when it knows too few of its words (or the table cannot be read). */
 function vectorOf(key: object, text: string): Float32Array | null {
   let v = vectors.get(key);
