@@ -4,8 +4,9 @@ import path from "node:path";
 import { CairnError } from "../errors.js";
 import { enforceCap } from "../lifecycle/caps.js";
 import { NeighbourProfiles } from "../lifecycle/upsert.js";
-import { writeLesson } from "../lifecycle/write.js";
+import { writeLesson, type WriteResult } from "../lifecycle/write.js";
 import { BulkNeighbours } from "../lifecycle/bulk-neighbours.js";
+import { InsertQueue } from "../lifecycle/insert-queue.js";
 import { storeFor, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
 import { detectFormat } from "./detect.js";
@@ -26,6 +27,11 @@ export interface ImportOptions {
    * tier once, which a handful of rows would not repay).
    */
   bulkNeighbours?: boolean;
+  /**
+   * New rows of a trusted import wait to be inserted with their batch (InsertQueue) instead of one
+   * insert each. Default: on wherever the neighbour index is; false stores them row by row.
+   */
+  queueInserts?: boolean;
   /** Called after each committed batch (≤ 1,000 records or ¼ s) with the count processed and committed so far. */
   onProgress?: (processed: number) => void;
 }
@@ -102,6 +108,36 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     report.unchanged += late.unchanged;
   };
 
+  const countWrite = (result: WriteResult, line: number, store: Store): void => {
+    if (result.action === "added") {
+      report.imported++;
+      if (deferCap) addedInto.add(store);
+    }
+    else if (result.action === "reinforced") report.reinforced++;
+    else {
+      report.rejected++;
+      if (report.rejections.length < 100) report.rejections.push({ line, reason: result.reason ?? "rejected" });
+    }
+  };
+
+  // Queued rows wait for a flush: inside the batch, before any other write, before a restored row.
+  const queue = useIndex && deferCap && (opts.queueInserts ?? true) ? new InsertQueue(indexFor) : undefined;
+  /** Line and tier of each queued row, for the report should its insert be refused after all. */
+  const queuedRows = new Map<string, { line: number; store: Store }>();
+  const countQueueLate = (): void => {
+    if (!queue) return;
+    for (const { id, result } of queue.takeLate()) {
+      const row = queuedRows.get(id)!;
+      report.imported--;
+      countWrite(result, row.line, row.store);
+    }
+    if (!queue.pending) queuedRows.clear();
+  };
+  const flushQueue = async (): Promise<void> => {
+    await queue?.flush();
+    countQueueLate();
+  };
+
   const importItem = async (item: PreparedItem): Promise<void> => {
     processed++;
     if (!item.ok) {
@@ -111,6 +147,8 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     const { record } = item;
     for (const warning of record.warnings ?? []) if (report.warnings.length < 100) report.warnings.push({ line: record.line, warning });
     if (record.entry) {
+      // The restorer reads the tier's keys from the database: queued rows must be in it, in their order.
+      if (queue?.pending) await flushQueue();
       const r = await restorer.restore(record.entry, item.gate as RestoreGate | undefined);
       if (r === "imported") addedInto.add(storeFor(s, record.entry.tier));
       if (typeof r === "string") report[r]++;
@@ -124,16 +162,13 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     if (restorer.pending) countLate(await restorer.flush());
     const tier = recordTier(record, Boolean(s.hive));
     const gated = item.gate as GateOutcome | undefined;
-    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap, neighbourIndex: indexFor(storeFor(s, tier)) });
-    if (result.action === "added") {
-      report.imported++;
-      if (deferCap) addedInto.add(storeFor(s, tier));
-    }
-    else if (result.action === "reinforced") report.reinforced++;
-    else {
-      report.rejected++;
-      if (report.rejections.length < 100) report.rejections.push({ line: record.line, reason: result.reason ?? "rejected" });
-    }
+    if (item.vector !== undefined && gated?.ok) neighbourProfiles.offerVector(gated.lesson, item.vector);
+    const store = storeFor(s, tier);
+    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap, neighbourIndex: indexFor(store), insertQueue: queue });
+    if (result.id && queue?.holds(result.id)) queuedRows.set(result.id, { line: record.line, store });
+    countWrite(result, record.line, store);
+    // This row's writeLesson may have flushed the queue (before another write).
+    countQueueLate();
   };
 
   // Rows go through the same per-row path as before, but commit in batches: a commit per row was
@@ -156,8 +191,9 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
             await importItem(next.value);
           }
         } finally {
-          // Inside the batch: the restored rows commit with it, and what completed before an error stays written.
+          // Inside the batch: the queued rows commit with it, and what completed before an error stays written.
           countLate(await restorer.flush());
+          await flushQueue();
         }
       }).catch(async (e: unknown) => {
         await stop();

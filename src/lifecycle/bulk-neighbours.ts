@@ -1,5 +1,5 @@
 // Near-duplicate candidates for a trusted bulk import from an in-memory copy of the SQLite tier's full-text index, ranked as FTS5's bm25 ranks them.
-import { handleFor, parseHandle } from "../core/ids.js";
+import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import type { Entry, Status } from "../core/entry.js";
 import { searchTextOf } from "../store/entry-columns.js";
 import { SqliteStore } from "../store/sqlite-store.js";
@@ -14,6 +14,17 @@ interface Doc {
   slot: number;
   /** Its distinct tokens: what to take out of the postings when it changes. */
   terms: string[];
+  id: string;
+  /** What dedup compares: a candidate's entry is read only when a decision names it (see candidates). */
+  lesson: string;
+}
+
+/** A row the search found: its lesson now, its entry on demand (undefined when it has left the database since). */
+export interface NeighbourCandidate {
+  id: string;
+  lesson: string;
+  relevance: number;
+  entry: () => Promise<Entry | undefined>;
 }
 
 /**
@@ -45,16 +56,26 @@ export class BulkNeighbours {
    * neighbours of the rows after them. Bounded (~3 KB an entry), the oldest dropped when full.
    */
   private readonly entries = new Map<number, Entry>();
+  /**
+   * Rows an import holds back to insert with their batch (InsertQueue), under the seq they will be
+   * stored as: neighbours of the rows after them already, though not yet in the database. Never
+   * evicted (a candidate missing from memory would be read from the database, where it is not yet).
+   */
+  private readonly staged = new Map<number, Entry>();
+  private readonly stagedByFingerprint = new Map<string, Entry[]>();
   private readonly unsubscribe: () => void;
 
   private constructor(private readonly store: SqliteStore) {
-    const rows = store.driver.all<{ seq: number; status: Status; search_text: string }>("SELECT seq, status, search_text FROM entries", []);
-    for (const r of rows) this.put(r.seq, r.status, r.search_text);
+    const rows = store.driver.all<{ seq: number; status: Status; search_text: string; id: string; lesson: string }>("SELECT seq, status, search_text, id, lesson FROM entries", []);
+    for (const r of rows) this.put(r.seq, r.status, r.search_text, r.id, r.lesson);
     this.unsubscribe = store.subscribe((change) => {
       if (change.type === "insert" || change.type === "update") {
         const seq = parseHandle(change.entry.handle)?.seq;
         if (seq !== undefined) {
-          this.put(seq, change.entry.lifecycle.status, searchTextOf(change.entry));
+          // A staged row stored under the seq it was staged as is indexed already: only its entry changes hands.
+          const adopted = change.type === "insert" && this.staged.get(seq)?.id === change.entry.id;
+          this.unstage(seq);
+          if (!adopted) this.put(seq, change.entry.lifecycle.status, searchTextOf(change.entry), change.entry.id, change.entry.lesson);
           this.remember(seq, change.entry);
         }
       } else if (change.type === "delete") {
@@ -76,6 +97,46 @@ export class BulkNeighbours {
     this.unsubscribe();
   }
 
+  /**
+   * Indexes `entry`, not yet in the database, as the row it will be under `seq`: searches and
+   * findByFingerprint meet it from now on. Its insert (heard from the store) confirms it; settle()
+   * forgets what was not stored under the seq it was staged as.
+   */
+  stage(seq: number, entry: Entry): void {
+    this.unstage(seq);
+    this.put(seq, entry.lifecycle.status, searchTextOf(entry), entry.id, entry.lesson);
+    this.staged.set(seq, entry);
+    const fingerprint = fingerprintLesson(entry.lesson);
+    const twins = this.stagedByFingerprint.get(fingerprint);
+    if (twins) twins.push(entry);
+    else this.stagedByFingerprint.set(fingerprint, [entry]);
+  }
+
+  /** After the staged rows' insert: a row still staged was not stored as staged (refused as a twin, or another insert took its seq). */
+  settle(): void {
+    for (const seq of [...this.staged.keys()]) {
+      this.unstage(seq);
+      this.remove(seq);
+    }
+  }
+
+  private unstage(seq: number): void {
+    const entry = this.staged.get(seq);
+    if (!entry) return;
+    this.staged.delete(seq);
+    const fingerprint = fingerprintLesson(entry.lesson);
+    const twins = this.stagedByFingerprint.get(fingerprint)?.filter((e) => e !== entry) ?? [];
+    if (twins.length) this.stagedByFingerprint.set(fingerprint, twins);
+    else this.stagedByFingerprint.delete(fingerprint);
+  }
+
+  /** As Store.findByFingerprint, staged rows included (after the stored ones: their seqs are higher). */
+  async findByFingerprint(fingerprint: string): Promise<Entry[]> {
+    const stored = await this.store.findByFingerprint(fingerprint);
+    const staged = this.stagedByFingerprint.get(fingerprint);
+    return staged ? [...stored, ...staged] : stored;
+  }
+
   private remember(seq: number, entry: Entry): void {
     // Full: the oldest goes (a Map keeps insertion order); re-setting a key keeps its old place.
     if (this.entries.size >= ENTRY_CACHE && !this.entries.has(seq)) this.entries.delete(this.entries.keys().next().value!);
@@ -92,7 +153,7 @@ export class BulkNeighbours {
     this.freeSlots.push(d.slot);
   }
 
-  private put(seq: number, status: Status, text: string): void {
+  private put(seq: number, status: Status, text: string, id: string, lesson: string): void {
     this.remove(seq);
     const { tf, length } = ftsTermCounts(text);
     const slot = this.freeSlots.pop() ?? this.docs.size;
@@ -101,7 +162,7 @@ export class BulkNeighbours {
       if (!p) this.postings.set(t, (p = new Map()));
       p.set(slot, f);
     }
-    this.docs.set(seq, { slot, terms: [...tf.keys()] });
+    this.docs.set(seq, { slot, terms: [...tf.keys()], id, lesson });
     if (slot >= this.lengths.length) {
       const lengths = new Float64Array(this.lengths.length * 2);
       lengths.set(this.lengths);
@@ -116,23 +177,40 @@ export class BulkNeighbours {
 
   /** As SqliteStore.searchEntries(terms, { statuses }, limit), answered from memory. */
   async search(terms: readonly string[], statuses: readonly Status[], limit: number): Promise<SearchHit[]> {
+    const out: SearchHit[] = [];
+    for (const c of await this.candidates(terms, statuses, limit)) {
+      const entry = await c.entry();
+      if (entry) out.push({ entry, relevance: c.relevance });
+    }
+    return out;
+  }
+
+  /**
+   * The rows search() would return, in its order, without reading their entries: dedup compares
+   * lessons, and only the few hits a decision names need the whole entry (reading every candidate's
+   * was ~0.1 ms a row once an import outgrew the entry cache).
+   */
+  async candidates(terms: readonly string[], statuses: readonly Status[], limit: number): Promise<NeighbourCandidate[]> {
     const n = this.docs.size;
     const chosen = chooseQueryTerms(
       (missing) => missing.map((term) => ({ term, doc: this.postings.get(term)?.size ?? 0 })).filter((r) => r.doc > 0),
       terms, n, this.termStats,
     );
     const hits = await runSearchSteps(chosen, limit, (step) => this.rank(step, statuses, limit));
-    if (hits.length === 0) return [];
-    const out: SearchHit[] = [];
-    for (const h of hits) {
-      let entry = this.entries.get(h.seq);
-      if (!entry) {
-        entry = await this.store.getEntry(handleFor(this.store.tier, h.seq));
-        if (entry) this.remember(h.seq, entry);
-      }
-      if (entry) out.push({ entry, relevance: h.relevance });
+    return hits.map((h) => {
+      const doc = this.docs.get(h.seq)!;
+      return { id: doc.id, lesson: doc.lesson, relevance: h.relevance, entry: () => this.entryAt(h.seq) };
+    });
+  }
+
+  /** The entry stored (or staged) under `seq`, from memory when this process wrote or read it lately. */
+  private async entryAt(seq: number): Promise<Entry | undefined> {
+    let entry = this.staged.get(seq) ?? this.entries.get(seq);
+    if (!entry) {
+      entry = await this.store.getEntry(handleFor(this.store.tier, seq));
+      if (entry) this.remember(seq, entry);
     }
-    return out;
+    return entry;
   }
 
   private rank(step: SearchStep, statuses: readonly Status[], limit: number): Array<{ entry: { id: string }; seq: number; relevance: number }> {

@@ -15,6 +15,7 @@ import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
 import type { BulkNeighbours } from "./bulk-neighbours.js";
+import type { InsertQueue } from "./insert-queue.js";
 
 export type WriteSource = "add" | "import" | "promote" | "curate" | "restore";
 
@@ -40,6 +41,11 @@ export interface WriteOptions {
   neighbourIndex?: BulkNeighbours;
   /** A bulk write's cache of neighbour profiles (see NeighbourProfiles); a single write has none. */
   neighbourProfiles?: NeighbourProfiles;
+  /**
+   * A trusted bulk load's queue: a new row waits there to be inserted with its batch; any other
+   * write flushes it first (see InsertQueue). Only with deferCap and neighbourIndex.
+   */
+  insertQueue?: InsertQueue;
 }
 
 export interface WriteResult {
@@ -161,7 +167,9 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   if (!gated.ok) {
     // A bad title or enum value is a field for the caller to fix, not a lesson to refuse forever.
     const fieldsOnly = gated.issues.every((i) => i.severity !== "reject" || (i.code.startsWith("invalid_") && i.code !== "invalid_lesson"));
-    return fieldsOnly ? fieldRejection(store, gated.issues) : reject(store, s, gated.lesson, gated.issues, opts.source);
+    if (fieldsOnly) return fieldRejection(store, gated.issues);
+    await opts.insertQueue?.flush();
+    return reject(store, s, gated.lesson, gated.issues, opts.source);
   }
   const { input, lesson, issues } = gated;
 
@@ -173,6 +181,8 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   if (patternProblems.some((i) => i.severity === "reject")) return fieldRejection(store, issues);
   let declared: Entry | undefined;
   if (input.supersedes) {
+    // The entry it names may be a queued row: it must be found as row by row.
+    await opts.insertQueue?.flush();
     declared = await locate(s, input.supersedes).then(
       (l) => l.entry,
       (e: unknown) => {
@@ -197,9 +207,24 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     return { action: "rejected", tier: store.tier, reason: `previously rejected: ${prior.reason}`, issues };
   }
 
-  // The neighbour read and the write are separate steps, so another writer may remove (or retire)
-  // the neighbour in between; the reinforcement re-checks it in its own transaction, and when it has
-  // vanished the decision is simply taken again: the lesson is then added, never lost (issue 11 item 2).
+  return placeWithRetries(s, store, input, lesson, issues, status, declared, opts);
+}
+
+/**
+ * The neighbour read and the write are separate steps, so another writer may remove (or retire)
+ * the neighbour in between; the reinforcement re-checks it in its own transaction, and when it has
+ * vanished the decision is simply taken again: the lesson is then added, never lost (issue 11 item 2).
+ */
+async function placeWithRetries(
+  s: Services,
+  store: Store,
+  input: NewEntry,
+  lesson: string,
+  issues: QualityIssue[],
+  status: Status,
+  declared: Entry | undefined,
+  opts: WriteOptions,
+): Promise<WriteResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await placeLesson(s, store, input, lesson, issues, status, declared, opts);
@@ -226,12 +251,14 @@ async function placeLesson(
   opts: WriteOptions,
 ): Promise<WriteResult> {
   // Each attempt starts from the caller's input: a failed attempt's choices must not leak into the next.
+  const given = { input, issues };
   issues = [...issues];
   input = { ...input, supersedes: declared?.id };
   const neighbours = await findNeighbours(store, lesson, s.config.knowledge.dedup_threshold, declared?.id, opts.neighbourProfiles, opts.neighbourIndex);
   let decision = decideUpsert(neighbours);
   if (decision.op === "add" && opts.arbiter && isAmbiguous(neighbours)) {
-    decision = await opts.arbiter(lesson, neighbours.nearest!.entry).catch(() => decision);
+    const nearest = await neighbours.nearest!.entry();
+    if (nearest) decision = await opts.arbiter(lesson, nearest).catch(() => decision);
   }
 
   if (decision.op === "refuse") {
@@ -258,9 +285,18 @@ async function placeLesson(
   const target = decision.op === "supersede" ? decision.target : declared;
   if (target) input.supersedes = target.id;
   const entry = buildEntry(input, normalizeLessonText(lesson), s, opts, flags, status);
+  const event = { type: "created" as const, actor: opts.actor, data: { source: opts.source } };
+  // A plain add waits in the bulk load's queue: its insert is the only write this row makes.
+  if (!target && opts.insertQueue) {
+    // Should its insert find the lesson stored after all, the row is decided again (the lesson is then a sighting of that entry).
+    const replay = () => placeWithRetries(s, store, given.input, lesson, given.issues, status, declared, { ...opts, insertQueue: undefined });
+    const handle = await opts.insertQueue.add(store, entry, event, replay);
+    if (handle) return { action: "added", tier: store.tier, id: entry.id, handle, status: entry.lifecycle.status, issues, ...(flags.length ? { flags } : {}) };
+  }
+  await opts.insertQueue?.flush();
   let stored: Entry;
   try {
-    stored = await store.insertEntry(entry, { type: "created", actor: opts.actor, data: { source: opts.source } }, { unique: true });
+    stored = await store.insertEntry(entry, event, { unique: true });
   } catch (e) {
     // Another writer stored the same lesson since the dedup read: this add is a sighting of theirs.
     if (e instanceof DuplicateEntryError) return reinforce(s, store, e.existing, 1, input, opts, issues);
@@ -308,6 +344,8 @@ async function reinforce(
   if (!isNewConfirmation(target, confirmation)) {
     return { ...base, id: target.id, handle: target.handle, status: target.lifecycle.status, noop: true, reason: `already known as ${target.handle}` };
   }
+  // The entry may be a row the bulk load still holds; the write order stays that of row by row.
+  await opts.insertQueue?.flush();
   const guard = (current: Entry) => {
     // Re-checked inside the write transaction: a neighbour retired since the dedup read absorbs nothing.
     if (!MERGEABLE.includes(current.lifecycle.status)) throw new NeighbourGone(target.id);

@@ -29,6 +29,26 @@ export const MIN_KNOWN_SHARE = 0.8;
 const vectors = new WeakMap<object, Float32Array | null>();
 let unavailable = false;
 
+/**
+ * The vector meaningSimilarity uses for `text` (a profile's NFKC text): null when the model knows too
+ * few of its words. Throws when the model cannot be read. An import's worker thread computes it
+ * ahead (rememberVector), so the thread that dedups does not.
+ */
+export function lessonVector(text: string): Float32Array | null {
+  const e = builtinEmbedder().embedWithCoverage(text);
+  return e.known >= MIN_KNOWN_SHARE * e.terms ? e.vector : null;
+}
+
+/** Supplies the vector of the text `key` stands for, computed elsewhere by lessonVector. */
+export function rememberVector(key: object, vector: Float32Array | null): void {
+  vectors.set(key, vector);
+}
+
+/** The vector computed for `key` so far, if any (undefined: not computed; null: the model knows too few words). */
+export function knownVector(key: object): Float32Array | null | undefined {
+  return vectors.get(key);
+}
+
 /** The lesson's vector in the built-in model; null when it knows too few of its words (or the table cannot be read). */
 function vectorOf(key: object, text: string): Float32Array | null {
   let v = vectors.get(key);
@@ -36,8 +56,7 @@ function vectorOf(key: object, text: string): Float32Array | null {
     v = null;
     if (!unavailable) {
       try {
-        const e = builtinEmbedder().embedWithCoverage(text);
-        if (e.known >= MIN_KNOWN_SHARE * e.terms) v = e.vector;
+        v = lessonVector(text);
       } catch (err) {
         // Dedup by words still works; a write is never refused because the model could not load.
         unavailable = true;

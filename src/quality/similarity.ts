@@ -473,8 +473,13 @@ function bitJaccard(a: Uint32Array, b: Uint32Array): number {
   return union === 0 ? 0 : inter / union;
 }
 
+/** The form of a text a profile (and its vector in meaning.ts) is built from. */
+export function profileText(text: string): string {
+  return text.normalize("NFKC");
+}
+
 export function profileLesson(text: string): LessonProfile {
-  const t = text.normalize("NFKC");
+  const t = profileText(text);
   const { words, plain } = lex(t);
   const tokens: string[] = [];
   const hashes: number[] = [];

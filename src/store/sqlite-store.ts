@@ -217,8 +217,8 @@ export class SqliteStore implements Store {
     );
   }
 
-  /** The highest seq (handle number) ever handed out in this tier (migration 6). */
-  private lastSeq(): number {
+  /** The highest seq (handle number) ever handed out in this tier (migration 6): the next insert takes the one after it. */
+  lastSeq(): number {
     return this.driver.get<{ value: number }>("SELECT value FROM meta WHERE key = 'last_seq'")?.value ?? 0;
   }
 

@@ -10,6 +10,7 @@ import { importFile } from "../../src/io/import-file.js";
 import { Restorer } from "../../src/io/restore.js";
 import type { Services } from "../../src/services.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { ftsLeavesWritten } from "./fts-leaves.js";
 import { tmpDir } from "./helpers.js";
 
 function services(dir: string): Services & { swarm: SqliteStore; hive: SqliteStore } {
@@ -106,32 +107,6 @@ test("regression 16.4: an import commits once per batch, not once per row (lossl
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
-
-/**
- * Leaf pages FTS5 has written to its index since the table was made: the write counter in its
- * structure record (rowid 10 of the _data table: a 4-byte cookie, an optional V2 marker, then
- * varints nLevel, nSegment, nWriteCounter). FTS5 flushes its pending terms at every statement, so
- * a row per statement writes at least one leaf per row.
- */
-function ftsLeavesWritten(store: SqliteStore): number {
-  const block = store.driver.get<{ block: Uint8Array }>("SELECT block FROM entries_fts_data WHERE id = 10")?.block;
-  assert.ok(block, "FTS5 structure record");
-  const bytes = Buffer.from(block);
-  let at = bytes.subarray(4, 8).equals(Buffer.from([0xff, 0x00, 0x00, 0x01])) ? 8 : 4;
-  const varint = (): number => {
-    let v = 0;
-    for (let i = 0; i < 9; i++) {
-      const b = bytes[at++]!;
-      if (i === 8) return v * 256 + b;
-      v = v * 128 + (b & 0x7f);
-      if (!(b & 0x80)) return v;
-    }
-    return v;
-  };
-  varint(); // nLevel
-  varint(); // nSegment
-  return varint();
-}
 
 test("regression 16.4: a lossless import indexes a batch's text in one pass, not a full-text segment per row", async () => {
   const dir = tmpDir();

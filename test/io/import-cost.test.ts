@@ -7,6 +7,7 @@ import { ConfigSchema } from "../../src/config.js";
 import { importFile } from "../../src/io/import-file.js";
 import type { Services } from "../../src/services.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { ftsLeavesWritten } from "./fts-leaves.js";
 import { tmpDir } from "./helpers.js";
 
 function services(dir: string): Services & { swarm: SqliteStore; hive: SqliteStore } {
@@ -39,12 +40,16 @@ test("regression 16.4: a trusted import through the write path runs a bounded nu
     const file = path.join(dir, "knowledge.jsonl");
     fs.writeFileSync(file, Array.from({ length: n }, (_, i) => row(i)).join("\n") + "\n");
     const before = s.swarm.driver.statementsRun;
+    const leavesBefore = ftsLeavesWritten(s.swarm);
     const report = await importFile(s, file, { format: "opencode-swarm", trusted: true });
     assert.equal(report.imported + report.reinforced, n, JSON.stringify({ ...report, rejections: report.rejections.slice(0, 3) }));
     const perRow = (s.swarm.driver.statementsRun - before) / n;
     // Per row: the exact-text read, the neighbour search, the twin check, the row, its event, the size
     // reads; term frequencies now and then. Not the rejected list: a trusted import stores what was refused.
     assert.ok(perRow <= 8, `${perRow.toFixed(2)} statements per row`);
+    // New rows are inserted a batch at a time: row by row FTS5 wrote at least a leaf per row (≥ 900).
+    const leaves = ftsLeavesWritten(s.swarm) - leavesBefore;
+    assert.ok(leaves < n / 4, `${leaves} full-text leaves written for ${n} rows`);
   } finally {
     await s.swarm.close();
     await s.hive.close();

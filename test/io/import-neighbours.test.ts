@@ -5,6 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { ConfigSchema } from "../../src/config.js";
 import { importFile, type ImportReport } from "../../src/io/import-file.js";
+import { BulkNeighbours } from "../../src/lifecycle/bulk-neighbours.js";
+import { decideUpsert, findNeighbours } from "../../src/lifecycle/upsert.js";
+import { compareLessons } from "../../src/quality/similarity.js";
 import type { Services } from "../../src/services.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { tmpDir } from "./helpers.js";
@@ -90,4 +93,34 @@ test("regression 16.4: the in-memory neighbour index merges, flags and supersede
   assert.deepEqual(indexed.store, perRow.store);
   // The neighbour query per row is gone (exact-text reads and inserts remain).
   assert.ok(indexed.statements < perRow.statements * 0.8, `${indexed.statements} vs ${perRow.statements} statements`);
+});
+
+test("regression 16.4: a near-duplicate the index still holds but another process deleted is passed over, not merged into", async () => {
+  const dir = tmpDir();
+  const s = services(dir);
+  const other = new SqliteStore(path.join(dir, "swarm.db"), "swarm");
+  let index: BulkNeighbours | undefined;
+  try {
+    const stored = "Run database migrations before starting the app container, not after.";
+    const restated = "Run the database migrations before starting the app container, not after.";
+    const file = path.join(dir, "one.jsonl");
+    fs.writeFileSync(file, row(1, stored) + "\n");
+    await importFile(s, file, { format: "opencode-swarm", trusted: true, bulkNeighbours: false });
+    index = BulkNeighbours.for(s.swarm)!;
+    const threshold = s.config.knowledge.dedup_threshold;
+    assert.ok(compareLessons(restated, stored, threshold).duplicate, "a near-duplicate");
+    assert.equal((await index.candidates(["database", "migrations"], ["candidate"], 5))[0]?.lesson, stored, "the index reads the tier now");
+    // Another process removes it: this process's index does not hear of it (nor has it read the entry yet).
+    assert.equal(other.driver.run("DELETE FROM entries WHERE lesson = ?", [stored]).changes, 1);
+    assert.equal(await s.swarm.countEntries(), 0);
+    const n = await findNeighbours(s.swarm, restated, threshold, undefined, undefined, index);
+    assert.equal(n.duplicate, undefined);
+    assert.equal(decideUpsert(n).op, "add");
+  } finally {
+    index?.close();
+    await other.close();
+    await s.swarm.close();
+    await s.hive.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
