@@ -98,6 +98,34 @@ test("sign-code shortlist + int8 re-rank returns the exact search's top-k on a g
   }
 });
 
+test("a space bigger than one load batch loads whole, in a few reads: every vector ranked by the int8 cosine it was stored with", async () => {
+  const { store, cleanup, space, vectors } = await generatedStore();
+  try {
+    const idx = new VectorIndex(store.driver, space.modelId, space.dimension);
+    const before = store.driver.statementsRun;
+    idx.refresh();
+    const reads = store.driver.statementsRun - before;
+    assert.equal(idx.size, vectors.size);
+    // One count, one read per 1,000 vectors, one that finds the end.
+    assert.ok(reads <= Math.ceil(vectors.size / 1000) + 2, `${reads} statements to load ${vectors.size} vectors`);
+    // Every vector ranked (the whole space fits the shortlist): the similarities are the exact int8 cosines.
+    const query = builtinEmbedder().embedSync(recallQuery(makeRng(3)))!;
+    const { scale: qs, q } = quantize(query);
+    const want = [...vectors.values()]
+      .map((v) => {
+        const { scale, q: x } = quantize(v);
+        let dot = 0;
+        for (let i = 0; i < x.length; i++) dot += x[i]! * q[i]!;
+        // The index keeps scales as 32-bit floats.
+        return dot * Math.fround(scale) * qs;
+      })
+      .sort((a, b) => b - a);
+    assert.deepEqual(idx.nearest(query, vectors.size).map((r) => r.similarity), want);
+  } finally {
+    cleanup();
+  }
+});
+
 test("re-ranking from SQLite (a space too big to keep its int8 vectors in memory) ranks exactly as re-ranking in memory", async () => {
   const { store, cleanup, space } = await generatedStore();
   try {
