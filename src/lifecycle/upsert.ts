@@ -70,7 +70,6 @@ export class NeighbourProfiles {
   }
 
   private keepVector(text: string, vector: Float32Array | null): void {
-    if (this.maxVectors <= 0) return;
     if (this.vectors.size >= this.maxVectors && !this.vectors.has(text)) this.vectors.delete(this.vectors.keys().next().value!);
     this.vectors.set(text, vector);
   }

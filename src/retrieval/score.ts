@@ -158,9 +158,9 @@ export function diversityPool(k: number): number {
  * Profiles of lessons ranked lately, by opening text (a profile depends on the text alone, so a kept
  * one is the same answer). Consecutive turns of a session rank many of the same lessons: an inject
  * profiles ~16, ~0.3 ms of its CPU at 10k; even the bench's unrelated random contexts find 29 % of
- * them here. Bounded: ~4 KB a profile, and no vectors kept past a profile (an import's reuse, not a turn's).
+ * them here. Bounded: ~4 KB a profile.
  */
-const recentProfiles = new NeighbourProfiles(256, 0);
+const recentProfiles = new NeighbourProfiles(256);
 
 /**
  * Each lesson is profiled once per recall, on its opening (where a restatement shows; long memories
