@@ -1,8 +1,7 @@
 // Scoring of candidates: normalised relevance blended with priors and context boosts, plus MMR diversity.
 import { KIND_WEIGHTS, type Entry } from "../core/entry.js";
 import { anyGlobMatcher } from "../core/globs.js";
-import { similarity, type LessonProfile } from "../quality/similarity.js";
-import { NeighbourProfiles } from "../lifecycle/upsert.js";
+import { profileLesson, similarity, type LessonProfile } from "../quality/similarity.js";
 import { decayedFeedback } from "../lifecycle/feedback.js";
 import { encounterScore, type EncounterWeights } from "../lifecycle/confirm.js";
 import { phaseTitle, weightedContextTerms, type RetrievalContext } from "./context.js";
@@ -155,14 +154,6 @@ export function diversityPool(k: number): number {
 }
 
 /**
- * Profiles of lessons ranked lately, by opening text (a profile depends on the text alone, so a kept
- * one is the same answer). Consecutive turns of a session rank many of the same lessons: an inject
- * profiles ~16, ~0.3 ms of its CPU at 10k; even the bench's unrelated random contexts find 29 % of
- * them here. Bounded: ~4 KB a profile.
- */
-const recentProfiles = new NeighbourProfiles(256);
-
-/**
  * Each lesson is profiled once per recall, on its opening (where a restatement shows; long memories
  * would cost far more to profile whole); the cross-tier merge and the diversity pass share the profiles.
  */
@@ -170,7 +161,7 @@ export function lessonProfiles(): (e: Entry) => LessonProfile {
   const byId = new Map<string, LessonProfile>();
   return (e) => {
     let p = byId.get(e.id);
-    if (!p) byId.set(e.id, (p = recentProfiles.of(e.lesson.slice(0, FOCUS_TEXT_CHARS))));
+    if (!p) byId.set(e.id, (p = profileLesson(e.lesson.slice(0, FOCUS_TEXT_CHARS))));
     return p;
   };
 }
