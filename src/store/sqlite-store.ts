@@ -25,7 +25,7 @@ import {
 
 interface EntryRow extends EntryRowColumns {
   seq: number;
-  /** Parsed by the driver (ENTRY_DATA): one JSON.parse per read, not one per row on top of it. */
+  /** Parsed by the driver (entryRows, entryRow): one JSON.parse per read, not one per row on top of it. */
   data: Entry;
   utility: number | null;
 }
@@ -189,6 +189,15 @@ export class SqliteStore implements Store {
     return entryFromRow(this.tier, row.data, row);
   }
 
+  /** Entry rows (ENTRY_ROW_COLUMNS, and `Extra` columns), each entry's JSON parsed by the driver: every entry read goes through here or entryRow. */
+  private entryRows<Extra extends object = object>(sql: string, params: SqlValue[]): Array<EntryRow & Extra> {
+    return this.driver.all<EntryRow & Extra>(sql, params, ENTRY_DATA);
+  }
+
+  private entryRow(sql: string, params: SqlValue[]): EntryRow | undefined {
+    return this.driver.get<EntryRow>(sql, params, ENTRY_DATA);
+  }
+
   private columnsOf(e: Entry): SqlValue[] {
     return [
       e.lesson, e.category, e.kind, e.lifecycle.status, e.applicability.scope, e.directive.priority,
@@ -210,10 +219,9 @@ export class SqliteStore implements Store {
   /** The live entry already holding this lesson text, if any (read inside the write transaction). */
   private liveTwin(e: Entry): EntryRow | undefined {
     if (!DEDUP_STATUSES.includes(e.lifecycle.status)) return undefined;
-    return this.driver.get<EntryRow>(
+    return this.entryRow(
       `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? AND e.status IN (${DEDUP_STATUSES.map(() => "?").join(",")}) ORDER BY e.seq LIMIT 1`,
       [fingerprintLesson(e.lesson), ...DEDUP_STATUSES],
-      ENTRY_DATA,
     );
   }
 
@@ -264,7 +272,7 @@ export class SqliteStore implements Store {
   async copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult> {
     const e: Entry = { ...entry, tier: this.tier };
     const result = this.driver.transaction((): CopyResult => {
-      const have = this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [e.id], ENTRY_DATA);
+      const have = this.entryRow(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [e.id]);
       if (have) return { action: "exists", entry: this.toEntry(have) };
       const twin = this.liveTwin(e);
       if (twin) {
@@ -291,11 +299,11 @@ export class SqliteStore implements Store {
     const handle = parseHandle(ref);
     if (handle) {
       if (handle.tier !== this.tier) return undefined;
-      return this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq = ?`, [handle.seq], ENTRY_DATA);
+      return this.entryRow(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq = ?`, [handle.seq]);
     }
     return (
-      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [ref], ENTRY_DATA) ??
-      this.driver.get<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.external_id = ? LIMIT 1`, [ref], ENTRY_DATA)
+      this.entryRow(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [ref]) ??
+      this.entryRow(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.external_id = ? LIMIT 1`, [ref])
     );
   }
 
@@ -305,9 +313,7 @@ export class SqliteStore implements Store {
   }
 
   async findByFingerprint(fingerprint: string): Promise<Entry[]> {
-    return this.driver
-      .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint], ENTRY_DATA)
-      .map((r) => this.toEntry(r));
+    return this.entryRows(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? ORDER BY e.seq LIMIT 20`, [fingerprint]).map((r) => this.toEntry(r));
   }
 
   async entryKeys(): Promise<EntryKey[]> {
@@ -375,10 +381,9 @@ export class SqliteStore implements Store {
       // json_each drives the join (CROSS JOIN fixes the order, so rows come in rank order and LIMIT keeps
       // the nearest): each seq is one rowid lookup. With `seq IN (json_each)` SQLite walks the status
       // index over every row instead (6× slower at 10k).
-      const rows = this.driver.all<EntryRow>(
+      const rows = this.entryRows(
         `SELECT ${ENTRY_ROW_COLUMNS} FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${f.where} LIMIT ?`,
         [JSON.stringify(part.map((r) => r.seq)), ...f.params, wanted],
-        ENTRY_DATA,
       );
       const bySeq = new Map(rows.map((r) => [Number(r.seq), r] as const));
       for (const r of part) {
@@ -395,15 +400,12 @@ export class SqliteStore implements Store {
   }
 
   async entriesWithoutVector(space: VectorSpace, limit: number, afterSeq = 0): Promise<{ seq: number; entry: Entry }[]> {
-    return this.driver
-      .all<EntryRow>(
-        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e
-          WHERE e.seq > ? AND NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.model = ? AND v.dim = ? AND v.seq = e.seq)
-          ORDER BY e.seq LIMIT ?`,
-        [afterSeq, space.modelId, space.dimension, limit],
-        ENTRY_DATA,
-      )
-      .map((r) => ({ seq: r.seq, entry: this.toEntry(r) }));
+    return this.entryRows(
+      `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e
+        WHERE e.seq > ? AND NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.model = ? AND v.dim = ? AND v.seq = e.seq)
+        ORDER BY e.seq LIMIT ?`,
+      [afterSeq, space.modelId, space.dimension, limit],
+    ).map((r) => ({ seq: r.seq, entry: this.toEntry(r) }));
   }
 
   async vectorCounts(): Promise<VectorCount[]> {
@@ -439,13 +441,12 @@ export class SqliteStore implements Store {
           ? step.terms.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
           : toFtsMatchQuery(step.terms, { prefix: false });
       if (!match) return [];
-      return this.driver.all<EntryRow & { rank: number }>(
+      return this.entryRows<{ rank: number }>(
         `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS rank
            FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
           WHERE entries_fts MATCH ? AND ${f.where}
           ORDER BY fts.rank LIMIT ?`,
         [match, ...f.params, limit],
-        ENTRY_DATA,
       ).map((r) => ({ entry: this.toEntry(r), relevance: -r.rank }));
     });
   }
@@ -454,11 +455,9 @@ export class SqliteStore implements Store {
     const f = filterSql(filter);
     const order =
       opts.order === "oldest" ? "e.seq ASC" : opts.order === "confidence" ? "e.confidence DESC, e.seq DESC" : "e.seq DESC";
-    return this.driver
-      .all<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE ${f.where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-        ...f.params, opts.limit ?? 50, opts.offset ?? 0,
-      ], ENTRY_DATA)
-      .map((r) => this.toEntry(r));
+    return this.entryRows(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE ${f.where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+      ...f.params, opts.limit ?? 50, opts.offset ?? 0,
+    ]).map((r) => this.toEntry(r));
   }
 
   async pageEntries(q: PageQuery): Promise<PageRow[]> {
@@ -467,14 +466,11 @@ export class SqliteStore implements Store {
     if (q.sort === "relevance") {
       if (!match) throw new CairnError("INVALID_INPUT", "Sorting by relevance needs search words.");
       const f = filterSql(q.filter);
-      return this.driver
-        .all<EntryRow & { k: number }>(
-          `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS k FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
-            WHERE entries_fts MATCH ? AND ${f.where} ORDER BY fts.rank, e.seq LIMIT ? OFFSET ?`,
-          [match, ...f.params, q.limit, q.offset ?? 0],
-          ENTRY_DATA,
-        )
-        .map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
+      return this.entryRows<{ k: number }>(
+        `SELECT ${ENTRY_ROW_COLUMNS}, fts.rank AS k FROM entries_fts fts JOIN entries e ON e.seq = fts.rowid
+          WHERE entries_fts MATCH ? AND ${f.where} ORDER BY fts.rank, e.seq LIMIT ? OFFSET ?`,
+        [match, ...f.params, q.limit, q.offset ?? 0],
+      ).map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
     }
     const col = PAGE_SORT_COLUMNS[q.sort];
     const dir = q.desc ? "DESC" : "ASC";
@@ -494,16 +490,13 @@ export class SqliteStore implements Store {
       params.push(q.after.key, q.after.seq);
     }
     // Order and cut on the keys alone, then read the page's rows: a sort never carries the entries' JSON.
-    return this.driver
-      .all<EntryRow & { k: string | number }>(
-        `SELECT ${ENTRY_ROW_COLUMNS}, p.k AS k
-           FROM (SELECT e.seq AS seq, ${col} AS k FROM entries e WHERE ${where.join(" AND ")} ORDER BY ${col} ${dir}, e.seq ${dir} LIMIT ?) p
-           JOIN entries e ON e.seq = p.seq
-          ORDER BY p.k ${dir}, p.seq ${dir}`,
-        [...params, q.limit],
-        ENTRY_DATA,
-      )
-      .map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
+    return this.entryRows<{ k: string | number }>(
+      `SELECT ${ENTRY_ROW_COLUMNS}, p.k AS k
+         FROM (SELECT e.seq AS seq, ${col} AS k FROM entries e WHERE ${where.join(" AND ")} ORDER BY ${col} ${dir}, e.seq ${dir} LIMIT ?) p
+         JOIN entries e ON e.seq = p.seq
+        ORDER BY p.k ${dir}, p.seq ${dir}`,
+      [...params, q.limit],
+    ).map((r) => ({ entry: this.toEntry(r), key: r.k, seq: r.seq }));
   }
 
   async countEntriesCapped(filter: EntryFilter, text: string | undefined, cap: number): Promise<number> {
@@ -528,10 +521,9 @@ export class SqliteStore implements Store {
     const f = filterSql(filter);
     let after = 0;
     for (;;) {
-      const rows = this.driver.all<EntryRow>(
+      const rows = this.entryRows(
         `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.seq > ? AND ${f.where} ORDER BY e.seq LIMIT 500`,
         [after, ...f.params],
-        ENTRY_DATA,
       );
       if (rows.length === 0) return;
       for (const r of rows) yield this.toEntry(r);
@@ -688,29 +680,23 @@ export class SqliteStore implements Store {
 
   async findExpired(statuses: readonly Status[], defaultMaxPhases: number, todoMaxPhases: number): Promise<Entry[]> {
     const f = filterSql({ statuses });
-    return this.driver
-      .all<EntryRow>(
-        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE ${f.where}
-           AND e.phases_alive > COALESCE(e.max_phases, CASE e.category WHEN 'todo' THEN ? ELSE ? END)
-         ORDER BY e.seq`,
-        [...f.params, todoMaxPhases, defaultMaxPhases],
-        ENTRY_DATA,
-      )
-      .map((r) => this.toEntry(r));
+    return this.entryRows(
+      `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE ${f.where}
+         AND e.phases_alive > COALESCE(e.max_phases, CASE e.category WHEN 'todo' THEN ? ELSE ? END)
+       ORDER BY e.seq`,
+      [...f.params, todoMaxPhases, defaultMaxPhases],
+    ).map((r) => this.toEntry(r));
   }
 
   async evictionCandidates(limit: number): Promise<Entry[]> {
-    return this.driver
-      .all<EntryRow>(
-        // Same expressions as the entries_eviction_order index (migration 4), so SQLite walks the index.
-        `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE status <> 'promoted'
-         ORDER BY (CASE status WHEN 'archived' THEN 0 WHEN 'quarantined' THEN 0 WHEN 'superseded' THEN 0 ELSE 1 END),
-                  (COALESCE(utility, 0.5)), seq
-         LIMIT ?`,
-        [limit],
-        ENTRY_DATA,
-      )
-      .map((r) => this.toEntry(r));
+    return this.entryRows(
+      // Same expressions as the entries_eviction_order index (migration 4), so SQLite walks the index.
+      `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE status <> 'promoted'
+       ORDER BY (CASE status WHEN 'archived' THEN 0 WHEN 'quarantined' THEN 0 WHEN 'superseded' THEN 0 ELSE 1 END),
+                (COALESCE(utility, 0.5)), seq
+       LIMIT ?`,
+      [limit],
+    ).map((r) => this.toEntry(r));
   }
 
   async enqueueOutbox(id: string, op: string, payload: unknown, at: string): Promise<boolean> {
