@@ -7,7 +7,7 @@ function arg(name: string, def: number): number {
 }
 
 async function main(): Promise<void> {
-  // Loaded only now, so the baseline above is node plus the loader, without the engine.
+  // Loaded only now: the baseline above is the process before any store is opened (bundled by bench/run.ts, the code is already parsed).
   const { measureSize } = await import("./measure.js");
   const result = await measureSize({
     size: arg("size", 1000),

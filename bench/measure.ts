@@ -23,7 +23,7 @@ export interface SizeResult {
   stats: Timing & { rssAfterMb: number };
   rssMb: number;
   heapUsedMb: number;
-  /** RSS of the worker before the engine was loaded (node + the tsx loader), for context. */
+  /** RSS of the worker (bundled: node + the code, parsed) before the engine opened a store, for context. */
   baselineRssMb: number;
 }
 

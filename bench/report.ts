@@ -60,6 +60,6 @@ export function detailLines(r: SizeResult): string {
     `  recall ${t(r.recall)} mean hits ${r.recall.meanHits.toFixed(1)}`,
     `  inject ${t(r.inject)} mean entries ${r.inject.meanEntries.toFixed(1)}`,
     `  stats  ${t(r.stats)} rss after ${r.stats.rssAfterMb.toFixed(0)} MB`,
-    `  memory rss ${r.rssMb.toFixed(0)} MB (node + tsx loader alone: ${r.baselineRssMb.toFixed(0)} MB), heap ${r.heapUsedMb.toFixed(0)} MB`,
+    `  memory rss ${r.rssMb.toFixed(0)} MB (before opening the stores: ${r.baselineRssMb.toFixed(0)} MB), heap ${r.heapUsedMb.toFixed(0)} MB`,
   ].join("\n");
 }

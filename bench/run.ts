@@ -8,6 +8,7 @@ import type { SizeResult } from "./measure.js";
 import { BUDGETS, detailLines, renderTable, rowsFor, type Row } from "./report.js";
 import { emptyRecallLine } from "./empty-recall.js";
 import { ensureCorpus } from "./seed.js";
+import { bundledWorker } from "./bundled-worker.js";
 import { runStartupBench, startupLines, type StartupResult } from "./startup.js";
 import { uiBenchLines, type UiBenchResult } from "./ui-bench.js";
 import { importBenchLines } from "./import-bench.js";
@@ -69,9 +70,8 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-function measure(size: number, seed: number, counts: string[], vectors: boolean): Promise<SizeResult> {
-  const worker = path.join(REPO_ROOT, "bench", "measure-worker.ts");
-  const args = ["--expose-gc", "--import", "tsx", worker, "--size", String(size), "--seed", String(seed), "--vectors", vectors ? "on" : "off", ...counts];
+function measure(worker: string, size: number, seed: number, counts: string[], vectors: boolean): Promise<SizeResult> {
+  const args = ["--expose-gc", worker, "--size", String(size), "--seed", String(seed), "--vectors", vectors ? "on" : "off", ...counts];
   return runResultWorker<SizeResult>(args, REPO_ROOT, `size ${size}${vectors ? " vectors on" : ""}: measure worker`);
 }
 
@@ -106,8 +106,8 @@ async function extraBench<T>(file: string, fn: string): Promise<ExtraOutcome<T>>
  * their collections land in its p99. Unreachable PostgreSQL (or any failure) skips it with the reason.
  */
 async function pgBench(): Promise<ExtraOutcome<PgBenchResult>> {
-  const args = ["--expose-gc", "--import", "tsx", path.join(REPO_ROOT, "bench", "pg-bench.ts"), "--result-line"];
   try {
+    const args = ["--expose-gc", await bundledWorker(path.join("bench", "pg-bench.ts")), "--result-line"];
     return { result: await runResultWorker<PgBenchResult>(args, REPO_ROOT, "postgres bench", 400) };
   } catch (e) {
     // The child's last stderr line says why (its own message, e.g. how to point it at a server).
@@ -122,12 +122,14 @@ async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) log("note: run with --expose-gc for a settled memory reading in the parent (workers always have it)");
   const results: SizeResult[] = [];
   const errors: string[] = [];
+  // Each size runs in a fresh process of the bundled engine: its memory is Cairn's as shipped, not a TypeScript loader's.
+  const worker = await bundledWorker(path.join("bench", "measure-worker.ts"));
   for (const size of args.sizes) {
     await ensureCorpus(size, args.seed, log);
     for (const vectors of args.vectorModes) {
       log(`measuring ${size.toLocaleString("en-US")} swarm + ${size.toLocaleString("en-US")} hive entries, vectors ${vectors ? "on" : "off"}…`);
       try {
-        results.push(await measure(size, args.seed, args.counts, vectors));
+        results.push(await measure(worker, size, args.seed, args.counts, vectors));
       } catch (e) {
         errors.push((e as Error).message);
         log((e as Error).message);
