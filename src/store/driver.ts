@@ -163,6 +163,8 @@ export class SqliteDriver {
   commits = 0;
   /** Statements run through run/get/all (savepoints and exec not counted): bulk-load tests read the count per row. */
   statementsRun = 0;
+  /** Rows returned by get/all: tests read it to check a page read only its page. */
+  rowsRead = 0;
   /** Rehearsals (warm-up writes rolled back, see rehearse) that ran to the end: the regression test reads it. */
   rehearsals = 0;
   /** WAL restarts done between calls after an idle checkpoint (see writeUnchanged); the regression test reads it. */
@@ -410,12 +412,13 @@ export class SqliteDriver {
   get<T = Row>(sql: string, params: SqlValue[] = [], opts: ReadOptions = {}): T | undefined {
     this.statementsRun++;
     const row = this.withBusyRetry(() => this.stmt(sql).get(params));
+    if (row) this.rowsRead++;
     return (row ? parseJsonColumn([row], opts.json)[0] : undefined) as T | undefined;
   }
 
   all<T = Row>(sql: string, params: SqlValue[] = [], opts: ReadOptions = {}): T[] {
     this.statementsRun++;
-    return this.withBusyRetry(() => {
+    const rows = this.withBusyRetry(() => {
       const packed = this.packedRead(sql, opts.json);
       if (packed) {
         try {
@@ -429,6 +432,8 @@ export class SqliteDriver {
       }
       return parseJsonColumn(this.stmt(sql).all(params), opts.json) as T[];
     });
+    this.rowsRead += rows.length;
+    return rows;
   }
 
   exec(sql: string): void {
