@@ -342,16 +342,8 @@ export class Cairn {
     const statuses = this.visibleStatuses(rest.statuses);
     const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
     const stores = openTiers(this.services).filter((s) => tier === "all" || s.tier === tier);
-    // One tier pages in SQL; merging two needs each tier's first offset + limit (an agent may ask for offset 100,000).
-    const one = stores.length === 1;
-    const page = one ? { limit, offset, order } : { limit: limit + offset, order };
-    const lists = (
-      await Promise.all(stores.map((s) => s.listEntries(f, page).catch((e: unknown) => tierReadFailed(this.services, s, e, [] as Entry[]))))
-    ).flat();
-    // Merge the tiers in the same order each returned them in.
-    const key = (e: Entry) => (order === "confidence" ? -e.lifecycle.confidence : order === "oldest" ? Date.parse(e.created_at) : -Date.parse(e.created_at));
-    const sorted = lists.sort((a, b) => key(a) - key(b));
-    return one ? sorted : sorted.slice(offset, offset + limit);
+    const { listAcrossTiers } = await import("./governance/list-tiers.js");
+    return listAcrossTiers(this.services, stores, f, order, offset, limit);
   }
 
   /**

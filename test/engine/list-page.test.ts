@@ -34,3 +34,25 @@ test("a page deep in one tier reads its own rows, and lists the same entries as 
     assert.deepEqual(ids(await cairn.list({ limit: 7, offset: 20 })), ids(all.slice(20, 27)));
   });
 });
+
+test("a page deeper than one merge chunk across both tiers is the merged listing's slice", async () => {
+  await withCairn(async (cairn) => {
+    for (let i = 0; i < 540; i++) {
+      const r = await cairn.add({ lesson: distinctLesson(i % 11, i), category: "debugging" });
+      assert.equal(r.action, "added", r.reason);
+      if (i % 60 === 0) await cairn.promote({ id: r.id! }, "human:lead");
+    }
+    const s = services(cairn);
+    for (const order of ["newest", "oldest", "confidence"] as const) {
+      // The whole listing worked out apart: both tiers read whole, concatenated, stably sorted by the order's key.
+      const key = (e: { created_at: string; lifecycle: { confidence: number } }) =>
+        order === "confidence" ? -e.lifecycle.confidence : order === "oldest" ? Date.parse(e.created_at) : -Date.parse(e.created_at);
+      const whole = [...(await s.swarm.listEntries({}, { limit: 10_000, order })), ...(await s.hive!.listEntries({}, { limit: 10_000, order }))];
+      const all = whole.sort((a, b) => key(a) - key(b));
+      assert.ok(all.length > 540 && all.some((e) => e.tier === "hive"), `${all.length} entries`);
+      for (const offset of [0, 37, 499, 520]) {
+        assert.deepEqual(ids(await cairn.list({ limit: 9, offset, order })), ids(all.slice(offset, offset + 9)), `${order}, offset ${offset}`);
+      }
+    }
+  });
+});
