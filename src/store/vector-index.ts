@@ -1,6 +1,7 @@
 // One vector space of one SQLite store held in memory as 1-bit sign codes (plus the int8 vectors while they are small): a shortlist by Hamming distance, re-ranked by exact int8 cosine.
 import type { SqliteDriver } from "./driver.js";
 import { dotInt8, Int8Rows } from "./int8-rows.js";
+import { descendingOrder } from "./rank-order.js";
 import { SignCodes } from "./sign-codes.js";
 
 /** int8 with one scale per vector: a quarter of f32's bytes, and the ranking it gives is the same to ±0.005 cosine. */
@@ -248,22 +249,30 @@ export class VectorIndex {
     } else slots = this.#shortlist(query, shortlist, accept);
     const { scale: qs, q } = quantize(query);
     const d = this.dimension;
-    const out: Ranked[] = [];
+    // Candidates in slot order (SQLite returns them in the order asked), then best first, ties kept in that order.
+    let seqs: Int32Array;
+    let sims: Float64Array;
     if (this.#matrix) {
       const dots = this.#matrix.dots(slots, q);
+      seqs = new Int32Array(slots.length);
+      sims = new Float64Array(slots.length);
       for (let i = 0; i < slots.length; i++) {
         const s = slots[i]!;
-        out.push({ seq: this.#seqs[s]!, similarity: dots[i]! * this.#scales[s]! * qs });
+        seqs[i] = this.#seqs[s]!;
+        sims[i] = dots[i]! * this.#scales[s]! * qs;
       }
     } else {
-      const seqs = Array.from(slots, (s) => this.#seqs[s]!);
       const rows = this.driver.all<{ seq: number; scale: number; vec: Uint8Array | ArrayBuffer }>(
         `SELECT v.seq AS seq, v.scale AS scale, v.vec AS vec FROM json_each(?) j
            CROSS JOIN entry_vectors v ON v.model = ? AND v.dim = ? AND v.seq = j.value`,
-        [JSON.stringify(seqs), this.modelId, this.dimension],
+        [JSON.stringify(Array.from(slots, (s) => this.#seqs[s]!)), this.modelId, this.dimension],
       );
-      for (const r of rows) out.push({ seq: r.seq, similarity: dotInt8(int8Of(r.vec, d), 0, q, d) * r.scale * qs });
+      seqs = Int32Array.from(rows, (r) => r.seq);
+      sims = Float64Array.from(rows, (r) => dotInt8(int8Of(r.vec, d), 0, q, d) * r.scale * qs);
     }
-    return out.sort((a, b) => b.similarity - a.similarity);
+    const order = descendingOrder(sims);
+    const out: Ranked[] = new Array(order.length);
+    for (let k = 0; k < order.length; k++) out[k] = { seq: seqs[order[k]!]!, similarity: sims[order[k]!]! };
+    return out;
   }
 }
