@@ -17,6 +17,14 @@ const hits = await cairn.recall("busy timeout libsql");
 if (hits[0]?.entry.id !== added.id) throw new Error("recall under Bun did not find the lesson");
 const block = await cairn.inject({ task: "configure the libsql busy timeout" });
 if (!block.text.includes(added.handle)) throw new Error("inject under Bun did not render the lesson");
+// Vectors on: the search's WebAssembly SIMD kernels load from the bundle and rank under Bun as under Node.
+const { simdAvailable } = await import("../../src/store/wasm-kernels.ts");
+if (!simdAvailable()) throw new Error("the WebAssembly SIMD vector kernels did not load under Bun (the plain-JS fallback would run)");
+const meaning = await openCairn({ projectDir: project, env, config: { embedding: { provider: "builtin", retrieval: "semantic" } } });
+const meant = await meaning.add({ lesson: "Rotate the staging TLS certificate before it expires; the renewal job fails silently", category: "process" });
+const near = await meaning.recall("renew an expiring certificate");
+if (near[0]?.entry.id !== meant.id) throw new Error(`recall by meaning under Bun did not find the lesson: ${JSON.stringify(near.slice(0, 3).map((h) => h.entry.lesson.slice(0, 60)))}`);
+await meaning.close();
 // A large import (≥ 1 MB) would use a worker thread under Node; under Bun it parses on the main thread, same result.
 const at = "2026-01-02T03:04:05.000Z";
 const backup = [JSON.stringify({ cairn_export: 1, schema_version: 1 })];

@@ -9,7 +9,7 @@ import { newEntryId } from "../../src/core/ids.js";
 import { builtinEmbedder } from "../../src/embed/static-embedder.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import type { VectorSpace } from "../../src/store/store.js";
-import { quantize, VectorIndex } from "../../src/store/vector-index.js";
+import { IN_MEMORY_VECTOR_BYTES, quantize, VectorIndex } from "../../src/store/vector-index.js";
 import { generatedLesson, recallQuery } from "../../bench/corpus.js";
 import { cpuMicrosAsync } from "../helpers/cost.js";
 import { makeRng } from "../../bench/rng.js";
@@ -143,6 +143,54 @@ test("re-ranking from SQLite (a space too big to keep its int8 vectors in memory
       const b = fromSql.nearest(query, 256);
       assert.deepEqual(b.map((r) => r.seq), a.map((r) => r.seq));
       for (let j = 0; j < a.length; j++) assert.ok(Math.abs(a[j]!.similarity - b[j]!.similarity) < 1e-6);
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+test("the SIMD re-rank and the plain-JS one rank a generated store identically, to the last bit of every similarity", async () => {
+  const { store, cleanup, space } = await generatedStore();
+  try {
+    const simd = new VectorIndex(store.driver, space.modelId, space.dimension);
+    const js = new VectorIndex(store.driver, space.modelId, space.dimension, IN_MEMORY_VECTOR_BYTES, false);
+    simd.refresh();
+    js.refresh();
+    const model = builtinEmbedder();
+    const rng = makeRng(9);
+    for (let i = 0; i < 10; i++) {
+      const query = model.embedSync(recallQuery(rng))!;
+      assert.deepEqual(simd.nearest(query, 640), js.nearest(query, 640));
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+test("an index topped up between searches (its wasm memories growing under it) ranks as the plain-JS one does", async () => {
+  const { store, cleanup } = tempStore();
+  try {
+    const model = builtinEmbedder();
+    const space: VectorSpace = { modelId: model.modelId, dimension: model.dimension };
+    const simd = new VectorIndex(store.driver, space.modelId, space.dimension);
+    const js = new VectorIndex(store.driver, space.modelId, space.dimension, IN_MEMORY_VECTOR_BYTES, false);
+    const rng = makeRng(13);
+    const at = new Date().toISOString();
+    for (let round = 0, i = 0; round < 6; round++) {
+      const rows: { id: string; vector: Float32Array }[] = [];
+      for (const end = i + 300; i < end; i++) {
+        const g = generatedLesson(rng, i);
+        const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: g.lesson, category: g.category, kind: g.kind, created_at: at, updated_at: at });
+        await store.insertEntry(e, { type: "created", actor: "human:test" });
+        rows.push({ id: e.id, vector: model.embedSync(g.lesson)! });
+      }
+      await store.putVectors(space, rows);
+      simd.refresh();
+      js.refresh();
+      const query = model.embedSync(recallQuery(rng))!;
+      const nearest = simd.nearest(query, 256);
+      assert.equal(nearest.length, Math.min(256, i));
+      assert.deepEqual(nearest, js.nearest(query, 256));
     }
   } finally {
     cleanup();
