@@ -1,5 +1,5 @@
-;; A vector search's two scans in WebAssembly SIMD: Hamming distances of sign codes (the shortlist)
-;; and exact int8 dot products (its re-rank). Assembled by scripts/build-wasm.ts into
+;; A vector search's scans in WebAssembly SIMD: Hamming distances of sign codes (the shortlist)
+;; and dot products with int8 or 4-bit rows (its re-rank). Assembled by scripts/build-wasm.ts into
 ;; vector-kernels-wasm.ts (checked in); edit this file, then run `node --import tsx scripts/build-wasm.ts`.
 ;; Each instance owns its memory: the caller keeps its rows at address 0 and scratch past them.
 ;;
@@ -70,6 +70,44 @@
             (i32.add (local.get $matrix) (i32.mul (i32.load (local.get $rows)) (local.get $d)))
             (local.get $query)
             (local.get $d)))
+        (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (br $each))))
+
+  ;; `dots` for rows of 4-bit values: each 16 bytes hold 32 components, byte j's low nibble the
+  ;; j-th and its high nibble the (16 + j)-th, each a signed value in -8..7; the query is `2 × $bytes`
+  ;; int8 values. Shifting left then arithmetic-right by 4 sign-extends a low nibble, shifting right
+  ;; alone a high one, so both halves reach the int8 path above: |-8 × -128| fits an i16 lane too.
+  (func (export "dots4") (param $matrix i32) (param $bytes i32) (param $query i32) (param $rows i32) (param $n i32) (param $out i32)
+    (local $end i32) (local $a i32) (local $aend i32) (local $b i32) (local $acc v128) (local $v v128) (local $lo v128) (local $hi v128) (local $qa v128) (local $qb v128)
+    (local.set $end (i32.add (local.get $rows) (i32.shl (local.get $n) (i32.const 2))))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $rows) (local.get $end)))
+        (local.set $a (i32.add (local.get $matrix) (i32.mul (i32.load (local.get $rows)) (local.get $bytes))))
+        (local.set $aend (i32.add (local.get $a) (local.get $bytes)))
+        (local.set $b (local.get $query))
+        (local.set $acc (v128.const i64x2 0 0))
+        (loop $chunks
+          (local.set $v (v128.load (local.get $a)))
+          (local.set $lo (i8x16.shr_s (i8x16.shl (local.get $v) (i32.const 4)) (i32.const 4)))
+          (local.set $hi (i8x16.shr_s (local.get $v) (i32.const 4)))
+          (local.set $qa (v128.load (local.get $b)))
+          (local.set $qb (v128.load offset=16 (local.get $b)))
+          (local.set $acc (i32x4.add (local.get $acc)
+            (i32x4.add
+              (i32x4.add
+                (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $lo) (local.get $qa)))
+                (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $lo) (local.get $qa))))
+              (i32x4.add
+                (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $hi) (local.get $qb)))
+                (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $hi) (local.get $qb)))))))
+          (local.set $a (i32.add (local.get $a) (i32.const 16)))
+          (local.set $b (i32.add (local.get $b) (i32.const 32)))
+          (br_if $chunks (i32.lt_u (local.get $a) (local.get $aend))))
+        (i32.store (local.get $out) (i32.add
+          (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+          (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
         (local.set $rows (i32.add (local.get $rows) (i32.const 4)))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (br $each))))

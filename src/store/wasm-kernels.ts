@@ -17,6 +17,7 @@ declare const WebAssembly:
 export interface VectorKernels {
   memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   dots(matrix: number, d: number, query: number, rows: number, n: number, out: number): void;
+  dots4(matrix: number, bytes: number, query: number, rows: number, n: number, out: number): void;
   hamming(codes: number, bytes: number, query: number, n: number, dist: number, hist: number): void;
 }
 

@@ -1,8 +1,8 @@
-// The vector kernels' two paths (WebAssembly SIMD, plain JS) give identical Hamming distances and int8 dot products, and the checked-in wasm is what its WAT source assembles to.
+// The vector kernels' two paths (WebAssembly SIMD, plain JS) give identical Hamming distances and int8 and 4-bit dot products, and the checked-in wasm is what its WAT source assembles to.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
-import { dotInt8, Int8Rows } from "../../src/store/int8-rows.js";
+import { dotInt8, dotNibbles, packNibbles, QuantizedRows } from "../../src/store/quantized-rows.js";
 import { SignCodes } from "../../src/store/sign-codes.js";
 import { simdAvailable } from "../../src/store/wasm-kernels.js";
 import { makeRng } from "../../bench/rng.js";
@@ -18,8 +18,8 @@ function randomRow(rng: () => number, d: number, kind: number): Int8Array {
 
 test("Node runs the SIMD kernels (the plain-JS ones are the fallback, not the default)", () => {
   assert.equal(simdAvailable(), true);
-  assert.equal(new Int8Rows(256).simd, true);
-  assert.equal(new Int8Rows(256, false).simd, false);
+  assert.equal(new QuantizedRows(256).simd, true);
+  assert.equal(new QuantizedRows(256, 8, false).simd, false);
   assert.equal(new SignCodes(8).simd, true);
   assert.equal(new SignCodes(8, false).simd, false);
   // Codes under 128 bits have no whole 16-byte chunk: the JS scan takes them.
@@ -58,8 +58,8 @@ test("SIMD and plain-JS Hamming scans give identical distances and histograms, a
 test("SIMD and plain-JS dot products are identical on random int8 rows, extremes (-128, 127) and odd dimensions", () => {
   const rng = makeRng(11);
   for (const d of [1, 3, 15, 16, 17, 31, 32, 33, 48, 255, 256, 257, 384, 768, 1023]) {
-    const simd = new Int8Rows(d);
-    const js = new Int8Rows(d, false);
+    const simd = new QuantizedRows(d);
+    const js = new QuantizedRows(d, 8, false);
     const n = 40;
     simd.reserve(n);
     js.reserve(n);
@@ -80,10 +80,46 @@ test("SIMD and plain-JS dot products are identical on random int8 rows, extremes
   }
 });
 
+test("SIMD and plain-JS 4-bit dot products are identical, and equal the dot product of the unpacked values (extremes -8, 7 against -128, 127 included)", () => {
+  const rng = makeRng(19);
+  for (const c of [32, 64, 96, 256, 1024]) {
+    const simd = new QuantizedRows(c, 4);
+    const js = new QuantizedRows(c, 4, false);
+    assert.equal(simd.simd, true);
+    assert.equal(simd.rowBytes, c / 2);
+    const n = 40;
+    simd.reserve(n);
+    js.reserve(n);
+    const rows: Int8Array[] = [];
+    for (let i = 0; i < n; i++) {
+      const kind = i % 4;
+      const row = Int8Array.from({ length: c }, (_, j) => (kind === 0 ? -8 : kind === 1 ? 7 : kind === 2 ? (j % 2 ? 7 : -8) : Math.floor(rng() * 16) - 8));
+      rows.push(row);
+      simd.set(i, row);
+      js.set(i, row);
+    }
+    for (let k = 0; k < 5; k++) {
+      const query = randomRow(rng, c, k);
+      const order = Int32Array.from({ length: 60 }, () => Math.floor(rng() * n));
+      const expected = Array.from(order, (i) => dotInt8(rows[i]!, 0, query, c));
+      assert.deepEqual(Array.from(simd.dots(order, query)), expected, `SIMD, ${c} components`);
+      assert.deepEqual(Array.from(js.dots(order, query)), expected, `plain JS, ${c} components`);
+    }
+  }
+  // A 4-bit row takes half an int8 row's bytes; a dimension that is no multiple of 32 is refused, not misread.
+  assert.equal(new QuantizedRows(256, 4, false).rowBytes, 128);
+  assert.throws(() => new QuantizedRows(48, 4), RangeError);
+  // The packing round-trips: a query that is 1 at one component reads that component back.
+  const values = Int8Array.from({ length: 64 }, (_, j) => (j % 16) - 8);
+  const packed = new Int8Array(32);
+  packNibbles(values, packed, 0);
+  for (let j = 0; j < 64; j++) assert.equal(dotNibbles(packed, 0, Int8Array.from({ length: 64 }, (_, i) => (i === j ? 1 : 0)), 32), values[j], `component ${j}`);
+});
+
 test("rows keep their values as the matrix grows (growing the wasm memory must not lose or shift a row)", () => {
   const rng = makeRng(3);
   const d = 257;
-  const rows = new Int8Rows(d);
+  const rows = new QuantizedRows(d);
   const kept: Int8Array[] = [];
   for (let i = 0; i < 2000; i++) {
     if (i >= rows.capacity) rows.reserve(Math.ceil(Math.max(16, rows.capacity * 1.25)));

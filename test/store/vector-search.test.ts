@@ -1,58 +1,16 @@
 // Two-stage vector search (sign-code shortlist, exact int8 re-rank) against an exact scan: same top-k, filters before the top-k, spaces never mixed.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { test } from "node:test";
 import { EntrySchema } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
 import { builtinEmbedder } from "../../src/embed/static-embedder.js";
-import { SqliteStore } from "../../src/store/sqlite-store.js";
 import type { VectorSpace } from "../../src/store/store.js";
-import { IN_MEMORY_VECTOR_BYTES, quantize, VectorIndex } from "../../src/store/vector-index.js";
-import { generatedLesson, recallQuery } from "../../bench/corpus.js";
+import { quantize, VectorIndex } from "../../src/store/vector-index.js";
+import { recallQuery } from "../../bench/corpus.js";
 import { cpuMicrosAsync } from "../helpers/cost.js";
 import { makeRng } from "../../bench/rng.js";
 
-const SIZE = 3000;
-
-function tempStore(): { store: SqliteStore; cleanup: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-vsearch-"));
-  const store = new SqliteStore(path.join(dir, "cairn.db"), "swarm");
-  return { store, cleanup: () => { void store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
-}
-
-/** SIZE generated lessons (the bench's generator) with the built-in model's vectors; every tenth archived, one in 97 a candidate. */
-async function generatedStore(): Promise<{ store: SqliteStore; cleanup: () => void; space: VectorSpace; vectors: Map<string, Float32Array>; archived: Set<string>; candidates: Set<string> }> {
-  const t = tempStore();
-  const model = builtinEmbedder();
-  const space: VectorSpace = { modelId: model.modelId, dimension: model.dimension };
-  const rng = makeRng(7);
-  const vectors = new Map<string, Float32Array>();
-  const archived = new Set<string>();
-  const candidates = new Set<string>();
-  const at = new Date().toISOString();
-  const rows: { id: string; vector: Float32Array }[] = [];
-  const pending: Promise<unknown>[] = [];
-  t.store.driver.transaction(() => {
-    for (let i = 0; i < SIZE; i++) {
-      const g = generatedLesson(rng, i);
-      const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: g.lesson, category: g.category, kind: g.kind, created_at: at, updated_at: at });
-      const status = i % 10 === 0 ? "archived" : i % 97 === 1 ? "candidate" : "established";
-      if (status === "archived") archived.add(e.id);
-      if (status === "candidate") candidates.add(e.id);
-      pending.push(t.store.insertEntry({ ...e, lifecycle: { ...e.lifecycle, status } }, { type: "created", actor: "human:test" }));
-      const v = model.embedSync(g.lesson);
-      if (v) {
-        vectors.set(e.id, v);
-        rows.push({ id: e.id, vector: v });
-      }
-    }
-  });
-  await Promise.all(pending);
-  await t.store.putVectors(space, rows);
-  return { ...t, space, vectors, archived, candidates };
-}
+import { addGeneratedLessons, generatedStore, tempStore } from "../helpers/vector-store.js";
 
 /** The exact top-k by the int8 cosine the store computes, over every vector `keep` passes. */
 function exactTop(vectors: Map<string, Float32Array>, query: Float32Array, k: number, keep: (id: string) => boolean = () => true): string[] {
@@ -130,7 +88,7 @@ test("re-ranking from SQLite (a space too big to keep its int8 vectors in memory
   const { store, cleanup, space } = await generatedStore();
   try {
     const inMemory = new VectorIndex(store.driver, space.modelId, space.dimension);
-    const fromSql = new VectorIndex(store.driver, space.modelId, space.dimension, 0);
+    const fromSql = new VectorIndex(store.driver, space.modelId, space.dimension, { inMemoryBytes: 0 });
     inMemory.refresh();
     fromSql.refresh();
     assert.equal(inMemory.vectorsInMemory, true);
@@ -149,49 +107,58 @@ test("re-ranking from SQLite (a space too big to keep its int8 vectors in memory
   }
 });
 
-test("the SIMD re-rank and the plain-JS one rank a generated store identically, to the last bit of every similarity", async () => {
+test("the SIMD re-rank and the plain-JS one rank a generated store identically, to the last bit of every similarity, from int8 rows and from 4-bit ones", async () => {
   const { store, cleanup, space } = await generatedStore();
   try {
-    const simd = new VectorIndex(store.driver, space.modelId, space.dimension);
-    const js = new VectorIndex(store.driver, space.modelId, space.dimension, IN_MEMORY_VECTOR_BYTES, false);
-    simd.refresh();
-    js.refresh();
-    const model = builtinEmbedder();
-    const rng = makeRng(9);
-    for (let i = 0; i < 10; i++) {
-      const query = model.embedSync(recallQuery(rng))!;
-      assert.deepEqual(simd.nearest(query, 640), js.nearest(query, 640));
+    // Int8 rows up to 1,024 vectors: past it, the 3,000-vector store re-ranks from 4-bit rows.
+    for (const [int8Bytes, bits] of [[undefined, 8], [1024 * 256, 4]] as const) {
+      const simd = new VectorIndex(store.driver, space.modelId, space.dimension, { int8Bytes });
+      const js = new VectorIndex(store.driver, space.modelId, space.dimension, { int8Bytes, simd: false });
+      simd.refresh();
+      js.refresh();
+      assert.equal(simd.rerankBits, bits);
+      assert.equal(js.rerankBits, bits);
+      const model = builtinEmbedder();
+      const rng = makeRng(9);
+      for (let i = 0; i < 10; i++) {
+        const query = model.embedSync(recallQuery(rng))!;
+        // With 4-bit rows the order past the exact head is the estimates' own: the whole list compares them.
+        assert.deepEqual(simd.nearest(query, 640), js.nearest(query, 640), `${bits}-bit rows`);
+      }
     }
   } finally {
     cleanup();
   }
 });
 
-test("an index topped up between searches (its wasm memories growing under it) ranks as the plain-JS one does", async () => {
+test("an index topped up between searches (its wasm memories growing under it, crossing the int8 threshold) ranks as the plain-JS one and a freshly loaded one do", async () => {
   const { store, cleanup } = tempStore();
   try {
     const model = builtinEmbedder();
     const space: VectorSpace = { modelId: model.modelId, dimension: model.dimension };
-    const simd = new VectorIndex(store.driver, space.modelId, space.dimension);
-    const js = new VectorIndex(store.driver, space.modelId, space.dimension, IN_MEMORY_VECTOR_BYTES, false);
+    // Int8 rows up to 700 vectors: the third round of 300 turns the rows 4-bit.
+    const options = { int8Bytes: 700 * 256 };
+    const simd = new VectorIndex(store.driver, space.modelId, space.dimension, options);
+    const js = new VectorIndex(store.driver, space.modelId, space.dimension, { ...options, simd: false });
     const rng = makeRng(13);
-    const at = new Date().toISOString();
-    for (let round = 0, i = 0; round < 6; round++) {
-      const rows: { id: string; vector: Float32Array }[] = [];
-      for (const end = i + 300; i < end; i++) {
-        const g = generatedLesson(rng, i);
-        const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: g.lesson, category: g.category, kind: g.kind, created_at: at, updated_at: at });
-        await store.insertEntry(e, { type: "created", actor: "human:test" });
-        rows.push({ id: e.id, vector: model.embedSync(g.lesson)! });
-      }
-      await store.putVectors(space, rows);
+    const bits: number[] = [];
+    for (let round = 0, i = 0; round < 6; round++, i += 300) {
+      await addGeneratedLessons(store, space, rng, i, 300);
       simd.refresh();
       js.refresh();
+      bits.push(simd.rerankBits);
+      const loaded = new VectorIndex(store.driver, space.modelId, space.dimension, options);
+      loaded.refresh();
       const query = model.embedSync(recallQuery(rng))!;
       const nearest = simd.nearest(query, 256);
-      assert.equal(nearest.length, Math.min(256, i));
-      assert.deepEqual(nearest, js.nearest(query, 256));
+      assert.equal(nearest.length, 256);
+      assert.deepEqual(nearest, js.nearest(query, 256), `round ${round}: SIMD and JS rank alike`);
+      // Each row is quantised from its int8 vector alone: converted rows equal rows loaded straight into 4 bits.
+      assert.deepEqual(nearest, loaded.nearest(query, 256), `round ${round}: grown and freshly loaded rank alike`);
     }
+    assert.deepEqual(bits, [8, 8, 4, 4, 4, 4]);
+    // Half a byte a component, for at most 1.25 × size rows (the growth step): the int8 rows are gone, not kept beside.
+    assert.ok(simd.rerankBytes <= (1.25 * simd.size * space.dimension) / 2, `${simd.rerankBytes} bytes of rows for ${simd.size} vectors`);
   } finally {
     cleanup();
   }
