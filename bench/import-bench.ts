@@ -111,10 +111,13 @@ export function importBenchLines(r: ImportBenchResult): string[] {
   return [line("lossless", r.lossless), line("opencode-swarm", r.opencodeSwarm)];
 }
 
-// Run directly: `node --import tsx bench/import-bench.ts [rows]`.
+// Run directly: `node --import tsx bench/import-bench.ts [rows]`; bench/run.ts runs it bundled with
+// `--result-line` (one `RESULT {json}` line, read by bench/child-result.ts).
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  runImportBench(Number(process.argv[2] ?? 20_000)).then(
-    (r) => console.log(importBenchLines(r).join("\n")),
+  const resultLine = process.argv.includes("--result-line");
+  const rows = process.argv.slice(2).find((a) => /^\d+$/.test(a));
+  runImportBench(Number(rows ?? 20_000)).then(
+    (r) => console.log(resultLine ? `RESULT ${JSON.stringify(r)}` : importBenchLines(r).join("\n")),
     (e: unknown) => {
       console.error(e);
       process.exit(1);

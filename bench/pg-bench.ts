@@ -194,8 +194,8 @@ export async function runPgBench(log: (m: string) => void = (m) => process.stder
 
 // Run alone: the JSON report; with --result-line (how `npm run bench` runs it, in a process of its own so the
 // SQLite benches' heap and collections stay out of its p99): one `RESULT {json}` line bench/child-result.ts reads.
-// Bundled by bench/run.ts (bench/bundled-worker.ts) it runs as pg-bench.mjs.
-if (/pg-bench\.(ts|mjs)$/.test(process.argv[1] ?? "")) {
+// Bundled by bench/run.ts (bench/bundled-worker.ts) it runs as dist-bench/pg-bench.js.
+if (/pg-bench\.(ts|js)$/.test(process.argv[1] ?? "")) {
   const resultLine = process.argv.includes("--result-line");
   runPgBench().then(
     (r) => console.log(resultLine ? `RESULT ${JSON.stringify(r)}` : JSON.stringify(r, null, 2)),
