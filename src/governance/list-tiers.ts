@@ -36,8 +36,9 @@ export async function listAcrossTiers(s: Services, stores: readonly Store[], fil
   if (stores.length === 1) return byKey(await read(stores[0]!, { limit, offset, order }));
   const chunk = Math.min(offset + limit, MERGE_CHUNK);
   const cursors: Cursor[] = stores.map((store) => ({ store, buf: [], at: 0, next: 0, done: false }));
+  const drained = (c: Cursor) => !c.done && c.at === c.buf.length;
   const fill = async (c: Cursor) => {
-    if (c.done || c.at < c.buf.length) return;
+    if (!drained(c)) return;
     const rows = byKey(await read(c.store, { limit: chunk, offset: c.next, order }));
     c.buf = rows;
     c.at = 0;
@@ -47,7 +48,8 @@ export async function listAcrossTiers(s: Services, stores: readonly Store[], fil
   const page: Entry[] = [];
   let skipped = 0;
   while (page.length < limit) {
-    await Promise.all(cursors.map(fill));
+    // Reads only when a tier's chunk is used up: a deep offset skips entry after entry without a turn each.
+    if (cursors.some(drained)) await Promise.all(cursors.map(fill));
     // The head with the smallest key; on a tie the earlier tier, as a stable sort of the tiers' lists would.
     let best: Cursor | undefined;
     for (const c of cursors) if (c.at < c.buf.length && (!best || key(c.buf[c.at]!) < key(best.buf[best.at]!))) best = c;
