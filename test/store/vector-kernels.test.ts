@@ -16,6 +16,26 @@ function randomRow(rng: () => number, d: number, kind: number): Int8Array {
   return Int8Array.from({ length: d }, () => Math.floor(rng() * 256) - 128);
 }
 
+/**
+ * Puts `rows` into both matrices (SIMD, plain JS), then checks five random queries against both: each
+ * gives, row for row, the dot product of the row's values as given (int8, or 4-bit values -8..7).
+ */
+function assertSameDots(rng: () => number, simd: QuantizedRows, js: QuantizedRows, rows: Int8Array[], d: number, label: string): void {
+  simd.reserve(rows.length);
+  js.reserve(rows.length);
+  rows.forEach((row, i) => {
+    simd.set(i, row);
+    js.set(i, row);
+  });
+  for (let k = 0; k < 5; k++) {
+    const query = randomRow(rng, d, k);
+    const order = Int32Array.from({ length: 60 }, () => Math.floor(rng() * rows.length));
+    const expected = Array.from(order, (i) => dotInt8(rows[i]!, 0, query, d));
+    assert.deepEqual(Array.from(simd.dots(order, query)), expected, `SIMD, ${label}`);
+    assert.deepEqual(Array.from(js.dots(order, query)), expected, `plain JS, ${label}`);
+  }
+}
+
 test("Node runs the SIMD kernels (the plain-JS ones are the fallback, not the default)", () => {
   assert.equal(simdAvailable(), true);
   assert.equal(new QuantizedRows(256).simd, true);
@@ -58,25 +78,8 @@ test("SIMD and plain-JS Hamming scans give identical distances and histograms, a
 test("SIMD and plain-JS dot products are identical on random int8 rows, extremes (-128, 127) and odd dimensions", () => {
   const rng = makeRng(11);
   for (const d of [1, 3, 15, 16, 17, 31, 32, 33, 48, 255, 256, 257, 384, 768, 1023]) {
-    const simd = new QuantizedRows(d);
-    const js = new QuantizedRows(d, 8, false);
-    const n = 40;
-    simd.reserve(n);
-    js.reserve(n);
-    const rows: Int8Array[] = [];
-    for (let i = 0; i < n; i++) {
-      const row = randomRow(rng, d, i % 5);
-      rows.push(row);
-      simd.set(i, row);
-      js.set(i, row);
-    }
-    for (let k = 0; k < 5; k++) {
-      const query = randomRow(rng, d, k);
-      const order = Int32Array.from({ length: 60 }, () => Math.floor(rng() * n));
-      const expected = Array.from(order, (i) => dotInt8(rows[i]!, 0, query, d));
-      assert.deepEqual(Array.from(simd.dots(order, query)), expected, `SIMD, ${d} dimensions`);
-      assert.deepEqual(Array.from(js.dots(order, query)), expected, `plain JS, ${d} dimensions`);
-    }
+    const rows = Array.from({ length: 40 }, (_, i) => randomRow(rng, d, i % 5));
+    assertSameDots(rng, new QuantizedRows(d), new QuantizedRows(d, 8, false), rows, d, `${d} dimensions`);
   }
 });
 
@@ -87,24 +90,10 @@ test("SIMD and plain-JS 4-bit dot products are identical, and equal the dot prod
     const js = new QuantizedRows(c, 4, false);
     assert.equal(simd.simd, true);
     assert.equal(simd.rowBytes, c / 2);
-    const n = 40;
-    simd.reserve(n);
-    js.reserve(n);
-    const rows: Int8Array[] = [];
-    for (let i = 0; i < n; i++) {
-      const kind = i % 4;
-      const row = Int8Array.from({ length: c }, (_, j) => (kind === 0 ? -8 : kind === 1 ? 7 : kind === 2 ? (j % 2 ? 7 : -8) : Math.floor(rng() * 16) - 8));
-      rows.push(row);
-      simd.set(i, row);
-      js.set(i, row);
-    }
-    for (let k = 0; k < 5; k++) {
-      const query = randomRow(rng, c, k);
-      const order = Int32Array.from({ length: 60 }, () => Math.floor(rng() * n));
-      const expected = Array.from(order, (i) => dotInt8(rows[i]!, 0, query, c));
-      assert.deepEqual(Array.from(simd.dots(order, query)), expected, `SIMD, ${c} components`);
-      assert.deepEqual(Array.from(js.dots(order, query)), expected, `plain JS, ${c} components`);
-    }
+    const rows = Array.from({ length: 40 }, (_, i) =>
+      Int8Array.from({ length: c }, (_, j) => (i % 4 === 0 ? -8 : i % 4 === 1 ? 7 : i % 4 === 2 ? (j % 2 ? 7 : -8) : Math.floor(rng() * 16) - 8)),
+    );
+    assertSameDots(rng, simd, js, rows, c, `${c} components`);
   }
   // A 4-bit row takes half an int8 row's bytes; a dimension that is no multiple of 32 is refused, not misread.
   assert.equal(new QuantizedRows(256, 4, false).rowBytes, 128);
