@@ -94,7 +94,12 @@ function labelOf(rule: string): string {
   if (rule === "jwt" || rule === "jwt-base64") return "a JSON Web Token";
   const first = rule.split("-")[0]!;
   const name = PROVIDERS[first] ?? first.charAt(0).toUpperCase() + first.slice(1);
-  return `a ${name} token or key (gitleaks rule ${rule})`;
+  return `${articleFor(name)} ${name} token or key (gitleaks rule ${rule})`;
+}
+
+/** "an AWS", "an OpenAI", "an npm", but "a GitHub": by the sound of the name's first letter. */
+function articleFor(name: string): "a" | "an" {
+  return /^[aeiou]/i.test(name) || /^[fhlmnrsx][^a-z]*$|^npm/i.test(name) ? "an" : "a";
 }
 
 /** Catch-all rules: when a provider's own rule finds the same value, the region is named after the provider. */

@@ -91,3 +91,10 @@ test("placeholders and references are not secrets", () => {
     "authorization_url: https://auth.example.com/oauth/authorize",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("the refusal names the provider with the article its sound takes", () => {
+  const aws = findSecrets(`Deploy with key ${SECRET_VALUES[0]!} from the ops account`).issues[0]!.message;
+  assert.match(aws, /contains an AWS token or key/);
+  const github = findSecrets("Use " + "gh" + "p_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + " in CI").issues[0]!.message;
+  assert.match(github, /contains a GitHub token or key/);
+});
