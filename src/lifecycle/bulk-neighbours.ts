@@ -48,6 +48,8 @@ export class BulkNeighbours {
   private slotStatus: Status[] = [];
   private lengths = new Float64Array(1024);
   private scores = new Float64Array(1024);
+  /** The slots a ranking met, reused by every ranking (see rank). */
+  private touched = new Int32Array(1024);
   private readonly freeSlots: number[] = [];
   private totalTokens = 0;
   private readonly termStats = new TermStatsCache();
@@ -226,7 +228,17 @@ export class BulkNeighbours {
     const { lengths, scores, slotSeq } = this;
     const term = (i: number, slot: number, f: number) => bm25Term(idfs[i]!, f, lengths[slot]!, avgdl);
     // Scores accumulate phrase by phrase, in query order, as fts5's bm25 sums them (a phrase absent from a row adds 0).
-    const touched: number[] = [];
+    // The rows met go into a buffer kept between calls, and lists are walked with forEach: iterating a
+    // Map's entries made a pair per row met (~50 KB a row of garbage, most of an import's allocation).
+    let touched = 0;
+    const touch = (slot: number) => {
+      if (touched === this.touched.length) {
+        const grown = new Int32Array(this.touched.length * 2);
+        grown.set(this.touched);
+        this.touched = grown;
+      }
+      this.touched[touched++] = slot;
+    };
     if (step.mode === "all") {
       // Only the rows holding every term, found from the shortest list: walking the common terms' whole lists cost ~1 ms a row.
       const shortest = lists.reduce((a, b) => (b.size < a.size ? b : a));
@@ -235,29 +247,29 @@ export class BulkNeighbours {
         let score = 0;
         for (let i = 0; i < lists.length; i++) score += term(i, slot, lists[i]!.get(slot)!);
         scores[slot] = score;
-        touched.push(slot);
+        touch(slot);
       }
     } else {
       for (let i = 0; i < lists.length; i++) {
-        for (const [slot, f] of lists[i]!) {
-          if (scores[slot] === 0) touched.push(slot);
+        lists[i]!.forEach((f, slot) => {
+          if (scores[slot] === 0) touch(slot);
           scores[slot]! += term(i, slot, f);
-        }
+        });
       }
     }
     // ORDER BY rank LIMIT: the best `limit`, equal ranks in rowid order (as FTS5 yields its matches).
     const top: Array<{ entry: { id: string }; seq: number; relevance: number }> = [];
-    const better = (x: { seq: number; relevance: number }, y: { seq: number; relevance: number }) => x.relevance > y.relevance || (x.relevance === y.relevance && x.seq < y.seq);
-    for (const slot of touched) {
+    const better = (relevance: number, seq: number, y: { seq: number; relevance: number }) => relevance > y.relevance || (relevance === y.relevance && seq < y.seq);
+    for (let k = 0; k < touched; k++) {
+      const slot = this.touched[k]!;
       const relevance = scores[slot]!;
       scores[slot] = 0;
       const seq = slotSeq[slot]!;
-      if (top.length === limit && !better({ seq, relevance }, top[limit - 1]!)) continue;
+      if (top.length === limit && !better(relevance, seq, top[limit - 1]!)) continue;
       if (!statuses.includes(this.slotStatus[slot]!)) continue;
-      const hit = { entry: { id: `seq:${seq}` }, seq, relevance };
       let at = top.length;
-      while (at > 0 && better(hit, top[at - 1]!)) at--;
-      top.splice(at, 0, hit);
+      while (at > 0 && better(relevance, seq, top[at - 1]!)) at--;
+      top.splice(at, 0, { entry: { id: `seq:${seq}` }, seq, relevance });
       if (top.length > limit) top.pop();
     }
     return top;
