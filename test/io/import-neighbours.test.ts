@@ -124,3 +124,32 @@ test("regression 16.4: a near-duplicate the index still holds but another proces
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("regression 16.4: an exact copy another process stores after the index read the tier is still found (the index skips the read only while no other connection has written)", async () => {
+  const dir = tmpDir();
+  const s = services(dir);
+  const other = new SqliteStore(path.join(dir, "swarm.db"), "swarm");
+  let index: BulkNeighbours | undefined;
+  try {
+    const lesson = "Pin the redis client to one connection per worker, or the pool starves under load.";
+    const file = path.join(dir, "one.jsonl");
+    fs.writeFileSync(file, row(1, "Warm the webpack cache before the first build of the day.") + "\n");
+    await importFile(s, file, { format: "opencode-swarm", trusted: true, bulkNeighbours: false });
+    index = BulkNeighbours.for(s.swarm)!;
+    const threshold = s.config.knowledge.dedup_threshold;
+    assert.equal((await findNeighbours(s.swarm, lesson, threshold, undefined, undefined, index)).duplicate, undefined, "not stored yet");
+    // Another process stores the same lesson: this process's index does not hear of it.
+    const twin = path.join(dir, "twin.jsonl");
+    fs.writeFileSync(twin, row(2, lesson) + "\n");
+    await importFile({ ...s, swarm: other }, twin, { format: "opencode-swarm", trusted: true, bulkNeighbours: false });
+    const n = await findNeighbours(s.swarm, lesson, threshold, undefined, undefined, index);
+    assert.equal(n.duplicate?.entry.lesson, lesson);
+    assert.equal(decideUpsert(n).op, "reinforce");
+  } finally {
+    index?.close();
+    await other.close();
+    await s.swarm.close();
+    await s.hive.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
