@@ -61,6 +61,8 @@ export function splitIdentifiers(text: string): string[] {
   for (const raw of text.match(CHUNK_RE) ?? []) {
     const chunk = raw.replace(EDGE_PUNCT_RE, "");
     if (!chunk || NUMERIC_RE.test(chunk)) continue;
+    // A plain word (no separator inside, no case change) yields nothing: most chunks of a lesson, told apart without building its pieces.
+    if (!INNER_SEP_RE.test(chunk) && !HAS_CAMEL_RE.test(chunk)) continue;
     const pieces = chunk.split(INNER_SEP_RE).filter(Boolean);
     if (pieces.length === 0) continue;
     const camel = pieces.map(camelParts);

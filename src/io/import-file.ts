@@ -162,7 +162,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     if (restorer.pending) countLate(await restorer.flush());
     const tier = recordTier(record, Boolean(s.hive));
     const gated = item.gate as GateOutcome | undefined;
-    if (item.vector !== undefined && gated?.ok) neighbourProfiles.offerVector(gated.lesson, item.vector);
+    if (gated?.ok) neighbourProfiles.offer(gated.lesson, item.key, item.vector);
     const store = storeFor(s, tier);
     const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap, neighbourIndex: indexFor(store), insertQueue: queue });
     if (result.id && queue?.holds(result.id)) queuedRows.set(result.id, { line: record.line, store });

@@ -5,7 +5,7 @@ import type { Tier } from "../core/entry.js";
 import { CairnError, type CairnErrorCode } from "../errors.js";
 import { gateInput, type GateOutcome } from "../lifecycle/gate-input.js";
 import { lessonVector } from "../quality/meaning.js";
-import { profileText } from "../quality/similarity.js";
+import { lessonKey, profileText, type LessonKey } from "../quality/similarity.js";
 import type { Services } from "../services.js";
 import { parseFile } from "./parse.js";
 import { gateRestoredEntry, type RestoreGate } from "./restore.js";
@@ -13,9 +13,10 @@ import type { ImportFormat, ParseItem } from "./types.js";
 
 /**
  * A parsed item, with its gates' verdict when they already ran (in the worker), and for a lesson the
- * write path will compare with its neighbours, its vector (meaning.ts lessonVector) when computed ahead.
+ * write path will compare with its neighbours, its vector (meaning.ts lessonVector) and its key
+ * (similarity.ts lessonKey) when computed ahead.
  */
-export type PreparedItem = ParseItem & { gate?: GateOutcome | RestoreGate; vector?: Float32Array | null };
+export type PreparedItem = ParseItem & { gate?: GateOutcome | RestoreGate; vector?: Float32Array | null; key?: LessonKey };
 
 /** What the gates need to know, the same in either thread. */
 export interface PrepareContext {
@@ -41,14 +42,14 @@ export function recordTier(record: { tier?: Tier }, hive: boolean): Tier {
 
 /**
  * Runs the gates a row will meet on the write path, so their verdict can travel with it; with
- * `vector`, also the lesson's vector for dedup (in the worker: the thread that dedups then need not).
+ * `vector`, also the lesson's vector and key for dedup (in the worker: the thread that dedups then need not).
  */
 export function prepareItem(item: ParseItem, ctx: PrepareContext, opts: { vector?: boolean } = {}): PreparedItem {
   if (!item.ok) return item;
   const { record } = item;
   if (record.entry) return { ...item, gate: gateRestoredEntry(record.entry) };
   const gate = gateInput(ctx, record.input, recordTier(record, ctx.hive), ctx.trusted);
-  return { ...item, gate, ...(opts.vector && gate.ok ? vectorOf(gate.lesson) : {}) };
+  return { ...item, gate, ...(opts.vector && gate.ok ? { ...vectorOf(gate.lesson), key: lessonKey(gate.lesson) } : {}) };
 }
 
 /** The dedup vector of a lesson, or nothing when the model cannot be read (the main thread then tries, and says so). */

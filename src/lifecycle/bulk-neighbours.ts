@@ -17,6 +17,7 @@ interface Doc {
   id: string;
   /** What dedup compares: a candidate's entry is read only when a decision names it (see candidates). */
   lesson: string;
+  fingerprint: string;
 }
 
 /** A row the search found: its lesson now, its entry on demand (undefined when it has left the database since). */
@@ -48,6 +49,8 @@ export class BulkNeighbours {
   private slotStatus: Status[] = [];
   private lengths = new Float64Array(1024);
   private scores = new Float64Array(1024);
+  /** The slots a ranking met, reused by every ranking (see rank). */
+  private touched = new Int32Array(1024);
   private readonly freeSlots: number[] = [];
   private totalTokens = 0;
   private readonly termStats = new TermStatsCache();
@@ -63,11 +66,17 @@ export class BulkNeighbours {
    */
   private readonly staged = new Map<number, Entry>();
   private readonly stagedByFingerprint = new Map<string, Entry[]>();
+  /** How many rows (stored or staged) hold each lesson fingerprint: a lesson none holds needs no read (see findByFingerprint). */
+  private readonly fingerprints = new Map<string, number>();
+  /** SQLite's count of commits by other connections when the rows were read; once it moves, every lookup reads the database. */
+  private readonly dataVersion: number;
+  private othersWrote = false;
   private readonly unsubscribe: () => void;
 
   private constructor(private readonly store: SqliteStore) {
-    const rows = store.driver.all<{ seq: number; status: Status; search_text: string; id: string; lesson: string }>("SELECT seq, status, search_text, id, lesson FROM entries", []);
-    for (const r of rows) this.put(r.seq, r.status, r.search_text, r.id, r.lesson);
+    this.dataVersion = this.readDataVersion();
+    const rows = store.driver.all<{ seq: number; status: Status; search_text: string; id: string; lesson: string; fingerprint: string }>("SELECT seq, status, search_text, id, lesson, fingerprint FROM entries", []);
+    for (const r of rows) this.put(r.seq, r.status, r.search_text, r.id, r.lesson, r.fingerprint);
     this.unsubscribe = store.subscribe((change) => {
       if (change.type === "insert" || change.type === "update") {
         const seq = parseHandle(change.entry.handle)?.seq;
@@ -75,7 +84,7 @@ export class BulkNeighbours {
           // A staged row stored under the seq it was staged as is indexed already: only its entry changes hands.
           const adopted = change.type === "insert" && this.staged.get(seq)?.id === change.entry.id;
           this.unstage(seq);
-          if (!adopted) this.put(seq, change.entry.lifecycle.status, searchTextOf(change.entry), change.entry.id, change.entry.lesson);
+          if (!adopted) this.put(seq, change.entry.lifecycle.status, searchTextOf(change.entry), change.entry.id, change.entry.lesson, fingerprintLesson(change.entry.lesson));
           this.remember(seq, change.entry);
         }
       } else if (change.type === "delete") {
@@ -104,9 +113,9 @@ export class BulkNeighbours {
    */
   stage(seq: number, entry: Entry): void {
     this.unstage(seq);
-    this.put(seq, entry.lifecycle.status, searchTextOf(entry), entry.id, entry.lesson);
-    this.staged.set(seq, entry);
     const fingerprint = fingerprintLesson(entry.lesson);
+    this.put(seq, entry.lifecycle.status, searchTextOf(entry), entry.id, entry.lesson, fingerprint);
+    this.staged.set(seq, entry);
     const twins = this.stagedByFingerprint.get(fingerprint);
     if (twins) twins.push(entry);
     else this.stagedByFingerprint.set(fingerprint, [entry]);
@@ -130,9 +139,15 @@ export class BulkNeighbours {
     else this.stagedByFingerprint.delete(fingerprint);
   }
 
-  /** As Store.findByFingerprint, staged rows included (after the stored ones: their seqs are higher). */
+  /**
+   * As Store.findByFingerprint, staged rows included (after the stored ones: their seqs are higher).
+   * A fingerprint no row of this copy holds is not read from the database (a read a row, most of an
+   * import's rows being new) — unless another connection has committed since the copy was made
+   * (PRAGMA data_version moved): its rows are not in this copy, so from then on every lookup reads.
+   */
   async findByFingerprint(fingerprint: string): Promise<Entry[]> {
-    const stored = await this.store.findByFingerprint(fingerprint);
+    if (!this.othersWrote && this.readDataVersion() !== this.dataVersion) this.othersWrote = true;
+    const stored = this.othersWrote || this.fingerprints.has(fingerprint) ? await this.store.findByFingerprint(fingerprint) : [];
     const staged = this.stagedByFingerprint.get(fingerprint);
     return staged ? [...stored, ...staged] : stored;
   }
@@ -143,18 +158,27 @@ export class BulkNeighbours {
     this.entries.set(seq, entry);
   }
 
+  /** Changes only when another connection commits to the file (this one's own commits leave it). */
+  private readDataVersion(): number {
+    return this.store.driver.get<{ data_version: number }>("PRAGMA data_version", [])?.data_version ?? Number.NaN;
+  }
+
   private remove(seq: number): void {
     this.entries.delete(seq);
     const d = this.docs.get(seq);
     if (!d) return;
+    const holders = (this.fingerprints.get(d.fingerprint) ?? 1) - 1;
+    if (holders > 0) this.fingerprints.set(d.fingerprint, holders);
+    else this.fingerprints.delete(d.fingerprint);
     for (const t of d.terms) this.postings.get(t)?.delete(d.slot);
     this.totalTokens -= this.lengths[d.slot]!;
     this.docs.delete(seq);
     this.freeSlots.push(d.slot);
   }
 
-  private put(seq: number, status: Status, text: string, id: string, lesson: string): void {
+  private put(seq: number, status: Status, text: string, id: string, lesson: string, fingerprint: string): void {
     this.remove(seq);
+    this.fingerprints.set(fingerprint, (this.fingerprints.get(fingerprint) ?? 0) + 1);
     const { tf, length } = ftsTermCounts(text);
     const slot = this.freeSlots.pop() ?? this.docs.size;
     for (const [t, f] of tf) {
@@ -162,7 +186,7 @@ export class BulkNeighbours {
       if (!p) this.postings.set(t, (p = new Map()));
       p.set(slot, f);
     }
-    this.docs.set(seq, { slot, terms: [...tf.keys()], id, lesson });
+    this.docs.set(seq, { slot, terms: [...tf.keys()], id, lesson, fingerprint });
     if (slot >= this.lengths.length) {
       const lengths = new Float64Array(this.lengths.length * 2);
       lengths.set(this.lengths);
@@ -226,7 +250,17 @@ export class BulkNeighbours {
     const { lengths, scores, slotSeq } = this;
     const term = (i: number, slot: number, f: number) => bm25Term(idfs[i]!, f, lengths[slot]!, avgdl);
     // Scores accumulate phrase by phrase, in query order, as fts5's bm25 sums them (a phrase absent from a row adds 0).
-    const touched: number[] = [];
+    // The rows met go into a buffer kept between calls, and lists are walked with forEach: iterating a
+    // Map's entries made a pair per row met (~50 KB a row of garbage, most of an import's allocation).
+    let touched = 0;
+    const touch = (slot: number) => {
+      if (touched === this.touched.length) {
+        const grown = new Int32Array(this.touched.length * 2);
+        grown.set(this.touched);
+        this.touched = grown;
+      }
+      this.touched[touched++] = slot;
+    };
     if (step.mode === "all") {
       // Only the rows holding every term, found from the shortest list: walking the common terms' whole lists cost ~1 ms a row.
       const shortest = lists.reduce((a, b) => (b.size < a.size ? b : a));
@@ -235,29 +269,29 @@ export class BulkNeighbours {
         let score = 0;
         for (let i = 0; i < lists.length; i++) score += term(i, slot, lists[i]!.get(slot)!);
         scores[slot] = score;
-        touched.push(slot);
+        touch(slot);
       }
     } else {
       for (let i = 0; i < lists.length; i++) {
-        for (const [slot, f] of lists[i]!) {
-          if (scores[slot] === 0) touched.push(slot);
+        lists[i]!.forEach((f, slot) => {
+          if (scores[slot] === 0) touch(slot);
           scores[slot]! += term(i, slot, f);
-        }
+        });
       }
     }
     // ORDER BY rank LIMIT: the best `limit`, equal ranks in rowid order (as FTS5 yields its matches).
     const top: Array<{ entry: { id: string }; seq: number; relevance: number }> = [];
-    const better = (x: { seq: number; relevance: number }, y: { seq: number; relevance: number }) => x.relevance > y.relevance || (x.relevance === y.relevance && x.seq < y.seq);
-    for (const slot of touched) {
+    const better = (relevance: number, seq: number, y: { seq: number; relevance: number }) => relevance > y.relevance || (relevance === y.relevance && seq < y.seq);
+    for (let k = 0; k < touched; k++) {
+      const slot = this.touched[k]!;
       const relevance = scores[slot]!;
       scores[slot] = 0;
       const seq = slotSeq[slot]!;
-      if (top.length === limit && !better({ seq, relevance }, top[limit - 1]!)) continue;
+      if (top.length === limit && !better(relevance, seq, top[limit - 1]!)) continue;
       if (!statuses.includes(this.slotStatus[slot]!)) continue;
-      const hit = { entry: { id: `seq:${seq}` }, seq, relevance };
       let at = top.length;
-      while (at > 0 && better(hit, top[at - 1]!)) at--;
-      top.splice(at, 0, hit);
+      while (at > 0 && better(relevance, seq, top[at - 1]!)) at--;
+      top.splice(at, 0, { entry: { id: `seq:${seq}` }, seq, relevance });
       if (top.length > limit) top.pop();
     }
     return top;

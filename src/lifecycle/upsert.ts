@@ -3,7 +3,7 @@ import type { Entry, Status } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { queryTerms } from "../core/text.js";
 import { knownVector, rememberVector } from "../quality/meaning.js";
-import { compareLessons, profileLesson, type LessonProfile } from "../quality/similarity.js";
+import { compareLessons, fullProfile, lessonKey, profileLesson, type LessonKey, type LessonProfile } from "../quality/similarity.js";
 import { DEDUP_STATUSES, type Store } from "../store/store.js";
 import type { BulkNeighbours, NeighbourCandidate } from "./bulk-neighbours.js";
 
@@ -25,48 +25,72 @@ export interface Neighbourhood {
 }
 
 /**
- * Profiles of stored lessons met as neighbours, for one bulk write (an import). Its rows meet the
- * same neighbours over and over (they share a vocabulary): profiling each again was ~0.3 ms of a
- * 2.3 ms row. A profile depends on the text alone, so a cached one is the same answer. Held by the
- * bulk operation, not the process, so a long-running server keeps no such memory (~5 KB a profile).
+ * Keys (similarity.ts LessonKey) of stored lessons met as neighbours, for one bulk write (an import).
+ * Its rows meet the same neighbours over and over (they share a vocabulary): building each again was
+ * ~0.3 ms of a 2.3 ms row. A key depends on the text alone, so a cached one is the same answer. Most
+ * pairs are told apart by their keys; the whole profile (~5 KB of small objects, against a key's
+ * ~0.5 KB) is built only for a pair that gets further, and few are kept. Held by the bulk operation,
+ * not the process, so a long-running server keeps no such memory.
  */
 export class NeighbourProfiles {
-  private readonly byText = new Map<string, LessonProfile>();
+  private readonly byText = new Map<string, LessonKey>();
+  private readonly profiles = new Map<LessonKey, LessonProfile>();
   /**
-   * Dedup vectors (meaning.ts) of texts not profiled now, by text: computed ahead by an import's
-   * worker, or kept from a profile pushed out (~1.2 KB against its ~5 KB), so a neighbour met again
-   * is profiled but not embedded again. The oldest go first.
+   * Dedup vectors (meaning.ts) of texts without a key now, by text: computed ahead by an import's
+   * worker, or kept from a key pushed out (~1.2 KB), so a neighbour met again is not embedded again.
+   * The oldest go first.
    */
   private readonly vectors = new Map<string, Float32Array | null>();
-  constructor(private readonly max = 4096, private readonly maxVectors = 4 * max) {}
+  /** Keys computed ahead by an import's worker thread, until the row they belong to is compared. */
+  private readonly offered = new Map<string, LessonKey>();
+  constructor(private readonly max = 4096, private readonly maxVectors = 4 * max, private readonly maxProfiles = 512) {}
 
-  of(text: string): LessonProfile {
-    let p = this.byText.get(text);
-    if (p) return p;
+  of(text: string): LessonKey {
+    let k = this.byText.get(text);
+    if (k) return k;
     // Full: the oldest goes (a Map keeps insertion order). Dropping all at once made a long import
-    // profile (and embed) its candidates again every 4,096 rows.
+    // key (and embed) its candidates again every 4,096 rows.
     if (this.byText.size >= this.max) {
       const [oldText, old] = this.byText.entries().next().value!;
       this.byText.delete(oldText);
+      this.profiles.delete(old);
       const vector = knownVector(old);
       if (vector !== undefined) this.keepVector(oldText, vector);
     }
-    this.byText.set(text, (p = profileLesson(text)));
+    k = this.offered.get(text);
+    if (k) this.offered.delete(text);
+    else k = lessonKey(text);
+    this.byText.set(text, k);
     const vector = this.vectors.get(text);
     if (vector !== undefined) {
       this.vectors.delete(text);
-      rememberVector(p, vector);
+      rememberVector(k, vector);
     }
-    return p;
+    return k;
   }
 
+  /** The whole profile of a key this cache gave out (compareLessons asks for it past the keys' test). */
+  readonly profileOf = (key: LessonKey): LessonProfile => {
+    let p = this.profiles.get(key);
+    if (p) return p;
+    if (this.profiles.size >= this.maxProfiles) this.profiles.delete(this.profiles.keys().next().value!);
+    this.profiles.set(key, (p = fullProfile(key)));
+    return p;
+  };
+
   /**
-   * The vector of `text` (meaning.ts lessonVector of its profileText), computed by an import's
-   * worker thread: its profile, when made, takes it instead of embedding the text again (~25 µs a
-   * row off the thread that dedups).
+   * The key and vector (meaning.ts lessonVector of its profileText) of `text`, computed by an import's
+   * worker thread: the row's comparison takes them instead of computing them again (~50 µs a row off
+   * the thread that dedups). The key is held until that row asks for it (the next, as rows go in order).
    */
-  offerVector(text: string, vector: Float32Array | null): void {
-    if (!this.byText.has(text)) this.keepVector(text, vector);
+  offer(text: string, key: LessonKey | undefined, vector: Float32Array | null | undefined): void {
+    if (this.byText.has(text)) return;
+    if (vector !== undefined) this.keepVector(text, vector);
+    if (key) {
+      // Bounded all the same: a row that never reaches the comparison (refused, an exact twin) leaves its key here.
+      if (this.offered.size >= 64) this.offered.delete(this.offered.keys().next().value!);
+      this.offered.set(text, key);
+    }
   }
 
   private keepVector(text: string, vector: Float32Array | null): void {
@@ -101,7 +125,7 @@ export async function findNeighbours(
   const profile = profiles ? profiles.of(lesson) : profileLesson(lesson);
   const compared = hits
     .filter((h) => h.id !== exclude)
-    .map((h) => ({ h, cmp: compareLessons(profile, profiles ? profiles.of(h.lesson) : h.lesson, threshold) }));
+    .map((h) => ({ h, cmp: profiles ? compareLessons(profile, profiles.of(h.lesson), threshold, profiles.profileOf) : compareLessons(profile, h.lesson, threshold) }));
   // Entries are read only for the hits the decision names. One that has left the database since the
   // index saw it is passed over, as if never found: the most similar duplicate that is still there.
   const n: Neighbourhood = { contradicts: [], reverses: [] };

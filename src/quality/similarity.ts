@@ -46,21 +46,32 @@ export interface LessonValue {
   near?: string[];
 }
 
-/** Everything compareLessons needs from one text; build once to compare one text against many. */
-export interface LessonProfile {
+/**
+ * What compareLessons reads before it can tell two lessons are on different subjects (most pairs a
+ * bulk import compares: ~94 % of its 12 neighbours a row): a few strings and typed arrays, cheap to
+ * keep for thousands of lessons and to send from a worker thread. The rest of a profile is built
+ * only for a pair that gets past that point.
+ */
+export interface LessonKey {
   readonly text: string;
   /** Lowercased words joined by single spaces: equal means "exact after normalisation". */
   readonly plain: string;
+  /** Sorted distinct 32-bit hashes of the topic tokens (see lessonTokens). */
+  readonly tokens: Uint32Array;
+  /** Bitset of the character bigrams of the token string: exact for a-z, 0-9 and space. */
+  readonly bigrams: Uint32Array;
+  /** The topic tokens of the advice clause (see adviceHead): a key carries them, a profile computes them when first asked. */
+  readonly adviceHead?: ReadonlySet<string>;
+}
+
+/** Everything compareLessons needs from one text; build once to compare one text against many. */
+export interface LessonProfile extends LessonKey {
   readonly words: readonly LessonWord[];
   /** Words that have an antonym ("before", "true"…), for the antonym check. */
   readonly polarWords: readonly string[];
-  /** Sorted distinct 32-bit hashes of the topic tokens (see lessonTokens). */
-  readonly tokens: Uint32Array;
   /** The same hashes in text order, and the stems they stand for. */
   readonly sequence: Uint32Array;
   readonly stems: readonly string[];
-  /** Bitset of the character bigrams of the token string: exact for a-z, 0-9 and space. */
-  readonly bigrams: Uint32Array;
   readonly values: readonly LessonValue[];
   readonly valueKeys: ReadonlySet<string>;
   readonly polarity: Polarity;
@@ -478,19 +489,35 @@ export function profileText(text: string): string {
   return text.normalize("NFKC");
 }
 
+/** Topic tokens of lexed words: their stems in text order and the stems' hashes. */
+function contentTokens(words: readonly LessonWord[]): { stems: string[]; hashes: number[] } {
+  const stems: string[] = [];
+  const hashes: number[] = [];
+  for (const x of words) {
+    if (x.info.flags & CONTENT) {
+      stems.push(x.info.stem);
+      hashes.push(x.info.hash);
+    }
+  }
+  return { stems, hashes };
+}
+
+/** The LessonKey of a text: the fields of its profile compareLessons reads first, equal to them. */
+export function lessonKey(text: string): LessonKey {
+  const t = profileText(text);
+  const { words, plain } = lex(t);
+  const { stems, hashes } = contentTokens(words);
+  return { text: t, plain, tokens: sortedDistinct(hashes), bigrams: bigramsOf(stems), adviceHead: headOf(t) };
+}
+
 export function profileLesson(text: string): LessonProfile {
   const t = profileText(text);
   const { words, plain } = lex(t);
-  const tokens: string[] = [];
-  const hashes: number[] = [];
+  const { stems: tokens, hashes } = contentTokens(words);
   const polarWords: string[] = [];
   let setting = false;
   for (const x of words) {
     const f = x.info.flags;
-    if (f & CONTENT) {
-      tokens.push(x.info.stem);
-      hashes.push(x.info.hash);
-    }
     if (f & HAS_ANTONYM && !polarWords.includes(x.w)) polarWords.push(x.w);
     if (f & SETS) setting = true;
   }
@@ -513,6 +540,11 @@ export function profileLesson(text: string): LessonProfile {
 }
 
 const asProfile = (x: string | LessonProfile) => (typeof x === "string" ? profileLesson(x) : x);
+
+/** The whole profile a key stands for: itself when it is one, else built from its text (NFKC again changes nothing). */
+export function fullProfile(key: LessonKey): LessonProfile {
+  return "words" in key ? (key as LessonProfile) : profileLesson(key.text);
+}
 
 function sortedDistinct(xs: number[]): Uint32Array {
   const sorted = Uint32Array.from(xs).sort();
@@ -541,7 +573,7 @@ function jaccard(a: Uint32Array, b: Uint32Array): number {
 /** Share of the token-set score in the blend; the rest is character bigrams (meets stems and typos). */
 const TOKEN_WEIGHT = 0.5;
 
-function blend(a: LessonProfile, b: LessonProfile, topic: number): number {
+function blend(a: LessonKey, b: LessonKey, topic: number): number {
   return a.plain === b.plain ? 1 : TOKEN_WEIGHT * topic + (1 - TOKEN_WEIGHT) * bitJaccard(a.bigrams, b.bigrams);
 }
 
@@ -689,20 +721,22 @@ export const CONTRADICTION_TOPIC = 0.5;
 
 /** The advice clause: up to the first ";", sentence end, dash or stated reason ("because", "since", "so that"). */
 const REASON_BREAK = /;|[.!?](?:\s|$)|\s[—–-]\s|\b(?:because|since|so that|as otherwise|otherwise)\b/i;
-const headCache = new WeakMap<LessonProfile, ReadonlySet<string>>();
+const headCache = new WeakMap<LessonKey, ReadonlySet<string>>();
 
-function adviceHead(p: LessonProfile): ReadonlySet<string> {
+function headOf(text: string): ReadonlySet<string> {
+  const m = REASON_BREAK.exec(text);
+  return new Set(lessonTokens(m ? text.slice(0, m.index) : text));
+}
+
+function adviceHead(p: LessonKey): ReadonlySet<string> {
+  if (p.adviceHead) return p.adviceHead;
   let head = headCache.get(p);
-  if (!head) {
-    const m = REASON_BREAK.exec(p.text);
-    head = new Set(lessonTokens(m ? p.text.slice(0, m.index) : p.text));
-    headCache.set(p, head);
-  }
+  if (!head) headCache.set(p, (head = headOf(p.text)));
   return head;
 }
 
 /** Both lessons give advice on the same subject in their first clause (at least three topic words, mostly shared). */
-function sameAdvice(a: LessonProfile, b: LessonProfile): boolean {
+function sameAdvice(a: LessonKey, b: LessonKey): boolean {
   const x = adviceHead(a);
   const y = adviceHead(b);
   if (x.size < 3 || y.size < 3) return false;
@@ -721,15 +755,17 @@ const HEAD_TOPIC = 0.75;
  * `contradiction` flags the same topic (by the words) with opposite advice, or different values for a setting.
  */
 export function compareLessons(
-  a: string | LessonProfile,
-  b: string | LessonProfile,
+  a: string | LessonKey,
+  b: string | LessonKey,
   threshold = 0.6,
+  profileOf: (key: LessonKey) => LessonProfile = fullProfile,
 ): LessonComparison {
-  const pa = asProfile(a);
-  const pb = asProfile(b);
-  const topic = jaccard(pa.tokens, pb.tokens);
-  const lexical = blend(pa, pb, topic);
-  const meaning = lexical >= threshold ? undefined : meaningSimilarity({ key: pa, text: pa.text }, { key: pb, text: pb.text }, lexical);
+  const ka = typeof a === "string" ? profileLesson(a) : a;
+  const kb = typeof b === "string" ? profileLesson(b) : b;
+  const topic = jaccard(ka.tokens, kb.tokens);
+  const lexical = blend(ka, kb, topic);
+  // The key stands for its text's vector (meaning.ts): a LessonKey and the profile built from it are two keys.
+  const meaning = lexical >= threshold ? undefined : meaningSimilarity({ key: ka, text: ka.text }, { key: kb, text: kb.text }, lexical);
   // On meaning the bar is higher: the static model is loose about lessons on one topic (see MEANING_MARGIN).
   const byMeaning = meaning !== undefined && meaning >= threshold + MEANING_MARGIN;
   const sim = byMeaning ? meaning : lexical;
@@ -739,10 +775,12 @@ export function compareLessons(
   // The advice itself, before its reason: "Avoid mocking the DB under test/integration; mocks hid a
   // broken migration" and "Mock the DB under test/integration; the real one was too slow" share it.
   // Closeness in meaning alone makes a merge candidate, never a contradiction: that needs shared words.
-  const sameTopic = topic >= CONTRADICTION_TOPIC || lexical >= threshold || sameAdvice(pa, pb);
+  const sameTopic = topic >= CONTRADICTION_TOPIC || lexical >= threshold || sameAdvice(ka, kb);
   if (!sameTopic && sim < threshold) {
     return { similarity: round, ...extra, duplicate: false, contradiction: false, reason: short };
   }
+  const pa = profileOf(ka);
+  const pb = profileOf(kb);
   // Advice reversed only when what one lesson negates is something the other states: "Go maps are not
   // safe for concurrent writes" and "concurrent writes to a Go map are unsafe" negate nothing of each other.
   const opposite =

@@ -1,6 +1,6 @@
 // The `focus` signal: how much of the context's weighted terms a candidate holds, read from its opening text.
 import type { Entry } from "../core/entry.js";
-import { stemmer } from "stemmer";
+import { porterStem } from "../core/porter.js";
 import type { WeightedTerm } from "./context.js";
 
 /** Only a lesson's opening is read: long memories then cost no more than short lessons. */
@@ -16,7 +16,7 @@ function focusText(e: Entry): string {
 
 /** A term's stem: "cookies" → "cooki" finds "cookie"; short and non-alphabetic terms stay whole. */
 function stemOf(term: string): string {
-  return /^[a-z]+$/.test(term) && term.length > 3 ? stemmer(term) : term;
+  return /^[a-z]+$/.test(term) && term.length > 3 ? porterStem(term) : term;
 }
 
 // A word matches a stem it starts with, plus at most this many letters of suffix ("hang" → "hanging").

@@ -1,5 +1,5 @@
 // SQLite's `porter unicode61` tokenizer and FTS5's bm25 term score, in JS: what an in-memory ranking needs to rank as the index does.
-import { stemmer } from "stemmer";
+import { porterStem } from "../core/porter.js";
 
 /** FTS5's bm25 constants (fts5_aux.c). */
 export const BM25_K1 = 1.2;
@@ -10,7 +10,7 @@ const TOKEN_RE = /[\p{L}\p{N}\p{Co}]+/gu;
 
 /** FTS5's porter step applies to tokens of 3 to 64 bytes; the stemmer package is the same Porter algorithm. */
 function stemToken(t: string): string {
-  return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? stemmer(t) : t;
+  return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? porterStem(t) : t;
 }
 
 /** `porter unicode61`: case folded, Latin diacritics removed, split on non-token characters, stemmed. */

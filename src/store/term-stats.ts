@@ -1,5 +1,5 @@
 // Document frequencies of query terms from the FTS5 vocabulary, so common words do not rank every row.
-import { stemmer } from "stemmer";
+import { porterStem } from "../core/porter.js";
 import type { SqliteDriver } from "./driver.js";
 
 /** Document frequencies of index stems, for the stems not cached yet (an FTS5 vocab table, a PostgreSQL GIN count). */
@@ -14,7 +14,7 @@ export function sqliteFrequencies(db: SqliteDriver): FetchFrequencies {
 
 /** The index's stem of a query term (the porter stemmer, which FTS5's porter tokenizer and the PostgreSQL lexemes share). */
 export function stemOf(term: string): string {
-  return /^[a-z]+$/.test(term) ? stemmer(term) : term;
+  return /^[a-z]+$/.test(term) ? porterStem(term) : term;
 }
 
 export interface TermChoice {

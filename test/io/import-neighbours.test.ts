@@ -95,18 +95,31 @@ test("regression 16.4: the in-memory neighbour index merges, flags and supersede
   assert.ok(indexed.statements < perRow.statements * 0.8, `${indexed.statements} vs ${perRow.statements} statements`);
 });
 
-test("regression 16.4: a near-duplicate the index still holds but another process deleted is passed over, not merged into", async () => {
+/** A tier holding `stored` (imported row by row), this process's index of it, and a second connection to its file: "another process". */
+async function withAnotherProcess(stored: string, fn: (s: Services & { swarm: SqliteStore }, index: BulkNeighbours, other: SqliteStore, dir: string) => Promise<void>): Promise<void> {
   const dir = tmpDir();
   const s = services(dir);
   const other = new SqliteStore(path.join(dir, "swarm.db"), "swarm");
   let index: BulkNeighbours | undefined;
   try {
-    const stored = "Run database migrations before starting the app container, not after.";
-    const restated = "Run the database migrations before starting the app container, not after.";
     const file = path.join(dir, "one.jsonl");
     fs.writeFileSync(file, row(1, stored) + "\n");
     await importFile(s, file, { format: "opencode-swarm", trusted: true, bulkNeighbours: false });
     index = BulkNeighbours.for(s.swarm)!;
+    await fn(s, index, other, dir);
+  } finally {
+    index?.close();
+    await other.close();
+    await s.swarm.close();
+    await s.hive.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("regression 16.4: a near-duplicate the index still holds but another process deleted is passed over, not merged into", async () => {
+  const stored = "Run database migrations before starting the app container, not after.";
+  const restated = "Run the database migrations before starting the app container, not after.";
+  await withAnotherProcess(stored, async (s, index, other) => {
     const threshold = s.config.knowledge.dedup_threshold;
     assert.ok(compareLessons(restated, stored, threshold).duplicate, "a near-duplicate");
     assert.equal((await index.candidates(["database", "migrations"], ["candidate"], 5))[0]?.lesson, stored, "the index reads the tier now");
@@ -116,11 +129,20 @@ test("regression 16.4: a near-duplicate the index still holds but another proces
     const n = await findNeighbours(s.swarm, restated, threshold, undefined, undefined, index);
     assert.equal(n.duplicate, undefined);
     assert.equal(decideUpsert(n).op, "add");
-  } finally {
-    index?.close();
-    await other.close();
-    await s.swarm.close();
-    await s.hive.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
+});
+
+test("regression 16.4: an exact copy another process stores after the index read the tier is still found (the index skips the read only while no other connection has written)", async () => {
+  const lesson = "Pin the redis client to one connection per worker, or the pool starves under load.";
+  await withAnotherProcess("Warm the webpack cache before the first build of the day.", async (s, index, other, dir) => {
+    const threshold = s.config.knowledge.dedup_threshold;
+    assert.equal((await findNeighbours(s.swarm, lesson, threshold, undefined, undefined, index)).duplicate, undefined, "not stored yet");
+    // Another process stores the same lesson: this process's index does not hear of it.
+    const twin = path.join(dir, "twin.jsonl");
+    fs.writeFileSync(twin, row(2, lesson) + "\n");
+    await importFile({ ...s, swarm: other }, twin, { format: "opencode-swarm", trusted: true, bulkNeighbours: false });
+    const n = await findNeighbours(s.swarm, lesson, threshold, undefined, undefined, index);
+    assert.equal(n.duplicate?.entry.lesson, lesson);
+    assert.equal(decideUpsert(n).op, "reinforce");
+  });
 });

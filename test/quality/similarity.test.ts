@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  compareLessons, lessonTokens, meaningfulValues, polarity, profileLesson, similarity, stem,
+  compareLessons, lessonKey, lessonTokens, meaningfulValues, polarity, profileLesson, similarity, stem,
 } from "../../src/quality/similarity.js";
 import { growth } from "../helpers/cost.js";
 
@@ -135,6 +135,30 @@ test("compareLessons: threshold is honoured and profiles give the same answer as
   assert.deepEqual(compareLessons(profileLesson(a), profileLesson(b)), r);
   assert.equal(compareLessons(a, b, 0.99).duplicate, false);
   assert.equal(compareLessons(a, b, 0.01).duplicate, true);
+});
+
+test("regression 16.4: compareLessons from keys (as an import's worker sends them) decides every labelled pair, and pairs across them, exactly as from the texts", () => {
+  const pairs = readFileSync(new URL("../../eval/dedup-pairs.jsonl", import.meta.url), "utf8")
+    .split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as { a: string; b: string });
+  // A key crosses a thread by structured clone: a copy, not the object the text was keyed by.
+  const key = (text: string) => structuredClone(lessonKey(text));
+  let pastKeys = 0;
+  pairs.forEach((p, i) => {
+    // Each pair, and the pair's first lesson against the next pair's second: mostly other subjects.
+    for (const [a, b] of [[p.a, p.b], [p.a, pairs[(i + 1) % pairs.length]!.b]] as const) {
+      for (const threshold of [0.45, 0.6, 0.8]) {
+        let built = 0;
+        const byKeys = compareLessons(key(a), key(b), threshold, (k) => {
+          built++;
+          return profileLesson(k.text);
+        });
+        assert.deepEqual(byKeys, compareLessons(a, b, threshold), `${a} | ${b} at ${threshold}`);
+        if (built) pastKeys++;
+      }
+    }
+  });
+  // Both ways out are taken: pairs told apart by their keys alone, and pairs compared in full.
+  assert.ok(pastKeys > 200 && pastKeys < pairs.length * 6 - 200, `${pastKeys} comparisons needed whole profiles`);
 });
 
 test("compareLessons is linear on hostile input: four times the text costs far less than sixteen times as much", () => {
