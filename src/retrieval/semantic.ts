@@ -1,30 +1,43 @@
 // Vector candidates for recall, and their merge with the text index's candidates (each lesson once, with both signals).
 import { isUnavailable } from "../errors.js";
 import type { Services } from "../services.js";
-import type { EntryFilter, SearchHit, Store, VectorHit } from "../store/store.js";
+import type { Entry } from "../core/entry.js";
+import type { EntryFilter, SearchHit, Store, VectorHit, VectorSpace } from "../store/store.js";
 import type { ScoreInput } from "./score.js";
 import type { RetrievalMode } from "./recall.js";
 import { RELATED_SIMILARITY, SEMANTIC_FLOOR } from "./weights.js";
 
+/** The context's vector and the space it belongs to; undefined when vectors are off or there is no text. */
+export interface QueryVector {
+  space: VectorSpace;
+  query: Float32Array;
+}
+
 /**
- * The nearest lessons by meaning in each store, among those passing `filter` (applied before the
- * top-k). Only vectors of the query's space are compared: the current model's, or the built-in
- * model's while an endpoint is down (lessons written meanwhile carry those).
+ * The context embedded once per recall, for every tier. Only vectors of the query's space are
+ * compared: the current model's, or the built-in model's while an endpoint is down (lessons written
+ * meanwhile carry those).
  */
-export async function vectorCandidates(s: Services, stores: readonly Store[], text: string, filter: EntryFilter, k: number): Promise<VectorHit[][]> {
-  if (!s.embedding || !text.trim()) return [];
+export async function queryVector(s: Services, text: string): Promise<QueryVector | undefined> {
+  if (!s.embedding || !text.trim()) return undefined;
   const { space, vectors } = await s.embedding.embed([text]);
   const query = vectors[0];
-  if (!query || !space.dimension) return [];
-  return Promise.all(
-    stores.map((st) =>
-      st.searchVectors(space, query, filter, k).catch((e: unknown) => {
-        // A store that cannot search vectors (a team hive that is down) still answers through its text index.
-        if (isUnavailable(e)) return [];
-        throw e;
-      }),
-    ),
-  );
+  if (!query || !space.dimension) return undefined;
+  return { space, query };
+}
+
+/**
+ * The nearest lessons by meaning in one store, among those passing `filter` (applied before the
+ * top-k). `known`: that store's text hits for the same filter, handed back rather than read again.
+ */
+export async function vectorCandidates(st: Store, q: QueryVector, filter: EntryFilter, k: number, known?: readonly Entry[]): Promise<VectorHit[]> {
+  try {
+    return await st.searchVectors(q.space, q.query, filter, k, known);
+  } catch (e) {
+    // A store that cannot search vectors (a team hive that is down) still answers through its text index.
+    if (isUnavailable(e)) return [];
+    throw e;
+  }
 }
 
 /**

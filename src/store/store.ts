@@ -293,8 +293,10 @@ export interface Store {
   /**
    * The entries nearest to `query` among those passing `filter`, best first, comparing only vectors of
    * `space`. The filter applies before the top-k is taken, so a filter never empties the result.
+   * `known`: entries this store has just returned for the same filter (its text search's hits in the
+   * same recall); a store may hand one of them back as the hit instead of reading it again.
    */
-  searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]>;
+  searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, known?: readonly Entry[]): Promise<VectorHit[]>;
   /** Entries with no vector in `space`, in insertion order after `afterSeq` (reindex walks them in batches). */
   entriesWithoutVector(space: VectorSpace, limit: number, afterSeq?: number): Promise<{ seq: number; entry: Entry }[]>;
   vectorCounts(): Promise<VectorCount[]>;

@@ -1,0 +1,98 @@
+// A lesson found both by its words and by its meaning is read from its tier once per recall, and the vector search answers the same either way.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { openCairn, type Cairn } from "../../src/index.js";
+import { EntrySchema, type Entry } from "../../src/core/entry.js";
+import { newEntryId } from "../../src/core/ids.js";
+import type { Services } from "../../src/services.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
+import type { VectorSpace } from "../../src/store/store.js";
+import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+
+const services = (c: Cairn) => (c as unknown as { services: Services }).services;
+
+function unit(values: number[]): Float32Array {
+  const n = Math.hypot(...values);
+  return Float32Array.from(values.map((v) => v / n));
+}
+
+test("searchVectors hands back known entries instead of reading them: same hits, same order, fewer rows read", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-shared-reads-"));
+  const store = new SqliteStore(path.join(dir, "cairn.db"), "swarm");
+  try {
+    const space: VectorSpace = { modelId: "model-a", dimension: 4 };
+    const entries: Entry[] = [];
+    for (let i = 0; i < 12; i++) {
+      const at = new Date().toISOString();
+      const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Lesson number ${i} about queues.`, category: "tooling", kind: "learning", created_at: at, updated_at: at });
+      // Every third one archived: the filter below must still leave it out when it is not known.
+      const status = i % 3 === 2 ? "archived" : "established";
+      entries.push(await store.insertEntry({ ...e, lifecycle: { ...e.lifecycle, status } }, { type: "created", actor: "human:test" }));
+    }
+    await store.putVectors(space, entries.map((e, i) => ({ id: e.id, vector: unit([1, i / 4, (i % 5) / 3, 0.5]) })));
+    const query = unit([1, 1, 0.5, 0.5]);
+    const view = (hits: Array<{ entry: Entry; similarity: number }>) => hits.map((h) => `${h.entry.id}@${h.similarity}`);
+    /** The hits of a search and the rows it read. */
+    const search = async (filter: { statuses?: Array<"established"> }, known?: Entry[]) => {
+      const before = store.driver.rowsRead;
+      const hits = await store.searchVectors(space, query, filter, 6, known);
+      return { hits, rows: store.driver.rowsRead - before };
+    };
+    // The first search loads the vector index: measured from the second on.
+    await search({});
+
+    // No filter to ask about: each known hit is exactly one row fewer, all known means no entry read.
+    const plain = await search({});
+    const half = plain.hits.filter((_, i) => i % 2 === 0).map((h) => h.entry);
+    const halfKnown = await search({}, half);
+    assert.deepEqual(view(halfKnown.hits), view(plain.hits));
+    for (const e of half) assert.ok(halfKnown.hits.some((h) => h.entry === e), "a known entry is handed back, not re-read");
+    assert.equal(plain.rows - halfKnown.rows, half.length, `rows read: ${plain.rows} without, ${halfKnown.rows} with ${half.length} known`);
+    const allKnown = await search({}, plain.hits.map((h) => h.entry));
+    assert.deepEqual(view(allKnown.hits), view(plain.hits));
+    assert.equal(allKnown.rows, plain.rows - plain.hits.length);
+
+    // Archived entries ranked among the hits still have to be asked about (had they passed, they would
+    // be hits): the same hits in the same order, and still fewer rows than without.
+    const filter = { statuses: ["established" as const] };
+    const filtered = await search(filter);
+    assert.ok(filtered.hits.every((h) => h.entry.lifecycle.status === "established"));
+    const some = filtered.hits.filter((_, i) => i % 2 === 0).map((h) => h.entry);
+    const filteredKnown = await search(filter, some);
+    assert.deepEqual(view(filteredKnown.hits), view(filtered.hits));
+    assert.ok(filteredKnown.rows < filtered.rows, `rows read: ${filtered.rows} without, ${filteredKnown.rows} with ${some.length} known`);
+    assert.deepEqual(view((await search(filter, filtered.hits.map((h) => h.entry))).hits), view(filtered.hits));
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("hybrid recall reads each lesson that both the words and the vectors find once", async () => {
+  const sb = makeSandbox();
+  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, config: { embedding: { provider: "builtin" }, knowledge: { hive_enabled: false } } });
+  try {
+    const subjects = ["billing webhook", "auth middleware", "CSV exporter", "search indexer", "image resizer", "session store", "cron scheduler", "rate limiter", "PDF renderer", "upload helper", "flag client", "connection pool"];
+    for (const [i, subject] of subjects.entries()) {
+      const r = await cairn.add({ lesson: `The ${subject} retries the payment provider ${i + 2} times before the webhook queue gives up.`, category: "debugging" });
+      assert.equal(r.action, "added", r.reason);
+    }
+    const swarm = services(cairn).swarm as SqliteStore;
+    const query = "payment provider webhook retries";
+    await cairn.recall(query, { limit: 5 });
+    const before = swarm.driver.rowsRead;
+    const hits = await cairn.recall(query, { limit: 5 });
+    const read = swarm.driver.rowsRead - before;
+    assert.equal(hits.length, 5);
+    // Both searches find all twelve; the text search reads them, the vector search reuses them.
+    assert.ok(hits.every((h) => (h.breakdown.relevance ?? 0) > 0 && h.similarity !== undefined), "found by words and by meaning");
+    // Twelve entry rows, plus a few small reads (the tier's size, term counts, the vector index's top-up).
+    assert.ok(read < subjects.length + 8, `${read} rows read for ${subjects.length} lessons (each read twice would be ≥ ${2 * subjects.length})`);
+  } finally {
+    await cairn.close();
+    removeSandbox(sb);
+  }
+});
