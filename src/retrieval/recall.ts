@@ -1,13 +1,13 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
 import { openTiers, tierReadFailed, type Services } from "../services.js";
-import type { EntryFilter, SearchHit, Store, VectorHit } from "../store/store.js";
+import type { EntryFilter, SearchHit, Store } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
 import { MMR_LAMBDA } from "./weights.js";
 import { diversify, diversityPool, lessonProfiles, scoreCandidates, type ScoredEntry } from "./score.js";
 import { mergeAcrossTiers } from "./merge.js";
-import { blendCandidates, queryVector, vectorCandidates } from "./semantic.js";
+import { blendCandidates, queryVector, vectorCandidates, type TierVectorHits } from "./semantic.js";
 import { poolSmallTiers } from "./small-tier.js";
 
 export interface RecallOptions {
@@ -82,7 +82,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   vector.catch(() => {});
   const byWords = (st: Store): Promise<SearchHit[]> =>
     mode === "semantic" ? Promise.resolve([]) : st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []));
-  const byMeaning = async (st: Store, known?: readonly Entry[]): Promise<VectorHit[]> => {
+  const byMeaning = async (st: Store, known?: readonly Entry[]): Promise<TierVectorHits> => {
     const q = await vector;
     return q ? vectorCandidates(st, q, filter, perTier, known) : [];
   };

@@ -34,12 +34,12 @@ test("searchVectors hands back known entries instead of reading them: same hits,
     }
     await store.putVectors(space, entries.map((e, i) => ({ id: e.id, vector: unit([1, i / 4, (i % 5) / 3, 0.5]) })));
     const query = unit([1, 1, 0.5, 0.5]);
-    const view = (hits: Array<{ entry: Entry; similarity: number }>) => hits.map((h) => `${h.entry.id}@${h.similarity}`);
+    const view = (hits: ReadonlyArray<{ entry?: Entry; similarity: number }>) => hits.map((h) => `${h.entry?.id ?? "unread"}@${h.similarity}`);
     /** The hits of a search and the rows it read. */
     const search = async (filter: { statuses?: Array<"established"> }, known?: Entry[]) => {
       const before = store.driver.rowsRead;
-      const hits = await store.searchVectors(space, query, filter, 6, known);
-      return { hits, rows: store.driver.rowsRead - before };
+      const hits = await store.searchVectors(space, query, filter, 6, known ? { known } : {});
+      return { hits: hits.map((h) => ({ entry: h.entry!, similarity: h.similarity })), rows: store.driver.rowsRead - before };
     };
     // The first search loads the vector index: measured from the second on.
     await search({});
@@ -71,6 +71,52 @@ test("searchVectors hands back known entries instead of reading them: same hits,
   }
 });
 
+test("searchVectors below entriesFrom asks only whether an entry passes: same ranking, those hits unread, fewer entries parsed", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-unread-hits-"));
+  const store = new SqliteStore(path.join(dir, "cairn.db"), "swarm");
+  try {
+    const space: VectorSpace = { modelId: "model-a", dimension: 4 };
+    const entries: Entry[] = [];
+    for (let i = 0; i < 10; i++) {
+      const at = new Date().toISOString();
+      const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Lesson number ${i} about caches.`, category: "tooling", kind: "learning", created_at: at, updated_at: at });
+      const status = i === 7 ? "archived" : "established";
+      entries.push(await store.insertEntry({ ...e, lifecycle: { ...e.lifecycle, status } }, { type: "created", actor: "human:test" }));
+    }
+    // Entry i points further from the query as i grows: similarities spread from ~1 down to ~0.
+    await store.putVectors(space, entries.map((e, i) => ({ id: e.id, vector: unit([Math.cos(i / 6), Math.sin(i / 6), 0, 0]) })));
+    const query = unit([1, 0, 0, 0]);
+    const filter = { statuses: ["established" as const] };
+    await store.searchVectors(space, query, filter, 8);
+    const parsed = async (f: () => Promise<ReadonlyArray<{ entry?: Entry; similarity: number }>>) => {
+      const before = store.driver.jsonRowsRead;
+      const hits = await f();
+      return { hits, parsed: store.driver.jsonRowsRead - before };
+    };
+    const all = await parsed(() => store.searchVectors(space, query, filter, 8));
+    const from = 0.9;
+    const some = await parsed(() => store.searchVectors(space, query, filter, 8, { entriesFrom: from }));
+    // The same places at the same similarities (the archived entry left out either way).
+    assert.deepEqual(some.hits.map((h) => h.similarity), all.hits.map((h) => h.similarity));
+    assert.ok(!all.hits.some((h) => h.entry?.id === entries[7]!.id));
+    const above = all.hits.filter((h) => h.similarity >= from).length;
+    assert.ok(above >= 2 && above < all.hits.length, `precondition: ${above} of ${all.hits.length} hits at or above ${from}`);
+    some.hits.forEach((h, i) => {
+      if (h.similarity >= from) assert.equal(h.entry?.id, all.hits[i]!.entry!.id);
+      else assert.deepEqual([h.entry, (h as { tier?: string }).tier], [undefined, "swarm"]);
+    });
+    assert.equal(all.parsed, all.hits.length);
+    assert.equal(some.parsed, above, `${some.parsed} entries parsed for ${above} hits at or above ${from}`);
+    // A known entry below the cut still comes back whole: recall has it already.
+    const known = all.hits[all.hits.length - 1]!.entry!;
+    const withKnown = await store.searchVectors(space, query, filter, 8, { known: [known], entriesFrom: from });
+    assert.equal(withKnown[withKnown.length - 1]!.entry, known);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("hybrid recall reads each lesson that both the words and the vectors find once", async () => {
   const sb = makeSandbox();
   const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, config: { embedding: { provider: "builtin" }, knowledge: { hive_enabled: false } } });
@@ -91,6 +137,41 @@ test("hybrid recall reads each lesson that both the words and the vectors find o
     assert.ok(hits.every((h) => (h.breakdown.relevance ?? 0) > 0 && h.similarity !== undefined), "found by words and by meaning");
     // Twelve entry rows, plus a few small reads (the tier's size, term counts, the vector index's top-up).
     assert.ok(read < subjects.length + 8, `${read} rows read for ${subjects.length} lessons (each read twice would be ≥ ${2 * subjects.length})`);
+  } finally {
+    await cairn.close();
+    removeSandbox(sb);
+  }
+});
+
+test("hybrid recall parses only the entries that can be candidates: unrelated vector neighbours are asked about, not read", async () => {
+  const sb = makeSandbox();
+  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, config: { embedding: { provider: "builtin" }, knowledge: { hive_enabled: false } } });
+  try {
+    const lessons = [
+      "Rotate the signing keys of the payments webhook every ninety days.",
+      "Pin the Node version in CI with an .nvmrc file.",
+      "Prefer CSS grid for two-dimensional page layouts.",
+      "Run database migrations before starting the API server.",
+      "Split the Grafana dashboards per service, not one per team.",
+      "Vacuum the SQLite file after bulk deletes to return the space.",
+      "Close Kafka consumers on shutdown so the group rebalances at once.",
+      "Quote FTS5 match terms; a bare hyphen reads as NOT.",
+      "Resize uploaded images in a worker, never in the request thread.",
+      "Name Terraform workspaces after the environment they deploy.",
+      "Debounce the search box by 200 ms so typing does not flood the API.",
+      "Set a statement timeout on every Postgres connection pool.",
+    ];
+    for (const lesson of lessons) assert.equal((await cairn.add({ lesson, category: "tooling" })).action, "added");
+    const swarm = services(cairn).swarm as SqliteStore;
+    const query = "payments webhook signing keys";
+    await cairn.recall(query, { limit: 5 });
+    const before = swarm.driver.jsonRowsRead;
+    const hits = await cairn.recall(query, { limit: 5 });
+    const parsed = swarm.driver.jsonRowsRead - before;
+    assert.equal(hits[0]?.entry.lesson, lessons[0]);
+    // Every lesson is among the twelve nearest vectors, but few are near: the rest are only asked whether they pass.
+    const candidates = hits.length;
+    assert.ok(parsed < lessons.length, `${parsed} entries parsed for a recall returning ${candidates} of ${lessons.length} lessons`);
   } finally {
     await cairn.close();
     removeSandbox(sb);
