@@ -19,102 +19,111 @@ function unit(values: number[]): Float32Array {
   return Float32Array.from(values.map((v) => v / n));
 }
 
-test("searchVectors hands back known entries instead of reading them: same hits, same order, fewer rows read", async () => {
+const space: VectorSpace = { modelId: "model-a", dimension: 4 };
+
+/** A recall's hits and what it cost the swarm tier by `counter`, measured on its second run (the first warms the indexes). */
+async function measuredRecall(cairn: Cairn, query: string, counter: "rowsRead" | "jsonRowsRead") {
+  const swarm = services(cairn).swarm as SqliteStore;
+  await cairn.recall(query, { limit: 5 });
+  const before = swarm.driver[counter];
+  const hits = await cairn.recall(query, { limit: 5 });
+  return { hits, cost: swarm.driver[counter] - before };
+}
+
+/**
+ * A store in a temp dir holding `count` lessons, those `archived(i)` names archived, entry i with the
+ * vector `vectorOf(i)`; removed after `body`.
+ */
+async function withVectorStore(
+  count: number, archived: (i: number) => boolean, vectorOf: (i: number) => number[],
+  body: (store: SqliteStore, entries: Entry[]) => Promise<void>,
+): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-shared-reads-"));
   const store = new SqliteStore(path.join(dir, "cairn.db"), "swarm");
   try {
-    const space: VectorSpace = { modelId: "model-a", dimension: 4 };
     const entries: Entry[] = [];
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < count; i++) {
       const at = new Date().toISOString();
       const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Lesson number ${i} about queues.`, category: "tooling", kind: "learning", created_at: at, updated_at: at });
-      // Every third one archived: the filter below must still leave it out when it is not known.
-      const status = i % 3 === 2 ? "archived" : "established";
+      const status = archived(i) ? "archived" : "established";
       entries.push(await store.insertEntry({ ...e, lifecycle: { ...e.lifecycle, status } }, { type: "created", actor: "human:test" }));
     }
-    await store.putVectors(space, entries.map((e, i) => ({ id: e.id, vector: unit([1, i / 4, (i % 5) / 3, 0.5]) })));
-    const query = unit([1, 1, 0.5, 0.5]);
-    const view = (hits: ReadonlyArray<{ entry?: Entry; similarity: number }>) => hits.map((h) => `${h.entry?.id ?? "unread"}@${h.similarity}`);
-    /** The hits of a search and the rows it read. */
-    const search = async (filter: { statuses?: Array<"established"> }, known?: Entry[]) => {
-      const before = store.driver.rowsRead;
-      const hits = await store.searchVectors(space, query, filter, 6, known ? { known } : {});
-      return { hits: hits.map((h) => ({ entry: h.entry!, similarity: h.similarity })), rows: store.driver.rowsRead - before };
-    };
-    // The first search loads the vector index: measured from the second on.
-    await search({});
-
-    // No filter to ask about: each known hit is exactly one row fewer, all known means no entry read.
-    const plain = await search({});
-    const half = plain.hits.filter((_, i) => i % 2 === 0).map((h) => h.entry);
-    const halfKnown = await search({}, half);
-    assert.deepEqual(view(halfKnown.hits), view(plain.hits));
-    for (const e of half) assert.ok(halfKnown.hits.some((h) => h.entry === e), "a known entry is handed back, not re-read");
-    assert.equal(plain.rows - halfKnown.rows, half.length, `rows read: ${plain.rows} without, ${halfKnown.rows} with ${half.length} known`);
-    const allKnown = await search({}, plain.hits.map((h) => h.entry));
-    assert.deepEqual(view(allKnown.hits), view(plain.hits));
-    assert.equal(allKnown.rows, plain.rows - plain.hits.length);
-
-    // Archived entries ranked among the hits still have to be asked about (had they passed, they would
-    // be hits): the same hits in the same order, and still fewer rows than without.
-    const filter = { statuses: ["established" as const] };
-    const filtered = await search(filter);
-    assert.ok(filtered.hits.every((h) => h.entry.lifecycle.status === "established"));
-    const some = filtered.hits.filter((_, i) => i % 2 === 0).map((h) => h.entry);
-    const filteredKnown = await search(filter, some);
-    assert.deepEqual(view(filteredKnown.hits), view(filtered.hits));
-    assert.ok(filteredKnown.rows < filtered.rows, `rows read: ${filtered.rows} without, ${filteredKnown.rows} with ${some.length} known`);
-    assert.deepEqual(view((await search(filter, filtered.hits.map((h) => h.entry))).hits), view(filtered.hits));
+    await store.putVectors(space, entries.map((e, i) => ({ id: e.id, vector: unit(vectorOf(i)) })));
+    await body(store, entries);
   } finally {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test("searchVectors hands back known entries instead of reading them: same hits, same order, fewer rows read", async () => {
+  // Every third one archived: the filter below must still leave it out when it is not known.
+  await withVectorStore(12, (i) => i % 3 === 2, (i) => [1, i / 4, (i % 5) / 3, 0.5], async (store) => {
+      const query = unit([1, 1, 0.5, 0.5]);
+      const view = (hits: ReadonlyArray<{ entry?: Entry; similarity: number }>) => hits.map((h) => `${h.entry?.id ?? "unread"}@${h.similarity}`);
+      /** The hits of a search and the rows it read. */
+      const search = async (filter: { statuses?: Array<"established"> }, known?: Entry[]) => {
+        const before = store.driver.rowsRead;
+        const hits = await store.searchVectors(space, query, filter, 6, known ? { known } : {});
+        return { hits: hits.map((h) => ({ entry: h.entry!, similarity: h.similarity })), rows: store.driver.rowsRead - before };
+      };
+      // The first search loads the vector index: measured from the second on.
+      await search({});
+
+      // No filter to ask about: each known hit is exactly one row fewer, all known means no entry read.
+      const plain = await search({});
+      const half = plain.hits.filter((_, i) => i % 2 === 0).map((h) => h.entry);
+      const halfKnown = await search({}, half);
+      assert.deepEqual(view(halfKnown.hits), view(plain.hits));
+      for (const e of half) assert.ok(halfKnown.hits.some((h) => h.entry === e), "a known entry is handed back, not re-read");
+      assert.equal(plain.rows - halfKnown.rows, half.length, `rows read: ${plain.rows} without, ${halfKnown.rows} with ${half.length} known`);
+      const allKnown = await search({}, plain.hits.map((h) => h.entry));
+      assert.deepEqual(view(allKnown.hits), view(plain.hits));
+      assert.equal(allKnown.rows, plain.rows - plain.hits.length);
+
+      // Archived entries ranked among the hits still have to be asked about (had they passed, they would
+      // be hits): the same hits in the same order, and still fewer rows than without.
+      const filter = { statuses: ["established" as const] };
+      const filtered = await search(filter);
+      assert.ok(filtered.hits.every((h) => h.entry.lifecycle.status === "established"));
+      const some = filtered.hits.filter((_, i) => i % 2 === 0).map((h) => h.entry);
+      const filteredKnown = await search(filter, some);
+      assert.deepEqual(view(filteredKnown.hits), view(filtered.hits));
+      assert.ok(filteredKnown.rows < filtered.rows, `rows read: ${filtered.rows} without, ${filteredKnown.rows} with ${some.length} known`);
+      assert.deepEqual(view((await search(filter, filtered.hits.map((h) => h.entry))).hits), view(filtered.hits));
+  });
 });
 
 test("searchVectors below entriesFrom asks only whether an entry passes: same ranking, those hits unread, fewer entries parsed", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-unread-hits-"));
-  const store = new SqliteStore(path.join(dir, "cairn.db"), "swarm");
-  try {
-    const space: VectorSpace = { modelId: "model-a", dimension: 4 };
-    const entries: Entry[] = [];
-    for (let i = 0; i < 10; i++) {
-      const at = new Date().toISOString();
-      const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "swarm", lesson: `Lesson number ${i} about caches.`, category: "tooling", kind: "learning", created_at: at, updated_at: at });
-      const status = i === 7 ? "archived" : "established";
-      entries.push(await store.insertEntry({ ...e, lifecycle: { ...e.lifecycle, status } }, { type: "created", actor: "human:test" }));
-    }
-    // Entry i points further from the query as i grows: similarities spread from ~1 down to ~0.
-    await store.putVectors(space, entries.map((e, i) => ({ id: e.id, vector: unit([Math.cos(i / 6), Math.sin(i / 6), 0, 0]) })));
-    const query = unit([1, 0, 0, 0]);
-    const filter = { statuses: ["established" as const] };
-    await store.searchVectors(space, query, filter, 8);
-    const parsed = async (f: () => Promise<ReadonlyArray<{ entry?: Entry; similarity: number }>>) => {
-      const before = store.driver.jsonRowsRead;
-      const hits = await f();
-      return { hits, parsed: store.driver.jsonRowsRead - before };
-    };
-    const all = await parsed(() => store.searchVectors(space, query, filter, 8));
-    const from = 0.9;
-    const some = await parsed(() => store.searchVectors(space, query, filter, 8, { entriesFrom: from }));
-    // The same places at the same similarities (the archived entry left out either way).
-    assert.deepEqual(some.hits.map((h) => h.similarity), all.hits.map((h) => h.similarity));
-    assert.ok(!all.hits.some((h) => h.entry?.id === entries[7]!.id));
-    const above = all.hits.filter((h) => h.similarity >= from).length;
-    assert.ok(above >= 2 && above < all.hits.length, `precondition: ${above} of ${all.hits.length} hits at or above ${from}`);
-    some.hits.forEach((h, i) => {
-      if (h.similarity >= from) assert.equal(h.entry?.id, all.hits[i]!.entry!.id);
-      else assert.deepEqual([h.entry, (h as { tier?: string }).tier], [undefined, "swarm"]);
-    });
-    assert.equal(all.parsed, all.hits.length);
-    assert.equal(some.parsed, above, `${some.parsed} entries parsed for ${above} hits at or above ${from}`);
-    // A known entry below the cut still comes back whole: recall has it already.
-    const known = all.hits[all.hits.length - 1]!.entry!;
-    const withKnown = await store.searchVectors(space, query, filter, 8, { known: [known], entriesFrom: from });
-    assert.equal(withKnown[withKnown.length - 1]!.entry, known);
-  } finally {
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  // Entry i points further from the query as i grows: similarities spread from ~1 down to ~0.
+  await withVectorStore(10, (i) => i === 7, (i) => [Math.cos(i / 6), Math.sin(i / 6), 0, 0], async (store, entries) => {
+      const query = unit([1, 0, 0, 0]);
+      const filter = { statuses: ["established" as const] };
+      await store.searchVectors(space, query, filter, 8);
+      const parsed = async (f: () => Promise<ReadonlyArray<{ entry?: Entry; similarity: number }>>) => {
+        const before = store.driver.jsonRowsRead;
+        const hits = await f();
+        return { hits, parsed: store.driver.jsonRowsRead - before };
+      };
+      const all = await parsed(() => store.searchVectors(space, query, filter, 8));
+      const from = 0.9;
+      const some = await parsed(() => store.searchVectors(space, query, filter, 8, { entriesFrom: from }));
+      // The same places at the same similarities (the archived entry left out either way).
+      assert.deepEqual(some.hits.map((h) => h.similarity), all.hits.map((h) => h.similarity));
+      assert.ok(!all.hits.some((h) => h.entry?.id === entries[7]!.id));
+      const above = all.hits.filter((h) => h.similarity >= from).length;
+      assert.ok(above >= 2 && above < all.hits.length, `precondition: ${above} of ${all.hits.length} hits at or above ${from}`);
+      some.hits.forEach((h, i) => {
+        if (h.similarity >= from) assert.equal(h.entry?.id, all.hits[i]!.entry!.id);
+        else assert.deepEqual([h.entry, (h as { tier?: string }).tier], [undefined, "swarm"]);
+      });
+      assert.equal(all.parsed, all.hits.length);
+      assert.equal(some.parsed, above, `${some.parsed} entries parsed for ${above} hits at or above ${from}`);
+      // A known entry below the cut still comes back whole: recall has it already.
+      const known = all.hits[all.hits.length - 1]!.entry!;
+      const withKnown = await store.searchVectors(space, query, filter, 8, { known: [known], entriesFrom: from });
+      assert.equal(withKnown[withKnown.length - 1]!.entry, known);
+  });
 });
 
 test("hybrid recall reads each lesson that both the words and the vectors find once", async () => {
@@ -126,12 +135,7 @@ test("hybrid recall reads each lesson that both the words and the vectors find o
       const r = await cairn.add({ lesson: `The ${subject} retries the payment provider ${i + 2} times before the webhook queue gives up.`, category: "debugging" });
       assert.equal(r.action, "added", r.reason);
     }
-    const swarm = services(cairn).swarm as SqliteStore;
-    const query = "payment provider webhook retries";
-    await cairn.recall(query, { limit: 5 });
-    const before = swarm.driver.rowsRead;
-    const hits = await cairn.recall(query, { limit: 5 });
-    const read = swarm.driver.rowsRead - before;
+    const { hits, cost: read } = await measuredRecall(cairn, "payment provider webhook retries", "rowsRead");
     assert.equal(hits.length, 5);
     // Both searches find all twelve; the text search reads them, the vector search reuses them.
     assert.ok(hits.every((h) => (h.breakdown.relevance ?? 0) > 0 && h.similarity !== undefined), "found by words and by meaning");
@@ -162,12 +166,7 @@ test("hybrid recall parses only the entries that can be candidates: unrelated ve
       "Set a statement timeout on every Postgres connection pool.",
     ];
     for (const lesson of lessons) assert.equal((await cairn.add({ lesson, category: "tooling" })).action, "added");
-    const swarm = services(cairn).swarm as SqliteStore;
-    const query = "payments webhook signing keys";
-    await cairn.recall(query, { limit: 5 });
-    const before = swarm.driver.jsonRowsRead;
-    const hits = await cairn.recall(query, { limit: 5 });
-    const parsed = swarm.driver.jsonRowsRead - before;
+    const { hits, cost: parsed } = await measuredRecall(cairn, "payments webhook signing keys", "jsonRowsRead");
     assert.equal(hits[0]?.entry.lesson, lessons[0]);
     // Every lesson is among the twelve nearest vectors, but few are near: the rest are only asked whether they pass.
     const candidates = hits.length;
