@@ -1,13 +1,13 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
-import { LIVE_STATUSES, type Category, type Status, type Tier } from "../core/entry.js";
+import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
 import { openTiers, tierReadFailed, type Services } from "../services.js";
-import type { EntryFilter, Store } from "../store/store.js";
+import type { EntryFilter, SearchHit, Store } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
 import { MMR_LAMBDA } from "./weights.js";
 import { diversify, diversityPool, lessonProfiles, scoreCandidates, type ScoredEntry } from "./score.js";
 import { mergeAcrossTiers } from "./merge.js";
-import { blendCandidates, vectorCandidates } from "./semantic.js";
+import { blendCandidates, queryVector, vectorCandidates, type TierVectorHits } from "./semantic.js";
 import { poolSmallTiers } from "./small-tier.js";
 
 export interface RecallOptions {
@@ -77,10 +77,24 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
   const mode = opts.retrieval ?? s.config.embedding.retrieval;
-  const [lexical, semantic] = await Promise.all([
-    mode === "semantic" ? [] : searchTiers(stores, (st) => st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []))),
-    mode === "lexical" ? [] : vectorCandidates(s, stores, contextText(ctx), filter, perTier),
-  ]);
+  const vector = mode === "lexical" ? Promise.resolve(undefined) : queryVector(s, contextText(ctx));
+  // Awaited by each tier's search below; with no tier to search, its failure is nobody's to report.
+  vector.catch(() => {});
+  const byWords = (st: Store): Promise<SearchHit[]> =>
+    mode === "semantic" ? Promise.resolve([]) : st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []));
+  const byMeaning = async (st: Store, known?: readonly Entry[]): Promise<TierVectorHits> => {
+    const q = await vector;
+    return q ? vectorCandidates(st, q, filter, perTier, known) : [];
+  };
+  const found = await searchTiers(stores, async (st) => {
+    // A networked tier's two searches each wait on the wire: they overlap rather than run in turn.
+    if (st.networked) return Promise.all([byWords(st), byMeaning(st)]);
+    // A local tier answers at once: its text search first, so a lesson both searches find is read once.
+    const words = await byWords(st);
+    return [words, await byMeaning(st, words.map((h) => h.entry))] as const;
+  });
+  const lexical = found.map(([words]) => words);
+  const semantic = mode === "lexical" ? [] : found.map(([, meaning]) => meaning);
   // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts).
   const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), terms);
   const hits = blendCandidates(pooled.flat(), semantic, mode);

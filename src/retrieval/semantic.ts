@@ -1,30 +1,48 @@
 // Vector candidates for recall, and their merge with the text index's candidates (each lesson once, with both signals).
 import { isUnavailable } from "../errors.js";
 import type { Services } from "../services.js";
-import type { EntryFilter, SearchHit, Store, VectorHit } from "../store/store.js";
+import type { Entry } from "../core/entry.js";
+import type { EntryFilter, SearchHit, Store, UnreadVectorHit, VectorHit, VectorSpace } from "../store/store.js";
 import type { ScoreInput } from "./score.js";
 import type { RetrievalMode } from "./recall.js";
 import { RELATED_SIMILARITY, SEMANTIC_FLOOR } from "./weights.js";
 
+/** The context's vector and the space it belongs to; undefined when vectors are off or there is no text. */
+export interface QueryVector {
+  space: VectorSpace;
+  query: Float32Array;
+}
+
 /**
- * The nearest lessons by meaning in each store, among those passing `filter` (applied before the
- * top-k). Only vectors of the query's space are compared: the current model's, or the built-in
- * model's while an endpoint is down (lessons written meanwhile carry those).
+ * The context embedded once per recall, for every tier. Only vectors of the query's space are
+ * compared: the current model's, or the built-in model's while an endpoint is down (lessons written
+ * meanwhile carry those).
  */
-export async function vectorCandidates(s: Services, stores: readonly Store[], text: string, filter: EntryFilter, k: number): Promise<VectorHit[][]> {
-  if (!s.embedding || !text.trim()) return [];
+export async function queryVector(s: Services, text: string): Promise<QueryVector | undefined> {
+  if (!s.embedding || !text.trim()) return undefined;
   const { space, vectors } = await s.embedding.embed([text]);
   const query = vectors[0];
-  if (!query || !space.dimension) return [];
-  return Promise.all(
-    stores.map((st) =>
-      st.searchVectors(space, query, filter, k).catch((e: unknown) => {
-        // A store that cannot search vectors (a team hive that is down) still answers through its text index.
-        if (isUnavailable(e)) return [];
-        throw e;
-      }),
-    ),
-  );
+  if (!query || !space.dimension) return undefined;
+  return { space, query };
+}
+
+/** A tier's vector hits: a lesson below RELATED_SIMILARITY that its words did not find comes back unread. */
+export type TierVectorHits = ReadonlyArray<VectorHit | UnreadVectorHit>;
+
+/**
+ * The nearest lessons by meaning in one store, among those passing `filter` (applied before the
+ * top-k). `known`: that store's text hits for the same filter, handed back rather than read again.
+ * A lesson only the vectors find is a candidate from RELATED_SIMILARITY up (see blendCandidates), so
+ * below it the store need not read the entry: its similarity still sets the tier's floor.
+ */
+export async function vectorCandidates(st: Store, q: QueryVector, filter: EntryFilter, k: number, known?: readonly Entry[]): Promise<TierVectorHits> {
+  try {
+    return await st.searchVectors(q.space, q.query, filter, k, { ...(known ? { known } : {}), entriesFrom: RELATED_SIMILARITY });
+  } catch (e) {
+    // A store that cannot search vectors (a team hive that is down) still answers through its text index.
+    if (isUnavailable(e)) return [];
+    throw e;
+  }
 }
 
 /**
@@ -32,15 +50,17 @@ export async function vectorCandidates(s: Services, stores: readonly Store[], te
  * similarity. A lesson only the text index found ranked below every vector candidate of its tier,
  * so it gets that tier's lowest similarity: a bound, not a guess above it.
  */
-export function blendCandidates(lexical: readonly SearchHit[], semantic: readonly VectorHit[][], mode: RetrievalMode): ScoreInput[] {
+export function blendCandidates(lexical: readonly SearchHit[], semantic: readonly TierVectorHits[], mode: RetrievalMode): ScoreInput[] {
   const out = new Map<string, ScoreInput>();
   const floor = new Map<string, number>();
   for (const hits of semantic) {
     for (const h of hits) {
       // Below the floor a vector neighbour is unrelated: it is no candidate (an empty result beats it).
       if (h.similarity <= SEMANTIC_FLOOR) continue;
-      out.set(`${h.entry.tier}:${h.entry.id}`, { entry: h.entry, relevance: 0, similarity: h.similarity });
-      floor.set(h.entry.tier, Math.min(floor.get(h.entry.tier) ?? 1, h.similarity));
+      const tier = h.entry ? h.entry.tier : h.tier;
+      floor.set(tier, Math.min(floor.get(tier) ?? 1, h.similarity));
+      // Unread: below RELATED_SIMILARITY and not found by words, so dropped below anyway.
+      if (h.entry) out.set(`${tier}:${h.entry.id}`, { entry: h.entry, relevance: 0, similarity: h.similarity });
     }
   }
   if (mode === "semantic") return [...out.values()].filter((c) => (c.similarity ?? 0) >= RELATED_SIMILARITY);

@@ -165,6 +165,8 @@ export class SqliteDriver {
   statementsRun = 0;
   /** Rows returned by get/all: tests read it to check a page read only its page. */
   rowsRead = 0;
+  /** Of those, rows whose JSON column came back parsed (entries read whole): tests count what a search parsed. */
+  jsonRowsRead = 0;
   /** Rehearsals (warm-up writes rolled back, see rehearse) that ran to the end: the regression test reads it. */
   rehearsals = 0;
   /** WAL restarts done between calls after an idle checkpoint (see writeUnchanged); the regression test reads it. */
@@ -413,6 +415,7 @@ export class SqliteDriver {
     this.statementsRun++;
     const row = this.withBusyRetry(() => this.stmt(sql).get(params));
     if (row) this.rowsRead++;
+    if (row && opts.json !== undefined) this.jsonRowsRead++;
     return (row ? parseJsonColumn([row], opts.json)[0] : undefined) as T | undefined;
   }
 
@@ -433,6 +436,7 @@ export class SqliteDriver {
       return parseJsonColumn(this.stmt(sql).all(params), opts.json) as T[];
     });
     this.rowsRead += rows.length;
+    if (opts.json !== undefined) this.jsonRowsRead += rows.length;
     return rows;
   }
 

@@ -20,7 +20,7 @@ import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
-  type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
 interface EntryRow extends EntryRowColumns {
@@ -347,22 +347,35 @@ export class SqliteStore implements Store {
     return idx;
   }
 
-  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]> {
+  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]>;
+  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions): Promise<Array<VectorHit | UnreadVectorHit>>;
+  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions = {}): Promise<Array<VectorHit | UnreadVectorHit>> {
     if (query.length !== space.dimension) throw new RangeError(`A ${query.length}-dimension query cannot search a ${space.dimension}-dimension space.`);
     if (limit <= 0) return [];
     const idx = this.vectorIndex(space);
     if (idx.size === 0) return [];
     const f = filterSql(filter);
+    const read = { known: this.knownBySeq(opts.known ?? []), entriesFrom: opts.entriesFrom ?? -Infinity };
     const shortlist = vectorShortlist(limit, idx.size);
     // The shortlist re-ranked exactly, then the filter in rank order: a chunk a little over `limit`
     // first (most entries pass a recall's filter), then the rest of the shortlist.
     const ranked = idx.nearest(query, shortlist);
-    const hits = this.passingInOrder(ranked, f, limit);
+    const hits = this.passingInOrder(ranked, f, limit, read);
     if (hits.length >= limit || ranked.length >= idx.size) return hits;
     // A filter that passes few of the nearest: ask SQL which entries pass, and shortlist only those,
     // so the filter applies before the top-k and never empties it.
     const pass = new Set(this.driver.all<{ seq: number }>(`SELECT e.seq AS seq FROM entries e WHERE ${f.where}`, f.params).map((r) => r.seq));
-    return this.passingInOrder(idx.nearest(query, shortlist, (seq) => pass.has(seq)), f, limit);
+    return this.passingInOrder(idx.nearest(query, shortlist, (seq) => pass.has(seq)), f, limit, read);
+  }
+
+  /** Entries of this tier already read in this call, by seq (their handle's number). */
+  private knownBySeq(known: readonly Entry[]): Map<number, Entry> {
+    const bySeq = new Map<number, Entry>();
+    for (const e of known) {
+      const h = parseHandle(e.handle);
+      if (h && h.tier === this.tier) bySeq.set(h.seq, e);
+    }
+    return bySeq;
   }
 
   /**
@@ -370,30 +383,57 @@ export class SqliteStore implements Store {
    * Read in chunks sized by the share that passed so far: on the bench a recall's filter passes ~3 in 4
    * (38 to 68 of the first 68), and a chunk that fell short used to read the whole rest of the
    * shortlist (600 rows at 10k, 2,000 at 100k) for the few entries missing.
+   *
+   * A `known` entry (read by this call's text search, with this filter) passed already and is not read
+   * again. Of the others, as many are read as the chunk's first `wanted` places hold: the number needed
+   * if they all pass (when some fail, SQL reads on past them, so one statement mostly suffices). The
+   * walk stops at the last row read (an entry beyond it may pass unread); the next chunk starts there.
+   * Below `entriesFrom` only whether an entry passes is asked (its seq, not its row's JSON): on the
+   * retrieval eval's real lessons ~43 of a recall's ~52 vector hits not found by words sit there.
    */
-  private passingInOrder(ranked: readonly Ranked[], f: { where: string; params: SqlValue[] }, limit: number): VectorHit[] {
-    const hits: VectorHit[] = [];
-    let read = 0;
+  private passingInOrder(
+    ranked: readonly Ranked[], f: { where: string; params: SqlValue[] }, limit: number,
+    read: { known: ReadonlyMap<number, Entry>; entriesFrom: number },
+  ): Array<VectorHit | UnreadVectorHit> {
+    const { known, entriesFrom } = read;
+    const hits: Array<VectorHit | UnreadVectorHit> = [];
+    // Ranked best first: entries are wanted for the places before `cut`, only a yes or no after it.
+    let cut = 0;
+    while (cut < ranked.length && ranked[cut]!.similarity >= entriesFrom) cut++;
+    let walked = 0;
     for (let from = 0, chunk = Math.ceil(limit * 1.5) + 8; from < ranked.length && hits.length < limit; ) {
-      const part = ranked.slice(from, from + chunk);
-      from += part.length;
+      // A chunk never straddles the cut: its rows are read whole or not at all.
+      const part = ranked.slice(from, from < cut ? Math.min(from + chunk, cut) : from + chunk);
+      const whole = from < cut;
       const wanted = limit - hits.length;
+      const unread = part.filter((r) => !known.has(r.seq));
+      // As many as the chunk's first `wanted` places hold (all that is needed if every one passes); none
+      // when those are all known, as they fill the rest.
+      const take = part.slice(0, wanted).filter((r) => !known.has(r.seq)).length;
       // json_each drives the join (CROSS JOIN fixes the order, so rows come in rank order and LIMIT keeps
       // the nearest): each seq is one rowid lookup. With `seq IN (json_each)` SQLite walks the status
       // index over every row instead (6× slower at 10k).
-      const rows = this.entryRows(
-        `SELECT ${ENTRY_ROW_COLUMNS} FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${f.where} LIMIT ?`,
-        [JSON.stringify(part.map((r) => r.seq)), ...f.params, wanted],
-      );
+      const sql = `FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${f.where} LIMIT ?`;
+      const params = [JSON.stringify(unread.map((r) => r.seq)), ...f.params, take];
+      const rows: Array<{ seq: number | string; row?: EntryRow }> =
+        take === 0 ? [] : whole ? this.entryRows(`SELECT ${ENTRY_ROW_COLUMNS} ${sql}`, params).map((row) => ({ seq: row.seq, row })) : this.driver.all<{ seq: number }>(`SELECT e.seq AS seq ${sql}`, params);
       const bySeq = new Map(rows.map((r) => [Number(r.seq), r] as const));
-      for (const r of part) {
-        const row = bySeq.get(r.seq);
-        if (row) hits.push({ entry: this.toEntry(row), similarity: r.similarity });
-        if (hits.length === limit) break;
+      const lastRead = take > 0 && rows.length === take ? Number(rows[rows.length - 1]!.seq) : undefined;
+      let end = part.length;
+      for (let i = 0; i < part.length && hits.length < limit; i++) {
+        const r = part[i]!;
+        const entry = known.get(r.seq);
+        const passed = entry ? undefined : bySeq.get(r.seq);
+        if (entry) hits.push({ entry, similarity: r.similarity });
+        else if (passed?.row) hits.push({ entry: this.toEntry(passed.row), similarity: r.similarity });
+        else if (passed) hits.push({ tier: this.tier, similarity: r.similarity });
+        end = i + 1;
+        if (r.seq === lastRead) break;
       }
-      read += part.length;
+      from += end;
+      walked += end;
       // The next chunk: what is still missing at the share passed so far, with room to spare.
-      const passShare = Math.max(hits.length, 1) / read;
+      const passShare = Math.max(hits.length, 1) / walked;
       chunk = Math.ceil(((limit - hits.length) / passShare) * 1.5) + 8;
     }
     return hits;

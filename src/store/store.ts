@@ -150,6 +150,26 @@ export interface VectorHit {
   similarity: number;
 }
 
+/** A hit whose entry was not read (below VectorSearchOptions.entriesFrom): it passed the filter, at this similarity. */
+export interface UnreadVectorHit {
+  entry?: undefined;
+  tier: Tier;
+  similarity: number;
+}
+
+export interface VectorSearchOptions {
+  /**
+   * Entries this store has just returned for the same filter (its text search's hits in the same
+   * recall): a store may hand one back as the hit instead of reading it again.
+   */
+  known?: readonly Entry[];
+  /**
+   * Similarity below which a hit not in `known` may come back unread: the caller needs only where it
+   * ranks and that it passes the filter (recall drops such a lesson unless its words were found too).
+   */
+  entriesFrom?: number;
+}
+
 /** How many entries carry a vector of each space (doctor, stats, reindex progress). */
 export interface VectorCount extends VectorSpace {
   entries: number;
@@ -293,8 +313,10 @@ export interface Store {
   /**
    * The entries nearest to `query` among those passing `filter`, best first, comparing only vectors of
    * `space`. The filter applies before the top-k is taken, so a filter never empties the result.
+   * With options, a store may save reads (VectorSearchOptions); a store that ignores them is right too.
    */
   searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]>;
+  searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions): Promise<Array<VectorHit | UnreadVectorHit>>;
   /** Entries with no vector in `space`, in insertion order after `afterSeq` (reindex walks them in batches). */
   entriesWithoutVector(space: VectorSpace, limit: number, afterSeq?: number): Promise<{ seq: number; entry: Entry }[]>;
   vectorCounts(): Promise<VectorCount[]>;
