@@ -97,9 +97,9 @@ function labelOf(rule: string): string {
   return `${articleFor(name)} ${name} token or key (gitleaks rule ${rule})`;
 }
 
-/** "an AWS", "an OpenAI", "an npm", but "a GitHub": by the sound of the name's first letter. */
+/** "an AWS", "an OpenAI", "an npm", but "a GitHub": by the sound of the name's first letter (npm is said letter by letter). */
 function articleFor(name: string): "a" | "an" {
-  return /^[aeiou]/i.test(name) || /^[fhlmnrsx][^a-z]*$|^npm/i.test(name) ? "an" : "a";
+  return /^[aeiou]/i.test(name) || name === "npm" ? "an" : "a";
 }
 
 /** Catch-all rules: when a provider's own rule finds the same value, the region is named after the provider. */
