@@ -539,7 +539,8 @@ export function profileLesson(text: string): LessonProfile {
   };
 }
 
-const asProfile = (x: string | LessonProfile) => (typeof x === "string" ? profileLesson(x) : x);
+/** A text profiled, or the key (or profile) given. */
+const asKey = <K extends LessonKey>(x: string | K): K | LessonProfile => (typeof x === "string" ? profileLesson(x) : x);
 
 /** The whole profile a key stands for: itself when it is one, else built from its text (NFKC again changes nothing). */
 export function fullProfile(key: LessonKey): LessonProfile {
@@ -579,8 +580,8 @@ function blend(a: LessonKey, b: LessonKey, topic: number): number {
 
 /** Similarity in [0,1]: blend of stemmed topic-token Jaccard and character-bigram Jaccard of those tokens. */
 export function similarity(a: string | LessonProfile, b: string | LessonProfile): number {
-  const pa = asProfile(a);
-  const pb = asProfile(b);
+  const pa = asKey(a);
+  const pb = asKey(b);
   return blend(pa, pb, jaccard(pa.tokens, pb.tokens));
 }
 
@@ -760,8 +761,8 @@ export function compareLessons(
   threshold = 0.6,
   profileOf: (key: LessonKey) => LessonProfile = fullProfile,
 ): LessonComparison {
-  const ka = typeof a === "string" ? profileLesson(a) : a;
-  const kb = typeof b === "string" ? profileLesson(b) : b;
+  const ka = asKey(a);
+  const kb = asKey(b);
   const topic = jaccard(ka.tokens, kb.tokens);
   const lexical = blend(ka, kb, topic);
   // The key stands for its text's vector (meaning.ts): a LessonKey and the profile built from it are two keys.
