@@ -1,5 +1,6 @@
 // Priming a long-running process (MCP server, OpenCode plugin) after open, so its first real call costs what later ones do.
 import { EntrySchema } from "./core/entry.js";
+import { embeddingTextOf } from "./embed/entry-vectors.js";
 import { newEntryId } from "./core/ids.js";
 import { gateInput } from "./lifecycle/gate-input.js";
 import { writeLesson } from "./lifecycle/write.js";
@@ -75,11 +76,13 @@ export async function warmServices(s: Services): Promise<void> {
     }),
   );
   await rehearseAdds(s);
+  // With a model on, an add also stores its lesson's vector (and warms the model's table).
+  const vectors = s.embedding ? await s.embedding.embed(samples.map(embeddingTextOf)) : undefined;
   // Dedup weighs meaning when the words fall short: that loads the built-in word vectors (~30 ms), once.
   compareLessons(SAMPLES[0]!, SAMPLES[1]!, s.config.knowledge.dedup_threshold);
   for (const store of openTiers(s)) {
     // The write path itself (insert, triggers, usage count), rolled back: the first add and inject write too.
-    await store.warm?.(samples);
+    await store.warm?.(samples, vectors);
     // The rest of an add's reads: the rejected-lesson check and the cap's O(1) count.
     await store.isRejected(SAMPLES[0]!);
     await store.totalEntries();

@@ -406,9 +406,9 @@ export class SqliteDriver {
     }
   }
 
-  /** Compiles a statement into the cache now, so its first run does not pay for it. */
-  prepare(sql: string): void {
-    this.withBusyRetry(() => this.stmt(sql));
+  /** Compiles a statement into the cache now, so its first run (by `all` with the same options, for a read) does not pay for it. */
+  prepare(sql: string, opts: ReadOptions = {}): void {
+    this.withBusyRetry(() => this.packedRead(sql, opts.json) ?? this.stmt(sql));
   }
 
   get<T = Row>(sql: string, params: SqlValue[] = [], opts: ReadOptions = {}): T | undefined {

@@ -20,7 +20,7 @@ import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
-  type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SampleVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
 interface EntryRow extends EntryRowColumns {
@@ -325,18 +325,20 @@ export class SqliteStore implements Store {
       if (r.vector.length !== space.dimension) throw new RangeError(`A ${r.vector.length}-dimension vector cannot be stored in a ${space.dimension}-dimension space.`);
     }
     if (rows.length === 0) return;
-    this.driver.transaction(() => {
-      for (const r of rows) {
-        const { scale, q } = quantize(r.vector);
-        // Delete, then insert: the count triggers see both (a REPLACE's delete fires none), and the
-        // new row takes a new id, so in-memory indexes pick the change up.
-        this.driver.run("DELETE FROM entry_vectors WHERE model = ? AND dim = ? AND seq = (SELECT seq FROM entries WHERE id = ?)", [space.modelId, space.dimension, r.id]);
-        this.driver.run(
-          "INSERT INTO entry_vectors(seq, model, dim, scale, vec) SELECT seq, ?, ?, ?, ? FROM entries WHERE id = ?",
-          [space.modelId, space.dimension, scale, Buffer.from(q.buffer, q.byteOffset, q.byteLength), r.id],
-        );
-      }
-    });
+    this.driver.transaction(() => this.putVectorsInTransaction(space, rows));
+  }
+
+  private putVectorsInTransaction(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): void {
+    for (const r of rows) {
+      const { scale, q } = quantize(r.vector);
+      // Delete, then insert: the count triggers see both (a REPLACE's delete fires none), and the
+      // new row takes a new id, so in-memory indexes pick the change up.
+      this.driver.run("DELETE FROM entry_vectors WHERE model = ? AND dim = ? AND seq = (SELECT seq FROM entries WHERE id = ?)", [space.modelId, space.dimension, r.id]);
+      this.driver.run(
+        "INSERT INTO entry_vectors(seq, model, dim, scale, vec) SELECT seq, ?, ?, ?, ? FROM entries WHERE id = ?",
+        [space.modelId, space.dimension, scale, Buffer.from(q.buffer, q.byteOffset, q.byteLength), r.id],
+      );
+    }
   }
 
   private vectorIndex(space: VectorSpace): VectorIndex {
@@ -352,10 +354,12 @@ export class SqliteStore implements Store {
   async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions = {}): Promise<Array<VectorHit | UnreadVectorHit>> {
     if (query.length !== space.dimension) throw new RangeError(`A ${query.length}-dimension query cannot search a ${space.dimension}-dimension space.`);
     if (limit <= 0) return [];
+    const f = filterSql(filter);
+    // Prepared before anything can return early: a warm-up on a tier with no vectors yet still readies them.
+    const reads = this.vectorHitReads(f.where);
     const idx = this.vectorIndex(space);
     if (idx.size === 0) return [];
-    const f = filterSql(filter);
-    const read = { known: this.knownBySeq(opts.known ?? []), entriesFrom: opts.entriesFrom ?? -Infinity };
+    const read = { known: this.knownBySeq(opts.known ?? []), entriesFrom: opts.entriesFrom ?? -Infinity, ...reads };
     const shortlist = vectorShortlist(limit, idx.size);
     // The shortlist re-ranked exactly, then the filter in rank order: a chunk a little over `limit`
     // first (most entries pass a recall's filter), then the rest of the shortlist.
@@ -366,6 +370,22 @@ export class SqliteStore implements Store {
     // so the filter applies before the top-k and never empties it.
     const pass = new Set(this.driver.all<{ seq: number }>(`SELECT e.seq AS seq FROM entries e WHERE ${f.where}`, f.params).map((r) => r.seq));
     return this.passingInOrder(idx.nearest(query, shortlist, (seq) => pass.has(seq)), f, limit, read);
+  }
+
+  /**
+   * The two reads of vector hits under a filter (`where`): whole entries, or only which seqs pass. Both
+   * are prepared at the filter's first search, whichever its hits need, so a warm-up whose hits the text
+   * search had read already (or that never reached the cut) leaves the first real call nothing to compile.
+   * json_each drives the join (CROSS JOIN fixes the order, so rows come in rank order and LIMIT keeps the
+   * nearest): each seq is one rowid lookup. With `seq IN (json_each)` SQLite walks the status index over
+   * every row instead (6× slower at 10k).
+   */
+  private vectorHitReads(where: string): { wholeSql: string; seqSql: string } {
+    const sql = `FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${where} LIMIT ?`;
+    const reads = { wholeSql: `SELECT ${ENTRY_ROW_COLUMNS} ${sql}`, seqSql: `SELECT e.seq AS seq ${sql}` };
+    this.driver.prepare(reads.wholeSql, ENTRY_DATA);
+    this.driver.prepare(reads.seqSql);
+    return reads;
   }
 
   /** Entries of this tier already read in this call, by seq (their handle's number). */
@@ -393,9 +413,9 @@ export class SqliteStore implements Store {
    */
   private passingInOrder(
     ranked: readonly Ranked[], f: { where: string; params: SqlValue[] }, limit: number,
-    read: { known: ReadonlyMap<number, Entry>; entriesFrom: number },
+    read: { known: ReadonlyMap<number, Entry>; entriesFrom: number; wholeSql: string; seqSql: string },
   ): Array<VectorHit | UnreadVectorHit> {
-    const { known, entriesFrom } = read;
+    const { known, entriesFrom, wholeSql, seqSql } = read;
     const hits: Array<VectorHit | UnreadVectorHit> = [];
     // Ranked best first: entries are wanted for the places before `cut`, only a yes or no after it.
     let cut = 0;
@@ -410,13 +430,9 @@ export class SqliteStore implements Store {
       // As many as the chunk's first `wanted` places hold (all that is needed if every one passes); none
       // when those are all known, as they fill the rest.
       const take = part.slice(0, wanted).filter((r) => !known.has(r.seq)).length;
-      // json_each drives the join (CROSS JOIN fixes the order, so rows come in rank order and LIMIT keeps
-      // the nearest): each seq is one rowid lookup. With `seq IN (json_each)` SQLite walks the status
-      // index over every row instead (6× slower at 10k).
-      const sql = `FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${f.where} LIMIT ?`;
       const params = [JSON.stringify(unread.map((r) => r.seq)), ...f.params, take];
       const rows: Array<{ seq: number | string; row?: EntryRow }> =
-        take === 0 ? [] : whole ? this.entryRows(`SELECT ${ENTRY_ROW_COLUMNS} ${sql}`, params).map((row) => ({ seq: row.seq, row })) : this.driver.all<{ seq: number }>(`SELECT e.seq AS seq ${sql}`, params);
+        take === 0 ? [] : whole ? this.entryRows(wholeSql, params).map((row) => ({ seq: row.seq, row })) : this.driver.all<{ seq: number }>(seqSql, params);
       const bySeq = new Map(rows.map((r) => [Number(r.seq), r] as const));
       const lastRead = take > 0 && rows.length === take ? Number(rows[rows.length - 1]!.seq) : undefined;
       let end = part.length;
@@ -924,7 +940,7 @@ export class SqliteStore implements Store {
    * Nothing is stored, no listener hears of it, and no handle is used up. Skipped when read-only or
    * while another writer holds the lock.
    */
-  async warm(samples: readonly Entry[] = []): Promise<void> {
+  async warm(samples: readonly Entry[] = [], vectors?: SampleVectors): Promise<void> {
     this.driver.prepare(INSERT_ROW_SQL);
     this.driver.prepare(INSERT_EVENT_SQL);
     if (samples.length === 0) return;
@@ -934,6 +950,8 @@ export class SqliteStore implements Store {
         this.insertInTransaction(e, { type: "created", actor: "cairn:warm", data: { source: "add" } }, { unique: true });
         this.countUsageInTransaction([e.id], "shown", "cairn:warm", { agent: "cairn:warm", project_id: e.provenance.source_project_id ?? "" });
       }
+      // With a model on, every add also stores the lesson's vector.
+      if (vectors) this.putVectorsInTransaction(vectors.space, samples.flatMap((e, i) => (vectors.vectors[i] ? [{ id: e.id, vector: vectors.vectors[i]! }] : [])));
     });
   }
 

@@ -139,6 +139,12 @@ export interface SearchHit {
 }
 
 /** The vector space a stored vector belongs to; vectors of different spaces are never compared. */
+/** Vectors of warm-up samples (see warm), in the samples' order; null where a text had none. */
+export interface SampleVectors {
+  space: VectorSpace;
+  vectors: ReadonlyArray<Float32Array | null>;
+}
+
 export interface VectorSpace {
   modelId: string;
   dimension: number;
@@ -417,9 +423,10 @@ export interface Store {
   writeBatch<T>(fn: () => Promise<T>): Promise<T>;
   /**
    * Optional, changes nothing: prepares what the first write would (long-running processes call it
-   * after open). Given sample entries, a store may rehearse their insert and usage count and roll them back.
+   * after open). Given sample entries (and their vectors, when a model is on), a store may rehearse
+   * their insert, vectors and usage count and roll them back.
    */
-  warm?(samples?: readonly Entry[]): Promise<void>;
+  warm?(samples?: readonly Entry[], vectors?: SampleVectors): Promise<void>;
   /** Notified after every committed change; returns the unsubscribe function. */
   subscribe(listener: StoreListener): () => void;
   /**

@@ -87,12 +87,13 @@ test("regression 16.2: after warm(), a process's first add costs well under half
 /** The WAL header's checkpoint sequence and salts: they change exactly when the log is started over. */
 const walGeneration = (file: string): string => fs.readFileSync(`${file}-wal`).subarray(12, 24).toString("hex");
 
-test("regression 16.2: after warm(), the first add and the first inject prepare no statement and do not start the WAL", async () => {
+/** Words only (the default) and with the built-in model on, whose adds also store a vector. */
+for (const provider of ["none", "builtin"] as const) test(`regression 16.2: after warm(), the first add and the first inject prepare no statement and do not start the WAL (embedding.provider ${provider})`, async () => {
   const sb = makeSandbox();
   try {
     await seed(sb);
     const before = snapshot(sb);
-    const c = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "agent:test" });
+    const c = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "agent:test", config: { embedding: { provider } } });
     try {
       const s = (c as unknown as { services: { swarm: { driver: SqliteDriver }; hive: { driver: SqliteDriver } } }).services;
       const drivers = [s.swarm.driver, s.hive.driver];
