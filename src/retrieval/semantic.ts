@@ -34,10 +34,16 @@ export type TierVectorHits = ReadonlyArray<VectorHit | UnreadVectorHit>;
  * top-k). `known`: that store's text hits for the same filter, handed back rather than read again.
  * A lesson only the vectors find is a candidate from RELATED_SIMILARITY up (see blendCandidates), so
  * below it the store need not read the entry: its similarity still sets the tier's floor.
+ * `onlyByMeaning`: how many of those lessons (the nearest) may be candidates at most; the others come
+ * back unread, still setting the floor.
  */
-export async function vectorCandidates(st: Store, q: QueryVector, filter: EntryFilter, k: number, known?: readonly Entry[]): Promise<TierVectorHits> {
+export async function vectorCandidates(
+  st: Store, q: QueryVector, filter: EntryFilter, k: number, known?: readonly Entry[], onlyByMeaning?: number,
+): Promise<TierVectorHits> {
   try {
-    return await st.searchVectors(q.space, q.query, filter, k, { ...(known ? { known } : {}), entriesFrom: RELATED_SIMILARITY });
+    return await st.searchVectors(q.space, q.query, filter, k, {
+      ...(known ? { known } : {}), entriesFrom: RELATED_SIMILARITY, ...(onlyByMeaning !== undefined ? { readAtMost: onlyByMeaning } : {}),
+    });
   } catch (e) {
     // A store that cannot search vectors (a team hive that is down) still answers through its text index.
     if (isUnavailable(e)) return [];

@@ -359,7 +359,7 @@ export class SqliteStore implements Store {
     const reads = this.vectorHitReads(f.where);
     const idx = this.vectorIndex(space);
     if (idx.size === 0) return [];
-    const read = { known: this.knownBySeq(opts.known ?? []), entriesFrom: opts.entriesFrom ?? -Infinity, ...reads };
+    const read = { known: this.knownBySeq(opts.known ?? []), entriesFrom: opts.entriesFrom ?? -Infinity, readAtMost: opts.readAtMost ?? Infinity, ...reads };
     const shortlist = vectorShortlist(limit, idx.size);
     // The shortlist re-ranked exactly, then the filter in rank order: a chunk a little over `limit`
     // first (most entries pass a recall's filter), then the rest of the shortlist.
@@ -408,18 +408,22 @@ export class SqliteStore implements Store {
    * again. Of the others, as many are read as the chunk's first `wanted` places hold: the number needed
    * if they all pass (when some fail, SQL reads on past them, so one statement mostly suffices). The
    * walk stops at the last row read (an entry beyond it may pass unread); the next chunk starts there.
-   * Below `entriesFrom` only whether an entry passes is asked (its seq, not its row's JSON): on the
-   * retrieval eval's real lessons ~43 of a recall's ~52 vector hits not found by words sit there.
+   * Below `entriesFrom`, and past the first `readAtMost` unknown hits above it, only whether an entry
+   * passes is asked (its seq, not its row's JSON): on the retrieval eval's real lessons ~43 of a recall's
+   * ~52 vector hits not found by words sit below it.
    */
   private passingInOrder(
     ranked: readonly Ranked[], f: { where: string; params: SqlValue[] }, limit: number,
-    read: { known: ReadonlyMap<number, Entry>; entriesFrom: number; wholeSql: string; seqSql: string },
+    read: { known: ReadonlyMap<number, Entry>; entriesFrom: number; readAtMost: number; wholeSql: string; seqSql: string },
   ): Array<VectorHit | UnreadVectorHit> {
-    const { known, entriesFrom, wholeSql, seqSql } = read;
+    const { known, entriesFrom, readAtMost, wholeSql, seqSql } = read;
     const hits: Array<VectorHit | UnreadVectorHit> = [];
-    // Ranked best first: entries are wanted for the places before `cut`, only a yes or no after it.
+    // Ranked best first: entries are wanted for the places before `cut` (from entriesFrom up, and no more
+    // than readAtMost of them to read), only a yes or no after it.
     let cut = 0;
-    while (cut < ranked.length && ranked[cut]!.similarity >= entriesFrom) cut++;
+    for (let toRead = 0; cut < ranked.length && ranked[cut]!.similarity >= entriesFrom; cut++) {
+      if (!known.has(ranked[cut]!.seq) && toRead++ === readAtMost) break;
+    }
     let walked = 0;
     for (let from = 0, chunk = Math.ceil(limit * 1.5) + 8; from < ranked.length && hits.length < limit; ) {
       // A chunk never straddles the cut: its rows are read whole or not at all.

@@ -156,7 +156,7 @@ export interface VectorHit {
   similarity: number;
 }
 
-/** A hit whose entry was not read (below VectorSearchOptions.entriesFrom): it passed the filter, at this similarity. */
+/** A hit whose entry was not read (below VectorSearchOptions.entriesFrom, or past readAtMost): it passed the filter, at this similarity. */
 export interface UnreadVectorHit {
   entry?: undefined;
   tier: Tier;
@@ -174,6 +174,11 @@ export interface VectorSearchOptions {
    * ranks and that it passes the filter (recall drops such a lesson unless its words were found too).
    */
   entriesFrom?: number;
+  /**
+   * Of the hits at or above `entriesFrom` and not in `known`, at most this many (the nearest; one the
+   * filter refuses takes its place too) are read whole; the rest may come back unread like those below it.
+   */
+  readAtMost?: number;
 }
 
 /** How many entries carry a vector of each space (doctor, stats, reindex progress). */

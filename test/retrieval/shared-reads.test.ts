@@ -126,6 +126,37 @@ test("searchVectors below entriesFrom asks only whether an entry passes: same ra
   });
 });
 
+test("searchVectors reads at most readAtMost of the hits it was not handed: the nearest ones, the rest unread at the same places", async () => {
+  // Similarities spread from ~1 down; entry 2 archived, so the filter refuses one of the nearest.
+  await withVectorStore(10, (i) => i === 2, (i) => [Math.cos(i / 6), Math.sin(i / 6), 0, 0], async (store, entries) => {
+    const query = unit([1, 0, 0, 0]);
+    const filter = { statuses: ["established" as const] };
+    await store.searchVectors(space, query, filter, 8);
+    const parsed = async (opts: { known?: Entry[]; readAtMost?: number }) => {
+      const before = store.driver.jsonRowsRead;
+      const hits = await store.searchVectors(space, query, filter, 8, opts);
+      return { hits, parsed: store.driver.jsonRowsRead - before };
+    };
+    const all = await parsed({});
+    assert.equal(all.hits.length, 8);
+    const capped = await parsed({ readAtMost: 3 });
+    // The same places at the same similarities; the nearest unknown three (the archived one among them,
+    // refused) read whole, every later one unread.
+    assert.deepEqual(capped.hits.map((h) => h.similarity), all.hits.map((h) => h.similarity));
+    capped.hits.forEach((h, i) => {
+      if (i < 2) assert.equal(h.entry?.id, all.hits[i]!.entry!.id);
+      else assert.deepEqual([h.entry, (h as { tier?: string }).tier], [undefined, "swarm"]);
+    });
+    assert.equal(capped.parsed, 2, "the refused entry takes one of the three places");
+    // Handed entries do not count: with the first two known, three more are read.
+    const known = [all.hits[0]!.entry!, all.hits[1]!.entry!];
+    const withKnown = await parsed({ known, readAtMost: 3 });
+    assert.deepEqual(withKnown.hits.map((h) => h.entry?.id), all.hits.map((h, i) => (i < 4 ? h.entry!.id : undefined)));
+    assert.equal(withKnown.parsed, 2);
+    assert.ok(!capped.hits.some((h) => h.entry?.id === entries[2]!.id));
+  });
+});
+
 test("hybrid recall reads each lesson that both the words and the vectors find once", async () => {
   const sb = makeSandbox();
   const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, config: { embedding: { provider: "builtin" }, knowledge: { hive_enabled: false } } });
