@@ -2,6 +2,7 @@
 import type { EmbeddingConfig } from "../config.js";
 import { isUnavailable } from "../errors.js";
 import type { VectorSpace } from "../store/store.js";
+import { calibrationBetween, cosineScale, IDENTITY_CALIBRATION, REFERENCE_TEXTS, type Calibration } from "./calibration.js";
 import type { Embedder, SyncEmbedder } from "./embedder.js";
 import { EndpointEmbedder } from "./endpoint-embedder.js";
 import { builtinEmbedder } from "./static-embedder.js";
@@ -25,6 +26,8 @@ function spaceOf(e: Embedder): VectorSpace {
 export class EmbeddingService {
   #downUntil = 0;
   #warned = false;
+  /** Per space measured (see calibration); a measurement that could not be made is dropped, so it is tried again. */
+  readonly #calibrations = new Map<string, Promise<Calibration | undefined>>();
 
   /** `primary` undefined: the built-in model is the current model. */
   constructor(
@@ -69,6 +72,37 @@ export class EmbeddingService {
     }
     const b = this.builtin();
     return { space: spaceOf(b), vectors: texts.map((t) => b.embedSync(t)) };
+  }
+
+  /**
+   * How cosines of `space` read on the built-in model's scale (the scale retrieval's thresholds are set
+   * on): the identity for the built-in model; for another, measured once per process on REFERENCE_TEXTS
+   * (one request to the endpoint). Undefined while it cannot be measured (the endpoint is down, or the
+   * model's cosines do not spread).
+   */
+  calibration(space: VectorSpace): Promise<Calibration | undefined> {
+    const b = this.builtin();
+    if (space.modelId === b.modelId && space.dimension === b.dimension) return Promise.resolve(IDENTITY_CALIBRATION);
+    const key = `${space.modelId}\u0000${space.dimension}`;
+    let measured = this.#calibrations.get(key);
+    if (!measured) {
+      measured = this.#measureCalibration(space).then((c) => {
+        if (!c) this.#calibrations.delete(key);
+        return c;
+      });
+      this.#calibrations.set(key, measured);
+    }
+    return measured;
+  }
+
+  async #measureCalibration(space: VectorSpace): Promise<Calibration | undefined> {
+    const { space: got, vectors } = await this.embed(REFERENCE_TEXTS);
+    // The endpoint went down in between: its vectors are not the ones asked about.
+    if (got.modelId !== space.modelId || got.dimension !== space.dimension) return undefined;
+    const model = cosineScale(vectors);
+    const b = this.builtin();
+    const reference = cosineScale(REFERENCE_TEXTS.map((t) => b.embedSync(t)));
+    return model && reference ? calibrationBetween(model, reference) : undefined;
   }
 
   /** True while the endpoint is being skipped after a failure. */

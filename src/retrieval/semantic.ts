@@ -6,11 +6,13 @@ import type { EntryFilter, SearchHit, Store, UnreadVectorHit, VectorHit, VectorS
 import type { ScoreInput } from "./score.js";
 import type { RetrievalMode } from "./recall.js";
 import { RELATED_SIMILARITY, SEMANTIC_FLOOR } from "./weights.js";
+import type { Calibration } from "../embed/calibration.js";
 
-/** The context's vector and the space it belongs to; undefined when vectors are off or there is no text. */
+/** The context's vector, the space it belongs to and how that space's cosines read on the built-in model's scale. */
 export interface QueryVector {
   space: VectorSpace;
   query: Float32Array;
+  calibration: Calibration;
 }
 
 /**
@@ -23,7 +25,9 @@ export async function queryVector(s: Services, text: string): Promise<QueryVecto
   const { space, vectors } = await s.embedding.embed([text]);
   const query = vectors[0];
   if (!query || !space.dimension) return undefined;
-  return { space, query };
+  // A model whose cosines cannot be read on the thresholds' scale would call every lesson related: words only, this turn.
+  const calibration = await s.embedding.calibration(space);
+  return calibration ? { space, query, calibration } : undefined;
 }
 
 /** A tier's vector hits: a lesson below RELATED_SIMILARITY that its words did not find comes back unread. */
@@ -41,9 +45,11 @@ export async function vectorCandidates(
   st: Store, q: QueryVector, filter: EntryFilter, k: number, known?: readonly Entry[], onlyByMeaning?: number,
 ): Promise<TierVectorHits> {
   try {
-    return await st.searchVectors(q.space, q.query, filter, k, {
-      ...(known ? { known } : {}), entriesFrom: RELATED_SIMILARITY, ...(onlyByMeaning !== undefined ? { readAtMost: onlyByMeaning } : {}),
+    const hits = await st.searchVectors(q.space, q.query, filter, k, {
+      ...(known ? { known } : {}), entriesFrom: q.calibration.fromReference(RELATED_SIMILARITY), ...(onlyByMeaning !== undefined ? { readAtMost: onlyByMeaning } : {}),
     });
+    // Every similarity from here on is on the built-in model's scale, where weights.ts sets its thresholds.
+    return q.calibration.identity ? hits : hits.map((h) => ({ ...h, similarity: q.calibration.toReference(h.similarity) }));
   } catch (e) {
     // A store that cannot search vectors (a team hive that is down) still answers through its text index.
     if (isUnavailable(e)) return [];

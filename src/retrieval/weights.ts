@@ -97,7 +97,9 @@ export const PHASE_CATEGORY_HINTS: ReadonlyArray<{ pattern: RegExp; categories: 
 /**
  * Cosine at or below which a lesson and a context are unrelated for the built-in model (its
  * unrelated pairs sit around 0, paraphrases around 0.3–0.5), and the cosine at which the
- * semantic component is whole: measured on the retrieval eval's paraphrase cases.
+ * semantic component is whole: measured on the retrieval eval's paraphrase cases. Every similarity
+ * here is on the built-in model's scale: another model's cosines are mapped onto it first
+ * (embed/calibration.ts), since many put unrelated texts far above 0.
  */
 export const SEMANTIC_FLOOR = 0.05;
 export const SEMANTIC_FULL = 0.5;
