@@ -78,6 +78,8 @@ export async function warmServices(s: Services): Promise<void> {
   await rehearseAdds(s);
   // With a model on, an add also stores its lesson's vector (and warms the model's table).
   const vectors = s.embedding ? await s.embedding.embed(samples.map(embeddingTextOf)) : undefined;
+  // An endpoint model's cosine scale is measured once (one request), here rather than in the first turn.
+  if (vectors) await s.embedding?.calibration(vectors.space);
   // Dedup weighs meaning when the words fall short: that loads the built-in word vectors (~30 ms), once.
   compareLessons(SAMPLES[0]!, SAMPLES[1]!, s.config.knowledge.dedup_threshold);
   for (const store of openTiers(s)) {
