@@ -150,7 +150,7 @@ test("a worker that cannot start falls back to the main thread silently, with th
     const ctx = { config: services(dir).config, trusted: true, hive: true };
     const collect = async (it: AsyncIterable<PreparedItem>) => {
       const out: unknown[] = [];
-      for await (const x of it) out.push(x.ok ? [x.record.line, x.record.input.lesson] : [x.bad.line, x.bad.error]);
+      for await (const x of it) out.push(x.ok ? [x.record.line, x.record.input!.lesson] : [x.bad.line, x.bad.error]);
       return out;
     };
     const fellBack = importWorkerStats.fellBack;
