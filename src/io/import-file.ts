@@ -149,7 +149,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     if (record.entry) {
       // The restorer reads the tier's keys from the database: queued rows must be in it, in their order.
       if (queue?.pending) await flushQueue();
-      const r = await restorer.restore(record.entry, item.gate as RestoreGate | undefined);
+      const r = await restorer.restore(record.entry, item.gate as RestoreGate | undefined, item.derived);
       if (r === "imported") addedInto.add(storeFor(s, record.entry.tier));
       if (typeof r === "string") report[r]++;
       else {

@@ -26,7 +26,7 @@ async function send(items: PreparedItem[]): Promise<void> {
 async function run(): Promise<void> {
   let chunk: PreparedItem[] = [];
   for await (const item of parseFile(file, format)) {
-    chunk.push(prepareItem(item, ctx, { vector: true }));
+    chunk.push(prepareItem(item, ctx, { ahead: true }));
     if (chunk.length >= CHUNK_ITEMS) {
       await send(chunk);
       chunk = [];

@@ -7,16 +7,18 @@ import { gateInput, type GateOutcome } from "../lifecycle/gate-input.js";
 import { lessonVector } from "../quality/meaning.js";
 import { lessonKey, profileText, type LessonKey } from "../quality/similarity.js";
 import type { Services } from "../services.js";
+import { derivedColumns, type DerivedColumns } from "../store/entry-columns.js";
 import { parseFile } from "./parse.js";
-import { gateRestoredEntry, type RestoreGate } from "./restore.js";
+import { gateRestoredEntry, restoredEntry, type RestoreGate } from "./restore.js";
 import type { ImportFormat, ParseItem } from "./types.js";
 
 /**
  * A parsed item, with its gates' verdict when they already ran (in the worker), and for a lesson the
  * write path will compare with its neighbours, its vector (meaning.ts lessonVector) and its key
- * (similarity.ts lessonKey) when computed ahead.
+ * (similarity.ts lessonKey) when computed ahead; for a restored entry that passed, the columns its
+ * store derives from it (entry-columns.ts derivedColumns).
  */
-export type PreparedItem = ParseItem & { gate?: GateOutcome | RestoreGate; vector?: Float32Array | null; key?: LessonKey };
+export type PreparedItem = ParseItem & { gate?: GateOutcome | RestoreGate; vector?: Float32Array | null; key?: LessonKey; derived?: DerivedColumns };
 
 /** What the gates need to know, the same in either thread. */
 export interface PrepareContext {
@@ -42,14 +44,18 @@ export function recordTier(record: { tier?: Tier }, hive: boolean): Tier {
 
 /**
  * Runs the gates a row will meet on the write path, so their verdict can travel with it; with
- * `vector`, also the lesson's vector and key for dedup (in the worker: the thread that dedups then need not).
+ * `ahead`, also what the thread that stores it would compute next (in the worker: that thread then
+ * need not): a new lesson's vector and key for dedup, a restored entry's derived columns.
  */
-export function prepareItem(item: ParseItem, ctx: PrepareContext, opts: { vector?: boolean } = {}): PreparedItem {
+export function prepareItem(item: ParseItem, ctx: PrepareContext, opts: { ahead?: boolean } = {}): PreparedItem {
   if (!item.ok) return item;
   const { record } = item;
-  if (record.entry) return { ...item, gate: gateRestoredEntry(record.entry) };
+  if (record.entry) {
+    const gate = gateRestoredEntry(record.entry);
+    return { ...item, gate, ...(opts.ahead && gate.ok ? { derived: derivedColumns(restoredEntry(record.entry, gate)) } : {}) };
+  }
   const gate = gateInput(ctx, record.input, recordTier(record, ctx.hive), ctx.trusted);
-  return { ...item, gate, ...(opts.vector && gate.ok ? { ...vectorOf(gate.lesson), key: lessonKey(gate.lesson) } : {}) };
+  return { ...item, gate, ...(opts.ahead && gate.ok ? { ...vectorOf(gate.lesson), key: lessonKey(gate.lesson) } : {}) };
 }
 
 /** The dedup vector of a lesson, or nothing when the model cannot be read (the main thread then tries, and says so). */

@@ -5,6 +5,7 @@ import { extraTextIssues } from "../lifecycle/gate-input.js";
 import { validateLessonText } from "../quality/gates.js";
 import type { GateResult, QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
+import type { DerivedColumns } from "../store/entry-columns.js";
 import type { Store } from "../store/store.js";
 
 export type RestoreOutcome = "imported" | "unchanged" | "reinforced" | { rejected: string };
@@ -22,6 +23,11 @@ export function gateRestoredEntry(entry: Entry): RestoreGate {
   const gate: GateResult = validateLessonText(entry.lesson, { trusted: true, adviceJudged: true });
   const refusals: QualityIssue[] = [...gate.issues, ...extraTextIssues(entry)].filter((i) => i.severity === "reject");
   return refusals.length ? { ok: false, reason: refusals.map((i) => i.message).join("; ") } : { ok: true, lesson: gate.text };
+}
+
+/** The entry a row that passed its gates is stored as: its lesson as the gates returned it. */
+export function restoredEntry(entry: Entry, gate: { lesson: string }): Entry {
+  return { ...entry, lesson: gate.lesson };
 }
 
 /** One tier's ids, external ids and fingerprints: read once, then grown with each row this restore stores. */
@@ -45,7 +51,7 @@ export interface LateOutcomes {
  */
 export class Restorer {
   private readonly keys = new Map<Store, Promise<TierKeys>>();
-  private readonly queued = new Map<Store, Entry[]>();
+  private readonly queued = new Map<Store, { entries: Entry[]; derived: Array<DerivedColumns | undefined> }>();
 
   constructor(private readonly s: Services, private readonly actor: string) {}
 
@@ -70,9 +76,10 @@ export class Restorer {
   /**
    * Decides a row's outcome and queues it when it is new: "imported" holds once flush() has run,
    * except for the rows flush() reports. `gate` may come precomputed (a worker thread ran
-   * gateRestoredEntry); else it runs here.
+   * gateRestoredEntry); else it runs here. So may `derived`, the derivedColumns of the entry as
+   * restoredEntry makes it (the worker computes them beside the gates, so this thread need not).
    */
-  async restore(entry: Entry, gate?: RestoreGate): Promise<RestoreOutcome> {
+  async restore(entry: Entry, gate?: RestoreGate, derived?: DerivedColumns): Promise<RestoreOutcome> {
     const s = this.s;
     if (entry.tier === "hive" && !s.hive) return { rejected: "hive entry but the hive is disabled" };
     const store = storeFor(s, entry.tier);
@@ -80,12 +87,13 @@ export class Restorer {
     if (keys.ids.has(entry.id)) return "unchanged";
     const g = gate ?? gateRestoredEntry(entry);
     if (!g.ok) return { rejected: g.reason };
-    const fingerprint = fingerprintLesson(g.lesson);
+    const fingerprint = derived?.fingerprint ?? fingerprintLesson(g.lesson);
     if (keys.fingerprints.has(fingerprint)) return "reinforced";
     keys.ids.add(entry.id);
     keys.fingerprints.add(fingerprint);
-    const queue = this.queued.get(store) ?? [];
-    queue.push({ ...entry, lesson: g.lesson });
+    const queue = this.queued.get(store) ?? { entries: [], derived: [] };
+    queue.entries.push(restoredEntry(entry, g));
+    queue.derived.push(derived);
     this.queued.set(store, queue);
     return "imported";
   }
@@ -100,8 +108,8 @@ export class Restorer {
     const late: LateOutcomes = { reinforced: 0, unchanged: 0 };
     const queued = [...this.queued];
     this.queued.clear();
-    for (const [store, entries] of queued) {
-      const outcomes = await store.insertEntries(entries, { type: "created", actor: this.actor, data: { source: "import", lossless: true } }, { unique: true });
+    for (const [store, { entries, derived }] of queued) {
+      const outcomes = await store.insertEntries(entries, { type: "created", actor: this.actor, data: { source: "import", lossless: true } }, { unique: true, derived });
       for (const o of outcomes) {
         if (o.action === "duplicate") late.reinforced++;
         else if (o.action === "exists") late.unchanged++;

@@ -1,7 +1,7 @@
 // Near-duplicate candidates for a trusted bulk import from an in-memory copy of the SQLite tier's full-text index, ranked as FTS5's bm25 ranks them.
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import type { Entry, Status } from "../core/entry.js";
-import { searchTextOf } from "../store/entry-columns.js";
+import { searchTextOf, type DerivedColumns } from "../store/entry-columns.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { SearchHit, Store } from "../store/store.js";
 import { chooseQueryTerms, runSearchSteps, TermStatsCache, type SearchStep } from "../store/term-stats.js";
@@ -109,12 +109,13 @@ export class BulkNeighbours {
   /**
    * Indexes `entry`, not yet in the database, as the row it will be under `seq`: searches and
    * findByFingerprint meet it from now on. Its insert (heard from the store) confirms it; settle()
-   * forgets what was not stored under the seq it was staged as.
+   * forgets what was not stored under the seq it was staged as. `derived`: the entry's fingerprint
+   * and search text when the caller has them already (InsertQueue derives them once for the insert too).
    */
-  stage(seq: number, entry: Entry): void {
+  stage(seq: number, entry: Entry, derived?: Pick<DerivedColumns, "fingerprint" | "searchText">): void {
     this.unstage(seq);
-    const fingerprint = fingerprintLesson(entry.lesson);
-    this.put(seq, entry.lifecycle.status, searchTextOf(entry), entry.id, entry.lesson, fingerprint);
+    const fingerprint = derived?.fingerprint ?? fingerprintLesson(entry.lesson);
+    this.put(seq, entry.lifecycle.status, derived?.searchText ?? searchTextOf(entry), entry.id, entry.lesson, fingerprint);
     this.staged.set(seq, entry);
     const twins = this.stagedByFingerprint.get(fingerprint);
     if (twins) twins.push(entry);
@@ -133,7 +134,8 @@ export class BulkNeighbours {
     const entry = this.staged.get(seq);
     if (!entry) return;
     this.staged.delete(seq);
-    const fingerprint = fingerprintLesson(entry.lesson);
+    // The staged row's doc is still indexed under its seq (put() replaces it only after this).
+    const fingerprint = this.docs.get(seq)?.fingerprint ?? fingerprintLesson(entry.lesson);
     const twins = this.stagedByFingerprint.get(fingerprint)?.filter((e) => e !== entry) ?? [];
     if (twins.length) this.stagedByFingerprint.set(fingerprint, twins);
     else this.stagedByFingerprint.delete(fingerprint);

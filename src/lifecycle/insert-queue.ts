@@ -1,6 +1,7 @@
 // New lessons of a trusted bulk import held back and inserted together: one statement, so one full-text flush, per batch instead of per row.
 import type { Entry } from "../core/entry.js";
 import { handleFor } from "../core/ids.js";
+import { derivedColumns, type DerivedColumns } from "../store/entry-columns.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { EventInput, Store } from "../store/store.js";
 import type { BulkNeighbours } from "./bulk-neighbours.js";
@@ -8,6 +9,8 @@ import type { WriteResult } from "./write.js";
 
 interface Held {
   entry: Entry;
+  /** Its derived columns, computed once for the in-memory index and the insert. */
+  derived: DerivedColumns;
   /** Decides the row again, without the queue: for a row its insert refused after all. */
   replay: () => Promise<WriteResult>;
 }
@@ -61,8 +64,9 @@ export class InsertQueue {
     if (!queue) this.held.set(store, (queue = { event, base: store.lastSeq(), rows: [] }));
     const seq = queue.base + queue.rows.length + 1;
     const handle = handleFor(store.tier, seq);
-    index.stage(seq, { ...entry, tier: store.tier, handle });
-    queue.rows.push({ entry, replay });
+    const derived = derivedColumns(entry);
+    index.stage(seq, { ...entry, tier: store.tier, handle }, derived);
+    queue.rows.push({ entry, derived, replay });
     this.ids.add(entry.id);
     return handle;
   }
@@ -76,7 +80,7 @@ export class InsertQueue {
     for (const [store, { event, rows }] of queues) {
       let outcomes;
       try {
-        outcomes = await store.insertEntries(rows.map((r) => r.entry), event, { unique: true });
+        outcomes = await store.insertEntries(rows.map((r) => r.entry), event, { unique: true, derived: rows.map((r) => r.derived) });
       } finally {
         this.indexFor(store)?.settle();
       }

@@ -1,6 +1,6 @@
 // What every store derives from an entry for its indexes: the full-text search text, applicability lists, the advisory flag.
 import type { Entry, Status, Tier } from "../core/entry.js";
-import { handleFor } from "../core/ids.js";
+import { fingerprintLesson, handleFor } from "../core/ids.js";
 import { buildSearchText } from "../core/text.js";
 
 /** The text the full-text index sees: the lesson plus what makes it findable. */
@@ -16,6 +16,22 @@ export function searchTextOf(e: Entry): string {
     e.applicability.tech_stack.join(" "),
     e.applicability.file_globs.join(" "),
   ]);
+}
+
+/**
+ * The columns a store derives from an entry's content that cost the most to compute (~30 µs a row
+ * together): its lesson's fingerprint, its full-text search text and its JSON. A bulk restore
+ * computes them in its worker thread, beside the gates, so the thread that inserts need not.
+ */
+export interface DerivedColumns {
+  fingerprint: string;
+  searchText: string;
+  /** JSON.stringify of the entry exactly as it is stored (its tier the store's). */
+  json: string;
+}
+
+export function derivedColumns(e: Entry): DerivedColumns {
+  return { fingerprint: fingerprintLesson(e.lesson), searchText: searchTextOf(e), json: JSON.stringify(e) };
 }
 
 /** Carries file globs or a detection pattern: what pre-action advisories match, and what moves the rules version. */

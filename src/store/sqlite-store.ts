@@ -3,7 +3,7 @@ import { healDates } from "../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { queryTerms, toFtsMatchQuery } from "../core/text.js";
-import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, searchTextOf, type EntryRowColumns } from "./entry-columns.js";
+import { applicabilityKey, derivedColumns, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, type DerivedColumns, type EntryRowColumns } from "./entry-columns.js";
 import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
@@ -198,15 +198,16 @@ export class SqliteStore implements Store {
     return this.driver.get<EntryRow>(sql, params, ENTRY_DATA);
   }
 
-  private columnsOf(e: Entry): SqlValue[] {
+  /** `derived`: the entry's derivedColumns when already computed (a bulk restore's worker thread does). */
+  private columnsOf(e: Entry, derived: DerivedColumns = derivedColumns(e)): SqlValue[] {
     return [
       e.lesson, e.category, e.kind, e.lifecycle.status, e.applicability.scope, e.directive.priority,
-      e.lifecycle.confidence, utilityOf(e), fingerprintLesson(e.lesson), e.provenance.external_id ?? null,
+      e.lifecycle.confidence, utilityOf(e), derived.fingerprint, e.provenance.external_id ?? null,
       e.provenance.source_project_id ?? null, e.lifecycle.phases_alive, e.lifecycle.max_phases ?? null,
       e.provenance.auto_generated ? 1 : 0, e.usage.shown, e.usage.applied, e.usage.ignored, e.usage.violated,
       e.usage.prevented, e.usage.helpful, e.usage.harmful, e.usage.last_shown_at ?? null, e.updated_at,
-      searchTextOf(e), listColumn(e.applicability.agents), listColumn(e.applicability.tools),
-      listColumn(e.applicability.projects), JSON.stringify(e),
+      derived.searchText, listColumn(e.applicability.agents), listColumn(e.applicability.tools),
+      listColumn(e.applicability.projects), derived.json,
     ];
   }
 
@@ -231,8 +232,8 @@ export class SqliteStore implements Store {
   }
 
   /** A row's values in ENTRY_INSERT_COLUMNS order. */
-  private insertValues(e: Entry): SqlValue[] {
-    return [e.id, this.tier, e.created_at, e.usage.consulted, e.usage.last_consulted_at ?? null, ...this.columnsOf(e)];
+  private insertValues(e: Entry, derived?: DerivedColumns): SqlValue[] {
+    return [e.id, this.tier, e.created_at, e.usage.consulted, e.usage.last_consulted_at ?? null, ...this.columnsOf(e, derived)];
   }
 
   /** A new row takes `seq`, else the next one after the highest ever used: handles are never reused. */
@@ -250,8 +251,9 @@ export class SqliteStore implements Store {
 
   async insertEntries(entries: readonly Entry[], event: EventInput, opts: InsertOptions = {}): Promise<BulkInsertOutcome[]> {
     const es = entries.map((entry): Entry => ({ ...entry, tier: this.tier }));
-    const rows = es.map((e) => {
-      const values = this.insertValues(e);
+    const rows = es.map((e, i) => {
+      // Columns derived ahead describe the entry as given: only where that was already this tier's.
+      const values = this.insertValues(e, entries[i]!.tier === this.tier ? opts.derived?.[i] : undefined);
       return { id: e.id, fingerprint: String(values[FINGERPRINT_COLUMN]), status: e.lifecycle.status, values };
     });
     const staged = this.driver.transaction(() => insertStagedRows(this.driver, rows, event, opts.unique ?? false));

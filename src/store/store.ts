@@ -1,6 +1,7 @@
 // The Store interface: everything the engine asks of a tier's database (SQLite now, PostgreSQL later).
 import type { Category, Entry, EntryEvent, EventType, Kind, RejectedLesson, Status, Tier } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import type { DerivedColumns } from "./entry-columns.js";
 import type { EntryTally } from "./tallies.js";
 
 /** Statuses in which a lesson absorbs new sightings: at most one entry per lesson text may be in them. */
@@ -228,6 +229,12 @@ export interface QueuedOutcome {
 export interface InsertOptions {
   /** Refuse a second live entry with the same lesson text (the write path sets it; raw loads may not). */
   unique?: boolean;
+  /**
+   * insertEntries only: the derived columns of each entry (in the order of the entries; undefined
+   * where not known), computed ahead by derivedColumns on the entry as given. A store may use them
+   * instead of deriving its own where the entry's tier is the store's.
+   */
+  derived?: ReadonlyArray<DerivedColumns | undefined>;
 }
 
 /** What a tier's full-text index knows of some query terms (see Store.termFrequencies). */

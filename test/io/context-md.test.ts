@@ -32,7 +32,7 @@ const MD = [
 test("maps the four sections and folds indented continuation lines", async () => {
   const { ok, bad } = await collect(parseFile(writeTmp("context.md", MD), "context-md"));
   assert.deepEqual(bad, []);
-  const got = ok.map((r) => ({ line: r.line, lesson: r.input.lesson, category: r.input.category, kind: r.input.kind, tags: r.input.tags }));
+  const got = ok.map((r) => ({ line: r.line, lesson: r.input!.lesson, category: r.input!.category, kind: r.input!.kind, tags: r.input!.tags }));
   assert.deepEqual(got, [
     { line: 4, lesson: "Run migrations before seeding the database. This matters in CI where the DB starts empty.", category: "other", kind: "learning", tags: [] },
     { line: 6, lesson: "Use fake timers for polling code.", category: "other", kind: "learning", tags: [] },
@@ -41,11 +41,11 @@ test("maps the four sections and folds indented continuation lines", async () =>
     { line: 18, lesson: "Chose libsql over better-sqlite3. - because it ships prebuilt binaries", category: "other", kind: "decision", tags: [] },
     { line: 22, lesson: "Keep one writer per database file.", category: "other", kind: "decision", tags: [] },
   ]);
-  assert.deepEqual(ok[0]!.input.derived_from, { kind: "import", ref: "context.md" });
+  assert.deepEqual(ok[0]!.input!.derived_from, { kind: "import", ref: "context.md" });
 });
 
 test("heading variants: hyphens, underscores, case, trailing words", async () => {
   const md = "## LESSONS_LEARNED\n- a\n## lessons-learned (phase 2)\n- b\n## Lessonsish\n- c\n";
   const { ok } = await collect(parseFile(writeTmp("context.md", md), "context-md"));
-  assert.deepEqual(ok.map((r) => r.input.lesson), ["a", "b"]);
+  assert.deepEqual(ok.map((r) => r.input!.lesson), ["a", "b"]);
 });

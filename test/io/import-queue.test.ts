@@ -66,7 +66,8 @@ function corpus(): string[] {
 /** Everything stored, with random ids replaced by handles and clock times written since `since` by a mark, so two runs compare equal. */
 function contents(s: TestServices, since: number): unknown {
   const dump = (store: SqliteStore) => {
-    const entries = store.driver.all<{ id: string; seq: number; data: string }>("SELECT id, seq, data FROM entries ORDER BY seq", []);
+    // The derived columns too: a queued row's are computed once, for the in-memory index and its insert.
+    const entries = store.driver.all<{ id: string; seq: number; data: string }>("SELECT id, seq, data, search_text, fingerprint FROM entries ORDER BY seq", []);
     const events = store.driver.all<{ entry_id: string; type: string; at: string; actor: string; data: string }>("SELECT entry_id, type, at, actor, data FROM events ORDER BY seq", []);
     const rejected = store.driver.all("SELECT * FROM rejected ORDER BY rowid", []);
     return { entries, events, rejected };

@@ -58,7 +58,12 @@ async function contents(s: Services & { swarm: SqliteStore; hive: SqliteStore })
   return out;
 }
 
-async function importWith(workerEnv: string | undefined, file: string): Promise<{ report: ImportReport; store: unknown[]; dbBytes: Buffer[] }> {
+/** Every column of every stored entry, as SQLite holds it (the search text, fingerprint and JSON a store derives included). */
+function storedRows(s: Services & { swarm: SqliteStore; hive: SqliteStore }): unknown[] {
+  return [s.swarm, s.hive].flatMap((store) => store.driver.all("SELECT * FROM entries ORDER BY seq", []));
+}
+
+async function importWith(workerEnv: string | undefined, file: string): Promise<{ report: ImportReport; store: unknown[]; rows: unknown[]; dbBytes: Buffer[] }> {
   const dir = tmpDir();
   const s = services(dir);
   const saved = process.env.CAIRN_IMPORT_WORKER;
@@ -67,10 +72,11 @@ async function importWith(workerEnv: string | undefined, file: string): Promise<
   try {
     const report = await importFile(s, file, { format: file.endsWith(".cairn.jsonl") ? "cairn" : "opencode-swarm", trusted: true, actor: "import:test" });
     const store = await contents(s);
+    const rows = storedRows(s);
     await s.swarm.close();
     await s.hive.close();
     const dbBytes = fs.readdirSync(dir).filter((f) => f.endsWith(".db") || f.endsWith("-wal")).map((f) => fs.readFileSync(path.join(dir, f)));
-    return { report, store, dbBytes };
+    return { report, store, rows, dbBytes };
   } finally {
     if (saved === undefined) delete process.env.CAIRN_IMPORT_WORKER;
     else process.env.CAIRN_IMPORT_WORKER = saved;
@@ -110,8 +116,10 @@ test("regression 16.4: a lossless restore through the worker still refuses a row
       const id = `0190a0a0-0000-7000-8000-${String(i).padStart(12, "0")}`;
       const lesson = i === 500
         ? `Use the deploy token ${TOKEN} when the release job asks for one.`
-        : `Pin the runner image digest for job ${i}; a floating tag broke release ${i}. ${"Check the digest in the lockfile before merging. ".repeat(5)}`;
-      lines.push(JSON.stringify({ id, handle: `S-${i + 1}`, tier: "swarm", lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at }));
+        // Every tenth lesson carries a zero-width space the gates take out: it is stored (and indexed) without it.
+        : `Pin the runner image digest for job ${i}; a floating tag broke release ${i}.${i % 10 === 3 ? "\u200b" : ""} ${"Check the digest in the lockfile before merging. ".repeat(5)}`;
+      const extra = i % 7 === 0 ? { title: `Runner digest ${i}`, tags: ["ci", `job-${i}`], applicability: { file_globs: [".github/workflows/*.yml"], triggers: ["floatingTag"] } } : {};
+      lines.push(JSON.stringify({ id, handle: `S-${i + 1}`, tier: "swarm", lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at, ...extra }));
     }
     const file = path.join(dir, "backup.cairn.jsonl");
     fs.writeFileSync(file, lines.join("\n") + "\n");
@@ -121,6 +129,9 @@ test("regression 16.4: a lossless restore through the worker still refuses a row
     const onMain = await importWith("0", file);
     assert.deepEqual(viaWorker.report, onMain.report);
     assert.deepEqual(viaWorker.store, onMain.store);
+    // The worker derives each row's search text, fingerprint and JSON: the same bytes as the main thread's.
+    assert.deepEqual(viaWorker.rows, onMain.rows);
+    assert.ok(!(viaWorker.rows as Array<{ search_text: string; data: string }>).some((r) => r.search_text.includes("\u200b") || r.data.includes("\u200b") || r.data.includes("\\u200b")), "no stored row keeps the zero-width space");
     assert.equal(viaWorker.report.rejected, 1, JSON.stringify(viaWorker.report.rejections));
     assert.deepEqual(viaWorker.report.rejections.map((r) => r.line), [502]);
     assert.equal(viaWorker.report.imported, lines.length - 2);
@@ -139,7 +150,7 @@ test("a worker that cannot start falls back to the main thread silently, with th
     const ctx = { config: services(dir).config, trusted: true, hive: true };
     const collect = async (it: AsyncIterable<PreparedItem>) => {
       const out: unknown[] = [];
-      for await (const x of it) out.push(x.ok ? [x.record.line, x.record.input.lesson] : [x.bad.line, x.bad.error]);
+      for await (const x of it) out.push(x.ok ? [x.record.line, x.record.input!.lesson] : [x.bad.line, x.bad.error]);
       return out;
     };
     const fellBack = importWorkerStats.fellBack;

@@ -85,19 +85,19 @@ test("stray hive-knowledge.jsonl flat schema is tolerated, missing fields and al
   const { ok, bad } = await collect(parseFile(file, "opencode-swarm"));
   assert.equal(ok.length, 3);
   assert.ok(ok.every((r) => r.tier === "hive"));
-  assert.equal(ok[0]!.input.created_at, "2025-05-05T05:05:05Z");
-  assert.equal(ok[0]!.input.category, "tooling");
-  assert.equal(ok[1]!.input.lesson, "Prefer structured logging over printf debugging.");
-  assert.equal(ok[1]!.input.external_id, undefined);
-  assert.equal(ok[2]!.input.external_id, "7");
+  assert.equal(ok[0]!.input!.created_at, "2025-05-05T05:05:05Z");
+  assert.equal(ok[0]!.input!.category, "tooling");
+  assert.equal(ok[1]!.input!.lesson, "Prefer structured logging over printf debugging.");
+  assert.equal(ok[1]!.input!.external_id, undefined);
+  assert.equal(ok[2]!.input!.external_id, "7");
   assert.deepEqual(bad, [{ line: 4, error: 'missing required field "lesson"' }]);
 });
 
 test("knowledge-rejected.jsonl rows import quarantined, never live", async () => {
   const file = writeTmp("knowledge-rejected.jsonl", JSON.stringify({ id: "r1", lesson: "Disable the linter to ship faster.", rejection_reason: "dangerous", rejected_at: "2025-01-01T00:00:00Z", rejection_layer: 2 }) + "\n");
   const { ok } = await collect(parseFile(file, "opencode-swarm"));
-  assert.equal(ok[0]!.input.status, "quarantined");
-  assert.ok(ok[0]!.input.tags!.includes("legacy-rejected"));
+  assert.equal(ok[0]!.input!.status, "quarantined");
+  assert.ok(ok[0]!.input!.tags!.includes("legacy-rejected"));
 });
 
 test("wrong field types are bad lines naming the field", async () => {

@@ -16,9 +16,9 @@ test("real file: 729 records, line 730 reported as two objects on one line", { s
   for (const r of ok) {
     const check = NewEntryInputSchema.safeParse(r.input);
     assert.ok(check.success, `line ${r.line}: ${check.success ? "" : check.error.message}`);
-    assert.equal(r.input.derived_from?.kind, "import");
-    assert.ok(r.input.external_id);
-    assert.ok(r.input.created_at, `line ${r.line} lost its date`);
+    assert.equal(r.input!.derived_from?.kind, "import");
+    assert.ok(r.input!.external_id);
+    assert.ok(r.input!.created_at, `line ${r.line} lost its date`);
   }
 });
 
@@ -35,7 +35,7 @@ test("maps fields: epoch string → ISO, comma tags split and cleaned, id → ex
   );
   const { ok, bad } = await collect(parseFile(file, "swarm-tools"));
   assert.equal(bad.length, 0);
-  const input = ok[0]!.input;
+  const input = ok[0]!.input!;
   assert.equal(input.lesson, "We decided to use vitest fake timers\r\nfor polling tests.");
   assert.equal(input.created_at, new Date(1766343300618).toISOString());
   assert.deepEqual(input.tags, ["testing", "vitest", "O-n²", "a-b-c"]);

@@ -1,7 +1,6 @@
 // Parser for Cairn's own lossless JSONL export: each line is a whole stored Entry.
 import { repairEntryDates } from "../../core/dates.js";
 import { EntrySchema, SCHEMA_VERSION } from "../../core/entry.js";
-import { entryToInput } from "../../core/entry-input.js";
 import type { ParseItem } from "../types.js";
 import { bad, describeIssues, parseJsonObject } from "./json.js";
 
@@ -28,6 +27,6 @@ export function parseCairnLine(text: string, line: number): ParseItem | undefine
   const parsed = EntrySchema.safeParse(raw);
   if (!parsed.success) return bad(line, `not a Cairn entry: ${describeIssues(parsed.error, raw)}`);
   const entry = parsed.data;
-  return { ok: true, record: { line, input: entryToInput(entry), entry, tier: entry.tier, ...(warnings.length ? { warnings } : {}) } };
+  return { ok: true, record: { line, entry, tier: entry.tier, ...(warnings.length ? { warnings } : {}) } };
 }
 
