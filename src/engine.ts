@@ -85,7 +85,10 @@ export interface RecallHit {
   rank: number;
   score: number;
   breakdown: ScoredEntry["breakdown"];
-  /** Cosine of the lesson's vector to the query's (the semantic part of `breakdown`), when vectors were searched. */
+  /**
+   * Cosine of the lesson's vector to the query's (the semantic part of `breakdown`), when vectors were
+   * searched; an endpoint model's read on the built-in model's scale (embed/calibration.ts).
+   */
   similarity?: number;
 }
 

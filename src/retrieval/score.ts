@@ -23,7 +23,7 @@ export interface ScoredEntry {
 export interface ScoreInput {
   entry: Entry;
   relevance: number;
-  /** Cosine similarity of the lesson's vector to the context's, when vectors were searched. */
+  /** Cosine similarity of the lesson's vector to the context's (on the built-in model's scale: embed/calibration.ts), when vectors were searched. */
   similarity?: number;
   /** `similarity` is only an upper bound (the text index found it; the vector top-k did not). */
   bound?: boolean;
