@@ -8,7 +8,7 @@ import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { PG_LATEST_SCHEMA_VERSION } from "../../src/store/pg/migrations.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
-import { DuplicateEntryError, type Store, type StoreChange } from "../../src/store/store.js";
+import { DuplicateEntryError, type SearchHit, type Store, type StoreChange } from "../../src/store/store.js";
 import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
 import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
@@ -692,6 +692,30 @@ describe("PostgreSQL only", () => {
     } finally {
       await o.close();
       await local.close();
+    }
+  });
+
+  test("a one-word search scores each entry as the same word does beside a word no entry holds", pgTestOptions(), async () => {
+    // A lone lexeme is scored by its own statement form (its position count read in one call); every
+    // entry's relevance must be the one the general form gives, whatever the word's count and the entry's length.
+    const o = await postgres.open("hive");
+    try {
+      const lessons = [
+        "Cache the parsed config.",
+        "Cache keys must include the tenant; a cache shared across tenants leaks data.",
+        "Cache, cache, cache: warm the cache before the release, since a cold cache stalls the first requests for seconds.",
+        "The deploy script clears the cache and then restarts every worker of the pool one at a time, waiting for health checks between them.",
+        "Warm the CDN cache after a purge.",
+      ];
+      for (const l of lessons) await o.store.insertEntry(entry(l, {}, "hive"), created);
+      const scored = (hits: SearchHit[]) => hits.map((h) => [h.entry.lesson, h.relevance] as const);
+      const alone = scored(await o.store.searchEntries(["cache"], {}, 10));
+      const beside = scored(await o.store.searchEntries(["cache", "qzxvwunheardof"], {}, 10));
+      assert.equal(alone.length, lessons.length);
+      assert.deepEqual(alone, beside);
+      assert.match(alone[0]![0], /^Cache, cache, cache/, "the entry saying it most often ranks first");
+    } finally {
+      await o.close();
     }
   });
 

