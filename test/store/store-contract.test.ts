@@ -8,7 +8,7 @@ import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { PG_LATEST_SCHEMA_VERSION } from "../../src/store/pg/migrations.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
-import { DuplicateEntryError, type Store, type StoreChange } from "../../src/store/store.js";
+import { DuplicateEntryError, type SearchHit, type Store, type StoreChange } from "../../src/store/store.js";
 import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
 import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
@@ -692,6 +692,35 @@ describe("PostgreSQL only", () => {
     } finally {
       await o.close();
       await local.close();
+    }
+  });
+
+  test("a search of one or two words scores each entry as the same words do beside words no entry holds", pgTestOptions(), async () => {
+    // One or two lexemes are scored by their own statement form (each count read in one call); every entry's
+    // relevance must be the one the general form (three lexemes or more) gives, whatever the counts and lengths.
+    const o = await postgres.open("hive");
+    try {
+      const lessons = [
+        "Cache the parsed config.",
+        "Cache keys must include the tenant; a cache shared across tenants leaks data.",
+        "Cache, cache, cache: warm the cache before the release, since a cold cache stalls the first requests for seconds.",
+        "The deploy script clears the cache and then restarts every worker of the pool one at a time, waiting for health checks between them.",
+        "Warm the CDN cache after a purge; warm it again after a warm restart.",
+        "Warm up the JIT with a few requests before measuring.",
+      ];
+      for (const l of lessons) await o.store.insertEntry(entry(l, {}, "hive"), created);
+      const scored = (hits: SearchHit[]) => hits.map((h) => [h.entry.lesson, h.relevance] as const);
+      const unheardOf = ["qzxvwunheardof", "wvqzxneverseen"];
+      for (const words of [["cache"], ["cache", "warm"]]) {
+        const alone = scored(await o.store.searchEntries(words, {}, 10));
+        const beside = scored(await o.store.searchEntries([...words, ...unheardOf], {}, 10));
+        assert.ok(alone.length >= 5, words.join(" "));
+        assert.deepEqual(alone, beside, words.join(" "));
+      }
+      const [first] = await o.store.searchEntries(["cache"], {}, 1);
+      assert.match(first!.entry.lesson, /^Cache, cache, cache/, "the entry saying it most often ranks first");
+    } finally {
+      await o.close();
     }
   });
 
