@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { percentile } from "./stats.js";
+import { timedCall } from "./timed-call.js";
 
 const USAGE = `usage: node --expose-gc --import tsx bench/interleaved-ab.ts [--size 10000] [--calls 500] [--vectors on|off] <checkout> <checkout>…
   Each checkout is a directory holding src/ and bench/ (e.g. an older commit unpacked with
@@ -52,17 +53,10 @@ async function main(): Promise<void> {
       const input = kind === "recall" ? recallQuery(rng) : injectContext(rng, Math.abs(i));
       const order = i % 2 ? [...engines.keys()].reverse() : [...engines.keys()];
       for (const k of order) {
-        // A turn of the event loop between calls, as a server has: deferred upkeep runs there, untimed.
-        await new Promise((r) => setImmediate(r));
-        const c0 = process.cpuUsage();
-        const t0 = process.hrtime.bigint();
-        if (kind === "recall") await engines[k]!.cairn.recall(input as string, { limit: 10 });
-        else await engines[k]!.cairn.inject(input);
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        const c = process.cpuUsage(c0);
+        const t = await timedCall(engines[k]!.cairn, kind, input);
         if (i < 0) continue;
-        cpu[k]![kind].push((c.user + c.system) / 1000);
-        wall[k]![kind].push(ms);
+        cpu[k]![kind].push(t.cpuMs);
+        wall[k]![kind].push(t.wallMs);
       }
     }
   }

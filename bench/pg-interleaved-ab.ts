@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { percentile } from "./stats.js";
+import { timedCall } from "./timed-call.js";
 
 const USAGE = `usage: node --expose-gc --import tsx bench/pg-interleaved-ab.ts [--calls 400] [--pool-max N] <checkout> <checkout>…
   Each checkout is a directory holding src/ and bench/ (e.g. an older commit unpacked with
@@ -110,16 +111,10 @@ async function main(): Promise<void> {
       else if (i > 0 && i % 20 === 0) for (const b of server) await b.sample();
       const order = i % 2 ? [...engines.keys()].reverse() : [...engines.keys()];
       for (const k of order) {
-        await new Promise((r) => setImmediate(r));
-        const c0 = process.cpuUsage();
-        const t0 = process.hrtime.bigint();
-        if (kind === "recall") await engines[k]!.cairn.recall(input as string, { limit: 10 });
-        else await engines[k]!.cairn.inject(input);
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        const c = process.cpuUsage(c0);
+        const t = await timedCall(engines[k]!.cairn, kind, input);
         if (i < 0) continue;
-        cpu[k]!.push((c.user + c.system) / 1000);
-        wall[k]!.push(ms);
+        cpu[k]!.push(t.cpuMs);
+        wall[k]!.push(t.wallMs);
       }
     }
     // Usage counts reach the hive 250 ms after the last turn: let them land before the backends are read.
