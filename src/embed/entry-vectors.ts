@@ -1,6 +1,6 @@
 // Keeping entries' vectors current: embedded after every write that creates or changes a lesson's text, and re-embedded by reindex.
 import type { Entry } from "../core/entry.js";
-import type { Store, VectorCount, VectorSpace } from "../store/store.js";
+import { vectorRowsOf, type Store, type VectorCount, type VectorSpace } from "../store/store.js";
 import type { EmbeddingService } from "./service.js";
 
 /** What a lesson's vector is made of: what it is about, not its bookkeeping. */
@@ -13,7 +13,7 @@ export async function embedEntries(store: Store, service: EmbeddingService, entr
   if (entries.length === 0) return 0;
   const { space, vectors } = await service.embed(entries.map(embeddingTextOf));
   if (!space.dimension) return 0;
-  const rows = entries.flatMap((e, i) => (vectors[i] ? [{ id: e.id, vector: vectors[i]! }] : []));
+  const rows = vectorRowsOf(entries, vectors);
   await store.putVectors(space, rows);
   return rows.length;
 }

@@ -1,17 +1,12 @@
 // Which embedder answers for a config, and the fallback to the built-in model while an endpoint is down.
 import type { EmbeddingConfig } from "../config.js";
 import { isUnavailable } from "../errors.js";
-import type { VectorSpace } from "../store/store.js";
+import type { SpaceVectors, VectorSpace } from "../store/store.js";
 import { calibrationBetween, cosineScale, IDENTITY_CALIBRATION, REFERENCE_TEXTS, type Calibration } from "./calibration.js";
 import type { Embedder, SyncEmbedder } from "./embedder.js";
 import { EndpointEmbedder } from "./endpoint-embedder.js";
 import { builtinEmbedder } from "./static-embedder.js";
 
-/** Vectors and the space they belong to: a fallback's vectors are stored under the built-in model's id. */
-export interface SpaceVectors {
-  space: VectorSpace;
-  vectors: (Float32Array | null)[];
-}
 
 /**
  * After a failed request the endpoint is left alone this long: every write and every turn would

@@ -17,10 +17,10 @@ import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./t
 
 export { searchTextOf } from "./entry-columns.js";
 import {
-  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type BulkInsertOutcome, type EntryKey,
+  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, vectorRowsOf, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
-  type SampleVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
 interface EntryRow extends EntryRowColumns {
@@ -946,7 +946,7 @@ export class SqliteStore implements Store {
    * Nothing is stored, no listener hears of it, and no handle is used up. Skipped when read-only or
    * while another writer holds the lock.
    */
-  async warm(samples: readonly Entry[] = [], vectors?: SampleVectors): Promise<void> {
+  async warm(samples: readonly Entry[] = [], vectors?: SpaceVectors): Promise<void> {
     this.driver.prepare(INSERT_ROW_SQL);
     this.driver.prepare(INSERT_EVENT_SQL);
     if (samples.length === 0) return;
@@ -957,7 +957,7 @@ export class SqliteStore implements Store {
         this.countUsageInTransaction([e.id], "shown", "cairn:warm", { agent: "cairn:warm", project_id: e.provenance.source_project_id ?? "" });
       }
       // With a model on, every add also stores the lesson's vector.
-      if (vectors) this.putVectorsInTransaction(vectors.space, samples.flatMap((e, i) => (vectors.vectors[i] ? [{ id: e.id, vector: vectors.vectors[i]! }] : [])));
+      if (vectors) this.putVectorsInTransaction(vectors.space, vectorRowsOf(samples, vectors.vectors));
     });
   }
 

@@ -140,10 +140,15 @@ export interface SearchHit {
 }
 
 /** The vector space a stored vector belongs to; vectors of different spaces are never compared. */
-/** Vectors of warm-up samples (see warm), in the samples' order; null where a text had none. */
-export interface SampleVectors {
+/** Vectors for texts, in their order (null where a text had none), and the space they belong to: a fallback's are the built-in model's. */
+export interface SpaceVectors {
   space: VectorSpace;
   vectors: ReadonlyArray<Float32Array | null>;
+}
+
+/** The rows putVectors stores for `entries` embedded in order: those that got a vector. */
+export function vectorRowsOf(entries: readonly Entry[], vectors: SpaceVectors["vectors"]): Array<{ id: string; vector: Float32Array }> {
+  return entries.flatMap((e, i) => (vectors[i] ? [{ id: e.id, vector: vectors[i]! }] : []));
 }
 
 export interface VectorSpace {
@@ -438,7 +443,7 @@ export interface Store {
    * after open). Given sample entries (and their vectors, when a model is on), a store may rehearse
    * their insert, vectors and usage count and roll them back.
    */
-  warm?(samples?: readonly Entry[], vectors?: SampleVectors): Promise<void>;
+  warm?(samples?: readonly Entry[], vectors?: SpaceVectors): Promise<void>;
   /** Notified after every committed change; returns the unsubscribe function. */
   subscribe(listener: StoreListener): () => void;
   /**
