@@ -415,6 +415,10 @@ export class TeamHiveStore implements Store {
   claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined> {
     return this.through(() => this.remote.claimNextOutcome(now, leaseUntil));
   }
+  saveOutcomeShares(id: string, shares: Record<string, number>): Promise<void> {
+    return this.through(() => this.remote.saveOutcomeShares(id, shares));
+  }
+
   completeOutcome(id: string, result: unknown, at: string): Promise<void> {
     return this.through(() => this.remote.completeOutcome(id, result, at));
   }

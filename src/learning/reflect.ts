@@ -1,9 +1,10 @@
 // The reflection queue: outcomes are enqueued durably and processed in the background, exactly once in effect.
 import { newEntryId } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
-import { applyVerdict } from "../lifecycle/feedback.js";
+import { applyVerdict, decayedFeedback, verdictShares } from "../lifecycle/feedback.js";
 import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
 import { openTiers, type Services } from "../services.js";
+import type { QueuedOutcome, Store } from "../store/store.js";
 import { extractLessons } from "./extract.js";
 import { implicitScore, OutcomeSchema, type Outcome, type OutcomeInput } from "./outcome.js";
 import { CairnError, isUnavailable } from "../errors.js";
@@ -51,25 +52,57 @@ async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, 
   return [...ids].slice(0, 200);
 }
 
-async function processOne(s: Services, o: Outcome & { recorded_at?: string }, enqueuedAt: string, opts: ReflectOptions): Promise<{ added: number; scored: number; prevented: number }> {
+/** The lessons a task saw, each in the first tier that holds it. */
+async function locateShown(s: Services, refs: readonly string[]): Promise<Array<{ store: Store; entry: Entry }>> {
+  const found: Array<{ store: Store; entry: Entry }> = [];
+  for (const ref of refs) {
+    for (const store of openTiers(s)) {
+      const entry = await store.getEntry(ref).catch(() => undefined);
+      if (!entry) continue;
+      found.push({ store, entry });
+      break;
+    }
+  }
+  return found;
+}
+
+/**
+ * Each shown lesson's share of the verdict (verdictShares), decided once and saved with the item
+ * before any is applied: a run that resumes after a crash, when some lessons already carry this
+ * outcome's verdict and so weigh differently, applies the shares the first run decided.
+ */
+async function sharesOf(s: Services, item: ClaimedOutcome, verdict: "helpful" | "harmful", shown: ReadonlyArray<{ entry: Entry }>): Promise<Record<string, number>> {
+  if (item.shares) return item.shares;
+  const halfLife = s.config.knowledge.feedback_half_life_days;
+  const split = verdictShares(shown.map(({ entry }) => decayedFeedback(entry, s.now(), halfLife).weight), verdict);
+  const shares = Object.fromEntries(shown.map(({ entry }, i) => [entry.id, split[i]!]));
+  await s.swarm.saveOutcomeShares(item.id, shares);
+  return shares;
+}
+
+type ClaimedOutcome = Pick<QueuedOutcome, "id" | "shares">;
+
+async function processOne(
+  s: Services, o: Outcome & { recorded_at?: string }, item: ClaimedOutcome, enqueuedAt: string, opts: ReflectOptions,
+): Promise<{ added: number; scored: number; prevented: number }> {
   const actor = opts.actor ?? "cairn:reflect";
   const score = implicitScore(o);
   let scored = 0;
   if (score.verdict !== "neutral") {
-    for (const ref of await shownEntries(s, o, enqueuedAt)) {
-      for (const store of openTiers(s)) {
-        const entry = await store.getEntry(ref).catch(() => undefined);
-        if (!entry) continue;
-        // The effect key makes a re-run after a crash a no-op for this entry.
-        const done = await store.updateEntryOnce(
-          `outcome:${o.id}:feedback:${entry.id}`,
-          entry.id,
-          (e: Entry) => applyVerdict(e, score.verdict as "helpful" | "harmful", s.now(), s.config.knowledge.feedback_half_life_days),
-          { type: "feedback", actor, data: { verdict: score.verdict, implicit: true, outcome: o.id, score: score.score } },
-        );
-        if (done) scored++;
-        break;
-      }
+    const verdict = score.verdict;
+    const shown = await locateShown(s, await shownEntries(s, o, enqueuedAt));
+    const shares = shown.length ? await sharesOf(s, item, verdict, shown) : {};
+    for (const { store, entry } of shown) {
+      // A lesson the saved shares do not name was not found the first time: it takes a whole verdict, as before.
+      const share = shares[entry.id] ?? 1;
+      // The effect key makes a re-run after a crash a no-op for this entry.
+      const done = await store.updateEntryOnce(
+        `outcome:${o.id}:feedback:${entry.id}`,
+        entry.id,
+        (e: Entry) => applyVerdict(e, verdict, s.now(), s.config.knowledge.feedback_half_life_days, share),
+        { type: "feedback", actor, data: { verdict, implicit: true, outcome: o.id, score: score.score, share } },
+      );
+      if (done) scored++;
     }
   }
   let added = 0;
@@ -100,7 +133,7 @@ export async function processReflectionQueue(s: Services, opts: ReflectOptions =
     try {
       const o = OutcomeSchema.parse(item.payload);
       const recorded = (item.payload as { recorded_at?: unknown }).recorded_at;
-      const r = await processOne(s, { ...o, id: item.id, ...(typeof recorded === "string" ? { recorded_at: recorded } : {}) }, item.enqueued_at, opts);
+      const r = await processOne(s, { ...o, id: item.id, ...(typeof recorded === "string" ? { recorded_at: recorded } : {}) }, item, item.enqueued_at, opts);
       await s.swarm.completeOutcome(item.id, r, s.now().toISOString());
       report.processed++;
       report.lessons_added += r.added;

@@ -54,6 +54,22 @@ export function hasNegativeFeedback(e: Entry, now: Date, halfLifeDays: number): 
   return d.harmful > d.helpful || e.usage.violated > e.usage.applied;
 }
 
+/**
+ * How much of a task's verdict each lesson shown in it takes, from their feedback weights. A failed
+ * task is laid on the lessons already known to precede failures (suspicion: 1 − weight), a successful
+ * one credited to those known to precede successes (the weight), each relative to the likeliest, which
+ * takes a whole verdict. Lessons with no record yet, or equal records, each take a whole verdict; a
+ * lesson with a good record shown beside a known bad one takes a fraction of the blame for the failure
+ * the bad one keeps causing (before, every lesson shown took the whole blame, and a good lesson shown
+ * beside a bad one sank with it).
+ */
+export function verdictShares(weights: readonly number[], verdict: "helpful" | "harmful"): number[] {
+  const fit = weights.map((w) => (verdict === "harmful" ? 1 - w : w));
+  const top = Math.max(...fit);
+  // Weights lie in [FEEDBACK_FLOOR, 1): both fits stay above 0, so `top` does too; the guard is for an empty or odd input.
+  return fit.map((f) => (top > 0 ? f / top : 1));
+}
+
 /** Adds one verdict to an entry (pure). Helpful/harmful sums are decayed to `at` before adding. */
 export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1): Entry {
   if (verdict === "helpful" || verdict === "harmful") {

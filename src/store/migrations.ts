@@ -361,6 +361,15 @@ CREATE TRIGGER IF NOT EXISTS entry_vector_counts_ad AFTER DELETE ON entry_vector
 END;
 `,
   },
+  {
+    version: 12,
+    name: "reflection shares",
+    sql: `
+-- How an outcome's verdict is shared among the lessons the task saw, decided before any is applied,
+-- so a run resumed after a crash applies the same shares (learning/reflect.ts).
+ALTER TABLE reflection_queue ADD COLUMN shares TEXT;
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

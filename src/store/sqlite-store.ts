@@ -647,6 +647,10 @@ export class SqliteStore implements Store {
     });
   }
 
+  async saveOutcomeShares(id: string, shares: Record<string, number>): Promise<void> {
+    this.driver.run("UPDATE reflection_queue SET shares = ? WHERE id = ?", [JSON.stringify(shares), id]);
+  }
+
   async completeOutcome(id: string, result: unknown, at: string): Promise<void> {
     this.driver.run("UPDATE reflection_queue SET status = 'done', processed_at = ?, lease_until = NULL, result = ? WHERE id = ?", [
       at, JSON.stringify(result ?? null), id,
@@ -994,6 +998,7 @@ interface QueueRow {
   last_error: string | null;
   enqueued_at: string;
   processed_at: string | null;
+  shares: string | null;
 }
 
 interface OutboxRow {
@@ -1020,5 +1025,6 @@ function queueItem(r: QueueRow): QueuedOutcome {
     enqueued_at: r.enqueued_at,
     ...(r.last_error ? { last_error: r.last_error } : {}),
     ...(r.processed_at ? { processed_at: r.processed_at } : {}),
+    ...(r.shares ? { shares: JSON.parse(r.shares) as Record<string, number> } : {}),
   };
 }

@@ -229,6 +229,8 @@ export interface QueuedOutcome {
   last_error?: string;
   enqueued_at: string;
   processed_at?: string;
+  /** The verdict's shares an earlier attempt decided (saveOutcomeShares). */
+  shares?: Record<string, number>;
 }
 
 export interface InsertOptions {
@@ -385,6 +387,8 @@ export interface Store {
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;
   /** Takes the oldest pending (or lease-expired) item and leases it until `leaseUntil`. */
   claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined>;
+  /** Saves how an item's verdict is shared among the lessons it names (entry id → share), before any is applied; a later claim returns them. */
+  saveOutcomeShares(id: string, shares: Record<string, number>): Promise<void>;
   completeOutcome(id: string, result: unknown, at: string): Promise<void>;
   /** Records a failure; the item goes back to pending (not before `retryAt`), or to dead after `maxAttempts`. */
   failOutcome(id: string, error: string, maxAttempts: number, retryAt?: string): Promise<QueueStatus>;

@@ -76,17 +76,24 @@ async function assertExactlyOnce(cairn: Cairn, seeds: string[], all: Plan[], tol
   const q = await cairn.queue("done", 1000);
   assert.deepEqual(q.counts, { done: OUTCOMES }, "every outcome ended done, none pending, processing or dead");
   assert.deepEqual(q.items.map((i) => i.id).sort(), all.map((p) => p.id));
+  // Each outcome's verdict is shared among the seeds it names (learning/reflect.ts), shares saved with the item.
+  const shares = new Map(q.items.map((i) => [i.id, i.shares ?? {}]));
   for (let s = 0; s < seeds.length; s++) {
     const e = await cairn.get(seeds[s]!);
-    const helpful = all.filter((p) => p.success && p.shown.includes(s)).length;
-    const harmful = all.filter((p) => !p.success && p.shown.includes(s)).length;
+    const share = (p: Plan) => {
+      const x = shares.get(p.id)?.[seeds[s]!];
+      assert.ok(x !== undefined && x > 0 && x <= 1, `${p.id}: a share for seed ${s} was saved (${x})`);
+      return x;
+    };
+    const helpful = all.filter((p) => p.success && p.shown.includes(s)).reduce((sum, p) => sum + share(p), 0);
+    const harmful = all.filter((p) => !p.success && p.shown.includes(s)).reduce((sum, p) => sum + share(p), 0);
     assert.ok(Math.abs(e.usage.helpful - helpful) <= tolerance, `seed ${s}: helpful ${e.usage.helpful}, expected ${helpful}`);
     assert.ok(Math.abs(e.usage.harmful - harmful) <= tolerance, `seed ${s}: harmful ${e.usage.harmful}, expected ${harmful}`);
     const events = (await cairn.history(seeds[s]!)).filter((h) => h.type === "feedback" && h.data.implicit === true);
     const perOutcome = new Map<string, number>();
     for (const ev of events) perOutcome.set(String(ev.data.outcome), (perOutcome.get(String(ev.data.outcome)) ?? 0) + 1);
     assert.deepEqual([...perOutcome.values()].filter((n) => n !== 1), [], `seed ${s}: one feedback event per outcome`);
-    assert.equal(perOutcome.size, helpful + harmful);
+    assert.equal(perOutcome.size, all.filter((p) => p.shown.includes(s)).length, `seed ${s}: a feedback event from every outcome that names it`);
   }
   const entries = await allEntries(cairn);
   const byText = new Map<string, number>();
@@ -132,6 +139,20 @@ test("queue: kill -9 mid-item, restart with a short lease — every outcome proc
 
     // The second worker's clock is 5 s later: a 90-day half-life decays the earlier sums by ~1e-7, a double count by 1.
     await assertExactlyOnce(cairn, seeds, all, 1e-5);
+
+    // And the resumed run ends where one never interrupted does: the in-flight item kept the shares it
+    // had decided, though some of its lessons already carried its verdict when it was taken up again.
+    const resumed = await Promise.all(seeds.map((id) => cairn.get(id)));
+    await withWorld(async ({ cairn: calm }) => {
+      const calmSeeds = await seed(calm);
+      await enqueue(calm, calmSeeds, all);
+      assert.equal((await calm.reflect({ maxItems: 10_000 })).processed, OUTCOMES);
+      for (let s = 0; s < seeds.length; s++) {
+        const e = await calm.get(calmSeeds[s]!);
+        assert.ok(Math.abs(e.usage.helpful - resumed[s]!.usage.helpful) <= 1e-5, `seed ${s}: helpful ${resumed[s]!.usage.helpful} resumed, ${e.usage.helpful} uninterrupted`);
+        assert.ok(Math.abs(e.usage.harmful - resumed[s]!.usage.harmful) <= 1e-5, `seed ${s}: harmful ${resumed[s]!.usage.harmful} resumed, ${e.usage.harmful} uninterrupted`);
+      }
+    });
   });
 });
 

@@ -54,7 +54,7 @@ const sqlite: Implementation = {
         return store.driver.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)?.n ?? -1;
       },
       async undoTallies() {
-        store.driver.exec("DROP TABLE entry_tallies; DROP TRIGGER entry_tallies_ai; DROP TRIGGER entry_tallies_ad; DROP TRIGGER entry_tallies_au; DROP INDEX entries_low_utility; PRAGMA user_version = 8");
+        store.driver.exec("DROP TABLE entry_tallies; DROP TRIGGER entry_tallies_ai; DROP TRIGGER entry_tallies_ad; DROP TRIGGER entry_tallies_au; DROP INDEX entries_low_utility; ALTER TABLE reflection_queue DROP COLUMN shares; PRAGMA user_version = 8");
       },
       async close() {
         for (const s of stores) await s.close();
@@ -418,7 +418,12 @@ function contract(impl: Implementation): void {
     assert.equal(await o.store.claimNextOutcome(now, "2025-01-02T00:01:00.000Z"), undefined, "not before its retry time");
     const retry = await o.store.claimNextOutcome("2025-01-02T00:00:31.000Z", "2025-01-02T00:02:00.000Z");
     assert.equal(retry?.attempts, 2);
-    assert.equal(await o.store.failOutcome("o-2", "boom again", 2), "dead");
+    assert.equal(retry?.shares, undefined, "no shares until an attempt saves them");
+    await o.store.saveOutcomeShares("o-2", { "e-1": 1, "e-2": 0.25 });
+    assert.equal(await o.store.failOutcome("o-2", "boom", 3, "2025-01-02T00:01:00.000Z"), "pending");
+    const third = await o.store.claimNextOutcome("2025-01-02T00:02:01.000Z", "2025-01-02T00:03:00.000Z");
+    assert.deepEqual([third?.id, third?.attempts, third?.shares], ["o-2", 3, { "e-1": 1, "e-2": 0.25 }], "a later attempt gets the saved shares back");
+    assert.equal(await o.store.failOutcome("o-2", "boom again", 3), "dead");
     assert.deepEqual(await o.store.queueCounts(), { done: 1, dead: 1 });
     assert.deepEqual((await o.store.listQueue("dead")).map((q) => [q.id, q.last_error]), [["o-2", "boom again"]]);
     assert.equal(await o.store.countOutcomes(), 2);

@@ -378,6 +378,15 @@ CREATE INDEX entries_low_utility ON ${S}.entries(status, utility) INCLUDE (appli
 ALTER TABLE ${S}.entries SET (fillfactor = 75);
 `,
   },
+  {
+    version: 9,
+    name: "reflection shares",
+    sql: (S) => `
+-- How an outcome's verdict is shared among the lessons the task saw, decided before any is applied,
+-- so a run resumed after a crash applies the same shares (learning/reflect.ts).
+ALTER TABLE ${S}.reflection_queue ADD COLUMN IF NOT EXISTS shares json;
+`,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */

@@ -909,10 +909,14 @@ export class PostgresStore implements Store {
         WHERE id = (SELECT id FROM ${this.S}.reflection_queue
                      WHERE (status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)) OR (status = 'processing' AND lease_until < $1)
                      ORDER BY enqueued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, payload, status, attempts, last_error, enqueued_at, processed_at`,
+        RETURNING id, payload, status, attempts, last_error, enqueued_at, processed_at, shares`,
       [now, leaseUntil],
     );
     return rows[0] ? queueItem(rows[0]) : undefined;
+  }
+
+  async saveOutcomeShares(id: string, shares: Record<string, number>): Promise<void> {
+    await (await this.q()).query(`UPDATE ${this.S}.reflection_queue SET shares = $1::json WHERE id = $2`, [JSON.stringify(shares), id]);
   }
 
   async completeOutcome(id: string, result: unknown, at: string): Promise<void> {
@@ -943,7 +947,7 @@ export class PostgresStore implements Store {
 
   async listQueue(status: QueueStatus, limit = 50): Promise<QueuedOutcome[]> {
     const rows = await (await this.q()).query<QueueRow>(
-      `SELECT id, payload, status, attempts, last_error, enqueued_at, processed_at FROM ${this.S}.reflection_queue WHERE status = $1 ORDER BY enqueued_at LIMIT $2`,
+      `SELECT id, payload, status, attempts, last_error, enqueued_at, processed_at, shares FROM ${this.S}.reflection_queue WHERE status = $1 ORDER BY enqueued_at LIMIT $2`,
       [status, limit],
     );
     return rows.map(queueItem);
@@ -1169,6 +1173,7 @@ interface QueueRow {
   last_error: string | null;
   enqueued_at: string;
   processed_at: string | null;
+  shares: Record<string, number> | null;
 }
 
 function queueItem(r: QueueRow): QueuedOutcome {
@@ -1180,6 +1185,7 @@ function queueItem(r: QueueRow): QueuedOutcome {
     enqueued_at: r.enqueued_at,
     ...(r.last_error ? { last_error: r.last_error } : {}),
     ...(r.processed_at ? { processed_at: r.processed_at } : {}),
+    ...(r.shares ? { shares: r.shares } : {}),
   };
 }
 

@@ -1,0 +1,64 @@
+// Credit assignment in outcome feedback: a failed task's blame goes mostly to the lesson known to precede failures, not equally to every lesson shown beside it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { verdictShares } from "../../src/lifecycle/feedback.js";
+import { BAD_RUN, GOOD_RUN, withWorld } from "./helpers.js";
+
+const close = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) < 1e-9, `${msg ?? ""} ${a} ≠ ${b}`);
+
+const PROVEN = "Set a short lock_timeout at the top of each schema migration so a blocked ALTER TABLE fails fast.";
+const SUSPECT = "Run database migrations automatically at application startup so every deploy applies pending changes.";
+const UNKNOWN = "Name migration files with a UTC timestamp prefix so two branches never collide on a sequence number.";
+
+test("shares: the likeliest lesson takes a whole verdict, the others in proportion; equal records each take a whole one", () => {
+  assert.deepEqual(verdictShares([0.5, 0.5, 0.5], "harmful"), [1, 1, 1], "no record: every lesson shown takes the whole blame, as before");
+  assert.deepEqual(verdictShares([0.5], "helpful"), [1]);
+  const blame = verdictShares([0.9, 0.1, 0.5], "harmful");
+  close(blame[1]!, 1, "the lesson at the floor is the prime suspect");
+  close(blame[0]!, 0.1 / 0.9);
+  close(blame[2]!, 0.5 / 0.9);
+  const credit = verdictShares([0.9, 0.1, 0.5], "helpful");
+  close(credit[0]!, 1, "a success is credited mostly to the lesson with the good record");
+  close(credit[1]!, 0.1 / 0.9);
+});
+
+test("regression: a lesson with a good record shown beside a known bad one takes a fraction of the failure, the bad one all of it", async () => {
+  await withWorld(async ({ cairn }) => {
+    const ids: string[] = [];
+    for (const lesson of [PROVEN, SUSPECT, UNKNOWN]) {
+      const r = await cairn.add({ lesson, category: "process" });
+      assert.equal(r.action, "added", r.reason);
+      ids.push(r.id!);
+    }
+    const [proven, suspect, unknown] = ids as [string, string, string];
+    // Records built by outcomes: three successes after the proven lesson alone, three failures after the suspect alone.
+    for (let i = 0; i < 3; i++) {
+      await cairn.recordOutcome({ task: `Migration ticket ${i}`, ...GOOD_RUN, shown_entry_ids: [proven] });
+      await cairn.recordOutcome({ task: `Deploy ticket ${i}`, ...BAD_RUN, shown_entry_ids: [suspect] });
+    }
+    assert.equal((await cairn.reflect()).processed, 6);
+    const before = await Promise.all(ids.map((id) => cairn.get(id)));
+    assert.equal(before[0]!.usage.helpful, 3);
+    assert.equal(before[1]!.usage.harmful, 3);
+
+    // All three shown, and the task fails.
+    await cairn.recordOutcome({ id: "o-shared-failure", task: "Deploy the pending migrations", ...BAD_RUN, shown_entry_ids: [proven, suspect, unknown] });
+    assert.equal((await cairn.reflect()).processed, 1);
+    const after = await Promise.all(ids.map((id) => cairn.get(id)));
+    const blame = after.map((e, i) => e.usage.harmful - before[i]!.usage.harmful);
+    close(blame[1]!, 1, "the suspect takes the whole verdict");
+    assert.ok(blame[0]! > 0 && blame[0]! < 0.25, `the proven lesson takes a small share, not the whole blame (${blame[0]})`);
+    assert.ok(blame[2]! > blame[0]! && blame[2]! < 1, `a lesson without a record lies between (${blame[2]})`);
+
+    // The shares were decided once and saved with the item; each applied share is in its lesson's history.
+    const [item] = (await cairn.queue("done", 100)).items.filter((q) => q.id === "o-shared-failure");
+    assert.deepEqual(Object.keys(item!.shares ?? {}).sort(), [...ids].sort());
+    for (const [i, id] of [proven, suspect, unknown].entries()) {
+      const events = (await cairn.history(id)).filter((h) => h.type === "feedback" && h.data.outcome === "o-shared-failure");
+      assert.equal(events.length, 1);
+      close(Number(events[0]!.data.share), blame[i]!, `the event records the share applied to ${id}`);
+      close(item!.shares![id]!, blame[i]!);
+    }
+    assert.ok(after[0]!.usage.helpful > after[0]!.usage.harmful, "the proven lesson keeps its good standing");
+  });
+});
