@@ -2,7 +2,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { CairnError } from "../errors.js";
 import { parseFile } from "./parse.js";
-import { CHUNK_ITEMS, prepareItem, type PrepareContext, type PreparedItem, type WorkerMessage } from "./prepare.js";
+import { CHUNK_ITEMS, FIRST_CHUNK_ITEMS, prepareItem, type PrepareContext, type PreparedItem, type WorkerMessage } from "./prepare.js";
 import type { ImportFormat } from "./types.js";
 
 const port = parentPort;
@@ -25,11 +25,13 @@ async function send(items: PreparedItem[]): Promise<void> {
 
 async function run(): Promise<void> {
   let chunk: PreparedItem[] = [];
+  let size = FIRST_CHUNK_ITEMS;
   for await (const item of parseFile(file, format)) {
     chunk.push(prepareItem(item, ctx, { ahead: true }));
-    if (chunk.length >= CHUNK_ITEMS) {
+    if (chunk.length >= size) {
       await send(chunk);
       chunk = [];
+      size = Math.min(CHUNK_ITEMS, size * 2);
     }
   }
   if (chunk.length) await send(chunk);

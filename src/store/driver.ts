@@ -155,6 +155,12 @@ export class SqliteDriver {
   private readonly busyTimeoutMs: number;
   private readonly busyRetries: number;
   private depth = 0;
+  /**
+   * Write transactions begun (batches, transactions, rehearsals). While one is open no other
+   * connection can commit (this one holds the write lock), so what a caller read of other
+   * connections' commits inside it stays true until it ends: see inWriteTransaction.
+   */
+  writeTransactions = 0;
   /** Counts reopen-on-BUSY events; exposed for `cairn doctor` and the regression test. */
   reopenCount = 0;
   /** Idle checkpoints run so far (for the regression test and `cairn doctor`). */
@@ -456,6 +462,7 @@ export class SqliteDriver {
     return this.withBusyRetry(() => {
       this.db.exec("BEGIN IMMEDIATE");
       this.depth++;
+      this.writeTransactions++;
       try {
         const result = fn();
         this.db.exec("COMMIT");
@@ -485,6 +492,7 @@ export class SqliteDriver {
   rehearse(fn: () => void): boolean {
     if (this.readOnly || this.writeBlocker || this.depth > 0 || this.file === ":memory:" || !this.beginIfFree()) return false;
     this.depth++;
+    this.writeTransactions++;
     try {
       this.stmt("SAVEPOINT cairn_rehearsal").run([]);
       try {
@@ -536,6 +544,7 @@ export class SqliteDriver {
     if (this.depth > 0) return fn();
     this.withBusyRetry(() => this.db.exec("BEGIN IMMEDIATE"));
     this.depth++;
+    this.writeTransactions++;
     try {
       return await fn();
     } finally {
@@ -555,6 +564,11 @@ export class SqliteDriver {
       this.commits++;
       this.noteWrite();
     }
+  }
+
+  /** Whether this connection holds the write lock (inside a batch or transaction): the one counted last in writeTransactions. */
+  get inWriteTransaction(): boolean {
+    return this.depth > 0;
   }
 
   close(): void {

@@ -7,6 +7,7 @@ import { ConfigSchema } from "../../src/config.js";
 import { importFile, type ImportReport } from "../../src/io/import-file.js";
 import { BulkNeighbours } from "../../src/lifecycle/bulk-neighbours.js";
 import { decideUpsert, findNeighbours } from "../../src/lifecycle/upsert.js";
+import { fingerprintLesson } from "../../src/core/ids.js";
 import { compareLessons } from "../../src/quality/similarity.js";
 import type { Services } from "../../src/services.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
@@ -144,5 +145,26 @@ test("regression 16.4: an exact copy another process stores after the index read
     const n = await findNeighbours(s.swarm, lesson, threshold, undefined, undefined, index);
     assert.equal(n.duplicate?.entry.lesson, lesson);
     assert.equal(decideUpsert(n).op, "reinforce");
+  });
+});
+
+test("regression 16.4: inside one write batch the index asks once whether another process wrote; the next batch asks again and finds its copy", async () => {
+  const lesson = "Rotate the signing key before the token cache expires, or every session logs out at once.";
+  await withAnotherProcess("Warm the webpack cache before the first build of the day.", async (s, index, other, dir) => {
+    const threshold = s.config.knowledge.dedup_threshold;
+    const fresh = ["Pin the node version in CI to the one in .nvmrc.", "Keep the nginx upstream timeout above the app's slowest route.", "Vacuum the sqlite file after the nightly purge."];
+    await s.swarm.writeBatch(async () => {
+      const before = s.swarm.driver.statementsRun;
+      for (const l of fresh) assert.equal((await index.findByFingerprint(fingerprintLesson(l))).length, 0);
+      assert.equal(s.swarm.driver.statementsRun - before, 1, "one data_version read for the batch, no lookup read (no row holds these)");
+    });
+    // Between batches another process stores the lesson: the next batch's first lookup sees its commit.
+    const twin = path.join(dir, "twin.jsonl");
+    fs.writeFileSync(twin, row(2, lesson) + "\n");
+    await importFile({ ...s, swarm: other }, twin, { format: "opencode-swarm", trusted: true, bulkNeighbours: false });
+    await s.swarm.writeBatch(async () => {
+      const n = await findNeighbours(s.swarm, lesson, threshold, undefined, undefined, index);
+      assert.equal(n.duplicate?.entry.lesson, lesson);
+    });
   });
 });

@@ -262,6 +262,25 @@ function contract(impl: Implementation): void {
     assert.equal(await o.store.integrityCheck(), "ok");
   });
 
+  it("insertEntries: a call of many rows (staged in groups and one by one) stores each in order, with its twins and stored ids among them", async (o) => {
+    const unique = { unique: true };
+    const held = await o.store.insertEntry(entry("Retry the billing worker call with backoff before failing the job."), created, unique);
+    const rows: Entry[] = Array.from({ length: 61 }, (_, i) => entry(`Keep worker ${i} of the ingest pool under its own cgroup memory limit.`));
+    rows[3] = entry("retry the billing worker call with backoff before failing the job"); // twin of a stored entry
+    rows[30] = { ...held }; // a stored id, inside the second group
+    rows[57] = entry("Keep worker 7 of the ingest pool under its own cgroup memory limit."); // twin of an earlier row, among the last ones
+    const outcomes = await o.store.insertEntries(rows, { type: "created", actor: "test:bulk", data: {} }, unique);
+    const expected = rows.map((_, i) => (i === 3 || i === 57 ? "duplicate" : i === 30 ? "exists" : "inserted"));
+    assert.deepEqual(outcomes.map((x) => x.action), expected);
+    const stored = outcomes.flatMap((x) => (x.action === "inserted" ? [x.entry] : []));
+    assert.deepEqual(stored.map((e) => e.id), rows.filter((_, i) => expected[i] === "inserted").map((e) => e.id), "in the order given");
+    const seqs = stored.map((e) => Number(e.handle.split("-")[1]));
+    assert.deepEqual(seqs, seqs.map((_, i) => seqs[0]! + i), "consecutive handles after the stored one");
+    for (const e of [stored[0]!, stored[30]!, stored.at(-1)!]) assert.deepEqual(await o.store.getEntry(e.handle), e);
+    assert.equal(await o.store.totalEntries(), 1 + stored.length);
+    assert.equal(await o.store.integrityCheck(), "ok");
+  });
+
   it("termFrequencies: the tier's size as its search read it, and rows per word where the index can tell without a round trip", async (o) => {
     for (const l of ["Pin the Node version in .nvmrc and CI alike.", "Run database migrations before the app container starts.", "Tag images with the commit hash, never latest."]) {
       await o.store.insertEntry(entry(l), created);
