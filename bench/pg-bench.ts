@@ -91,31 +91,23 @@ async function seedHive(url: string, log: (m: string) => void): Promise<PgBenchR
  * counters, a new row version each): vacuumed first, the figure is of the hive a team's autovacuum
  * keeps, not of whatever bloat the last run left.
  */
-async function vacuumSchema(url: string, schema: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const tables = await c.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY 1", [schema]);
-    // Names come from the catalogue and are quoted; VACUUM takes no bind parameters.
-    const list = tables.rows.map((t) => `"${schema}"."${t.name.replace(/"/g, '""')}"`).join(", ");
-    if (list) await c.query(`VACUUM (ANALYZE) ${list}`);
-  } finally {
-    await c.end().catch(() => {});
-  }
+async function vacuumSchema(c: pg.Client, schema: string): Promise<void> {
+  const tables = await c.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY 1", [schema]);
+  // Names come from the catalogue and are quoted; VACUUM takes no bind parameters.
+  const list = tables.rows.map((t) => `"${schema}"."${t.name.replace(/"/g, '""')}"`).join(", ");
+  if (list) await c.query(`VACUUM (ANALYZE) ${list}`);
 }
 
 /**
  * A team's hive server runs for weeks and keeps its working set in memory; the bench's schema, though,
  * may have been pushed out of the OS page cache by everything the bench wrote before it (the corpora,
  * the import bench). Read cold, GIN and heap pages come from disk inside the timed calls: a run after
- * `drop_caches` measured inject p99 22.2 ms against 13.7 warm. Every relation of the schema is read
+ * `drop_caches`, three alternating runs each, measured inject p99 24.5–28.8 ms without this and 12.0–16.1 ms with it. Every relation of the schema is read
  * into the page cache first (pg_prewarm's "read" mode, not shared_buffers: the schema is larger than
  * them), so the figure is the steady state's; the README's Team hive section says how a server keeps
  * that state across restarts. Where pg_prewarm cannot be had, one line says so and the run goes on.
  */
-async function prewarmSchema(url: string, schema: string, log: (m: string) => void): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
+async function prewarmSchema(c: pg.Client, schema: string, log: (m: string) => void): Promise<void> {
   try {
     await c.query("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
     await c.query(
@@ -125,8 +117,6 @@ async function prewarmSchema(url: string, schema: string, log: (m: string) => vo
     );
   } catch (e) {
     log(`not prewarmed (${(e as Error).message}): the first calls may read from disk`);
-  } finally {
-    await c.end().catch(() => {});
   }
 }
 
@@ -161,8 +151,14 @@ export async function runPgBench(log: (m: string) => void = (m) => process.stder
   } finally {
     await migrate.close();
   }
-  await vacuumSchema(url, seeded.schema);
-  await prewarmSchema(url, seeded.schema, log);
+  const settle = new pg.Client({ connectionString: url });
+  await settle.connect();
+  try {
+    await vacuumSchema(settle, seeded.schema);
+    await prewarmSchema(settle, seeded.schema, log);
+  } finally {
+    await settle.end().catch(() => {});
+  }
   // The 10k corpus's project (its swarm tier) on a copy, so counters do not drift the cache.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-pgbench-"));
   const proxy = await startProxy(Number(new URL(url).port || 5432));

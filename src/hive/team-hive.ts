@@ -418,7 +418,6 @@ export class TeamHiveStore implements Store {
   saveOutcomeShares(id: string, shares: Record<string, number>): Promise<void> {
     return this.through(() => this.remote.saveOutcomeShares(id, shares));
   }
-
   completeOutcome(id: string, result: unknown, at: string): Promise<void> {
     return this.through(() => this.remote.completeOutcome(id, result, at));
   }

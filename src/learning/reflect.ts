@@ -66,6 +66,9 @@ async function locateShown(s: Services, refs: readonly string[]): Promise<Array<
   return found;
 }
 
+/** The queued item being processed: its id, when it was queued, and the shares an earlier attempt saved. */
+type ClaimedOutcome = Pick<QueuedOutcome, "id" | "shares" | "enqueued_at">;
+
 /**
  * Each shown lesson's share of the verdict (verdictShares), decided once and saved with the item
  * before any is applied: a run that resumes after a crash, when some lessons already carry this
@@ -80,17 +83,15 @@ async function sharesOf(s: Services, item: ClaimedOutcome, verdict: "helpful" | 
   return shares;
 }
 
-type ClaimedOutcome = Pick<QueuedOutcome, "id" | "shares">;
-
 async function processOne(
-  s: Services, o: Outcome & { recorded_at?: string }, item: ClaimedOutcome, enqueuedAt: string, opts: ReflectOptions,
+  s: Services, o: Outcome & { recorded_at?: string }, item: ClaimedOutcome, opts: ReflectOptions,
 ): Promise<{ added: number; scored: number; prevented: number }> {
   const actor = opts.actor ?? "cairn:reflect";
   const score = implicitScore(o);
   let scored = 0;
   if (score.verdict !== "neutral") {
     const verdict = score.verdict;
-    const shown = await locateShown(s, await shownEntries(s, o, enqueuedAt));
+    const shown = await locateShown(s, await shownEntries(s, o, item.enqueued_at));
     const shares = shown.length ? await sharesOf(s, item, verdict, shown) : {};
     for (const { store, entry } of shown) {
       // A lesson the saved shares do not name was not found the first time: it takes a whole verdict, as before.
@@ -117,7 +118,7 @@ async function processOne(
     if (r.action === "added") added++;
   }
   // Governance impact: advisories whose pattern is gone from the files this successful task touched.
-  const prevented = o.id ? await evaluatePreventions(s, o, o.id, o.recorded_at ?? enqueuedAt) : 0;
+  const prevented = o.id ? await evaluatePreventions(s, o, o.id, o.recorded_at ?? item.enqueued_at) : 0;
   return { added, scored, prevented };
 }
 
@@ -133,7 +134,7 @@ export async function processReflectionQueue(s: Services, opts: ReflectOptions =
     try {
       const o = OutcomeSchema.parse(item.payload);
       const recorded = (item.payload as { recorded_at?: unknown }).recorded_at;
-      const r = await processOne(s, { ...o, id: item.id, ...(typeof recorded === "string" ? { recorded_at: recorded } : {}) }, item, item.enqueued_at, opts);
+      const r = await processOne(s, { ...o, id: item.id, ...(typeof recorded === "string" ? { recorded_at: recorded } : {}) }, item, opts);
       await s.swarm.completeOutcome(item.id, r, s.now().toISOString());
       report.processed++;
       report.lessons_added += r.added;
