@@ -1,5 +1,6 @@
 // Prompt-injection detection: structural markers plus paraphrased cues in six languages, on folded text.
 import { createRequire } from "node:module";
+import { shortcuts } from "../core/shortcuts.js";
 import type { QualityIssue } from "./types.js";
 import { stripInvisibleChars } from "./sanitize.js";
 
@@ -10,12 +11,23 @@ import { stripInvisibleChars } from "./sanitize.js";
  * `rn`, which would only make the patterns harder to write. Curly quotes become straight ones.
  */
 export function foldForMatching(text: string): string {
+  if (isPlainAscii(text)) return text.toLowerCase().replace(/[ \t]+/g, " ");
   return foldConfusables(stripInvisibleChars(text).normalize("NFKC").toLowerCase())
     // Accents off (the table turns "ç" into "c" plus a mark): "esqueça" and "esqueca" read alike.
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/[ \t]+/g, " ");
+}
+
+/**
+ * Printable ASCII, tabs and line breaks only: no hidden character to strip, nothing NFKC, NFD or the
+ * confusables table would change, no accent or curly quote. Most lessons are; for them folding is
+ * lowercasing and spacing alone, and the structural markers read the text as given.
+ */
+const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+function isPlainAscii(text: string): boolean {
+  return shortcuts.enabled && PLAIN_ASCII.test(text);
 }
 
 /**
@@ -59,21 +71,29 @@ const SENTENCE_END = /[.!?\n]/;
  * One regex with `[^.!?]{0,40}?` gaps and these alternations compiled for over a second (V8 unrolls
  * bounded repeats); small regexes and a bounded look-ahead window cost microseconds, linearly.
  */
-function inOrder(parts: readonly RegExp[], gaps: readonly number[]): (t: string) => boolean {
+export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): (t: string) => boolean {
   const follows = (t: string, from: number, k: number): boolean => {
     if (k === parts.length) return true;
     const gap = gaps[k - 1]!;
     const window = t.slice(from, from + gap + 60);
+    // Past the window's first sentence end no later word is in the same sentence.
+    const end = window.search(SENTENCE_END);
     const re = parts[k]!;
     re.lastIndex = 0;
     for (let m = re.exec(window); m && m.index <= gap; m = re.exec(window)) {
-      if (SENTENCE_END.test(window.slice(0, m.index))) return false;
+      if (end >= 0 && end < m.index) return false;
       if (follows(t, from + m.index + m[0].length, k + 1)) return true;
     }
     return false;
   };
+  // A copy of its own: cues share word lists (SHORT_VERBS), and exec moves a regex's lastIndex.
+  const first = new RegExp(parts[0]!.source, parts[0]!.flags);
   return (t) => {
-    for (const m of t.matchAll(parts[0]!)) if (follows(t, (m.index ?? 0) + m[0].length, 1)) return true;
+    first.lastIndex = 0;
+    for (let m = first.exec(t); m; m = first.exec(t)) {
+      if (follows(t, m.index + m[0].length, 1)) return true;
+      if (m[0].length === 0) first.lastIndex++;
+    }
     return false;
   };
 }
@@ -164,7 +184,7 @@ const MARKERS: Cue[] = [
 
 /** Prompt-injection markers and cues. Negation does not help: "never say <|im_start|>" still carries the token. */
 export function findInjectionMarkers(text: string): QualityIssue[] {
-  const kept = stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'");
+  const kept = isPlainAscii(text) ? text : stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'");
   const folded = foldForMatching(text);
   const labels = [
     ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),

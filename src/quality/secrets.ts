@@ -1,4 +1,5 @@
 // Secret detection and masking: a key, token or password in a lesson must never be stored nor echoed.
+import { shortcuts } from "../core/shortcuts.js";
 import type { QualityIssue } from "./types.js";
 import { shannonEntropy } from "./secrets/entropy.js";
 import { gitleaksSpans, type SecretSpan } from "./secrets/gitleaks.js";
@@ -25,6 +26,12 @@ interface OwnDetector {
   kind: OwnKind;
   /** Global regex; group `v`, when present, is exactly what is masked. Every repeat is bounded. */
   re: RegExp;
+  /**
+   * Text every match contains (`lower`: in the lowercased text): a scan for it is far cheaper than the
+   * pattern's, and most lessons hold none. Each is a literal of the pattern or one every alternative carries.
+   */
+  needs: RegExp;
+  lower?: true;
   accept?: (value: string, all: string) => boolean;
 }
 
@@ -34,14 +41,17 @@ const KEY_NAME =
 const TYPE_GAP = "(?:\\s+(?:string|str|String|const|final|secret)|\\s*:\\s*[A-Za-z_][\\w<>|]{0,20}(?=\\s*=))?";
 
 const OWN: OwnDetector[] = [
-  { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{1,256}:(?<v>[^\s@/]{1,256})@/dgi, accept: (v) => !isPlaceholder(v) },
-  { kind: "basic_auth", re: /\bBasic\s+(?<v>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/dg, accept: (v) => !isPlaceholder(v) && isBasicPair(v) },
-  { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/dg, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
+  { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{1,256}:(?<v>[^\s@/]{1,256})@/dgi, needs: /:\/\//, accept: (v) => !isPlaceholder(v) },
+  { kind: "basic_auth", re: /\bBasic\s+(?<v>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/dg, needs: /Basic/, accept: (v) => !isPlaceholder(v) && isBasicPair(v) },
+  { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/dg, needs: /Bearer/, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
   // `curl -u user:pass` — gitleaks' curl rule wants the whole command; a lesson often quotes just the flag.
-  { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, accept: (v) => !isPlaceholder(v) && !/^\$/.test(v) },
+  { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u/, accept: (v) => !isPlaceholder(v) && !/^\$/.test(v) },
   {
     kind: "credential",
     re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>`, "dgi"),
+    // Without the `u` flag, `i` folds ASCII letters only: every name KEY_NAME accepts holds one of these, lowercased.
+    needs: /secret|token|passw|pwd|api|auth|credential|private|access/,
+    lower: true,
     accept: isCredentialValue,
   },
 ];
@@ -55,7 +65,8 @@ export interface SecretFinding {
 }
 
 export function findSecrets(text: string): SecretFinding {
-  const raw: SecretSpan[] = [...privateKeySpans(text), ...gitleaksSpans(text), ...ownSpans(text)];
+  const lower = text.toLowerCase();
+  const raw: SecretSpan[] = [...privateKeySpans(text), ...gitleaksSpans(text, lower), ...ownSpans(text, lower)];
   const spans = mergeSpans(raw);
   let masked = "";
   let at = 0;
@@ -119,9 +130,10 @@ function mergeSpans(spans: SecretSpan[]): SecretSpan[] {
   return out;
 }
 
-function ownSpans(text: string): SecretSpan[] {
+function ownSpans(text: string, lower: string): SecretSpan[] {
   const out: SecretSpan[] = [];
   for (const d of OWN) {
+    if (shortcuts.enabled && !d.needs.test(d.lower ? lower : text)) continue;
     for (const m of text.matchAll(d.re)) {
       const all = m[0];
       const v = m.groups?.v;
