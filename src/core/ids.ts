@@ -3,6 +3,7 @@ import { createHash, randomFillSync } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import { CairnError } from "../errors.js";
 import type { Tier } from "./entry.js";
+import { shortcuts } from "./shortcuts.js";
 
 /**
  * Random bytes drawn 4 KB at a time: uuid draws 16 per id through crypto.getRandomValues, which
@@ -72,14 +73,19 @@ export function isEntryRef(text: string): boolean {
 /** The last text fingerprinted: one write asks for the same lesson's fingerprint three times (dedup, twin check, row). */
 let lastFingerprint = { lesson: "", fingerprint: "" };
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** Identity of a lesson's text for exact-duplicate detection: case, spacing and punctuation ignored. */
 export function fingerprintLesson(lesson: string): string {
   if (lesson === lastFingerprint.lesson && lesson !== "") return lastFingerprint.fingerprint;
-  const canonical = lesson
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
+  // ASCII is its own NFKC form, and its letters and digits are [a-z0-9] once lowercased.
+  const canonical = shortcuts.enabled && ASCII_ONLY.test(lesson)
+    ? lesson.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()
+    : lesson
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
   const fingerprint = createHash("sha256").update(canonical).digest("hex").slice(0, 32);
   lastFingerprint = { lesson, fingerprint };
   return fingerprint;

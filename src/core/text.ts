@@ -1,4 +1,5 @@
 // Code-aware tokenisation shared by the full-text index, query building and similarity checks.
+import { shortcuts } from "./shortcuts.js";
 
 /**
  * English stop words plus filler common in lessons and task descriptions. Negations and
@@ -59,6 +60,7 @@ export function splitIdentifiers(text: string): string[] {
     }
   };
   for (const raw of text.match(CHUNK_RE) ?? []) {
+    if (shortcuts.enabled && isPlainWordChunk(raw)) continue;
     const chunk = raw.replace(EDGE_PUNCT_RE, "");
     if (!chunk || NUMERIC_RE.test(chunk)) continue;
     // A plain word (no separator inside, no case change) yields nothing: most chunks of a lesson, told apart without building its pieces.
@@ -76,6 +78,60 @@ export function splitIdentifiers(text: string): string[] {
   return out;
 }
 
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isAsciiAlnum = (c: number) => isLower(c) || isUpper(c) || (c >= 48 && c <= 57);
+
+/**
+ * An ASCII chunk that is one word of lowercase letters, perhaps capitalised, between punctuation that
+ * is not `@`, `$` or `#` before it: the edges come off, no separator or case change is left inside,
+ * so splitIdentifiers would skip it. Most chunks of a lesson; read by character codes, no regex.
+ */
+function isPlainWordChunk(raw: string): boolean {
+  let i = 0;
+  const n = raw.length;
+  for (; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    if (c > 127 || c === 64 || c === 36 || c === 35) return false;
+    if (isAsciiAlnum(c)) break;
+  }
+  if (i < n && isUpper(raw.charCodeAt(i))) i++;
+  while (i < n && isLower(raw.charCodeAt(i))) i++;
+  for (; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    if (c > 127 || isAsciiAlnum(c)) return false;
+  }
+  return true;
+}
+
+const WORD_CHAR_RE = /^[\p{L}\p{N}\p{Co}]$/u;
+const WORD_ONLY_RE = /^[\p{L}\p{N}\p{Co}]+$/u;
+function isWordCodePoint(cp: number | undefined): boolean {
+  if (cp === undefined) return false;
+  return cp < 128 ? isAsciiAlnum(cp) : WORD_CHAR_RE.test(String.fromCodePoint(cp));
+}
+
+/**
+ * Whether `word` (letters and numbers only) is one of the words WORD_RE finds in `text`: an occurrence
+ * with no word character either side. Cheaper than the set of all the text's words, for a handful of sub-tokens.
+ */
+function hasWholeWord(text: string, word: string): boolean {
+  // Lowercasing can leave a mark in a sub-token ("İ" is "i" and U+0307): no word holds it.
+  if (!WORD_ONLY_RE.test(word)) return false;
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    if (!isWordCodePoint(codePointBefore(text, at)) && !isWordCodePoint(text.codePointAt(at + word.length))) return true;
+  }
+  return false;
+}
+
+/** The code point that ends just before `at` (a surrogate pair read whole). */
+function codePointBefore(text: string, at: number): number | undefined {
+  if (at === 0) return undefined;
+  const unit = text.charCodeAt(at - 1);
+  const high = at >= 2 ? text.charCodeAt(at - 2) : 0;
+  return unit >= 0xdc00 && unit <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.codePointAt(at - 2) : unit;
+}
+
 /**
  * Text for an FTS5 column tokenised `porter unicode61`: the parts joined by newlines, then a
  * line of the sub-tokens unicode61 would not produce by itself (camelCase pieces mostly), so
@@ -84,8 +140,10 @@ export function splitIdentifiers(text: string): string[] {
  */
 export function buildSearchText(parts: string[]): string {
   const text = parts.map((p) => p.trim()).filter(Boolean).join("\n");
-  const words = new Set(text.toLowerCase().match(WORD_RE) ?? []);
-  const extra = splitIdentifiers(text).filter((t) => !words.has(t));
+  const split = splitIdentifiers(text);
+  if (split.length === 0) return text;
+  const lower = text.toLowerCase();
+  const extra = shortcuts.enabled ? split.filter((t) => !hasWholeWord(lower, t)) : split.filter((t) => !new Set(lower.match(WORD_RE) ?? []).has(t));
   return extra.length > 0 ? `${text}\n${extra.join(" ")}` : text;
 }
 
