@@ -2,7 +2,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { CairnError } from "../errors.js";
 import { parseFile } from "./parse.js";
-import { CHUNK_ITEMS, FIRST_CHUNK_ITEMS, prepareItem, type PrepareContext, type PreparedItem, type WorkerMessage } from "./prepare.js";
+import { CHUNK_ITEMS, FIRST_CHUNK_ITEMS, prepareItem, type PrepareContext, type WorkerMessage } from "./prepare.js";
+import { packItem, type TransferredItem } from "./prepared-transfer.js";
 import type { ImportFormat } from "./types.js";
 
 const port = parentPort;
@@ -17,17 +18,17 @@ port?.on("message", (m: { credit?: number }) => {
   wake = undefined;
 });
 
-async function send(items: PreparedItem[]): Promise<void> {
+async function send(items: TransferredItem[]): Promise<void> {
   while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
   credit--;
   port!.postMessage({ items } satisfies WorkerMessage);
 }
 
 async function run(): Promise<void> {
-  let chunk: PreparedItem[] = [];
+  let chunk: TransferredItem[] = [];
   let size = FIRST_CHUNK_ITEMS;
   for await (const item of parseFile(file, format)) {
-    chunk.push(prepareItem(item, ctx, { ahead: true }));
+    chunk.push(packItem(prepareItem(item, ctx, { ahead: true })));
     if (chunk.length >= size) {
       await send(chunk);
       chunk = [];

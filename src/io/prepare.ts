@@ -9,6 +9,7 @@ import { lessonKey, profileText, type LessonKey } from "../quality/similarity.js
 import type { Services } from "../services.js";
 import { derivedColumns, type DerivedColumns } from "../store/entry-columns.js";
 import { parseFile } from "./parse.js";
+import { unpackItem, type TransferredItem } from "./prepared-transfer.js";
 import { gateRestoredEntry, restoredEntry, type RestoreGate } from "./restore.js";
 import type { ImportFormat, ParseItem } from "./types.js";
 
@@ -136,7 +137,7 @@ export async function* prepareFile(file: string, format: ImportFormat, ctx: Prep
 
 /** Messages from the worker (see prepare-worker.ts). */
 export type WorkerMessage =
-  | { items: PreparedItem[] }
+  | { items: TransferredItem[] }
   | { done: true }
   | { error: { code: string; message: string } };
 
@@ -184,7 +185,7 @@ async function* workerItems(url: URL, file: string, format: ImportFormat, ctx: P
         counted = true;
       }
       worker.postMessage({ credit: 1 });
-      yield* m.items;
+      for (const item of m.items) yield unpackItem(item);
     }
   } finally {
     worker.removeAllListeners();
