@@ -13,7 +13,7 @@ import { stripInvisibleChars } from "./sanitize.js";
  * `rn`, which would only make the patterns harder to write. Curly quotes become straight ones.
  */
 export function foldForMatching(text: string): string {
-  if (isPlainAscii(text)) return text.toLowerCase().replace(/[ \t]+/g, " ");
+  if (asciiShortcut(text)) return text.toLowerCase().replace(/[ \t]+/g, " ");
   return foldConfusables(stripInvisibleChars(text).normalize("NFKC").toLowerCase())
     // Accents off (the table turns "ç" into "c" plus a mark): "esqueça" and "esqueca" read alike.
     .normalize("NFD")
@@ -24,11 +24,11 @@ export function foldForMatching(text: string): string {
 
 /**
  * Printable ASCII, tabs and line breaks only: no hidden character to strip, nothing NFKC, NFD or the
- * confusables table would change, no accent or curly quote. Most lessons are; for them folding is
- * lowercasing and spacing alone, and the structural markers read the text as given.
+ * confusables table would change, no accent or curly quote. Most lessons are; for them (shortcuts on)
+ * folding is lowercasing and spacing alone, and the structural markers read the text as given.
  */
 const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
-function isPlainAscii(text: string): boolean {
+function asciiShortcut(text: string): boolean {
   return shortcuts.enabled && PLAIN_ASCII.test(text);
 }
 
@@ -95,7 +95,7 @@ export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): InOr
     first.lastIndex = 0;
     for (let m = first.exec(t); m; m = first.exec(t)) {
       if (follows(t, m.index + m[0].length, 1)) return true;
-      if (m[0].length === 0) first.lastIndex++;
+      if (m[0].length === 0) first.lastIndex++; // as matchAll steps past an empty match
     }
     return false;
   };
@@ -216,7 +216,7 @@ function paraphrasesIn(folded: string): string[] {
 
 /** Prompt-injection markers and cues. Negation does not help: "never say <|im_start|>" still carries the token. */
 export function findInjectionMarkers(text: string): QualityIssue[] {
-  const kept = isPlainAscii(text) ? text : stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'");
+  const kept = asciiShortcut(text) ? text : stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'");
   const folded = foldForMatching(text);
   const labels = [
     ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
