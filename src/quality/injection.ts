@@ -184,11 +184,6 @@ const CUE_NEEDS: ReadonlyArray<LiteralTest | undefined> = PARAPHRASES.map((c) =>
   return test && withoutShortLiterals(test, 3);
 });
 const cueLiteralsIn = literalScanner(CUE_NEEDS.flatMap((t) => (t ? literalsOf(t) : [])));
-/** The cues each literal may wake: a cue none of whose literals is present cannot match, without reading its test. */
-const CUES_BY_LITERAL = new Map<string, number[]>();
-CUE_NEEDS.forEach((t, i) => {
-  for (const l of new Set(t ? literalsOf(t) : [])) CUES_BY_LITERAL.set(l, [...(CUES_BY_LITERAL.get(l) ?? []), i]);
-});
 
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
@@ -205,11 +200,9 @@ const MARKERS: Cue[] = [
 
 function paraphrasesIn(folded: string): string[] {
   const present = shortcuts.enabled ? cueLiteralsIn(folded) : undefined;
-  const woken = new Set<number>();
-  for (const l of present ?? []) for (const i of CUES_BY_LITERAL.get(l)!) woken.add(i);
   return PARAPHRASES.filter((c, i) => {
     const needs = CUE_NEEDS[i];
-    if (present && needs && (!woken.has(i) || !mayMatch(needs, present))) return false;
+    if (present && needs && !mayMatch(needs, present)) return false;
     return typeof c.re === "function" ? c.re(folded) : c.re.test(folded);
   }).map((c) => c.label);
 }
