@@ -1,8 +1,6 @@
 // Prompt-injection detection: structural markers plus paraphrased cues in six languages, on folded text.
 import { createRequire } from "node:module";
 import { shortcuts } from "../core/shortcuts.js";
-import { literalScanner } from "./literal-scan.js";
-import { allOf, literalsOf, mayMatch, requiredLiterals, withoutShortLiterals, type LiteralTest } from "./required-literals.js";
 import type { QualityIssue } from "./types.js";
 import { stripInvisibleChars } from "./sanitize.js";
 
@@ -64,8 +62,7 @@ const ORDERS =
 const BEFORE =
   "previous|prior|above|earlier|preceding|foregoing|former|original|initial|system|vorherige[nrs]?|bisherige[nrs]?|obige[nrs]?|vorangehende[nrs]?|vorige[nrs]?|anteriores?|previ[ao]s|de arriba|pr[eé]c[eé]dentes?|ci-dessus|ant[eé]rieures?|acima|precedenti|sopra";
 
-type InOrder = ((t: string) => boolean) & { parts: readonly RegExp[] };
-interface Cue { label: string; re: RegExp | InOrder }
+interface Cue { label: string; re: RegExp | ((folded: string) => boolean) }
 
 const SENTENCE_END = /[.!?\n]/;
 
@@ -74,7 +71,7 @@ const SENTENCE_END = /[.!?\n]/;
  * One regex with `[^.!?]{0,40}?` gaps and these alternations compiled for over a second (V8 unrolls
  * bounded repeats); small regexes and a bounded look-ahead window cost microseconds, linearly.
  */
-export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): InOrder {
+export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): (t: string) => boolean {
   const follows = (t: string, from: number, k: number): boolean => {
     if (k === parts.length) return true;
     const gap = gaps[k - 1]!;
@@ -91,7 +88,7 @@ export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): InOr
   };
   // A copy of its own: cues share word lists (SHORT_VERBS), and exec moves a regex's lastIndex.
   const first = new RegExp(parts[0]!.source, parts[0]!.flags);
-  const test = (t: string): boolean => {
+  return (t) => {
     first.lastIndex = 0;
     for (let m = first.exec(t); m; m = first.exec(t)) {
       if (follows(t, m.index + m[0].length, 1)) return true;
@@ -99,7 +96,6 @@ export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): InOr
     }
     return false;
   };
-  return Object.assign(test, { parts });
 }
 const words = (alternatives: string) => new RegExp(`\\b(?:${alternatives})\\b`, "g");
 
@@ -173,18 +169,6 @@ const PARAPHRASES: Cue[] = [
   { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bdan\s+mode\b|\b(?:you are|eres|tu es|sei|voc[eê] [eé]|du bist) (?:now |ahora |maintenant |agora |adesso |jetzt )?dan\b/u },
 ];
 
-/**
- * Literals each paraphrase cue's every match contains (required-literals.ts; an ordered cue needs all
- * its words). One scan of the folded text for all of them tells which cues cannot match: most lessons
- * wake none, and the scan costs less than the cues' own. Literals under three characters are not
- * scanned for (their clauses are taken to hold): they occur nearly everywhere.
- */
-const CUE_NEEDS: ReadonlyArray<LiteralTest | undefined> = PARAPHRASES.map((c) => {
-  const test = typeof c.re === "function" ? allOf(c.re.parts.map(requiredLiterals)) : requiredLiterals(c.re);
-  return test && withoutShortLiterals(test, 3);
-});
-const cueLiteralsIn = literalScanner(CUE_NEEDS.flatMap((t) => (t ? literalsOf(t) : [])));
-
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
@@ -198,22 +182,13 @@ const MARKERS: Cue[] = [
   { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
 ];
 
-function paraphrasesIn(folded: string): string[] {
-  const present = shortcuts.enabled ? cueLiteralsIn(folded) : undefined;
-  return PARAPHRASES.filter((c, i) => {
-    const needs = CUE_NEEDS[i];
-    if (present && needs && !mayMatch(needs, present)) return false;
-    return typeof c.re === "function" ? c.re(folded) : c.re.test(folded);
-  }).map((c) => c.label);
-}
-
 /** Prompt-injection markers and cues. Negation does not help: "never say <|im_start|>" still carries the token. */
 export function findInjectionMarkers(text: string): QualityIssue[] {
   const kept = asciiShortcut(text) ? text : stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'");
   const folded = foldForMatching(text);
   const labels = [
     ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
-    ...paraphrasesIn(folded),
+    ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
   ];
   if (labels.length === 0) return [];
   return [{

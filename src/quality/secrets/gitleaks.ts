@@ -4,7 +4,6 @@ import { EXTRA_RULES } from "./extra-rules.js";
 import { GITLEAKS_CONFIG } from "./gitleaks-rules.js";
 import type { GitleaksAllowlist, GitleaksRule } from "./gitleaks-types.js";
 import { shannonEntropy } from "./entropy.js";
-import { literalScanner } from "../literal-scan.js";
 
 /** Where a secret sits in the text (UTF-16 offsets of exactly its bytes) and what found it. */
 export interface SecretSpan {
@@ -42,8 +41,31 @@ for (const r of RULES) {
   }
 }
 
-/** The keywords a text holds, lowercased: one scan finds every one present. */
-const keywordsIn = literalScanner(BY_KEYWORD.keys());
+let keywordScan: RegExp | undefined;
+const CONTAINED = new Map<string, string[]>();
+function containedIn(keyword: string): string[] {
+  let list = CONTAINED.get(keyword);
+  if (!list) {
+    list = [...BY_KEYWORD.keys()].filter((k) => keyword.includes(k));
+    CONTAINED.set(keyword, list);
+  }
+  return list;
+}
+/** Literal alternation, longest first so `sk_live` is seen inside `sk_live_…`; overlapping keywords are found by re-scanning from each hit. */
+function keywordsIn(lower: string): Set<string> {
+  keywordScan ??= new RegExp(
+    [...BY_KEYWORD.keys()].sort((a, b) => b.length - a.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
+    "g",
+  );
+  const found = new Set<string>();
+  keywordScan.lastIndex = 0;
+  for (let m = keywordScan.exec(lower); m; m = keywordScan.exec(lower)) {
+    // The alternation reports the longest keyword at a place; shorter ones it contains are present too.
+    for (const k of containedIn(m[0])) found.add(k);
+    keywordScan.lastIndex = m.index + 1;
+  }
+  return found;
+}
 
 function compileAllowlist(a: GitleaksAllowlist): CompiledAllowlist {
   return {
