@@ -3,7 +3,7 @@ import type { Entry, Status } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { queryTerms } from "../core/text.js";
 import { knownVector, rememberVector } from "../quality/meaning.js";
-import { compareLessons, fullProfile, lessonKey, profileLesson, type LessonKey, type LessonProfile } from "../quality/similarity.js";
+import { fullProfile, judgeLessons, lessonKey, profileLesson, type LessonKey, type LessonProfile } from "../quality/similarity.js";
 import { DEDUP_STATUSES, type Store } from "../store/store.js";
 import type { BulkNeighbours, NeighbourCandidate } from "./bulk-neighbours.js";
 
@@ -69,7 +69,7 @@ export class NeighbourProfiles {
     return k;
   }
 
-  /** The whole profile of a key this cache gave out (compareLessons asks for it past the keys' test). */
+  /** The whole profile of a key this cache gave out (judgeLessons asks for it past the keys' test). */
   readonly profileOf = (key: LessonKey): LessonProfile => {
     let p = this.profiles.get(key);
     if (p) return p;
@@ -125,7 +125,7 @@ export async function findNeighbours(
   const profile = profiles ? profiles.of(lesson) : profileLesson(lesson);
   const compared = hits
     .filter((h) => h.id !== exclude)
-    .map((h) => ({ h, cmp: profiles ? compareLessons(profile, profiles.of(h.lesson), threshold, profiles.profileOf) : compareLessons(profile, h.lesson, threshold) }));
+    .map((h) => ({ h, cmp: profiles ? judgeLessons(profile, profiles.of(h.lesson), threshold, profiles.profileOf) : judgeLessons(profile, profileLesson(h.lesson), threshold) }));
   // Entries are read only for the hits the decision names. One that has left the database since the
   // index saw it is passed over, as if never found: the most similar duplicate that is still there.
   const n: Neighbourhood = { contradicts: [], reverses: [] };
