@@ -9,6 +9,8 @@ import { bm25Idf, bm25Term, ftsTermCounts, ftsTokens } from "../store/fts-tokens
 import { PostingLists } from "./postings.js";
 
 const ENTRY_CACHE = 8192;
+/** Query terms whose index token is remembered (see phraseId); past it the memo starts again. */
+const PHRASE_CACHE = 20_000;
 
 interface Doc {
   /** Its place in the arrays below and in the postings (slots are dense and reused; seqs may not be). */
@@ -53,6 +55,8 @@ export class BulkNeighbours {
   private readonly freeSlots: number[] = [];
   private totalTokens = 0;
   private readonly termStats = new TermStatsCache();
+  /** Query term → its first index token (undefined when it has none). */
+  private readonly phrases = new Map<string, string | undefined>();
   /**
    * Entries as this process last wrote them, so a candidate costs no read: an import's rows are the
    * neighbours of the rows after them. Bounded (~3 KB an entry), the oldest dropped when full.
@@ -248,13 +252,30 @@ export class BulkNeighbours {
     return entry;
   }
 
+  /**
+   * The posting list id of a query term's first index token (-1: no row holds it; undefined: it has
+   * none), remembered: an import's rows ask for the same words again and again, and tokenising one
+   * (case folding, NFD, the stemmer) cost more than walking its list.
+   */
+  private phraseId(term: string): number | undefined {
+    let token = this.phrases.get(term);
+    if (token === undefined && !this.phrases.has(term)) {
+      if (this.phrases.size >= PHRASE_CACHE) this.phrases.clear();
+      this.phrases.set(term, (token = ftsTokens(term)[0]));
+    }
+    return token === undefined ? undefined : this.postings.idOf(token);
+  }
+
   private rank(step: SearchStep, statuses: readonly Status[], limit: number): Array<{ entry: { id: string }; seq: number; relevance: number }> {
     // Each query term is one token to FTS5 (terms are WORD_RE words), stemmed by the tokenizer. Two
     // terms with one stem stay two phrases: FTS5 scores each of them.
-    const phrases = step.terms.flatMap((t) => ftsTokens(t).slice(0, 1));
-    if (phrases.length === 0) return [];
+    const ids: number[] = [];
+    for (const t of step.terms) {
+      const id = this.phraseId(t);
+      if (id !== undefined) ids.push(id);
+    }
+    if (ids.length === 0) return [];
     const { postings, lengths, scores, slotSeq } = this;
-    const ids = phrases.map((p) => postings.idOf(p));
     const nRow = this.docs.size;
     const avgdl = nRow ? this.totalTokens / nRow : 0;
     const idfs = ids.map((id) => bm25Idf(nRow, postings.sizeOf(id)));
@@ -301,17 +322,21 @@ export class BulkNeighbours {
     // ORDER BY rank LIMIT: the best `limit`, equal ranks in rowid order (as FTS5 yields its matches).
     const top: Array<{ entry: { id: string }; seq: number; relevance: number }> = [];
     const better = (relevance: number, seq: number, y: { seq: number; relevance: number }) => relevance > y.relevance || (relevance === y.relevance && seq < y.seq);
+    // The last kept row, in two numbers: most rows met rank below it, and are passed over on them alone.
+    let worstRelevance = -Infinity;
+    let worstSeq = Infinity;
     for (let k = 0; k < touched; k++) {
       const slot = this.touched[k]!;
       const relevance = scores[slot]!;
       scores[slot] = 0;
       const seq = slotSeq[slot]!;
-      if (top.length === limit && !better(relevance, seq, top[limit - 1]!)) continue;
+      if (top.length === limit && !(relevance > worstRelevance || (relevance === worstRelevance && seq < worstSeq))) continue;
       if (!statuses.includes(this.slotStatus[slot]!)) continue;
       let at = top.length;
       while (at > 0 && better(relevance, seq, top[at - 1]!)) at--;
       top.splice(at, 0, { entry: { id: `seq:${seq}` }, seq, relevance });
       if (top.length > limit) top.pop();
+      ({ relevance: worstRelevance, seq: worstSeq } = top[top.length - 1]!);
     }
     return top;
   }
