@@ -51,7 +51,9 @@ export function specificsOf(text: string): Set<string> {
   let s = cache.get(text);
   if (!s) {
     s = lessonSpecifics(text);
-    if (cache.size >= 2000) cache.clear();
+    // Full: the oldest goes (a Map keeps insertion order). Clearing it all made a bulk import, whose
+    // rows meet the same neighbours for a while, work them out again every 2,000 lessons.
+    if (cache.size >= 2000) cache.delete(cache.keys().next().value!);
     cache.set(text, s);
   }
   return s;
