@@ -320,24 +320,26 @@ export class BulkNeighbours {
       }
     }
     // ORDER BY rank LIMIT: the best `limit`, equal ranks in rowid order (as FTS5 yields its matches).
-    const top: Array<{ entry: { id: string }; seq: number; relevance: number }> = [];
-    const better = (relevance: number, seq: number, y: { seq: number; relevance: number }) => relevance > y.relevance || (relevance === y.relevance && seq < y.seq);
-    // The last kept row, in two numbers: most rows met rank below it, and are passed over on them alone.
-    let worstRelevance = -Infinity;
-    let worstSeq = Infinity;
+    // Kept as numbers while rows come and go (a row kept is displaced ~3 times over), made hits at the end.
+    const topRelevance: number[] = [];
+    const topSeq: number[] = [];
+    const better = (relevance: number, seq: number, at: number) => relevance > topRelevance[at]! || (relevance === topRelevance[at]! && seq < topSeq[at]!);
     for (let k = 0; k < touched; k++) {
       const slot = this.touched[k]!;
       const relevance = scores[slot]!;
       scores[slot] = 0;
       const seq = slotSeq[slot]!;
-      if (top.length === limit && !(relevance > worstRelevance || (relevance === worstRelevance && seq < worstSeq))) continue;
+      if (topSeq.length === limit && !better(relevance, seq, limit - 1)) continue;
       if (!statuses.includes(this.slotStatus[slot]!)) continue;
-      let at = top.length;
-      while (at > 0 && better(relevance, seq, top[at - 1]!)) at--;
-      top.splice(at, 0, { entry: { id: `seq:${seq}` }, seq, relevance });
-      if (top.length > limit) top.pop();
-      ({ relevance: worstRelevance, seq: worstSeq } = top[top.length - 1]!);
+      let at = Math.min(topSeq.length, limit - 1);
+      while (at > 0 && better(relevance, seq, at - 1)) {
+        topRelevance[at] = topRelevance[at - 1]!;
+        topSeq[at] = topSeq[at - 1]!;
+        at--;
+      }
+      topRelevance[at] = relevance;
+      topSeq[at] = seq;
     }
-    return top;
+    return topSeq.map((seq, i) => ({ entry: { id: `seq:${seq}` }, seq, relevance: topRelevance[i]! }));
   }
 }
