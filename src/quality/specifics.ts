@@ -44,10 +44,11 @@ const IDENTIFIER = /\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]
 const VERSION = /\bv?\d+(?:\.\d+){1,3}(?:-[\w.]+)?\b/g;
 const WORD = /[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|[.!?;:]/g;
 
-/** What specificDifference reads of a text: its specifics, and the text as `mentions` searches it. */
+/** What specificDifference reads of a text: the text as `mentions` searches it, and its specifics once asked for. */
 interface Named {
-  specifics: Set<string>;
+  text: string;
   lower: string;
+  specifics?: Set<string>;
 }
 
 const cache = new Map<string, Named>();
@@ -58,7 +59,7 @@ const CACHE_TEXTS = 4096;
 function named(text: string): Named {
   let n = cache.get(text);
   if (!n) {
-    n = { specifics: lessonSpecifics(text), lower: text.normalize("NFKC").toLowerCase() };
+    n = { text, lower: text.normalize("NFKC").toLowerCase() };
     // Full: the oldest goes (a Map keeps insertion order). Clearing it all made a bulk import, whose
     // rows meet the same neighbours for a while, work them out again every time it filled.
     if (cache.size >= CACHE_TEXTS) cache.delete(cache.keys().next().value!);
@@ -69,7 +70,11 @@ function named(text: string): Named {
 
 /** lessonSpecifics, remembered. */
 export function specificsOf(text: string): Set<string> {
-  return named(text).specifics;
+  return specificsIn(named(text));
+}
+
+function specificsIn(n: Named): Set<string> {
+  return (n.specifics ??= lessonSpecifics(n.text));
 }
 
 const NAME_CHAR = /[\p{L}\p{N}_$]/u;
@@ -95,7 +100,7 @@ export function mentions(lower: string, value: string): boolean {
 
 /** Specifics of `a` that `b` does not mention anywhere (a file named in `a` counts as mentioned by a path in `b`). */
 function unmatched(a: Named, b: Named): string[] {
-  return [...a.specifics].filter((x) => !mentions(b.lower, x.slice(x.indexOf(":") + 1)));
+  return [...specificsIn(a)].filter((x) => !mentions(b.lower, x.slice(x.indexOf(":") + 1)));
 }
 
 export interface SpecificDifference {
