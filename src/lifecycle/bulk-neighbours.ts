@@ -6,14 +6,15 @@ import { SqliteStore } from "../store/sqlite-store.js";
 import type { SearchHit, Store } from "../store/store.js";
 import { chooseQueryTerms, runSearchSteps, TermStatsCache, type SearchStep } from "../store/term-stats.js";
 import { bm25Idf, bm25Term, ftsTermCounts, ftsTokens } from "../store/fts-tokens.js";
+import { PostingLists } from "./postings.js";
 
 const ENTRY_CACHE = 8192;
+/** Query terms whose index token is remembered (see phraseId); past it the memo starts again. */
+const PHRASE_CACHE = 20_000;
 
 interface Doc {
-  /** Its place in the arrays below (slots are dense and reused; seqs may not be). */
+  /** Its place in the arrays below and in the postings (slots are dense and reused; seqs may not be). */
   slot: number;
-  /** Its distinct tokens: what to take out of the postings when it changes. */
-  terms: string[];
   id: string;
   /** What dedup compares: a candidate's entry is read only when a decision names it (see candidates). */
   lesson: string;
@@ -42,8 +43,8 @@ export interface NeighbourCandidate {
  */
 export class BulkNeighbours {
   private readonly docs = new Map<number, Doc>();
-  /** Per token, the rows holding it and how often (slot → term frequency): a ranking walk reads nothing else per row but its length. */
-  private readonly postings = new Map<string, Map<number, number>>();
+  /** Per token, the rows holding it and how often: a ranking walk reads nothing else per row but its length. */
+  private readonly postings = new PostingLists();
   /** By slot: the row's seq, status and length, and a score reused by every ranking (typed arrays: ~2× a Map's speed). */
   private slotSeq: number[] = [];
   private slotStatus: Status[] = [];
@@ -54,6 +55,8 @@ export class BulkNeighbours {
   private readonly freeSlots: number[] = [];
   private totalTokens = 0;
   private readonly termStats = new TermStatsCache();
+  /** Query term → its first index token (undefined when it has none). */
+  private readonly phrases = new Map<string, string | undefined>();
   /**
    * Entries as this process last wrote them, so a candidate costs no read: an import's rows are the
    * neighbours of the rows after them. Bounded (~3 KB an entry), the oldest dropped when full.
@@ -186,7 +189,7 @@ export class BulkNeighbours {
     const holders = (this.fingerprints.get(d.fingerprint) ?? 1) - 1;
     if (holders > 0) this.fingerprints.set(d.fingerprint, holders);
     else this.fingerprints.delete(d.fingerprint);
-    for (const t of d.terms) this.postings.get(t)?.delete(d.slot);
+    this.postings.remove(d.slot);
     this.totalTokens -= this.lengths[d.slot]!;
     this.docs.delete(seq);
     this.freeSlots.push(d.slot);
@@ -197,12 +200,8 @@ export class BulkNeighbours {
     this.fingerprints.set(fingerprint, (this.fingerprints.get(fingerprint) ?? 0) + 1);
     const { tf, length } = ftsTermCounts(text);
     const slot = this.freeSlots.pop() ?? this.docs.size;
-    for (const [t, f] of tf) {
-      let p = this.postings.get(t);
-      if (!p) this.postings.set(t, (p = new Map()));
-      p.set(slot, f);
-    }
-    this.docs.set(seq, { slot, terms: [...tf.keys()], id, lesson, fingerprint });
+    this.postings.add(slot, tf);
+    this.docs.set(seq, { slot, id, lesson, fingerprint });
     if (slot >= this.lengths.length) {
       const lengths = new Float64Array(this.lengths.length * 2);
       lengths.set(this.lengths);
@@ -233,7 +232,7 @@ export class BulkNeighbours {
   async candidates(terms: readonly string[], statuses: readonly Status[], limit: number): Promise<NeighbourCandidate[]> {
     const n = this.docs.size;
     const chosen = chooseQueryTerms(
-      (missing) => missing.map((term) => ({ term, doc: this.postings.get(term)?.size ?? 0 })).filter((r) => r.doc > 0),
+      (missing) => missing.map((term) => ({ term, doc: this.postings.frequency(term) })).filter((r) => r.doc > 0),
       terms, n, this.termStats,
     );
     const hits = await runSearchSteps(chosen, limit, (step) => this.rank(step, statuses, limit));
@@ -253,21 +252,35 @@ export class BulkNeighbours {
     return entry;
   }
 
+  /**
+   * The posting list id of a query term's first index token (-1: no row holds it; undefined: it has
+   * none), remembered: an import's rows ask for the same words again and again, and tokenising one
+   * (case folding, NFD, the stemmer) cost more than walking its list.
+   */
+  private phraseId(term: string): number | undefined {
+    let token = this.phrases.get(term);
+    if (token === undefined && !this.phrases.has(term)) {
+      if (this.phrases.size >= PHRASE_CACHE) this.phrases.clear();
+      this.phrases.set(term, (token = ftsTokens(term)[0]));
+    }
+    return token === undefined ? undefined : this.postings.idOf(token);
+  }
+
   private rank(step: SearchStep, statuses: readonly Status[], limit: number): Array<{ entry: { id: string }; seq: number; relevance: number }> {
     // Each query term is one token to FTS5 (terms are WORD_RE words), stemmed by the tokenizer. Two
     // terms with one stem stay two phrases: FTS5 scores each of them.
-    const phrases = step.terms.flatMap((t) => ftsTokens(t).slice(0, 1));
-    if (phrases.length === 0) return [];
-    const empty = new Map<number, number>();
-    const lists = phrases.map((p) => this.postings.get(p) ?? empty);
+    const ids: number[] = [];
+    for (const t of step.terms) {
+      const id = this.phraseId(t);
+      if (id !== undefined) ids.push(id);
+    }
+    if (ids.length === 0) return [];
+    const { postings, lengths, scores, slotSeq } = this;
     const nRow = this.docs.size;
     const avgdl = nRow ? this.totalTokens / nRow : 0;
-    const idfs = lists.map((list) => bm25Idf(nRow, list.size));
-    const { lengths, scores, slotSeq } = this;
-    const term = (i: number, slot: number, f: number) => bm25Term(idfs[i]!, f, lengths[slot]!, avgdl);
+    const idfs = ids.map((id) => bm25Idf(nRow, postings.sizeOf(id)));
     // Scores accumulate phrase by phrase, in query order, as fts5's bm25 sums them (a phrase absent from a row adds 0).
-    // The rows met go into a buffer kept between calls, and lists are walked with forEach: iterating a
-    // Map's entries made a pair per row met (~50 KB a row of garbage, most of an import's allocation).
+    // The rows met go into a buffer kept between calls: allocating per row met was most of an import's garbage.
     let touched = 0;
     const touch = (slot: number) => {
       if (touched === this.touched.length) {
@@ -279,37 +292,54 @@ export class BulkNeighbours {
     };
     if (step.mode === "all") {
       // Only the rows holding every term, found from the shortest list: walking the common terms' whole lists cost ~1 ms a row.
-      const shortest = lists.reduce((a, b) => (b.size < a.size ? b : a));
-      for (const slot of shortest.keys()) {
-        if (!lists.every((l) => l.has(slot))) continue;
+      let shortest = ids[0]!;
+      for (const id of ids) if (postings.sizeOf(id) < postings.sizeOf(shortest)) shortest = id;
+      const pairs = postings.pairsOf(shortest);
+      const end = 2 * postings.sizeOf(shortest);
+      next: for (let k = 0; k < end; k += 2) {
+        const slot = pairs[k]!;
         let score = 0;
-        for (let i = 0; i < lists.length; i++) score += term(i, slot, lists[i]!.get(slot)!);
+        for (let i = 0; i < ids.length; i++) {
+          const f = postings.frequencyIn(slot, ids[i]!);
+          if (f === 0) continue next;
+          score += bm25Term(idfs[i]!, f, lengths[slot]!, avgdl);
+        }
         scores[slot] = score;
         touch(slot);
       }
     } else {
-      for (let i = 0; i < lists.length; i++) {
-        lists[i]!.forEach((f, slot) => {
+      for (let i = 0; i < ids.length; i++) {
+        const pairs = postings.pairsOf(ids[i]!);
+        const end = 2 * postings.sizeOf(ids[i]!);
+        const idf = idfs[i]!;
+        for (let k = 0; k < end; k += 2) {
+          const slot = pairs[k]!;
           if (scores[slot] === 0) touch(slot);
-          scores[slot]! += term(i, slot, f);
-        });
+          scores[slot]! += bm25Term(idf, pairs[k + 1]!, lengths[slot]!, avgdl);
+        }
       }
     }
     // ORDER BY rank LIMIT: the best `limit`, equal ranks in rowid order (as FTS5 yields its matches).
-    const top: Array<{ entry: { id: string }; seq: number; relevance: number }> = [];
-    const better = (relevance: number, seq: number, y: { seq: number; relevance: number }) => relevance > y.relevance || (relevance === y.relevance && seq < y.seq);
+    // Kept as numbers while rows come and go (a row kept is displaced ~3 times over), made hits at the end.
+    const topRelevance: number[] = [];
+    const topSeq: number[] = [];
+    const better = (relevance: number, seq: number, at: number) => relevance > topRelevance[at]! || (relevance === topRelevance[at]! && seq < topSeq[at]!);
     for (let k = 0; k < touched; k++) {
       const slot = this.touched[k]!;
       const relevance = scores[slot]!;
       scores[slot] = 0;
       const seq = slotSeq[slot]!;
-      if (top.length === limit && !better(relevance, seq, top[limit - 1]!)) continue;
+      if (topSeq.length === limit && !better(relevance, seq, limit - 1)) continue;
       if (!statuses.includes(this.slotStatus[slot]!)) continue;
-      let at = top.length;
-      while (at > 0 && better(relevance, seq, top[at - 1]!)) at--;
-      top.splice(at, 0, { entry: { id: `seq:${seq}` }, seq, relevance });
-      if (top.length > limit) top.pop();
+      let at = Math.min(topSeq.length, limit - 1);
+      while (at > 0 && better(relevance, seq, at - 1)) {
+        topRelevance[at] = topRelevance[at - 1]!;
+        topSeq[at] = topSeq[at - 1]!;
+        at--;
+      }
+      topRelevance[at] = relevance;
+      topSeq[at] = seq;
     }
-    return top;
+    return topSeq.map((seq, i) => ({ entry: { id: `seq:${seq}` }, seq, relevance: topRelevance[i]! }));
   }
 }

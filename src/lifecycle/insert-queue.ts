@@ -31,7 +31,8 @@ export interface LateResult {
  * after the load (a cap read per row would not count queued rows).
  */
 export class InsertQueue {
-  private readonly held = new Map<SqliteStore, { event: EventInput; base: number; rows: Held[] }>();
+  /** Per tier: the event its rows share (and its JSON, which the next row's event is compared by), the seq before them, the rows. */
+  private readonly held = new Map<SqliteStore, { event: EventInput; eventJson: string; base: number; rows: Held[] }>();
   private readonly ids = new Set<string>();
   private late: LateResult[] = [];
 
@@ -55,13 +56,14 @@ export class InsertQueue {
     const index = this.indexFor(store);
     if (!index || !(store instanceof SqliteStore)) return undefined;
     let queue = this.held.get(store);
+    const eventJson = JSON.stringify(event);
     // One insertEntries writes one event for all its rows: another event waits for the next one.
-    if (queue && JSON.stringify(queue.event) !== JSON.stringify(event)) {
+    if (queue && queue.eventJson !== eventJson) {
       await this.flush();
       queue = undefined;
     }
     // Every other write flushes the queue first, so its rows take the seqs after the last one used when it began.
-    if (!queue) this.held.set(store, (queue = { event, base: store.lastSeq(), rows: [] }));
+    if (!queue) this.held.set(store, (queue = { event, eventJson, base: store.lastSeq(), rows: [] }));
     const seq = queue.base + queue.rows.length + 1;
     const handle = handleFor(store.tier, seq);
     const derived = derivedColumns(entry);

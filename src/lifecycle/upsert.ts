@@ -3,7 +3,7 @@ import type { Entry, Status } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { queryTerms } from "../core/text.js";
 import { knownVector, rememberVector } from "../quality/meaning.js";
-import { compareLessons, fullProfile, lessonKey, profileLesson, type LessonKey, type LessonProfile } from "../quality/similarity.js";
+import { fullProfile, judgeLessons, lessonKey, profileLesson, type LessonKey, type LessonProfile } from "../quality/similarity.js";
 import { DEDUP_STATUSES, type Store } from "../store/store.js";
 import type { BulkNeighbours, NeighbourCandidate } from "./bulk-neighbours.js";
 
@@ -29,8 +29,12 @@ export interface Neighbourhood {
  * Its rows meet the same neighbours over and over (they share a vocabulary): building each again was
  * ~0.3 ms of a 2.3 ms row. A key depends on the text alone, so a cached one is the same answer. Most
  * pairs are told apart by their keys; the whole profile (~5 KB of small objects, against a key's
- * ~0.5 KB) is built only for a pair that gets further, and few are kept. Held by the bulk operation,
- * not the process, so a long-running server keeps no such memory.
+ * ~0.5 KB) is built only for a pair that gets further, and at most 2,048 are kept (~10 MB: at 512 the bench's
+ * 5,000 rows built 3,995 profiles of 2,593 texts, at 2,048 they build 2,693). Keys are kept for 16,384
+ * texts (~1 KB each, ~2 KB with the vector a key stands for): an import's rows meet neighbours from the
+ * whole tier, and at 4,096 the bench's 20,000 rows built 68,616 keys again on the thread that dedups
+ * (2,485 at 16,384), for no less memory at its peak. Held by the bulk operation, not the process, so a
+ * long-running server keeps no such memory.
  */
 export class NeighbourProfiles {
   private readonly byText = new Map<string, LessonKey>();
@@ -43,7 +47,7 @@ export class NeighbourProfiles {
   private readonly vectors = new Map<string, Float32Array | null>();
   /** Keys computed ahead by an import's worker thread, until the row they belong to is compared. */
   private readonly offered = new Map<string, LessonKey>();
-  constructor(private readonly max = 4096, private readonly maxVectors = 4 * max, private readonly maxProfiles = 512) {}
+  constructor(private readonly max = 16_384, private readonly maxVectors = 16_384, private readonly maxProfiles = 2048) {}
 
   of(text: string): LessonKey {
     let k = this.byText.get(text);
@@ -69,7 +73,7 @@ export class NeighbourProfiles {
     return k;
   }
 
-  /** The whole profile of a key this cache gave out (compareLessons asks for it past the keys' test). */
+  /** The whole profile of a key this cache gave out (judgeLessons asks for it past the keys' test). */
   readonly profileOf = (key: LessonKey): LessonProfile => {
     let p = this.profiles.get(key);
     if (p) return p;
@@ -125,7 +129,7 @@ export async function findNeighbours(
   const profile = profiles ? profiles.of(lesson) : profileLesson(lesson);
   const compared = hits
     .filter((h) => h.id !== exclude)
-    .map((h) => ({ h, cmp: profiles ? compareLessons(profile, profiles.of(h.lesson), threshold, profiles.profileOf) : compareLessons(profile, h.lesson, threshold) }));
+    .map((h) => ({ h, cmp: profiles ? judgeLessons(profile, profiles.of(h.lesson), threshold, profiles.profileOf) : judgeLessons(profile, profileLesson(h.lesson), threshold) }));
   // Entries are read only for the hits the decision names. One that has left the database since the
   // index saw it is passed over, as if never found: the most similar duplicate that is still there.
   const n: Neighbourhood = { contradicts: [], reverses: [] };

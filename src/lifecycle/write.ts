@@ -102,8 +102,9 @@ function sightingPhase(input: NewEntry, opts: WriteOptions, s: Services): string
 /** The schema's defaults for what a new entry leaves unset, read from EntrySchema itself so none is written twice. */
 let entryDefaults: Entry | undefined;
 function defaults(): Entry {
+  if (entryDefaults) return entryDefaults;
   const epoch = new Date(0).toISOString();
-  return (entryDefaults ??= EntrySchema.parse({ id: "", handle: "", tier: "swarm", lesson: "", category: "other", kind: "learning", created_at: epoch, updated_at: epoch }));
+  return (entryDefaults = EntrySchema.parse({ id: "", handle: "", tier: "swarm", lesson: "", category: "other", kind: "learning", created_at: epoch, updated_at: epoch }));
 }
 
 /** The last actor and project whose values passed the entry schema (they are the same for every row of a bulk load). */

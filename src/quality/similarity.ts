@@ -737,12 +737,16 @@ function adviceHead(p: LessonKey): ReadonlySet<string> {
 }
 
 /** Both lessons give advice on the same subject in their first clause (at least three topic words, mostly shared). */
-function sameAdvice(a: LessonKey, b: LessonKey): boolean {
+export function sameAdvice(a: LessonKey, b: LessonKey): boolean {
   const x = adviceHead(a);
   const y = adviceHead(b);
   if (x.size < 3 || y.size < 3) return false;
+  // The share grows with the words in common, which are at most the smaller head's: when even all of
+  // them fall short, no count does (most pairs an import compares), and no word need be looked up.
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  if (small.size / (x.size + y.size - small.size) < HEAD_TOPIC) return false;
   let inter = 0;
-  for (const t of x) if (y.has(t)) inter++;
+  for (const t of small) if (large.has(t)) inter++;
   return inter / (x.size + y.size - inter) >= HEAD_TOPIC;
 }
 const HEAD_TOPIC = 0.75;
@@ -761,8 +765,43 @@ export function compareLessons(
   threshold = 0.6,
   profileOf: (key: LessonKey) => LessonProfile = fullProfile,
 ): LessonComparison {
-  const ka = asKey(a);
-  const kb = asKey(b);
+  const v = judgeLessons(asKey(a), asKey(b), threshold, profileOf);
+  const extra = v.meaning === undefined ? {} : { meaning: Math.round(v.meaning * 1000) / 1000 };
+  if (v.duplicate) {
+    const reason = v.identical
+      ? "identical after normalisation"
+      : v.byMeaning
+        ? `similarity ${v.similarity.toFixed(2)} in words and meaning ≥ ${threshold + MEANING_MARGIN}`
+        : `similarity ${v.similarity.toFixed(2)} ≥ ${threshold}`;
+    return { similarity: v.similarity, ...extra, duplicate: true, contradiction: false, reason };
+  }
+  const reason = v.contradiction
+    ? `possible contradiction: ${v.blocker}`
+    : v.blocker
+      ? `not a duplicate: ${v.blocker}`
+      : `similarity ${v.similarity.toFixed(2)} < ${threshold}${extra.meaning === undefined ? "" : ` (in meaning ${extra.meaning.toFixed(2)} < ${threshold + MEANING_MARGIN})`}`;
+  return { similarity: v.similarity, ...extra, duplicate: false, contradiction: v.contradiction, reason, ...(v.contradiction_kind ? { contradiction_kind: v.contradiction_kind } : {}) };
+}
+
+/** compareLessons' decision and what its reason is made of, without the sentence: the write path compares a dozen pairs a row and reads none. */
+export interface LessonVerdict {
+  /** As LessonComparison's: rounded to three decimals. */
+  similarity: number;
+  /** The blend with closeness in meaning, unrounded, when it was needed. */
+  meaning?: number;
+  /** Whether the similarity is the blend with meaning (the words alone fell short). */
+  byMeaning: boolean;
+  duplicate: boolean;
+  /** A duplicate whose words are the same after normalisation. */
+  identical: boolean;
+  contradiction: boolean;
+  contradiction_kind?: LessonComparison["contradiction_kind"];
+  /** Why the pair is no duplicate however similar ("" when nothing stands in the way). */
+  blocker: string;
+}
+
+/** compareLessons on two keys, without its explanation (see LessonVerdict). */
+export function judgeLessons(ka: LessonKey, kb: LessonKey, threshold = 0.6, profileOf: (key: LessonKey) => LessonProfile = fullProfile): LessonVerdict {
   const topic = jaccard(ka.tokens, kb.tokens);
   const lexical = blend(ka, kb, topic);
   // The key stands for its text's vector (meaning.ts): a LessonKey and the profile built from it are two keys.
@@ -771,14 +810,12 @@ export function compareLessons(
   const byMeaning = meaning !== undefined && meaning >= threshold + MEANING_MARGIN;
   const sim = byMeaning ? meaning : lexical;
   const round = Math.round(sim * 1000) / 1000;
-  const extra = meaning === undefined ? {} : { meaning: Math.round(meaning * 1000) / 1000 };
-  const short = `similarity ${round.toFixed(2)} < ${threshold}${meaning === undefined ? "" : ` (in meaning ${extra.meaning!.toFixed(2)} < ${threshold + MEANING_MARGIN})`}`;
   // The advice itself, before its reason: "Avoid mocking the DB under test/integration; mocks hid a
   // broken migration" and "Mock the DB under test/integration; the real one was too slow" share it.
   // Closeness in meaning alone makes a merge candidate, never a contradiction: that needs shared words.
   const sameTopic = topic >= CONTRADICTION_TOPIC || lexical >= threshold || sameAdvice(ka, kb);
   if (!sameTopic && sim < threshold) {
-    return { similarity: round, ...extra, duplicate: false, contradiction: false, reason: short };
+    return { similarity: round, meaning, byMeaning, duplicate: false, identical: false, contradiction: false, blocker: "" };
   }
   const pa = profileOf(ka);
   const pb = profileOf(kb);
@@ -802,13 +839,7 @@ export function compareLessons(
   else if (specifics) blocker = `different specifics (${specifics.reason})`;
 
   if (sim >= threshold && !blocker) {
-    const reason =
-      pa.plain === pb.plain
-        ? "identical after normalisation"
-        : byMeaning
-          ? `similarity ${round.toFixed(2)} in words and meaning ≥ ${threshold + MEANING_MARGIN}`
-          : `similarity ${round.toFixed(2)} ≥ ${threshold}`;
-    return { similarity: round, ...extra, duplicate: true, contradiction: false, reason };
+    return { similarity: round, meaning, byMeaning, duplicate: true, identical: pa.plain === pb.plain, contradiction: false, blocker };
   }
   // Lessons naming different files, tools or identifiers are about two things: neither a merge nor a conflict.
   // (A different version alone is still a conflicting value for the same thing.)
@@ -826,10 +857,5 @@ export function compareLessons(
         : negationDiffers
           ? "negation"
           : "value";
-  const reason = contradiction
-    ? `possible contradiction: ${blocker}`
-    : blocker
-      ? `not a duplicate: ${blocker}`
-      : short;
-  return { similarity: round, ...extra, duplicate: false, contradiction, reason, ...(contradiction_kind ? { contradiction_kind } : {}) };
+  return { similarity: round, meaning, byMeaning, duplicate: false, identical: false, contradiction, contradiction_kind, blocker };
 }
