@@ -132,6 +132,12 @@ function codePointBefore(text: string, at: number): number | undefined {
   return unit >= 0xdc00 && unit <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.codePointAt(at - 2) : unit;
 }
 
+/** Membership in the set of the text's words, built once (what hasWholeWord answers without the set). */
+function wordSetOf(text: string): (t: string) => boolean {
+  const words = new Set(text.match(WORD_RE) ?? []);
+  return (t) => words.has(t);
+}
+
 /**
  * Text for an FTS5 column tokenised `porter unicode61`: the parts joined by newlines, then a
  * line of the sub-tokens unicode61 would not produce by itself (camelCase pieces mostly), so
@@ -143,7 +149,8 @@ export function buildSearchText(parts: string[]): string {
   const split = splitIdentifiers(text);
   if (split.length === 0) return text;
   const lower = text.toLowerCase();
-  const extra = shortcuts.enabled ? split.filter((t) => !hasWholeWord(lower, t)) : split.filter((t) => !new Set(lower.match(WORD_RE) ?? []).has(t));
+  const isWord = shortcuts.enabled ? (t: string) => hasWholeWord(lower, t) : wordSetOf(lower);
+  const extra = split.filter((t) => !isWord(t));
   return extra.length > 0 ? `${text}\n${extra.join(" ")}` : text;
 }
 
