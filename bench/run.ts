@@ -14,6 +14,7 @@ import { uiBenchLines, type UiBenchResult } from "./ui-bench.js";
 import { importBenchLines } from "./import-bench.js";
 import { firstCallLines } from "./first-call.js";
 import { memoryLines, runMemoryBench } from "./memory-bench.js";
+import { machineSpeedLine, measureMachineSpeed } from "./machine-speed.js";
 
 const USAGE = `usage: node --expose-gc --import tsx bench/run.ts [--sizes 1000,10000,100000] [--seed 42] [--json] [--no-extras] [--strict]
   --sizes   entries per tier (each size seeds N swarm + N hive entries)
@@ -133,6 +134,9 @@ async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) log("note: run with --expose-gc for a settled memory reading in the parent (workers always have it)");
   const results: SizeResult[] = [];
   const errors: string[] = [];
+  // Before and after: the figures of one run are read against how fast the machine was while it ran.
+  const speedBefore = measureMachineSpeed();
+  log(machineSpeedLine(speedBefore));
   // Each size runs in a fresh process of the bundled engine: its memory is Cairn's as shipped, not a TypeScript loader's.
   const worker = await bundledWorker(path.join("bench", "measure-worker.ts"));
   for (const size of args.sizes) {
@@ -176,10 +180,11 @@ async function main(): Promise<void> {
   const imports = await importBench();
   const ui: ExtraOutcome<UiBenchResult> = args.extras ? await extraBench<UiBenchResult>("ui-bench", "runUiBench") : { skipped: "--no-extras" };
   const postgres: ExtraOutcome<PgBenchResult> = args.extras ? await pgBench() : { skipped: "--no-extras" };
+  const speedAfter = measureMachineSpeed();
   const rows: Row[] = results.flatMap(rowsFor);
   const report = {
     date: new Date().toISOString(),
-    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: os.cpus()[0]?.model ?? "unknown", cpus: os.cpus().length },
+    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: os.cpus()[0]?.model ?? "unknown", cpus: os.cpus().length, speedBefore, speedAfter },
     seed: args.seed,
     corpus: "each size N = N swarm entries + N hive entries",
     budgets: BUDGETS,
@@ -201,7 +206,8 @@ async function main(): Promise<void> {
 
   if (args.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   else {
-    log(`\nCairn benchmark — seed ${args.seed}, N swarm + N hive entries per size, ${report.machine.cpu}, Node ${process.version}\n`);
+    log(`\nCairn benchmark — seed ${args.seed}, N swarm + N hive entries per size, ${report.machine.cpu}, Node ${process.version}`);
+    log(`${machineSpeedLine(speedBefore)}, before; best ${speedAfter.referenceMs.toFixed(0)} ms after\n`);
     log(renderTable(rows));
     log("");
     for (const r of results) log(detailLines(r));
