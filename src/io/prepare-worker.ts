@@ -2,7 +2,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { CairnError } from "../errors.js";
 import { parseFile } from "./parse.js";
-import { CHUNK_ITEMS, FIRST_CHUNK_ITEMS, prepareItem, type PrepareContext, type WorkerMessage } from "./prepare.js";
+import { CHUNK_ITEMS, CREDIT_CHUNKS, FIRST_CHUNK_ITEMS, prepareItem, type PrepareContext, type WorkerMessage } from "./prepare.js";
 import { packItem, type TransferredItem } from "./prepared-transfer.js";
 import type { ImportFormat } from "./types.js";
 
@@ -24,15 +24,28 @@ async function send(items: TransferredItem[]): Promise<void> {
   port!.postMessage({ items } satisfies WorkerMessage);
 }
 
+/**
+ * Whether this thread should also work out what the main thread would compute next for a row (its
+ * derived columns, or its dedup key and vector): yes, unless the main thread has taken every chunk
+ * but at most one and so is about to wait for this one. Then it does that work itself, and the two
+ * threads share the rows' cost instead of one idling while the other runs behind. Either way the
+ * same function computes the same values.
+ */
+function workAhead(): boolean {
+  return credit < CREDIT_CHUNKS - 1;
+}
+
 async function run(): Promise<void> {
   let chunk: TransferredItem[] = [];
   let size = FIRST_CHUNK_ITEMS;
+  let ahead = workAhead();
   for await (const item of parseFile(file, format)) {
-    chunk.push(packItem(prepareItem(item, ctx, { ahead: true })));
+    chunk.push(packItem(prepareItem(item, ctx, { ahead })));
     if (chunk.length >= size) {
       await send(chunk);
       chunk = [];
       size = Math.min(CHUNK_ITEMS, size * 2);
+      ahead = workAhead();
     }
   }
   if (chunk.length) await send(chunk);

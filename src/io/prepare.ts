@@ -39,7 +39,8 @@ export const CHUNK_ITEMS = 256;
  * rows warm the gates and the model): a full chunk first kept it idle ~150 ms more.
  */
 export const FIRST_CHUNK_ITEMS = 16;
-const CREDIT_CHUNKS = 4;
+/** Chunks the worker may have sent that the main thread has not yet taken. */
+export const CREDIT_CHUNKS = 4;
 
 /** How often the worker started or was passed over, per process: the worker tests read it. */
 export const importWorkerStats = { started: 0, fellBack: 0 };

@@ -49,3 +49,19 @@ test("a restored row that passed its gates is sent as strings and rebuilt into a
   assert.equal(packed, 4, "the passed rows travel packed; the refused one and the bad line do not");
   assert.equal(warned, 1, "a repaired date's warning travels with its row");
 });
+
+test("a row the worker left its columns to is packed from its gate, and this thread derives the same columns", () => {
+  let packed = 0;
+  for (const [i, text] of LINES.entries()) {
+    const parsed = parseCairnLine(text, i + 1) as ParseItem;
+    const ahead = unpackItem(structuredClone(packItem(prepareItem(parsed, ctx, { ahead: true }))));
+    const sent = structuredClone(packItem(prepareItem(parsed, ctx, { ahead: false })));
+    const back = unpackItem(sent);
+    if ("packed" in sent) {
+      packed++;
+      assert.equal(sent.fingerprint, undefined, "nothing derived ahead travels");
+    }
+    assert.deepEqual(back, ahead);
+  }
+  assert.equal(packed, 4, "a passed row travels packed whichever thread derives its columns");
+});
