@@ -17,34 +17,20 @@ const LINE_PARSERS: Readonly<Record<Exclude<ImportFormat, "context-md">, LinePar
   "swarm-tools": parseSwarmToolsLine,
 };
 
-export interface ParseOptions {
-  /**
-   * Only the items of the lines this returns true for (a prepare worker's share of the file, see
-   * chunk-plan.ts). A line format does not even parse the others; context-md parses the whole file.
-   */
-  owns?: (line: number) => boolean;
-}
-
-/** The line an item came from (its first line, for a multi-line record). */
-export function itemLine(item: ParseItem): number {
-  return item.ok ? item.record.line : item.bad.line;
-}
-
 /**
  * Bad lines come back as `{ ok: false }` items and parsing carries on; only an unreadable
  * file (missing, a directory, no permission) throws, as a CairnError("IMPORT_ERROR").
  */
-export async function* parseFile(path: string, format: ImportFormat, opts: ParseOptions = {}): AsyncGenerator<ParseItem> {
+export async function* parseFile(path: string, format: ImportFormat): AsyncGenerator<ParseItem> {
   const ctx: LineContext = { basename: basename(path) };
-  const owns = opts.owns;
   const lines = readable(path);
   if (format === "context-md") {
-    for await (const item of parseContextMd(lines, basename(path))) if (!owns || owns(itemLine(item))) yield item;
+    yield* parseContextMd(lines, basename(path));
     return;
   }
   const parseLine = LINE_PARSERS[format];
   for await (const { line, text } of lines) {
-    if ((owns && !owns(line)) || text.trim() === "") continue;
+    if (text.trim() === "") continue;
     const item = parseLine(text, line, ctx);
     if (item) yield item;
   }

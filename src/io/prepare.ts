@@ -1,6 +1,5 @@
 // Parsing and gating an import file, in a worker thread for large files so the main thread only does dedup and inserts.
 import fs from "node:fs";
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import type { Tier } from "../core/entry.js";
 import { CairnError, type CairnErrorCode } from "../errors.js";
@@ -9,8 +8,7 @@ import { lessonVector } from "../quality/meaning.js";
 import { lessonKey, profileText, type LessonKey } from "../quality/similarity.js";
 import type { Services } from "../services.js";
 import { derivedColumns, type DerivedColumns } from "../store/entry-columns.js";
-import { itemLine, parseFile } from "./parse.js";
-import { PrepareThread } from "./prepare-thread.js";
+import { parseFile } from "./parse.js";
 import { unpackItem, type TransferredItem } from "./prepared-transfer.js";
 import { gateRestoredEntry, restoredEntry, type RestoreGate } from "./restore.js";
 import type { ImportFormat, ParseItem } from "./types.js";
@@ -33,11 +31,18 @@ export interface PrepareContext {
 
 /** Smaller files are not worth a thread's start-up (~30–60 ms to load the parsers and gates). */
 export const WORKER_MIN_BYTES = 1024 * 1024;
-/** How many messages each worker may run ahead (bounds the memory a fast parser can fill). */
+/** Items per message, and how many messages the worker may run ahead (bounds the memory a fast parser can fill). */
+export const CHUNK_ITEMS = 256;
+/**
+ * Items in the first message; each next one holds twice as many, up to CHUNK_ITEMS. The thread
+ * that stores the rows waits for the first message (~90 ms to start the worker, then its first
+ * rows warm the gates and the model): a full chunk first kept it idle ~150 ms more.
+ */
+export const FIRST_CHUNK_ITEMS = 16;
 const CREDIT_CHUNKS = 4;
 
-/** Imports whose items came from worker threads, the threads they started, and the imports that fell back to the main thread, per process: the worker tests read it. */
-export const importWorkerStats = { started: 0, threads: 0, fellBack: 0 };
+/** How often the worker started or was passed over, per process: the worker tests read it. */
+export const importWorkerStats = { started: 0, fellBack: 0 };
 
 /** The tier a parsed record is written to (hive records go to the swarm tier when no hive is open). */
 export function recordTier(record: { tier?: Tier }, hive: boolean): Tier {
@@ -94,25 +99,13 @@ export interface PrepareOptions {
   workerUrl?: URL;
   /** Use a worker from this file size up (default WORKER_MIN_BYTES). */
   minBytes?: number;
-  /** Worker threads to share the file (default: prepareThreads). */
-  threads?: number;
 }
 
 /**
- * Worker threads for a file: two where the machine has two cores or more, so that parsing and gating
- * (the larger part of a restored row's cost) run on both while the main thread stores; one for
- * context-md, which is not split by lines (each worker would parse the whole file).
- */
-export function prepareThreads(format: ImportFormat): number {
-  return format !== "context-md" && os.availableParallelism() >= 2 ? 2 : 1;
-}
-
-/**
- * Parsed (and, from a worker, gated) items of a file, in file order. Files of WORKER_MIN_BYTES or
- * more are parsed and gated in worker threads (prepareThreads), each taking every other chunk of the
- * file, while the main thread inserts. CAIRN_IMPORT_WORKER=0 turns them off. When a worker cannot
- * start or dies (Bun, a bundle without the worker file), the rest of the file is parsed here,
- * silently: same items.
+ * Parsed (and, from a worker, gated) items of a file. Files of WORKER_MIN_BYTES or more are parsed
+ * and gated in a worker thread (the two cores work at once: the main thread inserts while the next
+ * rows are gated). CAIRN_IMPORT_WORKER=0 turns it off. When the worker cannot start or dies (Bun,
+ * a bundle without the worker file), the rest of the file is parsed here, silently: same items.
  */
 export async function* prepareFile(file: string, format: ImportFormat, ctx: PrepareContext, opts: PrepareOptions = {}): AsyncGenerator<PreparedItem> {
   const size = fs.statSync(file).size;
@@ -121,64 +114,81 @@ export async function* prepareFile(file: string, format: ImportFormat, ctx: Prep
   const url = wanted && !("bun" in process.versions) ? (opts.workerUrl ?? workerEntry()) : undefined;
   let lastLine = 0;
   if (url) {
-    const fromWorkers = workerItems(url, file, format, ctx, opts.threads ?? prepareThreads(format));
+    const fromWorker = workerItems(url, file, format, ctx);
     try {
-      for await (const item of fromWorkers) {
-        lastLine = itemLine(item);
+      for await (const item of fromWorker) {
+        lastLine = item.ok ? item.record.line : item.bad.line;
         yield item;
       }
       return;
     } catch (e) {
       if (e instanceof CairnError) throw e;
-      // A worker failed to start or died: carry on from the line after the last one delivered.
+      // The worker failed to start or died: carry on from the line after the last one it delivered.
       importWorkerStats.fellBack++;
     } finally {
-      await fromWorkers.return(undefined);
+      await fromWorker.return(undefined);
     }
   }
   for await (const item of parseFile(file, format)) {
-    if (itemLine(item) <= lastLine) continue;
+    if ((item.ok ? item.record.line : item.bad.line) <= lastLine) continue;
     yield item;
   }
 }
 
-/** Messages from a worker (see prepare-worker.ts): the items of one chunk it owns, in file order, then done. */
+/** Messages from the worker (see prepare-worker.ts). */
 export type WorkerMessage =
-  | { chunk: number; items: TransferredItem[] }
+  | { items: TransferredItem[] }
   | { done: true }
   | { error: { code: string; message: string } };
 
-/**
- * The items `threads` workers prepare, in file order: chunk k comes from worker k % threads (a
- * worker sends only chunks that hold items; one whose next message is a later chunk, or done, had
- * none in chunk k). Throws a plain Error when a worker fails.
- */
-async function* workerItems(url: URL, file: string, format: ImportFormat, ctx: PrepareContext, threads: number): AsyncGenerator<PreparedItem> {
-  const workers: PrepareThread[] = [];
+/** The items a worker thread prepares, pulled a few chunks ahead; throws a plain Error when the worker fails. */
+async function* workerItems(url: URL, file: string, format: ImportFormat, ctx: PrepareContext): AsyncGenerator<PreparedItem> {
+  const { Worker } = await import("node:worker_threads");
+  // From source (tests, benches under tsx) the worker must register the TypeScript loader itself:
+  // a worker thread on Node 20 does not inherit the loader hooks of `--import tsx`.
+  const worker = url.pathname.endsWith(".ts")
+    ? new Worker(`import("tsx/esm/api").then((t) => { t.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: { file, format, ctx } })
+    : new Worker(url, { workerData: { file, format, ctx } });
+  const queue: WorkerMessage[] = [];
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  worker.on("message", (m: WorkerMessage) => {
+    queue.push(m);
+    notify();
+  });
+  worker.on("error", (e: Error) => {
+    failure = e;
+    notify();
+  });
+  worker.on("exit", (code) => {
+    failure ??= new Error(`import worker exited (${code})`);
+    notify();
+  });
+  let counted = false;
   try {
-    for (let index = 0; index < threads; index++) {
-      workers.push(await PrepareThread.start(url, { file, format, ctx, shard: { index, count: threads } }, CREDIT_CHUNKS));
-      importWorkerStats.threads++;
-    }
-    let counted = false;
-    const done = new Set<PrepareThread>();
-    for (let k = 0; done.size < workers.length; k++) {
-      const worker = workers[k % workers.length]!;
-      const m = await worker.peek();
-      if ("error" in m) throw new CairnError(m.error.code as CairnErrorCode, m.error.message);
-      if ("done" in m) {
-        done.add(worker);
+    worker.postMessage({ credit: CREDIT_CHUNKS });
+    for (;;) {
+      const m = queue.shift();
+      if (!m) {
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      if (m.chunk !== k) continue;
+      if ("error" in m) throw new CairnError(m.error.code as CairnErrorCode, m.error.message);
+      if ("done" in m) return;
       if (!counted) {
         importWorkerStats.started++;
         counted = true;
       }
-      worker.take();
+      worker.postMessage({ credit: 1 });
       for (const item of m.items) yield unpackItem(item);
     }
   } finally {
-    await Promise.all(workers.map((w) => w.stop()));
+    worker.removeAllListeners();
+    await worker.terminate();
   }
 }

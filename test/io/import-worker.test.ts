@@ -5,7 +5,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { ConfigSchema } from "../../src/config.js";
 import { importFile, type ImportReport } from "../../src/io/import-file.js";
-import { chunkOfLine } from "../../src/io/chunk-plan.js";
 import { importWorkerStats, prepareFile, WORKER_MIN_BYTES, type PreparedItem } from "../../src/io/prepare.js";
 import type { Services } from "../../src/services.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
@@ -163,36 +162,4 @@ test("a worker that cannot start falls back to the main thread silently, with th
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-});
-
-test("two workers, each parsing and gating every other chunk of the file, deliver the same items in file order as one worker and the main thread", async () => {
-  const dir = tmpDir();
-  try {
-    const file = swarmFile(dir);
-    const ctx = { config: services(dir).config, trusted: true, hive: true };
-    const collect = async (it: AsyncIterable<PreparedItem>) => {
-      const out: unknown[] = [];
-      for await (const x of it) out.push(x.ok ? [x.record.line, x.record.input!.lesson, x.gate?.ok, x.key] : [x.bad.line, x.bad.error]);
-      return out;
-    };
-    const threads = importWorkerStats.threads;
-    const fromTwo = await collect(prepareFile(file, "opencode-swarm", ctx, { threads: 2 }));
-    assert.equal(importWorkerStats.threads, threads + 2, "two workers ran");
-    const fromOne = await collect(prepareFile(file, "opencode-swarm", ctx, { threads: 1 }));
-    const fromMain = (await collect(prepareFile(file, "opencode-swarm", ctx, { minBytes: Infinity }))).map((x) => (x as unknown[]).slice(0, 2));
-    assert.deepEqual(fromTwo, fromOne);
-    assert.deepEqual(fromTwo.map((x) => (x as unknown[]).slice(0, 2)), fromMain);
-    assert.ok(fromMain.length > 500);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test("the chunk plan: 16 lines first, each next chunk twice as long up to 256, then 256 each", () => {
-  const starts = [1, 17, 49, 113, 241, 497, 753];
-  starts.forEach((line, k) => {
-    assert.equal(chunkOfLine(line), k);
-    if (k > 0) assert.equal(chunkOfLine(line - 1), k - 1);
-  });
-  assert.equal(chunkOfLine(497 + 256 * 10), 15);
 });
