@@ -79,6 +79,12 @@ function inBatch(s: Services, fn: () => Promise<void>): Promise<void> {
   return s.swarm.writeBatch(hive ? () => hive.writeBatch(fn) : fn);
 }
 
+/** Runs `fn` with every open tier's store in its bulk-load mode, where it has one (Store.bulkLoad). */
+function inBulkLoad(s: Services, fn: () => Promise<void>): Promise<void> {
+  const stores = s.hive ? [s.swarm, s.hive] : [s.swarm];
+  return stores.reduce<() => Promise<void>>((inner, store) => (store.bulkLoad ? () => store.bulkLoad!(inner) : inner), fn)();
+}
+
 export async function importFile(s: Services, file: string, opts: ImportOptions = {}): Promise<ImportReport> {
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
     throw new CairnError("IMPORT_ERROR", `Cannot import ${file}: no such file.`);
@@ -177,7 +183,8 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   let done = false;
   // An error ends the import as before; the file stream is closed rather than left open.
   const stop = () => items.return?.(undefined);
-  try {
+  // A trusted import is a bulk load: its stores tuned for it until it ends (an untrusted one, the full write path a row at a time, keeps their usual settings).
+  const load = async (): Promise<void> => {
     while (!done) {
       await inBatch(s, async () => {
         const started = Date.now();
@@ -202,6 +209,9 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
       // After the commit: a count reported is a count a crash cannot take back.
       if (!done) opts.onProgress?.(processed);
     }
+  };
+  try {
+    await (opts.trusted ? inBulkLoad(s, load) : load());
   } finally {
     for (const index of indexes.values()) index?.close();
   }

@@ -942,6 +942,10 @@ export class SqliteStore implements Store {
     return this.driver.batch(fn);
   }
 
+  bulkLoad<T>(fn: () => Promise<T>): Promise<T> {
+    return this.driver.bulkLoad(fn);
+  }
+
   /** Compiles the statements of a new entry (the insert fires triggers on five tables) without writing. */
   /**
    * New lessons' inserts and shown entries' counts, run on `samples` in a transaction that is rolled

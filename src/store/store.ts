@@ -443,6 +443,11 @@ export interface Store {
    */
   writeBatch<T>(fn: () => Promise<T>): Promise<T>;
   /**
+   * Optional: runs `fn` (a bulk import, in many writeBatch calls) with the store tuned for it, and
+   * its usual settings and memory back afterwards, even on an error. Changes no answer.
+   */
+  bulkLoad?<T>(fn: () => Promise<T>): Promise<T>;
+  /**
    * Optional, changes nothing: prepares what the first write would (long-running processes call it
    * after open). Given sample entries (and their vectors, when a model is on), a store may rehearse
    * their insert, vectors and usage count and roll them back.

@@ -166,3 +166,22 @@ test("regression 16.4: a lesson or id another process stores between a restore's
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a trusted import runs as one bulk load of each open tier's store (usual settings after it); an untrusted one keeps the usual settings throughout", async () => {
+  const dir = tmpDir();
+  const s = services(dir);
+  try {
+    const file = path.join(dir, "knowledge.jsonl");
+    fs.writeFileSync(file, Array.from({ length: 30 }, (_, i) => row(i)).join("\n") + "\n");
+    await importFile(s, file, { format: "opencode-swarm", actor: "import:test" });
+    assert.deepEqual([s.swarm.driver.bulkLoadsEnded, s.hive.driver.bulkLoadsEnded], [0, 0]);
+    const report = await importFile(s, file, { format: "opencode-swarm", trusted: true, actor: "import:test" });
+    assert.equal(report.reinforced, 30, JSON.stringify(report));
+    assert.deepEqual([s.swarm.driver.bulkLoadsEnded, s.hive.driver.bulkLoadsEnded], [1, 1]);
+    assert.equal(s.swarm.driver.get<{ cache_size: number }>("PRAGMA cache_size")!.cache_size, -2000, "SQLite's default cache again");
+  } finally {
+    await s.swarm.close();
+    await s.hive.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
