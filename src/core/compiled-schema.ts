@@ -12,7 +12,7 @@ export const COMPILE_AFTER = 1000;
 /**
  * A getter for `schema` or its compiled copy. The copy gives the same answers: its generated code
  * only decides the values that pass, and hands every other input to `schema` itself, so failures
- * and their messages are the runtime's (test/quality/shortcuts.test.ts compares the two).
+ * and their messages are the runtime's (test/core/compiled-schema.test.ts compares the two).
  */
 export function compiledWhenBusy<T extends z.ZodType>(schema: T, after = COMPILE_AFTER): { get(): T; compiled(): T } {
   let uses = 0;
