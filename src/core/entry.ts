@@ -1,5 +1,6 @@
 // The entry model: one lesson type shared by every tier, face and store (zod schemas + types, no I/O).
 import { z } from "zod";
+import { compiledWhenBusy } from "./compiled-schema.js";
 import { DateTimeSchema } from "./dates.js";
 import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, STATUSES, TIERS } from "./enums.js";
 
@@ -127,6 +128,8 @@ export const EntrySchema = z.object({
   updated_at: DateTimeSchema,
 });
 export type Entry = z.infer<typeof EntrySchema>;
+/** EntrySchema for a path that parses stored entries in bulk (an import, a repair scan): compiled once it is busy. */
+export const BulkEntrySchema = compiledWhenBusy(EntrySchema);
 
 const tagSchema = z.string().trim().min(1).max(60).regex(/^[\p{L}\p{N}_.:/+#-]+$/u, {
   message: "tags may hold letters, digits and _ . : / + # - only",
@@ -162,6 +165,8 @@ export const NewEntryInputSchema = z.object({
   phase: z.string().trim().max(120).optional(),
   supersedes: z.string().max(120).optional(),
 });
+/** NewEntryInputSchema for the gates every new lesson passes: compiled once an import makes it busy. */
+export const BulkNewEntryInputSchema = compiledWhenBusy(NewEntryInputSchema);
 export type NewEntryInput = z.input<typeof NewEntryInputSchema>;
 export type NewEntry = z.output<typeof NewEntryInputSchema>;
 

@@ -1,5 +1,5 @@
 // Entry ids (time-ordered UUIDv7), handles, fingerprints, and validation of ids that come from tools.
-import { createHash, randomFillSync } from "node:crypto";
+import crypto, { createHash, randomFillSync } from "node:crypto";
 import { v7 as uuidv7 } from "uuid";
 import { CairnError } from "../errors.js";
 import type { Tier } from "./entry.js";
@@ -74,19 +74,32 @@ export function isEntryRef(text: string): boolean {
 let lastFingerprint = { lesson: "", fingerprint: "" };
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/**
+ * A run of what is not [a-z0-9], except a lone space (already what the run becomes): the same text
+ * out as replacing every run, without rebuilding the string at each space between two words.
+ */
+const ASCII_SEPARATORS = /[^a-z0-9]{2,}|[^a-z0-9 ]/g;
+
+/**
+ * The SHA-256 of a string in hex: crypto.hash (Node 20.12 and later) is one call without a Hash
+ * object; createHash, its answer, on older Nodes.
+ */
+const sha256Hex: (text: string) => string = typeof crypto.hash === "function"
+  ? (text) => crypto.hash("sha256", text, "hex")
+  : (text) => createHash("sha256").update(text).digest("hex");
 
 /** Identity of a lesson's text for exact-duplicate detection: case, spacing and punctuation ignored. */
 export function fingerprintLesson(lesson: string): string {
   if (lesson === lastFingerprint.lesson && lesson !== "") return lastFingerprint.fingerprint;
   // ASCII is its own NFKC form, and its letters and digits are [a-z0-9] once lowercased.
   const canonical = shortcuts.enabled && ASCII_ONLY.test(lesson)
-    ? lesson.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()
+    ? lesson.toLowerCase().replace(ASCII_SEPARATORS, " ").trim()
     : lesson
       .normalize("NFKC")
       .toLowerCase()
       .replace(/[^\p{L}\p{N}]+/gu, " ")
       .trim();
-  const fingerprint = createHash("sha256").update(canonical).digest("hex").slice(0, 32);
+  const fingerprint = sha256Hex(canonical).slice(0, 32);
   lastFingerprint = { lesson, fingerprint };
   return fingerprint;
 }

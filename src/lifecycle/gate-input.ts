@@ -1,5 +1,5 @@
 // The gates every stored lesson passes before dedup: structure, the lesson text, the other free-text fields. No I/O, so an import's worker thread runs them too.
-import { NewEntryInputSchema, type NewEntry, type NewEntryInput, type Tier } from "../core/entry.js";
+import { BulkNewEntryInputSchema, type NewEntry, type NewEntryInput, type Tier } from "../core/entry.js";
 import { validateLessonText } from "../quality/gates.js";
 import { checkContentSafety } from "../quality/safety.js";
 import { findSecrets } from "../quality/secrets.js";
@@ -47,7 +47,7 @@ export type GateOutcome =
 /** The gates every stored lesson passes, new or edited: structure, the lesson text, the other free-text fields. */
 export function gateInput(s: Pick<Services, "config">, raw: NewEntryInput, tier: Tier, trusted = false): GateOutcome {
   const lessonRaw = typeof raw?.lesson === "string" ? raw.lesson : "";
-  const parsed = NewEntryInputSchema.safeParse(raw);
+  const parsed = BulkNewEntryInputSchema.get().safeParse(raw);
   if (!parsed.success) return { ok: false, lesson: lessonRaw, issues: structureIssues(parsed.error) };
   const input = parsed.data;
   // The hive gate: whatever the route, hive writes are fully validated and refuse placeholder text.

@@ -5,19 +5,25 @@ import type { QualityIssue } from "./types.js";
 import { stripInvisibleChars } from "./sanitize.js";
 
 /**
+ * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
+ * text as replacing every run, without rebuilding it at each space between two words.
+ */
+const BLANKS = /[ \t]{2,}|\t/g;
+
+/**
  * The text as the patterns read it: hidden characters gone, NFKC (full-width `ｒｍ` is `rm`),
  * lowercase, and every non-ASCII character mapped to its UTS #39 confusable prototype through
  * unhomoglyph (Cyrillic `Іgnоre` reads `ignore`), accents removed. ASCII is left as typed — the table maps `m` to
  * `rn`, which would only make the patterns harder to write. Curly quotes become straight ones.
  */
 export function foldForMatching(text: string): string {
-  if (asciiShortcut(text)) return text.toLowerCase().replace(/[ \t]+/g, " ");
+  if (asciiShortcut(text)) return text.toLowerCase().replace(BLANKS, " ");
   return foldConfusables(stripInvisibleChars(text).normalize("NFKC").toLowerCase())
     // Accents off (the table turns "ç" into "c" plus a mark): "esqueça" and "esqueca" read alike.
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
     .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[ \t]+/g, " ");
+    .replace(BLANKS, " ");
 }
 
 /**

@@ -1,7 +1,7 @@
 // Salvage of a damaged SQLite tier: the damaged file is kept aside, every readable row is copied into a fresh, migrated file.
 import fs from "node:fs";
 import Database from "libsql";
-import { EntrySchema } from "../core/entry.js";
+import { BulkEntrySchema } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { SqliteDriver, type SqlValue } from "./driver.js";
 import { migrate } from "./migrations.js";
@@ -162,7 +162,7 @@ function readRows(src: RawDatabase, table: string, cols: string[]): { rows: Row[
 function validRow(table: string, row: Row): boolean {
   if (table !== "entries") return true;
   try {
-    return EntrySchema.safeParse(JSON.parse(String(row.data))).success;
+    return BulkEntrySchema.get().safeParse(JSON.parse(String(row.data))).success;
   } catch {
     return false;
   }

@@ -94,3 +94,8 @@ test("the corpus exercises the shortcuts both ways: most lessons take them, the 
   const plain = texts.filter((t) => /^[\t\n\r\x20-\x7e]*$/.test(t)).length;
   assert.ok(plain > texts.length / 3 && plain < texts.length - 1000, `${plain} of ${texts.length} plain ASCII`);
 });
+
+test("folding leaves a lone space as it is and turns every other run of spaces and tabs into one space, as replacing every run does", () => {
+  const plain = corpus().filter((t) => /^[\t\n\r\x20-\x7e]*$/.test(t));
+  for (const t of [...plain, " ", "\t", "  ", " \t ", "a \tb\t\tc   d ", "\tx"]) assert.equal(foldForMatching(t), t.toLowerCase().replace(/[ \t]+/g, " "), JSON.stringify(t));
+});

@@ -1,6 +1,6 @@
 // Parser for Cairn's own lossless JSONL export: each line is a whole stored Entry.
 import { repairEntryDates } from "../../core/dates.js";
-import { EntrySchema, SCHEMA_VERSION } from "../../core/entry.js";
+import { BulkEntrySchema, SCHEMA_VERSION } from "../../core/entry.js";
 import type { ParseItem } from "../types.js";
 import { bad, describeIssues, parseJsonObject } from "./json.js";
 
@@ -24,7 +24,7 @@ export function parseCairnLine(text: string, line: number): ParseItem | undefine
   // `{}` without its inner defaults; an explicit `{}` is parsed and filled in.
   for (const group of GROUPS) if (raw[group] === undefined) raw[group] = {};
   const warnings = repairEntryDates(raw);
-  const parsed = EntrySchema.safeParse(raw);
+  const parsed = BulkEntrySchema.get().safeParse(raw);
   if (!parsed.success) return bad(line, `not a Cairn entry: ${describeIssues(parsed.error, raw)}`);
   const entry = parsed.data;
   return { ok: true, record: { line, entry, tier: entry.tier, ...(warnings.length ? { warnings } : {}) } };
