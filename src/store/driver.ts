@@ -581,6 +581,33 @@ export class SqliteDriver {
     }
   }
 
+  /**
+   * Upkeep that writes between calls: `fn` in one write transaction, committed, but only when the
+   * write lock is free (never waits: an idle moment must not stall on another process's write).
+   * Undefined when it did not run (lock taken, read-only, inside a transaction) or failed (rolled back).
+   */
+  writeIfFree<T>(fn: () => T): { value: T } | undefined {
+    if (this.readOnly || this.writeBlocker || this.depth > 0 || this.file === ":memory:" || !this.beginIfFree()) return undefined;
+    this.depth++;
+    this.writeTransactions++;
+    try {
+      const value = fn();
+      this.db.exec("COMMIT");
+      this.commits++;
+      this.noteWrite();
+      return { value };
+    } catch {
+      try {
+        this.db.exec("ROLLBACK");
+      } catch {
+        // Already rolled back by SQLite.
+      }
+      return undefined;
+    } finally {
+      this.depth--;
+    }
+  }
+
   private savepoint<T>(fn: () => T): T {
     this.stmt("SAVEPOINT cairn_unit").run([]);
     try {

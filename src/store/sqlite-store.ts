@@ -4,6 +4,7 @@ import { EntrySchema, type Entry, type EntryEvent, type EventType, type Rejected
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { queryTerms, toFtsMatchQuery } from "../core/text.js";
 import { applicabilityKey, derivedColumns, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, type DerivedColumns, type EntryRowColumns } from "./entry-columns.js";
+import { SearchSegmentMerger } from "./fts-merge.js";
 import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
@@ -176,6 +177,8 @@ export class SqliteStore implements Store {
   private readonly termStats = new TermStatsCache();
   private readonly listeners = new StoreListeners();
   private readonly vectorIndexes = new Map<string, VectorIndex>();
+  /** Keeps the full-text index in few segments, between calls (see fts-merge.ts). */
+  readonly searchSegments: SearchSegmentMerger;
 
   /** `location` names the store in reports (an in-memory stand-in gives the file it stands for). */
   constructor(file: string, tier: Tier, opts: DriverOptions = {}, location = file) {
@@ -183,6 +186,9 @@ export class SqliteStore implements Store {
     this.location = location;
     this.driver = new SqliteDriver(file, opts);
     migrate(this.driver);
+    this.searchSegments = new SearchSegmentMerger(this.driver, "entries_fts");
+    // Another process's writes since this file was last merged are only seen here.
+    this.searchSegments.schedule();
   }
 
   private toEntry(row: EntryRow): Entry {
@@ -974,6 +980,8 @@ export class SqliteStore implements Store {
   }
 
   private emit(change: StoreChange): Promise<void> {
+    // Usage counters and phase ageing leave the text index as it was; an entry written may have added a segment.
+    if (change.type !== "usage" && change.type !== "bulk") this.searchSegments.schedule();
     return this.listeners.emit(change);
   }
 
@@ -990,6 +998,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.searchSegments.close();
     this.driver.close();
   }
 }
