@@ -524,25 +524,30 @@ export class SqliteDriver {
     if (this.depth > 0) return this.savepoint(fn);
     return this.withBusyRetry(() => {
       this.db.exec("BEGIN IMMEDIATE");
-      this.depth++;
-      this.writeTransactions++;
-      try {
-        const result = fn();
-        this.db.exec("COMMIT");
-        this.commits++;
-        this.noteWrite();
-        return result;
-      } catch (e) {
-        try {
-          this.db.exec("ROLLBACK");
-        } catch {
-          // Nothing to roll back when BEGIN itself failed.
-        }
-        throw e;
-      } finally {
-        this.depth--;
-      }
+      return this.commitOrRollBack(fn);
     });
+  }
+
+  /** Runs `fn` in the write transaction this connection has just begun: commits it, or rolls it back and rethrows. */
+  private commitOrRollBack<T>(fn: () => T): T {
+    this.depth++;
+    this.writeTransactions++;
+    try {
+      const result = fn();
+      this.db.exec("COMMIT");
+      this.commits++;
+      this.noteWrite();
+      return result;
+    } catch (e) {
+      try {
+        this.db.exec("ROLLBACK");
+      } catch {
+        // SQLite rolled it back already (a failed COMMIT, a full disk).
+      }
+      throw e;
+    } finally {
+      this.depth--;
+    }
   }
 
   /**
@@ -588,23 +593,10 @@ export class SqliteDriver {
    */
   writeIfFree<T>(fn: () => T): { value: T } | undefined {
     if (this.readOnly || this.writeBlocker || this.depth > 0 || this.file === ":memory:" || !this.beginIfFree()) return undefined;
-    this.depth++;
-    this.writeTransactions++;
     try {
-      const value = fn();
-      this.db.exec("COMMIT");
-      this.commits++;
-      this.noteWrite();
-      return { value };
+      return { value: this.commitOrRollBack(fn) };
     } catch {
-      try {
-        this.db.exec("ROLLBACK");
-      } catch {
-        // Already rolled back by SQLite.
-      }
       return undefined;
-    } finally {
-      this.depth--;
     }
   }
 
