@@ -444,8 +444,13 @@ export class SqliteDriver {
     this.db.exec(`PRAGMA user_version = ${Math.floor(version)}`);
   }
 
-  /** Takes the write lock only if free (never waits: it runs between calls), or returns false. */
+  /**
+   * Takes the write lock for upkeep between calls, or returns false: never waits for the lock, and
+   * never on a connection that may not write now (read-only, refusing writes, in memory, or inside a
+   * transaction of its own).
+   */
   private beginIfFree(): boolean {
+    if (this.readOnly || this.writeBlocker || this.depth > 0 || this.file === ":memory:") return false;
     try {
       this.db.exec("PRAGMA busy_timeout = 0");
       try {
@@ -461,7 +466,7 @@ export class SqliteDriver {
 
   /** After an idle checkpoint took in the whole WAL: start the log over now (see writeUnchanged), not in the next call. */
   private restartWal(): void {
-    if (this.readOnly || this.writeBlocker || this.depth > 0 || !this.beginIfFree()) return;
+    if (!this.beginIfFree()) return;
     try {
       this.writeUnchanged();
       this.db.exec("COMMIT");
@@ -558,7 +563,7 @@ export class SqliteDriver {
    * read-only, or inside a transaction of this connection. No data changes.
    */
   rehearse(fn: () => void): boolean {
-    if (this.readOnly || this.writeBlocker || this.depth > 0 || this.file === ":memory:" || !this.beginIfFree()) return false;
+    if (!this.beginIfFree()) return false;
     this.depth++;
     this.writeTransactions++;
     try {
@@ -592,7 +597,7 @@ export class SqliteDriver {
    * Undefined when it did not run (lock taken, read-only, inside a transaction) or failed (rolled back).
    */
   writeIfFree<T>(fn: () => T): { value: T } | undefined {
-    if (this.readOnly || this.writeBlocker || this.depth > 0 || this.file === ":memory:" || !this.beginIfFree()) return undefined;
+    if (!this.beginIfFree()) return undefined;
     try {
       return { value: this.commitOrRollBack(fn) };
     } catch {
