@@ -5,7 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { CairnError } from "../errors.js";
 import { betweenCalls } from "./between-calls.js";
-import { readOnlyError, readOnlyReason, storeFault } from "./faults.js";
+import { noticeOnce, readOnlyError, readOnlyReason, storeFault } from "./faults.js";
 
 export type SqlValue = string | number | bigint | null | Buffer;
 type Row = Record<string, unknown>;
@@ -196,6 +196,10 @@ export class SqliteDriver {
    */
   readonly readOnly: string | undefined;
   private writeBlocker: Error | undefined;
+  /** Writes that may wait for the next use of this connection or a moment between calls (see deferWrite). */
+  private deferred: Array<() => void> = [];
+  /** Deferred writes committed so far, each group in one transaction (the regression test reads it). */
+  deferredFlushes = 0;
 
   constructor(file: string, opts: DriverOptions = {}) {
     this.file = file;
@@ -344,6 +348,7 @@ export class SqliteDriver {
   }
 
   run(sql: string, params: SqlValue[] = []): { changes: number; lastInsertRowid: number } {
+    this.writeDeferred();
     this.assertWritable();
     this.statementsRun++;
     const result = this.withBusyRetry(() => {
@@ -486,6 +491,7 @@ export class SqliteDriver {
   }
 
   get<T = Row>(sql: string, params: SqlValue[] = [], opts: ReadOptions = {}): T | undefined {
+    this.writeDeferred();
     this.statementsRun++;
     const row = this.withBusyRetry(() => this.stmt(sql).get(params));
     if (row) this.rowsRead++;
@@ -494,6 +500,7 @@ export class SqliteDriver {
   }
 
   all<T = Row>(sql: string, params: SqlValue[] = [], opts: ReadOptions = {}): T[] {
+    this.writeDeferred();
     this.statementsRun++;
     const rows = this.withBusyRetry(() => {
       const packed = this.packedRead(sql, opts.json);
@@ -515,6 +522,7 @@ export class SqliteDriver {
   }
 
   exec(sql: string): void {
+    this.writeDeferred();
     this.withBusyRetry(() => this.db.exec(sql));
   }
 
@@ -524,6 +532,7 @@ export class SqliteDriver {
    * connection, so `fn` must not have side effects outside the database.
    */
   transaction<T>(fn: () => T): T {
+    this.writeDeferred();
     // Inside a batch (or another transaction) a savepoint keeps this unit atomic without a commit of its own.
     this.assertWritable();
     if (this.depth > 0) return this.savepoint(fn);
@@ -563,6 +572,7 @@ export class SqliteDriver {
    * read-only, or inside a transaction of this connection. No data changes.
    */
   rehearse(fn: () => void): boolean {
+    this.writeDeferred();
     if (!this.beginIfFree()) return false;
     this.depth++;
     this.writeTransactions++;
@@ -597,11 +607,43 @@ export class SqliteDriver {
    * Undefined when it did not run (lock taken, read-only, inside a transaction) or failed (rolled back).
    */
   writeIfFree<T>(fn: () => T): { value: T } | undefined {
+    this.writeDeferred();
     if (!this.beginIfFree()) return undefined;
     try {
       return { value: this.commitOrRollBack(fn) };
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * A write that may wait (a usage count): it is committed, with any others waiting, in one
+   * transaction between calls, or before this connection's next use, whichever comes first, so
+   * every read of this process sees it. An injection's answer no longer waits for its shown counts
+   * (~1 ms at 10k, several at p99). Inside a transaction it is written at once, as part of it.
+   * `write` must only write (it may run inside a later transaction of this connection).
+   */
+  deferWrite(write: () => void): void {
+    if (this.depth > 0) return write();
+    this.deferred.push(write);
+    if (this.deferred.length === 1) betweenCalls(() => this.writeDeferred());
+  }
+
+  /**
+   * Commits the deferred writes. A failure is said once on stderr and the writes are dropped: a
+   * count that cannot be written must not fail the unrelated read that happens to come next.
+   */
+  private writeDeferred(): void {
+    if (this.deferred.length === 0) return;
+    const writes = this.deferred;
+    this.deferred = [];
+    try {
+      this.transaction(() => {
+        for (const write of writes) write();
+      });
+      this.deferredFlushes++;
+    } catch (e) {
+      noticeOnce(`deferred:${this.file}`, `usage counts for ${this.file} could not be written and were dropped: ${(e as Error).message}`);
     }
   }
 
@@ -627,6 +669,7 @@ export class SqliteDriver {
    * this process that writes meanwhile joins the batch.
    */
   async batch<T>(fn: () => Promise<T>): Promise<T> {
+    this.writeDeferred();
     this.assertWritable();
     if (this.depth > 0) return fn();
     this.withBusyRetry(() => this.db.exec("BEGIN IMMEDIATE"));
@@ -659,6 +702,7 @@ export class SqliteDriver {
   }
 
   close(): void {
+    this.writeDeferred();
     if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
     this.statements.clear();

@@ -715,12 +715,15 @@ export class SqliteStore implements Store {
       noticeOnce(`usage-ro:${this.location}`, `${this.location} is read-only (${this.driver.readOnly}); usage counters are not updated.`);
       return;
     }
-    this.driver.transaction(() => this.countUsageInTransaction(ids, counter, actor, data));
+    const at = nowIso();
+    const count = () => this.countUsageInTransaction(ids, counter, actor, at, data);
+    // An injection's shown counts are written after it answers (see SqliteDriver.deferWrite).
+    if (counter === "shown") this.driver.deferWrite(count);
+    else this.driver.transaction(count);
     await this.emit({ type: "usage", ids, counter });
   }
 
-  private countUsageInTransaction(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): void {
-    const at = nowIso();
+  private countUsageInTransaction(ids: readonly string[], counter: UsageCounter, actor: string, at: string, data?: Record<string, unknown>): void {
     const stamp = counter === "shown" ? ", last_shown_at = ?" : counter === "consulted" ? ", last_consulted_at = ?" : "";
     const type = counter === "shown" ? "shown" : counter === "consulted" ? "consulted" : "feedback";
     for (const id of ids) {
@@ -952,7 +955,6 @@ export class SqliteStore implements Store {
     return this.driver.bulkLoad(fn);
   }
 
-  /** Compiles the statements of a new entry (the insert fires triggers on five tables) without writing. */
   /**
    * New lessons' inserts and shown entries' counts, run on `samples` in a transaction that is rolled
    * back: the first real add or inject of the process then finds the statements, their triggers
@@ -968,7 +970,7 @@ export class SqliteStore implements Store {
       for (const sample of samples) {
         const e: Entry = { ...sample, tier: this.tier };
         this.insertInTransaction(e, { type: "created", actor: "cairn:warm", data: { source: "add" } }, { unique: true });
-        this.countUsageInTransaction([e.id], "shown", "cairn:warm", { agent: "cairn:warm", project_id: e.provenance.source_project_id ?? "" });
+        this.countUsageInTransaction([e.id], "shown", "cairn:warm", nowIso(), { agent: "cairn:warm", project_id: e.provenance.source_project_id ?? "" });
       }
       // With a model on, every add also stores the lesson's vector.
       if (vectors) this.putVectorsInTransaction(vectors.space, vectorRowsOf(samples, vectors.vectors));

@@ -21,6 +21,8 @@ const transform = p.hook("experimental.chat.messages.transform");
 
 async function run(messages: Msg[]): Promise<Msg[]> {
   await transform({}, { messages });
+  // A turn of the event loop, as the host takes before its next step: the shown counts are written once the hook has answered.
+  await new Promise((r) => setImmediate(r));
   return messages;
 }
 
