@@ -41,6 +41,7 @@ const result = await build({
   // Bundled CommonJS dependencies call require() for Node built-ins; ESM has no require of its own.
   banner: { js: 'import { createRequire as __cairnRequire } from "node:module"; const require = __cairnRequire(import.meta.url);' },
   legalComments: "eof",
+  plugins: [zodEnglishOnly()],
   metafile: true,
   logLevel: "warning",
 });
@@ -60,6 +61,30 @@ execFileSync(process.execPath, [path.join(root, "node_modules", "vite", "bin", "
   cwd: root,
   stdio: "inherit",
 });
+
+/**
+ * zod re-exports all of its ~45 message locales as `z.locales`, so every bundle carried 368 KB of
+ * them (half the zod chunk) for every command to parse at start-up. Cairn speaks English only (zod's
+ * default, registered by its schemas module): the namespace keeps just `en`.
+ */
+function zodEnglishOnly() {
+  return {
+    name: "zod-english-only",
+    setup(b) {
+      b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+          ? { path: "english-only", namespace: "zod-locales", pluginData: { dir: path.join(path.dirname(args.importer), "..", "locales") } }
+          : undefined,
+      );
+      // zod's own en.js stays a real input, so its licence is still collected from node_modules/zod.
+      b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+        contents: 'export { default as en } from "./en.js";',
+        resolveDir: args.pluginData.dir,
+        loader: "js",
+      }));
+    },
+  };
+}
 
 /** The licence text of every third-party package whose code ended up in the bundles, as the licences ask. */
 function writeThirdPartyLicenses(metafile) {
