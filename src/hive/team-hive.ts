@@ -266,7 +266,8 @@ export class TeamHiveStore implements Store {
   async recordUsage(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): Promise<void> {
     if (ids.length === 0) return;
     const at = new Date().toISOString();
-    await this.opts.outbox.enqueueOutbox(newEntryId(), "usage", { ids: [...ids], counter, actor, ...(data ? { data } : {}), at }, at);
+    // An injection's shown counts wait for its answer, as a local tier's do (SqliteDriver.deferWrite).
+    await this.opts.outbox.enqueueOutbox(newEntryId(), "usage", { ids: [...ids], counter, actor, ...(data ? { data } : {}), at }, at, { afterCall: counter === "shown" });
     this.kickReplaySoon();
   }
 

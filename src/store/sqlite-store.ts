@@ -774,8 +774,12 @@ export class SqliteStore implements Store {
     ).map((r) => this.toEntry(r));
   }
 
-  async enqueueOutbox(id: string, op: string, payload: unknown, at: string): Promise<boolean> {
-    return this.driver.run("INSERT OR IGNORE INTO hive_outbox(id, op, payload, enqueued_at) VALUES (?, ?, ?, ?)", [id, op, JSON.stringify(payload), at]).changes > 0;
+  async enqueueOutbox(id: string, op: string, payload: unknown, at: string, opts: { afterCall?: boolean } = {}): Promise<boolean> {
+    const params = [id, op, JSON.stringify(payload), at];
+    const insert = () => this.driver.run("INSERT OR IGNORE INTO hive_outbox(id, op, payload, enqueued_at) VALUES (?, ?, ?, ?)", params).changes > 0;
+    if (!opts.afterCall) return insert();
+    this.driver.deferWrite(insert);
+    return true;
   }
 
   async listOutbox(status: OutboxStatus, limit = 100): Promise<OutboxItem[]> {

@@ -395,8 +395,12 @@ export interface Store {
   queueCounts(): Promise<Partial<Record<QueueStatus, number>>>;
   listQueue(status: QueueStatus, limit?: number): Promise<QueuedOutcome[]>;
 
-  /** Outbox of writes bound for the team hive: enqueue is idempotent by id; items replay oldest first. */
-  enqueueOutbox(id: string, op: string, payload: unknown, at: string): Promise<boolean>;
+  /**
+   * Outbox of writes bound for the team hive: enqueue is idempotent by id; items replay oldest first.
+   * `afterCall`: the item may be written once the call in flight has answered (a usage count; see
+   * SqliteDriver.deferWrite), and true is returned without waiting to know whether it was new.
+   */
+  enqueueOutbox(id: string, op: string, payload: unknown, at: string, opts?: { afterCall?: boolean }): Promise<boolean>;
   listOutbox(status: OutboxStatus, limit?: number): Promise<OutboxItem[]>;
   /** The item took effect in the hive: it leaves the outbox. */
   completeOutbox(id: string): Promise<void>;

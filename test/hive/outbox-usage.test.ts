@@ -7,6 +7,10 @@ import { openCairn } from "../../src/index.js";
 import { replayOutbox, teamHive } from "../../src/hive/outbox.js";
 import type { Services } from "../../src/services.js";
 import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+import Database from "libsql";
+import { injectForContext } from "../../src/retrieval/inject.js";
+import { asCall } from "../../src/store/between-calls.js";
+import type { SqliteStore } from "../../src/store/sqlite-store.js";
 import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
 /** Every statement and transaction the hive's driver is asked for, counted. */
@@ -143,5 +147,28 @@ test("turns in quick succession share one replay: their shown counts reach the h
     assert.equal((await s.swarm.outboxCounts()).pending, 0, "every count left the outbox");
     assert.equal(statements(), 1, "one replay statement for the six turns (was one per turn, beside each turn's search)");
     assert.equal((await hive.remote.getEntry(id))!.usage.shown, 6, "every turn counted once");
+  });
+});
+
+test("an injection's hive shown counts wait for its answer, then are queued and reach the hive once", pgTestOptions(), async () => {
+  await withTeamHive("shownafter", async (s) => {
+    const hive = teamHive(s)!;
+    const id = (await hive.remote.insertEntry(entry("Run prisma migrate deploy before the API container starts"), { type: "created", actor: "test" })).id;
+    await hive.flush(5000);
+    // Another connection to the project file: what it sees is committed.
+    const outside = new Database((s.swarm as SqliteStore).driver.file, { readonly: true });
+    const queued = () => (outside.prepare("SELECT count(*) AS n FROM hive_outbox").get() as { n: number }).n;
+    try {
+      const r = await asCall(() => injectForContext(s, { task: "run prisma migrate deploy before the api container starts" }));
+      assert.ok(r.entries.some((e) => e.id === id), "the hive lesson was injected");
+      assert.equal(queued(), 0, "the answer did not wait for the outbox write");
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(queued(), 1, "queued right after the answer");
+      await hive.flush(5000);
+      assert.equal((await hive.remote.getEntry(id))!.usage.shown, 1);
+      assert.equal((await s.swarm.outboxCounts()).pending, 0);
+    } finally {
+      outside.close();
+    }
   });
 });
