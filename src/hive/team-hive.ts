@@ -4,6 +4,7 @@ import { newEntryId } from "../core/ids.js";
 import { CairnError } from "../errors.js";
 import { betweenCalls } from "../store/between-calls.js";
 import { isUnavailableError } from "../store/pg/client.js";
+import { countsAfterAnswer } from "../store/store.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
   BulkInsertOutcome, CopyResult, DayCount, TermFrequencies, EntryKey, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
@@ -266,8 +267,7 @@ export class TeamHiveStore implements Store {
   async recordUsage(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): Promise<void> {
     if (ids.length === 0) return;
     const at = new Date().toISOString();
-    // An injection's shown counts wait for its answer, as a local tier's do (SqliteDriver.deferWrite).
-    await this.opts.outbox.enqueueOutbox(newEntryId(), "usage", { ids: [...ids], counter, actor, ...(data ? { data } : {}), at }, at, { afterCall: counter === "shown" });
+    await this.opts.outbox.enqueueOutbox(newEntryId(), "usage", { ids: [...ids], counter, actor, ...(data ? { data } : {}), at }, at, { afterCall: countsAfterAnswer(counter) });
     this.kickReplaySoon();
   }
 

@@ -18,7 +18,7 @@ import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./t
 
 export { searchTextOf } from "./entry-columns.js";
 import {
-  DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, vectorRowsOf, type BulkInsertOutcome, type EntryKey,
+  countsAfterAnswer, DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, vectorRowsOf, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
   type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
@@ -717,8 +717,7 @@ export class SqliteStore implements Store {
     }
     const at = nowIso();
     const count = () => this.countUsageInTransaction(ids, counter, actor, at, data);
-    // An injection's shown counts are written after it answers (see SqliteDriver.deferWrite).
-    if (counter === "shown") this.driver.deferWrite(count);
+    if (countsAfterAnswer(counter)) this.driver.deferWrite(count);
     else this.driver.transaction(count);
     await this.emit({ type: "usage", ids, counter });
   }

@@ -194,6 +194,15 @@ export interface VectorCount extends VectorSpace {
 
 export type UsageCounter = "shown" | "applied" | "ignored" | "violated" | "prevented" | "consulted";
 
+/**
+ * Whether a count may be written after the call that made it has answered (SqliteDriver.deferWrite):
+ * an injection's shown counts, off its answer's path. Others are written at once: an advisory check's
+ * consultations and feedback are read back right away, by the person or agent who caused them.
+ */
+export function countsAfterAnswer(counter: UsageCounter): boolean {
+  return counter === "shown";
+}
+
 /** What changed in a store, told to subscribers after the change is committed. */
 export type StoreChange =
   | { type: "insert" | "update"; entry: Entry }
