@@ -117,7 +117,7 @@ export const INT8_ROW_BYTES = 16 * 1024 * 1024;
  * A 4-bit re-rank's best this many are re-scored by exact int8 cosine from SQLite (two a recall's 40
  * candidates per tier). At 100k on the bench corpus the 4-bit re-rank alone kept 0.90 of the exact
  * top 40, with its best 48 re-scored 0.956, 64 0.985, 80 0.988 — what the int8 re-rank keeps; reading
- * 80 vectors back costs ~0.4 ms CPU.
+ * 80 vectors back by row id costs ~0.2 ms.
  */
 export const EXACT_HEAD = 80;
 
@@ -143,6 +143,7 @@ export interface Ranked {
 interface VectorBatch {
   n: number;
   last: number | null;
+  ids: string;
   seqs: string;
   scales: string;
   vecs: Uint8Array | ArrayBuffer | null;
@@ -173,6 +174,13 @@ export class VectorIndex {
   readonly inMemoryBytes: number;
   readonly int8Bytes: number;
   #seqs = new Int32Array(0);
+  /**
+   * Per slot, the row id its vector was read from: an exact re-read fetches rows by id, one lookup in
+   * the table's own B-tree, where by (model, dim, seq) it walked the unique index first and then the
+   * table (the 80 of a 4-bit head at 100k: 0.9 → 0.2 ms; 640: 5.9 → 3.8 ms). A vector replaced since has a new id, read
+   * by refresh() before any search.
+   */
+  #ids = new Int32Array(0);
   /** seq → slot + 1 (0: none); seqs are dense row ids, so an array beats a Map's per-entry cost. */
   #slotBySeq = new Int32Array(0);
   /** Re-rank rows by slot (int8 vectors, or 4-bit rotated ones), undefined beyond inMemoryBytes. */
@@ -231,22 +239,23 @@ export class VectorIndex {
     for (;;) {
       // A vector of another length (never written by putVectors) would shift every one after it in the blob.
       const b = this.driver.get<VectorBatch>(
-        `SELECT count(*) AS n, max(id) AS last, json_group_array(seq) AS seqs, '[' || group_concat(printf('%!.17g', scale)) || ']' AS scales,
+        `SELECT count(*) AS n, max(id) AS last, json_group_array(id) AS ids, json_group_array(seq) AS seqs, '[' || group_concat(printf('%!.17g', scale)) || ']' AS scales,
                 unhex(group_concat(hex(vec), '')) AS vecs
            FROM (SELECT id, seq, scale, vec FROM entry_vectors WHERE model = ? AND dim = ? AND id > ? AND length(vec) = dim ORDER BY id LIMIT ${LOAD_BATCH})`,
         [this.modelId, d, this.#lastId],
       );
       if (!b || b.n === 0 || b.last === null || !b.vecs) return;
+      const ids = JSON.parse(b.ids) as number[];
       const seqs = JSON.parse(b.seqs) as number[];
       const scales = JSON.parse(b.scales) as number[];
       const vecs = int8Of(b.vecs, b.n * d);
-      for (let i = 0; i < b.n; i++) this.#set(seqs[i]!, scales[i]!, vecs.subarray(i * d, (i + 1) * d));
+      for (let i = 0; i < b.n; i++) this.#set(ids[i]!, seqs[i]!, scales[i]!, vecs.subarray(i * d, (i + 1) * d));
       this.#lastId = b.last;
       if (b.n < LOAD_BATCH) return;
     }
   }
 
-  #set(seq: number, scale: number, q: Int8Array): void {
+  #set(id: number, seq: number, scale: number, q: Int8Array): void {
     if (seq >= this.#slotBySeq.length) {
       const s = new Int32Array(Math.max(1024, seq * 2));
       s.set(this.#slotBySeq);
@@ -259,6 +268,7 @@ export class VectorIndex {
       this.#slotBySeq[seq] = slot + 1;
       this.#seqs[slot] = seq;
     }
+    this.#ids[slot] = id;
     if (this.#rows?.bits === 8 && (slot + 1) * this.dimension > this.int8Bytes) this.#toNibbles();
     if (this.#rows && (slot + 1) * this.#rows.rowBytes > this.inMemoryBytes) {
       this.#rows = undefined;
@@ -304,6 +314,9 @@ export class VectorIndex {
     const s = new Int32Array(capacity);
     s.set(this.#seqs);
     this.#seqs = s;
+    const ids = new Int32Array(capacity);
+    ids.set(this.#ids);
+    this.#ids = ids;
     const r = this.#rows;
     if (!r) return;
     const limit = r.bits === 8 ? Math.min(this.inMemoryBytes, this.int8Bytes) : this.inMemoryBytes;
@@ -345,13 +358,12 @@ export class VectorIndex {
     return out;
   }
 
-  /** Exact int8 cosines with the query (`q` at scale `qs`) of the vectors of `seqs` read from SQLite, in that order; seqs without a vector left out. */
-  #exactFromSql(seqs: ArrayLike<number>, q: Int8Array, qs: number): { seqs: Int32Array; sims: Float64Array } {
+  /** Exact int8 cosines with the query (`q` at scale `qs`) of the vectors in `slots`, read from SQLite in that order; a row gone since (its entry deleted) left out. */
+  #exactFromSql(slots: ArrayLike<number>, q: Int8Array, qs: number): { seqs: Int32Array; sims: Float64Array } {
     const d = this.dimension;
     const rows = this.driver.all<{ seq: number; scale: number; vec: Uint8Array | ArrayBuffer }>(
-      `SELECT v.seq AS seq, v.scale AS scale, v.vec AS vec FROM json_each(?) j
-         CROSS JOIN entry_vectors v ON v.model = ? AND v.dim = ? AND v.seq = j.value`,
-      [JSON.stringify(Array.from(seqs)), this.modelId, d],
+      "SELECT v.seq AS seq, v.scale AS scale, v.vec AS vec FROM json_each(?) j CROSS JOIN entry_vectors v ON v.id = j.value",
+      [JSON.stringify(Array.from(slots, (s) => this.#ids[s]!))],
     );
     return { seqs: Int32Array.from(rows, (r) => r.seq), sims: Float64Array.from(rows, (r) => dotInt8(int8Of(r.vec, d), 0, q, d) * r.scale * qs) };
   }
@@ -377,7 +389,7 @@ export class VectorIndex {
     // Candidates in slot order (SQLite returns them in the order asked), then best first, ties kept in that order.
     let seqs: Int32Array;
     let sims: Float64Array;
-    if (!rows) ({ seqs, sims } = this.#exactFromSql(Array.from(slots, (s) => this.#seqs[s]!), q, qs));
+    if (!rows) ({ seqs, sims } = this.#exactFromSql(slots, q, qs));
     else {
       seqs = new Int32Array(slots.length);
       sims = new Float64Array(slots.length);
@@ -415,7 +427,7 @@ export class VectorIndex {
   #refineHead(seqs: Int32Array, estimates: Float64Array, q: Int8Array, qs: number): Ranked[] {
     const order = descendingOrder(estimates).slice();
     const headN = Math.min(EXACT_HEAD, order.length);
-    const head = this.#exactFromSql(Array.from(order.subarray(0, headN), (i) => seqs[i]!), q, qs);
+    const head = this.#exactFromSql(Array.from(order.subarray(0, headN), (i) => this.#slotBySeq[seqs[i]!]! - 1), q, qs);
     const headOrder = descendingOrder(head.sims);
     const out: Ranked[] = new Array(headOrder.length + order.length - headN);
     let k = 0;

@@ -2,9 +2,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EntrySchema } from "../../src/core/entry.js";
-import { newEntryId } from "../../src/core/ids.js";
+import { newEntryId, parseHandle } from "../../src/core/ids.js";
 import { builtinEmbedder } from "../../src/embed/static-embedder.js";
 import type { VectorSpace } from "../../src/store/store.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { quantize, VectorIndex } from "../../src/store/vector-index.js";
 import { recallQuery } from "../../bench/corpus.js";
 import { cpuMicrosAsync } from "../helpers/cost.js";
@@ -103,6 +104,39 @@ test("re-ranking from SQLite (a space too big to keep its int8 vectors in memory
       for (let j = 0; j < a.length; j++) assert.ok(Math.abs(a[j]!.similarity - b[j]!.similarity) < 1e-6);
     }
   } finally {
+    cleanup();
+  }
+});
+
+test("re-ranking from SQLite reads a vector replaced after the index loaded (by this store or another connection) as replaced, and leaves out a deleted one", async () => {
+  const { store, cleanup, space, vectors } = await generatedStore();
+  const other = new SqliteStore(store.driver.file, "swarm");
+  try {
+    const fromSql = new VectorIndex(store.driver, space.modelId, space.dimension, { inMemoryBytes: 0 });
+    fromSql.refresh();
+    const model = builtinEmbedder();
+    const [first, second, third] = [...vectors.keys()];
+    // Each entry re-embedded as another text: the re-rank must see the new vector, read by its new row.
+    const replaceWith = async (s: SqliteStore, id: string, text: string) => {
+      const v = model.embedSync(text)!;
+      await s.putVectors(space, [{ id, vector: v }]);
+      return v;
+    };
+    const mine = await replaceWith(store, first!, "Rotate the TLS certificates of the ingress controller before they expire");
+    const theirs = await replaceWith(other, second!, "Vacuum the analytics warehouse tables every Sunday night");
+    const seqOf = async (id: string) => parseHandle((await store.getEntry(id))!.handle)!.seq;
+    for (const [id, v] of [[first!, mine], [second!, theirs]] as const) {
+      fromSql.refresh();
+      const [top] = fromSql.nearest(v, 256);
+      assert.equal(top?.seq, await seqOf(id), "the replaced vector is its own nearest");
+      assert.ok(Math.abs(top!.similarity - 1) < 0.02, `similarity ${top!.similarity} to itself`);
+    }
+    const gone = await seqOf(third!);
+    await store.deleteEntry(third!, { type: "removed", actor: "human:test" });
+    fromSql.refresh();
+    assert.ok(!fromSql.nearest(vectors.get(third!)!, 256).some((r) => r.seq === gone), "a deleted entry's vector is never re-ranked");
+  } finally {
+    await other.close();
     cleanup();
   }
 });
