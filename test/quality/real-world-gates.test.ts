@@ -94,6 +94,21 @@ test("regression 12.6: legitimate rules naming a tool, framework or standard are
   ]) assert.equal(verdict(text), "accept", text);
 });
 
+test("a tool published under a dressed registry name (bpmn-js, tippy.js, solid-js, liquidjs) is named by its bare name in prose", () => {
+  for (const text of [
+    "Draw process diagrams with bpmn rather than hand-drawn images",
+    "Attach tippy to every icon-only button so its purpose shows on hover",
+    "Schedule background jobs with bree instead of ad hoc timers",
+    // Bare names that are English words count as other such package names do: capitalised mid-sentence.
+    "Use Solid's built-in helpers for lists",
+    "Keep Liquid sections short and readable",
+  ]) assert.equal(verdict(text), "accept", text);
+  // The same words as ordinary words ("chart.js", "date.js", "core-js") name nothing.
+  for (const text of ["Follow the chart everywhere", "Always be careful with the date", "Keep The Core Principles In Mind Always"]) {
+    assert.equal(verdict(text), "reject", text);
+  }
+});
+
 test("regression 11.10: risky advice is held for a person or refused, never stored as plain advice", () => {
   const held = [
     "Load the plugin config with eval(fs.readFileSync('plugin.js', 'utf8')) at startup",
