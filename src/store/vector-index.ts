@@ -177,8 +177,8 @@ export class VectorIndex {
   /**
    * Per slot, the row id its vector was read from: an exact re-read fetches rows by id, one lookup in
    * the table's own B-tree, where by (model, dim, seq) it walked the unique index first and then the
-   * table (the 80 of a 4-bit head at 100k: 0.9 → 0.2 ms; 640: 5.9 → 3.8 ms). A vector replaced since has a new id, read
-   * by refresh() before any search.
+   * table (the 80 of a 4-bit head at 100k: 0.9 → 0.2 ms; 640 rows: 5.9 → 3.8 ms). A vector replaced
+   * since has a new id, which refresh() reads before any search.
    */
   #ids = new Int32Array(0);
   /** seq → slot + 1 (0: none); seqs are dense row ids, so an array beats a Map's per-entry cost. */
