@@ -1,5 +1,5 @@
 // What a lesson is specifically about — files, paths, identifiers, tools, versions — and whether two lessons differ in it.
-import { toolNameSets } from "./vague.js";
+import { toolNames } from "./tool-names.js";
 
 /**
  * The concrete things a lesson names, each as `kind:value` (lowercase): `path:src/billing/worker.ts`,
@@ -17,7 +17,7 @@ export function lessonSpecifics(text: string): Set<string> {
     if (!/^(?:e\.g|i\.e|etc)$/i.test(id) && !FILE_EXT.test(id)) out.add(`id:${id.toLowerCase()}`);
   }
   for (const m of t.matchAll(VERSION)) out.add(`ver:${m[0].toLowerCase().replace(/^v/, "")}`);
-  const { names, wordlike } = toolNameSets();
+  const { names, wordlike } = toolNames();
   let sentenceStart = true;
   for (const m of t.matchAll(WORD)) {
     const w = m[0];

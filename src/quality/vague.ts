@@ -1,9 +1,7 @@
 // Quality gate: a lesson must point at something concrete; filler and test text cost context for nothing.
 import type { QualityIssue } from "./types.js";
-import fs from "node:fs";
-import path from "node:path";
-import { packageRoot } from "../core/package-info.js";
 import { foldConfusables } from "./injection.js";
+import { toolNames } from "./tool-names.js";
 
 const TECH_PATTERNS: RegExp[] = [
   /`[^`\n]+`/, // inline code
@@ -68,19 +66,6 @@ const STANDARDS = new Set(
   "wcag aria nist owasp iso rfc gdpr hipaa pci fips cve cwe sast dast sbom soc2 ietf w3c ecma iec ieee posix semver utc iana".split(" "),
 );
 
-let tools: { names: Set<string>; wordlike: Set<string> } | undefined;
-/**
- * Read on first use from a data file shipped with the package (~30,000 names, 400 KB): needed only
- * when nothing cheaper shows a lesson is concrete, so reads and plugin start-up never load it.
- */
-export function toolNameSets(): { names: Set<string>; wordlike: Set<string> } {
-  if (!tools) {
-    const lines = fs.readFileSync(path.join(packageRoot(), "assets", "quality", "tool-names.txt"), "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
-    tools = { names: new Set((lines[0] ?? "").split(" ")), wordlike: new Set((lines[1] ?? "").split(" ")) };
-  }
-  return tools;
-}
-
 // A mixed-case name: JSDoc, GraphQL, iOS. (Plain acronyms count only when known: "SPD" or "EU" name nothing technical.)
 const MIXED_CASE = /\b[A-Z]{2,}[a-z]+[A-Za-z]*\b|\b[a-z]+[A-Z][A-Za-z]*\b/;
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,5}(?=s?\b)/g;
@@ -94,7 +79,7 @@ function namesATool(text: string): boolean {
   const words = text.match(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*/g) ?? [];
   const capitalised = words.filter((w) => /^[A-Z]/.test(w)).length;
   const titleCase = capitalised >= 3 && capitalised / words.length >= 0.5;
-  const { names, wordlike } = toolNameSets();
+  const { names, wordlike } = toolNames();
   if (!titleCase && MIXED_CASE.test(text)) return true;
   for (const m of text.matchAll(ACRONYM)) {
     const a = m[0].toLowerCase();
