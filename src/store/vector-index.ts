@@ -414,7 +414,7 @@ export class VectorIndex {
           seqs[i] = this.#seqs[s]!;
           sims[i] = (2 * dots[i]! + qsum) * this.#scales[s]! * k;
         }
-        return this.#refineHead(seqs, sims, q, qs);
+        return this.#refineHead(slots, seqs, sims, q, qs);
       }
     }
     const order = descendingOrder(sims);
@@ -423,11 +423,14 @@ export class VectorIndex {
     return out;
   }
 
-  /** Candidates ranked by their 4-bit estimates, the best EXACT_HEAD re-read from SQLite and re-ranked by exact int8 cosine. */
-  #refineHead(seqs: Int32Array, estimates: Float64Array, q: Int8Array, qs: number): Ranked[] {
+  /**
+   * Candidates (`slots`, their `seqs`) ranked by their 4-bit estimates, the best EXACT_HEAD re-read
+   * from SQLite and re-ranked by exact int8 cosine.
+   */
+  #refineHead(slots: Int32Array, seqs: Int32Array, estimates: Float64Array, q: Int8Array, qs: number): Ranked[] {
     const order = descendingOrder(estimates).slice();
     const headN = Math.min(EXACT_HEAD, order.length);
-    const head = this.#exactFromSql(Array.from(order.subarray(0, headN), (i) => this.#slotBySeq[seqs[i]!]! - 1), q, qs);
+    const head = this.#exactFromSql(Array.from(order.subarray(0, headN), (i) => slots[i]!), q, qs);
     const headOrder = descendingOrder(head.sims);
     const out: Ranked[] = new Array(headOrder.length + order.length - headN);
     let k = 0;
