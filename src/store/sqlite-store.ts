@@ -3,7 +3,7 @@ import { healDates } from "../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
 import { queryTerms, toFtsMatchQuery } from "../core/text.js";
-import { applicabilityKey, derivedColumns, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, type DerivedColumns, type EntryRowColumns } from "./entry-columns.js";
+import { derivedColumns, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, type DerivedColumns, type EntryRowColumns } from "./entry-columns.js";
 import { SearchSegmentMerger } from "./fts-merge.js";
 import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
@@ -13,7 +13,8 @@ import { noticeOnce } from "./faults.js";
 import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
 import { ENTRY_INSERT_COLUMNS, insertStagedRows } from "./sqlite-bulk-insert.js";
-import { quantize, VectorIndex, type Ranked } from "./vector-index.js";
+import { filterSql, hasIndexedFilter, listColumn } from "./sqlite-filter.js";
+import { SqliteVectors } from "./sqlite-vectors.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./tallies.js";
 
 export { searchTextOf } from "./entry-columns.js";
@@ -24,7 +25,7 @@ import {
   type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
-interface EntryRow extends EntryRowColumns {
+export interface EntryRow extends EntryRowColumns {
   seq: number;
   /** Parsed by the driver (entryRows, entryRow): one JSON.parse per read, not one per row on top of it. */
   data: Entry;
@@ -40,20 +41,6 @@ const INSERT_ROW_SQL = `INSERT INTO entries(seq, ${ENTRY_INSERT_COLUMNS.join(", 
 const FINGERPRINT_COLUMN = ENTRY_INSERT_COLUMNS.indexOf("fingerprint");
 const INSERT_EVENT_SQL = "INSERT INTO events(entry_id, type, at, actor, data) VALUES (?, ?, ?, ?, ?)";
 
-const CONTRADICTED_SQL = `instr(json_extract(data, '$.lifecycle.flags'), '"contradicts:') > 0`;
-const GOOD_SQL = "(e.applied + e.helpful + e.prevented)";
-/** utilityOf() from the row's counters; NULL (never low) when there is no signal yet. */
-const UTILITY_SQL = `(${GOOD_SQL} / NULLIF(${GOOD_SQL} + (e.ignored + e.violated * 1.5 + e.harmful * 1.5), 0))`;
-/**
- * A vector search re-ranks the nearest by sign code: 16 × `limit`, at least 256, and at least a 50th of
- * the space (1-bit codes blur as the space grows). Measured on the bench corpus, top 40 of the
- * re-ranked shortlist against the exact top 40: 97 % shared at 10k (640 re-ranked), 98 % at 100k (2,000);
- * the in-memory search of a 100k space then costs ~3 ms CPU, and a 100k + 100k recall ~32 ms CPU p50
- * against ~120 ms with an exact int8 scan (bench, shared machine at load ~13).
- */
-function vectorShortlist(limit: number, vectors: number): number {
-  return Math.max(limit * 16, 256, Math.ceil(vectors / 50));
-}
 /** A filter matching at least this many rows is dense: walking the sort index finds a page quickly. */
 const DENSE_ROWS = 500;
 
@@ -69,105 +56,6 @@ function nowIso(): string {
   return new Date().toISOString();
 }
 
-/**
- * `walk`: the caller walks a sort index and wants these tests applied row by row, not used to pick
- * an index ("+col" stops SQLite from choosing an index on col; tags become a per-row probe).
- */
-interface FilterOptions {
-  walk?: boolean;
-}
-
-function inList(column: string, values: readonly unknown[] | undefined, where: string[], params: SqlValue[], walk = false): void {
-  if (!values) return;
-  if (values.length === 0) {
-    where.push("0");
-    return;
-  }
-  where.push(`${walk ? "+" : ""}${column} IN (${values.map(() => "?").join(",")})`);
-  params.push(...(values as SqlValue[]));
-}
-
-/** ",x," for instr() against the for_* columns: whole names only, case-insensitive. */
-function listKey(name: string): string {
-  return `,${applicabilityKey(name)},`;
-}
-
-function listColumn(values: readonly string[]): string {
-  return values.length ? `,${values.map(applicabilityKey).join(",")},` : "";
-}
-
-/** Filters that an index can serve; a page walks its sort index instead when they match many rows. */
-function hasIndexedFilter(f: EntryFilter): boolean {
-  return Boolean(f.statuses || f.categories || f.kinds || f.scopes || f.anyTags || f.sourceProjects || f.contradicted !== undefined || f.advisory !== undefined);
-}
-
-function filterSql(f: EntryFilter, opts: FilterOptions = {}): { where: string; params: SqlValue[] } {
-  const where: string[] = [];
-  const params: SqlValue[] = [];
-  const walk = opts.walk ?? false;
-  inList("e.status", f.statuses, where, params, walk);
-  inList("e.category", f.categories, where, params, walk);
-  inList("e.kind", f.kinds, where, params, walk);
-  inList("e.scope", f.scopes, where, params, walk);
-  if (f.maxUtility !== undefined) {
-    // The column prefilters through an index; usage counters move without rewriting it, so the
-    // utility is also worked out from the counters (utilityOf's arithmetic, in the same order).
-    where.push(`e.utility IS NOT NULL AND e.utility <= ? AND ${UTILITY_SQL} <= ?`);
-    params.push(f.maxUtility, f.maxUtility);
-  }
-  if (f.agent) {
-    where.push("(e.for_agents = '' OR instr(e.for_agents, ?) > 0)");
-    params.push(listKey(f.agent));
-  }
-  if (f.tool) {
-    where.push("(e.for_tools = '' OR instr(e.for_tools, ?) > 0)");
-    params.push(listKey(f.tool));
-  }
-  if (f.project) {
-    where.push("(e.for_projects = '' OR instr(e.for_projects, ',*,') > 0 OR instr(e.for_projects, ?) > 0 OR instr(e.for_projects, ?) > 0)");
-    params.push(listKey(f.project.id), listKey(f.project.name));
-  }
-  if (f.minShown !== undefined) {
-    where.push("e.shown >= ?");
-    params.push(f.minShown);
-  }
-  if (f.minApplied !== undefined) {
-    where.push("e.applied >= ?");
-    params.push(f.minApplied);
-  }
-  if (f.maxApplied !== undefined) {
-    where.push("e.applied <= ?");
-    params.push(f.maxApplied);
-  }
-  if (f.autoGenerated !== undefined) {
-    where.push("e.auto_generated = ?");
-    params.push(f.autoGenerated ? 1 : 0);
-  }
-  if (f.advisory !== undefined) {
-    where.push(`${walk ? "+" : ""}e.advisory = ?`);
-    params.push(f.advisory ? 1 : 0);
-  }
-  if (f.anyTags) {
-    if (f.anyTags.length === 0) where.push("0");
-    else {
-      const marks = f.anyTags.map(() => "?").join(",");
-      // entry_tags (migration 6) mirrors the JSON tags: rows of a rare tag drive the query; a common one is probed per row.
-      where.push(
-        walk
-          ? `EXISTS (SELECT 1 FROM entry_tags t WHERE t.seq = e.seq AND t.tag IN (${marks}))`
-          : `e.seq IN (SELECT seq FROM entry_tags WHERE tag IN (${marks}))`,
-      );
-      params.push(...f.anyTags);
-    }
-  }
-  inList("e.source_project_id", f.sourceProjects, where, params, walk);
-  if (f.contradicted !== undefined) {
-    // The subquery reads the entries_contradicted partial index (migration 6): its WHERE must match the index's.
-    const flagged = `e.seq IN (SELECT seq FROM entries WHERE ${CONTRADICTED_SQL})`;
-    where.push(f.contradicted ? flagged : `NOT ${flagged}`);
-  }
-  return { where: where.length ? where.join(" AND ") : "1", params };
-}
 
 export class SqliteStore implements Store {
   readonly tier: Tier;
@@ -176,7 +64,7 @@ export class SqliteStore implements Store {
   private vocabReady = false;
   private readonly termStats = new TermStatsCache();
   private readonly listeners = new StoreListeners();
-  private readonly vectorIndexes = new Map<string, VectorIndex>();
+  private readonly vectors: SqliteVectors;
   /** Keeps the full-text index in few segments, between calls (see fts-merge.ts). */
   readonly searchSegments: SearchSegmentMerger;
 
@@ -186,6 +74,11 @@ export class SqliteStore implements Store {
     this.location = location;
     this.driver = new SqliteDriver(file, opts);
     migrate(this.driver);
+    this.vectors = new SqliteVectors(this.driver, tier, {
+      rows: (sql, params) => this.entryRows(sql, params),
+      toEntry: (row) => this.toEntry(row),
+      prepare: (sql) => this.driver.prepare(sql, ENTRY_DATA),
+    });
     this.searchSegments = new SearchSegmentMerger(this.driver, "entries_fts");
     // Another process's writes since this file was last merged are only seen here.
     this.searchSegments.schedule();
@@ -328,159 +221,23 @@ export class SqliteStore implements Store {
     return this.driver.all<EntryKey>("SELECT id, external_id, fingerprint FROM entries", []);
   }
 
-  async putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
-    for (const r of rows) {
-      if (r.vector.length !== space.dimension) throw new RangeError(`A ${r.vector.length}-dimension vector cannot be stored in a ${space.dimension}-dimension space.`);
-    }
-    if (rows.length === 0) return;
-    this.driver.transaction(() => this.putVectorsInTransaction(space, rows));
+
+  putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void> {
+    return this.vectors.putVectors(space, rows);
   }
 
-  private putVectorsInTransaction(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): void {
-    for (const r of rows) {
-      const { scale, q } = quantize(r.vector);
-      // Delete, then insert: the count triggers see both (a REPLACE's delete fires none), and the
-      // new row takes a new id, so in-memory indexes pick the change up.
-      this.driver.run("DELETE FROM entry_vectors WHERE model = ? AND dim = ? AND seq = (SELECT seq FROM entries WHERE id = ?)", [space.modelId, space.dimension, r.id]);
-      this.driver.run(
-        "INSERT INTO entry_vectors(seq, model, dim, scale, vec) SELECT seq, ?, ?, ?, ? FROM entries WHERE id = ?",
-        [space.modelId, space.dimension, scale, Buffer.from(q.buffer, q.byteOffset, q.byteLength), r.id],
-      );
-    }
+  searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]>;
+  searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions): Promise<Array<VectorHit | UnreadVectorHit>>;
+  searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions = {}): Promise<Array<VectorHit | UnreadVectorHit>> {
+    return this.vectors.searchVectors(space, query, filter, limit, opts);
   }
 
-  private vectorIndex(space: VectorSpace): VectorIndex {
-    const key = `${space.modelId}\u0000${space.dimension}`;
-    let idx = this.vectorIndexes.get(key);
-    if (!idx) this.vectorIndexes.set(key, (idx = new VectorIndex(this.driver, space.modelId, space.dimension)));
-    idx.refresh();
-    return idx;
+  entriesWithoutVector(space: VectorSpace, limit: number, afterSeq = 0): Promise<{ seq: number; entry: Entry }[]> {
+    return this.vectors.entriesWithoutVector(space, limit, afterSeq);
   }
 
-  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number): Promise<VectorHit[]>;
-  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions): Promise<Array<VectorHit | UnreadVectorHit>>;
-  async searchVectors(space: VectorSpace, query: Float32Array, filter: EntryFilter, limit: number, opts: VectorSearchOptions = {}): Promise<Array<VectorHit | UnreadVectorHit>> {
-    if (query.length !== space.dimension) throw new RangeError(`A ${query.length}-dimension query cannot search a ${space.dimension}-dimension space.`);
-    if (limit <= 0) return [];
-    const f = filterSql(filter);
-    // Prepared before anything can return early: a warm-up on a tier with no vectors yet still readies them.
-    const reads = this.vectorHitReads(f.where);
-    const idx = this.vectorIndex(space);
-    if (idx.size === 0) return [];
-    const read = { known: this.knownBySeq(opts.known ?? []), entriesFrom: opts.entriesFrom ?? -Infinity, readAtMost: opts.readAtMost ?? Infinity, ...reads };
-    const shortlist = vectorShortlist(limit, idx.size);
-    // The shortlist re-ranked exactly, then the filter in rank order: a chunk a little over `limit`
-    // first (most entries pass a recall's filter), then the rest of the shortlist.
-    const ranked = idx.nearest(query, shortlist);
-    const hits = this.passingInOrder(ranked, f, limit, read);
-    if (hits.length >= limit || ranked.length >= idx.size) return hits;
-    // A filter that passes few of the nearest: ask SQL which entries pass, and shortlist only those,
-    // so the filter applies before the top-k and never empties it.
-    const pass = new Set(this.driver.all<{ seq: number }>(`SELECT e.seq AS seq FROM entries e WHERE ${f.where}`, f.params).map((r) => r.seq));
-    return this.passingInOrder(idx.nearest(query, shortlist, (seq) => pass.has(seq)), f, limit, read);
-  }
-
-  /**
-   * The two reads of vector hits under a filter (`where`): whole entries, or only which seqs pass. Both
-   * are prepared at the filter's first search, whichever its hits need, so a warm-up whose hits the text
-   * search had read already (or that never reached the cut) leaves the first real call nothing to compile.
-   * json_each drives the join (CROSS JOIN fixes the order, so rows come in rank order and LIMIT keeps the
-   * nearest): each seq is one rowid lookup. With `seq IN (json_each)` SQLite walks the status index over
-   * every row instead (6× slower at 10k).
-   */
-  private vectorHitReads(where: string): { wholeSql: string; seqSql: string } {
-    const sql = `FROM json_each(?) j CROSS JOIN entries e ON e.seq = j.value WHERE ${where} LIMIT ?`;
-    const reads = { wholeSql: `SELECT ${ENTRY_ROW_COLUMNS} ${sql}`, seqSql: `SELECT e.seq AS seq ${sql}` };
-    this.driver.prepare(reads.wholeSql, ENTRY_DATA);
-    this.driver.prepare(reads.seqSql);
-    return reads;
-  }
-
-  /** Entries of this tier already read in this call, by seq (their handle's number). */
-  private knownBySeq(known: readonly Entry[]): Map<number, Entry> {
-    const bySeq = new Map<number, Entry>();
-    for (const e of known) {
-      const h = parseHandle(e.handle);
-      if (h && h.tier === this.tier) bySeq.set(h.seq, e);
-    }
-    return bySeq;
-  }
-
-  /**
-   * The first `limit` of `ranked` whose entries pass the filter, fetched by seq (no scan), in rank order.
-   * Read in chunks sized by the share that passed so far: on the bench a recall's filter passes ~3 in 4
-   * (38 to 68 of the first 68), and a chunk that fell short used to read the whole rest of the
-   * shortlist (600 rows at 10k, 2,000 at 100k) for the few entries missing.
-   *
-   * A `known` entry (read by this call's text search, with this filter) passed already and is not read
-   * again. Of the others, as many are read as the chunk's first `wanted` places hold: the number needed
-   * if they all pass (when some fail, SQL reads on past them, so one statement mostly suffices). The
-   * walk stops at the last row read (an entry beyond it may pass unread); the next chunk starts there.
-   * Below `entriesFrom`, and past the first `readAtMost` unknown hits above it, only whether an entry
-   * passes is asked (its seq, not its row's JSON): on the retrieval eval's real lessons ~43 of a recall's
-   * ~52 vector hits not found by words sit below it.
-   */
-  private passingInOrder(
-    ranked: readonly Ranked[], f: { where: string; params: SqlValue[] }, limit: number,
-    read: { known: ReadonlyMap<number, Entry>; entriesFrom: number; readAtMost: number; wholeSql: string; seqSql: string },
-  ): Array<VectorHit | UnreadVectorHit> {
-    const { known, entriesFrom, readAtMost, wholeSql, seqSql } = read;
-    const hits: Array<VectorHit | UnreadVectorHit> = [];
-    // Ranked best first: entries are wanted for the places before `cut` (from entriesFrom up, and no more
-    // than readAtMost of them to read), only a yes or no after it.
-    let cut = 0;
-    for (let toRead = 0; cut < ranked.length && ranked[cut]!.similarity >= entriesFrom; cut++) {
-      if (!known.has(ranked[cut]!.seq) && toRead++ === readAtMost) break;
-    }
-    let walked = 0;
-    for (let from = 0, chunk = Math.ceil(limit * 1.5) + 8; from < ranked.length && hits.length < limit; ) {
-      // A chunk never straddles the cut: its rows are read whole or not at all.
-      const part = ranked.slice(from, from < cut ? Math.min(from + chunk, cut) : from + chunk);
-      const whole = from < cut;
-      const wanted = limit - hits.length;
-      const unread = part.filter((r) => !known.has(r.seq));
-      // As many as the chunk's first `wanted` places hold (all that is needed if every one passes); none
-      // when those are all known, as they fill the rest.
-      const take = part.slice(0, wanted).filter((r) => !known.has(r.seq)).length;
-      const params = [JSON.stringify(unread.map((r) => r.seq)), ...f.params, take];
-      const rows: Array<{ seq: number | string; row?: EntryRow }> =
-        take === 0 ? [] : whole ? this.entryRows(wholeSql, params).map((row) => ({ seq: row.seq, row })) : this.driver.all<{ seq: number }>(seqSql, params);
-      const bySeq = new Map(rows.map((r) => [Number(r.seq), r] as const));
-      const lastRead = take > 0 && rows.length === take ? Number(rows[rows.length - 1]!.seq) : undefined;
-      let end = part.length;
-      for (let i = 0; i < part.length && hits.length < limit; i++) {
-        const r = part[i]!;
-        const entry = known.get(r.seq);
-        const passed = entry ? undefined : bySeq.get(r.seq);
-        if (entry) hits.push({ entry, similarity: r.similarity });
-        else if (passed?.row) hits.push({ entry: this.toEntry(passed.row), similarity: r.similarity });
-        else if (passed) hits.push({ tier: this.tier, similarity: r.similarity });
-        end = i + 1;
-        if (r.seq === lastRead) break;
-      }
-      from += end;
-      walked += end;
-      // The next chunk: what is still missing at the share passed so far, with room to spare.
-      const passShare = Math.max(hits.length, 1) / walked;
-      chunk = Math.ceil(((limit - hits.length) / passShare) * 1.5) + 8;
-    }
-    return hits;
-  }
-
-  async entriesWithoutVector(space: VectorSpace, limit: number, afterSeq = 0): Promise<{ seq: number; entry: Entry }[]> {
-    return this.entryRows(
-      `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e
-        WHERE e.seq > ? AND NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.model = ? AND v.dim = ? AND v.seq = e.seq)
-        ORDER BY e.seq LIMIT ?`,
-      [afterSeq, space.modelId, space.dimension, limit],
-    ).map((r) => ({ seq: r.seq, entry: this.toEntry(r) }));
-  }
-
-  async vectorCounts(): Promise<VectorCount[]> {
-    return this.driver.all<VectorCount>(
-      "SELECT model AS modelId, dim AS dimension, entries FROM entry_vector_counts WHERE entries > 0 ORDER BY entries DESC",
-      [],
-    );
+  vectorCounts(): Promise<VectorCount[]> {
+    return this.vectors.vectorCounts();
   }
 
   private ensureVocab(): void {
@@ -976,7 +733,7 @@ export class SqliteStore implements Store {
         this.countUsageInTransaction([e.id], "shown", "cairn:warm", nowIso(), { agent: "cairn:warm", project_id: e.provenance.source_project_id ?? "" });
       }
       // With a model on, every add also stores the lesson's vector.
-      if (vectors) this.putVectorsInTransaction(vectors.space, vectorRowsOf(samples, vectors.vectors));
+      if (vectors) this.vectors.putVectorsInTransaction(vectors.space, vectorRowsOf(samples, vectors.vectors));
     });
   }
 
