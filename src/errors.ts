@@ -21,7 +21,9 @@ export type CairnErrorCode =
   /** A database file or its folder is not writable by this user: reads work, writes are refused. */
   | "READ_ONLY"
   /** The file system holding a database is full (or the database hit its page limit). */
-  | "DISK_FULL";
+  | "DISK_FULL"
+  /** A file Cairn was asked to write cannot be (no such folder, no permission). */
+  | "IO_ERROR";
 
 export class CairnError extends Error {
   readonly code: CairnErrorCode;

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { open, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SCHEMA_VERSION, type Entry } from "../core/entry.js";
+import { CairnError } from "../errors.js";
 
 export interface ExportOptions {
   /** `cairn` adds the header line the importer recognises; `jsonl` is bare entries. */
@@ -23,7 +24,9 @@ export async function writeExport(
   opts: ExportOptions,
 ): Promise<{ written: number }> {
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fh = await open(tmp, "wx");
+  const fh = await open(tmp, "wx").catch((e: NodeJS.ErrnoException) => {
+    throw cannotWrite(path, e);
+  });
   let written = 0;
   try {
     let batch = "";
@@ -54,4 +57,16 @@ export async function writeExport(
 async function writeAll(fh: FileHandle, text: string): Promise<void> {
   const buf = Buffer.from(text, "utf8");
   for (let off = 0; off < buf.length; ) off += (await fh.write(buf, off)).bytesWritten;
+}
+
+/** The user named `path`, not the temp file beside it: say why that path cannot be written. */
+function cannotWrite(path: string, e: NodeJS.ErrnoException): CairnError {
+  const dir = dirname(path);
+  const why =
+    e.code === "ENOENT" ? `the folder ${dir} does not exist`
+    : e.code === "ENOTDIR" ? `${dir} is not a folder`
+    : e.code === "EACCES" || e.code === "EPERM" ? `no permission to create files in ${dir}`
+    : e.code === "EROFS" ? `${dir} is on a read-only file system`
+    : e.message;
+  return new CairnError("IO_ERROR", `Cannot write ${path}: ${why}.`, { path });
 }

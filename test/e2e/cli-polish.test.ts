@@ -95,3 +95,29 @@ test("each command loads what it needs: help loads no engine, recall no write ga
     assert.ok(!recall.some((m) => m.startsWith(heavy)), `cairn recall loaded ${heavy}`);
   }
 });
+
+test("recall with an empty or blank query is a usage error, not a silent 'no matching lessons'", async () => {
+  const p = sb.project("blank-query");
+  assert.equal((await sb.json(p, "add", RULE)).body.action, "added");
+  for (const query of ["", "   "]) {
+    const r = await sb.run(p, "recall", query);
+    assert.equal(r.code, 2, `recall ${JSON.stringify(query)}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /query/i);
+    const j = await sb.json(p, "recall", query);
+    assert.equal(j.body.error.code, "INVALID_INPUT");
+  }
+});
+
+test("export into a folder that does not exist names that folder, not a temp file, and leaves nothing behind", async () => {
+  const p = sb.project("export-missing");
+  assert.equal((await sb.json(p, "add", RULE)).body.action, "added");
+  const dir = path.join(sb.root, "no-such-folder");
+  const r = await sb.run(p, "export", path.join(dir, "backup.jsonl"));
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /Cannot write .*backup\.jsonl/);
+  assert.match(r.stderr, /no-such-folder/);
+  assert.doesNotMatch(r.stderr, /\.tmp/);
+  assert.ok(!fs.existsSync(dir));
+  const j = await sb.json(p, "export", path.join(dir, "backup.jsonl"));
+  assert.equal(j.body.error.code, "IO_ERROR");
+});

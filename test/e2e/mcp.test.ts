@@ -158,6 +158,11 @@ test("invalid arguments come back as error results with a reason, and the server
   assert.equal(unknown.isError, true);
   assert.match(unknown.text, /No entry/);
 
+  // A blank query would come back as "no lessons match", which reads as an answer: it is a mistake to fix.
+  const blank = await call(client, "knowledge_recall", { query: "   " });
+  assert.equal(blank.isError, true);
+  assert.match(blank.text, /query/);
+
   const promote = await call(client, "knowledge_promote", {});
   assert.equal(promote.isError, true);
   assert.match(promote.text, /exactly one of id/);

@@ -14,6 +14,8 @@ export const knowledgeRecall = defineTool({
       .string()
       .min(1)
       .max(2000)
+      // A pattern, not a refinement: clients see it in the tool's JSON schema.
+      .regex(/\S/, "The query is blank: describe the task, files or error you are working on.")
       .describe('What you are working on, in words and identifiers, e.g. "refresh token rotation in src/auth/session.ts".'),
     top_n: z.number().int().min(1).max(20).default(5).describe("How many lessons to return, 1 to 20 (default 5)."),
     tier: z.enum(TIER_FILTER).default("all").describe("all (default), swarm = this project only, hive = cross-project lessons only."),

@@ -3,6 +3,7 @@ import { Option, type Command } from "commander";
 import { CATEGORIES, parseStatuses, TIERS, type Category, type Tier } from "../../../core/enums.js";
 import type { RecallHit } from "../../../engine.js";
 import { action, int, readCairn } from "../context.js";
+import { usageError } from "../errors.js";
 import { table, type Output } from "../format.js";
 
 interface RecallFlags {
@@ -58,8 +59,10 @@ Examples:
   $ cairn recall "sqlite busy" --status quarantined,archived --json`,
     )
     .action(
-      action(async (inv, query: string, flags: RecallFlags) =>
-        readCairn(inv, async (cairn) => {
+      action(async (inv, query: string, flags: RecallFlags) => {
+        // A blank query matches nothing by construction: say so rather than print an empty result.
+        if (query.trim() === "") throw usageError('The query is empty; say what you are working on, e.g. cairn recall "auth middleware null check".');
+        return readCairn(inv, async (cairn) => {
           const statuses = parseStatuses(flags.status);
           const hits = await cairn.recall(query, {
             limit: flags.limit,
@@ -82,7 +85,7 @@ Examples:
             inv.out,
             explain ? (h) => [breakdownLine(h, inv.out)] : undefined,
           ).forEach((l) => inv.out.line(l));
-        }),
-      ),
+        });
+      }),
     );
 }
