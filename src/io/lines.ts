@@ -1,5 +1,6 @@
 // Streams a text file line by line with 1-based line numbers, without loading it whole.
 import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 
 export interface Line {
   line: number;
@@ -12,11 +13,12 @@ export interface Line {
  * `\r`, which would cut a JSON line with a raw carriage return in two and shift numbering.
  */
 export async function* readLines(path: string): AsyncGenerator<Line> {
-  const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 });
+  const utf16 = await utf16Order(path);
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024, ...(utf16 ? {} : { encoding: "utf8" }) });
   let pending = "";
   let line = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
+    for await (const chunk of utf16 ? decodeUtf16(stream as AsyncIterable<Buffer>, utf16) : (stream as AsyncIterable<string>)) {
       pending += chunk;
       let start = 0;
       let nl: number;
@@ -31,6 +33,40 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
   } finally {
     stream.destroy();
   }
+}
+
+/**
+ * The byte order of a file that starts with a UTF-16 byte-order mark (what Windows PowerShell 5's
+ * `>` and Notepad's "Unicode" write), else undefined: the file is read as UTF-8.
+ */
+async function utf16Order(path: string): Promise<"le" | "be" | undefined> {
+  const fh = await open(path, "r");
+  try {
+    const { bytesRead, buffer } = await fh.read(Buffer.alloc(2), 0, 2, 0);
+    if (bytesRead < 2) return undefined;
+    if (buffer[0] === 0xff && buffer[1] === 0xfe) return "le";
+    if (buffer[0] === 0xfe && buffer[1] === 0xff) return "be";
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Text of a UTF-16 stream, chunk by chunk; a character or byte pair cut between chunks is carried over. */
+async function* decodeUtf16(chunks: AsyncIterable<Buffer>, order: "le" | "be"): AsyncGenerator<string> {
+  // Big-endian pairs are swapped to little-endian: every runtime's TextDecoder knows "utf-16le".
+  const decoder = new TextDecoder("utf-16le");
+  let odd: Buffer | undefined;
+  for await (const chunk of chunks) {
+    let bytes = odd ? Buffer.concat([odd, chunk]) : chunk;
+    odd = bytes.length % 2 ? bytes.subarray(bytes.length - 1) : undefined;
+    if (odd) bytes = bytes.subarray(0, bytes.length - 1);
+    if (order === "be") bytes = Buffer.from(bytes).swap16();
+    const text = decoder.decode(bytes, { stream: true });
+    if (text) yield text;
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
 }
 
 function clean(text: string, line: number): string {

@@ -8,7 +8,7 @@ export function tmpDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "cairn-"));
 }
 
-export function writeTmp(name: string, content: string): string {
+export function writeTmp(name: string, content: string | Buffer): string {
   const file = path.join(tmpDir(), name);
   fs.writeFileSync(file, content);
   return file;

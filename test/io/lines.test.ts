@@ -40,3 +40,26 @@ test("readFirstLines stops early", async () => {
   const file = writeTmp("d.txt", "1\n2\n3\n4\n");
   assert.deepEqual(await readFirstLines(file, 2), ["1", "2"]);
 });
+
+/** A file as Windows PowerShell 5's `>` writes it: UTF-16 with a byte-order mark. */
+function utf16(text: string, endian: "le" | "be"): Buffer {
+  const le = Buffer.from(`\uFEFF${text}`, "utf16le");
+  return endian === "le" ? le : le.swap16();
+}
+
+test("UTF-16 files (little- and big-endian, with a BOM) read as text, not as one garbled line", async () => {
+  const text = 'café → "x"\r\n\r\nsecond 🙂 line\nlast';
+  for (const endian of ["le", "be"] as const) {
+    const file = writeTmp(`u16${endian}.jsonl`, utf16(text, endian));
+    assert.deepEqual(await all(file), [
+      { line: 1, text: 'café → "x"' },
+      { line: 2, text: "" },
+      { line: 3, text: "second 🙂 line" },
+      { line: 4, text: "last" },
+    ], endian);
+  }
+  // Characters cut across the stream's chunks come out whole.
+  const long = "é🙂".repeat(60_000);
+  const file = writeTmp("u16long.jsonl", utf16(`${long}\n${long}`, "be"));
+  assert.deepEqual((await all(file)).map((l) => l.text === long), [true, true]);
+});
