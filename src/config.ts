@@ -182,7 +182,8 @@ function readJsonFile(file: string): Record<string, unknown> {
     throw new InvalidConfigError(`Cannot read config file ${file}: ${(e as Error).message}`);
   }
   try {
-    const v = JSON.parse(text) as unknown;
+    // Notepad and other Windows editors may save UTF-8 with a byte-order mark, which JSON.parse refuses.
+    const v = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
     if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Error("the top level must be an object");
     return v as Record<string, unknown>;
   } catch (e) {

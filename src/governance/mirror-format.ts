@@ -183,8 +183,10 @@ function unfence(text: string | undefined): string | undefined {
 
 const optString = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? undefined : String(v));
 
-export function parseMirrorText(text: string): ParsedMirrorFile {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+export function parseMirrorText(raw: string): ParsedMirrorFile {
+  // As a Windows editor may save it: a UTF-8 byte-order mark and CRLF line ends.
+  const text = (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r\n/g, "\n");
+  const m = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(text);
   if (!m) throw new CairnError("INVALID_INPUT", "no YAML front matter (the file must start with ---)");
   let front: Record<string, unknown>;
   try {

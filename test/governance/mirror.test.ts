@@ -176,3 +176,27 @@ test("with the mirror off nothing is written until `rebuildMirror`; only a perso
     await env.close();
   }
 });
+
+test("a mirror file saved by a Windows editor (UTF-8 BOM, CRLF line ends) is pulled like any other", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    const file = fileFor(dir, d.handle!);
+    const edited = fs
+      .readFileSync(file, "utf8")
+      .replace("title: Null check required at auth token boundaries", "title: Check auth tokens for null first")
+      .replace(/## Why It Matters\n\n[^\n]+\n/, "## Why It Matters\n\nA null token crashes /login with a 500 for every expired session.\n");
+    fs.writeFileSync(file, `\uFEFF${edited.replace(/\n/g, "\r\n")}`);
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.conflicts, []);
+    assert.equal(r.applied.length, 1);
+    assert.deepEqual(r.applied[0]!.fields.sort(), ["title", "why"]);
+    const e = await env.human.get(d.id!);
+    assert.equal(e.title, "Check auth tokens for null first");
+    assert.equal(e.why, "A null token crashes /login with a 500 for every expired session.");
+  } finally {
+    await env.close();
+  }
+});

@@ -1,0 +1,27 @@
+// Config files as editors save them: a UTF-8 byte-order mark (Windows Notepad) is not a syntax error.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig, updateUserConfig } from "../../src/config.js";
+
+test("project and user config files that start with a UTF-8 BOM are read", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-config-bom-"));
+  try {
+    const projectDir = path.join(root, "project");
+    fs.mkdirSync(path.join(projectDir, ".swarm"), { recursive: true });
+    fs.writeFileSync(path.join(projectDir, ".swarm", "cairn.json"), '\uFEFF{"knowledge": {"max_inject_count": 3}}');
+    const userFile = path.join(root, "user.json");
+    fs.writeFileSync(userFile, '\uFEFF{"knowledge": {"swarm_max_entries": 1234}}');
+    const env = { CAIRN_CONFIG: userFile, HOME: root };
+    const { config } = loadConfig({ projectDir, env });
+    assert.equal(config.knowledge.max_inject_count, 3);
+    assert.equal(config.knowledge.swarm_max_entries, 1234);
+    // Updating keeps the other keys of such a file.
+    updateUserConfig({ hive_path: path.join(root, "hive.db") }, env);
+    assert.equal(JSON.parse(fs.readFileSync(userFile, "utf8")).knowledge.swarm_max_entries, 1234);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
