@@ -604,15 +604,16 @@ export class Cairn {
     return importFile(this.services, path.resolve(file), { actor: `import:${this.actor}`, ...opts });
   }
 
-  /** Writes every entry of the chosen tier(s) as lossless JSONL (atomic rename). */
-  async exportFile(file: string, opts: { format?: "cairn" | "jsonl"; tier?: Tier | "all" } = {}): Promise<{ written: number }> {
+  /** Writes every entry of the chosen tier(s) as lossless JSONL: to a file (replaced atomically) or to a stream such as stdout. */
+  async exportFile(file: string | NodeJS.WritableStream, opts: { format?: "cairn" | "jsonl"; tier?: Tier | "all" } = {}): Promise<{ written: number }> {
     const tier = opts.tier ?? "all";
     const stores = openTiers(this.services).filter((s) => tier === "all" || s.tier === tier);
     async function* all(): AsyncIterable<Entry> {
       for (const s of stores) yield* s.iterateEntries();
     }
-    const { writeExport } = await import("./io/export.js");
-    return writeExport(path.resolve(file), all(), { format: opts.format ?? "cairn" });
+    const { writeExport, writeExportTo } = await import("./io/export.js");
+    const format = opts.format ?? "cairn";
+    return typeof file === "string" ? writeExport(path.resolve(file), all(), { format }) : writeExportTo(file, all(), { format });
   }
 
   async history(ref: string): Promise<EntryEvent[]> {

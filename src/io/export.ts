@@ -1,6 +1,6 @@
 // Writes entries as JSONL (optionally with a cairn_export header), atomically and without building one big string.
 import { randomBytes } from "node:crypto";
-import { open, rename, unlink, type FileHandle } from "node:fs/promises";
+import { open, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SCHEMA_VERSION, type Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
@@ -14,42 +14,78 @@ export interface ExportOptions {
 const BATCH_BYTES = 256 * 1024;
 
 /**
- * Each awaited write is the backpressure: the next batch is not built until the disk took
- * the last. The temp file sits beside the target so the final rename is atomic; it is
- * fsynced first so a crash leaves the old file or the new one, never half of one.
+ * Writes `entries` to the file at `path`. A regular file (or a new one) is replaced atomically: the
+ * entries go to a temp file beside it, fsynced, then renamed over it, so a crash leaves the old file
+ * or the new one, never half of one; through a symlink, the file it names is replaced. Anything else
+ * (a FIFO, /dev/stdout, a terminal) is written in place: renaming over it would put a regular file
+ * where the device or pipe was.
  */
 export async function writeExport(
   path: string,
   entries: AsyncIterable<Entry> | Iterable<Entry>,
   opts: ExportOptions,
 ): Promise<{ written: number }> {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) throw new CairnError("IO_ERROR", `Cannot write ${path}: it is a folder; name a file in it.`, { path });
+  if (existing && !existing.isFile()) {
+    const fh = await open(path, "w").catch((e: NodeJS.ErrnoException) => {
+      throw cannotWrite(path, e);
+    });
+    try {
+      return await writeEntries((text) => writeAll(fh, text), entries, opts);
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+  const target = existing ? await realpath(path) : path;
+  const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   const fh = await open(tmp, "wx").catch((e: NodeJS.ErrnoException) => {
     throw cannotWrite(path, e);
   });
-  let written = 0;
   try {
-    let batch = "";
-    if (opts.format === "cairn") {
-      batch += JSON.stringify({ cairn_export: 1, schema_version: SCHEMA_VERSION, exported_at: new Date().toISOString() }) + "\n";
-    }
-    for await (const entry of entries) {
-      batch += JSON.stringify(entry) + "\n";
-      written++;
-      if (batch.length >= BATCH_BYTES) {
-        await writeAll(fh, batch);
-        batch = "";
-      }
-    }
-    await writeAll(fh, batch);
+    const result = await writeEntries((text) => writeAll(fh, text), entries, opts);
     await fh.sync();
     await fh.close();
-    await rename(tmp, path);
+    await rename(tmp, target);
+    return result;
   } catch (e) {
     await fh.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
     throw e;
   }
+}
+
+/** Writes `entries` to a stream (stdout for `cairn export -`), waiting whenever it asks to. */
+export async function writeExportTo(
+  out: NodeJS.WritableStream,
+  entries: AsyncIterable<Entry> | Iterable<Entry>,
+  opts: ExportOptions,
+): Promise<{ written: number }> {
+  return writeEntries((text) => writeToStream(out, text), entries, opts);
+}
+
+/**
+ * Each awaited write is the backpressure: the next batch is not built until the last one was taken.
+ */
+async function writeEntries(
+  write: (text: string) => Promise<void>,
+  entries: AsyncIterable<Entry> | Iterable<Entry>,
+  opts: ExportOptions,
+): Promise<{ written: number }> {
+  let written = 0;
+  let batch = "";
+  if (opts.format === "cairn") {
+    batch += JSON.stringify({ cairn_export: 1, schema_version: SCHEMA_VERSION, exported_at: new Date().toISOString() }) + "\n";
+  }
+  for await (const entry of entries) {
+    batch += JSON.stringify(entry) + "\n";
+    written++;
+    if (batch.length >= BATCH_BYTES) {
+      await write(batch);
+      batch = "";
+    }
+  }
+  if (batch) await write(batch);
   return { written };
 }
 
@@ -57,6 +93,13 @@ export async function writeExport(
 async function writeAll(fh: FileHandle, text: string): Promise<void> {
   const buf = Buffer.from(text, "utf8");
   for (let off = 0; off < buf.length; ) off += (await fh.write(buf, off)).bytesWritten;
+}
+
+function writeToStream(out: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (e?: Error | null) => (e ? reject(e) : resolve());
+    out.write(text, done);
+  });
 }
 
 /** The user named `path`, not the temp file beside it: say why that path cannot be written. */

@@ -121,3 +121,16 @@ test("export into a folder that does not exist names that folder, not a temp fil
   const j = await sb.json(p, "export", path.join(dir, "backup.jsonl"));
   assert.equal(j.body.error.code, "IO_ERROR");
 });
+
+test("export - writes the JSONL to stdout (the count to stderr) and creates no file named '-'", async () => {
+  const p = sb.project("export-stdout");
+  assert.equal((await sb.json(p, "add", RULE)).body.action, "added");
+  const r = await sb.run(p, "export", "-");
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split("\n");
+  assert.equal(JSON.parse(lines[0]!).cairn_export, 1);
+  assert.equal(JSON.parse(lines[1]!).lesson, RULE);
+  assert.match(r.stderr, /1 entr/);
+  assert.ok(!fs.existsSync(path.join(p, "-")));
+  assert.ok(!fs.existsSync(path.join(sb.root, "-")));
+});

@@ -1,10 +1,11 @@
 // writeExport: lossless round trip through the cairn parser, header handling, atomic write, volume.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { EntrySchema, type Entry } from "../../src/core/entry.js";
-import { writeExport } from "../../src/io/export.js";
+import { writeExport, writeExportTo } from "../../src/io/export.js";
 import { parseFile } from "../../src/io/parse.js";
 import { readLines } from "../../src/io/lines.js";
 import { collect, tmpDir } from "./helpers.js";
@@ -148,4 +149,43 @@ test("a hand-written cairn line without groups still yields a fully filled entry
 test("EntrySchema.parse is idempotent for entries built without groups (groups use .prefault)", () => {
   const e = EntrySchema.parse({ id: "a", handle: "h", tier: "hive", lesson: "x", category: "other", kind: "learning", created_at: "2026-01-05T10:00:00Z", updated_at: "2026-01-05T10:00:00Z" });
   assert.deepEqual(EntrySchema.parse(JSON.parse(JSON.stringify(e))), e);
+});
+
+test("a target that is not a regular file is written in place, never renamed over (a FIFO stays a FIFO)", async () => {
+  const dir = tmpDir();
+  const fifo = path.join(dir, "pipe");
+  execFileSync("mkfifo", [fifo]);
+  // A reader on the other end, as `cairn export /dev/stdout | …` or a named pipe has.
+  const reader = new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    fs.createReadStream(fifo).on("data", (c) => chunks.push(c as Buffer)).on("end", () => resolve(Buffer.concat(chunks).toString("utf8"))).on("error", reject);
+  });
+  assert.deepEqual(await writeExport(fifo, rich, { format: "jsonl" }), { written: 3 });
+  const text = await reader;
+  assert.equal(text.trim().split("\n").length, 3);
+  assert.ok(fs.statSync(fifo).isFIFO(), "the FIFO was not replaced by a regular file");
+  assert.deepEqual(fs.readdirSync(dir).sort(), ["pipe"], "no temp file left beside it");
+});
+
+test("a symlink to a file keeps pointing at it: the file it names is replaced, atomically", async () => {
+  const dir = tmpDir();
+  const real = path.join(dir, "backups", "latest.jsonl");
+  fs.mkdirSync(path.dirname(real));
+  fs.writeFileSync(real, "old\n");
+  const link = path.join(dir, "link.jsonl");
+  fs.symlinkSync(real, link);
+  await writeExport(link, rich, { format: "jsonl" });
+  assert.ok(fs.lstatSync(link).isSymbolicLink());
+  assert.equal(fs.readFileSync(real, "utf8").trim().split("\n").length, 3);
+});
+
+test("writeExportTo streams to a writable (stdout for `cairn export -`)", async () => {
+  const { PassThrough } = await import("node:stream");
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on("data", (c: Buffer) => chunks.push(c));
+  assert.deepEqual(await writeExportTo(out, rich, { format: "cairn" }), { written: 3 });
+  const lines = Buffer.concat(chunks).toString("utf8").trim().split("\n");
+  assert.equal(lines.length, 4);
+  assert.equal(JSON.parse(lines[0]!).cairn_export, 1);
 });

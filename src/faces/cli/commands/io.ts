@@ -55,14 +55,19 @@ Examples:
 
   program
     .command("export")
-    .argument("<file>", "file to write (replaced atomically)")
+    .argument("<file>", "file to write (replaced atomically), or - for stdout")
     .description("write entries as lossless JSONL; `cairn import` restores them")
     .addOption(new Option("--format <format>", "cairn adds a header line; jsonl is bare entries").choices(["cairn", "jsonl"]).default("cairn"))
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
-    .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json")
+    .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json\n  $ cairn export - --tier swarm | gzip > swarm.jsonl.gz")
     .action(
       action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all" }) =>
         readCairn(inv, async (c) => {
+          if (file === "-") {
+            // stdout carries the entries: the count goes to stderr, as a note, even with --json.
+            const { written } = await c.exportFile(process.stdout, { format: flags.format, tier: flags.tier });
+            return inv.out.note(`wrote ${written} entries to stdout`);
+          }
           const abs = path.resolve(file);
           const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier });
           if (inv.out.json) return inv.out.print({ written, file: abs });
