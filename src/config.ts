@@ -265,9 +265,11 @@ export function updateUserConfig(patch: Record<string, unknown>, env: NodeJS.Pro
   const next = { ...current, ...patch };
   parseConfig(next, file);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  // A symlinked config (dotfiles) keeps its link: the file it names is the one replaced.
+  const target = fs.existsSync(file) ? fs.realpathSync(file) : file;
+  const tmp = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  fs.renameSync(tmp, target);
   return file;
 }
 

@@ -25,3 +25,21 @@ test("project and user config files that start with a UTF-8 BOM are read", () =>
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("updating a user config file that is a symlink (dotfiles) writes the file it names and keeps the link", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-config-link-"));
+  try {
+    const real = path.join(root, "dotfiles", "cairn.json");
+    fs.mkdirSync(path.dirname(real));
+    fs.writeFileSync(real, '{"knowledge": {"swarm_max_entries": 1234}}');
+    const link = path.join(root, "config.json");
+    fs.symlinkSync(real, link);
+    updateUserConfig({ hive_path: path.join(root, "hive.db") }, { CAIRN_CONFIG: link, HOME: root });
+    assert.ok(fs.lstatSync(link).isSymbolicLink(), "the link is still a link");
+    const written = JSON.parse(fs.readFileSync(real, "utf8"));
+    assert.equal(written.hive_path, path.join(root, "hive.db"));
+    assert.equal(written.knowledge.swarm_max_entries, 1234);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
