@@ -1,4 +1,4 @@
-// Prompt-injection detection: structural markers plus paraphrased cues in six languages, on folded text.
+// Prompt-injection detection: structural markers plus paraphrased cues in six languages on folded text, and in five more written in other scripts.
 import { createRequire } from "node:module";
 import { shortcuts } from "../core/shortcuts.js";
 import type { QualityIssue } from "./types.js";
@@ -175,6 +175,52 @@ const PARAPHRASES: Cue[] = [
   { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bdan\s+mode\b|\b(?:you are|eres|tu es|sei|voc[eê] [eé]|du bist) (?:now |ahora |maintenant |agora |adesso |jetzt )?dan\b/u },
 ];
 
+/**
+ * The same cues in languages written in other scripts: Russian and Ukrainian, Chinese, Japanese, Korean.
+ * Read on the text as written (NFKC, lowercased: full-width ！？， are ASCII by then), not the folded one, which maps Cyrillic letters to
+ * Latin look-alikes. JavaScript's `\b` knows only ASCII words, hence the letter look-arounds. An order
+ * to drop instructions must say which ("all", "previous", "above"…): "не игнорируй инструкции из
+ * README" and "不要忽略编译器的警告" are advice.
+ */
+const NOT_AFTER_LETTER = "(?<!\\p{L})";
+const NOT_BEFORE_LETTER = "(?!\\p{L})";
+const OTHER_SCRIPT_CUES: Cue[] = [
+  {
+    label: "an instruction to ignore previous instructions",
+    re: new RegExp(
+      `${NOT_AFTER_LETTER}(?:(?:про)?игнорир\\p{L}*|забуд\\p{L}*|не обращай\\p{L}* внимани\\p{L}* на|отбрось\\p{L}*|пренебреги\\p{L}*|не следуй\\p{L}*|(?:про)?ігнору\\p{L}*|не зважай\\p{L}* на)` +
+        `[^.!?\\n]{0,20}?${NOT_AFTER_LETTER}(?:все|всё|всех|предыдущ\\p{L}*|прежн\\p{L}*|прошл\\p{L}*|вышеуказанн\\p{L}*|изначальн\\p{L}*|системн\\p{L}*|свои|твои|ваши|усі|всі|попередн\\p{L}*)${NOT_BEFORE_LETTER}` +
+        `[^.!?\\n]{0,20}?(?:инструкци|указани|правил|команд|задани|промпт|ограничени|інструкці|вказівк|настанов|сказанн)` +
+        `|(?:忽略|忽视|忽視|无视|無視|忘记|忘記|忘掉|不要理会|不要理會|不要遵守|不再遵守|别管|別管|抛开|拋開)[^。!?\\n]{0,8}?(?:之前|以前|先前|上面|上述|以上|前面|此前|原来|原來|原有|原始|系统|系統|所有|全部|一切)[^。!?\\n]{0,8}?(?:指令|指示|说明|說明|提示|规则|規則|命令|要求|设定|設定|内容|內容|对话|對話|限制)` +
+        `|(?:以前|前|上記|これまで|先ほど|今まで|すべて|全て)の(?:指示|命令|指令|ルール|プロンプト|設定|内容|制約)[^。!?\\n]{0,12}?(?:無視|忘れ)` +
+        `|(?:이전|위의|앞의|기존|모든|앞서|지금까지의?)\\s*(?:지시|지침|명령|규칙|프롬프트|설정|제한)\\S*\\s*(?:모두\\s*|전부\\s*|다\\s*)?(?:무시|잊)`,
+      "u",
+    ),
+  },
+  {
+    label: "a role reassignment (\"you are now …\")",
+    re: new RegExp(
+      `${NOT_AFTER_LETTER}(?:теперь ты|ты теперь|с этого момента ты|отныне ты|представь,? что ты|притворись|тепер ти|ти тепер|відтепер ти|уяви,? що ти)${NOT_BEFORE_LETTER}` +
+        `|你现在是|你現在是|现在你是|現在你是|(?:从|從)现在(?:开始|起),?\\s*你|從現在(?:開始|起),?\\s*你|假装你是|假裝你是` +
+        `|あなたは今から|今からあなたは|これからあなたは|あなたは今や` +
+        `|너는 이제|이제부터 너는|지금부터 너는|이제 너는|당신은 이제|지금부터 당신은`,
+      "u",
+    ),
+  },
+  {
+    label: "a request to reveal the prompt",
+    re: new RegExp(
+      `${NOT_AFTER_LETTER}(?:покажи|выведи|раскрой|повтори|напечатай|напиши|скажи|покажіть|покажи|виведи)\\p{L}*[^.!?\\n]{0,30}?(?:системн\\p{L}* (?:промпт|подсказк|инструкци)|(?:свой|твой|ваш) промпт|(?:свои|твои|ваши) инструкции|исходн\\p{L}* инструкци|системн\\p{L}* промпт)` +
+        `|(?:显示|顯示|输出|輸出|打印|告诉我|告訴我|重复|重複|泄露|洩露|展示)[^。!?\\n]{0,10}?(?:你的|系统|系統|初始)的?(?:提示词|提示詞|提示|指令|设定|設定)` +
+        `|(?:システムプロンプト|プロンプト|最初の指示|あなたの指示)を(?:表示|出力|教え|見せ)` +
+        `|(?:시스템 프롬프트|프롬프트|지시사항|초기 지시)\\S*\\s*(?:보여|출력|알려)`,
+      "u",
+    ),
+  },
+];
+/** Letters of the scripts above: only a text holding one is read for them. */
+const OTHER_SCRIPTS = /[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
@@ -195,6 +241,7 @@ export function findInjectionMarkers(text: string): QualityIssue[] {
   const labels = [
     ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
     ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
+    ...(OTHER_SCRIPTS.test(kept) ? OTHER_SCRIPT_CUES.filter((c) => (c.re as RegExp).test(kept.toLowerCase())).map((c) => c.label) : []),
   ];
   if (labels.length === 0) return [];
   return [{
