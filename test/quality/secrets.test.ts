@@ -98,3 +98,18 @@ test("the refusal names the provider with the article its sound takes", () => {
   const github = findSecrets("Use " + "gh" + "p_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + " in CI").issues[0]!.message;
   assert.match(github, /contains a GitHub token or key/);
 });
+
+test("a key or token sent as a request header (-H / --header) is a secret, with or without the curl before it", () => {
+  for (const text of [
+    'Call the status API with -H "Token: 3fea6af1349166ea" until the new auth lands.',
+    "curl --header 'X-Auth-Token: 9f8e7d6c5b4a3921f0e1' https://api.internal/health",
+    'The deploy hook needs -H "PRIVATE-TOKEN: glx8Kd93hfkE02kdLq" on every call.',
+    'wget --header="X-Api-Key: 7Hc9Kq2LmX4pQr8s" https://files.internal/build.tgz',
+  ]) assert.ok(findSecrets(text).issues.length > 0, text);
+  for (const text of [
+    'Send -H "X-API-Key: YOUR_API_KEY" with every request to the items API',
+    'Send -H "X-Api-Key: $API_KEY" with every request to the items API',
+    'Send -H "Token: <your-token>" with every request to the items API',
+    'Pass -H "X-Request-Id: 42" so the logs can be joined',
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

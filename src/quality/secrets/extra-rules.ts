@@ -13,5 +13,15 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "shopify-token", regex: `\\b((?:shppa|shpca|shpat|shpss)_[A-Za-z0-9]{32,64})${END}`, keywords: ["shppa_", "shpca_", "shpat_", "shpss_"], entropy: 3 },
   { id: "tailscale-key", regex: `\\b(tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60})(?:[^0-9A-Za-z_]|$)`, keywords: ["tskey-"], entropy: 3 },
   { id: "github-app-installation-token", regex: `\\b(ghs_[0-9]{1,20}_[A-Za-z0-9_-]{1,1000}\\.[A-Za-z0-9_-]{1,1000}\\.[A-Za-z0-9_-]{1,1000})${END}`, keywords: ["ghs_"] },
+  // A key or token in a request header, as curl, wget and HTTP clients' docs write it (gitleaks' own
+  // header rule needs the whole curl command before it); a value without a digit is a placeholder (YOUR_API_KEY).
+  {
+    id: "http-header-token",
+    regex: `(?i)(?:-H|--header)(?:=|[ \\t]{0,5})["']?(?:x-)?(?:[a-z]+-)?(?:api-?)?(?:key|token)[ \\t]{0,5}:[ \\t]{0,5}([\\w=~@.+/-]{8,})`,
+    keywords: ["key", "token"],
+    // As gitleaks' curl-auth-header: a 16-digit hex token measures ~2.9.
+    entropy: 2.75,
+    allowlists: [{ regexes: ["^[^0-9]*$"] }],
+  },
   { id: "nuget-api-key", regex: `\\b(oy2[a-z0-9]{43})${END}`, keywords: ["oy2"], entropy: 3 },
 ];
