@@ -1,6 +1,7 @@
 // What a person meets at the terminal: messages in CLI words, whole words in tables, help that fits, advisories on a cold start.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { sandbox } from "../helpers/cli.js";
@@ -133,4 +134,19 @@ test("export - writes the JSONL to stdout (the count to stderr) and creates no f
   assert.match(r.stderr, /1 entr/);
   assert.ok(!fs.existsSync(path.join(p, "-")));
   assert.ok(!fs.existsSync(path.join(sb.root, "-")));
+});
+
+test("import of stdin, a pipe or a folder says what to do instead", async () => {
+  const p = sb.project("import-pipe");
+  const dash = await sb.run(p, "import", "-");
+  assert.equal(dash.code, 2, dash.stderr);
+  assert.match(dash.stderr, /save the input first/);
+  const folder = await sb.run(p, "import", sb.root);
+  assert.equal(folder.code, 1, folder.stderr);
+  assert.match(folder.stderr, /is a folder/);
+  const fifo = path.join(sb.root, "lessons.fifo");
+  execFileSync("mkfifo", [fifo]);
+  const piped = await sb.run(p, "import", fifo);
+  assert.equal(piped.code, 2, piped.stderr);
+  assert.match(piped.stderr, /not a pipe/);
 });

@@ -6,6 +6,7 @@ import { TIERS, type Tier } from "../../../core/enums.js";
 import { CairnError } from "../../../errors.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../../../io/types.js";
 import { action, readCairn, withCairn } from "../context.js";
+import { usageError } from "../errors.js";
 
 
 export function registerIoCommands(program: Command): void {
@@ -27,13 +28,19 @@ Examples:
     )
     .action(
       action(async (inv, file: string, flags: { format: ImportFormat | "auto"; trusted?: boolean }) => {
+        // An import reads its file twice (its first lines tell the format), which a pipe cannot give.
+        const saveFirst = "cairn import reads a file, not a pipe; save the input first, e.g. `… > lessons.jsonl && cairn import lessons.jsonl`.";
+        if (file === "-") throw usageError(saveFirst);
         const abs = path.resolve(file);
+        let stat: fs.Stats;
         try {
           fs.accessSync(abs, fs.constants.R_OK);
-          if (!fs.statSync(abs).isFile()) throw new Error("not a regular file");
+          stat = fs.statSync(abs);
         } catch (e) {
           throw new CairnError("IMPORT_ERROR", `Cannot read ${abs}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
         }
+        if (stat.isDirectory()) throw new CairnError("IMPORT_ERROR", `Cannot read ${abs}: it is a folder; name a file in it.`);
+        if (!stat.isFile()) throw usageError(`Cannot import ${abs}: ${saveFirst}`);
         const { importProgress } = await import("../progress.js");
         const progress = await importProgress(abs, inv.out.json);
         const report = await withCairn(inv, (c) =>
