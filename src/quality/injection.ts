@@ -176,11 +176,11 @@ const PARAPHRASES: Cue[] = [
 ];
 
 /**
- * The same cues in languages written in other scripts: Russian and Ukrainian, Chinese, Japanese, Korean.
- * Read on the text as written (NFKC, lowercased: full-width ！？， are ASCII by then), not the folded one, which maps Cyrillic letters to
- * Latin look-alikes. JavaScript's `\b` knows only ASCII words, hence the letter look-arounds. An order
- * to drop instructions must say which ("all", "previous", "above"…): "не игнорируй инструкции из
- * README" and "不要忽略编译器的警告" are advice.
+ * The same cues in languages written in other scripts: Russian and Ukrainian, Chinese, Japanese,
+ * Korean. Read on the text as written (NFKC, so full-width ！？， are ASCII; lowercased), not on the
+ * folded text, which maps Cyrillic letters to Latin look-alikes. JavaScript's `\b` knows only ASCII
+ * words, hence the letter look-arounds. An order to drop instructions must say which ("all",
+ * "previous", "above"…): "не игнорируй инструкции из README" and "不要忽略编译器的警告" are advice.
  */
 const NOT_AFTER_LETTER = "(?<!\\p{L})";
 const NOT_BEFORE_LETTER = "(?!\\p{L})";
