@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { decodeText } from "./core/decode.js";
 import { InvalidConfigError } from "./errors.js";
 import { maskUrl } from "./store/pg/url.js";
 
@@ -177,13 +178,12 @@ export function platformConfigDir(env: NodeJS.ProcessEnv = process.env, platform
 function readJsonFile(file: string): Record<string, unknown> {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = decodeText(fs.readFileSync(file));
   } catch (e) {
     throw new InvalidConfigError(`Cannot read config file ${file}: ${(e as Error).message}`);
   }
   try {
-    // Notepad and other Windows editors may save UTF-8 with a byte-order mark, which JSON.parse refuses.
-    const v = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+    const v = JSON.parse(text) as unknown;
     if (typeof v !== "object" || v === null || Array.isArray(v)) throw new Error("the top level must be an object");
     return v as Record<string, unknown>;
   } catch (e) {

@@ -1,6 +1,7 @@
 // Streams a text file line by line with 1-based line numbers, without loading it whole.
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
+import { utf16Order } from "../core/decode.js";
 
 export interface Line {
   line: number;
@@ -13,7 +14,7 @@ export interface Line {
  * `\r`, which would cut a JSON line with a raw carriage return in two and shift numbering.
  */
 export async function* readLines(path: string): AsyncGenerator<Line> {
-  const utf16 = await utf16Order(path);
+  const utf16 = await fileUtf16Order(path);
   const stream = createReadStream(path, { highWaterMark: 64 * 1024, ...(utf16 ? {} : { encoding: "utf8" }) });
   let pending = "";
   let line = 0;
@@ -39,14 +40,11 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
  * The byte order of a file that starts with a UTF-16 byte-order mark (what Windows PowerShell 5's
  * `>` and Notepad's "Unicode" write), else undefined: the file is read as UTF-8.
  */
-async function utf16Order(path: string): Promise<"le" | "be" | undefined> {
+async function fileUtf16Order(path: string): Promise<"le" | "be" | undefined> {
   const fh = await open(path, "r");
   try {
     const { bytesRead, buffer } = await fh.read(Buffer.alloc(2), 0, 2, 0);
-    if (bytesRead < 2) return undefined;
-    if (buffer[0] === 0xff && buffer[1] === 0xfe) return "le";
-    if (buffer[0] === 0xfe && buffer[1] === 0xff) return "be";
-    return undefined;
+    return utf16Order(buffer.subarray(0, bytesRead));
   } finally {
     await fh.close();
   }

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { BIN, REPO, bytesUnder, sandbox } from "../helpers/cli.js";
 
-function runWithStdin(args: string[], input: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function runWithStdin(args: string[], input: string | Buffer, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -45,4 +45,25 @@ test("regression 12.9: the README points to `add -` / `--from-file` next to the 
   assert.match(window, /cairn add - /);
   assert.match(window, /--from-file/);
   assert.match(window, /history/);
+});
+
+test("a lesson piped or saved as UTF-16 (a Windows shell, Notepad's \"Unicode\") is read as text, not refused as control characters", async () => {
+  const sb = sandbox();
+  try {
+    const project = sb.project("utf16");
+    const lesson = "Set statement_timeout=30s on the reporting role in db/roles.sql so runaway queries stop";
+    const piped = await runWithStdin(["--project", project, "add", "-", "--json"], Buffer.from(`\uFEFF${lesson}\r\n`, "utf16le"), sb.env, sb.root);
+    assert.equal(piped.code, 0, piped.stdout + piped.stderr);
+    assert.equal(JSON.parse(piped.stdout).action, "added");
+    const file = path.join(sb.root, "lesson.yaml");
+    const yaml = "lesson: Pin esbuild to 0.28 in tools/build because 0.29 changed the banner option\r\ncategory: tooling\r\n";
+    fs.writeFileSync(file, Buffer.from(Buffer.from(`\uFEFF${yaml}`, "utf16le")).swap16());
+    const fromFile = await runWithStdin(["--project", project, "add", "--from-file", file, "--json"], "", sb.env, sb.root);
+    assert.equal(fromFile.code, 0, fromFile.stdout + fromFile.stderr);
+    const listed = await runWithStdin(["--project", project, "list", "--json"], "", sb.env, sb.root);
+    const lessons = (JSON.parse(listed.stdout) as Array<{ lesson: string; category: string }>).map((e) => e.lesson).sort();
+    assert.deepEqual(lessons, [lesson, "Pin esbuild to 0.28 in tools/build because 0.29 changed the banner option"].sort());
+  } finally {
+    sb.cleanup();
+  }
 });

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
+import { decodeText } from "../../../core/decode.js";
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
 import { CATEGORIES, KINDS, parseStatuses, PRIORITIES, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
 import type { LessonFields } from "../../../governance/structured.js";
@@ -120,7 +121,7 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
 export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string): Promise<NewEntryInput> {
   const { inputFromFields, parseLessonFile } = await import("../../../governance/structured.js");
   const file = fromFile && fromFile !== "-" ? path.resolve(fromFile) : undefined;
-  const base = fromFile ? parseLessonFile(file ? fs.readFileSync(file, "utf8") : readStdin(), file ?? "<stdin>") : {};
+  const base = fromFile ? parseLessonFile(file ? decodeText(fs.readFileSync(file)) : readStdin(), file ?? "<stdin>") : {};
   return inputFromFields(base, lessonFields(lesson, f));
 }
 
@@ -168,8 +169,9 @@ function number(v: string): number {
   return n;
 }
 
+/** Standard input as text: what a Windows shell pipes may be UTF-16 with a byte-order mark. */
 function readStdin(): string {
-  return fs.readFileSync(0, "utf8");
+  return decodeText(fs.readFileSync(0));
 }
 
 export function registerEntryCommands(program: Command): void {
