@@ -11,6 +11,11 @@ export function utf16Order(bytes: Uint8Array): "le" | "be" | undefined {
   return undefined;
 }
 
+/** `text` without the byte-order mark a UTF-8 file may start with (Notepad writes one). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** The text of a whole file or stream; a byte-order mark is dropped, never part of the text. */
 export function decodeText(bytes: Buffer): string {
   const order = utf16Order(bytes);
@@ -19,6 +24,5 @@ export function decodeText(bytes: Buffer): string {
     const even = bytes.subarray(0, bytes.length - (bytes.length % 2));
     return new TextDecoder("utf-16le").decode(order === "be" ? Buffer.from(even).swap16() : even);
   }
-  const text = bytes.toString("utf8");
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return withoutBom(bytes.toString("utf8"));
 }

@@ -184,8 +184,8 @@ function unfence(text: string | undefined): string | undefined {
 const optString = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? undefined : String(v));
 
 export function parseMirrorText(raw: string): ParsedMirrorFile {
-  // As a Windows editor may save it: a UTF-8 byte-order mark and CRLF line ends.
-  const text = (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r\n/g, "\n");
+  // As a Windows editor may save it: CRLF line ends (a byte-order mark is the file reader's, core/decode.ts).
+  const text = raw.replace(/\r\n/g, "\n");
   const m = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(text);
   if (!m) throw new CairnError("INVALID_INPUT", "no YAML front matter (the file must start with ---)");
   let front: Record<string, unknown>;

@@ -1,6 +1,7 @@
 // The Markdown mirror for Obsidian: kept in sync through store change events, rebuilt on demand, edits pulled back through the gates.
 import fs from "node:fs";
 import path from "node:path";
+import { decodeText } from "../core/decode.js";
 import type { Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { archiveEntry, locate } from "../lifecycle/status.js";
@@ -147,7 +148,7 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
       const file = path.join(root, folder, name);
       const rel = path.join(folder, name);
       try {
-        const parsed = parseMirrorText(fs.readFileSync(file, "utf8"));
+        const parsed = parseMirrorText(decodeText(fs.readFileSync(file)));
         const loc = await locate(s, parsed.id).catch(() => undefined);
         if (!loc) {
           report.errors.push({ file: rel, message: `no entry with id ${parsed.id.slice(0, 60)} (removed?); run \`cairn mirror\` to rebuild` });

@@ -1,7 +1,7 @@
 // Streams a text file line by line with 1-based line numbers, without loading it whole.
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { utf16Order } from "../core/decode.js";
+import { utf16Order, withoutBom } from "../core/decode.js";
 
 export interface Line {
   line: number;
@@ -69,7 +69,7 @@ async function* decodeUtf16(chunks: AsyncIterable<Buffer>, order: "le" | "be"): 
 
 function clean(text: string, line: number): string {
   const noCr = text.endsWith("\r") ? text.slice(0, -1) : text;
-  return line === 1 && noCr.charCodeAt(0) === 0xfeff ? noCr.slice(1) : noCr;
+  return line === 1 ? withoutBom(noCr) : noCr;
 }
 
 /** The first `max` lines (for format detection); stops reading as soon as it has them. */
