@@ -12,7 +12,7 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * they lack for text written as a lesson is kept here: private-key blocks of any length, passwords
  * in URLs, `Authorization: Basic|Bearer` values and names that say "secret" assigned a literal.
  */
-type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential";
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token";
 
 const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
@@ -20,6 +20,9 @@ const OWN_LABELS: Record<OwnKind, string> = {
   basic_auth: "HTTP Basic credentials",
   bearer_token: "a bearer token",
   credential: "a credential assigned to a secret-looking name",
+  cli_password: "a password given on a command line",
+  stated_secret: "a password or token written out after its name",
+  discord_bot_token: "a Discord bot token",
 };
 
 interface OwnDetector {
@@ -41,11 +44,28 @@ const KEY_NAME =
 const TYPE_GAP = "(?:\\s+(?:string|str|String|const|final|secret)|\\s*:\\s*[A-Za-z_][\\w<>|]{0,20}(?=\\s*=))?";
 
 const OWN: OwnDetector[] = [
-  { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{1,256}:(?<v>[^\s@/]{1,256})@/dgi, needs: /:\/\//, accept: (v) => !isPlaceholder(v) },
+  // The user may be empty: redis://:password@host is how Redis URLs carry a password.
+  { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{0,256}:(?<v>[^\s@/]{1,256})@/dgi, needs: /:\/\//, accept: (v) => !isPlaceholder(v) },
   { kind: "basic_auth", re: /\bBasic\s+(?<v>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/dg, needs: /Basic/, accept: (v) => !isPlaceholder(v) && isBasicPair(v) },
   { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/dg, needs: /Bearer/, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
   // `curl -u user:pass` — gitleaks' curl rule wants the whole command; a lesson often quotes just the flag.
   { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u/, accept: (v) => !isPlaceholder(v) && !/^\$/.test(v) },
+  // Tools whose password flag takes the value itself: `sshpass -p`, `mysql -pVALUE` (attached; `-p value` prompts), `redis-cli -a`.
+  { kind: "cli_password", re: /\bsshpass\s+(?:-[a-oq-zA-Z]\w*\s+)*-p\s*(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /sshpass/, accept: (v) => !isPlaceholder(v) },
+  { kind: "cli_password", re: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /mysql|mariadb/, accept: (v) => !isPlaceholder(v) },
+  { kind: "cli_password", re: /\bredis-cli\b[^\n|;&]{0,200}?\s(?:-a|--pass)\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /redis-cli/, accept: (v) => !isPlaceholder(v) },
+  // `--password value` with a space (the `=` form is an assignment, below); "--password to the CLI" is prose.
+  { kind: "cli_password", re: /(?:^|\s)--pass(?:word|wd)?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /--pass/, accept: (v) => isStatedPassword(v) },
+  // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…".
+  {
+    kind: "stated_secret",
+    re: /\b(?<k>password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key)\s+(?:(?:is|was|of|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
+    needs: /passw|passphrase|secret|token|key/,
+    lower: true,
+    accept: (v, all) => isStatedSecret(v, all),
+  },
+  // Discord: the bot's id in base64 (a snowflake: digits only), a timestamp, an HMAC.
+  { kind: "discord_bot_token", re: /\b(?<v>[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40})(?![A-Za-z\d_-])/dg, needs: /\.[A-Za-z\d_-]{6}\./, accept: isDiscordToken },
   {
     kind: "credential",
     re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>`, "dgi"),
@@ -222,6 +242,29 @@ function isCredentialValue(value: string, all: string): boolean {
   // A password is short and still a secret: any literal of 8+ characters mixing letters and digits.
   const key = all.slice(0, all.length - value.length);
   return /pass(?:word|wd)?|pwd/i.test(key) && value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/** Trailing sentence punctuation is not part of a value written in prose. */
+function withoutTrailingPunctuation(value: string): string {
+  return value.replace(/[.,:;!?)]+$/, "");
+}
+
+/** A password as people pick them: letters, a digit and a symbol (so `Argon2id` or `PBKDF2-HMAC-SHA256` is a name, not a password). */
+function isStatedPassword(value: string): boolean {
+  const v = withoutTrailingPunctuation(value);
+  return v.length >= 8 && !isPlaceholder(v) && /[A-Za-z]/.test(v) && /\d/.test(v) && /[!@#$%^&*?~+=]/.test(v);
+}
+
+/** After "password"/"token"/"key" in a sentence: a password by isStatedPassword, or a long random value. */
+function isStatedSecret(value: string, all: string): boolean {
+  const v = withoutTrailingPunctuation(value);
+  if (isPlaceholder(v) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|\(|:\/\/|^\.{0,2}\//.test(v)) return false;
+  if (/^pass|^pwd/i.test(all) && isStatedPassword(v)) return true;
+  return v.length >= 16 && /\d/.test(v) && /[A-Za-z]/.test(v) && looksRandom(v) && !/^[a-z]+(?:[_-][a-z0-9]+)*$/.test(v);
+}
+
+function isDiscordToken(value: string): boolean {
+  return /^\d{15,21}$/.test(Buffer.from(value.slice(0, value.indexOf(".")), "base64").toString("latin1")) && looksRandom(value);
 }
 
 function looksRandom(value: string): boolean {

@@ -113,3 +113,51 @@ test("a key or token sent as a request header (-H / --header) is a secret, with 
     'Pass -H "X-Request-Id: 42" so the logs can be joined',
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("passwords given on a command line, said in prose, or in a URL without a user name are secrets", () => {
+  for (const text of [
+    "Run sshpass -p 'Vq8#mZ2!kL' ssh deploy@10.0.0.5 to reach the bastion when the key agent is down.",
+    "Dump the db with mysql -u root -pN7x!kQ2zR9 shop > dump.sql before the migration.",
+    "mysqldump --user=backup -p'Qm7$kP2x' orders > orders.sql runs nightly on the replica.",
+    "redis-cli -a Hq72kLx9Pz!w FLUSHALL clears the staging cache between test runs.",
+    "Log in with docker login --password Zx81!kqP3m registry.internal before pushing the image.",
+    "Login to the admin panel at https://admin.internal with user ops and password Pa55w0rd!2024 after the reset.",
+    "The vault root password is Gr33n&Tea#42 until the rotation job runs.",
+    "The redis url redis://:p4ssw0rdXyZ9@cache.internal:6379/0 must be set for the session store.",
+    "Twilio calls need the auth token 9f8e7d6c5b4a39281706f5e4d3c2b1a0 from the console.",
+  ]) {
+    const r = validateLessonText(text);
+    assert.equal(r.ok, false, text);
+    assert.ok(r.issues.some((i) => i.layer === "secret"), text);
+  }
+  const { masked } = findSecrets("Run sshpass -p 'Vq8#mZ2!kL' ssh deploy@10.0.0.5 now.");
+  assert.ok(!masked.includes("Vq8#mZ2!kL") && masked.includes("sshpass -p"), masked);
+  assert.equal(findSecrets("Use redis://:p4ssw0rdXyZ9@cache:6379").masked, "Use redis://:[REDACTED:url_password]@cache:6379");
+});
+
+test("Stripe webhook signing secrets and Discord bot tokens are secrets", () => {
+  const whsec = "wh" + "sec_" + "5f8Kq2Lm7Qw4Rt6Yu8Io0PaSdFgHjK9z";
+  const discord = "MTA1MjM0NTY3ODkwMTIzNDU2Nw" + ".GxYz12." + "Qk8mZ2xLp4Rt6Vw8Yb0Nc3Df5Gh7Jk9Lm1";
+  for (const [text, secret] of [[`Verify the events with ${whsec} from the dashboard.`, whsec], [`The notifier logs in with ${discord} at boot.`, discord]] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret.slice(8, 20)), masked);
+  }
+});
+
+test("talk about passwords and tokens without a value is not a secret", () => {
+  for (const text of [
+    "Use docker login --password-stdin so the password never shows in the process list.",
+    "mysql -p prompts for the password; never pass it on the command line.",
+    "Pass --password to the CLI only through the environment, e.g. --password $DB_PASS.",
+    "Run sshpass -p \"$SSHPASS\" only in CI where the variable is masked.",
+    "Hash the password with Argon2id, never with MD5 or SHA1.",
+    "The password is hashed with PBKDF2-HMAC-SHA256 and 600000 iterations.",
+    "The password reset link expires after 30 minutes; the token is single-use.",
+    "Connect to redis://localhost:6379/0 for the local session store.",
+    "Raise the token limit to 4096 for the summarizer prompts.",
+    "The secret to fast builds is caching node_modules between CI jobs.",
+    "The API key is read from the vault at boot, never from a file in the repo.",
+    "Rotate the webhook secret whsec_... from the Stripe dashboard when a key leaks.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

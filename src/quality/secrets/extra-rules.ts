@@ -23,5 +23,7 @@ export const EXTRA_RULES: GitleaksRule[] = [
     entropy: 2.75,
     allowlists: [{ regexes: ["^[^0-9]*$"] }],
   },
+  // Stripe's (and Svix's) webhook signing secret: whoever holds it can forge the events a service trusts.
+  { id: "stripe-webhook-secret", regex: `\\b(whsec_[A-Za-z0-9+/]{24,88}={0,2})(?:[^A-Za-z0-9+/=]|$)`, keywords: ["whsec_"], entropy: 3 },
   { id: "nuget-api-key", regex: `\\b(oy2[a-z0-9]{43})${END}`, keywords: ["oy2"], entropy: 3 },
 ];
