@@ -59,12 +59,14 @@ export function foldConfusables(text: string): string {
 }
 
 const W = "[^.!?\\n]"; // within one sentence
+/** Who a planted order speaks to. */
+const READERS = "(?:ai |llm |coding )?(?:agents?|assistants?|models?|llms?|bots?|copilots?)|ais?|language models?";
 
 // The folded text has no accents left ("voce", "ubergehe"), so ASCII `\b` serves every language here.
 
 /** Words a lesson does not use about its own subject: orders and instructions to the reader. */
 const ORDERS =
-  "instructions?|instruktionen|prompts?|rules?|directions?|directives?|orders?|tasks?|assignments?|commands?|guidelines?|context|conversation|constraints?|polic(?:y|ies)|information|informationen|angaben|anweisungen|aufgaben|auftr[aä]ge|befehle|ausf[uü]hrungen|instrucciones|[oó]rdenes|tareas|reglas|consignes|t[aâ]ches|r[eè]gles|instru[cç][oõ]es|ordens|tarefas|regras|istruzioni|ordini|compiti|regole";
+  "instructions?|instruktionen|prompts?|rules?|directions?|directives?|orders?|tasks?|assignments?|commands?|guidelines?|guidance|guardrails?|context|conversation|constraints?|polic(?:y|ies)|information|informationen|angaben|anweisungen|aufgaben|auftr[aä]ge|befehle|ausf[uü]hrungen|instrucciones|[oó]rdenes|tareas|reglas|consignes|t[aâ]ches|r[eè]gles|instru[cç][oõ]es|ordens|tarefas|regras|istruzioni|ordini|compiti|regole";
 const BEFORE =
   "previous|prior|above|earlier|preceding|foregoing|former|original|initial|system|vorherige[nrs]?|bisherige[nrs]?|obige[nrs]?|vorangehende[nrs]?|vorige[nrs]?|anteriores?|previ[ao]s|de arriba|pr[eé]c[eé]dentes?|ci-dessus|ant[eé]rieures?|acima|precedenti|sopra";
 
@@ -146,7 +148,7 @@ const PARAPHRASES: Cue[] = [
   {
     label: "a new task planted for the reader",
     re: new RegExp(
-      `\\b(?:your|my|a|the) new task\\b${W}{0,10}?:|\\bnew (?:tasks?|instructions?|statement|assignment) (?:follows?|come|comes|are|is|-)|\\b(?:now )?(?:focus|concentrate) (?:only )?on (?:your|the|this) (?:new|next) (?:task|assignment)\\b|\\bnow comes a new task\\b|\\b(?:additional|new) instruction ?[-:]` +
+      `\\b(?:your|my|a|the) new task\\b${W}{0,10}?:|(?:^|[.!?]\\s*)(?:stop|wait|attention)\\s*[.!]+\\s*(?:(?:your|the|a) )?(?:new|real|different) (?:task|instructions?|goal)\\b|^\\s*new task\\s*:|\\bthe real task is\\b|\\bnew (?:tasks?|instructions?|statement|assignment) (?:follows?|come|comes|are|is|-)|\\b(?:now )?(?:focus|concentrate) (?:only )?on (?:your|the|this) (?:new|next) (?:task|assignment)\\b|\\bnow comes a new task\\b|\\b(?:additional|new) instruction ?[-:]` +
         `|\\b(?:deine|ihre|eine|einer) neuen? aufgabe\\b|\\bkonzentrier\\w* (?:dich|sie sich) (?:jetzt|nun)? ?auf\\b|\\bnun folgen (?:neue|weitere) aufgaben\\b` +
         `|\\b(?:tu|una) nueva tarea\\b|\\bnueva tarea ?:|\\bnouvelle t[aâ]che\\b|\\bnova tarefa\\b|\\bnuovo compito\\b`,
     ),
@@ -157,6 +159,8 @@ const PARAPHRASES: Cue[] = [
       `\\b(?:reveal|print|show|output|repeat|leak|display|dump|disclose|expose|tell me|give me|return|spell-?check and print)\\b(?: me)?(?: all| the| of)* (?:your|the (?:system|initial|original|hidden|above)|above) (?:(?:full|entire|original|hidden|secret|initial|system) )*(?:prompts?(?:[- ]texts?)?|system (?:prompt|message)|instructions|embeddings|directives)\\b` +
         `|\\b(?:show|print|give)\\b(?: me)? (?:all )?(?:your |the )?prompt[- ]texts?\\b|\\bwhat (?:are|were) your (?:initial )?instructions\\b|\\bwhat (?:is|was) written (?:at the beginning of|above) this prompt\\b` +
         `|\\bzeig\\w* (?:mir )?(?:alle )?(?:deine[nm]?|ihre[nm]?) (?:gesamten )?prompt\\w*|\\bm(?:u|ue)[eé]strame (?:todos )?tus textos de prompt|\\bmuestra\\w* (?:el|tu) prompt|\\bmontre-moi (?:tous )?tes textos?|\\baffich\\w* (?:votre|ton) prompt|\\bmostre-me (?:todos )?os seus textos|\\bmostre o seu prompt|\\bmostrami (?:tutti )?i tuoi testi|\\bmostrami il tuo prompt` +
+        `|\\brepeat (?:all )?(?:of )?(?:the )?(?:words|text|sentences|lines|everything|content) (?:above|before this|so far)\\b|\\bstarting with (?:the )?(?:phrase |words? )?["']?you are\\b` +
+        `|\\bwhat (?:is|was|are|were) your (?:initial|original|hidden|system|first|secret|full) (?:prompt|message|instructions|rules)\\b` +
         `|\\bspell-? ?check\\b${W}{0,40}?\\b(?:print|display|show)\\b|\\b(?:print|display|show)\\b${W}{0,20}?\\b(?:above|this) prompt\\b|\\bdruck\\w* (?:sie )?die obige\\b|\\b(?:sentences|words|text) before the text\\b` +
         `|\\b(?:r[eé]p[eè]te|repite|repita|ripeti|wiederhole)\\b${W}{0,40}?\\b(?:instructions initiales|instrucciones iniciales|instru[cç][oõ]es iniciais|istruzioni iniziali|urspr[uü]nglichen anweisungen)\\b`,
     ),
@@ -172,7 +176,25 @@ const PARAPHRASES: Cue[] = [
         `|\\b(?:your )?help with (?:another|the following|a further) task\\b|\\bhilfe bei (?:einer weiteren|folgender|der folgenden) aufgabe\\b|\\bmit folgender aufgabe\\b`,
     ),
   },
-  { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bdan\s+mode\b|\b(?:you are|eres|tu es|sei|voc[eê] [eé]|du bist) (?:now |ahora |maintenant |agora |adesso |jetzt )?dan\b/u },
+  {
+    // Lessons are written for agents; one that singles out "the agent reading this" is carrying orders for it.
+    label: "an order addressed to the agent that reads the text",
+    re: new RegExp(
+      `\\b(?:note|message|attention|reminder|instructions?|memo) (?:to|for) (?:all |any |the )?(?:${READERS})\\s*[:,-]` +
+        `|\\b(?:${READERS})\\b,? (?:that |who |which )?(?:is |are )?(?:reading|reads?|read|processing|parsing|seeing|sees?) this\\b` +
+        `|\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b` +
+        `|\\bdecode\\b${W}{0,40}?\\b(?:and|then)\\b${W}{0,12}?\\b(?:(?:follow|obey|carry out|execute|run) (?:it|them|its instructions|the (?:decoded )?(?:instructions?|orders?|commands?|text))\\b|do what it says\\b)`,
+    ),
+  },
+  {
+    label: "an instruction to drop the model's safeguards",
+    re: inOrder([words("ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*"), words("safety|ethic\\w*|moral\\w*|content|usage"), words("guidelines?|polic(?:y|ies)|filters?|restrictions?|guardrails?|rules|principles|constraints?")], [30, 12]),
+  },
+  {
+    label: "an instruction to drop the model's safeguards",
+    re: /\byou (?:have|are under|are bound by) no (?:restrictions|limits|limitations|rules|filters|guidelines|boundaries|censorship)\b|\b(?:freed|free) from (?:the )?(?:typical |usual )?(?:confines|restrictions|rules|limitations)\b|\bwithout any (?:ethical|moral|content) (?:restrictions|limits|filters|guidelines)\b|\b(?:stop|quit|cease) (?:following|obeying|listening to) (?:the |your )?(?:(?:system|developer|original|initial) (?:message|prompt|instructions)|instructions|programming|guidelines)\b/,
+  },
+  { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bdan\s+mode\b|\b(?:you are|eres|tu es|sei|voc[eê] [eé]|du bist) (?:now |ahora |maintenant |agora |adesso |jetzt )?dan\b|\b(?:say|respond|reply|answer|output|print|return)\b(?: only)?(?: with)? ["']?access granted\b|\b(?:pretend|act|role-?play)\w* (?:to be|as|you are) my (?:\w+ ){0,2}?(?:grand(?:mother|ma|father|pa)|mother|father|mom|dad|friend|girlfriend|boyfriend|wife|husband)\b/u },
 ];
 
 /**
@@ -231,8 +253,28 @@ const MARKERS: Cue[] = [
   // "JavaScript: prefer const" is a topic label; a URL either hugs the colon or runs code after it.
   { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=\S)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
   { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
+  // A comment the reader of rendered Markdown never sees, spoken to the model.
+  { label: "a hidden comment addressed to the model", re: /<!--[^>]{0,200}?\b(?:system|assistant|ai|agent|llm|model|claude|gpt|copilot|developer)\s*:/i },
   { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
 ];
+
+/** Runs long enough to hold a sentence once decoded (24 characters are 18 bytes); `-_` for the URL-safe alphabet. */
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
+
+/**
+ * Whether a base64 run decodes to text that carries an injection cue: an order hidden from a person
+ * reading the lesson, in plain sight of a model that decodes it. Keys, hashes and ids decode to bytes,
+ * not text, and are passed over before any cue is tried. One level deep: the cues read the decoded text.
+ */
+function encodedOrders(text: string): boolean {
+  for (const [run] of text.matchAll(BASE64_RUN)) {
+    const decoded = Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64").toString("latin1");
+    if (!/^[\t\n\r\x20-\x7e]+$/.test(decoded) || !/[a-z]{3,} [a-z]{2,}/i.test(decoded)) continue;
+    const folded = foldForMatching(decoded);
+    if (MARKERS.some((c) => (c.re as RegExp).test(decoded)) || PARAPHRASES.some((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded)))) return true;
+  }
+  return false;
+}
 
 /** Prompt-injection markers and cues. Negation does not help: "never say <|im_start|>" still carries the token. */
 export function findInjectionMarkers(text: string): QualityIssue[] {
@@ -243,6 +285,7 @@ export function findInjectionMarkers(text: string): QualityIssue[] {
     ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
     ...(OTHER_SCRIPTS.test(kept) ? OTHER_SCRIPT_CUES.filter((c) => (c.re as RegExp).test(kept.toLowerCase())).map((c) => c.label) : []),
   ];
+  if (labels.length === 0 && encodedOrders(kept)) labels.push("a base64-encoded instruction");
   if (labels.length === 0) return [];
   return [{
     layer: "safety",

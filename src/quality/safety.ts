@@ -81,6 +81,8 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * | TLS verification off, curl -k, CSRF off,         | reject          | draft in tests, local, dev server, mocks, self-signed    |
  * |   auth off, world-writable permissions           |                 |                                                          |
  * | CORS origin *                                    | draft           | reject with credentials                                  |
+ * | sending ~/.ssh, id_rsa, .env, cloud credentials  | reject          | draft (hedged)                                           |
+ * |   or every env var to a URL, webhook or IP       |                 |                                                          |
  * | eval of a non-literal, sudo rm, kill -9,         | draft           | draft: routine for some, harmful copied blindly          |
  * |   $(curl …) command substitution                 |                 |                                                          |
  */
@@ -197,6 +199,17 @@ const ADVICE: AdviceRule[] = [
     re: /\bsetenforce\s+0\b|\bSELINUX\s*=\s*(?:permissive|disabled)\b|\b(?:set|put|switch|change)\b[^.\n;]{0,20}?\bselinux\b[^.\n;]{0,20}?\b(?:permissive|disabled|off)\b|\b(?:disable|turn\s+off)\s+(?:the\s+)?(?:selinux|apparmor)\b/gi,
   },
   { code: "security_degrading", label: "disabling browser or SSH safeguards", re: /--disable-web-security\b|\bPermitRootLogin\s+yes\b|\bPermitEmptyPasswords\s+yes\b/gi },
+  // Files and dumps that are secrets whatever they hold (a token sent to its own API is how APIs work; ~/.ssh sent anywhere is a leak).
+  {
+    code: "security_degrading", label: "sending credentials or secret files to a remote address",
+    re: new RegExp([
+      String.raw`\b(?:send|sends|sent|sending|upload\w*|post|posts|posted|posting|paste[sd]?|pasting|exfiltrat\w*|forward\w*|transmit\w*|e-?mail\w*|shar(?:e|es|ed|ing)|pip(?:e|es|ed|ing))\b[^.\n;]{0,60}?` +
+        String.raw`(?:~\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'${"`"}@])\.env\b(?!\.example|\.sample|\.template)|\/etc\/(?:passwd|shadow)\b|\.aws\/credentials\b|\.kube\/config\b|\.netrc\b|\.git-credentials\b|\bcredentials\s+file\b|\b(?:all\s+(?:the\s+|your\s+)?|every\s+)(?:environment\s+variables|env\s+vars|secrets)\b|\bprivate\s+keys?\b)` +
+        String.raw`[^.\n;]{0,80}?(?:https?:\/\/|\bwebhook\b|\bpastebin\b|\bgists?\b|\b(?:external|remote|third-party|attacker'?s?)\s+(?:server|host|url|endpoint|machine)\b|\b\d{1,3}(?:\.\d{1,3}){3}\b)`,
+      String.raw`\bcurl\b[^\n|;]{0,120}?(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)[\s=]+["']?(?:\w+=)?@?(?:~\/\.ssh|~?\/?\.aws\/credentials|\.env\b|\/etc\/(?:passwd|shadow)|\S*id_(?:rsa|ed25519|ecdsa|dsa)\b|~?\/?\.kube\/config)`,
+      String.raw`\b(?:env|printenv)\s*\|\s*(?:curl|nc|netcat|ncat|wget)\b`,
+    ].join("|"), "gi"),
+  },
 ];
 
 /** True wherever any rule could match (any-match.ts): the rules run only then. */
