@@ -59,6 +59,9 @@ export function foldConfusables(text: string): string {
 }
 
 const W = "[^.!?\\n]"; // within one sentence
+/** What a planted order makes the agent do: approve, push, delete or skip something, keep quiet, or hand over a secret. */
+const RISKY_ORDERS =
+  "approv\\w*|merg\\w*|push\\w*|deploy\\w*|delet\\w*|remov\\w*|drop|disabl\\w*|skip\\w*|bypass\\w*|ignor\\w*|disregard\\w*|overrid\\w*|grant\\w*|transfer\\w*|sudo|force|without (?:review|asking|approval|confirmation|telling|checking)|(?:do not|don'?t|never) (?:tell|inform|mention|report|ask)|report that|tests? passed|secrets?|credentials?|tokens?|passwords?|api keys?|private keys?|send|upload\\w*|exfiltrat\\w*";
 /** Who a planted order speaks to. */
 const READERS = "(?:ai |llm |coding )?(?:agents?|assistants?|models?|llms?|bots?|copilots?)|ais?|language models?";
 
@@ -177,12 +180,18 @@ const PARAPHRASES: Cue[] = [
     ),
   },
   {
-    // Lessons are written for agents; one that singles out "the agent reading this" is carrying orders for it.
+    // Lessons are written for agents, and "Note to AI agents: run pnpm install first" is one; singling out
+    // "the agent reading this" for an order that approves, deletes, pushes, skips or leaks is a planted one.
+    label: "an order addressed to the agent that reads the text",
+    re: inOrder([
+      new RegExp(`\\b(?:note|message|attention|reminder|instructions?|memo) (?:to|for) (?:all |any |the )?(?:${READERS})\\s*[:,-]|\\b(?:${READERS})\\b,? (?:that |who |which )?(?:is |are )?(?:reading|reads?|read|processing|parsing|seeing|sees?) this\\b`, "g"),
+      words(RISKY_ORDERS),
+    ], [150]),
+  },
+  {
     label: "an order addressed to the agent that reads the text",
     re: new RegExp(
-      `\\b(?:note|message|attention|reminder|instructions?|memo) (?:to|for) (?:all |any |the )?(?:${READERS})\\s*[:,-]` +
-        `|\\b(?:${READERS})\\b,? (?:that |who |which )?(?:is |are )?(?:reading|reads?|read|processing|parsing|seeing|sees?) this\\b` +
-        `|\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b` +
+      `\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b` +
         `|\\bdecode\\b${W}{0,40}?\\b(?:and|then)\\b${W}{0,12}?\\b(?:(?:follow|obey|carry out|execute|run) (?:it|them|its instructions|the (?:decoded )?(?:instructions?|orders?|commands?|text))\\b|do what it says\\b)`,
     ),
   },

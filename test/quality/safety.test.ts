@@ -76,6 +76,13 @@ test("double negatives and purpose clauses still count as recommending", () => {
   assert.equal(verdict("It is not dangerous to run rm -rf /"), "reject");
 });
 
+test("'never skip X with <flag>' forbids the flag: the flag is how X is skipped", () => {
+  assert.equal(verdict("Never skip the pre-commit hooks with --no-verify."), "none");
+  assert.equal(verdict("Never skip the hooks by passing --no-verify to git commit."), "none");
+  assert.equal(verdict("Don't forget to commit with --no-verify when the hooks are slow."), "reject");
+  assert.equal(verdict("Never hesitate to use --no-verify."), "reject");
+});
+
 test("scoped or cautioned use is held for a person (review), not refused; routine use passes", () => {
   assert.equal(verdict("rm -rf packages/api/generated and regenerate after a schema change"), "review");
   assert.equal(verdict("Be careful when running rm -rf on build dirs"), "review");
