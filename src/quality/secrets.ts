@@ -12,7 +12,7 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * they lack for text written as a lesson is kept here: private-key blocks of any length, passwords
  * in URLs, `Authorization: Basic|Bearer` values and names that say "secret" assigned a literal.
  */
-type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token";
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret";
 
 const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
@@ -23,11 +23,12 @@ const OWN_LABELS: Record<OwnKind, string> = {
   cli_password: "a password given on a command line",
   stated_secret: "a password or token written out after its name",
   discord_bot_token: "a Discord bot token",
+  url_secret: "a secret inside a URL (a webhook or a signed link)",
 };
 
 interface OwnDetector {
   kind: OwnKind;
-  /** Global regex; group `v`, when present, is exactly what is masked. Every repeat is bounded. */
+  /** Global regex; group `v` (or, in another alternative, `v2`, `v3`), when present, is exactly what is masked. Every repeat is bounded. */
   re: RegExp;
   /**
    * Text every match contains (`lower`: in the lowercased text): a scan for it is far cheaper than the
@@ -50,6 +51,19 @@ const OWN: OwnDetector[] = [
   { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/dg, needs: /Bearer/, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
   // `curl -u user:pass` — gitleaks' curl rule wants the whole command; a lesson often quotes just the flag.
   { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u/, accept: (v) => !isPlaceholder(v) && !/^\$/.test(v) },
+  // Webhook URLs whose path is the credential (Slack's and Teams' new ones are gitleaks rules), and signed or keyed links.
+  {
+    kind: "url_secret",
+    re: /\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/(?<v>[\w-]{60,80})|\bhttps:\/\/hooks\.zapier\.com\/hooks\/catch\/\d{4,12}\/(?<v2>[a-z0-9]{5,12})|\bhttps:\/\/outlook\.office(?:365)?\.com\/webhook\/(?<v3>[\w@-]{20,200}\/IncomingWebhook\/[\w\/-]{20,100})/dg,
+    needs: /webhook|hooks\.zapier/,
+    accept: () => true,
+  },
+  {
+    kind: "url_secret",
+    re: /[?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-security-token|access_token|client_secret|api_?key|apikey|token|secret)=(?<v>[^&\s#"'<>]{16,1024})/dgi,
+    needs: /[?&](?:sig|signature|x-amz|x-goog|access_token|client_secret|api_?key|apikey|token|secret)=/i,
+    accept: (v) => !isPlaceholder(decodeURIComponentSafe(v)) && (/^[a-f0-9-]{20,}$/i.test(v) || looksRandom(v)) && /\d/.test(v),
+  },
   // Tools whose password flag takes the value itself: `sshpass -p`, `mysql -pVALUE` (attached; `-p value` prompts), `redis-cli -a`.
   { kind: "cli_password", re: /\bsshpass\s+(?:-[a-oq-zA-Z]\w*\s+)*-p\s*(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /sshpass/, accept: (v) => !isPlaceholder(v) },
   { kind: "cli_password", re: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /mysql|mariadb/, accept: (v) => !isPlaceholder(v) },
@@ -150,17 +164,21 @@ function mergeSpans(spans: SecretSpan[]): SecretSpan[] {
   return out;
 }
 
+const VALUE_GROUPS = ["v", "v2", "v3"] as const;
+
 function ownSpans(text: string, lower: string): SecretSpan[] {
   const out: SecretSpan[] = [];
   for (const d of OWN) {
     if (shortcuts.enabled && !d.needs.test(d.lower ? lower : text)) continue;
     for (const m of text.matchAll(d.re)) {
       const all = m[0];
-      const v = m.groups?.v;
+      // Alternatives name their value v, v2, v3 (a regex may not repeat a group name on Node 20).
+      const group = VALUE_GROUPS.find((g) => m.groups?.[g] !== undefined);
+      const v = group && m.groups![group];
       const value = v ?? all;
       if (d.accept && !d.accept(value, all)) continue;
       // With the `d` flag the value group carries its own offsets: exactly its characters are masked.
-      const [start, end] = v === undefined ? [m.index ?? 0, (m.index ?? 0) + all.length] : m.indices!.groups!.v!;
+      const [start, end] = group === undefined ? [m.index ?? 0, (m.index ?? 0) + all.length] : m.indices!.groups![group]!;
       out.push({ start, end, rule: d.kind });
     }
   }
@@ -225,7 +243,7 @@ export function isPlaceholder(value: string): boolean {
   if (v.length === 0) return true;
   if (/^[<{[(%$*.]|^\*+$|^\$\{|\{\{|\}\}$|>$/.test(v)) return true;
   if (/^(?:process\.env|os\.environ|import\.meta\.env|env\.|secrets\.|vars\.|config\.|settings\.|ENV\[|System\.getenv)/i.test(v)) return true;
-  if (/(?:your|example|placeholder|redacted|changeme|change_me|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.)/i.test(v)) return true;
+  if (/(?:your|example|placeholder|redacted|changeme|change_me|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…)/i.test(v)) return true;
   if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|null|none|undefined|true|false|string|required|optional|hunter2)$/i.test(v)) return true;
   // One character repeated is a mask, not a key.
   return new Set(v).size <= 2;
@@ -258,9 +276,28 @@ function isStatedPassword(value: string): boolean {
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword, or a long random value. */
 function isStatedSecret(value: string, all: string): boolean {
   const v = withoutTrailingPunctuation(value);
-  if (isPlaceholder(v) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|\(|:\/\/|^\.{0,2}\//.test(v)) return false;
+  if (isPlaceholder(v) || /\(|:\/\/|^\.{0,2}\//.test(v)) return false;
   if (/^pass|^pwd/i.test(all) && isStatedPassword(v)) return true;
-  return v.length >= 16 && /\d/.test(v) && /[A-Za-z]/.test(v) && looksRandom(v) && !/^[a-z]+(?:[_-][a-z0-9]+)*$/.test(v);
+  if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  // A code reference (`config.auth.secretKey`) or words joined (`cl100k_base`) names a thing, unless a
+  // part of it is random: `sk_e51a4bf7…`, `live_0979…`, `oNKE6BzK….kqvu…` are keys with a prefix or in parts.
+  const named = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[a-z]+(?:[_-][a-z0-9]+)*$/.test(v);
+  if (named && !v.split(/[._-]/).some(hasRandomPart)) return false;
+  // Hex of 20 or more after "key" or "token", dashed or not (a UUID), is one (~3.6 bits a character, under looksRandom's bar).
+  return /^[a-f0-9-]{20,}$/i.test(v) || looksRandom(v);
+}
+
+/** A piece of a value too long and mixed to be a word or a version: 16+ characters with 3+ digits and 3+ letters. */
+function hasRandomPart(part: string): boolean {
+  return part.length >= 16 && (part.match(/\d/g)?.length ?? 0) >= 3 && (part.match(/[A-Za-z]/g)?.length ?? 0) >= 3;
+}
+
+function decodeURIComponentSafe(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }
 
 function isDiscordToken(value: string): boolean {

@@ -161,3 +161,35 @@ test("talk about passwords and tokens without a value is not a secret", () => {
     "Rotate the webhook secret whsec_... from the Stripe dashboard when a key leaks.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("webhook URLs whose path is the credential, signed links and keys in a query string are secrets", () => {
+  for (const [text, secret] of [
+    ["Post build results to https://discord.com/api/webhooks/1052345678901234567/Xk9vQ2mL7pZ4rT6vW8bN0cD2fG4hJ6kL8mN0pQ2rS4tU6vW8xY0zA2bC4dE6fG8h now.", "Xk9vQ2mL7pZ4rT6vW8bN0cD2"],
+    ["Trigger the zap with https://hooks.zapier.com/hooks/catch/1234567/3a9kx2b/ from the deploy script.", "3a9kx2b"],
+    ["Use https://outlook.office.com/webhook/3f6b1c2a-9d8e-4f7a-b6c5-1e2d3f4a5b6c@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d/5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170 for alerts.", "8a7b6c5d4e3f2a1b0c9d"],
+    ["The export link ends in &sp=r&se=2026-01-01&sig=Zm9vYmFyYmF6cXV4eHl6enkxMjM0NTY3ODkwYWJjZA%3D%3D and lasts a day.", "Zm9vYmFyYmF6cXV4eHl6"],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    "Paginate with ?page_token=abc and &limit=100 on the list endpoint.",
+    "Pass ?access_token=${TOKEN} from the environment, never a literal.",
+    "Register the webhook at https://discord.com/developers/docs/resources/webhook before posting.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
+test("a key written out after its name is a secret even with a vendor prefix, in parts, or as hex or a UUID", () => {
+  for (const text of [
+    "The iexcloud API key sk_e51a4bf78d4c4c6ab906bac4c783cb91 unlocks the sandbox.",
+    "The lob API key live_0979969b3f6cc23ed67e9b650bfaf64f710 is for production only.",
+    "The lemlist API key 24203d9f149dd02d1d944ee799cfb57e is shared by the sales tools.",
+    "The shortcut API token 2e15518b-b3b1-4269-9746-4dd87951caa2 belongs to the bot user.",
+  ]) assert.ok(findSecrets(text).issues.length > 0, text);
+  for (const text of [
+    "The tokenizer cl100k_base_encoding_v2 counts tokens for gpt-4 models.",
+    "The secret config.auth.signingSecretKey is read at boot from the vault.",
+    "The API key rotation_policy_v2_strict applies to every service account.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
