@@ -126,7 +126,7 @@ const PARAPHRASES: Cue[] = [
   // "forget all (of) your instructions", "ignora las instrucciones previas", "oubliez toutes les instructions précédentes".
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(ORDERS), words(BEFORE)], [24, 12]) },
-  { label: "an instruction to ignore previous instructions", re: /\byour (?:instructions|rules|orders) are now\b|\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\b/ },
+  { label: "an instruction to ignore previous instructions", re: /\b(?:ignor\w*|disregard\w*) the (?:real |actual )?user(?:'s (?:actual |real )?(?:question|request|instructions?|message))?\b|\byour (?:instructions|rules|orders) are now\b|\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\b/ },
   {
     label: "an instruction to forget everything said before",
     re: new RegExp(
@@ -164,6 +164,8 @@ const PARAPHRASES: Cue[] = [
         `|\\bzeig\\w* (?:mir )?(?:alle )?(?:deine[nm]?|ihre[nm]?) (?:gesamten )?prompt\\w*|\\bm(?:u|ue)[eé]strame (?:todos )?tus textos de prompt|\\bmuestra\\w* (?:el|tu) prompt|\\bmontre-moi (?:tous )?tes textos?|\\baffich\\w* (?:votre|ton) prompt|\\bmostre-me (?:todos )?os seus textos|\\bmostre o seu prompt|\\bmostrami (?:tutti )?i tuoi testi|\\bmostrami il tuo prompt` +
         `|\\brepeat (?:all )?(?:of )?(?:the )?(?:words|text|sentences|lines|everything|content) (?:above|before this|so far)\\b|\\bstarting with (?:the )?(?:phrase |words? )?["']?you are\\b` +
         `|\\bwhat (?:is|was|are|were) your (?:initial|original|hidden|system|first|secret|full) (?:prompt|message|instructions|rules)\\b` +
+        `|\\b(?:repeat|recite|quote|reveal|print|output|tell me|summari[sz]e)\\b${W}{0,40}?\\bof your (?:system )?(?:instructions|prompt|rules|guidelines)\\b` +
+        `|\\b(?:token|password|secret|key|code|passphrase|instructions?)\\b (?:that )?you (?:were|have been|are|was) (?:told|instructed|asked|meant) to (?:protect|keep(?: secret)?|hide|guard|never (?:reveal|share|disclose))\\b` +
         `|\\bspell-? ?check\\b${W}{0,40}?\\b(?:print|display|show)\\b|\\b(?:print|display|show)\\b${W}{0,20}?\\b(?:above|this) prompt\\b|\\bdruck\\w* (?:sie )?die obige\\b|\\b(?:sentences|words|text) before the text\\b` +
         `|\\b(?:r[eé]p[eè]te|repite|repita|ripeti|wiederhole)\\b${W}{0,40}?\\b(?:instructions initiales|instrucciones iniciales|instru[cç][oõ]es iniciais|istruzioni iniziali|urspr[uü]nglichen anweisungen)\\b`,
     ),
@@ -184,7 +186,11 @@ const PARAPHRASES: Cue[] = [
     // "the agent reading this" for an order that approves, deletes, pushes, skips or leaks is a planted one.
     label: "an order addressed to the agent that reads the text",
     re: inOrder([
-      new RegExp(`\\b(?:note|message|attention|reminder|instructions?|memo) (?:to|for) (?:all |any |the )?(?:${READERS})\\s*[:,-]|\\b(?:${READERS})\\b,? (?:that |who |which )?(?:is |are )?(?:reading|reads?|read|processing|parsing|seeing|sees?) this\\b`, "g"),
+      new RegExp(
+        `\\b(?:note|message|attention|reminder|instructions?|memo) (?:to|for) (?:all |any |the )?(?:${READERS})\\s*[:,-]|\\b(?:${READERS})\\b,? (?:that |who |which )?(?:is |are )?(?:reading|reads?|read|processing|parsing|seeing|sees?) this\\b` +
+          `|\\b(?:when|while|once|as|if) you (?:process|read|parse|summari[sz]e|see|load|ingest) this (?:message|document|email|page|file|text|lesson|note|comment)\\b|\\b(?:before|instead of) (?:answering|responding|replying|you (?:answer|respond|reply))\\b`,
+        "g",
+      ),
       words(RISKY_ORDERS),
     ], [150]),
   },
@@ -254,7 +260,9 @@ const OTHER_SCRIPTS = /[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
-  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
+  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer|ai)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
+  // "URGENT SYSTEM NOTE:", "Admin override:": a message posing as one from the system that runs the agent.
+  { label: "a message posing as the system's", re: /(?:^|\n|[.!?]\s)[ \t>*_-]*(?:(?:urgent|important|critical|new)\s+)?(?:system|admin|administrator|developer|security|operator)\s+(?:note|message|notice|update|override|alert|instructions?|directive)s?\s*:/i },
   { label: "a chat-template tag", re: /<\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>|<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/i },
   { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
   // A Vue rule names `<script setup>`; a script with a source or a body is code that would run.

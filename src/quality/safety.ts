@@ -204,8 +204,8 @@ const ADVICE: AdviceRule[] = [
     code: "security_degrading", label: "sending credentials or secret files to a remote address",
     re: new RegExp([
       String.raw`\b(?:send|sends|sent|sending|upload\w*|post|posts|posted|posting|paste[sd]?|pasting|exfiltrat\w*|forward\w*|transmit\w*|e-?mail\w*|shar(?:e|es|ed|ing)|pip(?:e|es|ed|ing))\b[^.\n;]{0,60}?` +
-        String.raw`(?:~\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'${"`"}@])\.env\b(?!\.example|\.sample|\.template)|\/etc\/(?:passwd|shadow)\b|\.aws\/credentials\b|\.kube\/config\b|\.netrc\b|\.git-credentials\b|\bcredentials\s+file\b|\b(?:all\s+(?:the\s+|your\s+)?|every\s+)(?:environment\s+variables|env\s+vars|secrets)\b|\bprivate\s+keys?\b)` +
-        String.raw`[^.\n;]{0,80}?(?:https?:\/\/|\bwebhook\b|\bpastebin\b|\bgists?\b|\b(?:external|remote|third-party|attacker'?s?)\s+(?:server|host|url|endpoint|machine)\b|\b\d{1,3}(?:\.\d{1,3}){3}\b)`,
+        String.raw`(?:~\/\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'${"`"}@])\.env\b(?!\.example|\.sample|\.template)|\/etc\/(?:passwd|shadow)\b|\.aws\/credentials\b|\.kube\/config\b|\.netrc\b|\.git-credentials\b|\bcredentials\s+file\b|\b(?:all\s+(?:the\s+|your\s+)?|every\s+|any\s+)(?:environment\s+variables|env\s+vars|secrets?|passwords?|credentials?|api\s+keys?|tokens?)\b|\bprivate\s+keys?\b)` +
+        String.raw`[^.\n;]{0,80}?(?:https?:\/\/|\bwebhook\b|\bpastebin\b|\bgists?\b|\b(?:external|remote|third-party|attacker'?s?)\s+(?:server|host|url|endpoint|machine)\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|[\w.+-]+@[\w-]+\.[\w.-]+)`,
       String.raw`\bcurl\b[^\n|;]{0,120}?(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)[\s=]+["']?(?:\w+=)?@?(?:~\/\.ssh|~?\/?\.aws\/credentials|\.env\b|\/etc\/(?:passwd|shadow)|\S*id_(?:rsa|ed25519|ecdsa|dsa)\b|~?\/?\.kube\/config)`,
       String.raw`\b(?:env|printenv)\s*\|\s*(?:curl|nc|netcat|ncat|wget)\b`,
     ].join("|"), "gi"),
