@@ -50,12 +50,26 @@ function unhomoglyph(s: string): string {
 export function foldConfusables(text: string): string {
   return text
     .replace(/[^\x00-\x7f]/gu, (ch) => {
+      // An accented Latin letter is that letter (the table sends ö to an Arabic letter it resembles).
+      if (/^[A-Za-z]\p{M}+$/u.test(ch.normalize("NFD"))) return ch;
       const lower = ch.toLowerCase();
-      if (lower === ch) return unhomoglyph(ch);
-      const mapped = unhomoglyph(lower);
+      if (lower === ch) return asLatinLetter(unhomoglyph(ch));
+      const mapped = asLatinLetter(unhomoglyph(lower));
       return mapped === lower ? ch : mapped.toUpperCase();
     })
     .replace(/[\u2018\u2019\u02bc]/g, "'");
+}
+
+/**
+ * The table's prototypes for Cyrillic lower case are small capitals and IPA letters (т → ᴛ, м → ʍ,
+ * к → ĸ, н → ʜ, в → ʙ): to a reader, and to the rules, they are t, m, k, h, b.
+ */
+const SMALL_CAPITALS: Record<string, string> = {
+  "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ɢ": "g", "ʜ": "h", "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ĸ": "k", "ʟ": "l",
+  "ᴍ": "m", "ʍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
+};
+function asLatinLetter(mapped: string): string {
+  return SMALL_CAPITALS[mapped] ?? mapped;
 }
 
 const W = "[^.!?\\n]"; // within one sentence
