@@ -284,6 +284,8 @@ const MARKERS: Cue[] = [
   // "JavaScript: prefer const" is a topic label; a URL either hugs the colon or runs code after it.
   { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=\S)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
   { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
+  // A flood of line breaks, typed or escaped ("\n\n\n…", "\ n \ n"), pushes what came before out of the model's view.
+  { label: "a flood of line breaks", re: /(?:\\ ?n\s*){6,}|\n(?:[ \t]*\n){7,}/ },
   // A comment the reader of rendered Markdown never sees, spoken to the model.
   { label: "a hidden comment addressed to the model", re: /<!--[^>]{0,200}?\b(?:system|assistant|ai|agent|llm|model|claude|gpt|copilot|developer)\s*:/i },
   { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
