@@ -198,7 +198,7 @@ const PARAPHRASES: Cue[] = [
   {
     // Lessons are written for agents, and "Note to AI agents: run pnpm install first" is one; singling out
     // "the agent reading this" for an order that approves, deletes, pushes, skips or leaks is a planted one.
-    label: "an order addressed to the agent that reads the text",
+    label: "an order aimed at the agent rather than advice",
     re: inOrder([
       new RegExp(
         `\\b(?:note|message|attention|reminder|instructions?|memo) (?:to|for) (?:all |any |the )?(?:${READERS})\\s*[:,-]|\\b(?:${READERS})\\b,? (?:that |who |which )?(?:is |are )?(?:reading|reads?|read|processing|parsing|seeing|sees?) this\\b` +
@@ -209,7 +209,7 @@ const PARAPHRASES: Cue[] = [
     ], [150]),
   },
   {
-    label: "an order addressed to the agent that reads the text",
+    label: "an order aimed at the agent rather than advice",
     re: new RegExp(
       `\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b` +
         `|\\bdecode\\b${W}{0,40}?\\b(?:and|then)\\b${W}{0,12}?\\b(?:(?:follow|obey|carry out|execute|run) (?:it|them|its instructions|the (?:decoded )?(?:instructions?|orders?|commands?|text))\\b|do what it says\\b)`,
