@@ -14,7 +14,7 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * passwords given on a command line or written out in a sentence, webhook URLs and signed links,
  * and Discord bot tokens.
  */
-type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret";
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash";
 
 const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
@@ -26,6 +26,7 @@ const OWN_LABELS: Record<OwnKind, string> = {
   stated_secret: "a password or token written out after its name",
   discord_bot_token: "a Discord bot token",
   url_secret: "a secret inside a URL (a webhook or a signed link)",
+  password_hash: "a password hash (it can be cracked offline)",
 };
 
 interface OwnDetector {
@@ -66,12 +67,31 @@ const OWN: OwnDetector[] = [
     needs: /[?&](?:sig|signature|x-amz|x-goog|access_token|client_secret|api_?key|apikey|token|secret)=/i,
     accept: (v) => !isPlaceholder(decodeURIComponentSafe(v)) && (/^[a-f0-9-]{20,}$/i.test(v) || looksRandom(v)) && /\d/.test(v),
   },
+  { kind: "bearer_token", re: /\bSSWS\s+(?<v>[\w-]{30,60})/dg, needs: /SSWS/, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
+  // .netrc: `machine host login user password value`.
+  { kind: "credential", re: /\bmachine\s+\S{1,256}\s+(?:login\s+\S{1,256}\s+)?password\s+(?<v>\S{1,256})/dg, needs: /machine/, accept: (v) => !isPlaceholder(v) },
+  // Credentials handed to a constructor: .NET's NetworkCredential("user", "pass"), requests' HTTPBasicAuth / auth=("user", "pass").
+  {
+    kind: "credential",
+    re: /\b(?:NetworkCredential|HTTPBasicAuth|HTTPDigestAuth|auth\s*=\s*)\(\s*["'][^"'\n]{0,100}["']\s*,\s*["'](?<v>[^"'\n]{4,128})["']/dg,
+    needs: /NetworkCredential|HTTP(?:Basic|Digest)Auth|auth\s*=\s*\(/,
+    accept: (v) => !isPlaceholder(v),
+  },
+  // crypt(3) hashes (MD5, bcrypt, SHA-256/512, yescrypt, Cisco type 8) and Kerberos AS-REP/TGS hashes: material to crack offline.
+  {
+    kind: "password_hash",
+    re: /(?<![\w$])(?<v>\$(?:2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}|1\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}|[56]\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{43,86}|y\$[./A-Za-z0-9]{1,20}\$[./A-Za-z0-9]{1,40}\$[./A-Za-z0-9]{43}|8\$[./A-Za-z0-9]{14}\$[./A-Za-z0-9]{43}|krb5(?:asrep|tgs)\$\d{1,3}\$\S{32,2048}))/dg,
+    needs: /\$(?:2[abxy]?|1|5|6|y|8|krb5asrep|krb5tgs)\$/,
+    accept: () => true,
+  },
+  // PsExec's `-p` takes the password itself.
+  { kind: "cli_password", re: /\bpsexec(?:\.exe)?\b[^\n|;&]{0,200}?\s-p\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi, needs: /psexec/, lower: true, accept: (v) => !isPlaceholder(v) },
   // Tools whose password flag takes the value itself: `sshpass -p`, `mysql -pVALUE` (attached; `-p value` prompts), `redis-cli -a`.
   { kind: "cli_password", re: /\bsshpass\s+(?:-[a-oq-zA-Z]\w*\s+)*-p\s*(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /sshpass/, accept: (v) => !isPlaceholder(v) },
   { kind: "cli_password", re: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /mysql|mariadb/, accept: (v) => !isPlaceholder(v) },
   { kind: "cli_password", re: /\bredis-cli\b[^\n|;&]{0,200}?\s(?:-a|--pass)\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /redis-cli/, accept: (v) => !isPlaceholder(v) },
-  // `--password value` with a space (the `=` form is an assignment, below); "--password to the CLI" is prose.
-  { kind: "cli_password", re: /(?:^|\s)--pass(?:word|wd)?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /--pass/, accept: (v) => isStatedPassword(v) },
+  // `--password value` with a space (the `=` form is an assignment, below), PowerShell's `-Password value`; "--password to the CLI" is prose.
+  { kind: "cli_password", re: /(?:^|\s)--?pass(?:word|wd)?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi, needs: /-pass/, lower: true, accept: (v) => isStatedPassword(v, false) },
   // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…".
   {
     kind: "stated_secret",
@@ -247,6 +267,8 @@ export function isPlaceholder(value: string): boolean {
   if (/^(?:process\.env|os\.environ|import\.meta\.env|env\.|secrets\.|vars\.|config\.|settings\.|ENV\[|System\.getenv)/i.test(v)) return true;
   if (/(?:your|example|placeholder|redacted|changeme|change_me|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…)/i.test(v)) return true;
   if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|null|none|undefined|true|false|string|required|optional|hunter2)$/i.test(v)) return true;
+  // The docs' stand-ins: myPassword, my_secret, mytoken.
+  if (/^my[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key|user(?:name)?)$/i.test(v)) return true;
   // One character repeated is a mask, not a key.
   return new Set(v).size <= 2;
 }
@@ -255,23 +277,35 @@ function isCredentialValue(value: string, all: string): boolean {
   if (isPlaceholder(value)) return false;
   // Code references rather than literals: a.b.c, getToken(), KEY_NAME, a URL or a path.
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|\(|^[A-Z][A-Z0-9_]*$|:\/\/|^\.{0,2}\//.test(value)) return false;
+  const key = all.slice(0, all.lastIndexOf(value));
+  // A quoted literal given to a password field is the password, however plain ("super$ecret", 'whiteduke').
+  if (QUOTED_PASSWORD_KEY.test(key) && value.length >= 6 && !TYPE_NAMES.test(value) && !NAMES_A_THING.test(value)) return true;
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
   if (/^[a-z]+(?:[_-][a-z0-9]+)*$/.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
   if (value.length >= 16 && /\d/.test(value) && looksRandom(value)) return true;
   if (value.length >= 20 && charClasses(value) >= 3 && shannonEntropy(value) >= 3.5) return true;
   // A password is short and still a secret: any literal of 8+ characters mixing letters and digits.
-  const key = all.slice(0, all.length - value.length);
   return /pass(?:word|wd)?|pwd/i.test(key) && value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
 }
+
+/** A name ending in a password word, then `=`, `:` or `=>`, then an opening quote: what follows is the password. */
+const QUOTED_PASSWORD_KEY = /(?:pass(?:word|wd)?|pwd|passphrase)["'`]?\s*(?::=|=>|[:=])\s*["'`]$/i;
+/** A label, selector or route rather than a password: `"#add-password"`, `"cms/sites/passwords#edit"`, `'edit_password'`. */
+const NAMES_A_THING = /pass|pwd|^#|\//i;
+/** What a schema or a type annotation says a password field is, not its value. */
+const TYPE_NAMES = /^(?:string|number|boolean|bool|int|integer|str|bytes|text|varchar|char|object|any|unknown|hashed|encrypted|hidden|masked|redacted|sensitive)$/i;
 
 /** Trailing sentence punctuation is not part of a value written in prose. */
 function withoutTrailingPunctuation(value: string): string {
   return value.replace(/[.,:;!?)]+$/, "");
 }
 
-/** A password as people pick them: letters, a digit and a symbol (so `Argon2id` or `PBKDF2-HMAC-SHA256` is a name, not a password). */
-function isStatedPassword(value: string): boolean {
-  const v = withoutTrailingPunctuation(value);
+/**
+ * A password as people pick them: letters, a digit and a symbol (so `Argon2id` or `PBKDF2-HMAC-SHA256`
+ * is a name, not a password). In prose a last `.` or `!` ends the sentence; after a flag it is the password's.
+ */
+function isStatedPassword(value: string, inProse = true): boolean {
+  const v = inProse ? withoutTrailingPunctuation(value) : value;
   return v.length >= 8 && !isPlaceholder(v) && /[A-Za-z]/.test(v) && /\d/.test(v) && /[!@#$%^&*?~+=]/.test(v);
 }
 

@@ -193,3 +193,46 @@ test("a key written out after its name is a secret even with a vendor prefix, in
     "The API key rotation_policy_v2_strict applies to every service account.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("more token formats with a fixed shape: Doppler, Dependency-Track, Tavily, Twitch stream keys, Telegram bots, New Relic licence keys, Salesforce sessions, Kubernetes bootstrap tokens, Okta SSWS", () => {
+  for (const text of [
+    "CI reads secrets with " + "dp.st." + "prd.Xk9vQ2mL7pZ4rT6vW8bN0cD2fG4hJ6kL8mN0pQ2rS4t for the deploy.",
+    "The SBOM upload uses " + "odt_" + "Xk9vQ2mL7pZ4rT6vW8bN0cD2fG4hJ6kL8 on the Dependency-Track server.",
+    "Search calls use " + "tvly-" + "Xk9vQ2mL7pZ4rT6vW8bN0cD2fG4hJ6kL in the research agent.",
+    "OBS streams with " + "live_" + "126031192_Xk9vQ2mL7pZ4rT6vW8bN0cD2fG4hJ6 as the key.",
+    "Alerts go through the bot 4839574813:" + "AA" + "Fk9vQ2mL7pZ4rT6vW8bN0cD2fG4hJ6kL8 in the ops chat.",
+    "The agent config sets license_key to " + "eu01xx" + "aa7460e1ea3abdfbbbd36e85c10cd0" + "NRAL for production.",
+    "Salesforce calls use the session " + "00DE0X0A0M0PeLE!" + "AQ4AQFk9vQ2mL7pZ4rT6vW8bN0cD2fG4hJ6kL8mN0pQ2rS4tU6vW8xY0zA2bC4dE6fG8hJ0kL2mN4pQ6rS8tU0vW2xY4z from the CLI.",
+    "Join nodes with kubeadm join --token " + "be8dfd.da8a689a46edc282" + " until the CSR flow lands.",
+    "The Okta admin API wants Authorization: SSWS " + "00QCjAl4MlV-WPXM-" + "Xk9vQ2mL7pZ4-0HmjFx-vbGua" + " on every call.",
+  ]) {
+    const { issues } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+  }
+});
+
+test("passwords in config and on Windows command lines: quoted after a password key, .netrc, PsExec and PowerShell -Password, NetworkCredential, password hashes", () => {
+  for (const text of [
+    'In settings.py the mail block had password = "super$ecret" until the vault migration.',
+    "REACT_APP_AUTH_PASSWORD='whiteduke' leaked into the bundle because of the REACT_APP_ prefix.",
+    "The seed script set password = 'abuser123456' for every test account.",
+    "Our .netrc had machine api.github.com login ci-bot password 012345abcdef on the runner.",
+    "Run PsExec.exe \\\\10.0.94.120 -u Administrator -p dev_admin cmd to reach the build box.",
+    "Connect-VIServer -Server 192.168.1.51 -User administrator@vsphere.local -Password VMware1! opens the session.",
+    'The mailer used new NetworkCredential("ci@example.com", "vzihlaquknriqlht") for SMTP.',
+    "The admin row stores $2a$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW as its hash.",
+    "Crack-test the export: $6$52450745$k5ka2p8bFuSmoVT1tzOyyuaREkkKBcCNqoDKzYiJL9RaE8yMnPgh2XzzF0NDrUhgrcLwg78xs1w5pJiypEdFX/ was in it.",
+  ]) {
+    const { issues } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+  }
+  for (const text of [
+    "Type the field as password: boolean in the settings schema, never as a string.",
+    "Read it with password = getpass.getpass() in the CLI.",
+    "Connection strings like User ID=myUsername;Password=myPassword; are the docs' stand-ins.",
+    "PsExec.exe \\\\host -u %USER% -p %PASS% cmd runs with the variables from the vault.",
+    "Connect-VIServer $host -User $user -Password $password | Out-Null",
+    "bcrypt hashes start with $2b$ and a two-digit cost such as 12.",
+    "Use -Password (Read-Host -AsSecureString) so the value never shows.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

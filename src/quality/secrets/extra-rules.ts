@@ -25,5 +25,16 @@ export const EXTRA_RULES: GitleaksRule[] = [
   },
   // Stripe's (and Svix's) webhook signing secret: whoever holds it can forge the events a service trusts.
   { id: "stripe-webhook-secret", regex: `\\b(whsec_[A-Za-z0-9+/]{24,88}={0,2})(?:[^A-Za-z0-9+/=]|$)`, keywords: ["whsec_"], entropy: 3 },
+  // Formats Nosey Parker's rules know (https://github.com/praetorian-inc/noseyparker, Apache-2.0) and gitleaks' do not, or only beside a keyword.
+  { id: "doppler-token", regex: `\\b(dp\\.(?:ct|st|sa|scim|audit|pt)\\.(?:[a-z0-9_-]{1,40}\\.)?[A-Za-z0-9]{40,44})(?:[^A-Za-z0-9]|$)`, keywords: ["dp.ct.", "dp.st.", "dp.sa.", "dp.scim.", "dp.audit.", "dp.pt."], entropy: 3 },
+  { id: "dependency-track-api-key", regex: `\\b(odt_[A-Za-z0-9]{32,40})${END}`, keywords: ["odt_"], entropy: 3 },
+  { id: "tavily-api-key", regex: `\\b(tvly-(?:dev-)?[A-Za-z0-9]{32})${END}`, keywords: ["tvly-"], entropy: 3 },
+  { id: "twitch-stream-key", regex: `\\b(live_[0-9]{6,12}_[A-Za-z0-9]{30})${END}`, keywords: ["live_"], entropy: 3 },
+  // A bot's numeric id, a colon, then "AA" and the secret: the shape alone tells it (gitleaks wants the word "telegram" near).
+  { id: "telegram-bot-token", regex: `\\b([0-9]{8,10}:AA[A-Za-z0-9_-]{32,33})${END}`, keywords: [":aa"], entropy: 3 },
+  { id: "new-relic-license-key", regex: `\\b([a-z0-9]{36}NRAL)\\b`, keywords: ["nral"], entropy: 3 },
+  { id: "salesforce-access-token", regex: `\\b(00D[0-9A-Za-z]{12,15}![0-9A-Za-z._]{80,200})`, keywords: ["00d"], entropy: 3 },
+  // kubeadm's join token; its docs' example (abcdef.0123456789abcdef) is a stand-in.
+  { id: "kubernetes-bootstrap-token", regex: `\\b([a-z0-9]{6}\\.[a-z0-9]{16})\\b`, keywords: ["kubeadm", "bootstrap", "token-secret"], entropy: 3, allowlists: [{ regexes: ["^abcdef\\.0123456789abcdef$"] }] },
   { id: "nuget-api-key", regex: `\\b(oy2[a-z0-9]{43})${END}`, keywords: ["oy2"], entropy: 3 },
 ];
