@@ -43,7 +43,7 @@ interface OwnDetector {
 }
 
 const KEY_NAME =
-  "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key)[A-Za-z0-9_.-]{0,40}";
+  "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|(?<![a-z])pat(?![a-z]))[A-Za-z0-9_.-]{0,40}";
 // Between a name and its value: a declared type (`var apiToken string =`, `token: string =`, `String token =`).
 const TYPE_GAP = "(?:\\s+(?:string|str|String|const|final|secret)|\\s*:\\s*[A-Za-z_][\\w<>|]{0,20}(?=\\s*=))?";
 
@@ -84,6 +84,32 @@ const OWN: OwnDetector[] = [
     needs: /\$(?:2[abxy]?|1|5|6|y|8|krb5asrep|krb5tgs)\$/,
     accept: () => true,
   },
+  // A password compared in code: `password == "team10"`, `creds.Secret != "open-sesame"`.
+  {
+    kind: "credential",
+    re: /\b[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\w{0,20}\s*[!=]==?\s*(?<q>["'])(?<v>[^"'\n]{4,128})\k<q>/dgi,
+    needs: /pass|pwd|secret/,
+    lower: true,
+    accept: (v) => isQuotedPassword(v),
+  },
+  // .NET appSettings: <add key="SmtpPassword" value="…"/>.
+  {
+    kind: "credential",
+    re: /<add\s+key\s*=\s*"(?<k>[^"]{0,60}?(?:pass(?:word|wd)?|pwd|secret|token|api_?key|connectionstring)[^"]{0,60})"\s+value\s*=\s*"(?<v>[^"]{1,512})"/dgi,
+    needs: /<add/,
+    lower: true,
+    // A key that ends in a password word holds a password ("SmtpPassword"); "PasswordPolicy" holds a setting.
+    accept: (v, all) => (/(?:pass(?:word|wd)?|pwd)"/i.test(all.slice(0, all.search(/\svalue\s*=/i))) ? isQuotedPassword(v) : isCredentialValue(v, v)),
+  },
+  // .NET's DirectoryEntry(path, user, password).
+  {
+    kind: "credential",
+    re: /\bDirectoryEntry\(\s*"[^"\n]{0,200}"\s*,\s*"[^"\n]{0,100}"\s*,\s*"(?<v>[^"\n]{4,128})"/dg,
+    needs: /DirectoryEntry/,
+    accept: (v) => !isPlaceholder(v),
+  },
+  // A Vault unseal key share on the command line.
+  { kind: "cli_password", re: /\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*(?<v>[A-Za-z0-9+/]{40,}={0,2})/dg, needs: /unseal/, accept: (v) => looksRandom(v) },
   // PsExec's `-p` takes the password itself.
   { kind: "cli_password", re: /\bpsexec(?:\.exe)?\b[^\n|;&]{0,200}?\s-p\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi, needs: /psexec/, lower: true, accept: (v) => !isPlaceholder(v) },
   // Tools whose password flag takes the value itself: `sshpass -p`, `mysql -pVALUE` (attached; `-p value` prompts), `redis-cli -a`.
@@ -106,7 +132,7 @@ const OWN: OwnDetector[] = [
     kind: "credential",
     re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>`, "dgi"),
     // Without the `u` flag, `i` folds ASCII letters only: every name KEY_NAME accepts holds one of these, lowercased.
-    needs: /secret|token|passw|pwd|api|auth|credential|private|access/,
+    needs: /secret|token|passw|pwd|api|auth|credential|private|access|pat/,
     lower: true,
     accept: isCredentialValue,
   },
@@ -122,7 +148,7 @@ export interface SecretFinding {
 
 export function findSecrets(text: string): SecretFinding {
   const lower = text.toLowerCase();
-  const raw: SecretSpan[] = [...privateKeySpans(text), ...gitleaksSpans(text, lower), ...ownSpans(text, lower)];
+  const raw: SecretSpan[] = [...privateKeySpans(text), ...encodedPrivateKeySpans(text), ...gitleaksSpans(text, lower), ...ownSpans(text, lower)];
   const spans = mergeSpans(raw);
   let masked = "";
   let at = 0;
@@ -248,6 +274,20 @@ function privateKeySpans(text: string): SecretSpan[] {
   return out;
 }
 
+/** "-----BEGIN" in base64, as Kubernetes secrets and Helm values carry a PEM file. */
+const ENCODED_PEM = /LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}/g;
+
+/** A base64 run that decodes to a private-key block with key material after its header. */
+function encodedPrivateKeySpans(text: string): SecretSpan[] {
+  if (!text.includes("LS0tLS1CRUdJTi")) return [];
+  const out: SecretSpan[] = [];
+  for (const m of text.matchAll(ENCODED_PEM)) {
+    const decoded = Buffer.from(m[0], "base64").toString("latin1");
+    if (privateKeySpans(decoded).length > 0) out.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, rule: "private_key" });
+  }
+  return out;
+}
+
 /** "MIIEowIBAAKCAQEA7bq9xYz" is key material; "and", "file" or "mode" is prose. */
 function looksLikeKeyBody(token: string): boolean {
   return token.length >= 16 && /[A-Z]/.test(token) && /[a-z0-9]/.test(token);
@@ -265,7 +305,7 @@ export function isPlaceholder(value: string): boolean {
   if (v.length === 0) return true;
   if (/^[<{[(%$*.]|^\*+$|^\$\{|\{\{|\}\}$|>$/.test(v)) return true;
   if (/^(?:process\.env|os\.environ|import\.meta\.env|env\.|secrets\.|vars\.|config\.|settings\.|ENV\[|System\.getenv)/i.test(v)) return true;
-  if (/(?:your|example|placeholder|redacted|changeme|change_me|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…)/i.test(v)) return true;
+  if (/(?:your|example|placeholder|redacted|changeme|change_me|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…|choose|pick[-_ ]?one|fill[-_ ]?(?:me|in)|set[-_ ]?me)/i.test(v)) return true;
   if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|null|none|undefined|true|false|string|required|optional|hunter2)$/i.test(v)) return true;
   // The docs' stand-ins: myPassword, my_secret, mytoken.
   if (/^my[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key|user(?:name)?)$/i.test(v)) return true;
@@ -279,10 +319,12 @@ function isCredentialValue(value: string, all: string): boolean {
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|\(|^[A-Z][A-Z0-9_]*$|:\/\/|^\.{0,2}\//.test(value)) return false;
   const key = all.slice(0, all.lastIndexOf(value));
   // A quoted literal given to a password field is the password, however plain ("super$ecret", 'whiteduke').
-  if (QUOTED_PASSWORD_KEY.test(key) && value.length >= 6 && !TYPE_NAMES.test(value) && !NAMES_A_THING.test(value)) return true;
+  if (QUOTED_PASSWORD_KEY.test(key) && isQuotedPassword(value)) return true;
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
   if (/^[a-z]+(?:[_-][a-z0-9]+)*$/.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
   if (value.length >= 16 && /\d/.test(value) && looksRandom(value)) return true;
+  // Hex after a secret's name is one even below looksRandom's bar (16 hex characters measure ~3.4 bits each).
+  if (/^[a-f0-9]{16,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value)) return true;
   if (value.length >= 20 && charClasses(value) >= 3 && shannonEntropy(value) >= 3.5) return true;
   // A password is short and still a secret: any literal of 8+ characters mixing letters and digits.
   return /pass(?:word|wd)?|pwd/i.test(key) && value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
@@ -290,10 +332,16 @@ function isCredentialValue(value: string, all: string): boolean {
 
 /** A name ending in a password word, then `=`, `:` or `=>`, then an opening quote: what follows is the password. */
 const QUOTED_PASSWORD_KEY = /(?:pass(?:word|wd)?|pwd|passphrase)["'`]?\s*(?::=|=>|[:=])\s*["'`]$/i;
+/** A literal quoted where a password goes: not a stand-in, a type, a label, a selector or a route. */
+function isQuotedPassword(value: string): boolean {
+  return value.length >= 6 && !isPlaceholder(value) && !TYPE_NAMES.test(value) && !NAMES_A_THING.test(value);
+}
+
 /** A label, selector or route rather than a password: `"#add-password"`, `"cms/sites/passwords#edit"`, `'edit_password'`. */
 const NAMES_A_THING = /pass|pwd|^#|\//i;
 /** What a schema or a type annotation says a password field is, not its value. */
-const TYPE_NAMES = /^(?:string|number|boolean|bool|int|integer|str|bytes|text|varchar|char|object|any|unknown|hashed|encrypted|hidden|masked|redacted|sensitive)$/i;
+const TYPE_NAMES =
+  /^(?:string|number|boolean|bool|int|integer|str|bytes|text|varchar|char|object|any|unknown|hashed|encrypted|hidden|masked|redacted|sensitive|strong|weak|valid|invalid|correct|incorrect|wrong|expired|empty|blank|missing|visible|shown)$/i;
 
 /** Trailing sentence punctuation is not part of a value written in prose. */
 function withoutTrailingPunctuation(value: string): string {
@@ -314,6 +362,8 @@ function isStatedSecret(value: string, all: string): boolean {
   const v = withoutTrailingPunctuation(value);
   if (isPlaceholder(v) || /\(|:\/\/|^\.{0,2}\//.test(v)) return false;
   if (/^pass|^pwd/i.test(all) && isStatedPassword(v)) return true;
+  // "The default password is 'blooberry'": quoted after the word, the value is the password.
+  if (/^pass|^pwd/i.test(all) && /["'`]$/.test(all) && isQuotedPassword(v)) return true;
   if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
   // A code reference (`config.auth.secretKey`) or words joined (`cl100k_base`) names a thing, unless a
   // part of it is random: `sk_e51a4bf7…`, `live_0979…`, `oNKE6BzK….kqvu…` are keys with a prefix or in parts.

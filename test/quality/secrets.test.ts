@@ -236,3 +236,28 @@ test("passwords in config and on Windows command lines: quoted after a password 
     "Use -Password (Read-Host -AsSecureString) so the value never shows.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("passwords compared, configured or stated in quotes, base64-wrapped private keys, Vault unseal keys and a few more token shapes are secrets", () => {
+  for (const text of [
+    'The login stub had if username == "jojoba" and password == "team10": which shipped to staging.',
+    "The Go handler checked if creds.Secret != \"open-sesame\" before the vault existed.",
+    '<add key="FromEmailPassword" value="Prestigitariu$"/> sat in web.config until the move to Key Vault.',
+    'new DirectoryEntry("LDAP://corp.example", "svc-ldap", "Rrhh1234") bound as the service account.',
+    "The default password is 'blooberry' on every new access point.",
+    "Echo the hint: the password is 'Secret123' for the kinit demo.",
+    "token-secret: f395accd245ae53d joins the node to the cluster.",
+    'The chart stored "privateKey": "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb2dJQkFBS0NBUUVBbUhKOEJHdTFYZUZ4aENVQXBrNHNSTVI4RnRTdGtyMEx0OWtWTGNSUjRFWitiOWhHCmR" in values.yaml.',
+    "oc -n vault exec -ti vault-0 -- vault operator unseal 98m+o2ylRhVbOi+3o5ub6PbP343ocFUVORgSYeypMDjh after each restart.",
+    '#define IO_KEY "' + "aio_" + 'NrZCb67VvzSaM7fr3nMXrfZ1uMPH" in the sketch.',
+    "Publish with Authorization: " + "cio" + "tgp8BGZBlX192iExSQPm0SrUlBunG8zd from the release job.",
+    'azure_devops_pat = "' + "iyfmob6xjrfmit67anxbot64umfx2clwx7dz5ynxi4q2z3uqegvq" + '" in the pipeline script.',
+  ]) assert.ok(findSecrets(text).issues.length > 0, text);
+  for (const text of [
+    "The password is 'strong' once the meter turns green; 'weak' blocks the form.",
+    'if password == "" { return ErrEmptyPassword } guards the handler.',
+    '<add key="PasswordPolicy" value="strict"/> turns on the length rules.',
+    "Set file_path = 'build/output' and pattern = 'src/**/*.ts' in the config.",
+    "The base64 of a PEM header starts with LS0tLS1CRUdJTi; decode it to check which key type it is.",
+    "vault operator unseal prompts for a key share when none is given.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

@@ -36,5 +36,9 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "salesforce-access-token", regex: `\\b(00D[0-9A-Za-z]{12,15}![0-9A-Za-z._]{80,200})`, keywords: ["00d"], entropy: 3 },
   // kubeadm's join token; its docs' example (abcdef.0123456789abcdef) is a stand-in.
   { id: "kubernetes-bootstrap-token", regex: `\\b([a-z0-9]{6}\\.[a-z0-9]{16})\\b`, keywords: ["kubeadm", "bootstrap", "token-secret"], entropy: 3, allowlists: [{ regexes: ["^abcdef\\.0123456789abcdef$"] }] },
+  { id: "adafruit-io-key", regex: `\\b(aio_[A-Za-z0-9]{28})${END}`, keywords: ["aio_"], entropy: 3 },
+  { id: "crates-io-token", regex: `\\b(cio[A-Za-z0-9]{32})\\b`, keywords: ["cio"], entropy: 3.5 },
+  // Azure DevOps' newer personal access tokens carry "AZDO" near their end.
+  { id: "azure-devops-pat", regex: `\\b([A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4})\\b`, keywords: ["azdo"], entropy: 3 },
   { id: "nuget-api-key", regex: `\\b(oy2[a-z0-9]{43})${END}`, keywords: ["oy2"], entropy: 3 },
 ];
