@@ -286,6 +286,9 @@ const MARKERS: Cue[] = [
   { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
   // A flood of line breaks, typed or escaped ("\n\n\n…", "\ n \ n"), pushes what came before out of the model's view.
   { label: "a flood of line breaks", re: /(?:\\ ?n\s*){6,}|\n(?:[ \t]*\n){7,}/ },
+  // Markdown a chat UI renders: an image whose URL carries data out when fetched, a role hidden in a link label.
+  { label: "a Markdown image that sends data out", re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{1,300}[?&=/](?:\{\{?|\[|%7B|\$\{?|<)[^)\n]{0,200}\)/i },
+  { label: "a chat role prefix at a line start", re: /\[(?:system|assistant|user|developer)\]\(#[\w-]*\)/i },
   // A comment the reader of rendered Markdown never sees, spoken to the model.
   { label: "a hidden comment addressed to the model", re: /<!--[^>]{0,200}?\b(?:system|assistant|ai|agent|llm|model|claude|gpt|copilot|developer)\s*:/i },
   { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
