@@ -305,7 +305,7 @@ const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
 function encodedOrders(text: string): boolean {
   for (const [run] of text.matchAll(BASE64_RUN)) {
     const decoded = Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64").toString("latin1");
-    if (!/^[\t\n\r\x20-\x7e]+$/.test(decoded) || !/[a-z]{3,} [a-z]{2,}/i.test(decoded)) continue;
+    if (!/^[\t\n\r\x20-\x7e]+$/.test(decoded) || !/[a-z]{3} [a-z]{2}/i.test(decoded)) continue;
     const folded = foldForMatching(decoded);
     if (MARKERS.some((c) => (c.re as RegExp).test(decoded)) || PARAPHRASES.some((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded)))) return true;
   }

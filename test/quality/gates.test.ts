@@ -101,3 +101,20 @@ test("a 100 KB paste is refused with every layer still run, in time linear in it
   const ratio = growth(() => validateLessonText(small), () => validateLessonText(large), { calls: 1, batches: 5 });
   assert.ok(ratio < 10, `4× the paste cost ${ratio.toFixed(1)}× as much`);
 });
+
+test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents", () => {
+  const shapes: Array<[string, (n: number) => string]> = [
+    ["a base64 run", (n) => "QUFB".repeat(n / 4)],
+    ["repeated 'password is'", (n) => "password is ".repeat(n / 12)],
+    ["repeated comparisons", (n) => 'password == "'.repeat(n / 13)],
+    ["repeated appSettings", (n) => '<add key="password" value="'.repeat(n / 27)],
+    ["repeated Markdown images", (n) => "![a](https://x.example/?q=".repeat(n / 26)],
+    ["repeated notes to agents", (n) => "note to ai agents: ".repeat(n / 19)],
+  ];
+  for (const [name, make] of shapes) {
+    const small = make(20_000);
+    const large = make(80_000);
+    const ratio = growth(() => validateLessonText(small), () => validateLessonText(large), { calls: 1, batches: 3 });
+    assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
+  }
+});
