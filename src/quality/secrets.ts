@@ -87,7 +87,8 @@ const OWN: OwnDetector[] = [
   // A password compared in code: `password == "team10"`, `creds.Secret != "open-sesame"`.
   {
     kind: "credential",
-    re: /\b[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\w{0,20}\s*[!=]==?\s*(?<q>["'])(?<v>[^"'\n]{4,128})\k<q>/dgi,
+    // The name must end in the word: `secretName === "db-credentials"` compares a name, not a secret.
+    re: /\b[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\s*[!=]==?\s*(?<q>["'])(?<v>[^"'\n]{4,128})\k<q>/dgi,
     needs: /pass|pwd|secret/,
     lower: true,
     accept: (v) => isQuotedPassword(v),

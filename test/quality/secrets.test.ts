@@ -255,6 +255,7 @@ test("passwords compared, configured or stated in quotes, base64-wrapped private
   for (const text of [
     "The password is 'strong' once the meter turns green; 'weak' blocks the form.",
     'if password == "" { return ErrEmptyPassword } guards the handler.',
+    'The operator checks secretName === "db-credentials" before mounting the volume.',
     '<add key="PasswordPolicy" value="strict"/> turns on the length rules.',
     "Set file_path = 'build/output' and pattern = 'src/**/*.ts' in the config.",
     "The base64 of a PEM header starts with LS0tLS1CRUdJTi; decode it to check which key type it is.",
