@@ -306,21 +306,24 @@ function encodedOrders(text: string): boolean {
   for (const [run] of text.matchAll(BASE64_RUN)) {
     const decoded = Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64").toString("latin1");
     if (!/^[\t\n\r\x20-\x7e]+$/.test(decoded) || !/[a-z]{3} [a-z]{2}/i.test(decoded)) continue;
-    const folded = foldForMatching(decoded);
-    if (MARKERS.some((c) => (c.re as RegExp).test(decoded)) || PARAPHRASES.some((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded)))) return true;
+    if (cueLabels(decoded, foldForMatching(decoded)).length > 0) return true;
   }
   return false;
+}
+
+/** The labels of every cue the text carries: markers on the text as kept, paraphrases on it folded. */
+function cueLabels(kept: string, folded: string): string[] {
+  return [
+    ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
+    ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
+    ...(OTHER_SCRIPTS.test(kept) ? OTHER_SCRIPT_CUES.filter((c) => (c.re as RegExp).test(kept.toLowerCase())).map((c) => c.label) : []),
+  ];
 }
 
 /** Prompt-injection markers and cues. Negation does not help: "never say <|im_start|>" still carries the token. */
 export function findInjectionMarkers(text: string): QualityIssue[] {
   const kept = asciiShortcut(text) ? text : stripInvisibleChars(text).normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'");
-  const folded = foldForMatching(text);
-  const labels = [
-    ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
-    ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
-    ...(OTHER_SCRIPTS.test(kept) ? OTHER_SCRIPT_CUES.filter((c) => (c.re as RegExp).test(kept.toLowerCase())).map((c) => c.label) : []),
-  ];
+  const labels = cueLabels(kept, foldForMatching(text));
   if (labels.length === 0 && encodedOrders(kept)) labels.push("a base64-encoded instruction");
   if (labels.length === 0) return [];
   return [{
