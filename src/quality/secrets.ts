@@ -65,7 +65,7 @@ const OWN: OwnDetector[] = [
     kind: "url_secret",
     re: /[?&](?:sig|signature|x-amz-signature|x-goog-signature|x-amz-security-token|access_token|client_secret|api_?key|apikey|token|secret)=(?<v>[^&\s#"'<>]{16,1024})/dgi,
     needs: /[?&](?:sig|signature|x-amz|x-goog|access_token|client_secret|api_?key|apikey|token|secret)=/i,
-    accept: (v) => !isPlaceholder(decodeURIComponentSafe(v)) && (/^[a-f0-9-]{20,}$/i.test(v) || looksRandom(v)) && /\d/.test(v),
+    accept: (v) => !isPlaceholder(decodeURIComponentSafe(v)) && looksRandomOrHex(v) && /\d/.test(v),
   },
   { kind: "bearer_token", re: /\bSSWS\s+(?<v>[\w-]{30,60})/dg, needs: /SSWS/, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
   // .netrc: `machine host login user password value`.
@@ -96,11 +96,11 @@ const OWN: OwnDetector[] = [
   // .NET appSettings: <add key="SmtpPassword" value="…"/>.
   {
     kind: "credential",
-    re: /<add\s+key\s*=\s*"(?<k>[^"]{0,60}?(?:pass(?:word|wd)?|pwd|secret|token|api_?key|connectionstring)[^"]{0,60})"\s+value\s*=\s*"(?<v>[^"]{1,512})"/dgi,
+    re: /<add\s+key\s*=\s*"[^"]{0,60}?(?:pass(?:word|wd)?|pwd|secret|token|api_?key|connectionstring)[^"]{0,60}"\s+value\s*=\s*"(?<v>[^"]{1,512})"/dgi,
     needs: /<add/,
     lower: true,
     // A key that ends in a password word holds a password ("SmtpPassword"); "PasswordPolicy" holds a setting.
-    accept: (v, all) => (/(?:pass(?:word|wd)?|pwd)"/i.test(all.slice(0, all.search(/\svalue\s*=/i))) ? isQuotedPassword(v) : isCredentialValue(v, v)),
+    accept: (v, all) => (/(?:pass(?:word|wd)?|pwd)"\s+value\s*=/i.test(all) ? isQuotedPassword(v) : isCredentialValue(v, v)),
   },
   // .NET's DirectoryEntry(path, user, password).
   {
@@ -122,7 +122,7 @@ const OWN: OwnDetector[] = [
   // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…".
   {
     kind: "stated_secret",
-    re: /\b(?<k>password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key)\s+(?:(?:is|was|of|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
+    re: /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key)\s+(?:(?:is|was|of|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
     needs: /passw|passphrase|secret|token|key/,
     lower: true,
     accept: (v, all) => isStatedSecret(v, all),
@@ -314,15 +314,22 @@ export function isPlaceholder(value: string): boolean {
   return new Set(v).size <= 2;
 }
 
+/** A dotted name in code: `config.auth.secretKey`, `req.headers.token`. */
+const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+/** A call, a URL or a path: `getToken()`, `https://…`, `./keys/dev.pem`. */
+const CALL_URL_OR_PATH = /\(|:\/\/|^\.{0,2}\//;
+/** Words joined by separators (`jwt_with_refresh`, `rotation-policy`): names of things; keys do not read like that. */
+const WORDS_JOINED = /^[a-z]+(?:[_-][a-z0-9]+)*$/;
+
 function isCredentialValue(value: string, all: string): boolean {
   if (isPlaceholder(value)) return false;
   // Code references rather than literals: a.b.c, getToken(), KEY_NAME, a URL or a path.
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|\(|^[A-Z][A-Z0-9_]*$|:\/\/|^\.{0,2}\//.test(value)) return false;
+  if (DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value)) return false;
   const key = all.slice(0, all.lastIndexOf(value));
   // A quoted literal given to a password field is the password, however plain ("super$ecret", 'whiteduke').
   if (QUOTED_PASSWORD_KEY.test(key) && isQuotedPassword(value)) return true;
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
-  if (/^[a-z]+(?:[_-][a-z0-9]+)*$/.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
+  if (WORDS_JOINED.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
   if (value.length >= 16 && /\d/.test(value) && looksRandom(value)) return true;
   // Hex after a secret's name is one even below looksRandom's bar (16 hex characters measure ~3.4 bits each).
   if (/^[a-f0-9]{16,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value)) return true;
@@ -361,17 +368,25 @@ function isStatedPassword(value: string, inProse = true): boolean {
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword, or a long random value. */
 function isStatedSecret(value: string, all: string): boolean {
   const v = withoutTrailingPunctuation(value);
-  if (isPlaceholder(v) || /\(|:\/\/|^\.{0,2}\//.test(v)) return false;
-  if (/^pass|^pwd/i.test(all) && isStatedPassword(v)) return true;
-  // "The default password is 'blooberry'": quoted after the word, the value is the password.
-  if (/^pass|^pwd/i.test(all) && /["'`]$/.test(all) && isQuotedPassword(v)) return true;
+  if (isPlaceholder(v) || CALL_URL_OR_PATH.test(v)) return false;
+  if (/^pass|^pwd/i.test(all)) {
+    if (isStatedPassword(v)) return true;
+    // "The default password is 'blooberry'": quoted after the word, the value is the password.
+    if (/["'`]$/.test(all) && isQuotedPassword(v)) return true;
+  }
   if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
   // A code reference (`config.auth.secretKey`) or words joined (`cl100k_base`) names a thing, unless a
   // part of it is random: `sk_e51a4bf7…`, `live_0979…`, `oNKE6BzK….kqvu…` are keys with a prefix or in parts.
-  const named = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[a-z]+(?:[_-][a-z0-9]+)*$/.test(v);
-  if (named && !v.split(/[._-]/).some(hasRandomPart)) return false;
-  // Hex of 20 or more after "key" or "token", dashed or not (a UUID), is one (~3.6 bits a character, under looksRandom's bar).
-  return /^[a-f0-9-]{20,}$/i.test(v) || looksRandom(v);
+  if ((DOTTED_NAME.test(v) || WORDS_JOINED.test(v)) && !v.split(/[._-]/).some(hasRandomPart)) return false;
+  return looksRandomOrHex(v);
+}
+
+/**
+ * Random enough for a key, or hex of 20 or more, dashed or not (a UUID): after a key's name or in a
+ * key's place hex is one though it measures ~3.6 bits a character, under looksRandom's bar.
+ */
+function looksRandomOrHex(value: string): boolean {
+  return /^[a-f0-9-]{20,}$/i.test(value) || looksRandom(value);
 }
 
 /** A piece of a value too long and mixed to be a word or a version: 16+ characters with 3+ digits and 3+ letters. */
