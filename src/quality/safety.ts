@@ -81,8 +81,9 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * | TLS verification off, curl -k, CSRF off,         | reject          | draft in tests, local, dev server, mocks, self-signed    |
  * |   auth off, world-writable permissions           |                 |                                                          |
  * | CORS origin *                                    | draft           | reject with credentials                                  |
- * | sending ~/.ssh, id_rsa, .env, cloud credentials  | reject          | draft (hedged)                                           |
- * |   or every env var to a URL, webhook or IP       |                 |                                                          |
+ * | sending ~/.ssh, id_rsa, .env, cloud credentials, | reject          | draft (hedged)                                           |
+ * |   every env var or any password, key or token to |                 |                                                          |
+ * |   a URL, webhook, IP or e-mail address           |                 |                                                          |
  * | eval of a non-literal, sudo rm, kill -9,         | draft           | draft: routine for some, harmful copied blindly          |
  * |   $(curl …) command substitution                 |                 |                                                          |
  */

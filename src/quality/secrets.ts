@@ -11,8 +11,8 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * Provider formats come from gitleaks' published rules (src/quality/secrets/gitleaks.ts). What
  * they lack for text written as a lesson is kept here: private-key blocks of any length, passwords
  * in URLs, `Authorization: Basic|Bearer` values, names that say "secret" assigned a literal,
- * passwords given on a command line or written out in a sentence, webhook URLs and signed links,
- * and Discord bot tokens.
+ * passwords given on a command line, written out in a sentence or quoted in config and code,
+ * webhook URLs and signed links, password hashes, base64-wrapped private keys and Discord bot tokens.
  */
 type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash";
 
