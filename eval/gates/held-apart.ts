@@ -1,13 +1,16 @@
-// The secret rules against corpora kept out of this repository: trufflehog's detector test values and Nosey Parker's rule examples, read from local checkouts.
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog's detector test values, Nosey Parker's rule examples) and other people's coding rules (awesome-copilot, awesome-cursorrules).
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { validateLessonText } from "../../src/quality/gates.js";
 import { findSecrets } from "../../src/quality/secrets.js";
 
 /**
- * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--json]
- * Nothing of either corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
+ * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
+ *   [--copilot <checkout>] [--cursorrules <checkout>] [--list] [--json]
+ * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
 
@@ -59,6 +62,36 @@ function noseyparker(checkout: string): Record<string, Rate> {
   return rates;
 }
 
+// A bullet that gives an order: the shape of a rule a person would store as a lesson.
+const IMPERATIVE =
+  /^(?:Use|Avoid|Always|Never|Do not|Don't|Prefer|Keep|Ensure|Write|Run|Add|Set|Call|Implement|Include|Follow|Place|Make|Create|Check|Validate|Store|Return|Handle|Define|Apply|Limit|Separate|Name|Put|Remove|Document|Test|Wrap|Enable|Disable|Configure|Leverage|Utilize|Favor|Favour|Minimize|Optimize|Structure|Organize|Consider|Specify|Declare|Export|Import|Pin|Log|Throw|Catch)\b/;
+
+/**
+ * Each file's imperative bullet rules through the whole write gate: accepted as advice (stored, not held
+ * as a draft). `sample` is the first two of a file by a fixed hash (so no one file weighs more than
+ * another), `all` every one. Many are generic ("Write clean code"), which the gate refuses on purpose:
+ * `--list` prints the refused, to read.
+ */
+function codingRules(checkout: string, under: string, suffix: RegExp, refused: string[]): Record<string, Rate> {
+  const rates = { sample: { caught: 0, total: 0 }, all: { caught: 0, total: 0 } };
+  for (const { text } of files(checkout, under, "").filter((f) => suffix.test(f.name))) {
+    const bullets = [...text.matchAll(/^\s*[-*]\s+(.{20,240})$/gm)]
+      .map((m) => m[1]!.replace(/\*\*/g, "").trim())
+      .filter((b) => IMPERATIVE.test(b) && !b.includes("|"));
+    const byHash = bullets.map((b) => ({ b, h: createHash("sha1").update(b).digest("hex") })).sort((x, y) => x.h.localeCompare(y.h));
+    for (const [i, { b }] of byHash.entries()) {
+      const g = validateLessonText(b);
+      const accepted = g.ok && !g.issues.some((x) => x.severity === "review");
+      for (const r of i < 2 ? [rates.sample, rates.all] : [rates.all]) {
+        r.total++;
+        if (accepted) r.caught++;
+      }
+      if (!accepted && i < 2) refused.push(`${g.issues.filter((x) => x.severity !== "warn").map((x) => x.code).join(",")}: ${b}`);
+    }
+  }
+  return rates;
+}
+
 /** Found, and the middle of the value is gone from the masked text. */
 function masks(text: string, value: string): boolean {
   const { issues, masked } = findSecrets(text);
@@ -73,17 +106,24 @@ const arg = (name: string) => {
 };
 const trufflehogDir = arg("--trufflehog");
 const noseyparkerDir = arg("--noseyparker");
-if (!trufflehogDir && !noseyparkerDir) {
-  console.error("usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--json]");
+const copilotDir = arg("--copilot");
+const cursorrulesDir = arg("--cursorrules");
+if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir) {
+  console.error("usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--list] [--json]");
   process.exit(2);
 }
+const refused: string[] = [];
 const report = {
   ...(trufflehogDir ? { trufflehog: trufflehog(trufflehogDir) } : {}),
   ...(noseyparkerDir ? { noseyparker: noseyparker(noseyparkerDir) } : {}),
+  // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
+  ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused) } : {}),
+  ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused) } : {}),
 };
-if (args.includes("--json")) console.log(JSON.stringify(report, null, 2));
+if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused } : {}) }, null, 2));
 else {
   for (const [corpus, rates] of Object.entries(report)) {
     for (const [name, r] of Object.entries(rates)) console.log(`${corpus} ${name}: ${r.caught}/${r.total}`);
   }
+  if (args.includes("--list")) for (const line of refused) console.log(`  refused (${line}`.replace(": ", "): "));
 }

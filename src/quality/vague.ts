@@ -59,7 +59,18 @@ xargs del rmdir mkdir kill make cmake gcc clang credentials origin origins keych
 password passwords passphrase plaintext cleartext salt pepper hardcoded hard-coded mfa totp otp phishing
 ui ux ssr spa pwa mvc mvvm tdd bdd e2e dry ota sso oidc saml network networks networking hard-code hardcode keys
 loader loaders conditional conditionals finalizer finalizers
+class classes parameter parameters docstring docstrings namespace namespaces facade facades trait traits
+template templates allowlist denylist blocklist whitelist blacklist privilege privileges symbol symbols
+font fonts colorblind color-blind mobile-first property-based fixed-point floating-point code-behind pandas
 `.trim().split(/\s+/));
+
+// Terms of the trade written as two words, each of which alone is too common to count: "test files",
+// "source control", "dark mode", "error boundary", "learning rate".
+const TECH_PHRASES =
+  /\b(?:test files?|(?:source|version) control|dark mode|error boundar(?:y|ies)|failing tests?|learning rate|loss curves?|(?:tap|touch) targets?|discriminated unions?|type[- ]safe(?:ty)?|responsive design|screen readers?|alt text|law of demeter)\b/i;
+
+// Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
+const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
 // Standards and bodies a rule may cite by name; spelled as acronyms, so only their capitalised form counts.
 const STANDARDS = new Set(
@@ -172,7 +183,7 @@ export function isPlaceholderText(text: string): boolean {
 }
 
 export function hasTechnicalReference(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text))) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -32,6 +32,35 @@ test("filler next to a concrete reference is fine", () => {
   ]) assert.deepEqual(checkVagueness(text), [], text);
 });
 
+test("rules naming a concept of the trade in plain words are specific, not vague", () => {
+  // Each was refused as vague; other people's coding rules are full of them (eval/gates/README.md).
+  for (const text of [
+    "Never override the design system's base classes; extend them",
+    "Give every public helper a docstring",
+    "Prefer facades over global helpers in service providers",
+    "Grant each job the lowest privilege it needs",
+    "Keep an allowlist of the commands an agent may use",
+    "Keep the report project under source control",
+    "Use pandas for tabular clean-up, not hand-written loops",
+    "Write the failing test before the fix",
+    "Offer a dark mode that follows the system preference",
+    "Pick colorblind-safe palettes for chart series",
+    "Keep tap targets large enough for a thumb",
+    "Prefer discriminated unions to optional flags",
+    "Cover the date maths with property-based testing",
+    "Follow the Law of Demeter: talk only to direct collaborators",
+    "Design mobile-first, then widen with responsive design",
+    "Use hx-boost for links between pages",
+    "Document each parameter and what it means",
+    "Use fixed-point arithmetic for money",
+    "Scale the learning rate down when training stalls",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still naming nothing: a quality wished for, with no thing to do it to.
+  for (const text of ["Use efficient data structures", "Ensure accessibility compliance", "Implement proper error handling", "Keep the code simple and maintainable"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("placeholder and test text is recognised", () => {
   for (const text of [
     "This is a lesson text", "this is a test lesson", "Lorem ipsum dolor sit amet", "test lesson",
