@@ -1,4 +1,4 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog's detector test values, Nosey Parker's rule examples) and other people's coding rules (awesome-copilot, awesome-cursorrules).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules) and attack prompts (Giskard, promptmap).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -9,7 +9,7 @@ import { findSecrets } from "../../src/quality/secrets.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
- *   [--copilot <checkout>] [--cursorrules <checkout>] [--list] [--json]
+ *   [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--list] [--json]
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -92,6 +92,56 @@ function codingRules(checkout: string, under: string, suffix: RegExp, refused: s
   return rates;
 }
 
+/** The cells of a CSV file (RFC 4180 quoting; a quoted cell may hold line breaks). */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c !== '"') cell += c;
+      else if (text[i + 1] === '"') cell += text[i++];
+      else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") (row.push(cell), (cell = ""));
+    else if (c === "\n") (row.push(cell), rows.push(row), (row = []), (cell = ""));
+    else if (c !== "\r") cell += c;
+  }
+  if (cell || row.length) rows.push([...row, cell]);
+  return rows;
+}
+
+/**
+ * Collected attack prompts by kind: `trusted` counts those a trusted import refuses (it skips the length
+ * and vagueness checks, so only the injection and secret gates stand), `add` those an ordinary add refuses.
+ * Giskard's prompt_injections.csv (DAN-style jailbreaks, PromptInject hijacks) and promptmap's rule files.
+ */
+function attackPrompts(giskard: string | undefined, promptmap: string | undefined): Record<string, Rate> {
+  const prompts: Array<{ kind: string; text: string }> = [];
+  if (giskard) {
+    const [header, ...rows] = csvRows(files(giskard, "prompt_injections.csv", "")[0]!.text);
+    const [text, group] = [header!.indexOf("prompt"), header!.indexOf("group")];
+    for (const r of rows) if (r[text]) prompts.push({ kind: `giskard ${r[group]}`, text: r[text]! });
+  }
+  if (promptmap) {
+    for (const { text } of files(promptmap, "rules", ".yaml")) {
+      const rule = parseYaml(text) as { type?: string; prompt?: string };
+      if (rule.prompt) prompts.push({ kind: `promptmap ${rule.type}`, text: rule.prompt });
+    }
+  }
+  const rates: Record<string, Rate> = {};
+  for (const p of prompts) {
+    for (const [mode, trusted] of [["trusted", true], ["add", false]] as const) {
+      const r = (rates[`${p.kind} refused (${mode})`] ??= { caught: 0, total: 0 });
+      r.total++;
+      if (!validateLessonText(p.text, { trusted }).ok) r.caught++;
+    }
+  }
+  return rates;
+}
+
 /** Found, and the middle of the value is gone from the masked text. */
 function masks(text: string, value: string): boolean {
   const { issues, masked } = findSecrets(text);
@@ -108,8 +158,12 @@ const trufflehogDir = arg("--trufflehog");
 const noseyparkerDir = arg("--noseyparker");
 const copilotDir = arg("--copilot");
 const cursorrulesDir = arg("--cursorrules");
-if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir) {
-  console.error("usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--list] [--json]");
+const giskardDir = arg("--giskard");
+const promptmapDir = arg("--promptmap");
+if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !giskardDir && !promptmapDir) {
+  console.error(
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--list] [--json]",
+  );
   process.exit(2);
 }
 const refused: string[] = [];
@@ -119,6 +173,7 @@ const report = {
   // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
   ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused) } : {}),
   ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused) } : {}),
+  ...(giskardDir || promptmapDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir) } : {}),
 };
 if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused } : {}) }, null, 2));
 else {

@@ -223,6 +223,37 @@ const PARAPHRASES: Cue[] = [
     label: "an instruction to drop the model's safeguards",
     re: /\byou (?:have|are under|are bound by) no (?:restrictions|limits|limitations|rules|filters|guidelines|boundaries|censorship)\b|\b(?:freed|free) from (?:the )?(?:typical |usual )?(?:confines|restrictions|rules|limitations)\b|\bwithout any (?:ethical|moral|content) (?:restrictions|limits|filters|guidelines)\b|\b(?:stop|quit|cease) (?:following|obeying|listening to) (?:the |your )?(?:(?:system|developer|original|initial) (?:message|prompt|instructions)|instructions|programming|guidelines)\b/,
   },
+  {
+    // The persona jailbreaks (DAN, STAN, DUDE and their copies): a model that "can do anything now", has
+    // "broken free of the typical confines of AI" and "does not have to abide by the rules".
+    label: "a jailbreak phrase",
+    re: new RegExp(
+      `\\bdo anything now\\b|\\b(?:broken|breaks?|breaking) free (?:of|from) (?:the |its |their |your )?(?:typical |usual |normal )?(?:confines|restrictions|rules|limitations|shackles)\\b` +
+        `|\\b(?:do(?:es)?n'?t|do(?:es)? not|never|no longer) (?:have|need) to (?:abide by|obey|follow|comply with|stick to) (?:the |any |their |its |your )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters)\\b(?! of the\\b)` +
+        `|\\byou (?:are going to|will|must|should|shall) (?:now )?pretend to be\\b|\\bimmerse yourself (?:in|into) the role\\b` +
+        `|\\b(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)(?:,? (?:and |completely |totally |fully )?(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)){0,3},? (?:ai|al|language model|llm|chatbot|assistant|version of (?:yourself|you))\\b` +
+        `|\\bregardless of (?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)\\b`,
+    ),
+  },
+  {
+    // Prompt stealing in the collected sets' words: "the initial prompt you were given", "verbatim from
+    // your prompt", "the first sentence of your initial prompt", a claimed developer asking for it.
+    label: "a request to reveal the prompt",
+    re: new RegExp(
+      `\\b(?:prompt|instructions|configuration|rules) you (?:were|have been|are) (?:given|set up with|configured with|told)\\b` +
+        `|\\b(?:paste|put|share|print|show|reveal|repeat|output|list|dump|copy|write out|quote)\\b${W}{0,30}?\\byour (?:system|initial|original|hidden|secret) (?:prompt|instructions|message)\\b` +
+        `|\\bverbatim\\b${W}{0,20}?\\b(?:from|of|in) your (?:system |initial |original )?(?:prompt|instructions)\\b` +
+        `|\\b(?:sentences?|lines?|words?|paragraphs?) of your (?:initial|original|hidden) (?:prompt|instructions)\\b|\\bwhat (?:are|is|were|was) (?:the )?(?:first|last|opening) (?:\\w+ )?(?:sentences?|lines?|words?) of your (?:system |initial |original )?prompt\\b` +
+        `|\\b(?:show|reveal|print|output|give|provide|share)\\b${W}{0,30}?\\byour (?:hidden|internal|private|secret) (?:chain[- ]of[- ]thought|reasoning|thoughts|thinking)\\b`,
+    ),
+  },
+  {
+    label: "an order aimed at the agent rather than advice",
+    re: new RegExp(
+      `\\b(?:i am|i'm|as) your (?:\\w+ )?(?:developer|creator|maintainer|admin(?:istrator)?|owner|operator|programmer|trainer)\\b` +
+        `|\\bstop everything\\b[^.?\\n]{0,30}?\\b(?:just|only)\\s+(?:print|say|output|write|type|respond|reply)\\b`,
+    ),
+  },
   { label: "a jailbreak phrase", re: /\bsystem\s+override\b|\bdeveloper\s+mode\s+(?:enabled|on)\b|\bdan\s+mode\b|\b(?:you are|eres|tu es|sei|voc[eê] [eé]|du bist) (?:now |ahora |maintenant |agora |adesso |jetzt )?dan\b|\b(?:say|respond|reply|answer|output|print|return)\b(?: only)?(?: with)? ["']?access granted\b|\b(?:pretend|act|role-?play)\w* (?:to be|as|you are) my (?:\w+ ){0,2}?(?:grand(?:mother|ma|father|pa)|mother|father|mom|dad|friend|girlfriend|boyfriend|wife|husband)\b/u },
 ];
 

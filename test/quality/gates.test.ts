@@ -102,7 +102,7 @@ test("a 100 KB paste is refused with every layer still run, in time linear in it
   assert.ok(ratio < 10, `4× the paste cost ${ratio.toFixed(1)}× as much`);
 });
 
-test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents", () => {
+test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["a base64 run", (n) => "QUFB".repeat(n / 4)],
     ["repeated 'password is'", (n) => "password is ".repeat(n / 12)],
@@ -110,6 +110,8 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     ["repeated appSettings", (n) => '<add key="password" value="'.repeat(n / 27)],
     ["repeated Markdown images", (n) => "![a](https://x.example/?q=".repeat(n / 26)],
     ["repeated notes to agents", (n) => "note to ai agents: ".repeat(n / 19)],
+    ["repeated jailbreak adjectives", (n) => "unfiltered, ".repeat(n / 12)],
+    ["repeated prompt requests", (n) => "paste your ".repeat(n / 11)],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
