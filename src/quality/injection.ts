@@ -217,7 +217,7 @@ const PARAPHRASES: Cue[] = [
   },
   {
     label: "an instruction to drop the model's safeguards",
-    re: inOrder([words("ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*"), words("safety|ethic\\w*|moral\\w*|content|usage"), words("guidelines?|polic(?:y|ies)|filters?|restrictions?|guardrails?|rules|principles|constraints?")], [30, 12]),
+    re: inOrder([words("ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*"), words("safety|ethic\\w*|moral\\w*|content|usage|openai'?s?|anthropic'?s?|chatgpt'?s?"), words("guidelines?|polic(?:y|ies)|filters?|restrictions?|guardrails?|rules|principles|constraints?|considerations")], [30, 12]),
   },
   {
     label: "an instruction to drop the model's safeguards",
@@ -232,7 +232,14 @@ const PARAPHRASES: Cue[] = [
         `|\\b(?:do(?:es)?n'?t|do(?:es)? not|never|no longer) (?:have|need) to (?:abide by|obey|follow|comply with|stick to) (?:the |any |their |its |your )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters)\\b(?! of the\\b)` +
         `|\\byou (?:are going to|will|must|should|shall) (?:now )?pretend to be\\b|\\bimmerse yourself (?:in|into) the role\\b` +
         `|\\b(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)(?:,? (?:and |completely |totally |fully )?(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)){0,3},? (?:ai|al|language model|llm|chatbot|assistant|version of (?:yourself|you))\\b` +
-        `|\\bregardless of (?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)\\b`,
+        `|\\b(?:regardless of|(?:any |no )?regards? (?:for|to)) (?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)\\b` +
+        // The persona's charter: amoral, in character, bound by nothing, never refusing, never warning.
+        `|\\bamoral\\b|\\b(?:stays?|remains?|staying) in character\\b` +
+        `|\\b(?:no|without (?:any )?|(?:doesn'?t|does not|don'?t|do not) have any|(?:not|never|no longer) bound by (?:any )?|free (?:of|from) (?:all |any )?)(?:ethical|moral|legal)(?:,? (?:or |and )?(?:ethical|moral|legal)){0,3} (?:guidelines|bounds|boundaries|restrictions|limits|constraints|principles|obligations|filters)\\b` +
+        `|\\b(?:not|never|no longer) bound by (?:any |the |its |their )?(?:rules|morals|ethics|guidelines|restrictions|polic(?:y|ies)|laws)\\b|\\bfree (?:of|from) all (?:restrictions|filters|rules|limitations|guidelines)\\b` +
+        `|\\bnever (?:refuses?|declines?) (?:any|a single|to answer) (?:\\w+ )?(?:request|question|order|prompt|command)s?\\b|\\bnot subject to (?:openai|chatgpt|anthropic)'?s? (?:content |usage |safety )?(?:polic(?:y|ies)|rules|guidelines|restrictions|filters)\\b|\\b(?:chatbot|ai|assistant|persona|character) (?:with no|without (?:any )?)(?:restrictions|filters|censorship|ethics|morals)\\b|\\b(?:without|never (?:send|give|add|include)s?) (?:any )?(?:\\w+ )?disclaimers?\\b` +
+        `|\\b(?:never|doesn'?t|does not|don'?t|do not) (?:give a \\w+|cares?) about (?:ethic|legal|moral)\\w*` +
+        `|\\b(?:nsfw|illegal|unethical|immoral) (?:\\w+ ){0,2}(?:is|are) (?:allowed|permitted)\\b|\\b(?:doesn'?t|does not|don'?t|do not|never) (?:follow|obey|abide by) any (?:principles|guidelines|rules|polic(?:y|ies)|restrictions)\\b`,
     ),
   },
   {
@@ -240,8 +247,11 @@ const PARAPHRASES: Cue[] = [
     // your prompt", "the first sentence of your initial prompt", a claimed developer asking for it.
     label: "a request to reveal the prompt",
     re: new RegExp(
-      `\\b(?:prompt|instructions|configuration|rules) you (?:were|have been|are) (?:given|set up with|configured with|told)\\b` +
-        `|\\b(?:paste|put|share|print|show|reveal|repeat|output|list|dump|copy|write out|quote)\\b${W}{0,30}?\\byour (?:system|initial|original|hidden|secret) (?:prompt|instructions|message)\\b` +
+      `\\b(?:prompt|instructions|configuration|rules|text|words) you (?:were|have been|are) (?:given|set up with|configured with|told)\\b` +
+        `|\\b(?:paste|put|share|print|show|reveal|repeat|output|list|dump|copy|write out|quote|encode|translate|display|give|send|tell|spell|summari[sz]e|rewrite|convert)\\b (?:me |back |out )?(?:the (?:full |entire |complete )?(?:text|contents?|words) of )?your (?:system|initial|original|hidden|secret|starting|opening|first) (?:prompt|instructions|message)\\b` +
+        `|\\b(?:repeat|output|print|display|show|reproduce|copy|return|recite)\\b (?:back )?(?:everything in |all of |the (?:full |entire |complete )?(?:text|contents?|words) (?:of|in) )?(?:the |this )?(?:above (?:text|prompt|instructions|message|conversation)|(?:text|words|instructions|everything) above|(?:entire|whole|full) conversation|system prompt)\\b` +
+        `|\\bwhat (?:were|have) you (?:been )?(?:told|instructed|asked)\\b${W}{0,40}?\\b(?:before|at the (?:start|beginning)|initially)\\b|\\bwhat (?:are|were) you (?:not supposed|told not|instructed not|not allowed|forbidden) to (?:tell|say|reveal|share|disclose)\\b` +
+        `|["'](?:my (?:instructions|system prompt|rules|guidelines) (?:are|is|say)|i was (?:instructed|told|asked) to|the system prompt (?:is|says|reads))\\b|\\b(?:need|want|have) to see (?:the |your )(?:system|initial|original|hidden|full) (?:prompt|instructions)\\b` +
         `|\\bverbatim\\b${W}{0,20}?\\b(?:from|of|in) your (?:system |initial |original )?(?:prompt|instructions)\\b` +
         `|\\b(?:sentences?|lines?|words?|paragraphs?) of your (?:initial|original|hidden) (?:prompt|instructions)\\b|\\bwhat (?:are|is|were|was) (?:the )?(?:first|last|opening) (?:\\w+ )?(?:sentences?|lines?|words?) of your (?:system |initial |original )?prompt\\b` +
         `|\\b(?:show|reveal|print|output|give|provide|share)\\b${W}{0,30}?\\byour (?:hidden|internal|private|secret) (?:chain[- ]of[- ]thought|reasoning|thoughts|thinking)\\b`,

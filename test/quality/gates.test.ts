@@ -112,6 +112,7 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     ["repeated notes to agents", (n) => "note to ai agents: ".repeat(n / 19)],
     ["repeated jailbreak adjectives", (n) => "unfiltered, ".repeat(n / 12)],
     ["repeated prompt requests", (n) => "paste your ".repeat(n / 11)],
+    ["repeated persona charters", (n) => "no moral, legal, ".repeat(n / 17)],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
