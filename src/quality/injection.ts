@@ -89,6 +89,60 @@ const BEFORE =
 
 interface Cue { label: string; re: RegExp | ((folded: string) => boolean) }
 
+/** One regex matching any of `parts` (each a pattern string with its own word boundaries). */
+function anyOf(parts: readonly string[]): RegExp {
+  return new RegExp(parts.map((p) => `(?:${p})`).join("|"));
+}
+
+const ETHICS = "(?:ethical|moral|legal)(?:,? (?:or |and )?(?:ethical|moral|legal)){0,3}";
+const UNBOUND = "(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)";
+
+/**
+ * Prompt stealing in the collected attack sets' words: "the initial prompt you were given", "translate your
+ * starting instructions", "the text above in full", "verbatim from your prompt", "the first sentence of your
+ * initial prompt", "your hidden reasoning", a reply primed with 'My instructions are'.
+ */
+const PROMPT_STEALING = [
+  `\\b(?:prompt|instructions|configuration|rules|text|words) you (?:were|have been|are) (?:given|set up with|configured with|told)\\b`,
+  `\\b(?:paste|put|share|print|show|reveal|repeat|output|list|dump|copy|write out|quote|encode|translate|display|give|send|tell|spell|summari[sz]e|rewrite|convert)\\b (?:me |back |out )?(?:the (?:full |entire |complete )?(?:text|contents?|words) of )?your (?:system|initial|original|hidden|secret|starting|opening|first) (?:prompt|instructions|message)\\b`,
+  `\\b(?:repeat|output|print|display|show|reproduce|copy|return|recite)\\b (?:back )?(?:everything in |all of |the (?:full |entire |complete )?(?:text|contents?|words) (?:of|in) )?(?:the |this )?(?:above (?:text|prompt|instructions|message|conversation)|(?:text|words|instructions|everything) above|(?:entire|whole|full) conversation|system prompt)\\b`,
+  `\\bwhat (?:were|have) you (?:been )?(?:told|instructed|asked)\\b${W}{0,40}?\\b(?:before|at the (?:start|beginning)|initially)\\b`,
+  `\\bwhat (?:are|were) you (?:not supposed|told not|instructed not|not allowed|forbidden) to (?:tell|say|reveal|share|disclose)\\b`,
+  `["'](?:my (?:instructions|system prompt|rules|guidelines) (?:are|is|say)|i was (?:instructed|told|asked) to|the system prompt (?:is|says|reads))\\b`,
+  `\\b(?:need|want|have) to see (?:the |your )(?:system|initial|original|hidden|full) (?:prompt|instructions)\\b`,
+  `\\bverbatim\\b${W}{0,20}?\\b(?:from|of|in) your (?:system |initial |original )?(?:prompt|instructions)\\b`,
+  `\\b(?:sentences?|lines?|words?|paragraphs?) of your (?:initial|original|hidden) (?:prompt|instructions)\\b`,
+  `\\bwhat (?:are|is|were|was) (?:the )?(?:first|last|opening) (?:\\w+ )?(?:sentences?|lines?|words?) of your (?:system |initial |original )?prompt\\b`,
+  `\\b(?:show|reveal|print|output|give|provide|share)\\b${W}{0,30}?\\byour (?:hidden|internal|private|secret) (?:chain[- ]of[- ]thought|reasoning|thoughts|thinking)\\b`,
+];
+
+/**
+ * A jailbreak persona as the DAN family (DAN, STAN, DUDE and their copies) and the prompts collected in
+ * the wild describe it: a model that "can do anything now", has "broken free of the typical confines of
+ * AI", is amoral, stays in character, is bound by nothing, never refuses and never warns.
+ */
+const JAILBREAK_PERSONA = [
+  "\\bdo anything now\\b",
+  "\\b(?:broken|breaks?|breaking) free (?:of|from) (?:the |its |their |your )?(?:typical |usual |normal )?(?:confines|restrictions|rules|limitations|shackles)\\b",
+  "\\b(?:do(?:es)?n'?t|do(?:es)? not|never|no longer) (?:have|need) to (?:abide by|obey|follow|comply with|stick to) (?:the |any |their |its |your )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters)\\b(?! of the\\b)",
+  "\\byou (?:are going to|will|must|should|shall) (?:now )?pretend to be\\b",
+  "\\bimmerse yourself (?:in|into) the role\\b",
+  `\\b${UNBOUND}(?:,? (?:and |completely |totally |fully )?${UNBOUND}){0,3},? (?:ai|al|language model|llm|chatbot|assistant|version of (?:yourself|you))\\b`,
+  "\\b(?:regardless of|(?:any |no )?regards? (?:for|to)) (?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)\\b",
+  "\\bamoral\\b",
+  "\\b(?:stays?|remains?|staying) in character\\b",
+  `\\b(?:no|without (?:any )?|(?:doesn'?t|does not|don'?t|do not) have any|(?:not|never|no longer) bound by (?:any )?|free (?:of|from) (?:all |any )?)${ETHICS} (?:guidelines|bounds|boundaries|restrictions|limits|constraints|principles|obligations|filters)\\b`,
+  "\\b(?:not|never|no longer) bound by (?:any |the |its |their )?(?:rules|morals|ethics|guidelines|restrictions|polic(?:y|ies)|laws)\\b",
+  "\\bfree (?:of|from) all (?:restrictions|filters|rules|limitations|guidelines)\\b",
+  "\\bnever (?:refuses?|declines?) (?:any|a single|to answer) (?:\\w+ )?(?:request|question|order|prompt|command)s?\\b",
+  "\\bnot subject to (?:openai|chatgpt|anthropic)'?s? (?:content |usage |safety )?(?:polic(?:y|ies)|rules|guidelines|restrictions|filters)\\b",
+  "\\b(?:chatbot|ai|assistant|persona|character) (?:with no|without (?:any )?)(?:restrictions|filters|censorship|ethics|morals)\\b",
+  "\\b(?:without|never (?:send|give|add|include)s?) (?:any )?(?:\\w+ )?disclaimers?\\b",
+  "\\b(?:never|doesn'?t|does not|don'?t|do not) (?:give a \\w+|cares?) about (?:ethic|legal|moral)\\w*",
+  "\\b(?:nsfw|illegal|unethical|immoral) (?:\\w+ ){0,2}(?:is|are) (?:allowed|permitted)\\b",
+  "\\b(?:doesn'?t|does not|don'?t|do not|never) (?:follow|obey|abide by) any (?:principles|guidelines|rules|polic(?:y|ies)|restrictions)\\b",
+];
+
 const SENTENCE_END = /[.!?\n]/;
 
 /**
@@ -223,40 +277,8 @@ const PARAPHRASES: Cue[] = [
     label: "an instruction to drop the model's safeguards",
     re: /\byou (?:have|are under|are bound by) no (?:restrictions|limits|limitations|rules|filters|guidelines|boundaries|censorship)\b|\b(?:freed|free) from (?:the )?(?:typical |usual )?(?:confines|restrictions|rules|limitations)\b|\bwithout any (?:ethical|moral|content) (?:restrictions|limits|filters|guidelines)\b|\b(?:stop|quit|cease) (?:following|obeying|listening to) (?:the |your )?(?:(?:system|developer|original|initial) (?:message|prompt|instructions)|instructions|programming|guidelines)\b/,
   },
-  {
-    // The persona jailbreaks (DAN, STAN, DUDE and their copies): a model that "can do anything now", has
-    // "broken free of the typical confines of AI" and "does not have to abide by the rules".
-    label: "a jailbreak phrase",
-    re: new RegExp(
-      `\\bdo anything now\\b|\\b(?:broken|breaks?|breaking) free (?:of|from) (?:the |its |their |your )?(?:typical |usual |normal )?(?:confines|restrictions|rules|limitations|shackles)\\b` +
-        `|\\b(?:do(?:es)?n'?t|do(?:es)? not|never|no longer) (?:have|need) to (?:abide by|obey|follow|comply with|stick to) (?:the |any |their |its |your )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters)\\b(?! of the\\b)` +
-        `|\\byou (?:are going to|will|must|should|shall) (?:now )?pretend to be\\b|\\bimmerse yourself (?:in|into) the role\\b` +
-        `|\\b(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)(?:,? (?:and |completely |totally |fully )?(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)){0,3},? (?:ai|al|language model|llm|chatbot|assistant|version of (?:yourself|you))\\b` +
-        `|\\b(?:regardless of|(?:any |no )?regards? (?:for|to)) (?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)\\b` +
-        // The persona's charter: amoral, in character, bound by nothing, never refusing, never warning.
-        `|\\bamoral\\b|\\b(?:stays?|remains?|staying) in character\\b` +
-        `|\\b(?:no|without (?:any )?|(?:doesn'?t|does not|don'?t|do not) have any|(?:not|never|no longer) bound by (?:any )?|free (?:of|from) (?:all |any )?)(?:ethical|moral|legal)(?:,? (?:or |and )?(?:ethical|moral|legal)){0,3} (?:guidelines|bounds|boundaries|restrictions|limits|constraints|principles|obligations|filters)\\b` +
-        `|\\b(?:not|never|no longer) bound by (?:any |the |its |their )?(?:rules|morals|ethics|guidelines|restrictions|polic(?:y|ies)|laws)\\b|\\bfree (?:of|from) all (?:restrictions|filters|rules|limitations|guidelines)\\b` +
-        `|\\bnever (?:refuses?|declines?) (?:any|a single|to answer) (?:\\w+ )?(?:request|question|order|prompt|command)s?\\b|\\bnot subject to (?:openai|chatgpt|anthropic)'?s? (?:content |usage |safety )?(?:polic(?:y|ies)|rules|guidelines|restrictions|filters)\\b|\\b(?:chatbot|ai|assistant|persona|character) (?:with no|without (?:any )?)(?:restrictions|filters|censorship|ethics|morals)\\b|\\b(?:without|never (?:send|give|add|include)s?) (?:any )?(?:\\w+ )?disclaimers?\\b` +
-        `|\\b(?:never|doesn'?t|does not|don'?t|do not) (?:give a \\w+|cares?) about (?:ethic|legal|moral)\\w*` +
-        `|\\b(?:nsfw|illegal|unethical|immoral) (?:\\w+ ){0,2}(?:is|are) (?:allowed|permitted)\\b|\\b(?:doesn'?t|does not|don'?t|do not|never) (?:follow|obey|abide by) any (?:principles|guidelines|rules|polic(?:y|ies)|restrictions)\\b`,
-    ),
-  },
-  {
-    // Prompt stealing in the collected sets' words: "the initial prompt you were given", "verbatim from
-    // your prompt", "the first sentence of your initial prompt", a claimed developer asking for it.
-    label: "a request to reveal the prompt",
-    re: new RegExp(
-      `\\b(?:prompt|instructions|configuration|rules|text|words) you (?:were|have been|are) (?:given|set up with|configured with|told)\\b` +
-        `|\\b(?:paste|put|share|print|show|reveal|repeat|output|list|dump|copy|write out|quote|encode|translate|display|give|send|tell|spell|summari[sz]e|rewrite|convert)\\b (?:me |back |out )?(?:the (?:full |entire |complete )?(?:text|contents?|words) of )?your (?:system|initial|original|hidden|secret|starting|opening|first) (?:prompt|instructions|message)\\b` +
-        `|\\b(?:repeat|output|print|display|show|reproduce|copy|return|recite)\\b (?:back )?(?:everything in |all of |the (?:full |entire |complete )?(?:text|contents?|words) (?:of|in) )?(?:the |this )?(?:above (?:text|prompt|instructions|message|conversation)|(?:text|words|instructions|everything) above|(?:entire|whole|full) conversation|system prompt)\\b` +
-        `|\\bwhat (?:were|have) you (?:been )?(?:told|instructed|asked)\\b${W}{0,40}?\\b(?:before|at the (?:start|beginning)|initially)\\b|\\bwhat (?:are|were) you (?:not supposed|told not|instructed not|not allowed|forbidden) to (?:tell|say|reveal|share|disclose)\\b` +
-        `|["'](?:my (?:instructions|system prompt|rules|guidelines) (?:are|is|say)|i was (?:instructed|told|asked) to|the system prompt (?:is|says|reads))\\b|\\b(?:need|want|have) to see (?:the |your )(?:system|initial|original|hidden|full) (?:prompt|instructions)\\b` +
-        `|\\bverbatim\\b${W}{0,20}?\\b(?:from|of|in) your (?:system |initial |original )?(?:prompt|instructions)\\b` +
-        `|\\b(?:sentences?|lines?|words?|paragraphs?) of your (?:initial|original|hidden) (?:prompt|instructions)\\b|\\bwhat (?:are|is|were|was) (?:the )?(?:first|last|opening) (?:\\w+ )?(?:sentences?|lines?|words?) of your (?:system |initial |original )?prompt\\b` +
-        `|\\b(?:show|reveal|print|output|give|provide|share)\\b${W}{0,30}?\\byour (?:hidden|internal|private|secret) (?:chain[- ]of[- ]thought|reasoning|thoughts|thinking)\\b`,
-    ),
-  },
+  { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
+  { label: "a request to reveal the prompt", re: anyOf(PROMPT_STEALING) },
   {
     label: "an order aimed at the agent rather than advice",
     re: new RegExp(
