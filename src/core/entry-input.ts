@@ -1,4 +1,4 @@
-// Conversions between a stored Entry and the NewEntryInput it could be written from (import, promotion).
+// Conversions between a stored Entry and the NewEntryInput it could be written from (import, promotion), and what an import carries beside it.
 import type { Entry, NewEntryInput } from "./entry.js";
 
 /** Removes keys whose value is undefined (recursively into plain objects), so optional fields stay absent. */
@@ -39,4 +39,17 @@ export function entryToInput(e: Entry): NewEntryInput {
     created_at: e.created_at,
     supersedes: e.lifecycle.supersedes,
   });
+}
+
+/**
+ * What the system a lesson comes from recorded of its life before the import: every phase or project
+ * that confirmed it, how many phases it has lived, and the project it came from. Kept on the new entry
+ * (lifecycle/write.ts) so promotion and expiry go on from where they were; an import sets it, never an agent.
+ * Parsers give only well-formed values: ISO dates, names of at most 100 characters, a whole phase count.
+ */
+export interface ImportedHistory {
+  confirmations: Array<{ at: string; phase?: string; project?: string }>;
+  phases_alive?: number;
+  /** The project the lesson was first learned in (a hive lesson's source project), by name. */
+  source_project?: string;
 }

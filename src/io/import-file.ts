@@ -170,7 +170,10 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     const gated = item.gate as GateOutcome | undefined;
     if (gated?.ok) neighbourProfiles.offer(gated.lesson, item.key, item.vector);
     const store = storeFor(s, tier);
-    const result = await writeLesson(s, record.input, { tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap, neighbourIndex: indexFor(store), insertQueue: queue });
+    const result = await writeLesson(s, record.input, {
+      tier, actor, source: "import", trusted: opts.trusted ?? false, neighbourProfiles, gated, deferCap, neighbourIndex: indexFor(store), insertQueue: queue,
+      ...(record.history ? { imported: record.history } : {}),
+    });
     if (result.id && queue?.holds(result.id)) queuedRows.set(result.id, { line: record.line, store });
     countWrite(result, record.line, store);
     // This row's writeLesson may have flushed the queue (before another write).

@@ -1,5 +1,6 @@
 // The single write path for new lessons: validate, gate, dedup (reinforce), insert, enforce the cap.
 import { ConfirmationSchema, EntrySchema, LifecycleSchema, ProvenanceSchema, type Entry, type NewEntry, type NewEntryInput, type Status, type Tier } from "../core/entry.js";
+import type { ImportedHistory } from "../core/entry-input.js";
 import { newEntryId } from "../core/ids.js";
 import { findSecrets } from "../quality/secrets.js";
 import { normalizeLessonText } from "../quality/normalize.js";
@@ -9,7 +10,7 @@ import { DuplicateEntryError, type Store } from "../store/store.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
-import { confirmEntry, isNewConfirmation } from "./confirm.js";
+import { confirmEntry, distinctConfirmations, isNewConfirmation } from "./confirm.js";
 import { locate, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
@@ -46,6 +47,8 @@ export interface WriteOptions {
    * write flushes it first (see InsertQueue). Only with deferCap and neighbourIndex.
    */
   insertQueue?: InsertQueue;
+  /** An imported lesson's recorded life (an import face only): kept on the entry it becomes. */
+  imported?: ImportedHistory;
 }
 
 export interface WriteResult {
@@ -94,6 +97,24 @@ function rejectionReason(issues: readonly QualityIssue[]): string {
     .join("; ");
 }
 
+/**
+ * The id of a project another system named: this project's own id when the name is this project's,
+ * else one made from the name (the other system recorded no path or remote to hash).
+ */
+function projectIdOf(name: string, s: Services): string {
+  return name === s.project.name ? s.project.id : `name:${name}`;
+}
+
+/** An import's recorded confirmations as this store keeps them: a swarm lesson's phases were all this project's. */
+function importedConfirmations(history: ImportedHistory, s: Services, opts: WriteOptions): Entry["lifecycle"]["confirmations"] {
+  return history.confirmations.map((c) => ({
+    at: c.at,
+    ...(c.phase ? { phase: c.phase } : {}),
+    project_id: opts.tier === "hive" && c.project ? projectIdOf(c.project, s) : s.project.id,
+    by: opts.actor,
+  }));
+}
+
 /** How one sighting of a lesson is named among its confirmations: its phase, else the route and the day. */
 function sightingPhase(input: NewEntry, opts: WriteOptions, s: Services): string {
   return input.phase ?? `${opts.source}:${s.now().toISOString().slice(0, 10)}`;
@@ -138,6 +159,9 @@ export function buildEntry(input: NewEntry, lesson: string, s: Services, opts: W
   // Named like the reinforcement of a later sighting would be, so the same project adding the same
   // lesson twice on one day (two clients at once) is one confirmation, not two.
   const byProject = opts.tier === "hive" && !input.phase ? [{ at, phase: sightingPhase(input, opts, s), project_id: s.project.id, by: opts.actor }] : [];
+  const history = opts.imported;
+  const confirmations = history?.confirmations.length ? importedConfirmations(history, s, opts) : [...byPhase, ...byProject];
+  const source = history?.source_project;
   const d = defaults();
   const a = input.applicability ?? {};
   const dir = input.directive ?? {};
@@ -175,8 +199,8 @@ export function buildEntry(input: NewEntry, lesson: string, s: Services, opts: W
     lifecycle: {
       status,
       confidence: input.confidence,
-      confirmations: [...byPhase, ...byProject],
-      phases_alive: d.lifecycle.phases_alive,
+      confirmations,
+      phases_alive: history?.phases_alive ?? d.lifecycle.phases_alive,
       max_phases: input.max_phases,
       hive_eligible: input.hive_eligible ?? false,
       supersedes: input.supersedes,
@@ -186,8 +210,8 @@ export function buildEntry(input: NewEntry, lesson: string, s: Services, opts: W
       created_by: input.created_by ?? opts.actor,
       // Only machine extraction is auto-generated; an agent's explicit add is a deliberate lesson.
       auto_generated: input.auto_generated ?? opts.source === "curate",
-      source_project_id: s.project.id,
-      source_project_name: s.project.name,
+      source_project_id: source ? projectIdOf(source, s) : s.project.id,
+      source_project_name: source ?? s.project.name,
       session_id: input.session_id,
       derived_from: { ...(input.derived_from ?? { kind: opts.source === "import" ? "import" : "manual" }) },
       external_id: input.external_id,
@@ -197,6 +221,8 @@ export function buildEntry(input: NewEntry, lesson: string, s: Services, opts: W
     created_at: at,
     updated_at: at,
   };
+  // Confirmed in enough places before it came here: established, as those sightings would have made it.
+  if (history && status === "candidate" && distinctConfirmations(entry) >= s.config.knowledge.confirmations_to_establish) entry.lifecycle.status = "established";
   return envelopeValid(s, opts.actor, flags) ? entry : EntrySchema.parse(entry);
 }
 

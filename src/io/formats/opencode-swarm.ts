@@ -4,7 +4,7 @@ import {
   CATEGORIES, ENFORCEMENTS, PRIORITIES, ScopeSchema,
   type Category, type Kind, type NewEntryInput, type Status, type Tier,
 } from "../../core/entry.js";
-import type { ParseItem } from "../types.js";
+import type { ImportedHistory, ParseItem } from "../types.js";
 import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
 import { cleanTags, dateWarnings, inferCategory, inferKind, toIsoDate } from "./map.js";
@@ -29,6 +29,9 @@ const RowSchema = z.looseObject({
   promoted_at: z.union([z.string(), z.number()]).nullish(),
   rejected_at: z.union([z.string(), z.number()]).nullish(),
   confirmed_by: z.array(z.unknown()).nullish(),
+  phases_alive: z.number().nullish(),
+  project_name: z.string().nullish(),
+  source_project: z.string().nullish(),
   triggers: strList,
   applies_to_agents: strList,
   applies_to_tools: strList,
@@ -85,7 +88,40 @@ export function parseOpencodeSwarmLine(text: string, line: number, ctx: LineCont
   if (lesson.trim() === "") return bad(line, 'field "lesson" is empty');
   const input = toInput(row, lesson, ctx);
   const warnings = dateWarnings(row.created_at ?? row.promoted_at ?? row.rejected_at, input.created_at);
-  return { ok: true, record: { line, input, tier: tierOf(row, ctx), ...(warnings ? { warnings } : {}) } };
+  const history = historyOf(row, input.created_at);
+  return { ok: true, record: { line, input, tier: tierOf(row, ctx), ...(history ? { history } : {}), ...(warnings ? { warnings } : {}) } };
+}
+
+/** A project name as the other system wrote it, or nothing when it is blank. */
+function projectName(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() ? v.trim().slice(0, 100) : undefined;
+}
+
+/**
+ * The row's recorded life: its PhaseConfirmationRecords (swarm) or ProjectConfirmationRecords (hive), each
+ * distinct phase and project once, oldest first, at most 50 (opencode-swarm keeps as many); its phase count;
+ * the hive project it came from. A record without a date takes the lesson's.
+ */
+function historyOf(row: Row, createdAt: string | undefined): ImportedHistory | undefined {
+  const seen = new Set<string>();
+  const confirmations: ImportedHistory["confirmations"] = [];
+  for (const c of row.confirmed_by ?? []) {
+    if (!c || typeof c !== "object") continue;
+    const r = c as Record<string, unknown>;
+    const at = toIsoDate(r.confirmed_at) ?? createdAt;
+    const n = r.phase_number;
+    const phase = typeof n === "number" && Number.isFinite(n) ? String(n) : typeof n === "string" && n.trim() ? n.trim().slice(0, 100) : undefined;
+    const project = projectName(r.project_name);
+    const key = `${phase ?? ""}\u0000${project ?? ""}`;
+    if (!at || (!phase && !project) || seen.has(key)) continue;
+    seen.add(key);
+    confirmations.push({ at: new Date(at).toISOString(), ...(phase ? { phase } : {}), ...(project ? { project } : {}) });
+  }
+  confirmations.sort((a, b) => a.at.localeCompare(b.at));
+  const phasesAlive = row.phases_alive != null && Number.isFinite(row.phases_alive) ? Math.min(10_000, Math.max(0, Math.floor(row.phases_alive))) : undefined;
+  const source = projectName(row.source_project);
+  if (!confirmations.length && phasesAlive === undefined && !source) return undefined;
+  return { confirmations: confirmations.slice(0, 50), ...(phasesAlive !== undefined ? { phases_alive: phasesAlive } : {}), ...(source ? { source_project: source } : {}) };
 }
 
 function toInput(row: Row, lesson: string, ctx: LineContext): NewEntryInput {

@@ -1,0 +1,73 @@
+// An opencode-swarm lesson's recorded life survives the import: every confirmed phase or project, its phase count, and the hive project it came from.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { openCairn } from "../../src/index.js";
+import { tmpDir } from "./helpers.js";
+
+async function open(dir: string, name: string) {
+  const projectDir = path.join(dir, name);
+  fs.mkdirSync(projectDir, { recursive: true });
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, XDG_DATA_HOME: path.join(dir, "data"), XDG_CONFIG_HOME: path.join(dir, "config") };
+  return openCairn({ projectDir, hivePath: path.join(dir, "hive.db"), env, actor: "human:test" });
+}
+
+const phase = (n: number, at: string) => ({ phase_number: n, confirmed_at: at, project_name: "p7" });
+
+for (const trusted of [true, false]) {
+  test(`knowledge.jsonl (${trusted ? "trusted" : "checked"} import): every confirmed phase and the phase count are kept, so a lesson due for the hive is promoted`, async () => {
+    const dir = tmpDir();
+    const cairn = await open(dir, "p7");
+    try {
+      const file = path.join(dir, "knowledge.jsonl");
+      fs.writeFileSync(file, JSON.stringify({
+        id: "lesson-abc123", tier: "swarm", lesson: "Run prisma generate after editing schema.prisma, or the client keeps the old types.",
+        category: "tooling", tags: ["prisma"], scope: "global", confidence: 0.8, status: "active", hive_eligible: true,
+        confirmed_by: [phase(2, "2026-01-02T10:00:00Z"), phase(4, "2026-01-09T10:00:00Z"), phase(4, "2026-01-09T11:00:00Z"), phase(7, "2026-01-20T10:00:00Z")],
+        phases_alive: 8, max_phases: 10, project_name: "p7", created_at: "2026-01-02T09:00:00Z",
+      }) + "\n");
+      const report = await cairn.importFile(file, { format: "opencode-swarm", trusted });
+      assert.equal(report.imported, 1, JSON.stringify(report));
+      const [e] = await cairn.list({ tier: "swarm" });
+      assert.deepEqual(e!.lifecycle.confirmations.map((c) => c.phase), ["2", "4", "7"], "each distinct phase, once");
+      assert.deepEqual(e!.lifecycle.confirmations.map((c) => c.at), ["2026-01-02T10:00:00.000Z", "2026-01-09T10:00:00.000Z", "2026-01-20T10:00:00.000Z"]);
+      assert.equal(e!.lifecycle.phases_alive, 8);
+      assert.equal(e!.lifecycle.status, "established", "three distinct phases establish a lesson, as they would have here");
+      const promoted = await cairn.promoteDue();
+      assert.equal(promoted.length, 1, "hive_eligible and three confirmed phases: due for the hive");
+    } finally {
+      await cairn.close();
+    }
+  });
+}
+
+test("shared-learnings.jsonl: the lesson keeps the project it came from and each project that confirmed it", async () => {
+  const dir = tmpDir();
+  const cairn = await open(dir, "p7");
+  try {
+    const file = path.join(dir, "shared-learnings.jsonl");
+    fs.writeFileSync(file, JSON.stringify({
+      id: "hive-1", tier: "hive", lesson: "Pin the Node version in .nvmrc and CI so native modules match the runtime.",
+      category: "tooling", tags: ["node"], scope: "global", confidence: 0.8, status: "established",
+      confirmed_by: [
+        { project_name: "alpha", confirmed_at: "2026-01-02T10:00:00Z", phase_number: 1 },
+        { project_name: "beta", confirmed_at: "2026-01-05T10:00:00Z" },
+        { project_name: "p7", confirmed_at: "2026-01-08T10:00:00Z" },
+      ],
+      source_project: "alpha", encounter_score: 2.5, created_at: "2026-01-02T09:00:00Z",
+    }) + "\n");
+    const report = await cairn.importFile(file, { format: "opencode-swarm", trusted: true });
+    assert.equal(report.imported, 1, JSON.stringify(report));
+    const [e] = await cairn.list({ tier: "hive" });
+    assert.equal(e!.provenance.source_project_name, "alpha");
+    assert.notEqual(e!.provenance.source_project_id, cairn.project.id, "alpha is not the importing project");
+    assert.equal(new Set(e!.lifecycle.confirmations.map((c) => c.project_id)).size, 3, "three projects confirmed it");
+    assert.ok(e!.lifecycle.confirmations.some((c) => c.project_id === cairn.project.id), "p7's own sighting is this project's");
+    const block = await cairn.inject({ task: "pin the node version for native modules in CI" });
+    assert.match(block.text, /from alpha/);
+    assert.doesNotMatch(block.text, /from p7/);
+  } finally {
+    await cairn.close();
+  }
+});
