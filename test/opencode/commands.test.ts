@@ -106,6 +106,31 @@ test("knowledge migrate imports context.md and the old JSONL once", async () => 
   assert.ok((await cairn.recall("pnpm workspaces eslint")).length >= 1);
 });
 
+test("knowledge migrate leaves context.md alone once opencode-swarm has migrated it (its .knowledge-migrated marker)", async () => {
+  const other = await loadPlugin(undefined, p.dir + "-migrated");
+  try {
+    const swarmDir = path.join(other.dir, ".swarm");
+    fs.mkdirSync(swarmDir, { recursive: true });
+    const lesson = "Use pnpm workspaces for the monorepo; npm hoisting broke the shared eslint config.";
+    fs.writeFileSync(path.join(swarmDir, "context.md"), `## Decisions\n- ${lesson}\n`);
+    // opencode-swarm's own migration already copied context.md into knowledge.jsonl, and left its marker.
+    fs.writeFileSync(path.join(swarmDir, "knowledge.jsonl"), JSON.stringify({ id: "lesson-1", tier: "swarm", lesson, category: "process", status: "active", confirmed_by: [] }) + "\n");
+    fs.writeFileSync(path.join(swarmDir, ".knowledge-migrated"), "");
+    await other.hook("config")({});
+    const cmdOther = other.hook("command.execute.before");
+    const out = { parts: [{ type: "text", text: "template" }] as never[] };
+    await cmdOther({ command: "swarm", sessionID: "ses_2", arguments: "knowledge migrate" }, out);
+    const text = (out.parts[0] as { text: string }).text;
+    assert.match(text, /context\.md: skipped, opencode-swarm already migrated it into knowledge\.jsonl/);
+    assert.match(text, /knowledge\.jsonl: 1 imported, 0 merged/);
+    const cairn = await other.cairn();
+    const [e] = await cairn.list({ tier: "swarm" });
+    assert.equal(e!.lifecycle.confirmations.length, 0, "not confirmed a second time by its own copy");
+  } finally {
+    await other.close();
+  }
+});
+
 test("promote: text into the hive, and --from-swarm by id", async () => {
   assert.match(await answer('promote "Pin the Node major in .nvmrc and the CI matrix together; mismatches broke native builds."'), /Promoted to the hive as H-\d+/);
   assert.match(await answer("promote --from-swarm S-1"), /Promoted to the hive as H-\d+|Already in the hive/);

@@ -40,7 +40,14 @@ async function migrate(state: PluginState, cairn: Cairn, force: boolean): Promis
     // First migration.
   }
   const lines: string[] = [];
+  // opencode-swarm's own migration copies context.md into knowledge.jsonl and leaves this marker: both
+  // imported, each of those lessons would confirm itself once more.
+  const migratedByThem = await fs.access(swarm(".knowledge-migrated")).then(() => true, () => false);
   for (const file of candidates) {
+    if (migratedByThem && !force && file === swarm("context.md")) {
+      lines.push(`- ${path.relative(state.directory, file)}: skipped, opencode-swarm already migrated it into knowledge.jsonl (its .swarm/.knowledge-migrated marker; \`migrate --force\` imports it anyway)`);
+      continue;
+    }
     let text: string;
     try {
       text = await fs.readFile(file, "utf8");
