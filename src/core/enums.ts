@@ -44,11 +44,14 @@ export const LIVE_STATUSES: readonly Status[] = ["candidate", "established", "pr
 export const VERDICTS = ["applied", "ignored", "violated", "helpful", "harmful"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** Parses a comma-separated status filter (`--status a,b`), naming any unknown value. */
+/**
+ * Parses a comma-separated status filter (`--status a,b`), naming any unknown value. "active" is what
+ * opencode-swarm calls a lesson an agent may see: every live status.
+ */
 export function parseStatuses(list: string | undefined): Status[] | undefined {
   if (!list) return undefined;
-  const values = list.split(",").map((s) => s.trim()).filter(Boolean);
+  const values = list.split(",").map((s) => s.trim()).filter(Boolean).flatMap((v) => (v === "active" ? LIVE_STATUSES : [v]));
   const bad = values.filter((v) => !(STATUSES as readonly string[]).includes(v));
-  if (bad.length) throw new CairnError("INVALID_INPUT", `Unknown status ${bad.join(", ")}; use ${STATUSES.join(", ")}.`);
-  return values as Status[];
+  if (bad.length) throw new CairnError("INVALID_INPUT", `Unknown status ${bad.join(", ")}; use ${STATUSES.join(", ")}, or active for every live one.`);
+  return [...new Set(values)] as Status[];
 }

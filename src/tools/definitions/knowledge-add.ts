@@ -63,7 +63,7 @@ const args = {
   entities: list(30, 'What it is about, as tags like "feature:auth" or "service:billing" (found by search).'),
   hive_eligible: z.boolean().optional().describe("true: once confirmed in enough phases it is promoted to the cross-project hive automatically."),
   // Range checks live in the engine's one input schema (core/entry.ts), shared with the CLI and imports.
-  max_phases: z.number().optional().describe("How many phase completions the lesson lives without use before it is archived (default: the project's setting, 10; todo 3)."),
+  max_phases: z.number().optional().describe("How many phase completions the lesson lives before it is archived, used or not (default: the project's setting, 10; todo 3; promoted lessons never expire)."),
 };
 
 /** The given keys only, or undefined when none was given. */

@@ -153,7 +153,7 @@ export function lessonOptions(cmd: Command, opts: { supersedes?: boolean } = {})
     .option("--tools <a,b>", "comma-separated tools it is for; default every tool")
     .option("--entities <a,b>", 'comma-separated things it is about, e.g. "feature:auth,service:billing"')
     .option("--hive-eligible", "promote it to the hive automatically once confirmed in enough phases")
-    .option("--max-phases <n>", "phase completions it lives without use before it is archived (default: knowledge.default_max_phases)", number);
+    .option("--max-phases <n>", "phase completions it lives before it is archived, used or not (default: knowledge.default_max_phases; promoted lessons never expire)", number);
   if (opts.supersedes !== false) cmd.option("--supersedes <id>", "an older entry this one replaces (retired when this one is accepted)");
   return cmd;
 }
