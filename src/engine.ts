@@ -280,8 +280,9 @@ export class Cairn {
   /**
    * The master switch (knowledge.enabled). Off means off: nothing is injected (inject checks it),
    * the tools answer that knowledge is disabled (src/tools), no advisory is given, and every write
-   * of lessons, feedback or outcomes below refuses with DISABLED — whoever calls, curator included.
-   * Reads, review and imports stay open to a person.
+   * of lessons, feedback or outcomes below refuses with DISABLED — whoever calls, curator included —
+   * as does machine curation (the sweep, automatic promotion). Reads, review (edit, archive,
+   * quarantine, restore, remove) and imports stay open to a person, and to no one else.
    */
   get enabled(): boolean {
     return this.config.knowledge.enabled;
@@ -289,6 +290,11 @@ export class Cairn {
 
   private assertEnabled(): void {
     if (!this.enabled) throw new KnowledgeDisabledError();
+  }
+
+  /** With knowledge off, only a person may review or import (an agent's shell carries CAIRN_ACTOR=agent:…). */
+  private assertOpenTo(actor: string): void {
+    if (!this.enabled && !isHumanActor(actor)) throw new KnowledgeDisabledError();
   }
 
   /** Drafts wait for a person: to any other actor (agents, MCP clients) a draft does not exist. */
@@ -408,16 +414,19 @@ export class Cairn {
 
   /** From an agent, on a lesson a person approved, this only records a request (see quarantineEntry). */
   async quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
+    this.assertOpenTo(actor);
     await this.hideDraft(ref, actor);
     return quarantineEntry(this.services, ref, reason, actor);
   }
 
   async restore(ref: string, actor = this.actor): Promise<Entry> {
+    this.assertOpenTo(actor);
     await this.hideDraft(ref, actor);
     return restoreEntry(this.services, ref, actor);
   }
 
   async archive(ref: string, reason?: string, actor = this.actor): Promise<Entry> {
+    this.assertOpenTo(actor);
     await this.hideDraft(ref, actor);
     return archiveEntry(this.services, ref, reason, actor);
   }
@@ -425,6 +434,7 @@ export class Cairn {
   /** Deletes from whichever tier holds it; promoted or approved entries need `force`, which only a person may pass. */
   async remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<Entry> {
     const actor = opts.actor ?? this.actor;
+    this.assertOpenTo(actor);
     await this.hideDraft(ref, actor);
     return removeEntry(this.services, ref, { force: opts.force, reason: opts.reason, actor });
   }
@@ -474,6 +484,7 @@ export class Cairn {
 
   /** A person edits a lesson's fields (those named replace the current ones), through the write gates. */
   async edit(ref: string, fields: LessonFields, actor = this.actor, via = "api"): Promise<EditResult> {
+    this.assertOpenTo(actor);
     const { editEntry } = await import("./governance/edit.js");
     return editEntry(this.services, ref, fields, actor, via);
   }
@@ -529,12 +540,14 @@ export class Cairn {
 
   /** The TTL sweep alone (what `cairn sweep` runs). */
   async sweep(opts: { phase?: string; actor?: string } = {}): Promise<SweepReport[]> {
+    this.assertEnabled();
     const { sweepExpiredEntries } = await import("./lifecycle/sweep.js");
     return sweepExpiredEntries(this.services, opts);
   }
 
   /** Phase completion: the sweep, then the automatic promotions. */
   async completePhase(phase?: string, actor = "cairn:phase"): Promise<PhaseCompleteReport> {
+    this.assertEnabled();
     const { sweepExpiredEntries } = await import("./lifecycle/sweep.js");
     const { promoteDueEntries } = await import("./lifecycle/promote.js");
     const sweep = await sweepExpiredEntries(this.services, { phase, actor });
@@ -544,6 +557,7 @@ export class Cairn {
 
   /** The automatic promotions alone (explicit, fast-track, age), e.g. for `/swarm curate`. */
   async promoteDue(actor = "cairn:promoter"): Promise<PromotionResult[]> {
+    this.assertEnabled();
     const { promoteDueEntries } = await import("./lifecycle/promote.js");
     return promoteDueEntries(this.services, actor);
   }
@@ -600,6 +614,7 @@ export class Cairn {
   }
 
   async importFile(file: string, opts: ImportOptions = {}): Promise<ImportReport> {
+    this.assertOpenTo(opts.actor ?? this.actor);
     const { importFile } = await import("./io/import-file.js");
     return importFile(this.services, path.resolve(file), { actor: `import:${this.actor}`, ...opts });
   }

@@ -76,3 +76,43 @@ test("regression 11.5: the engine refuses every write with DISABLED whoever call
     await c.close();
   }
 });
+
+test("with knowledge off, an agent's import, sweep and review change nothing; a person's review and import stay open, machine curation does not", async () => {
+  const dir = newProject("off-review");
+  const on = await openCairn({ projectDir: dir, actor: "human:ann" });
+  let ids: string[];
+  try {
+    for (const lesson of [LESSON, "Run prisma generate after editing schema.prisma; the client kept stale types in CI.", "TODO: move the retry settings of src/net/client.ts into config.ts"]) {
+      await on.add({ lesson, ...(lesson.startsWith("TODO") ? { category: "todo" } : {}) });
+    }
+    ids = (await on.list({ tier: "swarm" })).map((e) => e.handle);
+  } finally {
+    await on.close();
+  }
+  const file = path.join(dir, "knowledge.jsonl");
+  (await import("node:fs")).writeFileSync(file, JSON.stringify({ id: "k2", tier: "swarm", lesson: "Rotate the staging database credentials every quarter through the vault job.", category: "security", status: "candidate" }) + "\n");
+  const disabled = (e: Error & { code?: string }) => e.code === "DISABLED";
+  const agent = await openCairn({ projectDir: dir, config: OFF, actor: "agent:coder" });
+  try {
+    const before = JSON.stringify(await agent.list({ tier: "swarm" }));
+    await assert.rejects(agent.importFile(file), disabled, "import");
+    await assert.rejects(agent.sweep(), disabled, "sweep");
+    await assert.rejects(agent.completePhase("9"), disabled, "completePhase");
+    await assert.rejects(agent.promoteDue(), disabled, "promoteDue");
+    await assert.rejects(agent.remove(ids[0]!), disabled, "remove");
+    await assert.rejects(agent.archive(ids[1]!), disabled, "archive");
+    await assert.rejects(agent.quarantine(ids[1]!, "spam"), disabled, "quarantine");
+    await assert.rejects(agent.edit(ids[1]!, { lesson: "Run prisma generate after every schema.prisma edit; stale client types broke CI." }), disabled, "edit");
+    assert.equal(JSON.stringify(await agent.list({ tier: "swarm" })), before, "nothing changed");
+  } finally {
+    await agent.close();
+  }
+  const person = await openCairn({ projectDir: dir, config: OFF, actor: "human:ann" });
+  try {
+    await assert.rejects(person.sweep(), disabled, "machine curation is off for everyone");
+    assert.equal((await person.archive(ids[1]!, "outdated")).lifecycle.status, "archived");
+    assert.equal((await person.importFile(file)).imported, 1);
+  } finally {
+    await person.close();
+  }
+});
