@@ -50,7 +50,7 @@ export type Verdict = (typeof VERDICTS)[number];
  */
 export function parseStatuses(list: string | undefined): Status[] | undefined {
   if (!list) return undefined;
-  const values = list.split(",").map((s) => s.trim()).filter(Boolean).flatMap((v) => (v === "active" ? LIVE_STATUSES : [v]));
+  const values = list.split(",").map((s) => s.trim()).filter(Boolean).flatMap((v): string[] => (v === "active" ? [...LIVE_STATUSES] : [v]));
   const bad = values.filter((v) => !(STATUSES as readonly string[]).includes(v));
   if (bad.length) throw new CairnError("INVALID_INPUT", `Unknown status ${bad.join(", ")}; use ${STATUSES.join(", ")}, or active for every live one.`);
   return [...new Set(values)] as Status[];

@@ -120,7 +120,7 @@ test("knowledge migrate leaves context.md alone once opencode-swarm has migrated
     const cmdOther = other.hook("command.execute.before");
     const out = { parts: [{ type: "text", text: "template" }] as never[] };
     await cmdOther({ command: "swarm", sessionID: "ses_2", arguments: "knowledge migrate" }, out);
-    const text = (out.parts[0] as { text: string }).text;
+    const text = (out.parts[0] as unknown as { text: string }).text;
     assert.match(text, /context\.md: skipped, opencode-swarm already migrated it into knowledge\.jsonl/);
     assert.match(text, /knowledge\.jsonl: 1 imported, 0 merged/);
     const cairn = await other.cairn();
