@@ -280,7 +280,10 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   // Under approval an agent's lesson waits for a person; so does anything it would retire, and advice
   // the safety gate holds for review (issue 11 item 10): a draft is never injected nor recalled for an agent.
   const held = issues.some((i) => i.severity === "review");
-  const status: Status = held || needsApproval(s.config, opts.tier, opts.actor, opts.source) ? "draft" : (input.status ?? opts.defaultStatus ?? "candidate");
+  // An agent's replacement of a lesson people vouched for waits for a person too: live, it would be shown
+  // beside the lesson it contradicts, and nobody would be asked.
+  const replacesVouched = declared !== undefined && !isHumanActor(opts.actor) && isProtected(declared);
+  const status: Status = held || replacesVouched || needsApproval(s.config, opts.tier, opts.actor, opts.source) ? "draft" : (input.status ?? opts.defaultStatus ?? "candidate");
 
   // A trusted import stores a lesson even if it was once refused, so it does not ask (a read per row).
   const prior = opts.trusted ? undefined : await store.isRejected(lesson);

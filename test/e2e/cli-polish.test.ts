@@ -62,6 +62,18 @@ test("supersede --help offers no --supersedes; reject says it takes candidates t
   assert.match(mcp.stdout, /cairn mcp --http/);
 });
 
+test("an agent's supersede of an approved lesson says it waits for a person, not that it is done", async () => {
+  const p = sb.project("supersede-pending");
+  const old = await sb.json(p, "add", "Use the v1 token endpoint /oauth/token for service accounts in the billing worker.");
+  assert.equal((await sb.run(p, "approve", old.body.handle)).code, 0);
+  const r = await sb.run(p, "supersede", old.body.handle, "Use the v2 token endpoint /oauth2/token for billing worker service accounts; v1 was removed in March.", "--actor", "agent:coder");
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /superseded by/);
+  assert.match(r.stdout, new RegExp(`S-2 \\(draft\\) will supersede ${old.body.handle} once a person approves it`));
+  const listed = await sb.json(p, "list", "--status", "established");
+  assert.deepEqual(listed.body.map((e: { handle: string }) => e.handle), [old.body.handle], "the approved lesson stands");
+});
+
 test("a mistyped command gets the suggestion and a pointer to --help, not the whole help", async () => {
   const r = await sb.raw(["recal", "auth"]);
   assert.equal(r.code, 2);

@@ -136,15 +136,19 @@ test("knowledge_add takes the structured fields as arguments", async () => {
   }
 });
 
-test("an agent's declared supersedes of a person-approved lesson waits for a person", async () => {
+test("an agent's declared supersedes of a person-approved lesson waits for a person, as a draft in the review queue", async () => {
   const env = await openEnv();
   try {
     const old = await env.human.add({ lesson: "Use the v1 token endpoint /oauth/token for service accounts in the billing worker." });
     await env.human.approve(old.id!);
     const r = await env.agent.add({ lesson: "Use the v2 token endpoint /oauth2/token for billing worker service accounts; v1 was removed in March.", supersedes: old.id });
-    assert.equal(r.status, "candidate");
+    // A live replacement would be injected beside the lesson it contradicts, and no person would be asked.
+    assert.equal(r.status, "draft");
     assert.ok(r.issues.some((i) => i.code === "supersede_pending"));
     assert.equal((await env.human.get(old.id!)).lifecycle.status, "established");
+    assert.ok((await env.human.reviewQueue()).items.some((i) => i.entry.id === r.id), "a person is asked");
+    const shown = await env.agent.inject({ task: "billing worker service account token endpoint" });
+    assert.ok(!shown.entries.some((e) => e.id === r.id), "not shown to agents beside the approved lesson");
     const a = await env.human.approve(r.id!);
     assert.equal(a.superseded?.id, old.id);
   } finally {

@@ -92,7 +92,9 @@ Examples:
           const what = /\s/.test(replacement.trim()) ? await lessonInput(replacement, flags) : replacement;
           const r = await c.supersede(oldRef, what);
           if (inv.out.json) return inv.out.print(r);
-          inv.out.line(`${r.old.handle} superseded by ${r.replacement.handle}`);
+          // A lesson people vouched for is retired only by a person: an agent's replacement waits as a draft.
+          if (r.old.lifecycle.status === "superseded") inv.out.line(`${r.old.handle} superseded by ${r.replacement.handle}`);
+          else inv.out.line(`${r.replacement.handle} (${r.replacement.lifecycle.status}) will supersede ${r.old.handle} once a person approves it`);
         }),
       ),
     );
