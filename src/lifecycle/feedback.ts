@@ -70,6 +70,18 @@ export function verdictShares(weights: readonly number[], verdict: "helpful" | "
   return fit.map((f) => (top > 0 ? f / top : 1));
 }
 
+/**
+ * Decays the helpful and harmful sums to `at` and restarts the clock there (pure): what a revalidation
+ * does, so neither a verdict's age nor its weight is lost or revived when the clock restarts.
+ */
+export function settleFeedback(e: Entry, at: Date, halfLifeDays: number): Entry {
+  const f = decayFactor(clockStart(e), at, halfLifeDays);
+  e.usage.helpful *= f;
+  e.usage.harmful *= f;
+  e.lifecycle.revalidated_at = at.toISOString();
+  return e;
+}
+
 /** Adds one verdict to an entry (pure). Helpful/harmful sums are decayed to `at` before adding. */
 export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1): Entry {
   if (verdict === "helpful" || verdict === "harmful") {

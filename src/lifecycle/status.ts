@@ -123,12 +123,13 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
     });
   }
   const status: Status = loc.entry.provenance.approved_at || loc.entry.lifecycle.confirmations.length >= s.config.knowledge.confirmations_to_establish ? "established" : "candidate";
+  const { settleFeedback } = await import("./feedback.js");
   return loc.store.updateEntry(
     loc.entry.id,
     (e) => {
       e.lifecycle.status = status;
       e.lifecycle.phases_alive = 0;
-      e.lifecycle.revalidated_at = s.now().toISOString();
+      settleFeedback(e, s.now(), s.config.knowledge.feedback_half_life_days);
       delete e.lifecycle.status_reason;
       return e;
     },

@@ -81,7 +81,7 @@ test("regression 11.4: three harmful votes weigh less in ranking as they age (to
   });
 });
 
-test("engine: revalidation (restore) restarts the decay clock", async () => {
+test("engine: revalidation (restore) restarts the decay clock without reviving faded verdicts", async () => {
   await withWorld(async ({ cairn, clock }) => {
     const { id } = await cairn.add({ lesson: "Set the Gradle daemon heap to 2 GB on CI runners so Kotlin compilation stops thrashing.", category: "tooling" });
     await cairn.feedback(id!, "helpful");
@@ -92,8 +92,16 @@ test("engine: revalidation (restore) restarts the decay clock", async () => {
     await cairn.archive(id!, "parked while the CI image is rebuilt");
     const restored = await cairn.restore(id!);
     assert.equal(restored.lifecycle.revalidated_at, new Date(clock.t).toISOString());
-    close(decayedFeedback(restored, new Date(clock.t), 90).helpful, 2, "revalidated now: full weight again");
-    close(decayedFeedback(restored, new Date(clock.t + 90 * DAY), 90).helpful, 1, "and decays from the revalidation");
+    // Each verdict decays by its own age (seed 003): a restore is no new verdict, and must not bring
+    // back faded ones at full strength — harmful ones least of all.
+    close(decayedFeedback(restored, new Date(clock.t), 90).helpful, 0.5, "restored now: the verdicts as faded as before");
+    close(decayedFeedback(restored, new Date(clock.t + 90 * DAY), 90).helpful, 0.25, "and they go on fading");
+    const harmful = await cairn.add({ lesson: "Bump the Kotlin daemon heap in gradle.properties, not in the CI job's env.", category: "tooling" });
+    for (let i = 0; i < 3; i++) await cairn.feedback(harmful.id!, "harmful");
+    clock.t += 180 * DAY;
+    const faded = decayedFeedback(await cairn.get(harmful.id!), new Date(clock.t), 90).weight;
+    await cairn.archive(harmful.id!, "parked");
+    close(decayedFeedback(await cairn.restore(harmful.id!), new Date(clock.t), 90).weight, faded, "restoring does not bury it again");
   });
 });
 
