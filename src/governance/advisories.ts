@@ -2,7 +2,7 @@
 import { sanitizeForPrompt } from "../quality/sanitize.js";
 import { openTiers, type Services } from "../services.js";
 import { isHumanActor } from "./actors.js";
-import type { PatternKind } from "./patterns.js";
+import { patternText, type PatternKind } from "./patterns.js";
 import { appliesToProject, projectPaths, rulesFor, type AdvisoryRule } from "./rules.js";
 
 export interface AdvisoryQuery {
@@ -71,7 +71,7 @@ export async function checkAdvisories(s: Services, q: AdvisoryQuery, defaultActo
   const text = typeof q.text === "string" ? q.text.slice(0, cfg.max_text_chars) : "";
   if (files.length === 0 && !text) return [];
   let lowered: string | undefined;
-  const lower = () => (lowered ??= text.toLowerCase());
+  const lower = () => (lowered ??= patternText(text));
   const tool = q.tool?.toLowerCase();
   // Rules load (and compile) before the clock starts: the budget is for matching text, and a cold
   // process spends most of it loading — which used to skip every detection pattern on a first check.

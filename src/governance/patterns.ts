@@ -8,7 +8,7 @@ export type PatternKind = "regex" | "glob" | "keywords";
 export interface CompiledPattern {
   kind: PatternKind;
   source: string;
-  /** Regex and keywords: does the text contain it? `lower` is the text lower-cased once per check. */
+  /** Regex and keywords: does the text contain it? `lower` is patternText(text), worked out once per check. */
   matchText(text: string, lower: string): boolean;
   /** Glob: does a path match it? */
   matchFile(file: string): boolean;
@@ -44,9 +44,17 @@ export function classifyPattern(raw: string): { kind: PatternKind; body: string;
   return { kind: "regex", body: p, explicit: false };
 }
 
+/**
+ * The text keywords are looked for in: lower-cased, each run of spaces, tabs and line breaks one space —
+ * "prisma migrate  reset" is still the phrase "prisma migrate reset".
+ */
+export function patternText(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, " ");
+}
+
 /** A list ("token, claims") matches on any phrase; the words left of a broken regex must all appear. */
 function keywordMatcher(words: string[], all: boolean, source: string): CompiledPattern | undefined {
-  const kws = [...new Set(words.map((w) => w.trim().toLowerCase()).filter((w) => w.length >= MIN_KEYWORD_CHARS))];
+  const kws = [...new Set(words.map((w) => patternText(w.trim())).filter((w) => w.length >= MIN_KEYWORD_CHARS))];
   if (kws.length === 0) return undefined;
   return {
     kind: "keywords",

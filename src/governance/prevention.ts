@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Outcome } from "../learning/outcome.js";
 import { locate } from "../lifecycle/status.js";
 import { openTiers, type Services } from "../services.js";
-import { compilePattern } from "./patterns.js";
+import { compilePattern, patternText } from "./patterns.js";
 import { globMatcher } from "./rules.js";
 
 const DEFAULT_WINDOW_MS = 30 * 60_000;
@@ -69,7 +69,7 @@ export async function evaluatePreventions(s: Services, o: Outcome, outcomeId: st
       if (!entry || !pattern || pattern.kind === "glob") continue;
       const scoped = entry.applicability.file_globs.length ? touched.filter(globMatcher(entry.applicability.file_globs)) : touched;
       const texts = scoped.map(read).filter((t): t is string => t !== undefined);
-      if (texts.length === 0 || texts.some((t) => pattern.matchText(t, t.toLowerCase()))) continue;
+      if (texts.length === 0 || texts.some((t) => pattern.matchText(t, patternText(t)))) continue;
       if (!(await store.claimEffect(`consulted:${seq}:prevented`))) continue;
       await store.recordUsage([id], "prevented", "cairn:reflect", { outcome: outcomeId });
       counted++;

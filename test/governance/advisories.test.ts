@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { openCairn } from "../../src/index.js";
-import { compilePattern } from "../../src/governance/patterns.js";
+import { compilePattern, patternText } from "../../src/governance/patterns.js";
 import { renderAdvisories } from "../../src/governance/advisories.js";
 import { AUTH_STRUCTURED, openEnv, tool } from "./helpers.js";
 import type { Cairn } from "../../src/index.js";
@@ -98,6 +98,23 @@ test("a hostile regex cannot stall a check, and text beyond the cap is not read"
   }
 });
 
+test("a command phrase advises however the agent spaces the command", async () => {
+  const env = await openEnv();
+  try {
+    const id = await vetted(env.human, {
+      lesson: "Never run prisma migrate reset against the shared staging database; it drops every table.",
+      category: "tooling",
+      prevention: { rule: "Use prisma migrate deploy on shared databases.", detection_pattern: "prisma migrate reset" },
+    });
+    for (const text of ["npx prisma migrate reset --force", "npx prisma migrate  reset", "npx prisma   migrate\treset"]) {
+      const a = await env.agent.checkAdvisories({ tool: "bash", text });
+      assert.deepEqual(a.map((x) => x.id), [id], JSON.stringify(text));
+    }
+  } finally {
+    await env.close();
+  }
+});
+
 test("patterns: RE2 regex, glob, keyword list; a backreference pattern falls back to keywords", () => {
   const backref = compilePattern("(token)\\.claims\\s*=\\s*\\1");
   assert.equal(backref?.kind, "keywords");
@@ -111,6 +128,13 @@ test("patterns: RE2 regex, glob, keyword list; a backreference pattern falls bac
   assert.equal(kw?.kind, "keywords");
   assert.equal(m(kw, "the Session Store is empty"), true);
   assert.equal(compilePattern("kw: ab"), undefined, "keywords shorter than 3 characters match nothing");
+  // Spacing is no way around a phrase: a doubled space, a tab or a line break between its words still matches.
+  const phrase = compilePattern("prisma migrate reset");
+  const spaced = (t: string) => phrase!.matchText(t, patternText(t));
+  for (const t of ["npx prisma migrate reset --force", "npx prisma migrate  reset", "npx prisma\tmigrate reset", "npx prisma migrate\n  reset"]) {
+    assert.equal(spaced(t), true, JSON.stringify(t));
+  }
+  assert.equal(spaced("npx prisma migrate deploy"), false);
   assert.equal(compilePattern("x".repeat(301)), undefined, "over-long patterns are ignored");
 });
 
