@@ -5,6 +5,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
+import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
 import { CairnError, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
 import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
@@ -270,6 +271,13 @@ export class Cairn {
       .then(([{ warmServices }]) => (this.closed ? undefined : warmServices(this.services)))
       .catch(() => undefined);
     return this.warming;
+  }
+
+  private stack?: string[];
+
+  /** The project's tech stack, read once from its root manifests (core/tech-stack.ts), for faces with no stack to give. */
+  techStack(): readonly string[] {
+    return (this.stack ??= detectTechStack(this.project.dir));
   }
 
   /** The team hive wrapper, when the hive is a PostgreSQL database (opened by start()). */

@@ -118,3 +118,27 @@ test("what an orchestrator was shown is remembered for the phase outcome without
   const saved = JSON.parse(fs.readFileSync(state, "utf8")) as { shown: Record<string, string[]> };
   assert.deepEqual(saved.shown["Phase 2: Session middleware"], [e.id]);
 });
+
+test("the plugin matches lessons' tech stack against the project's own (read from its package.json)", async () => {
+  fs.mkdirSync(p.dir + "-stack", { recursive: true });
+  fs.writeFileSync(path.join(p.dir + "-stack", "package.json"), JSON.stringify({ devDependencies: { typescript: "5.6.0" } }));
+  const other = await loadPlugin({ orchestrators: ["architect"] }, p.dir + "-stack");
+  try {
+    const c = await other.cairn();
+    // The same advice for two stacks; the Python one is written first, so words alone would rank it first.
+    const py = await c.add({ lesson: "Validate request bodies at the API edge with a schema library before they reach handlers: pydantic models.", category: "security", applicability: { tech_stack: ["python"] } });
+    const ts = await c.add({ lesson: "Validate request bodies at the API edge with a schema library before they reach handlers: zod schemas.", category: "security", applicability: { tech_stack: ["typescript"] } });
+    assert.equal(ts.action, "added", "two lessons, not one merged");
+    const transformOther = other.hook("experimental.chat.messages.transform");
+    const messages = [userMessage("msg_stack", "architect", "validate request bodies at the api edge before they reach handlers")];
+    await transformOther({}, { messages });
+    const text = textOf(messages[0]!);
+    assert.ok(text.includes(`[${ts.handle}]`), text);
+    const tsAt = text.indexOf(`[${ts.handle}]`);
+    const pyAt = text.indexOf(`[${py.handle}]`);
+    assert.ok(pyAt === -1 || tsAt < pyAt, `the TypeScript lesson comes first in a TypeScript project:\n${text}`);
+  } finally {
+    await other.close();
+  }
+});
+

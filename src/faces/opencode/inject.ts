@@ -90,6 +90,7 @@ export class Injector {
       ...(task ? { task: `${task.id} ${task.text}` } : {}),
       lastMessage: userText(user),
       files: this.state.activity.recentFiles(),
+      techStack: [...cairn.techStack()],
       ...(agent ? { agent } : {}),
       tokensUsed: estimateTokens(messages),
       ...(user.info.model ? { model: modelKey(cairn, user.info.model.providerID, user.info.model.modelID) } : {}),
