@@ -124,6 +124,7 @@ const OPENERS = new Set(["to", "that", "which"]);
 const SUBORDINATORS = new Set(["so", "that", "which", "because", "otherwise", "else", "lest", "unless"]);
 const SET_WORDS = new Set([
   "set", "use", "configure", "pin", "bump", "change", "raise", "lower", "increase", "decrease", "limit", "cap",
+  "retry", "wait", "allow", "keep", "poll", "expire", "timeout",
 ]);
 /** Antonyms: one lesson saying "before" where the other says "after" is different advice. */
 const ANTONYMS: ReadonlyMap<string, string> = new Map(
@@ -648,7 +649,7 @@ function swappedValue(a: LessonProfile, b: LessonProfile): string | null {
  * publish" / "Use bun pm pack and then npm publish"). A one-word synonym swap is lost to this
  * rule too: precision first.
  */
-function substitution(a: LessonProfile, b: LessonProfile): string | null {
+function substitution(a: LessonProfile, b: LessonProfile): { shown: string; insertion: boolean } | null {
   const x = a.sequence;
   const y = b.sequence;
   let i = 0;
@@ -661,13 +662,14 @@ function substitution(a: LessonProfile, b: LessonProfile): string | null {
   if (mx.length > SWAP_SPAN || my.length > SWAP_SPAN || (mx.length === 0 && my.length === 0)) return null;
   if (mx.length === 0 || my.length === 0) {
     const [p, span] = mx.length ? [a, mx.length] : [b, my.length];
-    return namesSomethingIn(p, i, i + span) ? show() : null;
+    // Added at the end, the words qualify the same advice; added inside, they change how it is done.
+    return namesSomethingIn(p, i, i + span) ? { shown: show(), insertion: j === 0 } : null;
   }
   // Words in both middles are the frame moved about; what is left on each side is what was swapped.
   const onlyX = mx.filter((t) => !my.includes(t));
   const onlyY = my.filter((t) => !mx.includes(t));
   if (onlyX.length === 0 || onlyY.length === 0 || onlyX.length > 2 || onlyY.length > 2) return null; // a reorder, or a rewrite
-  return show();
+  return { shown: show(), insertion: false };
 }
 /** The longest middle a swap or an insertion may span (in topic words). */
 const SWAP_SPAN = 3;
@@ -827,7 +829,11 @@ export function judgeLessons(ka: LessonKey, kb: LessonKey, threshold = 0.6, prof
   const negationDiffers = pa.negated !== pb.negated && negatesOther(pa.negated ? pa : pb, pa.negated ? pb : pa);
   const reversed = contrastReversed(pa, pb) || rolesSwapped(pa, pb);
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
-  const swapped = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa) ?? substitution(pa, pb);
+  const swappedKey = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa);
+  const substituted = differentValue || swappedKey ? null : substitution(pa, pb);
+  const swapped = swappedKey ?? substituted?.shown ?? null;
+  // Words one lesson only adds at its end ("… before alerting the on-call channel in Slack") refine the other: no merge, and no conflict either.
+  const conflictingValue = differentValue !== null || (swapped !== null && substituted?.insertion !== true);
 
   const specifics = specificDifference(pa.text, pb.text);
   let blocker = "";
@@ -847,7 +853,7 @@ export function judgeLessons(ka: LessonKey, kb: LessonKey, threshold = 0.6, prof
   const contradiction =
     sameTopic &&
     !aboutOtherThings &&
-    (opposite || reversed || negationDiffers || ((differentValue !== null || swapped !== null) && (pa.setting || pb.setting)));
+    (opposite || reversed || negationDiffers || (conflictingValue && (pa.setting || pb.setting)));
   const contradiction_kind = !contradiction
     ? undefined
     : opposite

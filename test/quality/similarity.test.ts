@@ -128,6 +128,24 @@ test("compareLessons: a setting with a different value is a contradiction candid
   assert.deepEqual([unrelated.duplicate, unrelated.contradiction], [false, false]);
 });
 
+test("compareLessons: a count changed in the same advice conflicts; words only added at its end refine it", () => {
+  const base = "Retry the payments webhook delivery 3 times with exponential backoff before alerting";
+  // How many times, how long to wait, how long to keep: values of a setting as much as "set X to N".
+  for (const [a, b] of [
+    [base, base.replace("3 times", "10 times")],
+    ["Wait 30 seconds for the search index to refresh before asserting in e2e tests", "Wait 5 seconds for the search index to refresh before asserting in e2e tests"],
+    ["Keep 7 days of WAL archives on the backup volume", "Keep 30 days of WAL archives on the backup volume"],
+  ] as const) {
+    const r = compareLessons(a, b);
+    assert.deepEqual([r.duplicate, r.contradiction], [false, true], `${a} / ${b}: ${r.reason}`);
+  }
+  const refined = compareLessons(base, `${base} the on-call channel in Slack`);
+  assert.deepEqual([refined.duplicate, refined.contradiction], [false, false], refined.reason);
+  // Words put inside the advice change how it is done: still a conflict.
+  const method = compareLessons("Use bun publish to release the package", "Use bun pm pack and then npm publish to release the package");
+  assert.deepEqual([method.duplicate, method.contradiction], [false, true], method.reason);
+});
+
 test("compareLessons: threshold is honoured and profiles give the same answer as strings", () => {
   const a = "Use transaction.atomic() around multi-step writes in Django.";
   const b = "In Django, wrap multi-step writes in transaction.atomic() so failures roll back.";
