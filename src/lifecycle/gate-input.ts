@@ -32,12 +32,13 @@ export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
   // A detection pattern is code-like (safety rules would misfire on it), but it must not carry a secret either.
   const pattern = input.prevention?.detection_pattern ? findSecrets(input.prevention.detection_pattern).issues : [];
   if (advice.length === 0 && forbidden.length === 0) return pattern;
-  const joined = advice.join("\n");
-  return [
-    ...findSecrets([...advice, ...forbidden].join("\n")).issues,
-    ...pattern,
-    ...(advice.length ? checkContentSafety(joined).filter((i) => i.severity === "reject" && i.code !== "destructive_command") : []),
-  ];
+  // Each field is an order of its own ("DO: …" for a required action): judged alone, as the lesson text
+  // is, so a warning in one ("never run rm -rf /") neither hides nor taints a command in another.
+  const safety = new Map<string, QualityIssue>();
+  for (const text of advice) {
+    for (const i of checkContentSafety(text)) if (i.severity !== "warn" && !safety.has(i.code + i.message)) safety.set(i.code + i.message, i);
+  }
+  return [...findSecrets([...advice, ...forbidden].join("\n")).issues, ...pattern, ...safety.values()];
 }
 
 export type GateOutcome =
