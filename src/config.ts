@@ -146,7 +146,7 @@ export const ConfigSchema = z
     model_limits: z
       .record(z.string(), z.number().int().min(1000))
       .default({ default: 128000 })
-      .describe("Context window in tokens per model id; `default` applies to the rest."),
+      .describe("Context window in tokens per model id; it overrides the window the host reports (OpenCode does), and `default` applies to models neither names."),
     context_budget: ContextBudgetConfigSchema.prefault({}),
     busy_timeout_ms: int(5000, 0, 600000, "How long a write waits for another process's lock."),
   })

@@ -12,14 +12,18 @@ export interface ContextBudget {
   text: string;
 }
 
-/** The context window `model_limits` gives a model id (its `default` for the rest) — the same rule injection uses. */
-export function contextLimit(config: Pick<CairnConfig, "model_limits">, model?: string): number {
+/**
+ * A model's context window — the same rule injection uses: what `model_limits` gives its id, else what
+ * its host reports (`reported`: OpenCode's model.limit.context), else `model_limits.default`.
+ */
+export function contextLimit(config: Pick<CairnConfig, "model_limits">, model?: string, reported?: number): number {
   const limits = config.model_limits;
-  return (model && limits[model]) || limits.default || 128000;
+  const known = reported !== undefined && Number.isFinite(reported) && reported > 0 ? reported : undefined;
+  return (model && limits[model]) || known || limits.default || 128000;
 }
 
-export function contextBudget(config: Pick<CairnConfig, "model_limits" | "context_budget">, tokensUsed: number, model?: string): ContextBudget {
-  const limit = contextLimit(config, model);
+export function contextBudget(config: Pick<CairnConfig, "model_limits" | "context_budget">, tokensUsed: number, model?: string, reported?: number): ContextBudget {
+  const limit = contextLimit(config, model, reported);
   const used = Math.max(0, tokensUsed) / limit;
   const b = config.context_budget;
   const level: BudgetLevel = !b.enabled ? "ok" : used >= b.critical_threshold ? "critical" : used >= b.warn_threshold ? "warn" : "ok";

@@ -17,6 +17,8 @@ export interface RetrievalContext {
   techStack?: string[];
   /** Tokens used by the conversation so far, for the budget regime. */
   tokensUsed?: number;
+  /** The model's context window as its host reports it; `model_limits` overrides it for the ids it names. */
+  contextWindow?: number;
   /** Model id, to look up its context window in `model_limits`. */
   model?: string;
 }

@@ -26,12 +26,12 @@ export interface InjectOptions {
   directivesOnly?: boolean;
 }
 
-export function modelLimit(s: Services, model?: string): number {
-  return contextLimit(s.config, model);
+export function modelLimit(s: Services, model?: string, reported?: number): number {
+  return contextLimit(s.config, model, reported);
 }
 
 export async function injectForContext(s: Services, given: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
-  const limit = modelLimit(s, given.model);
+  const limit = modelLimit(s, given.model, given.contextWindow);
   // Rounded so 20% headroom is 0.2, not 0.19999…, and lands in the regime the docs name.
   const headroom = Math.round(Math.max(0, 1 - (given.tokensUsed ?? 0) / limit) * 1e9) / 1e9;
   const k = s.config.knowledge;

@@ -47,3 +47,53 @@ test("thresholds and the model's limit come from config; enabled=false turns the
   }
   assert.equal(ConfigSchema.safeParse({ context_budget: { warn_threshold: 0.95, critical_threshold: 0.9 } }).success, false, "warn above critical is refused");
 });
+
+test("the window is the model's own as OpenCode reports it (model.limit.context), unless model_limits names the model", async () => {
+  const p = await loadPlugin({ orchestrators: ["architect"], model_limits: { "mock/pinned": 50_000, default: 128_000 } });
+  const at = async (sessionID: string, tokens: number, m: unknown) => {
+    await p.hook("chat.message")({ sessionID, agent: "architect" }, { message: {} as never, parts: [] });
+    const messages = [userMessage(`u_${tokens}`, "architect", "continue", sessionID), assistantMessage(`a_${tokens}`, `u_${tokens}`, tokens, sessionID)];
+    await p.hook("experimental.chat.messages.transform")({}, { messages });
+    const out = { system: ["You are opencode."] };
+    await p.hook("experimental.chat.system.transform")({ sessionID, model: m as never }, out);
+    return out.system.slice(1).join("\n");
+  };
+  try {
+    assert.doesNotMatch(await at("ses_big", 120_000, { id: "big", providerID: "mock", limit: { context: 1_000_000, output: 8_000 } }), /CONTEXT/, "12 % of a 1M window");
+    assert.match(await at("ses_small", 31_000, { id: "small", providerID: "mock", limit: { context: 32_000, output: 4_000 } }), /CONTEXT CRITICAL: ~97%/, "97 % of a 32k window");
+    assert.match(await at("ses_pin", 46_000, { id: "pinned", providerID: "mock", limit: { context: 1_000_000, output: 8_000 } }), /CONTEXT CRITICAL: ~92%/, "model_limits wins");
+    assert.match(await at("ses_none", 95_000, { id: "unknown", providerID: "mock" }), /CONTEXT WARNING: ~74%/, "no limit reported: the default");
+  } finally {
+    await p.close();
+  }
+});
+
+test("right after compaction the summary's token count (the whole old history) is not read as the context in use", async () => {
+  const p = await loadPlugin({ orchestrators: ["architect"] });
+  try {
+    const sessionID = "ses_compacted";
+    await p.hook("chat.message")({ sessionID, agent: "architect" }, { message: {} as never, parts: [] });
+    const summary = assistantMessage("a_sum", "u_0", 120_000, sessionID);
+    (summary.info as { summary?: boolean }).summary = true;
+    const messages = [userMessage("u_0", "architect", "what did we do so far", sessionID), summary, userMessage("u_1", "architect", "continue", sessionID)];
+    await p.hook("experimental.chat.messages.transform")({}, { messages });
+    const out = { system: ["You are opencode."] };
+    await p.hook("experimental.chat.system.transform")({ sessionID, model }, out);
+    assert.doesNotMatch(out.system.join("\n"), /CONTEXT/);
+  } finally {
+    await p.close();
+  }
+});
+
+test("a system prompt that merely mentions [cairn] (an AGENTS.md, a skill) still gets Cairn's lines, once", async () => {
+  const p = await loadPlugin({ orchestrators: ["architect"] });
+  try {
+    const out = { system: ["You are opencode.\nAGENTS.md: lessons come from [cairn]; run `cairn recall` when unsure."] };
+    await p.hook("experimental.chat.system.transform")({ sessionID: "ses_m", model }, out);
+    assert.equal(out.system.length, 2, "Cairn's addition is there");
+    await p.hook("experimental.chat.system.transform")({ sessionID: "ses_m", model }, out);
+    assert.equal(out.system.length, 2, "and not doubled on the same output");
+  } finally {
+    await p.close();
+  }
+});

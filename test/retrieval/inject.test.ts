@@ -47,6 +47,9 @@ test("budget regimes by headroom: > 60% full, 20–60% half, 5–20% quarter, < 
         if (regime === "skip") assert.equal(r.text, "", at);
         else assert.equal(r.entries.length, maxEntries, `${at}: the budget is used when enough lessons match`);
       }
+      // The model's own window, as its host reports it, when model_limits does not name the model.
+      assert.equal((await cairn.inject({ ...CTX, model: "other/big", tokensUsed: 90_000, contextWindow: 1_000_000 }, { recordShown: false })).regime, "full", "9 % of a 1M window");
+      assert.equal((await cairn.inject({ ...CTX, model: "other/small", tokensUsed: 30_000, contextWindow: 32_000 }, { recordShown: false })).regime, "quarter", "94 % of a 32k window");
       // Whole entries only: a block never ends mid-lesson.
       const quarter = await cairn.inject({ ...CTX, tokensUsed: 90_000 }, { recordShown: false });
       const last = quarter.text.trimEnd().split("\n").pop()!;

@@ -85,6 +85,8 @@ export class Injector {
     const planned = this.state.plans.read();
     const phase = planned?.plan.current?.title;
     const task = planned ? currentTask(planned.plan) : undefined;
+    // Reported by the system hook of an earlier step with this model (messages.transform runs first and is given none).
+    const window = user.info.model ? this.state.usage.windowOf(user.info.model.providerID, user.info.model.modelID) : undefined;
     const ctx: RetrievalContext = {
       ...(phase ? { phase } : {}),
       ...(task ? { task: `${task.id} ${task.text}` } : {}),
@@ -94,6 +96,7 @@ export class Injector {
       ...(agent ? { agent } : {}),
       tokensUsed: estimateTokens(messages),
       ...(user.info.model ? { model: modelKey(cairn, user.info.model.providerID, user.info.model.modelID) } : {}),
+      ...(window ? { contextWindow: window } : {}),
     };
     // Delegated agents (coder, reviewer, …) get only the directives that apply to them.
     const r = await cairn.inject(ctx, { actor: `agent:${agent}`, directivesOnly: !orchestrator });

@@ -7,7 +7,7 @@ import { Injector } from "./inject.js";
 import { safeHook } from "./log.js";
 import { resolveOptions } from "./options.js";
 import { PluginState } from "./state.js";
-import { compactionContext, isHiddenAgentPrompt, SYSTEM_MARKER, systemAddition } from "./system.js";
+import { compactionContext, isHiddenAgentPrompt, systemAddition } from "./system.js";
 import { pluginTools } from "./tools.js";
 
 /** Sends the one-time problem report to OpenCode's own log too; never awaited, never throws. */
@@ -39,9 +39,11 @@ export const CairnPlugin: Plugin = async (input, options) => {
     }),
 
     "experimental.chat.system.transform": safeHook(state.log, "experimental.chat.system.transform", async (i, o) => {
-      if (o.system.some((s) => s.includes(SYSTEM_MARKER) || isHiddenAgentPrompt(s))) return;
+      state.usage.noteModel(i.model);
+      if (o.system.some((s) => isHiddenAgentPrompt(s))) return;
       const addition = await systemAddition(state, i.sessionID, i.model);
-      if (addition) o.system.push(addition);
+      // Our own lines, exactly: OpenCode hands the whole prompt (AGENTS.md, skills) as one string, which may say "[cairn]" itself.
+      if (addition && !o.system.some((s) => s.includes(addition))) o.system.push(addition);
     }),
 
     "experimental.chat.messages.transform": safeHook(state.log, "experimental.chat.messages.transform", async (_i, o) => {

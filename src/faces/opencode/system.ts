@@ -5,6 +5,7 @@ import { readContextNotes } from "../../retrieval/context-notes.js";
 import { currentTask, phaseSummary } from "../../retrieval/plan.js";
 import { cautionOf } from "../../retrieval/render.js";
 import type { PluginState } from "./state.js";
+import type { HookModel } from "./usage.js";
 
 export const SYSTEM_MARKER = "[cairn]";
 
@@ -34,7 +35,7 @@ export function isHiddenAgentPrompt(system: string): boolean {
 }
 
 /** The lines to append to a system prompt, or "" when there is nothing to say. */
-export async function systemAddition(state: PluginState, sessionID: string | undefined, model?: { providerID?: string; id?: string }): Promise<string> {
+export async function systemAddition(state: PluginState, sessionID: string | undefined, model?: HookModel): Promise<string> {
   // Knowledge switched off: no instruction to use tools that would only answer "disabled".
   if (!(await state.enabled())) return "";
   const opts = state.options.plugin;

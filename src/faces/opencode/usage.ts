@@ -8,14 +8,19 @@ export type MessageWithParts = Parameters<NonNullable<Hooks["experimental.chat.m
 const MAX_SESSIONS = 200;
 const CHARS_PER_TOKEN = 4;
 
-/** Tokens in play: the provider's count from the last answer, or ~4 chars per token of every part, whichever is larger. */
+/**
+ * Tokens in play: the provider's count from the last answer, or ~4 chars per token of every part,
+ * whichever is larger. A compaction summary's count is the whole history it replaced, not what is in
+ * play after it: it is not read.
+ */
 export function estimateTokens(messages: readonly MessageWithParts[]): number {
   let chars = 0;
   let reported = 0;
   for (const m of messages) {
     if (m.info.role === "assistant") {
       const t = m.info.tokens;
-      if (t) reported = t.input + t.output + t.reasoning + t.cache.read + t.cache.write;
+      if (m.info.summary) reported = 0;
+      else if (t) reported = t.input + t.output + t.reasoning + t.cache.read + t.cache.write;
     }
     for (const p of m.parts) {
       if (p.type === "text" || p.type === "reasoning") chars += p.text.length;
@@ -35,8 +40,32 @@ export function modelKey(cairn: Cairn, providerID: string, modelID: string): str
   return cairn.config.model_limits[full] ? full : modelID;
 }
 
+/** A model as the hooks name it; OpenCode's system hook also gives its limits. */
+export interface HookModel {
+  providerID?: string;
+  id?: string;
+  limit?: { context?: number };
+}
+
 export class ContextUsage {
   private readonly tokens = new Map<string, number>();
+  /** Each model's context window as OpenCode last reported it ("provider/model" → tokens). */
+  private readonly windows = new Map<string, number>();
+
+  /** Remembers a model's window from a hook that reports it, for the hooks that do not (messages.transform). */
+  noteModel(model: HookModel | undefined): void {
+    const w = model?.limit?.context;
+    if (!model?.providerID || !model.id || typeof w !== "number" || !(w > 0)) return;
+    const key = `${model.providerID}/${model.id}`;
+    this.windows.delete(key);
+    this.windows.set(key, w);
+    if (this.windows.size > MAX_SESSIONS) this.windows.delete(this.windows.keys().next().value as string);
+  }
+
+  /** The window OpenCode reported for a model, if it has. */
+  windowOf(providerID: string, modelID: string): number | undefined {
+    return this.windows.get(`${providerID}/${modelID}`);
+  }
 
   /**
    * OpenCode runs messages.transform before it builds the system prompt of the same model call,
@@ -51,10 +80,11 @@ export class ContextUsage {
   }
 
   /** The CONTEXT WARNING / CRITICAL line for this session and model, or "". */
-  warning(cairn: Cairn, sessionID: string | undefined, model: { providerID?: string; id?: string } | undefined): string {
+  warning(cairn: Cairn, sessionID: string | undefined, model: HookModel | undefined): string {
+    this.noteModel(model);
     const used = sessionID ? this.tokens.get(sessionID) : undefined;
     if (used === undefined) return "";
     const key = model?.providerID && model.id ? modelKey(cairn, model.providerID, model.id) : undefined;
-    return contextBudget(cairn.config, used, key).text;
+    return contextBudget(cairn.config, used, key, model?.limit?.context).text;
   }
 }

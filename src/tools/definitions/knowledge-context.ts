@@ -20,6 +20,7 @@ export const knowledgeContext = defineTool({
     tech_stack: z.array(z.string().min(1).max(60)).max(30).optional().describe('Technologies in play, e.g. ["typescript", "postgres"].'),
     tokens_used: z.number().int().min(0).optional().describe("Tokens used by the conversation so far; a fuller context gets a shorter block."),
     model: z.string().max(120).optional().describe("Your model id, to size the block to its context window."),
+    context_window: z.number().int().min(1_000).max(100_000_000).optional().describe("Your context window in tokens, when you know it (the project's model_limits override it for the models they name)."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async run(a, ctx) {
@@ -33,6 +34,7 @@ export const knowledgeContext = defineTool({
       techStack: a.tech_stack,
       tokensUsed: a.tokens_used,
       model: a.model,
+      contextWindow: a.context_window,
     };
     if (!a.task && !a.phase && !a.last_message && !a.files?.length && !a.tech_stack?.length) {
       throw new CairnError("INVALID_INPUT", "Describe the context: pass at least one of task, phase, last_message, files or tech_stack.");
