@@ -41,8 +41,11 @@ export interface PlanContext {
   tasksTotal: number;
 }
 
-/** A plan is a page of text; anything bigger is read only this far (a truncated plan.json then falls back to plan.md). */
-export const MAX_PLAN_BYTES = 256 * 1024;
+/**
+ * A plan is read only this far (a truncated plan.json then falls back to plan.md): far past any plan a
+ * person keeps — forty phases of ten long tasks are ~300 KB — and still a bounded read per change.
+ */
+export const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 const MAX_CONTEXT_CHARS = 400;
 const MAX_DESCRIPTION_LINES = 4;
 

@@ -178,3 +178,32 @@ test("regression 11.13: plan keeps its Markdown lines, agents show temperature, 
   assert.match(agents, /- coder \(subagent, temperature 0, gets directives\)/);
   await p.hook("config")(config);
 });
+
+test("/swarm on odd input: an empty plan, a long plan, an agent config with line breaks, a knowledge base that cannot open", async () => {
+  const q = await loadPlugin({ orchestrators: ["architect"] }, p.dir + "-odd");
+  try {
+    await q.hook("config")({ agent: { architect: { mode: "primary", model: "anthropic/claude\n## injected", description: "plans" } } });
+    const ask = async (args: string) => {
+      const out = { parts: [{ type: "text", text: "template" }] as never[] };
+      await q.hook("command.execute.before")({ command: "swarm", sessionID: "ses_odd", arguments: args }, out);
+      return (out.parts[0] as unknown as { text: string }).text;
+    };
+    writePlan(q.dir, "   \n");
+    assert.match(await ask("plan"), /No active swarm plan found/, "an empty plan.md is no plan");
+    // Forty finished phases of ten tasks, then the one in progress: ~300 KB.
+    const done = Array.from({ length: 40 }, (_, i) => `## Phase ${i + 1}: Step ${i + 1} [COMPLETE]\n${Array.from({ length: 10 }, (_, t) => `- [x] ${i + 1}.${t + 1}: ${"finished work item with a long description ".repeat(16)}`).join("\n")}\n`).join("\n");
+    writePlan(q.dir, `# Plan: Long haul\n\n${done}\n## Phase 41: The last one [IN PROGRESS]\n- [x] 41.1: started\n- [ ] 41.2: to do\n`);
+    const status = await ask("status");
+    assert.match(status, /Phases: 40\/41 complete; tasks: 401\/402 done/, status);
+    assert.match(status, /Current: Phase 41: The last one/);
+    assert.match(await ask("plan 41"), /41\.2: to do/);
+    const agents = await ask("agents");
+    assert.doesNotMatch(agents, /\n## injected/, "a model name cannot start a heading of its own");
+    // The knowledge base cannot open: .swarm is a file. Every command still answers, saying why.
+    fs.rmSync(path.join(q.dir, ".swarm"), { recursive: true, force: true });
+    fs.writeFileSync(path.join(q.dir, ".swarm"), "not a folder");
+    assert.match(await ask("knowledge stats"), /^\/swarm knowledge stats\n\nFailed: /);
+  } finally {
+    await q.close();
+  }
+});

@@ -71,7 +71,7 @@ async function status(state: PluginState): Promise<string> {
 
 async function planText(state: PluginState, args: string[]): Promise<string> {
   const planned = state.plans.read();
-  if (!planned) return "No active swarm plan found (.swarm/plan.md).";
+  if (!planned || !planned.text.trim()) return "No active swarm plan found (.swarm/plan.md).";
   const n = args[0] && /^\d+$/.test(args[0]) ? Number(args[0]) : undefined;
   // Markdown stays Markdown: the TUI renders it, and the model reads the structure.
   if (n === undefined) return sanitizeMarkdownForPrompt(planned.text, MAX_PLAN_CHARS);
@@ -88,7 +88,8 @@ function agentsText(state: PluginState): string {
       const a = (raw ?? {}) as { model?: string; mode?: string; description?: string; disable?: boolean; temperature?: unknown; tools?: Record<string, boolean>; permission?: { edit?: string } };
       const readOnly = a.tools?.write === false || a.tools?.edit === false || a.permission?.edit === "deny";
       const temperature = typeof a.temperature === "number" ? `temperature ${a.temperature}` : undefined;
-      const bits = [a.mode, a.model, temperature, readOnly ? "read-only" : undefined, a.disable ? "disabled" : undefined, state.isOrchestrator(name) ? "gets lessons block" : "gets directives"].filter(Boolean);
+      // The user's config, but still text pasted into the conversation: one line each.
+      const bits = [a.mode && sanitizeForPrompt(String(a.mode), 40), a.model && sanitizeForPrompt(String(a.model), 120), temperature, readOnly ? "read-only" : undefined, a.disable ? "disabled" : undefined, state.isOrchestrator(name) ? "gets lessons block" : "gets directives"].filter(Boolean);
       return `- ${sanitizeForPrompt(name, 60)} (${bits.join(", ")})${a.description ? `: ${sanitizeForPrompt(a.description, 120)}` : ""}`;
     }),
   ].join("\n");
@@ -137,7 +138,10 @@ export async function runCommand(state: PluginState, curator: Curator, rawArgs: 
     }
   } catch (e) {
     if (isCairnError(e)) return `Failed: ${e.message}`;
-    throw e;
+    // Anything else (a store that cannot open, a file system error) is answered too: a command that
+    // says nothing leaves its template to the model with no note, and the log may be what failed.
+    state.log.write("error", `/${name} ${sub ?? ""}: ${e instanceof Error ? e.message : String(e)}`);
+    return `Failed: ${sanitizeForPrompt(e instanceof Error ? e.message : String(e), 300)}`;
   }
 }
 
