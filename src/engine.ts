@@ -27,7 +27,7 @@ import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
-import { archiveEntry, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
+import { archiveEntry, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { WriteResult } from "./lifecycle/write.js";
 import type { OutcomeInput } from "./learning/outcome.js";
@@ -469,6 +469,12 @@ export class Cairn {
       newRef = replacement;
     } else {
       const { writeLesson } = await import("./lifecycle/write.js");
+      // Already superseded: only a restatement of what replaced it is no conflict (it merges into that entry).
+      if (old.lifecycle.status === "superseded") {
+        const by = old.lifecycle.superseded_by ? await locate(this.services, old.lifecycle.superseded_by).then((l) => l.entry, () => undefined) : undefined;
+        const { compareLessons } = await import("./quality/similarity.js");
+        if (!by || !compareLessons(replacement.lesson, by.lesson, this.config.knowledge.dedup_threshold).duplicate) await assertNotSuperseded(this.services, old);
+      }
       const r = await writeLesson(this.services, { ...replacement, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
       // The write path retires the old lesson itself when it may; a person's approved lesson waits for a person.

@@ -165,11 +165,23 @@ export async function removeEntry(s: Services, ref: string, opts: { force?: bool
   return loc.entry;
 }
 
+/**
+ * An entry is superseded once: a second replacement would leave two entries each saying it replaced
+ * it. The message names the entry that did (its id when that one is gone), the one to supersede now.
+ */
+export async function assertNotSuperseded(s: Services, e: Entry, replacementId?: string): Promise<void> {
+  if (e.lifecycle.status !== "superseded" || (replacementId !== undefined && e.lifecycle.superseded_by === replacementId)) return;
+  const id = e.lifecycle.superseded_by;
+  const by = id ? await locate(s, id).then((l) => l.entry.handle, () => id) : undefined;
+  throw new CairnError("CONFLICT", `${e.handle} is already superseded by ${by ?? "another entry"}; supersede ${by ?? "that entry"} instead.`);
+}
+
 /** Marks `oldRef` superseded by `newRef` (same tier); both stay, linked both ways. */
 export async function supersedeEntry(s: Services, oldRef: string, newRef: string, actor: string): Promise<{ old: Entry; replacement: Entry }> {
   const oldLoc = await locate(s, oldRef);
   const newLoc = await locate(s, newRef);
   if (oldLoc.entry.id === newLoc.entry.id) throw new CairnError("INVALID_INPUT", "An entry cannot supersede itself.");
+  await assertNotSuperseded(s, oldLoc.entry, newLoc.entry.id);
   assertMayRetire(oldLoc.entry, actor, "supersede");
   const old = await oldLoc.store.updateEntry(
     oldLoc.entry.id,

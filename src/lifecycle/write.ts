@@ -273,9 +273,20 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     );
     // To an agent a draft does not exist, so it cannot name one either.
     if (declared?.lifecycle.status === "draft" && !isHumanActor(opts.actor)) declared = undefined;
-    const problem = !declared ? `supersedes: no entry "${input.supersedes.slice(0, 60)}"` : declared.tier !== opts.tier ? `supersedes: ${declared.handle} is in the ${declared.tier} tier, not ${opts.tier}` : undefined;
+    const problem = !declared
+      ? `supersedes: no entry "${input.supersedes.slice(0, 60)}"`
+      : declared.tier !== opts.tier
+        ? `supersedes: ${declared.handle} is in the ${declared.tier} tier, not ${opts.tier}`
+        : undefined;
     if (problem) return fieldRejection(store, [...issues, { layer: "structure", severity: "reject", code: "invalid_supersedes", message: problem }]);
     input.supersedes = declared!.id;
+    // Replaced already: a second replacement would leave two entries each saying it replaced it. The
+    // lesson is stored on its own (or merges into the one that replaced it), and the writer is told.
+    if (declared!.lifecycle.status === "superseded") {
+      issues.push({ layer: "quality", severity: "warn", code: "already_superseded", message: `${declared!.handle} is already superseded; stored without replacing it (supersede the entry that replaced it instead)` });
+      declared = undefined;
+      delete input.supersedes;
+    }
   }
   // Under approval an agent's lesson waits for a person; so does anything it would retire, and advice
   // the safety gate holds for review (issue 11 item 10): a draft is never injected nor recalled for an agent.

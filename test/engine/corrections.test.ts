@@ -51,3 +51,24 @@ test("a supersede that is refused leaves the old lesson exactly as it was", asyn
     assert.equal((await c.history(old.id!)).length, eventsBefore);
   });
 });
+
+test("an entry already superseded cannot be superseded again: the links stay one chain", async () => {
+  await withCairn(async (c) => {
+    const old = await c.add({ lesson: OLD, category: "tooling" });
+    const first = await c.supersede(old.id!, { lesson: REFINED });
+    assert.equal(first.old.lifecycle.status, "superseded");
+    const other = await c.add({ lesson: "Commit the generated Prisma client only in the docs example app, never in services/api.", category: "tooling" });
+    const conflict = (e: Error & { code?: string }) => e.code === "CONFLICT" && e.message.includes(first.replacement.handle);
+    await assert.rejects(c.supersede(old.id!, other.id!), conflict, "by an existing entry");
+    await assert.rejects(c.supersede(old.id!, { lesson: "Run prisma generate in the postinstall script so a fresh clone never has a stale client." }), conflict, "by new text");
+    const after = await c.get(old.id!);
+    assert.equal(after.lifecycle.superseded_by, first.replacement.id);
+    assert.equal((await c.get(other.id!)).lifecycle.supersedes, undefined);
+    // A declared supersedes on add: the lesson is stored on its own, told why, and the chain is unchanged.
+    const declared = await c.add({ lesson: "Run prisma generate from a git hook so the client never lags schema.prisma in anyone's clone.", category: "tooling", supersedes: old.id });
+    assert.equal(declared.action, "added");
+    assert.ok(declared.issues.some((i) => i.code === "already_superseded"), JSON.stringify(declared.issues));
+    assert.equal((await c.get(declared.id!)).lifecycle.supersedes, undefined);
+    assert.equal((await c.get(old.id!)).lifecycle.superseded_by, first.replacement.id);
+  });
+});
