@@ -74,6 +74,20 @@ test("an agent's supersede of an approved lesson says it waits for a person, not
   assert.deepEqual(listed.body.map((e: { handle: string }) => e.handle), [old.body.handle], "the approved lesson stands");
 });
 
+test("--json holds with no command, a command group alone and --version: one JSON value on stdout", async () => {
+  for (const args of [["--json"], ["hive", "--json"]]) {
+    const r = await sb.raw(args);
+    assert.equal(r.code, 2, args.join(" "));
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.error.code, "INVALID_INPUT");
+    assert.doesNotMatch(body.error.message, /outputHelp/);
+    assert.match(body.error.message, /command/);
+  }
+  const v = await sb.raw(["--version", "--json"]);
+  assert.equal(v.code, 0);
+  assert.match(JSON.parse(v.stdout).version, /^\d+\.\d+\.\d+/);
+});
+
 test("a mistyped command gets the suggestion and a pointer to --help, not the whole help", async () => {
   const r = await sb.raw(["recal", "auth"]);
   assert.equal(r.code, 2);

@@ -65,15 +65,26 @@ export async function run(argv: string[]): Promise<number> {
   const json = argv.slice(2).includes("--json");
   const out = new Output(json);
   if (json) {
-    // Commander's own error text would break the one-JSON-value rule; the catch below prints it.
-    program.configureOutput({ outputError: () => {} });
-    for (const cmd of program.commands) cmd.configureOutput({ outputError: () => {} });
+    // Commander's own text (errors, the help it shows for a missing command, the version) would break
+    // the one-JSON-value rule; the catch below prints each as JSON. `--help` itself is still text.
+    const asked = argv.slice(2).some((a) => a === "--help" || a === "-h" || a === "help");
+    const quiet = { outputError: () => {}, ...(asked ? {} : { writeOut: () => {} }) };
+    program.configureOutput(quiet);
+    for (const cmd of program.commands) cmd.configureOutput(quiet);
   }
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.OK;
   } catch (e) {
     if (!(e instanceof CommanderError)) throw e;
+    if (json && e.code === "commander.version") {
+      out.print({ version: e.message });
+      return EXIT.OK;
+    }
+    if (json && e.code === "commander.help") {
+      out.print({ error: { code: "INVALID_INPUT", message: "A command is required, e.g. cairn recall \"<query>\"; cairn --help lists them." } });
+      return EXIT.USAGE;
+    }
     if (e.exitCode === 0) return EXIT.OK;
     // Commander printed the error and its "(Did you mean …?)"; a pointer beats the whole help after a typo.
     if (e.code === "commander.unknownCommand" && !json) process.stderr.write("Run `cairn --help` for every command.\n");
