@@ -108,9 +108,44 @@ function pick<T>(field: string, a: T | null | undefined, b: T | null | undefined
 
 const blank = (s: string | null | undefined) => (s === null || s === undefined || s.trim() === "" ? undefined : s);
 
+/** `cairn add`'s flag names → where a lesson document keeps them (`[group, key]`, or a top-level key). */
+const FLAG_KEYS: Readonly<Record<string, readonly [string, string] | string>> = {
+  files: ["applicability", "file_globs"], stack: ["applicability", "tech_stack"], projects: ["applicability", "projects"],
+  agents: ["applicability", "agents"], tools: ["applicability", "tools"], detect: ["prevention", "detection_pattern"],
+  guardrail: ["prevention", "suggested_guardrail"], require: "required_actions", forbid: "forbidden_actions",
+  verify: "verification_checks", "root-cause": "root_cause", "hive-eligible": "hive_eligible", "max-phases": "max_phases",
+};
+
+/**
+ * A document written with the add command's flag names (`files:`, `stack:`, `prevention: "…"` for its
+ * rule, `require:` …) as the Knowledge Object keys it stands for. A field given both ways with two
+ * values is refused by `pick` as any field given twice is.
+ */
+function flagNamesToKeys(raw: unknown): unknown {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
+  const doc: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  if (typeof doc.prevention === "string") doc.prevention = { rule: doc.prevention };
+  for (const [flag, to] of Object.entries(FLAG_KEYS)) {
+    if (!(flag in doc)) continue;
+    const value = doc[flag];
+    delete doc[flag];
+    if (typeof to === "string") {
+      if (to in doc && JSON.stringify(doc[to]) !== JSON.stringify(value)) throw new CairnError("INVALID_INPUT", `Give ${to} once: the document sets it as ${flag} and ${to} with different values.`);
+      doc[to] = value;
+      continue;
+    }
+    const [group, key] = to;
+    const g = doc[group] && typeof doc[group] === "object" ? { ...(doc[group] as Record<string, unknown>) } : {};
+    if (key in g && JSON.stringify(g[key]) !== JSON.stringify(value)) throw new CairnError("INVALID_INPUT", `Give ${group}.${key} once: the document sets it as ${flag} and ${group}.${key} with different values.`);
+    g[key] = value;
+    doc[group] = g;
+  }
+  return doc;
+}
+
 /** A parsed document to lesson fields; unknown keys and bad enum values are refused with their path. */
 export function fieldsFromDocument(raw: unknown): LessonFields {
-  const r = DocumentSchema.safeParse(raw);
+  const r = DocumentSchema.safeParse(flagNamesToKeys(raw));
   if (!r.success) {
     const detail = r.error.issues.map((i) => `${i.path.join(".") || "document"}: ${i.message}`).join("; ");
     throw new CairnError("INVALID_INPUT", `Invalid lesson document: ${detail}`);

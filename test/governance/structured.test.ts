@@ -73,6 +73,37 @@ test("a Knowledge Object YAML file maps onto one entry", async () => {
   assert.throws(() => parseLessonFile("- a\n- b\n", "l.yaml"), /one lesson as a mapping/);
 });
 
+test("a lesson file may use the add command's flag names (the README's \"same keys\")", () => {
+  const f = parseLessonFile(
+    [
+      "lesson: Check the session token for null in src/auth/middleware.ts before reading claims.",
+      "files: [src/auth/**]",
+      "stack: [typescript]",
+      "projects: [web]",
+      "prevention: Return 401 when the token is missing.",
+      "detect: token\\.claims",
+      "guardrail: lint rule no-unchecked-token",
+      "require: [check the token for null]",
+      "forbid: [read token.claims unchecked]",
+      "verify: [a test for the missing-token 401]",
+      "root-cause: null_reference",
+    ].join("\n"),
+    "lesson.yaml",
+  );
+  assert.deepEqual(f.applicability?.file_globs, ["src/auth/**"]);
+  assert.deepEqual(f.applicability?.tech_stack, ["typescript"]);
+  assert.deepEqual(f.applicability?.projects, ["web"]);
+  assert.equal(f.prevention?.rule, "Return 401 when the token is missing.");
+  assert.equal(f.prevention?.detection_pattern, "token\\.claims");
+  assert.equal(f.prevention?.suggested_guardrail, "lint rule no-unchecked-token");
+  assert.deepEqual(f.required_actions, ["check the token for null"]);
+  assert.deepEqual(f.forbidden_actions, ["read token.claims unchecked"]);
+  assert.deepEqual(f.verification_checks, ["a test for the missing-token 401"]);
+  assert.equal(f.root_cause, "null_reference");
+  // Both spellings of one field, differently: refused, as any field given twice is.
+  assert.throws(() => parseLessonFile("lesson: x\nfiles: [a/**]\napplicability: {file_globs: [b/**]}\n", "l.yaml"), /file_globs/);
+});
+
 test("validation: title ≤ 80, root cause in the enum, a usable detection pattern, an existing supersedes target", async () => {
   const env = await openEnv();
   try {
