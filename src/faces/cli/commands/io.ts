@@ -63,7 +63,7 @@ Examples:
   program
     .command("export")
     .argument("<file>", "file to write (replaced atomically), or - for stdout")
-    .description("write entries as lossless JSONL; `cairn import` restores them")
+    .description("write every field of every entry as JSONL; `cairn import` restores them exactly (each entry's event history stays behind: `cairn show` then starts at the import)")
     .addOption(new Option("--format <format>", "cairn adds a header line; jsonl is bare entries").choices(["cairn", "jsonl"]).default("cairn"))
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
     .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json\n  $ cairn export - --tier swarm | gzip > swarm.jsonl.gz")
