@@ -127,6 +127,14 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) => isStatedSecret(v, all),
   },
+  // After a bare "key" only a value no name or digest looks like: 24+ characters mixing upper case, lower case and digits.
+  {
+    kind: "stated_secret",
+    re: /\bkey\s+(?:(?:is|was|=|:)\s+)?(?<q>["'`]?)(?<v>[A-Za-z0-9+/_=-]{24,512})\k<q>(?![A-Za-z0-9+/_=-])/dgi,
+    needs: /key/,
+    lower: true,
+    accept: (v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && !isPlaceholder(v) && !WORDS_JOINED.test(v) && hasRandomPart(v),
+  },
   // Discord: the bot's id in base64 (a snowflake: digits only), a timestamp, an HMAC.
   { kind: "discord_bot_token", re: /\b(?<v>[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40})(?![A-Za-z\d_-])/dg, needs: /\.[A-Za-z\d_-]{6}\./, accept: isDiscordToken },
   {

@@ -186,11 +186,22 @@ test("a key written out after its name is a secret even with a vendor prefix, in
     "The lob API key live_0979969b3f6cc23ed67e9b650bfaf64f710 is for production only.",
     "The lemlist API key 24203d9f149dd02d1d944ee799cfb57e is shared by the sales tools.",
     "The shortcut API token 2e15518b-b3b1-4269-9746-4dd87951caa2 belongs to the bot user.",
-  ]) assert.ok(findSecrets(text).issues.length > 0, text);
+    // After a bare "key", a long value mixing upper case, lower case and digits.
+    "Use key 9382dffx1kVZQ2tqMnMcLRkBOzZU3G8xI7CGr5c3 for the claude client in scripts/summarize.ts.",
+    "Key: Qm9vBm8ZrX2pL7dW4tY1nC6vH3sK0aE5 opens the staging bucket.",
+  ]) {
+    const found = findSecrets(text);
+    assert.ok(found.issues.length > 0, text);
+    assert.doesNotMatch(found.masked, /9382dffx1k|Qm9vBm8ZrX/, "masked");
+  }
   for (const text of [
     "The tokenizer cl100k_base_encoding_v2 counts tokens for gpt-4 models.",
     "The secret config.auth.signingSecretKey is read at boot from the vault.",
     "The API key rotation_policy_v2_strict applies to every service account.",
+    // A cache key is a digest or a name, not a credential.
+    "Bust the cache key 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b after a schema change.",
+    "The key userProfileCacheV2ByTenantId is read before every request.",
+    "The cache key is tenant42:user17:settings and expires after 300 seconds.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
