@@ -425,6 +425,20 @@ async function placeLesson(
 }
 
 /** A new sighting confirms the entry; when it adds no new phase or project, nothing is written at all. */
+/** The structured fields an input brings that its near-duplicate entry does not already hold. */
+function fieldsNotMerged(input: NewEntry, target: Entry): string[] {
+  const brings = (a: object | undefined, b: object) =>
+    a !== undefined && Object.entries(a).some(([k, v]) => v !== undefined && (!Array.isArray(v) || v.length > 0) && JSON.stringify(v) !== JSON.stringify((b as Record<string, unknown>)[k]));
+  const names: string[] = [];
+  if (input.title && input.title !== target.title) names.push("title");
+  if (input.why && input.why !== target.why) names.push("why");
+  if (brings(input.prevention, target.prevention)) names.push("prevention");
+  // The directive's priority and enforcement have defaults: only its actions count as brought.
+  if (brings({ required_actions: input.directive?.required_actions, forbidden_actions: input.directive?.forbidden_actions, verification_checks: input.directive?.verification_checks }, target.directive)) names.push("directive");
+  if (brings(input.applicability, target.applicability)) names.push("applicability");
+  return names;
+}
+
 async function reinforce(
   s: Services,
   store: Store,
@@ -435,6 +449,13 @@ async function reinforce(
   issues: QualityIssue[],
 ): Promise<WriteResult> {
   const confirmation = { phase: sightingPhase(input, opts, s), project_id: s.project.id, by: opts.actor };
+  const unmerged = fieldsNotMerged(input, target);
+  if (unmerged.length) {
+    issues = [...issues, {
+      layer: "quality", severity: "warn", code: "fields_not_merged",
+      message: `a sighting of ${target.handle}: its ${unmerged.join(", ")} were not applied to it; edit ${target.handle} to add them`,
+    }];
+  }
   const base = { action: "reinforced" as const, tier: store.tier, similarity, issues };
   if (!isNewConfirmation(target, confirmation)) {
     return { ...base, id: target.id, handle: target.handle, status: target.lifecycle.status, noop: true, reason: `already known as ${target.handle}` };

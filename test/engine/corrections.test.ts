@@ -72,3 +72,19 @@ test("an entry already superseded cannot be superseded again: the links stay one
     assert.equal((await c.get(old.id!)).lifecycle.superseded_by, first.replacement.id);
   });
 });
+
+test("a near-duplicate add that brings structured fields the entry lacks says they were not applied, and how to apply them", async () => {
+  await withCairn(async (c) => {
+    const first = await c.add({ lesson: OLD, category: "tooling" });
+    const again = await c.add({ lesson: OLD, category: "tooling", directive: { forbidden_actions: ["commit a stale generated client"] }, prevention: { rule: "Run prisma generate in postinstall." } });
+    assert.equal(again.action, "reinforced");
+    const note = again.issues.find((i) => i.code === "fields_not_merged");
+    assert.ok(note, JSON.stringify(again.issues));
+    assert.match(note.message, new RegExp(`${first.handle}.*prevention.*directive|${first.handle}.*directive.*prevention`));
+    assert.match(note.message, /edit/);
+    assert.deepEqual((await c.get(first.id!)).directive.forbidden_actions, [], "nothing merged silently");
+    // A plain restatement brings nothing new: no note.
+    const plain = await c.add({ lesson: OLD, category: "tooling", phase: "p9" });
+    assert.ok(!plain.issues.some((i) => i.code === "fields_not_merged"));
+  });
+});
