@@ -88,6 +88,15 @@ test("--json holds with no command, a command group alone and --version: one JSO
   assert.match(JSON.parse(v.stdout).version, /^\d+\.\d+\.\d+/);
 });
 
+test("--limit 0 is refused, not answered with \"no matching lessons\"", async () => {
+  const p = sb.project("limit-zero");
+  for (const args of [["recall", "prisma", "--limit", "0"], ["list", "--limit", "0"]]) {
+    const r = await sb.run(p, ...args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.match(r.stderr, /--limit must be a whole number ≥ 1/);
+  }
+});
+
 test("a mistyped command gets the suggestion and a pointer to --help, not the whole help", async () => {
   const r = await sb.raw(["recal", "auth"]);
   assert.equal(r.code, 2);

@@ -121,10 +121,10 @@ export function readCairn<T>(inv: Invocation, fn: (cairn: Cairn) => Promise<T>):
   return withCairn(inv, fn, { read: true });
 }
 
-export function int(name: string): (v: string) => number {
+export function int(name: string, min = 0): (v: string) => number {
   return (v: string) => {
     const n = Number(v);
-    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0.`);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}.`);
     return n;
   };
 }

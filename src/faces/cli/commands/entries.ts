@@ -214,7 +214,7 @@ Examples:
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
     .option("--status <a,b>", "only these statuses (comma-separated)")
     .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
-    .option("--limit <n>", "at most n entries", int("--limit"), 50)
+    .option("--limit <n>", "at most n entries", int("--limit", 1), 50)
     .option("--offset <n>", "skip the first n", int("--offset"), 0)
     .option("--flagged", "only entries flagged for review: utility at or below knowledge.low_utility_threshold after enough retrievals")
     .addOption(new Option("--order <order>", "sort order").choices(["newest", "oldest", "confidence"]))
@@ -264,7 +264,7 @@ Examples:
     .command("rejected")
     .description("recent lessons the gates rejected, with the reason (secrets are masked)")
     .addOption(new Option("--tier <tier>", "which tier's list").choices(TIERS).default("swarm"))
-    .option("--limit <n>", "at most n", int("--limit"), 50)
+    .option("--limit <n>", "at most n", int("--limit", 1), 50)
     .addHelpText("after", "\nExamples:\n  $ cairn rejected\n  $ cairn rejected --tier hive --json")
     .action(
       action(async (inv, flags: { tier: Tier; limit: number }) =>

@@ -158,7 +158,7 @@ export function registerGovernanceCommands(program: Command): void {
   program
     .command("review")
     .description("walk the draft queue in the terminal: approve, edit in $EDITOR, reject or skip each")
-    .option("--limit <n>", "at most n drafts, oldest first", int("--limit"), 200)
+    .option("--limit <n>", "at most n drafts, oldest first", int("--limit", 1), 200)
     .addHelpText("after", "\nNeeds a terminal; scripts use `cairn approve` / `cairn reject`.\n\nExamples:\n  $ cairn review\n  $ EDITOR=nano cairn review")
     .action(action(review));
 
@@ -281,7 +281,7 @@ export function registerGovernanceCommands(program: Command): void {
     .description("vetted lessons that apply to files (glob match) and tags (overlap) for this project")
     .option("--files <a,b>", "comma-separated paths")
     .option("--tags <a,b>", "comma-separated tags")
-    .option("--limit <n>", "at most n", int("--limit"), 10)
+    .option("--limit <n>", "at most n", int("--limit", 1), 10)
     .addHelpText("after", "\nExamples:\n  $ cairn related --files src/auth/session.ts --tags auth,jwt\n  $ cairn related --tags auth --json")
     .action(
       action(async (inv, flags: { files?: string; tags?: string; limit: number }) => {

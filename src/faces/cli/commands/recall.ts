@@ -44,7 +44,7 @@ export function registerRecallCommand(program: Command): void {
     .command("recall")
     .argument("<query>", "what you are working on, in words")
     .description("lessons relevant to a query, best first after diversity (a restatement gives way to a different lesson)")
-    .option("--limit <n>", "at most n lessons", int("--limit"), 10)
+    .option("--limit <n>", "at most n lessons", int("--limit", 1), 10)
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
     .option("--status <a,b>", "statuses to include (default: candidate, established, promoted)")
     .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
