@@ -119,7 +119,7 @@ const FLAG_KEYS: Readonly<Record<string, readonly [string, string] | string>> = 
 /**
  * A document written with the add command's flag names (`files:`, `stack:`, `prevention: "…"` for its
  * rule, `require:` …) as the Knowledge Object keys it stands for. A field given both ways with two
- * values is refused by `pick` as any field given twice is.
+ * values is refused by `pick`, as any field given twice is.
  */
 function flagNamesToKeys(raw: unknown): unknown {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
@@ -129,16 +129,13 @@ function flagNamesToKeys(raw: unknown): unknown {
     if (!(flag in doc)) continue;
     const value = doc[flag];
     delete doc[flag];
-    if (typeof to === "string") {
-      if (to in doc && JSON.stringify(doc[to]) !== JSON.stringify(value)) throw new CairnError("INVALID_INPUT", `Give ${to} once: the document sets it as ${flag} and ${to} with different values.`);
-      doc[to] = value;
-      continue;
+    const [group, key] = typeof to === "string" ? [undefined, to] : to;
+    let into = doc;
+    if (group) {
+      const current = doc[group];
+      into = doc[group] = current && typeof current === "object" ? { ...(current as Record<string, unknown>) } : {};
     }
-    const [group, key] = to;
-    const g = doc[group] && typeof doc[group] === "object" ? { ...(doc[group] as Record<string, unknown>) } : {};
-    if (key in g && JSON.stringify(g[key]) !== JSON.stringify(value)) throw new CairnError("INVALID_INPUT", `Give ${group}.${key} once: the document sets it as ${flag} and ${group}.${key} with different values.`);
-    g[key] = value;
-    doc[group] = g;
+    into[key] = pick(group ? `${group}.${key}` : key, into[key], value);
   }
   return doc;
 }

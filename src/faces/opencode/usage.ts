@@ -40,6 +40,8 @@ export function modelKey(cairn: Cairn, providerID: string, modelID: string): str
   return cairn.config.model_limits[full] ? full : modelID;
 }
 
+const windowKey = (providerID: string, modelID: string) => `${providerID}/${modelID}`;
+
 /** A model as the hooks name it; OpenCode's system hook also gives its limits. */
 export interface HookModel {
   providerID?: string;
@@ -52,11 +54,11 @@ export class ContextUsage {
   /** Each model's context window as OpenCode last reported it ("provider/model" → tokens). */
   private readonly windows = new Map<string, number>();
 
-  /** Remembers a model's window from a hook that reports it, for the hooks that do not (messages.transform). */
+  /** Remembers a model's window from a hook that reports it (the system hook), for the hooks that do not (messages.transform). */
   noteModel(model: HookModel | undefined): void {
     const w = model?.limit?.context;
     if (!model?.providerID || !model.id || typeof w !== "number" || !(w > 0)) return;
-    const key = `${model.providerID}/${model.id}`;
+    const key = windowKey(model.providerID, model.id);
     this.windows.delete(key);
     this.windows.set(key, w);
     if (this.windows.size > MAX_SESSIONS) this.windows.delete(this.windows.keys().next().value as string);
@@ -64,7 +66,7 @@ export class ContextUsage {
 
   /** The window OpenCode reported for a model, if it has. */
   windowOf(providerID: string, modelID: string): number | undefined {
-    return this.windows.get(`${providerID}/${modelID}`);
+    return this.windows.get(windowKey(providerID, modelID));
   }
 
   /**
@@ -81,7 +83,6 @@ export class ContextUsage {
 
   /** The CONTEXT WARNING / CRITICAL line for this session and model, or "". */
   warning(cairn: Cairn, sessionID: string | undefined, model: HookModel | undefined): string {
-    this.noteModel(model);
     const used = sessionID ? this.tokens.get(sessionID) : undefined;
     if (used === undefined) return "";
     const key = model?.providerID && model.id ? modelKey(cairn, model.providerID, model.id) : undefined;
