@@ -61,8 +61,8 @@ export interface UiServer {
 }
 
 /** Spawns `cairn --project <dir> ui --port 0 …` and waits for the sign-in line (as long as it keeps starting). */
-export function startUi(project: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<UiServer> {
-  const child = spawn(process.execPath, [BIN, "--project", project, "ui", "--port", "0", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+export function startUi(project: string, env: NodeJS.ProcessEnv, args: string[] = [], opts: { cwd?: string } = {}): Promise<UiServer> {
+  const child = spawn(process.execPath, [BIN, "--project", project, "ui", "--port", "0", ...args], { env, stdio: ["ignore", "pipe", "pipe"], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
   let out = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (out += d));

@@ -1,5 +1,4 @@
 // The `ui` command: its flags, and the web server imported only when the command runs (other commands never load it).
-import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 
 interface UiFlags {
@@ -36,15 +35,18 @@ Examples:
   $ CAIRN_UI_TOKEN="$(openssl rand -hex 24)" cairn ui --host 0.0.0.0`,
     )
     .action(async (flags: UiFlags, cmd: Command) => {
-      const g = cmd.optsWithGlobals<{ project?: string; hive?: string; config?: string }>();
-      const env = { ...process.env };
-      if (g.config) env.CAIRN_CONFIG = path.resolve(g.config);
-      const [{ runUiServer }, { isCairnError }] = await Promise.all([import("./server.js"), import("../../errors.js")]);
+      const [{ runUiServer }, { isCairnError }, { invocation }] = await Promise.all([
+        import("./server.js"),
+        import("../../errors.js"),
+        import("../cli/context.js"),
+      ]);
       try {
+        // The global flags as every command reads them: a postgres:// --hive is a URL, not a file path.
+        const inv = invocation(cmd);
         const handle = await runUiServer({
-          projectDir: path.resolve(g.project ?? process.cwd()),
-          ...(g.hive ? { hivePath: path.resolve(g.hive) } : {}),
-          env,
+          projectDir: inv.projectDir,
+          ...(inv.hivePath ? { hivePath: inv.hivePath } : {}),
+          env: inv.env,
           ...flags,
         });
         const stop = () => void handle.close();

@@ -1,0 +1,38 @@
+// `cairn ui` as a user starts it: the global --project and --hive flags mean what they mean for every other command.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { BIN, sandbox } from "../helpers/cli.js";
+import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
+import { httpSession, startUi } from "../helpers/web.js";
+
+/** Timeouts for a busy shared machine: these tests are about which hive the page reads, not how fast. */
+const PATIENT = { CAIRN__hive_postgres__read_timeout_ms: "10000", CAIRN__hive_postgres__connect_timeout_ms: "30000" };
+
+test("cairn ui --hive postgres://… serves the team hive (the URL is not taken for a file path)", { ...pgTestOptions(), timeout: 300_000 }, async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("uihive");
+  const sb = sandbox();
+  const env = { ...sb.env, CAIRN__hive_postgres__schema: schema, ...PATIENT };
+  let ui: Awaited<ReturnType<typeof startUi>> | undefined;
+  try {
+    const p = sb.project("api");
+    const lesson = "Pin the Terraform provider versions in required_providers; an unpinned upgrade rewrote our state.";
+    const promoted = await sb.raw(["--json", "--project", p, "--hive", url, "promote", lesson], { env });
+    assert.equal(promoted.code, 0, promoted.stderr);
+    const handle = JSON.parse(promoted.stdout).handle as string;
+
+    ui = await startUi(p, env, ["--hive", url], { cwd: sb.root });
+    const { cookie } = await httpSession(ui);
+    const page = await fetch(`${ui.base}/lessons?tier=hive`, { headers: { cookie } }).then((r) => r.text());
+    assert.match(page, new RegExp(`>${handle}<`), "the lessons page lists the team hive's lesson");
+    assert.ok(page.includes("Pin the Terraform provider versions"), "the lessons page lists the team hive's lesson");
+    assert.equal(fs.existsSync(path.join(sb.root, "postgres:")), false, "no SQLite file was made under a folder named after the URL");
+  } finally {
+    await ui?.stop();
+    await dropSchema(url, schema);
+    sb.cleanup();
+  }
+});
