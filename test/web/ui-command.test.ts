@@ -11,6 +11,29 @@ import { httpSession, startUi } from "../helpers/web.js";
 /** Timeouts for a busy shared machine: these tests are about which hive the page reads, not how fast. */
 const PATIENT = { CAIRN__hive_postgres__read_timeout_ms: "10000", CAIRN__hive_postgres__connect_timeout_ms: "30000" };
 
+test("cairn ui --project <a folder that does not exist> refuses, as every other command does, and creates nothing", async () => {
+  const sb = sandbox();
+  try {
+    const missing = path.join(sb.root, "projects", "typo");
+    const child = spawn(process.execPath, [BIN, "--project", missing, "ui", "--port", "0"], { cwd: sb.root, env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+    // A server that started anyway would never exit: stop it once it says it is listening.
+    const timer = setInterval(() => {
+      if (/Sign in:/.test(out)) child.kill("SIGTERM");
+    }, 50);
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    clearInterval(timer);
+    assert.doesNotMatch(out, /Sign in:/, "no server for a project folder that does not exist");
+    assert.equal(code, 2, out);
+    assert.match(out, /does not exist/);
+    assert.equal(fs.existsSync(missing), false, "the typo'd folder is not created");
+  } finally {
+    sb.cleanup();
+  }
+});
+
 test("cairn ui --hive postgres://… serves the team hive (the URL is not taken for a file path)", { ...pgTestOptions(), timeout: 300_000 }, async () => {
   const url = pgTestUrl()!;
   const schema = uniqueSchema("uihive");

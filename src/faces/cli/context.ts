@@ -71,11 +71,13 @@ export interface OpenOptions {
   read?: boolean;
 }
 
+/** Only `init` may conjure a project out of a typo'd path: every other command (`ui` too) refuses a missing one. */
+export function assertProjectExists(projectDir: string): void {
+  if (!fs.existsSync(projectDir)) throw new CairnError("INVALID_INPUT", `Project directory ${projectDir} does not exist.`);
+}
+
 export async function open(inv: Invocation, opts: OpenOptions = {}): Promise<Cairn> {
-  // Only `init` may conjure a project out of a typo'd path.
-  if (!opts.create && !fs.existsSync(inv.projectDir)) {
-    throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
-  }
+  if (!opts.create) assertProjectExists(inv.projectDir);
   // Loaded on demand: `cairn --help` and usage errors never pay for the engine.
   const { openCairn } = await import("../../engine.js");
   return openCairn({

@@ -35,7 +35,7 @@ Examples:
   $ CAIRN_UI_TOKEN="$(openssl rand -hex 24)" cairn ui --host 0.0.0.0`,
     )
     .action(async (flags: UiFlags, cmd: Command) => {
-      const [{ runUiServer }, { isCairnError }, { invocation }] = await Promise.all([
+      const [{ runUiServer }, { isCairnError }, { assertProjectExists, invocation }] = await Promise.all([
         import("./server.js"),
         import("../../errors.js"),
         import("../cli/context.js"),
@@ -43,6 +43,7 @@ Examples:
       try {
         // The global flags as every command reads them: a postgres:// --hive is a URL, not a file path.
         const inv = invocation(cmd);
+        assertProjectExists(inv.projectDir);
         const handle = await runUiServer({
           projectDir: inv.projectDir,
           ...(inv.hivePath ? { hivePath: inv.hivePath } : {}),
