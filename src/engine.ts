@@ -7,7 +7,7 @@ import { STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInpu
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
-import { CairnError, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
+import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
 import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
 import type { RepairReport } from "./store/repair.js";
 import { validateEntryRef } from "./core/ids.js";
@@ -358,9 +358,29 @@ export class Cairn {
     const { tier = "all", limit = 50, offset = 0, order, ...rest } = filter;
     const statuses = this.visibleStatuses(rest.statuses);
     const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
-    const stores = openTiers(this.services).filter((s) => tier === "all" || s.tier === tier);
     const { listAcrossTiers } = await import("./governance/list-tiers.js");
-    return listAcrossTiers(this.services, stores, f, order, offset, limit);
+    const { value } = await this.sparingHive(tier, (s) =>
+      listAcrossTiers(s, openTiers(s).filter((st) => tier === "all" || st.tier === tier), f, order, offset, limit),
+    );
+    return value;
+  }
+
+  /**
+   * A person's read across both tiers while the team hive is unreachable answers from the project
+   * tier and says why, instead of failing: agents' reads fall back on their own (recent results, the
+   * outbox), and a person's pages and listings must not go blank because the hive's server is down.
+   * The stderr line the hive logs when it goes away already says so; pages show `unreachable`.
+   * A read of the hive alone still fails with UNAVAILABLE.
+   */
+  private async sparingHive<T>(tier: Tier | "all" | undefined, read: (s: Services) => Promise<T>): Promise<{ value: T; unreachable?: string }> {
+    try {
+      return { value: await read(this.services) };
+    } catch (e) {
+      const hive = this.services.hive;
+      if (tier === "hive" || !hive || !isUnavailable(e)) throw e;
+      const value = await read({ ...this.services, hive: undefined });
+      return { value, unreachable: `The team hive ${hive.location} is unreachable: showing this project's lessons only; the hive's come back when it answers.` };
+    }
   }
 
   /**
@@ -376,14 +396,16 @@ export class Cairn {
   async browse(q: BrowseQuery = {}): Promise<BrowsePage> {
     const { browseEntries } = await import("./governance/browse.js");
     const statuses = this.visibleStatuses(q.statuses);
-    return browseEntries(this.services, statuses ? { ...q, statuses } : q);
+    const { value, unreachable } = await this.sparingHive(q.tier, (s) => browseEntries(s, statuses ? { ...q, statuses } : q));
+    return unreachable ? { ...value, hive_unreachable: unreachable } : value;
   }
 
   /** What waits for a person: drafts, open contradictions, low-utility lessons. */
   async reviewQueue(opts: { limit?: number; actor?: string } = {}): Promise<ReviewQueue> {
     assertHuman(opts.actor ?? this.actor, "review the queue");
     const { reviewQueue } = await import("./governance/queue.js");
-    return reviewQueue(this.services, opts);
+    const { value, unreachable } = await this.sparingHive("all", (s) => reviewQueue(s, opts));
+    return unreachable ? { ...value, hive_unreachable: unreachable } : value;
   }
 
   /** The existing lessons closest to one (duplicates and contradictions first), for a reviewer to compare. */
@@ -404,20 +426,24 @@ export class Cairn {
   /** The knowledge dashboard: usage per week, lessons needing attention, rejections, the hive's projects, the queue. */
   async dashboard(opts: { weeks?: number } = {}): Promise<Dashboard> {
     const { dashboard } = await import("./governance/dashboard.js");
-    return dashboard(this.services, opts);
+    const { value, unreachable } = await this.sparingHive("all", (s) => dashboard(s, opts));
+    return unreachable ? { ...value, hive_unreachable: unreachable } : value;
   }
 
   /** Projects that contributed lessons, either tier, by id (the lessons page's project filter). */
   async sourceProjects(limit = 50): Promise<Array<{ project_id: string; project_name?: string; tiers: Tier[] }>> {
-    const out = new Map<string, { project_id: string; project_name?: string; tiers: Tier[] }>();
-    for (const store of openTiers(this.services)) {
-      for (const p of await store.sourceProjectIds(limit)) {
-        const seen = out.get(p.project_id) ?? { ...p, tiers: [] };
-        seen.tiers.push(store.tier);
-        out.set(p.project_id, seen);
+    const { value } = await this.sparingHive("all", async (s) => {
+      const out = new Map<string, { project_id: string; project_name?: string; tiers: Tier[] }>();
+      for (const store of openTiers(s)) {
+        for (const p of await store.sourceProjectIds(limit)) {
+          const seen = out.get(p.project_id) ?? { ...p, tiers: [] };
+          seen.tiers.push(store.tier);
+          out.set(p.project_id, seen);
+        }
       }
-    }
-    return [...out.values()];
+      return out;
+    });
+    return [...value.values()];
   }
 
   /** From an agent, on a lesson a person approved, this only records a request (see quarantineEntry). */
@@ -656,9 +682,14 @@ export class Cairn {
 
   /** Every figure comes from the tallies, counters or a capped index count: never from reading the entries. */
   async stats(): Promise<Stats> {
+    const { value: tiers } = await this.sparingHive("all", (s) => this.tierStats(s));
+    return { project: this.project, tiers, queue: await this.services.swarm.queueCounts() };
+  }
+
+  private async tierStats(s: Services): Promise<TierStats[]> {
     const { countLowUtility } = await import("./governance/queue.js");
     const tiers: TierStats[] = [];
-    for (const store of openTiers(this.services)) {
+    for (const store of openTiers(s)) {
       const tallies = await store.entryTallies();
       const bySource = usageBySourceOf(tallies);
       const usage = sumTallies(tallies);
@@ -671,11 +702,11 @@ export class Cairn {
         applied: usage.applied,
         rejected_recent: await store.countRejected(STATS_CAP),
         application_rate: bySource.map((b) => ({ ...b, rate: b.shown ? b.applied / b.shown : null })),
-        flagged: await countLowUtility(this.services, store.tier, STATS_CAP),
+        flagged: await countLowUtility(s, store.tier, STATS_CAP),
         ...(await this.vectorStatusOf(store)),
       });
     }
-    return { project: this.project, tiers, queue: await this.services.swarm.queueCounts() };
+    return tiers;
   }
 
   /**

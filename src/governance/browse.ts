@@ -37,6 +37,8 @@ export interface BrowsePage {
   capped: boolean;
   sort: PageSort;
   desc: boolean;
+  /** Set when the team hive was unreachable and the answer holds the project tier only: the reason to show. */
+  hive_unreachable?: string;
 }
 
 /** Counting stops here per tier: a person needs "10,000+", not a scan of 100k rows. */

@@ -52,6 +52,8 @@ export interface Dashboard {
     GovernanceMetrics,
     "approvals" | "rejections" | "approval_rate" | "drafts_pending" | "vetted_lessons" | "consultations" | "mean_consultations_per_lesson" | "prevented_total"
   >;
+  /** Set when the team hive was unreachable and the figures are the project tier's only: the reason to show. */
+  hive_unreachable?: string;
 }
 
 const DAY = 86_400_000;

@@ -24,6 +24,8 @@ export interface ReviewItem {
 export interface ReviewQueue {
   items: ReviewItem[];
   counts: { drafts: number; contradictions: number; low_utility: number; quarantine_requests: number };
+  /** Set when the team hive was unreachable and the answer holds the project tier only: the reason to show. */
+  hive_unreachable?: string;
 }
 
 export interface Neighbour {

@@ -32,10 +32,13 @@ type Env = { Variables: { session: Session; flash?: Frame["flash"] } };
 const MAX_BODY = 256 * 1024;
 
 /** Pages render in standards mode: the doctype JSX cannot express, then the escaped tree. */
-async function render(c: Context<Env>, node: { toString(): string | Promise<string> }, status: 200 | 400 | 401 | 403 | 404 | 409 | 422 | 500 = 200): Promise<Response> {
+async function render(c: Context<Env>, node: { toString(): string | Promise<string> }, status: 200 | 400 | 401 | 403 | 404 | 409 | 422 | 500 | 503 = 200): Promise<Response> {
   return c.html(`<!DOCTYPE html>${await node.toString()}`, status);
 }
 const flashes = new WeakMap<Session, NonNullable<Frame["flash"]>>();
+
+/** A page answered without the team hive says so above its content. */
+const noticed = (frame: Frame, notice: string | undefined): Frame => (notice ? { ...frame, notice } : frame);
 
 /** Only our own paths: `back=https://evil` or `//evil` must not turn a form into an open redirect. */
 function safeBack(raw: unknown, fallback: string): string {
@@ -47,9 +50,11 @@ const commaList = (v: string) => v.split(/[,\n]/).map((x) => x.trim()).filter(Bo
 const lineList = (v: string) => v.split("\n").map((x) => x.trim()).filter(Boolean);
 const opt = (v: string) => (v.trim() ? v.trim() : undefined);
 
-function statusOf(e: unknown): 400 | 403 | 404 | 409 | 422 | 500 {
+function statusOf(e: unknown): 400 | 403 | 404 | 409 | 422 | 500 | 503 {
   if (!isCairnError(e)) return 500;
   switch (e.code) {
+    case "UNAVAILABLE":
+      return 503;
     case "NOT_FOUND":
       return 404;
     case "FORBIDDEN":
@@ -176,7 +181,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     const sel = c.req.query("sel");
     const selected = queue.items.find((i) => i.entry.id === sel) ?? queue.items[0];
     const neighbours = selected ? await cairn.nearest(selected.entry.id, 3) : [];
-    return render(c, <ReviewPage frame={frame(c, "Review", "review")} view={{ queue, neighbours, ...(selected ? { selected } : {}) }} />);
+    return render(c, <ReviewPage frame={noticed(frame(c, "Review", "review"), queue.hive_unreachable)} view={{ queue, neighbours, ...(selected ? { selected } : {}) }} />);
   });
 
   app.get("/lessons", async (c) => {
@@ -199,7 +204,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
       limit: 50,
     });
     const projects = (await cairn.sourceProjects(50)).map((p) => ({ id: p.project_id, label: `${p.project_name ?? p.project_id} (${p.tiers.join(", ")})` }));
-    return render(c, <LessonsPage frame={frame(c, "Lessons", "lessons")} params={params} page={page} projects={projects} first={!q.cursor} />);
+    return render(c, <LessonsPage frame={noticed(frame(c, "Lessons", "lessons"), page.hive_unreachable)} params={params} page={page} projects={projects} first={!q.cursor} />);
   });
 
   app.get("/lessons/:ref", async (c) => {
@@ -279,7 +284,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   app.get("/dashboard", async (c) => {
     const weeks = Number(c.req.query("weeks") ?? 12);
     const d = await cairn.dashboard({ weeks: Number.isFinite(weeks) ? weeks : 12 });
-    return render(c, <DashboardPage frame={frame(c, "Dashboard", "dashboard", ["main", "dashboard"])} d={d} />);
+    return render(c, <DashboardPage frame={noticed(frame(c, "Dashboard", "dashboard", ["main", "dashboard"]), d.hive_unreachable)} d={d} />);
   });
 
   const advisoryRules = (cursor: string | undefined) =>
@@ -288,7 +293,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   app.get("/advisories", async (c) => {
     const cursor = c.req.query("cursor");
     const rules = await advisoryRules(cursor);
-    return render(c, <AdvisoriesPage frame={frame(c, "Advisories", "advisories")} rules={rules} input={{ files: "", text: "", tool: "" }} {...(cursor ? { cursor } : {})} />);
+    return render(c, <AdvisoriesPage frame={noticed(frame(c, "Advisories", "advisories"), rules.hive_unreachable)} rules={rules} input={{ files: "", text: "", tool: "" }} {...(cursor ? { cursor } : {})} />);
   });
 
   app.post("/advisories/check", async (c) => {
@@ -301,7 +306,8 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
       actor: c.get("session").actor,
       record: false,
     });
-    return render(c, <AdvisoriesPage frame={frame(c, "Advisories", "advisories")} rules={await advisoryRules(undefined)} input={input} results={results} />);
+    const rules = await advisoryRules(undefined);
+    return render(c, <AdvisoriesPage frame={noticed(frame(c, "Advisories", "advisories"), rules.hive_unreachable)} rules={rules} input={input} results={results} />);
   });
 
   app.notFound((c) => render(c, <ErrorPage frame={frame(c, "Not found")} status={404} message="No such page." />, 404));

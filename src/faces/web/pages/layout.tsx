@@ -13,6 +13,8 @@ export interface Frame {
   project: string;
   /** One-line result of the last action (after a redirect). */
   flash?: { kind: "ok" | "error"; text: string };
+  /** Why the page holds less than usual (the team hive unreachable): shown above it until that passes. */
+  notice?: string;
 }
 
 const NAV: Array<{ key: NonNullable<Frame["nav"]>; href: string; label: string; key_hint: string }> = [
@@ -89,6 +91,11 @@ export function Layout(props: Frame & { children?: Child }) {
           {props.flash ? (
             <p class={`flash ${props.flash.kind}`} role={props.flash.kind === "error" ? "alert" : "status"}>
               {props.flash.text}
+            </p>
+          ) : null}
+          {props.notice ? (
+            <p class="flash error" role="status">
+              {props.notice}
             </p>
           ) : null}
           {props.children}
