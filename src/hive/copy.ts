@@ -1,4 +1,5 @@
 // Moving a hive between a file and a team database (`cairn hive push` / `pull`): lossless, idempotent, merging by dedup.
+import fs from "node:fs";
 import path from "node:path";
 import type { CairnConfig } from "../config.js";
 import { CairnError } from "../errors.js";
@@ -87,6 +88,10 @@ function openEnd(where: string, config: CairnConfig): Store {
 export async function transferHive(from: string, to: string, config: CairnConfig, onProgress?: (n: number) => void): Promise<CopyReport> {
   const same = isPostgresUrl(from) && isPostgresUrl(to) ? from === to : path.resolve(from) === path.resolve(to);
   if (same) throw new CairnError("INVALID_INPUT", `Source and target are the same hive (${isPostgresUrl(to) ? maskUrl(to) : to}).`);
+  // Opening a missing file would create an empty hive there and report a push of nothing as done.
+  if (!isPostgresUrl(from) && !fs.existsSync(path.resolve(from))) {
+    throw new CairnError("NOT_FOUND", `No hive file at ${path.resolve(from)}: nothing to copy. Check the path (--from), or skip the push if you never had a hive of your own.`);
+  }
   const source = openEnd(from, config);
   const target = openEnd(to, config);
   try {

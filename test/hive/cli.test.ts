@@ -132,3 +132,22 @@ test("init --hive saves the team URL; config, doctor, status and errors show it 
     sb.cleanup();
   }
 });
+
+test("hive push --from a file that does not exist says so and creates nothing (it made an empty hive there and reported \"pushed … 0 new\")", async () => {
+  const sb = sandbox();
+  try {
+    const p = sb.project("api");
+    const typo = path.join(sb.root, "backup", "hiev.db");
+    fs.mkdirSync(path.dirname(typo), { recursive: true });
+    // Nothing listens on port 1: a push that got as far as the database would fail differently.
+    const push = await sb.raw(["--json", "--project", p, "hive", "push", "--from", typo, "--to", "postgres://cairn@127.0.0.1:1/team"]);
+    assert.equal(push.code, 3, `${push.stdout}${push.stderr}`);
+    const err = JSON.parse(push.stdout) as { error: { code: string; message: string } };
+    assert.equal(err.error.code, "NOT_FOUND");
+    assert.match(err.error.message, /no hive file/i);
+    assert.ok(err.error.message.includes(typo), "the message names the file");
+    assert.equal(fs.existsSync(typo), false, "no empty hive file is created at the typo'd path");
+  } finally {
+    sb.cleanup();
+  }
+});
