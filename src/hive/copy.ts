@@ -54,6 +54,8 @@ async function copyVectors(from: Store, to: Store, spaces: readonly VectorSpace[
 /** Every entry of `from`, with its whole history, into `to`; a second run changes nothing. */
 export async function copyHive(from: Store, to: Store, onProgress?: (n: number) => void): Promise<CopyReport> {
   const report: CopyReport = { from: from.location, to: to.location, inserted: 0, merged: 0, unchanged: 0, renumbered: [], events: 0, vectors: 0 };
+  // The target is reached (and given the schema) first: a copy of nothing must not report success for a database it never saw.
+  await to.schemaVersion();
   const spaces: VectorSpace[] = (await from.vectorCounts()).map(({ modelId, dimension }) => ({ modelId, dimension }));
   if (spaces.length && !from.vectorsOf) report.vectorsSkipped = `${from.location} cannot read its vectors out; run \`cairn reindex\` on the target`;
   let pairs: Array<{ from: string; to: string }> = [];

@@ -151,3 +151,22 @@ test("hive push --from a file that does not exist says so and creates nothing (i
     sb.cleanup();
   }
 });
+
+test("hive push of an empty hive to a database that does not exist fails naming it (it reported \"pushed … 0 new\" without ever connecting)", { ...pgTestOptions(), timeout: 120_000 }, async () => {
+  const url = new URL(pgTestUrl()!);
+  url.pathname = `/cairn_no_such_db_${process.pid}`;
+  const sb = sandbox();
+  try {
+    const p = sb.project("api");
+    const init = await sb.run(p, "init");
+    assert.equal(init.code, 0, init.stderr);
+    assert.ok(fs.existsSync(sb.hive), "an empty hive file of one's own");
+    const push = await sb.raw(["--json", "--project", p, "hive", "push", "--to", url.toString()], { env: { ...sb.env, ...PATIENT } });
+    assert.equal(push.code, 1, `${push.stdout}${push.stderr}`);
+    const err = JSON.parse(push.stdout) as { error: { code: string; message: string } };
+    assert.match(err.error.message, /cairn_no_such_db_\d+/);
+    assert.match(err.error.message, /does not exist/);
+  } finally {
+    sb.cleanup();
+  }
+});
