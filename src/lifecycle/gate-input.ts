@@ -20,25 +20,35 @@ function structureIssues(err: { issues: { path: PropertyKey[]; message: string }
 /** The free-text fields besides the lesson, as a new input or a stored entry carries them. */
 export type ExtraTextFields = Pick<NewEntry, "title" | "why" | "prevention" | "directive" | "applicability">;
 
+/** An issue found in a field other than the lesson text, saying which: the caller fixes that field, the lesson itself was fine. */
+function inField(field: string, i: QualityIssue): QualityIssue {
+  return { ...i, field, message: `${field}: ${i.message}` };
+}
+
 /** Free-text fields besides the lesson get the same secret and injection screening (a lossless restore too). */
 export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
-  const nonEmpty = (xs: Array<string | undefined>) => xs.filter((x): x is string => typeof x === "string" && x.length > 0);
-  const advice = nonEmpty([
-    input.title, input.why, input.prevention?.rule, input.prevention?.suggested_guardrail,
-    ...(input.directive?.required_actions ?? []), ...(input.directive?.verification_checks ?? []), ...(input.applicability?.triggers ?? []),
-  ]);
+  const fields = (name: string, xs: Array<string | undefined>) =>
+    xs.filter((x): x is string => typeof x === "string" && x.length > 0).map((text) => ({ name, text }));
+  const advice = [
+    ...fields("title", [input.title]), ...fields("why", [input.why]),
+    ...fields("prevention rule", [input.prevention?.rule]), ...fields("suggested guardrail", [input.prevention?.suggested_guardrail]),
+    ...fields("required action", input.directive?.required_actions ?? []), ...fields("verification check", input.directive?.verification_checks ?? []),
+    ...fields("trigger", input.applicability?.triggers ?? []),
+  ];
   // A forbidden action names the unsafe thing on purpose ("mark API views csrf_exempt"): screened for secrets, not for safety.
-  const forbidden = nonEmpty(input.directive?.forbidden_actions ?? []);
   // A detection pattern is code-like (safety rules would misfire on it), but it must not carry a secret either.
-  const pattern = input.prevention?.detection_pattern ? findSecrets(input.prevention.detection_pattern).issues : [];
-  if (advice.length === 0 && forbidden.length === 0) return pattern;
+  const screened = [...advice, ...fields("forbidden action", input.directive?.forbidden_actions ?? []), ...fields("detection pattern", [input.prevention?.detection_pattern])];
+  if (screened.length === 0) return [];
+  // One pass over them all (most lessons carry none); only a find is traced back to its field.
+  const secrets = findSecrets(screened.map((f) => f.text).join("\n")).issues.length === 0
+    ? [] : screened.flatMap((f) => findSecrets(f.text).issues.map((i) => inField(f.name, i)));
   // Each field is an order of its own ("DO: …" for a required action): judged alone, as the lesson text
   // is, so a warning in one ("never run rm -rf /") neither hides nor taints a command in another.
   const safety = new Map<string, QualityIssue>();
-  for (const text of advice) {
-    for (const i of checkContentSafety(text)) if (i.severity !== "warn" && !safety.has(i.code + i.message)) safety.set(i.code + i.message, i);
+  for (const f of advice) {
+    for (const i of checkContentSafety(f.text)) if (i.severity !== "warn" && !safety.has(f.name + i.code + i.message)) safety.set(f.name + i.code + i.message, inField(f.name, i));
   }
-  return [...findSecrets([...advice, ...forbidden].join("\n")).issues, ...pattern, ...safety.values()];
+  return [...secrets, ...safety.values()];
 }
 
 export type GateOutcome =

@@ -246,8 +246,8 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
   const store = storeFor(s, opts.tier);
   const gated = opts.gated ?? gateInput(s, raw, opts.tier, opts.trusted);
   if (!gated.ok) {
-    // A bad title or enum value is a field for the caller to fix, not a lesson to refuse forever.
-    const fieldsOnly = gated.issues.every((i) => i.severity !== "reject" || (i.code.startsWith("invalid_") && i.code !== "invalid_lesson"));
+    // A bad title, enum value or order is a field for the caller to fix, not a lesson to refuse forever.
+    const fieldsOnly = gated.issues.every((i) => i.severity !== "reject" || i.field !== undefined || (i.code.startsWith("invalid_") && i.code !== "invalid_lesson"));
     if (fieldsOnly) return fieldRejection(store, gated.issues);
     await opts.insertQueue?.flush();
     return reject(store, s, gated.lesson, gated.issues, opts.source);

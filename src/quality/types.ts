@@ -13,6 +13,8 @@ export interface QualityIssue {
   code: string;
   /** A sentence a user can act on. Never contains a detected secret. */
   message: string;
+  /** The input field the issue is about when it is not the lesson text ("why", "required action"); the message starts with it. */
+  field?: string;
 }
 
 export interface GateOptions {
