@@ -376,7 +376,7 @@ export class SqliteDriver {
         if (this.bulkLoads > 0) return;
         // A batch holds a write transaction across awaits; checkpoint after it commits.
         if (this.depth > 0) return this.noteWrite();
-        if (this.checkpointPassive()) this.idleCheckpoints++;
+        if (this.upkeep(() => this.checkpointPassive())) this.idleCheckpoints++;
       });
     }, IDLE_CHECKPOINT_MS);
     this.checkpointTimer.unref?.();
@@ -606,6 +606,19 @@ export class SqliteDriver {
    * write lock is free (never waits: an idle moment must not stall on another process's write).
    * Undefined when it did not run (lock taken, read-only, inside a transaction) or failed (rolled back).
    */
+  /**
+   * Runs upkeep between calls (an idle merge step, a checkpoint): its statements are no call's, so the
+   * counters tests read per call (rowsRead, statementsRun, jsonRowsRead) leave them out. `fn` is synchronous.
+   */
+  upkeep<T>(fn: () => T): T {
+    const { statementsRun, rowsRead, jsonRowsRead } = this;
+    try {
+      return fn();
+    } finally {
+      Object.assign(this, { statementsRun, rowsRead, jsonRowsRead });
+    }
+  }
+
   writeIfFree<T>(fn: () => T): { value: T } | undefined {
     this.writeDeferred();
     if (!this.beginIfFree()) return undefined;

@@ -54,7 +54,7 @@ export class SearchSegmentMerger {
     if (this.closed) return;
     this.steps++;
     // Lock taken by another writer: try again a little later rather than wait on it.
-    const done = this.driver.writeIfFree(() => mergeSearchSegments(this.driver, this.table));
+    const done = this.driver.upkeep(() => this.driver.writeIfFree(() => mergeSearchSegments(this.driver, this.table)));
     this.misses = done ? 0 : this.misses + 1;
     if (done ? done.value : this.misses < MAX_MISSES) this.schedule(NEXT_STEP_MS);
   }
