@@ -14,15 +14,35 @@ const SIGNALS: ReadonlyArray<{ kind: Kind; pattern: RegExp; boost: number }> = [
   { kind: "insight", pattern: /\b(unexpected(ly)?|discovered|surprising(ly)?|turns out|found that)\b/i, boost: 5 },
 ];
 
-/** `src/auth/x.ts` → feature:auth; `packages/foo/…`, `apps/foo/…`, `services/foo/…` → project:foo. */
+const CODE_ROOTS = new Set(["src", "lib", "app"]);
+const PROJECT_ROOTS = new Set(["packages", "apps", "services"]);
+const PROJECT_NAME = /^[A-Za-z0-9_.-]+$/;
+const FEATURE_NAME = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * `src/auth/x.ts` → feature:auth; `packages/foo/…`, `apps/foo/…`, `services/foo/…` → project:foo.
+ * The innermost of each wins, and a code root is never itself the feature: `packages/app/src/auth/x.ts`
+ * and `C:\repos\app\src\auth\x.ts` are feature:auth (the first `app/` or `src/` named feature:src).
+ */
 export function entitiesFromPaths(files: readonly string[]): string[] {
   const out = new Set<string>();
   for (const raw of files) {
-    const f = raw.replace(/\\/g, "/").replace(/^\.\//, "");
-    const proj = /(?:^|\/)(?:packages|apps|services)\/([A-Za-z0-9_.-]+)\//.exec(f);
-    if (proj) out.add(`project:${proj[1]!.toLowerCase()}`);
-    const feat = /(?:^|\/)(?:src|lib|app)\/([A-Za-z0-9_-]+)\//.exec(f);
-    if (feat) out.add(`feature:${feat[1]!.toLowerCase()}`);
+    const dirs = raw.replace(/\\/g, "/").replace(/^\.\//, "").split("/").slice(0, -1);
+    let project: string | undefined;
+    let feature: string | undefined;
+    let fallback: string | undefined;
+    for (let i = 0; i + 1 < dirs.length; i++) {
+      const at = dirs[i]!.toLowerCase();
+      const next = dirs[i + 1]!;
+      if (PROJECT_ROOTS.has(at) && PROJECT_NAME.test(next)) project = next;
+      if (CODE_ROOTS.has(at) && FEATURE_NAME.test(next)) {
+        if (CODE_ROOTS.has(next.toLowerCase())) fallback = next;
+        else feature = next;
+      }
+    }
+    if (project) out.add(`project:${project.toLowerCase()}`);
+    const f = feature ?? fallback;
+    if (f) out.add(`feature:${f.toLowerCase()}`);
   }
   return [...out].slice(0, 10);
 }

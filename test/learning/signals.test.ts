@@ -122,6 +122,16 @@ test("extraction: entities from paths — features under src/lib/app, projects u
   assert.deepEqual(entitiesFromPaths(["README.md", "src/index.ts"]), [], "files directly under src name no feature");
 });
 
+test("extraction: entities from nested and Windows paths name the feature folder, never src, lib or app themselves", () => {
+  // A monorepo package whose own code sits under src/: the feature is the folder under that src.
+  assert.deepEqual(entitiesFromPaths(["packages/app/src/auth/session.ts"]).sort(), ["feature:auth", "project:app"]);
+  assert.deepEqual(entitiesFromPaths(["packages/lib/src/db/pool.ts"]).sort(), ["feature:db", "project:lib"]);
+  assert.deepEqual(entitiesFromPaths(["app/src/auth/session.ts"]), ["feature:auth"]);
+  assert.deepEqual(entitiesFromPaths(["src/lib/auth/session.ts"]), ["feature:auth"]);
+  // A Windows path of a checkout that itself lives in a folder called app.
+  assert.deepEqual(entitiesFromPaths(["C:\\Users\\me\\repos\\app\\src\\auth\\session.ts"]), ["feature:auth"]);
+});
+
 test("extraction: confidence is 70 + 15 (recovered) + 10 (under 30 s) + 15 (over two sentences) + kind boost, clamped", () => {
   const base = outcome({ task: "t", success: true });
   assert.equal(extractionConfidence(base, 1, 0), 0.7);
