@@ -9,6 +9,7 @@ import { extractLessons } from "./extract.js";
 import { implicitScore, OutcomeSchema, type Outcome, type OutcomeInput } from "./outcome.js";
 import { CairnError, isUnavailable } from "../errors.js";
 import { evaluatePreventions } from "../governance/prevention.js";
+import { projectPaths } from "../governance/rules.js";
 
 export interface ReflectOptions {
   maxItems?: number;
@@ -84,8 +85,11 @@ async function sharesOf(s: Services, item: ClaimedOutcome, verdict: "helpful" | 
 }
 
 async function processOne(
-  s: Services, o: Outcome & { recorded_at?: string }, item: ClaimedOutcome, opts: ReflectOptions,
+  s: Services, reported: Outcome & { recorded_at?: string }, item: ClaimedOutcome, opts: ReflectOptions,
 ): Promise<{ added: number; scored: number; prevented: number }> {
+  // Agents pass the absolute paths their tools use: globs, entities and preventions read paths as the
+  // project's, relative to its root (an absolute glob never matched the files injection and advisories see).
+  const o = { ...reported, files_touched: projectPaths(s.project.dir, reported.files_touched, 500) };
   const actor = opts.actor ?? "cairn:reflect";
   const score = implicitScore(o);
   let scored = 0;

@@ -3,6 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { implicitScore, OutcomeSchema, type OutcomeInput } from "../../src/learning/outcome.js";
 import { entitiesFromPaths, extractionConfidence, extractLessons } from "../../src/learning/extract.js";
+import path from "node:path";
+import { withWorld } from "./helpers.js";
 
 const MIN = 60_000;
 
@@ -130,6 +132,23 @@ test("extraction: entities from nested and Windows paths name the feature folder
   assert.deepEqual(entitiesFromPaths(["src/lib/auth/session.ts"]), ["feature:auth"]);
   // A Windows path of a checkout that itself lives in a folder called app.
   assert.deepEqual(entitiesFromPaths(["C:\\Users\\me\\repos\\app\\src\\auth\\session.ts"]), ["feature:auth"]);
+});
+
+test("extraction: absolute paths inside the project (as agents pass them) give project-relative globs and entities", async () => {
+  await withWorld(async ({ cairn, sb }) => {
+    await cairn.recordOutcome({
+      id: "o-abs", task: "session refresh", success: true, error_count: 1, duration_ms: 20_000,
+      files_touched: [path.join(sb.projectDir, "src", "auth", "session.ts")],
+      evaluation: "The build failed because SessionData lacked refreshToken; fixed by adding the field to the auth types.",
+    });
+    await cairn.reflect();
+    const [lesson] = await cairn.list();
+    assert.ok(lesson, "the outcome became a lesson");
+    assert.deepEqual(lesson.applicability.file_globs, ["src/auth/**"], "globs are written relative to the project, as advisories and injection match them");
+    assert.deepEqual(lesson.entities, ["feature:auth"]);
+    const block = await cairn.inject({ task: "rework the session refresh", files: ["src/auth/session.ts"] });
+    assert.ok(block.entries.some((e) => e.id === lesson.id), "the lesson comes back when its files are in play again");
+  });
 });
 
 test("extraction: confidence is 70 + 15 (recovered) + 10 (under 30 s) + 15 (over two sentences) + kind boost, clamped", () => {
