@@ -107,16 +107,19 @@ function frontMatter(e: Entry): string {
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
+/** One line: traceability values (an agent's derived_from, a session id) must not start a heading of their own. */
+const oneLine = (t: string) => t.replace(/\s+/g, " ").trim();
+
 function traceability(e: Entry): string {
   const p = e.provenance;
-  const lines = [`- Created: ${e.created_at} by ${p.created_by}`];
-  if (p.derived_from.kind) lines.push(`- Derived from: ${p.derived_from.kind}${p.derived_from.ref ? ` ${p.derived_from.ref}` : ""}`);
-  if (p.session_id) lines.push(`- Session: \`${p.session_id.replace(/`/g, "'")}\``);
-  if (p.source_project_name) lines.push(`- Source project: ${p.source_project_name}`);
-  if (p.approved_at) lines.push(`- Approved: ${p.approved_at} by ${p.approved_by ?? "unknown"}`);
-  if (e.lifecycle.supersedes) lines.push(`- Supersedes: ${e.lifecycle.supersedes}`);
-  if (e.lifecycle.superseded_by) lines.push(`- Superseded by: ${e.lifecycle.superseded_by}`);
-  if (e.lifecycle.status_reason) lines.push(`- Status reason: ${e.lifecycle.status_reason.replace(/\s+/g, " ")}`);
+  const lines = [`- Created: ${e.created_at} by ${oneLine(p.created_by)}`];
+  if (p.derived_from.kind) lines.push(`- Derived from: ${p.derived_from.kind}${p.derived_from.ref ? ` ${oneLine(p.derived_from.ref)}` : ""}`);
+  if (p.session_id) lines.push(`- Session: \`${oneLine(p.session_id).replace(/`/g, "'")}\``);
+  if (p.source_project_name) lines.push(`- Source project: ${oneLine(p.source_project_name)}`);
+  if (p.approved_at) lines.push(`- Approved: ${p.approved_at} by ${oneLine(p.approved_by ?? "unknown")}`);
+  if (e.lifecycle.supersedes) lines.push(`- Supersedes: ${oneLine(e.lifecycle.supersedes)}`);
+  if (e.lifecycle.superseded_by) lines.push(`- Superseded by: ${oneLine(e.lifecycle.superseded_by)}`);
+  if (e.lifecycle.status_reason) lines.push(`- Status reason: ${oneLine(e.lifecycle.status_reason)}`);
   return lines.join("\n");
 }
 
