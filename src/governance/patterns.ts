@@ -52,6 +52,34 @@ export function patternText(text: string): string {
   return text.toLowerCase().replace(/\s+/g, " ");
 }
 
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+let lastText: string | undefined;
+let lastSpaced = "";
+
+/** The text with patternText's spacing but its own case (camelCase word starts), worked out once per text. */
+function spacedText(text: string): string {
+  if (text !== lastText) {
+    lastText = text;
+    lastSpaced = text.replace(/\s+/g, " ");
+  }
+  return lastSpaced;
+}
+
+/**
+ * Whether keyword `k` occurs where a word starts: at the start, after a non-word character, or at a
+ * camelCase hump ("refreshToken" holds "token"). Inside a word it does not: "eval(" is not in "retrieval(".
+ * It may run on (a keyword matches the start of a longer word: "user" in "username").
+ */
+function atWordStart(k: string, text: string, lower: string): boolean {
+  if (!WORD_CHAR.test(k[0]!)) return lower.includes(k);
+  for (let at = lower.indexOf(k); at >= 0; at = lower.indexOf(k, at + 1)) {
+    if (at === 0 || !WORD_CHAR.test(lower[at - 1]!)) return true;
+    const spaced = spacedText(text);
+    if (spaced.length === lower.length && /\p{Lu}/u.test(spaced[at]!) && /[\p{Ll}\p{N}]/u.test(spaced[at - 1]!)) return true;
+  }
+  return false;
+}
+
 /** A list ("token, claims") matches on any phrase; the words left of a broken regex must all appear. */
 function keywordMatcher(words: string[], all: boolean, source: string): CompiledPattern | undefined {
   const kws = [...new Set(words.map((w) => patternText(w.trim())).filter((w) => w.length >= MIN_KEYWORD_CHARS))];
@@ -59,7 +87,7 @@ function keywordMatcher(words: string[], all: boolean, source: string): Compiled
   return {
     kind: "keywords",
     source,
-    matchText: (_text, lower) => (all ? kws.every((k) => lower.includes(k)) : kws.some((k) => lower.includes(k))),
+    matchText: (text, lower) => (all ? kws.every((k) => atWordStart(k, text, lower)) : kws.some((k) => atWordStart(k, text, lower))),
     matchFile: () => false,
   };
 }

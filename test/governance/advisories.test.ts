@@ -138,6 +138,22 @@ test("patterns: RE2 regex, glob, keyword list; a backreference pattern falls bac
   assert.equal(compilePattern("x".repeat(301)), undefined, "over-long patterns are ignored");
 });
 
+test("keywords match where a word starts: \"eval(\" does not fire on retrieval(q), \"user\" not on superuser; camelCase and prefixes still match", () => {
+  const m = (p: string, t: string) => compilePattern(p)!.matchText(t, patternText(t));
+  assert.equal(m("kw: eval(", "const hits = retrieval(query);"), false, "retrieval( is not eval(");
+  assert.equal(m("kw: eval(", "medieval(history)"), false);
+  assert.equal(m("kw: eval(", "return eval(userInput);"), true);
+  assert.equal(m("kw: eval(", "window.eval(code)"), true);
+  assert.equal(m("kw: user", "grant superuser to the role"), false);
+  assert.equal(m("kw: user", "select username from accounts"), true, "a keyword still matches the start of a longer word");
+  assert.equal(m("kw: token", "const t = session.refreshToken;"), true, "the start of a camelCase part is the start of a word");
+  assert.equal(m("kw: token", "const t = session.refreshtoken;"), false);
+  // The literal words of a regex RE2 cannot run are held to the same rule.
+  const backref = "(token)\\.claims\\s*=\\s*\\1";
+  assert.equal(m(backref, "token.claims = token"), true);
+  assert.equal(m(backref, "mytoken.otherclaims = x"), false);
+});
+
 test("a stored backreference pattern advises by its keywords; a write warns about it", async () => {
   const env = await openEnv();
   try {
