@@ -2,7 +2,7 @@
 import type { Entry, Status } from "../core/entry.js";
 import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
-import { isHumanActor } from "../governance/actors.js";
+import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { openTiers, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
 
@@ -122,7 +122,13 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
       issues: gate.issues,
     });
   }
-  const status: Status = loc.entry.provenance.approved_at || loc.entry.lifecycle.confirmations.length >= s.config.knowledge.confirmations_to_establish ? "established" : "candidate";
+  // A lesson written under approval that no person approved yet goes back to the review queue: a restore is no approval.
+  const e0 = loc.entry;
+  const awaitsReview =
+    !e0.provenance.approved_at && needsApproval(s.config, e0.tier, e0.provenance.created_by, e0.provenance.derived_from.kind === "import" ? "import" : "add");
+  const status: Status = awaitsReview
+    ? "draft"
+    : e0.provenance.approved_at || e0.lifecycle.confirmations.length >= s.config.knowledge.confirmations_to_establish ? "established" : "candidate";
   const { settleFeedback } = await import("./feedback.js");
   return loc.store.updateEntry(
     loc.entry.id,

@@ -183,6 +183,31 @@ test("reject archives a draft with the reason; retired entries cannot be approve
   }
 });
 
+test("restoring an agent's lesson that no person approved brings it back as a draft, however often it was confirmed", async () => {
+  const env = await openEnv(APPROVAL_ON);
+  try {
+    // Reinforced in three phases while waiting for review: confirmations alone never make it established.
+    const d = await env.agent.add({ lesson: DRAFT_TEXT, phase: "Phase 1: schema" });
+    await env.agent.add({ lesson: DRAFT_TEXT, phase: "Phase 2: api" });
+    await env.agent.add({ lesson: DRAFT_TEXT, phase: "Phase 3: ui" });
+    assert.equal((await env.human.get(d.id!)).lifecycle.status, "draft");
+    await env.human.quarantine(d.id!, "checking the claim");
+    const byAgent = await env.agent.restore(d.id!);
+    assert.equal(byAgent.lifecycle.status, "draft", "an agent's restore is no approval");
+    assert.equal((await env.agent.recall("prisma generate schema")).length, 0, "still hidden from agents");
+    await env.human.reject(d.id!, "not needed");
+    const byPerson = await env.human.restore(d.id!);
+    assert.equal(byPerson.lifecycle.status, "draft", "a person's restore puts it back in the review queue");
+    assert.equal(byPerson.provenance.approved_at, undefined);
+    // Once approved, a restore brings it back as established, as before.
+    await env.human.approve(d.id!);
+    await env.human.quarantine(d.id!, "again");
+    assert.equal((await env.human.restore(d.id!)).lifecycle.status, "established");
+  } finally {
+    await env.close();
+  }
+});
+
 test("a draft that contradicts a live lesson does not retire it until approved", async () => {
   const env = await openEnv(APPROVAL_ON);
   try {
