@@ -66,6 +66,24 @@ test("cairn add takes structured flags and --from-file; a bad field exits 2", as
   assert.equal(badCause.code, 2);
 });
 
+test("cairn show prints where a lesson came from: the issue or task it derives from and its session", async () => {
+  const p = project("trace");
+  const file = path.join(p, "ko.yaml");
+  fs.writeFileSync(
+    file,
+    [
+      "lesson: The billing worker must read the OAuth token endpoint from config; the hard-coded v1 path returns 410 since March.",
+      "derived_from: { issue_id: 123, session_id: abc-123-def-456 }",
+    ].join("\n"),
+  );
+  const added = await sb.json(p, "add", "--from-file", file);
+  assert.equal(added.code, 0, added.stderr);
+  const shown = await sb.run(p, "show", added.body.handle);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /derived from\s+issue 123/, shown.stdout);
+  assert.match(shown.stdout, /session\s+abc-123-def-456/);
+});
+
 test("drafts under approval: list --status draft, approve/reject, review needs a terminal, an agent actor cannot approve", async () => {
   const p = project("review", { governance: { require_approval: { swarm: true } } });
   const d = await sb.json(p, "--actor", "agent:coder", "add", LESSON);

@@ -343,6 +343,9 @@ function showEntry(e: Entry, out: Output): void {
   row("ttl", e.lifecycle.max_phases !== undefined ? `${e.lifecycle.phases_alive} of ${e.lifecycle.max_phases} phases` : undefined);
   row("created", `${e.created_at} by ${e.provenance.created_by}`);
   row("approved", e.provenance.approved_at ? `${e.provenance.approved_at} by ${e.provenance.approved_by ?? "?"}` : undefined);
+  const df = e.provenance.derived_from;
+  row("derived from", df.kind && (df.kind !== "manual" || df.ref) ? `${df.kind}${df.ref ? ` ${df.ref}` : ""}` : undefined);
+  row("session", e.provenance.session_id);
   row("source", e.provenance.source_project_name);
   row("external id", e.provenance.external_id);
   row("usage", `shown ${e.usage.shown}, applied ${e.usage.applied}, helpful ${e.usage.helpful}, harmful ${e.usage.harmful}`);
