@@ -31,6 +31,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     why: take("why"),
     root_cause: take("root_cause"),
     category: take("category") ?? loc.entry.category,
+    kind: take("kind") ?? loc.entry.kind,
     tags: take("tags") ?? [],
     prevention: take("prevention") ?? {},
     applicability: take("applicability") ?? {},
@@ -62,6 +63,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     why: n.why || undefined,
     root_cause: n.root_cause,
     category: n.category,
+    kind: n.kind,
     tags: [...new Set(n.tags.map((t) => t.toLowerCase()))],
     prevention,
     applicability: { projects: words(n.applicability?.projects), file_globs: words(n.applicability?.file_globs), tech_stack: words(n.applicability?.tech_stack) },
@@ -79,6 +81,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
       e.why = next.why;
       e.root_cause = next.root_cause;
       if (next.category) e.category = next.category;
+      if (next.kind) e.kind = next.kind;
       e.tags = next.tags;
       e.prevention = next.prevention;
       e.applicability = { ...e.applicability, ...next.applicability };

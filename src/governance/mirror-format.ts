@@ -208,6 +208,7 @@ export function parseMirrorText(raw: string): ParsedMirrorFile {
     why: sec.get("why") || null,
     root_cause: front.root_cause_category ?? null,
     category: front.category ?? null,
+    kind: front.kind ?? null,
     tags: front.tags ?? null,
     prevention: { rule: sec.get("rule") || null, detection_pattern: unfence(sec.get("pattern")) ?? null, suggested_guardrail: sec.get("guardrail") || null },
     applicability: { projects: front.projects ?? null, file_patterns: front.file_patterns ?? null, tech_stack: front.tech_stack ?? null },

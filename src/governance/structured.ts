@@ -255,7 +255,7 @@ export function inputFromFields(base: LessonFields, over: LessonFields = {}): Ne
 }
 
 /** The fields an edit may change; everything else (usage, lifecycle, provenance) is the system's. */
-export const EDITABLE_FIELDS = ["title", "lesson", "why", "root_cause", "category", "tags", "prevention", "applicability", "enforcement", "supersedes"] as const;
+export const EDITABLE_FIELDS = ["title", "lesson", "why", "root_cause", "category", "kind", "tags", "prevention", "applicability", "enforcement", "supersedes"] as const;
 
 /** A whole document (editor, mirror file) names every field: one it leaves out is cleared. */
 export function completeFields(f: LessonFields): LessonFields {
@@ -272,6 +272,7 @@ export function fieldsOfEntry(e: Entry): Required<Pick<LessonFields, "lesson" | 
     why: e.why,
     root_cause: e.root_cause,
     category: e.category,
+    kind: e.kind,
     tags: [...e.tags],
     prevention: { rule: e.prevention.rule, detection_pattern: e.prevention.detection_pattern, suggested_guardrail: e.prevention.suggested_guardrail },
     applicability: { projects: [...e.applicability.projects], file_globs: [...e.applicability.file_globs], tech_stack: [...e.applicability.tech_stack] },
@@ -289,6 +290,7 @@ export function documentYaml(e: Entry): string {
     why: f.why ?? null,
     root_cause: f.root_cause ?? null,
     category: f.category,
+    kind: f.kind,
     tags: f.tags,
     prevention: {
       rule: f.prevention.rule ?? null,
@@ -299,6 +301,6 @@ export function documentYaml(e: Entry): string {
     enforcement: f.enforcement,
     supersedes: f.supersedes ?? null,
   };
-  const head = `# ${e.handle} (${e.lifecycle.status}). Edit and save; close without saving to keep it as it is.\n# root_cause: ${ROOT_CAUSES.join(" | ")}\n`;
+  const head = `# ${e.handle} (${e.lifecycle.status}). Edit and save; close without saving to keep it as it is.\n# root_cause: ${ROOT_CAUSES.join(" | ")}\n# kind: ${KINDS.join(" | ")}\n`;
   return head + stringifyYaml(doc, { lineWidth: 0 });
 }

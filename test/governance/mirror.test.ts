@@ -151,6 +151,30 @@ test("traceability an agent wrote (derived_from) cannot add sections to the mirr
   }
 });
 
+test("a kind changed in the mirror's front matter is applied on pull, not silently reverted", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.human.add({ ...AUTH_STRUCTURED, kind: "learning" });
+    const file = fileFor(dir, d.handle!);
+    const text = fs.readFileSync(file, "utf8");
+    assert.match(text, /\nkind: learning\n/);
+    fs.writeFileSync(file, text.replace("\nkind: learning\n", "\nkind: correction\n"));
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.applied.map((a) => a.fields), [["kind"]], `the edit was applied: ${JSON.stringify(r)}`);
+    assert.equal((await env.human.get(d.id!)).kind, "correction");
+    assert.match(fs.readFileSync(fileFor(dir, d.handle!), "utf8"), /\nkind: correction\n/);
+    const bad = fs.readFileSync(fileFor(dir, d.handle!), "utf8").replace("\nkind: correction\n", "\nkind: gossip\n");
+    fs.writeFileSync(fileFor(dir, d.handle!), bad);
+    const refused = await env.human.pullMirror();
+    assert.equal(refused.errors.length, 1, "an unknown kind is an error, not ignored");
+    assert.equal((await env.human.get(d.id!)).kind, "correction");
+  } finally {
+    await env.close();
+  }
+});
+
 test("an edit made in the mirror is validated like any write, and a newer database version is a conflict, not overwritten", async () => {
   let clock = Date.parse("2026-04-01T09:00:00Z");
   const env = await openEnv(MIRROR_ON, { now: () => new Date(clock) });
