@@ -21,7 +21,7 @@ export type RestoreGate = { ok: true; lesson: string } | { ok: false; reason: st
  */
 export function gateRestoredEntry(entry: Entry): RestoreGate {
   const gate: GateResult = validateLessonText(entry.lesson, { trusted: true, adviceJudged: true });
-  const refusals: QualityIssue[] = [...gate.issues, ...extraTextIssues(entry)].filter((i) => i.severity === "reject");
+  const refusals: QualityIssue[] = [...gate.issues, ...extraTextIssues(entry, entry.provenance)].filter((i) => i.severity === "reject");
   return refusals.length ? { ok: false, reason: refusals.map((i) => i.message).join("; ") } : { ok: true, lesson: gate.text };
 }
 

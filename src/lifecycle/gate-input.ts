@@ -25,8 +25,14 @@ function inField(field: string, i: QualityIssue): QualityIssue {
   return { ...i, field, message: `${field}: ${i.message}` };
 }
 
+/** Where a lesson came from: free text a person or an agent typed, so it is screened for secrets too. */
+export interface Traceability {
+  derived_from?: { ref?: string | undefined } | undefined;
+  session_id?: string | undefined;
+}
+
 /** Free-text fields besides the lesson get the same secret and injection screening (a lossless restore too). */
-export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
+export function extraTextIssues(input: ExtraTextFields, trace: Traceability = {}): QualityIssue[] {
   const fields = (name: string, xs: Array<string | undefined>) =>
     xs.filter((x): x is string => typeof x === "string" && x.length > 0).map((text) => ({ name, text }));
   const advice = [
@@ -37,7 +43,11 @@ export function extraTextIssues(input: ExtraTextFields): QualityIssue[] {
   ];
   // A forbidden action names the unsafe thing on purpose ("mark API views csrf_exempt"): screened for secrets, not for safety.
   // A detection pattern is code-like (safety rules would misfire on it), but it must not carry a secret either.
-  const screened = [...advice, ...fields("forbidden action", input.directive?.forbidden_actions ?? []), ...fields("detection pattern", [input.prevention?.detection_pattern])];
+  // Traceability is shown to people, never injected: screened for secrets alone.
+  const screened = [
+    ...advice, ...fields("forbidden action", input.directive?.forbidden_actions ?? []), ...fields("detection pattern", [input.prevention?.detection_pattern]),
+    ...fields("derived from", [trace.derived_from?.ref]), ...fields("session id", [trace.session_id]),
+  ];
   if (screened.length === 0) return [];
   // One pass over them all (most lessons carry none); only a find is traced back to its field.
   const secrets = findSecrets(screened.map((f) => f.text).join("\n")).issues.length === 0
@@ -65,7 +75,7 @@ export function gateInput(s: Pick<Services, "config">, raw: NewEntryInput, tier:
   const hive = tier === "hive";
   const validate = s.config.knowledge.validation_enabled || hive;
   const gate = validateLessonText(input.lesson, { trusted: (trusted && !hive) || !validate });
-  const issues = [...gate.issues, ...extraTextIssues(input)];
+  const issues = [...gate.issues, ...extraTextIssues(input, input)];
   if (hive && isPlaceholderText(input.lesson)) {
     issues.push({ layer: "quality", severity: "reject", code: "placeholder", message: "placeholder or test text is never stored in the hive" });
   }

@@ -206,3 +206,29 @@ test("regression: a lesson refused for another field (its why, an order) is not 
     assert.deepEqual(remembered, [own]);
   });
 });
+
+test("regression: a secret in a lesson's traceability (derived_from, session id) is never stored — add, knowledge_add and a lossless import", async () => {
+  await withCairn(async (c, sb) => {
+    const lesson = "Rotate the release job's deploy token in ci/release.yml when a maintainer leaves the project.";
+    const key = "ghp_8f3kL2mN9qR4tV7wX1yZ5aB6cD0eF2gH4iJ6";
+    const byRef = await c.add({ lesson, category: "security", derived_from: { kind: "issue", ref: `issue #7, token was ${key}` } });
+    assert.equal(byRef.action, "rejected", JSON.stringify(byRef));
+    assert.match(byRef.reason ?? "", /^derived from: /);
+    const bySession = await c.add({ lesson, category: "security", session_id: `sess-${key}` });
+    assert.equal(bySession.action, "rejected", JSON.stringify(bySession));
+    const viaTool = await callTool(knowledgeAdd, { lesson, derived_from: `PR 12 used ${key}` }, { cairn: c, actor: "mcp:claude-code" });
+    assert.equal(viaTool.data.action, "rejected", viaTool.text);
+    // A lossless file carrying one is refused row by row.
+    const added = await c.add({ lesson, category: "security", derived_from: { kind: "issue", ref: "issue #7" } });
+    assert.equal(added.action, "added", JSON.stringify(added));
+    const file = path.join(sb.root, "export.cairn.jsonl");
+    await c.exportFile(file, { tier: "swarm" });
+    await c.remove(added.id!);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"ref":"issue #7"', `"ref":"issue #7 ${key}"`));
+    const report = await c.importFile(file);
+    assert.deepEqual([report.imported, report.rejected], [0, 1], JSON.stringify(report));
+    for (const f of fs.readdirSync(path.join(sb.projectDir, ".swarm"))) {
+      if (fs.statSync(path.join(sb.projectDir, ".swarm", f)).isFile()) assert.ok(!fs.readFileSync(path.join(sb.projectDir, ".swarm", f)).includes(key), `${f} holds the key`);
+    }
+  });
+});
