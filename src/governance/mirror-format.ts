@@ -1,4 +1,5 @@
 // The mirror's file format: folder by status, safe file names, deterministic Markdown with front matter, and its parser.
+import { derivedFromLabel } from "../core/derived-from.js";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import YAML from "yaml";
@@ -113,7 +114,7 @@ const oneLine = (t: string) => t.replace(/\s+/g, " ").trim();
 function traceability(e: Entry): string {
   const p = e.provenance;
   const lines = [`- Created: ${e.created_at} by ${oneLine(p.created_by)}`];
-  if (p.derived_from.kind) lines.push(`- Derived from: ${p.derived_from.kind}${p.derived_from.ref ? ` ${oneLine(p.derived_from.ref)}` : ""}`);
+  if (p.derived_from.kind) lines.push(`- Derived from: ${derivedFromLabel(p.derived_from)}`);
   if (p.session_id) lines.push(`- Session: \`${oneLine(p.session_id).replace(/`/g, "'")}\``);
   if (p.source_project_name) lines.push(`- Source project: ${oneLine(p.source_project_name)}`);
   if (p.approved_at) lines.push(`- Approved: ${p.approved_at} by ${oneLine(p.approved_by ?? "unknown")}`);

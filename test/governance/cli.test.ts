@@ -82,7 +82,18 @@ test("cairn show prints where a lesson came from: the issue or task it derives f
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /derived from\s+issue 123/, shown.stdout);
   assert.match(shown.stdout, /session\s+abc-123-def-456/);
+  // A reference that names its kind already reads once: knowledge_add's derived_from "issue #12" is kind issue, ref "issue #12".
+  const again = await sb.json(p, "add", "The billing worker retries a 429 from the token endpoint after the Retry-After header's delay.", "--from-file", writeYaml(p, "derived_from: { kind: issue, ref: 'issue #12' }"));
+  assert.equal(again.code, 0, again.stderr);
+  const twice = await sb.run(p, "show", again.body.handle);
+  assert.match(twice.stdout, /derived from\s+issue #12\n/, twice.stdout);
 });
+
+function writeYaml(dir: string, text: string): string {
+  const file = path.join(dir, `doc-${Math.random().toString(36).slice(2)}.yaml`);
+  fs.writeFileSync(file, text);
+  return file;
+}
 
 test("drafts under approval: list --status draft, approve/reject, review needs a terminal, an agent actor cannot approve", async () => {
   const p = project("review", { governance: { require_approval: { swarm: true } } });

@@ -1,4 +1,5 @@
 // Entry commands: add, list, show, rejected.
+import { derivedFromLabel } from "../../../core/derived-from.js";
 import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
@@ -344,7 +345,7 @@ function showEntry(e: Entry, out: Output): void {
   row("created", `${e.created_at} by ${e.provenance.created_by}`);
   row("approved", e.provenance.approved_at ? `${e.provenance.approved_at} by ${e.provenance.approved_by ?? "?"}` : undefined);
   const df = e.provenance.derived_from;
-  row("derived from", df.kind && (df.kind !== "manual" || df.ref) ? `${df.kind}${df.ref ? ` ${df.ref}` : ""}` : undefined);
+  row("derived from", df.kind !== "manual" || df.ref ? derivedFromLabel(df) : undefined);
   row("session", e.provenance.session_id);
   row("source", e.provenance.source_project_name);
   row("external id", e.provenance.external_id);

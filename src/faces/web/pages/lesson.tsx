@@ -1,4 +1,5 @@
 // One lesson: every field, usage, where it would be injected, lineage and its event timeline; and the edit form.
+import { derivedFromLabel } from "../../../core/derived-from.js";
 import { CATEGORIES, ENFORCEMENTS, ROOT_CAUSES, type Entry, type EntryEvent } from "../../../core/entry.js";
 import type { LessonDetail, LinkedEntry, Reach } from "../../../governance/lesson-detail.js";
 import { ActionForm, Layout, type Frame } from "./layout.js";
@@ -115,7 +116,7 @@ export function LessonPage(props: { frame: Frame; detail: LessonDetail }) {
             <Field label="Approved by" value={e.provenance.approved_by} />
             <Field label="Approved" value={e.provenance.approved_at ? <Time iso={e.provenance.approved_at} /> : undefined} />
             <Field label="Source project" value={e.provenance.source_project_name ?? e.provenance.source_project_id} />
-            <Field label="Derived from" value={[e.provenance.derived_from.kind, e.provenance.derived_from.ref].filter(Boolean).join(": ")} />
+            <Field label="Derived from" value={derivedFromLabel(e.provenance.derived_from) ?? ""} />
             <Field label="Session" value={e.provenance.session_id} mono />
             <Field label="Imported id" value={e.provenance.external_id} mono />
             <Field label="Required" value={e.directive.required_actions.length ? <List items={e.directive.required_actions} /> : undefined} />
