@@ -3,7 +3,8 @@
 // imported inside those operations, so opening the engine for a read does not load them.
 import path from "node:path";
 import fs from "node:fs";
-import { STATUSES, parseStatuses, type Entry, type EntryEvent, type NewEntryInput, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
+import { STATUSES, parseStatuses, type Entry, type EntryEvent, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
+import { ownCategory, type LessonInput } from "./core/categories.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
@@ -321,16 +322,21 @@ export class Cairn {
     return (statuses ?? STATUSES).filter((st) => st !== "draft");
   }
 
-  /** Records a lesson through the gates and dedup. A duplicate reinforces the entry it matches. */
-  async add(input: NewEntryInput, opts: AddOptions = {}): Promise<WriteResult> {
+  /**
+   * Records a lesson through the gates and dedup. A duplicate reinforces the entry it matches. A category
+   * named the opencode-swarm way (pattern, lesson, domain, decision, …) is stored as an import stores it,
+   * and the answer says as what.
+   */
+  async add(lesson: LessonInput, opts: AddOptions = {}): Promise<WriteResult> {
     this.assertEnabled();
     const actor = opts.actor ?? this.actor;
+    const { input, note } = ownCategory(lesson);
     if (opts.tier === "hive" && this.services.hive) {
       const { writeHiveLesson } = await outboxModule();
-      return writeHiveLesson(this.services, input, { actor, source: "add" });
+      return withCategoryNote(await writeHiveLesson(this.services, input, { actor, source: "add" }), note);
     }
     const { writeLesson } = await writeModule();
-    return writeLesson(this.services, input, { tier: opts.tier ?? "swarm", actor, source: "add" });
+    return withCategoryNote(await writeLesson(this.services, input, { tier: opts.tier ?? "swarm", actor, source: "add" }), note);
   }
 
   /** Lessons matching a query (or a whole context), best first after diversity (see `RecallHit.rank`). Retired entries only when asked for. */
@@ -474,10 +480,13 @@ export class Cairn {
   }
 
   /** Promotes a swarm entry (by id) or a new lesson text to the hive through the hive gate. */
-  async promote(what: { id: string } | { lesson: NewEntryInput }, actor = this.actor): Promise<PromotionResult> {
+  async promote(what: { id: string } | { lesson: LessonInput }, actor = this.actor): Promise<PromotionResult> {
     this.assertEnabled();
     const { promoteEntry, promoteText } = await import("./lifecycle/promote.js");
-    if (!("id" in what)) return promoteText(this.services, what.lesson, actor);
+    if (!("id" in what)) {
+      const { input, note } = ownCategory(what.lesson);
+      return withCategoryNote(await promoteText(this.services, input, actor), note);
+    }
     await this.hideDraft(what.id, actor);
     return promoteEntry(this.services, what.id, actor);
   }
@@ -486,7 +495,7 @@ export class Cairn {
    * Marks `oldRef` superseded by `replacement` (an existing ref, or a new lesson added first).
    * A new lesson that lands as a draft (approval required) retires the old one only when approved.
    */
-  async supersede(oldRef: string, replacement: string | NewEntryInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
+  async supersede(oldRef: string, replacement: string | LessonInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
     this.assertEnabled();
     const old = await this.visibleEntry(oldRef, actor);
     let newRef: string;
@@ -501,7 +510,7 @@ export class Cairn {
         const { compareLessons } = await import("./quality/similarity.js");
         if (!by || !compareLessons(replacement.lesson, by.lesson, this.config.knowledge.dedup_threshold).duplicate) await assertNotSuperseded(this.services, old);
       }
-      const r = await writeLesson(this.services, { ...replacement, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
+      const r = await writeLesson(this.services, { ...ownCategory(replacement).input, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
       // The write path retires the old lesson itself when it may; a person's approved lesson waits for a person.
       if (r.superseded || r.status === "draft" || protectedFrom(old, actor)) {
@@ -828,6 +837,12 @@ export class Cairn {
 }
 
 /** Opens (creating if needed, and migrating) the project's swarm database and the user's hive. */
+/** A stored (or queued) lesson whose category was given by opencode-swarm's name says what it became; a merge or refusal does not. */
+function withCategoryNote<R extends WriteResult>(r: R, note: string | undefined): R {
+  if (!note || (r.action !== "added" && r.action !== "queued")) return r;
+  return { ...r, issues: [...r.issues, { layer: "structure", severity: "warn", code: "category_mapped", message: note }] };
+}
+
 export async function openCairn(opts: OpenCairnOptions): Promise<Cairn> {
   return new Cairn(opts).start();
 }

@@ -2,6 +2,7 @@
 export { openCairn, Cairn, resolveHivePath, repairCairn } from "./engine.js";
 export type { OpenCairnOptions, AddOptions, RecallHit, ListFilter, Stats, TierStats, PhaseCompleteReport } from "./engine.js";
 export * from "./core/entry.js";
+export { CATEGORY_NAMES, LEGACY_CATEGORY_NAMES, type CategoryName, type LegacyCategory, type LessonInput } from "./core/categories.js";
 export { CairnError, NotFoundError, InvalidConfigError, isCairnError, DatabaseDamagedError, ReadOnlyDatabaseError, DiskFullError } from "./errors.js";
 export type { RepairReport } from "./store/repair.js";
 export type { CairnErrorCode } from "./errors.js";

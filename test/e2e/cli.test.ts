@@ -89,6 +89,47 @@ describe("cairn CLI", { concurrency: 4 }, () => {
     assert.match(bad.body.reason, /confidence/);
   });
 
+  test("add --category takes opencode-swarm's names (pattern, lesson, domain, decision), stored as the import stores them, and says as what", async () => {
+    const sb = fresh();
+    const added = sb.project("legacy-add");
+    const imported = sb.project("legacy-import");
+    const lessons: Record<string, string> = {
+      pattern: "Wrap every Prisma transaction in src/db/tx.ts with withRetry(); serialization failures under load are retried three times.",
+      lesson: "The vitest config in vitest.config.ts must set pool to forks; worker threads crash the native libsql driver in CI.",
+      domain: "Invoices in the billing service are immutable once issued; a correction is a credit note linked by invoice_id.",
+      decision: "We decided to keep sessions in Redis rather than signed cookies so that revocation in src/auth/session.ts is immediate.",
+    };
+    const file = path.join(sb.root, "knowledge.jsonl");
+    fs.writeFileSync(file, Object.entries(lessons).map(([category, lesson]) => JSON.stringify({ id: `k-${category}`, lesson, category })).join("\n") + "\n");
+    const imp = await sb.json(imported, "import", file, "--format", "opencode-swarm");
+    assert.equal(imp.code, 0, imp.stderr);
+    assert.equal(imp.body.imported, 4, JSON.stringify(imp.body));
+    const importedAs = new Map(((await sb.json(imported, "list", "--tier", "swarm")).body as Array<{ lesson: string; category: string; kind: string; tags: string[] }>).map((e) => [e.lesson, e]));
+
+    for (const [legacy, lesson] of Object.entries(lessons)) {
+      const r = await sb.json(added, "add", lesson, "--category", legacy);
+      assert.equal(r.code, 0, `--category ${legacy}: ${r.stdout}${r.stderr}`);
+      assert.equal(r.body.action, "added");
+      const shown = (await sb.json(added, "show", r.body.handle)).body.entry as { category: string; kind: string; tags: string[] };
+      const twin = importedAs.get(lesson)!;
+      assert.deepEqual([shown.category, shown.kind, shown.tags], [twin.category, twin.kind, twin.tags], `--category ${legacy} is stored as the import stores it`);
+      const note = (r.body.issues as Array<{ severity: string; message: string }>).find((i) => i.message.includes(`"${legacy}"`));
+      assert.ok(note, `the answer says what became of "${legacy}": ${JSON.stringify(r.body.issues)}`);
+      assert.equal(note.severity, "warn");
+      assert.match(note.message, new RegExp(`stored as category ${shown.category}\\b`));
+    }
+    const human = await sb.run(added, "add", "Tag every Docker image built in CI with the git SHA as well as latest, so rollbacks can name a build.", "--category", "pattern");
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stderr, /warning: category "pattern" .*stored as category \w+/);
+    // A name neither system uses is still refused, and the refusal lists what is accepted.
+    const bogus = await sb.run(added, "add", "Run the linter before every commit of src/api so review stays on design.", "--category", "frobnicate");
+    assert.equal(bogus.code, 2);
+    assert.match(bogus.stderr, /frobnicate/);
+    assert.match(bogus.stderr, /security/);
+    const help = await sb.raw(["add", "--help"]);
+    assert.match(help.stdout.replace(/\s+/g, " "), /opencode-swarm's .*pattern.*lesson.*domain.*decision/);
+  });
+
   test("recall: JSON contract, the relevant lesson first, --explain breakdowns", async () => {
     const sb = fresh();
     const p = sb.project("recall");

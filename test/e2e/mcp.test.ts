@@ -139,6 +139,28 @@ test("add then recall round trip, with text and structured results", async () =>
   assert.ok(!stderr().includes("Internal error"));
 });
 
+test("knowledge_add takes opencode-swarm's category names and says which category the lesson was stored as", async () => {
+  const { client } = await connect({ cwd: project("legacy-category") });
+  const { tools } = await client.listTools();
+  const add = tools.find((t) => t.name === "knowledge_add")!.inputSchema as { properties: Record<string, { description?: string; enum?: string[] }> };
+  assert.match(add.properties.category!.description ?? "", /opencode-swarm/);
+  for (const [legacy, lesson, kind] of [
+    ["decision", "We decided to keep sessions in Redis rather than signed cookies so that revocation in src/auth/session.ts is immediate.", "decision"],
+    ["pattern", "Wrap every Prisma transaction in src/db/tx.ts with withRetry(); serialization failures under load are retried three times.", "pattern"],
+    ["domain", "Invoices in the billing service are immutable once issued; a correction is a credit note linked by invoice_id.", "insight"],
+    ["lesson", "The vitest config in vitest.config.ts must set pool to forks; worker threads crash the native libsql driver in CI.", "learning"],
+  ] as const) {
+    const r = await call(client, "knowledge_add", { lesson, category: legacy });
+    assert.ok(!r.isError, `${legacy}: ${r.text}`);
+    assert.equal(r.data.action, "added", r.text);
+    const listed = await call(client, "knowledge_query", {});
+    const entry = (listed.data.entries as Array<{ id: string; category: string; kind: string }>).find((e) => e.id === r.data.id)!;
+    assert.equal(entry.kind, kind, `${legacy} becomes kind ${kind}, as an import makes it`);
+    assert.match(r.text, new RegExp(`warning: category "${legacy}" .*stored as category ${entry.category}\\b`));
+    assert.ok((r.data.warnings as string[]).some((w) => w.includes(`stored as category ${entry.category}`)), JSON.stringify(r.data));
+  }
+});
+
 test("invalid arguments come back as error results with a reason, and the server keeps answering", async () => {
   const { client } = await connect({ cwd: project("invalid") });
   const missing = await call(client, "knowledge_add", {});

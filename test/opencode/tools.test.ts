@@ -63,6 +63,18 @@ test("knowledge_add stores a lesson as the calling agent; a duplicate reinforces
   assert.match(vague.output, /^rejected:/);
 });
 
+test("knowledge_add takes opencode-swarm's category names (its architect prompts use them) and says what each was stored as", async () => {
+  const r = await call("knowledge_add", { lesson: "We decided to generate the API client from openapi.yaml with orval; hand-written fetch wrappers drifted.", category: "decision" });
+  assert.match(r.output, /^added S-\d+/, r.output);
+  const e = await (await p.cairn()).get(String(r.metadata.id));
+  assert.equal(e.kind, "decision");
+  assert.ok(e.tags.includes("legacy-category:decision"), "tagged as an import of that category is");
+  assert.match(r.output, new RegExp(`warning: category "decision" .*stored as category ${e.category}\\b`));
+  const served = z.toJSONSchema(z.object(p.hooks.tool!.knowledge_add!.args)) as { properties: Record<string, { enum?: string[]; description?: string }> };
+  assert.ok(served.properties.category?.enum?.includes("pattern"), "the model is offered the names too");
+  assert.match(served.properties.category?.description ?? "", /opencode-swarm/);
+});
+
 test("knowledge_recall and knowledge_query find it; feedback, quarantine, archive, promote and remove change it", async () => {
   const recall = await call("knowledge_recall", { query: "session token middleware claims" });
   assert.match(recall.output, /S-1/);

@@ -1,13 +1,11 @@
 // Parser for opencode-swarm knowledge JSONL (knowledge.jsonl, shared-learnings.jsonl, hive-knowledge.jsonl, knowledge-rejected.jsonl).
 import { z } from "zod";
-import {
-  CATEGORIES, ENFORCEMENTS, PRIORITIES, ScopeSchema,
-  type Category, type Kind, type NewEntryInput, type Status, type Tier,
-} from "../../core/entry.js";
+import { ENFORCEMENTS, PRIORITIES, ScopeSchema, type NewEntryInput, type Status, type Tier } from "../../core/entry.js";
+import { inferKind, placeCategory } from "../../core/categories.js";
 import type { ImportedHistory, ParseItem } from "../types.js";
 import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
-import { cleanTags, dateWarnings, inferCategory, inferKind, toIsoDate } from "./map.js";
+import { cleanTags, dateWarnings, toIsoDate } from "./map.js";
 
 const strList = z.array(z.string()).nullish();
 // Loose on purpose: the stray hive file and older versions omit most fields; null means absent.
@@ -43,30 +41,6 @@ const RowSchema = z.looseObject({
   rejection_reason: z.string().nullish(),
 });
 type Row = z.infer<typeof RowSchema>;
-
-/** Their categories that are not ours → our category + kind. */
-const LEGACY_CATEGORIES: Readonly<Record<string, { category?: Category; kind: Kind }>> = {
-  pattern: { kind: "pattern" },
-  patterns: { kind: "pattern" },
-  decision: { kind: "decision" },
-  decisions: { kind: "decision" },
-  lesson: { kind: "learning" },
-  lessons: { kind: "learning" },
-  learning: { kind: "learning" },
-  insight: { kind: "insight" },
-  domain: { category: "other", kind: "insight" },
-  gotcha: { category: "debugging", kind: "learning" },
-  bug: { category: "debugging", kind: "learning" },
-  convention: { category: "process", kind: "decision" },
-  workflow: { category: "process", kind: "workflow_note" },
-  correction: { kind: "correction" },
-  test: { category: "testing", kind: "learning" },
-  tool: { category: "tooling", kind: "learning" },
-  tools: { category: "tooling", kind: "learning" },
-  perf: { category: "performance", kind: "learning" },
-  design: { category: "architecture", kind: "decision" },
-  api: { category: "integration", kind: "learning" },
-};
 
 const STATUS_MAP: Readonly<Record<string, Status>> = {
   active: "candidate", candidate: "candidate", established: "established", promoted: "promoted",
@@ -126,19 +100,11 @@ function historyOf(row: Row, createdAt: string | undefined): ImportedHistory | u
 
 function toInput(row: Row, lesson: string, ctx: LineContext): NewEntryInput {
   const extraTags: string[] = [];
-  const legacy = row.category?.trim().toLowerCase() || undefined;
-  let category: Category;
-  let kind: Kind;
-  if (legacy && (CATEGORIES as readonly string[]).includes(legacy)) {
-    category = legacy as Category;
-    kind = inferKind(lesson);
-  } else {
-    const mapped = legacy ? LEGACY_CATEGORIES[legacy] : undefined;
-    category = mapped?.category ?? inferCategory(lesson, row.tags ?? []);
-    kind = mapped?.kind ?? inferKind(lesson);
-    if (legacy) extraTags.push(`legacy-category:${legacy}`);
-    if (legacy === "domain") extraTags.push("domain");
-  }
+  // The same mapping an add naming opencode-swarm's category goes through (core/categories.ts).
+  const placed = placeCategory(row.category ?? undefined, lesson, row.tags ?? []);
+  const category = placed.category;
+  const kind = placed.kind ?? inferKind(lesson);
+  extraTags.push(...placed.tags);
   const rawStatus = row.status?.trim().toLowerCase() || undefined;
   let status = rawStatus ? STATUS_MAP[rawStatus] : undefined;
   if (rawStatus && !status) extraTags.push(`legacy-status:${rawStatus}`);

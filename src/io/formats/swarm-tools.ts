@@ -4,7 +4,8 @@ import type { NewEntryInput } from "../../core/entry.js";
 import type { ParseItem } from "../types.js";
 import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
-import { cleanTags, dateWarnings, inferCategory, inferKind, toIsoDate } from "./map.js";
+import { inferCategory, inferKind } from "../../core/categories.js";
+import { cleanTags, dateWarnings, toIsoDate } from "./map.js";
 
 const RowSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).nullish(),

@@ -1,6 +1,7 @@
 // knowledge_add: record a lesson through the gates; a duplicate reinforces, a rejection comes back with its reason.
 import { z } from "zod";
-import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type NewEntryInput } from "../../core/entry.js";
+import { CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type LessonInput } from "../../core/categories.js";
+import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES } from "../../core/entry.js";
 import { defineTool, writeOutcome } from "./shared.js";
 
 const list = (max: number, describe: string) => z.array(z.string().min(1)).max(max).optional().describe(describe);
@@ -14,7 +15,10 @@ const args = {
         '"In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login." ' +
         "Be specific (vague advice is rejected) and never include secrets, keys or passwords.",
     ),
-  category: z.enum(CATEGORIES).optional().describe("The area it belongs to (default other)."),
+  category: z
+    .enum(CATEGORY_NAMES)
+    .optional()
+    .describe(`The area it belongs to (default other): ${CATEGORIES.join(", ")}. ${LEGACY_CATEGORY_NOTE}.`),
   kind: z
     .enum(KINDS)
     .optional()
@@ -90,7 +94,7 @@ export const knowledgeAdd = defineTool({
     const directive = present({
       required_actions: a.required_actions, forbidden_actions: a.forbidden_actions, verification_checks: a.verification_checks, priority: a.priority, enforcement: a.enforcement,
     });
-    const input: NewEntryInput = {
+    const input: LessonInput = {
       lesson: a.lesson,
       title: a.title,
       why: a.why,

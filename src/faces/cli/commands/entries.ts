@@ -6,6 +6,7 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { decodeText } from "../../../core/decode.js";
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
 import { CATEGORIES, KINDS, parseStatuses, PRIORITIES, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
+import { CATEGORY_NAMES, LEGACY_CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type CategoryName, type LessonInput } from "../../../core/categories.js";
 import type { LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
 import { action, int, readCairn, withCairn } from "../context.js";
@@ -14,7 +15,7 @@ import { truncateAtWord } from "../../../quality/sanitize.js";
 import { clean, list, statusColor, table, terminalWidth, type Output } from "../format.js";
 
 interface AddFlags {
-  category?: string;
+  category?: CategoryName;
   kind?: string;
   tags?: string;
   scope?: string;
@@ -95,7 +96,6 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
   });
   return {
     ...(lesson !== undefined ? { lesson } : {}),
-    ...(f.category ? { category: f.category as NewEntryInput["category"] } : {}),
     ...(f.kind ? { kind: f.kind as NewEntryInput["kind"] } : {}),
     ...(f.tags ? { tags: list(f.tags) } : {}),
     ...(f.scope ? { scope: f.scope } : {}),
@@ -118,18 +118,28 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
   };
 }
 
-/** Structured fields are parsed by the engine's module (zod, YAML), loaded only when a command writes a lesson. */
-export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string): Promise<NewEntryInput> {
+/**
+ * Structured fields are parsed by the engine's module (zod, YAML), loaded only when a command writes a lesson.
+ * The --category flag may be opencode-swarm's name: the engine stores it as one of ours (core/categories.ts).
+ */
+export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string): Promise<LessonInput> {
   const { inputFromFields, parseLessonFile } = await import("../../../governance/structured.js");
   const file = fromFile && fromFile !== "-" ? path.resolve(fromFile) : undefined;
   const base = fromFile ? parseLessonFile(file ? decodeText(fs.readFileSync(file)) : readStdin(), file ?? "<stdin>") : {};
-  return inputFromFields(base, lessonFields(lesson, f));
+  const input = inputFromFields(base, lessonFields(lesson, f));
+  return f.category ? { ...input, category: f.category } : input;
+}
+
+/** Our categories, or opencode-swarm's names for them; anything else is refused with what is accepted. */
+function categoryName(v: string): CategoryName {
+  if ((CATEGORY_NAMES as readonly string[]).includes(v)) return v as CategoryName;
+  throw new InvalidArgumentError(`Use one of ${CATEGORIES.join(", ")}, or opencode-swarm's ${LEGACY_CATEGORY_NAMES.join(", ")}.`);
 }
 
 /** The lesson options shared by add, promote and supersede (which names what it replaces as an argument). */
 export function lessonOptions(cmd: Command, opts: { supersedes?: boolean } = {}): Command {
   cmd
-    .addOption(new Option("--category <c>", "category").choices(CATEGORIES))
+    .addOption(new Option("--category <c>", `category: ${CATEGORIES.join(", ")}; ${LEGACY_CATEGORY_NOTE}`).argParser(categoryName))
     .addOption(new Option("--kind <k>", "kind of lesson").choices(KINDS))
     .option("--tags <a,b>", "comma-separated tags")
     .option("--scope <s>", 'applicability scope: "global" or "stack:<name>"')
