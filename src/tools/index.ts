@@ -1,5 +1,6 @@
 // The agent-facing tools, defined once: every face (MCP server, OpenCode plugin) serves exactly this list.
 import { z } from "zod";
+import { nearestName } from "../core/nearest-name.js";
 import { CairnError, DISABLED_MESSAGE } from "../errors.js";
 import { knowledgeAdd } from "./definitions/knowledge-add.js";
 import { knowledgeArchive } from "./definitions/knowledge-archive.js";
@@ -49,17 +50,45 @@ function disabledAnswer(): ToolResult {
   return { text: `disabled: ${DISABLED_MESSAGE}`, data: { action: "disabled", reason: DISABLED_MESSAGE, changed: false } };
 }
 
+/** What a call naming arguments the tool does not take is told: each name, the one it likely meant, what the tool takes. */
+export function unknownArgumentsMessage(tool: ToolDefinition, keys: readonly string[]): string {
+  const known = Object.keys(tool.args);
+  const named = keys.map((k) => {
+    const near = nearestName(k, known);
+    return `"${k}"${near ? ` (did you mean "${near}"?)` : ""}`;
+  });
+  return `Unknown argument${keys.length > 1 ? "s" : ""} ${named.join(", ")}; ${tool.name} takes ${known.join(", ")}.`;
+}
+
+const inputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
+
 /**
- * Validates raw arguments against the tool's shape (applying defaults), then runs it (runTool). `run`
- * expects parsed arguments, so a face whose host does not parse them itself goes through here.
- * Bad arguments throw CairnError INVALID_INPUT naming each field.
+ * The one schema a tool's arguments are parsed with, on every face: strict, so a misspelt name
+ * (`hive_elgible`) is refused, not dropped while the call succeeds without it. The MCP server hands it
+ * to the SDK as the tool's input schema (clients also see `additionalProperties: false`).
+ */
+export function toolInputSchema(tool: ToolDefinition): z.ZodObject {
+  let schema = inputSchemas.get(tool);
+  if (!schema) {
+    schema = z.strictObject(tool.args, {
+      error: (issue) => (issue.code === "unrecognized_keys" ? unknownArgumentsMessage(tool, issue.keys) : undefined),
+    });
+    inputSchemas.set(tool, schema);
+  }
+  return schema;
+}
+
+/**
+ * Validates raw arguments against the tool's schema (toolInputSchema, applying defaults), then runs it
+ * (runTool). `run` expects parsed arguments, so a face whose host does not parse them itself goes through
+ * here. Bad arguments throw CairnError INVALID_INPUT naming each field, and each argument it does not take.
  */
 export async function callTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolCallContext): Promise<ToolResult> {
   // Switched off, the arguments do not matter: the answer is the same for every call.
   if (!ctx.cairn.enabled) return disabledAnswer();
-  const parsed = z.object(tool.args).safeParse(rawArgs ?? {});
+  const parsed = toolInputSchema(tool).safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
+    const detail = parsed.error.issues.map((i) => (i.code === "unrecognized_keys" ? i.message : `${i.path.join(".") || "arguments"}: ${i.message}`)).join("; ");
     throw new CairnError("INVALID_INPUT", `Invalid arguments for ${tool.name}: ${detail}`);
   }
   return runTool(tool, parsed.data, ctx);

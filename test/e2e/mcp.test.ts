@@ -172,7 +172,7 @@ test("invalid arguments come back as error results with a reason, and the server
   assert.match(verdict.text, /applied/);
 
   for (const tool of ["knowledge_feedback", "knowledge_remove", "knowledge_archive"]) {
-    const traversal = await call(client, tool, { id: "../../etc/passwd", verdict: "applied" });
+    const traversal = await call(client, tool, { id: "../../etc/passwd", ...(tool === "knowledge_feedback" ? { verdict: "applied" } : {}) });
     assert.equal(traversal.isError, true, tool);
     assert.match(traversal.text, /Invalid entry id/, tool);
   }
@@ -197,6 +197,31 @@ test("invalid arguments come back as error results with a reason, and the server
 
   const ok = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
   assert.equal(ok.data.action, "added", "the server still works after the errors");
+});
+
+test("an argument name a tool does not take is refused, naming it and the nearest known one, and nothing is written", async () => {
+  const { client } = await connect({ cwd: project("unknown-args") });
+  const misspelt = await call(client, "knowledge_add", { lesson: CACHE_LESSON, hive_elgible: true });
+  assert.equal(misspelt.isError, true, `a misspelt argument must not be dropped silently: ${misspelt.text}`);
+  assert.match(misspelt.text, /"hive_elgible"/);
+  assert.match(misspelt.text, /did you mean "hive_eligible"\?/);
+  const none = await call(client, "knowledge_query", {});
+  assert.equal(none.data.count, 0, "the refused call stored nothing");
+
+  const camel = await call(client, "knowledge_recall", { query: "redis timeout", topN: 3 });
+  assert.equal(camel.isError, true);
+  assert.match(camel.text, /"topN".*did you mean "top_n"\?/);
+  // Nothing near: the key is named, with the arguments the tool does take.
+  const far = await call(client, "knowledge_feedback", { id: "S-1", verdict: "applied", xyzzy: 1 });
+  assert.equal(far.isError, true);
+  assert.match(far.text, /"xyzzy"/);
+  assert.doesNotMatch(far.text, /did you mean/);
+  assert.match(far.text, /id, verdict, note/);
+
+  const { tools } = await client.listTools();
+  for (const t of tools) assert.equal((t.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, `${t.name} says it takes no other arguments`);
+  const ok = await call(client, "knowledge_add", { lesson: CACHE_LESSON, hive_eligible: true });
+  assert.equal(ok.data.action, "added", ok.text);
 });
 
 test("two clients with different roots see only their own project's swarm entries", async () => {

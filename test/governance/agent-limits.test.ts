@@ -29,7 +29,13 @@ test("regression 11.9: an agent cannot remove, archive or quarantine a lesson a 
   const env = await openEnv(APPROVAL_ON);
   try {
     const id = await approvedLesson(env);
-    await assert.rejects(tool(env.agent, "knowledge_remove", { id, force: true, reason: "outdated" }), forbidden);
+    // No tool takes force: naming it is refused as an argument the tool does not take (the lesson stays, checked below).
+    await assert.rejects(tool(env.agent, "knowledge_remove", { id, force: true, reason: "outdated" }), (e: Error & { code?: string }) => {
+      assert.equal(e.code, "INVALID_INPUT", e.message);
+      assert.match(e.message, /Unknown argument "force"/);
+      return true;
+    });
+    await assert.rejects(tool(env.agent, "knowledge_remove", { id, reason: "outdated" }), forbidden);
     await assert.rejects(tool(env.agent, "knowledge_remove", { id }, "mcp:claude-code"), forbidden);
     await assert.rejects(tool(env.agent, "knowledge_archive", { id, reason: "outdated" }), forbidden);
 

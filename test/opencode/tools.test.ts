@@ -107,4 +107,9 @@ test("failures are tool errors with a reason: unknown id, invalid arguments", as
   await assert.rejects(call("knowledge_feedback", { id: "S-999", verdict: "applied" }), /knowledge_feedback failed \(NOT_FOUND\)/);
   await assert.rejects(call("knowledge_feedback", { id: "S-1", verdict: "great" }), /knowledge_feedback failed.*verdict/);
   await assert.rejects(call("knowledge_remove", { id: "../../etc/passwd" }), /failed/);
+  // The same strict schema as over MCP: a misspelt argument is refused, not dropped while the add succeeds.
+  await assert.rejects(
+    call("knowledge_add", { lesson: "Set a connect timeout on the Redis client in src/cache/redis.ts; without one the worker hangs at startup.", hive_elgible: true }),
+    /knowledge_add failed \(INVALID_INPUT\): .*Unknown argument "hive_elgible" \(did you mean "hive_eligible"\?\)/,
+  );
 });

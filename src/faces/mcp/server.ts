@@ -2,7 +2,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isCairnError } from "../../errors.js";
-import { ALL_TOOLS, changedEntries, runTool } from "../../tools/index.js";
+import { ALL_TOOLS, changedEntries, runTool, toolInputSchema } from "../../tools/index.js";
 import type { ToolDefinition } from "../../tools/types.js";
 import { errorText, log } from "./log.js";
 import type { ProjectPool } from "./projects.js";
@@ -46,7 +46,7 @@ export function createCairnMcpServer(opts: CairnMcpServerOptions): CairnMcpSessi
   for (const tool of ALL_TOOLS) {
     server.registerTool(
       tool.name,
-      { description: tool.description, inputSchema: tool.args, annotations: { ...tool.annotations, openWorldHint: false } },
+      { description: tool.description, inputSchema: toolInputSchema(tool), annotations: { ...tool.annotations, openWorldHint: false } },
       async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
         try {
           const project = await session.resolve(extra);
