@@ -130,6 +130,23 @@ describe("cairn CLI", { concurrency: 4 }, () => {
     assert.match(help.stdout.replace(/\s+/g, " "), /opencode-swarm's .*pattern.*lesson.*domain.*decision/);
   });
 
+  test("init --project with a folder that does not exist refuses, says so, and creates nothing", async () => {
+    const sb = fresh();
+    const typo = path.join(sb.root, "code", "apii");
+    const human = await sb.run(typo, "init");
+    assert.equal(human.code, 2, human.stdout + human.stderr);
+    assert.match(human.stderr, /^error: Project directory .* does not exist/);
+    assert.ok(human.stderr.includes(typo), human.stderr);
+    assert.match(human.stderr, /mkdir/, "it says how to make it a project");
+    const json = await sb.json(typo, "init");
+    assert.equal(json.code, 2);
+    assert.equal(json.body.error.code, "INVALID_INPUT");
+    assert.match(json.body.error.message, /does not exist/);
+    assert.equal(fs.existsSync(path.join(sb.root, "code")), false, "no folder was created");
+    const real = await sb.json(sb.project("api"), "init");
+    assert.equal(real.code, 0, real.stderr);
+  });
+
   test("recall: JSON contract, the relevant lesson first, --explain breakdowns", async () => {
     const sb = fresh();
     const p = sb.project("recall");

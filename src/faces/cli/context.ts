@@ -65,19 +65,21 @@ export function invocation(cmd: Command): Invocation {
 }
 
 export interface OpenOptions {
-  /** `init` only: the project directory itself may be created. */
-  create?: boolean;
   /** A command that only reads: a project with no `.swarm/cairn.db` gets none (its tier reads as empty). */
   read?: boolean;
 }
 
-/** Only `init` may conjure a project out of a typo'd path: every other command (`ui` too) refuses a missing one. */
+/** No command conjures a project out of a typo'd path, `init` and `ui` included: `.swarm/` is made in a folder that exists. */
 export function assertProjectExists(projectDir: string): void {
-  if (!fs.existsSync(projectDir)) throw new CairnError("INVALID_INPUT", `Project directory ${projectDir} does not exist.`);
+  if (fs.existsSync(projectDir)) return;
+  throw new CairnError(
+    "INVALID_INPUT",
+    `Project directory ${projectDir} does not exist. Check the --project path, or create the folder first (mkdir -p ${/^[\w./:\\-]+$/.test(projectDir) ? projectDir : JSON.stringify(projectDir)}).`,
+  );
 }
 
 export async function open(inv: Invocation, opts: OpenOptions = {}): Promise<Cairn> {
-  if (!opts.create) assertProjectExists(inv.projectDir);
+  assertProjectExists(inv.projectDir);
   // Loaded on demand: `cairn --help` and usage errors never pay for the engine.
   const { openCairn } = await import("../../engine.js");
   return openCairn({

@@ -14,7 +14,7 @@ import type { VectorStatus } from "../../../embed/entry-vectors.js";
 export function registerSetupCommands(program: Command): void {
   program
     .command("init")
-    .description("create the project's .swarm/cairn.db and the hive (if missing) and print where they are")
+    .description("create the project's .swarm/cairn.db and the hive (if missing) and print where they are; the project folder must exist")
     .addHelpText(
       "after",
       `
@@ -49,7 +49,6 @@ Examples:
               if (team && new URL(team).password) inv.out.warn("the URL's password is stored in that file (owner-only); PGPASSWORD or ~/.pgpass keeps it out of config files");
             }
           },
-          { create: true },
         ),
       ),
     );
