@@ -112,6 +112,47 @@ test("engine options from opencode.json are merged over the config files; a bad 
   }
 });
 
+test("when the knowledge base cannot open, every agent's system prompt still gets the standing instruction, and the failure goes to stderr once", async () => {
+  const { STANDING_INSTRUCTION } = await import("../../src/faces/opencode/system.js");
+  const broken: Array<[string, (dir: string) => void]> = [
+    // Unreadable as a database whoever runs the test (root reads any file): a folder where the file should be.
+    ["cairn.db is a folder", (dir) => fs.mkdirSync(path.join(dir, ".swarm", "cairn.db"), { recursive: true })],
+    [".swarm is a file", (dir) => fs.writeFileSync(path.join(dir, ".swarm"), "a file where the folder should be")],
+  ];
+  for (const [what, breakIt] of broken) {
+    const dir = newProject();
+    breakIt(dir);
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      written.push(String(chunk));
+      return (write as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
+    }) as typeof process.stderr.write;
+    const hooks = await CairnPlugin(pluginInput(dir), { orchestrators: ["architect"] });
+    try {
+      const systems: string[][] = [];
+      for (const [sessionID, agent] of [["ses_arch", "architect"], ["ses_coder", "coder"], ["ses_arch", "architect"]] as const) {
+        await hooks["chat.message"]!({ sessionID, agent } as never, { message: userMessage(`msg_${agent}`, agent, "fix the session check", sessionID).info, parts: [] } as never);
+        // A turn of the orchestrator counts its context use; the budget line needs the store, and must not take the instruction with it.
+        await hooks["experimental.chat.messages.transform"]!({}, { messages: [userMessage(`msg_${agent}`, agent, "fix the session check", sessionID)] });
+        const out = { system: ["You are opencode."] };
+        await hooks["experimental.chat.system.transform"]!({ sessionID, model: { providerID: "mock", id: "m", limit: { context: 1000 } } } as never, out);
+        systems.push(out.system);
+      }
+      for (const system of systems) {
+        assert.equal(system.length, 2, `${what}: ${JSON.stringify(system)}`);
+        assert.equal(system[1], STANDING_INSTRUCTION, `${what}: only the standing instruction, nothing from the store`);
+      }
+      const said = written.filter((w) => /cannot open the knowledge base/i.test(w));
+      assert.equal(said.length, 1, `${what}: said once on stderr: ${JSON.stringify(written)}`);
+      assert.ok(!systems.flat().some((s) => /cannot open|failed/i.test(s)), `${what}: never in the conversation`);
+    } finally {
+      process.stderr.write = write;
+      await hooks.dispose?.();
+    }
+  }
+});
+
 test("when the knowledge base cannot open, hooks stay silent, tools fail with the reason, and it is reported once", async () => {
   const dir = newProject();
   fs.writeFileSync(path.join(dir, ".swarm"), "a file where the folder should be");

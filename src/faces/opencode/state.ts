@@ -35,6 +35,7 @@ export class PluginState {
   readonly problems: string[] = [];
   private opening: Promise<Cairn> | undefined;
   private failure: { at: number; error: unknown } | undefined;
+  private openFailureSaid = false;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly reportFn: ((message: string) => void) | undefined;
 
@@ -70,10 +71,31 @@ export class PluginState {
       // Remembered for a while so every hook call does not retry (and log) the same failure.
       this.opening = undefined;
       this.failure = { at: Date.now(), error: e };
-      this.report(`cannot open the knowledge base: ${(e as Error).message}`);
+      const message = `cannot open the knowledge base: ${(e as Error).message}`;
+      // Said once on stderr too, beside the log file (which may be what cannot be written): never in the conversation.
+      if (!this.openFailureSaid) {
+        this.openFailureSaid = true;
+        try {
+          process.stderr.write(`cairn: ${message}\n`);
+        } catch {
+          // The log file and OpenCode's log still get it.
+        }
+      }
+      this.report(message);
       throw e;
     });
     return this.opening;
+  }
+
+  /**
+   * The engine, or undefined when it cannot open (the failure is reported once, by cairn()): for hooks that
+   * add what they can without it, such as the system prompt's standing instruction.
+   */
+  openedEngine(): Promise<Cairn | undefined> {
+    return this.cairn().then(
+      (c) => c,
+      () => undefined,
+    );
   }
 
   private async open(): Promise<Cairn> {
@@ -103,10 +125,7 @@ export class PluginState {
    * An engine that cannot open counts as on: the failure is reported once and each hook keeps its old behaviour.
    */
   async enabled(): Promise<boolean> {
-    return this.cairn().then(
-      (c) => c.enabled,
-      () => true,
-    );
+    return (await this.openedEngine())?.enabled ?? true;
   }
 
   async close(): Promise<void> {

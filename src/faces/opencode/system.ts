@@ -54,8 +54,10 @@ export async function systemAddition(state: PluginState, sessionID: string | und
   if (state.isOrchestrator(agent)) {
     const awareness = state.activity.summary(opts.agent_awareness_max_chars, agent);
     if (awareness) lines.push(`${SYSTEM_MARKER} ${sanitizeForPrompt(awareness, opts.agent_awareness_max_chars)}`);
-    // Seed 002 §2.1: the orchestrator decides when to summarise; it is told how full its window is.
-    const budget = state.usage.warning(await state.cairn(), sessionID, model);
+    // Seed 002 §2.1: the orchestrator decides when to summarise; it is told how full its window is. The
+    // budget comes from the engine's config: a store that cannot open costs this line, never the instruction.
+    const cairn = await state.openedEngine();
+    const budget = cairn ? state.usage.warning(cairn, sessionID, model) : "";
     if (budget) lines.push(`${SYSTEM_MARKER} ${budget}`);
   }
   return lines.join("\n");
