@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as mod from "../../src/faces/opencode/plugin.js";
 import { CairnPlugin } from "../../src/faces/opencode/plugin.js";
-import { loadPlugin, newProject, pluginInput, readLog, userMessage, textOf } from "./helpers.js";
+import { loadPlugin, newProject, pluginInput, readLog, userMessage, textOf, writePlan, PLAN } from "./helpers.js";
 
 function toolCtx(dir: string) {
   return { sessionID: "s", messageID: "m", agent: "coder", directory: dir, worktree: dir, abort: new AbortController().signal, metadata() {}, ask: async () => {} };
@@ -150,6 +150,24 @@ test("when the knowledge base cannot open, every agent's system prompt still get
       process.stderr.write = write;
       await hooks.dispose?.();
     }
+  }
+});
+
+test("when the knowledge base cannot open, compaction still carries the phase, its open tasks and context.md's decisions (only the lessons are missing)", async () => {
+  const dir = newProject();
+  writePlan(dir, PLAN);
+  fs.writeFileSync(path.join(dir, ".swarm", "context.md"), "# Context\n\n## Decisions\n- D-one: keep sessions in Redis.\n");
+  fs.mkdirSync(path.join(dir, ".swarm", "cairn.db"));
+  const hooks = await CairnPlugin(pluginInput(dir), { orchestrators: ["architect"] });
+  try {
+    const out = { context: [] as string[] };
+    await hooks["experimental.session.compacting"]!({ sessionID: "ses_arch" } as never, out as never);
+    const text = out.context.join("\n");
+    assert.match(text, /Current phase \(keep\): Phase 2: Session middleware/, JSON.stringify(out.context));
+    assert.match(text, /2\.3 Add refresh rotation/);
+    assert.match(text, /D-one: keep sessions in Redis/);
+  } finally {
+    await hooks.dispose?.();
   }
 });
 

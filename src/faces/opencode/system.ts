@@ -110,10 +110,11 @@ async function knowledgeContext(state: PluginState, planned: ReturnType<PluginSt
     const bullets = extractLessonsLearned(phase.text).flatMap((s) => s.bullets);
     for (const b of bullets.slice(0, 8)) lines.push(`- lesson of this phase: ${sanitizeForPrompt(b, 200)}`);
   }
-  const cairn = await state.cairn();
+  // A store that cannot open costs the lessons, never the phase, its tasks or context.md's notes.
+  const cairn = await state.openedEngine();
   const task = planned ? currentTask(planned.plan) : undefined;
   const query = [phase?.title, task?.text].filter(Boolean).join(" ");
-  if (query) {
+  if (query && cairn) {
     const hits = await cairn.recall({ phase: phase?.title, task: task?.text }, { limit: 8 });
     const ordered = [...hits.filter((h) => h.entry.kind === "decision"), ...hits.filter((h) => h.entry.kind !== "decision")];
     for (const h of ordered) {
