@@ -4,12 +4,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema, ResourceListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../bin/cairn.js", import.meta.url));
 assert.ok(fs.existsSync(MAIN), "run `npm run build` first: dist/mcp.js is missing");
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-e2e-")));
@@ -357,3 +359,23 @@ function resourceText(r: { contents: ReadonlyArray<object> }): string {
   const first = r.contents[0] as { text?: unknown } | undefined;
   return typeof first?.text === "string" ? first.text : "";
 }
+
+test("cairn --hive <file> mcp and cairn --config <file> mcp serve that hive and that config, as every other command does", async () => {
+  const cwd = project("global-flags");
+  const hive = path.join(base, "flagged-hive.db");
+  const serve = async (args: string[]): Promise<Client> => {
+    const client = new Client({ name: "e2e-flags", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, ...args, "mcp"], cwd, env: serverEnv(), stderr: "pipe" }));
+    clients.push(client);
+    return client;
+  };
+  const promoted = await call(await serve(["--hive", hive]), "knowledge_promote", { lesson: "Pin the base image digest in every Dockerfile FROM line so rebuilds stay reproducible." });
+  assert.ok(!promoted.isError, promoted.text);
+  const listed = spawnSync(process.execPath, [CLI, "--hive", hive, "--project", cwd, "list", "--tier", "hive", "--json"], { env: serverEnv(), encoding: "utf8" });
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.equal(JSON.parse(listed.stdout).length, 1, `the hive named by --hive holds the promoted lesson: ${listed.stdout}`);
+  const config = path.join(base, "flagged.json");
+  fs.writeFileSync(config, JSON.stringify({ knowledge: { enabled: false } }));
+  const off = await call(await serve(["--config", config]), "knowledge_add", { lesson: "Run prisma generate after editing schema.prisma in packages/db or the API build uses a stale client." });
+  assert.match(off.text, /disabled/i, `the config named by --config switched knowledge off: ${off.text}`);
+});

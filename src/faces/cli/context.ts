@@ -48,12 +48,32 @@ export function resolveActor(flag: string | undefined, env: NodeJS.ProcessEnv = 
   return actor;
 }
 
+/** `--config` travels as CAIRN_CONFIG, like a user setting it. */
+function environment(g: GlobalOptions): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  if (g.config) env.CAIRN_CONFIG = path.resolve(g.config);
+  return env;
+}
+
+/**
+ * The global flags as a server that opens its own engines sees them (`cairn --hive X mcp`): the
+ * environment, with `--hive` as CAIRN_HIVE_URL or CAIRN_HIVE (which win over the config, as the flag does).
+ */
+export function serverEnvironment(g: GlobalOptions): NodeJS.ProcessEnv {
+  const env = environment(g);
+  if (g.hive) {
+    const url = isPostgresUrl(g.hive);
+    delete env[url ? "CAIRN_HIVE" : "CAIRN_HIVE_URL"];
+    env[url ? "CAIRN_HIVE_URL" : "CAIRN_HIVE"] = url ? g.hive.trim() : path.resolve(g.hive);
+  }
+  return env;
+}
+
 export function invocation(cmd: Command): Invocation {
   const g = cmd.optsWithGlobals<GlobalOptions>();
   const out = new Output(Boolean(g.json));
   const actor = resolveActor(g.actor);
-  const env = { ...process.env };
-  if (g.config) env.CAIRN_CONFIG = path.resolve(g.config);
+  const env = environment(g);
   return {
     out,
     projectDir: path.resolve(g.project ?? process.cwd()),

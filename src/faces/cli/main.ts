@@ -11,6 +11,7 @@ import { registerRecallCommand } from "./commands/recall.js";
 import { registerSetupCommands } from "./commands/setup.js";
 import { packageVersion } from "../../core/package-info.js";
 import { createUiCommand } from "../web/command.js";
+import { serverEnvironment, type GlobalOptions } from "./context.js";
 import { EXIT } from "./errors.js";
 import { Output } from "./format.js";
 
@@ -45,9 +46,9 @@ Exit codes: 0 ok, 1 failure, 2 invalid input or rejected, 3 not found, 4 needs -
   registerLearningCommands(program);
   registerGovernanceCommands(program);
   registerHiveCommands(program);
-  // `cairn --project X mcp` and `cairn mcp --project X` mean the same project.
+  // `cairn --project X mcp` and `cairn mcp --project X` mean the same project; --hive and --config hold for it too.
   program.addCommand(
-    createMcpCommand().hook("preAction", (_parent, cmd) => {
+    createMcpCommand("mcp", () => serverEnvironment(program.opts<GlobalOptions>())).hook("preAction", (_parent, cmd) => {
       const project = program.opts<{ project?: string }>().project;
       if (project && !cmd.opts<{ project?: string }>().project) cmd.setOptionValue("project", project);
     }),

@@ -4,7 +4,8 @@ import { isCairnError } from "../../errors.js";
 import { DEFAULT_HTTP_PORT } from "./defaults.js";
 import { errorText, log } from "./log.js";
 
-export function createMcpCommand(name = "mcp"): Command {
+/** `environment`: what the server's engines see (the CLI passes its global --hive and --config this way); default process.env. */
+export function createMcpCommand(name = "mcp", environment?: () => NodeJS.ProcessEnv): Command {
   return new Command(name)
     .description("Serve Cairn's knowledge tools over the Model Context Protocol (stdio by default).")
     .option("--http", "serve Streamable HTTP instead of stdio")
@@ -27,7 +28,7 @@ Examples:
       try {
         // The SDK and the engine load only when the server starts, not for `cairn --help`.
         const { runMcp } = await import("./run.js");
-        const handle = await runMcp(o);
+        const handle = await runMcp({ ...o, ...(environment ? { env: environment() } : {}) });
         await handle.closed;
       } catch (e) {
         log(errorText(e));
