@@ -9,6 +9,12 @@ const text = z.string();
 const strings = z.array(z.string());
 const nullable = <T extends z.ZodType>(t: T) => t.nullish();
 
+/**
+ * What a Knowledge Object file (seed 004's example) also holds but the system keeps for itself: its
+ * lifecycle, approvals and usage. A file cannot approve a lesson nor give it a history: read, left out, said.
+ */
+export const SYSTEM_KEYS = ["version", "status", "created_at", "created_by", "updated_at", "approved_at", "approved_by", "superseded_by", "usage"] as const;
+
 /** Loose on purpose: the write path validates every value; this only names the keys it knows. */
 const DocumentSchema = z
   .object({
@@ -54,6 +60,9 @@ const DocumentSchema = z
         })
         .strict(),
     ),
+    /** A Knowledge Object's id (KO-karematch-001): kept as the lesson's external id, for traceability. */
+    id: nullable(z.union([text, z.number()])),
+    ...Object.fromEntries(SYSTEM_KEYS.map((k) => [k, z.unknown().optional()])),
     derived_from: nullable(
       z
         .object({
@@ -95,6 +104,10 @@ export interface LessonFields {
   phase?: string;
   session_id?: string;
   derived_from?: { kind?: "task" | "issue" | "retrospective" | "outcome" | "evidence" | "manual" | "import"; ref?: string };
+  /** The id the lesson has elsewhere (a Knowledge Object's KO-… id). */
+  external_id?: string;
+  /** Keys of the document the system keeps for itself (SYSTEM_KEYS) that it held: read, not applied. */
+  ignored_keys?: string[];
 }
 
 function pick<T>(field: string, a: T | null | undefined, b: T | null | undefined): T | undefined {
@@ -174,7 +187,10 @@ export function fieldsFromDocument(raw: unknown): LessonFields {
     required_actions: d.required_actions ?? undefined,
     forbidden_actions: d.forbidden_actions ?? undefined,
     verification_checks: d.verification_checks ?? undefined,
+    external_id: d.id === null || d.id === undefined ? undefined : String(d.id),
   };
+  const ignored = SYSTEM_KEYS.filter((k) => (d as Record<string, unknown>)[k] !== undefined && (d as Record<string, unknown>)[k] !== null);
+  if (ignored.length) out.ignored_keys = ignored;
   const triggers = pick("triggers / applicability.triggers", d.triggers, a.triggers);
   if (triggers && !d.applicability) out.applicability = { triggers };
   if (d.prevention) {
@@ -251,6 +267,7 @@ export function inputFromFields(base: LessonFields, over: LessonFields = {}): Ne
     supersedes: f.supersedes,
     session_id: f.session_id,
     derived_from: f.derived_from,
+    external_id: f.external_id,
   }) as NewEntryInput;
 }
 

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { sandbox } from "../helpers/cli.js";
+import type { Entry } from "../../src/core/entry.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -94,6 +95,50 @@ function writeYaml(dir: string, text: string): string {
   fs.writeFileSync(file, text);
   return file;
 }
+
+test("a whole Knowledge Object file (seed 004's shape: id, status, approvals, usage) is added: the lesson and its fields taken, the system's keys left out and said", async () => {
+  const p = project("ko-file");
+  const file = writeYaml(p, [
+    'id: "KO-shop-007"',
+    'title: "Idempotency key on payment retries"',
+    'status: "approved"',
+    "derived_from:",
+    "  issue_id: 88",
+    '  resolution_status: "RESOLVED_FULL"',
+    "insight:",
+    "  what_was_learned: |",
+    "    The payment client retried a timed-out charge without an Idempotency-Key header",
+    "    in src/payments/charge.ts, so a slow gateway produced double charges.",
+    '  why_it_matters: "Customers were billed twice and refunds took a week."',
+    '  root_cause_category: "missing_validation"',
+    "prevention:",
+    '  rule: "Send one Idempotency-Key per logical charge and reuse it on every retry."',
+    "  detection_pattern: 'charges\\.create\\('",
+    "applicability:",
+    '  file_patterns: ["src/payments/**"]',
+    '  tech_stack: ["typescript", "stripe"]',
+    '  tags: ["payments", "retries"]',
+    'created_at: "2026-01-05T14:32:00Z"',
+    'created_by: "agent:bugfix"',
+    'approved_at: "2026-01-05T15:10:00Z"',
+    'approved_by: "someone"',
+    "usage:",
+    "  times_consulted: 3",
+    "  times_prevented: 1",
+  ].join("\n"));
+  const added = await sb.json(p, "add", "--from-file", file);
+  assert.equal(added.code, 0, `${added.stderr} ${JSON.stringify(added.body)}`);
+  assert.equal(added.body.status, "candidate", "a file does not approve a lesson");
+  assert.match(added.stderr, /status, created_at, created_by, approved_at, approved_by, usage .*not applied/);
+  const entry = (await sb.json<{ entry: Entry }>(p, "show", added.body.id)).body.entry;
+  assert.equal(entry.provenance.external_id, "KO-shop-007");
+  assert.equal(entry.provenance.approved_by, undefined);
+  assert.equal(entry.provenance.created_by, "human:cli");
+  assert.equal(entry.usage.consulted, 0);
+  assert.equal(entry.title, "Idempotency key on payment retries");
+  assert.deepEqual(entry.applicability.file_globs, ["src/payments/**"]);
+  assert.equal(entry.provenance.derived_from.ref, "88");
+});
 
 test("drafts under approval: list --status draft, approve/reject, review needs a terminal, an agent actor cannot approve", async () => {
   const p = project("review", { governance: { require_approval: { swarm: true } } });

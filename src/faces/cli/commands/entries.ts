@@ -122,10 +122,13 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
  * Structured fields are parsed by the engine's module (zod, YAML), loaded only when a command writes a lesson.
  * The --category flag may be opencode-swarm's name: the engine stores it as one of ours (core/categories.ts).
  */
-export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string): Promise<LessonInput> {
+export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string, out?: Output): Promise<LessonInput> {
   const { inputFromFields, parseLessonFile } = await import("../../../governance/structured.js");
   const file = fromFile && fromFile !== "-" ? path.resolve(fromFile) : undefined;
   const base = fromFile ? parseLessonFile(file ? decodeText(fs.readFileSync(file)) : readStdin(), file ?? "<stdin>") : {};
+  if (base.ignored_keys) {
+    out?.note(`note: ${base.ignored_keys.join(", ")} in ${file ? path.basename(file) : "the document"} not applied: Cairn keeps a lesson's status, approvals and usage itself (a person approves with cairn approve).`);
+  }
   const input = inputFromFields(base, lessonFields(lesson, f));
   return f.category ? { ...input, category: f.category } : input;
 }
@@ -214,7 +217,7 @@ Examples:
         if (lesson === "-" && flags.fromFile === "-") throw usageError("Standard input can hold the lesson or the --from-file document, not both.");
         // `-` keeps a lesson (and anything secret a person pasted into it) out of argv, shell history and npm's debug log.
         const text = lesson === "-" ? readStdin().trim() : lesson;
-        const input = await lessonInput(text, flags, flags.fromFile);
+        const input = await lessonInput(text, flags, flags.fromFile, inv.out);
         return withCairn(inv, async (cairn) => reportWrite(inv.out, await cairn.add(input, { tier: flags.tier ?? "swarm" })));
       }),
     );
