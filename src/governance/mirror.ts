@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { decodeText } from "../core/decode.js";
-import type { Entry } from "../core/entry.js";
+import { STATUSES, type Entry, type Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { archiveEntry, locate } from "../lifecycle/status.js";
 import { openTiers, type Services } from "../services.js";
@@ -123,6 +123,16 @@ export interface PullReport {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * The status a person asks for by moving a file: the mirror writes each file into the folder of the
+ * status in its front matter, so a file found in another folder was moved there (Obsidian's drag and
+ * drop). Into approved/ approves, into archived/ rejects or archives; "unsupported" for the others.
+ */
+function movedTo(folder: string, written: string | undefined): "approved" | "archived" | "unsupported" | undefined {
+  if (!written || !(STATUSES as readonly string[]).includes(written) || folderFor(written as Status) === folder) return undefined;
+  return folder === "approved" || folder === "archived" ? folder : "unsupported";
+}
+
 /** Applies a status written in the front matter, through the same approve/reject/archive rules as the CLI. */
 async function applyStatus(s: Services, e: Entry, wanted: string, actor: string): Promise<string | undefined> {
   const from = e.lifecycle.status;
@@ -157,6 +167,23 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         const current = parseMirrorText(renderEntry(loc.entry));
         const matchesDb = same(parsed.fields, current.fields) && (parsed.status === undefined || parsed.status === current.status);
         const touched = parsed.content_hash ? contentHash(parsed) !== parsed.content_hash : !matchesDb;
+        const moved = movedTo(folder, parsed.status);
+        if (moved === "unsupported") {
+          report.errors.push({ file: rel, message: `moved into ${folder}/: a move into approved/ (approve) or archived/ (reject, archive) is applied, not this one; put it back, or run \`cairn mirror\`` });
+          continue;
+        }
+        if (moved && (matchesDb || !touched)) {
+          if (!parsed.updated_at || parsed.updated_at < loc.entry.updated_at) {
+            report.conflicts.push({ handle: loc.entry.handle, file: rel, reason: `moved to ${folder}/, but the database changed at ${loc.entry.updated_at}, after this file was written; run \`cairn mirror\` and move it again` });
+            continue;
+          }
+          const status = await applyStatus(s, loc.entry, moved, actor);
+          const fresh = (await locate(s, loc.entry.id)).entry;
+          syncEntryFile(root, fresh);
+          if (path.join(root, folderFor(fresh.lifecycle.status), fileNameFor(fresh)) !== file) fs.rmSync(file, { force: true });
+          report.applied.push({ handle: fresh.handle, file: rel, fields: [], ...(status ? { status } : {}) });
+          continue;
+        }
         if (matchesDb || !touched) {
           // Untouched but stale (the database moved on without the mirror): refresh it.
           syncEntryFile(root, loc.entry);
@@ -172,7 +199,9 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
           continue;
         }
         const edit = await editEntry(s, loc.entry.id, parsed.fields, actor, "mirror");
-        const status = parsed.status ? await applyStatus(s, edit.entry, parsed.status, actor) : undefined;
+        // A status written in the front matter wins; else the folder the file was moved to, if any.
+        const wanted = parsed.status && parsed.status !== current.status ? parsed.status : (moved ?? parsed.status);
+        const status = wanted ? await applyStatus(s, edit.entry, wanted, actor) : undefined;
         const fresh = (await locate(s, loc.entry.id)).entry;
         syncEntryFile(root, fresh);
         if (path.join(root, folderFor(fresh.lifecycle.status), fileNameFor(fresh)) !== file) fs.rmSync(file, { force: true });

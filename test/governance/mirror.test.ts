@@ -254,3 +254,40 @@ test("a mirror file saved by a Windows editor (UTF-8 BOM, CRLF line ends) is pul
     await env.close();
   }
 });
+
+test("a person who moves a mirror file to another folder asks for that status: drafts/ → approved/ approves, → archived/ rejects; a move the mirror cannot apply is reported, not silently undone", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    const draft = fileFor(dir, d.handle!);
+    const moved = path.join(dir, "approved", path.basename(draft));
+    fs.mkdirSync(path.dirname(moved), { recursive: true });
+    fs.renameSync(draft, moved);
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.applied[0]?.status, "established", JSON.stringify(r));
+    const entry = await env.human.get(d.id!);
+    assert.equal(entry.lifecycle.status, "established");
+    assert.equal(entry.provenance.approved_by, "human:alice");
+    assert.equal(fileFor(dir, d.handle!), moved, "the file stays where the person put it");
+
+    const other = await env.agent.add({ lesson: "Run prisma generate after editing schema.prisma in packages/db, or the API build uses a stale client.", category: "tooling" });
+    const otherDraft = fileFor(dir, other.handle!);
+    const toArchive = path.join(dir, "archived", path.basename(otherDraft));
+    fs.mkdirSync(path.dirname(toArchive), { recursive: true });
+    fs.renameSync(otherDraft, toArchive);
+    await env.human.pullMirror();
+    assert.equal((await env.human.get(other.id!)).lifecycle.status, "archived", "a draft moved to archived/ is rejected");
+
+    // Back into drafts/: no rule applies it; the person is told, and the file is left where they put it.
+    const backToDrafts = path.join(dir, "drafts", path.basename(moved));
+    fs.renameSync(moved, backToDrafts);
+    const refused = await env.human.pullMirror();
+    assert.equal(refused.errors.length, 1, JSON.stringify(refused));
+    assert.match(refused.errors[0]!.message, /approved\/|archived\//);
+    assert.equal((await env.human.get(d.id!)).lifecycle.status, "established");
+  } finally {
+    await env.close();
+  }
+});
