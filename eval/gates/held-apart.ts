@@ -1,4 +1,4 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules) and attack prompts (Giskard, promptmap).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -9,7 +9,7 @@ import { findSecrets } from "../../src/quality/secrets.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
- *   [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]
+ *   [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -167,12 +167,13 @@ const trufflehogDir = arg("--trufflehog");
 const noseyparkerDir = arg("--noseyparker");
 const copilotDir = arg("--copilot");
 const cursorrulesDir = arg("--cursorrules");
+const continueDir = arg("--continue-rules");
 const giskardDir = arg("--giskard");
 const promptmapDir = arg("--promptmap");
 const garakDir = arg("--garak");
-if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !giskardDir && !promptmapDir && !garakDir) {
+if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]",
   );
   process.exit(2);
 }
@@ -183,6 +184,8 @@ const report = {
   // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
   ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused) } : {}),
   ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused) } : {}),
+  // continuedev/awesome-rules' rule files: held out from tuning the vagueness gate (measured before and after, its refusals not read).
+  ...(continueDir ? { "continue rules accepted": codingRules(continueDir, "rules", /\.md$/, refused) } : {}),
   ...(giskardDir || promptmapDir || garakDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir, garakDir) } : {}),
 };
 if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused } : {}) }, null, 2));
