@@ -1,4 +1,4 @@
-// Names of widely used packages (assets/quality/tool-names.txt), looked up in the file's own sorted lines.
+// Names of widely used packages (assets/quality/tool-names.txt) and short English words (short-words.txt), looked up in the files' own sorted lines.
 import fs from "node:fs";
 import path from "node:path";
 import { packageRoot } from "../core/package-info.js";
@@ -72,4 +72,18 @@ export function toolNames(): ToolNames {
     tools = { names: new SortedWords(lines[0] ?? ""), wordlike: new SortedWords(lines[1] ?? "") };
   }
   return tools;
+}
+
+let short: SortedWords | undefined;
+
+/**
+ * English words of 3 to 5 letters ("never", "clean"; assets/quality/short-words.txt, 43 KB): written in
+ * capitals they are shouted, not an acronym. Read on first use, apart from the names, as only a lesson
+ * holding an acronym no list knows needs them.
+ */
+export function shortWords(): SortedWords {
+  short ??= new SortedWords(
+    fs.readFileSync(path.join(packageRoot(), "assets", "quality", "short-words.txt"), "utf8").split("\n").find((l) => l && !l.startsWith("#")) ?? "",
+  );
+  return short;
 }

@@ -1,7 +1,13 @@
 // Quality gate: a lesson must point at something concrete; filler and test text cost context for nothing.
 import type { QualityIssue } from "./types.js";
 import { foldConfusables } from "./injection.js";
-import { toolNames } from "./tool-names.js";
+import { shortWords, toolNames } from "./tool-names.js";
+
+// Two or more literal values in quotes, listed: "none", "stop" or "quit"; 'asc' / 'desc'. One word in quotes
+// is often only stressed ("clever" solutions), and a quoted sentence is something to say, not a value: a value
+// here is one or two words.
+const QUOTED = `["'“”‘’]{1,2}[^"'“”‘’\\s]{1,30}(?: [^"'“”‘’\\s]{1,30})?["'“”‘’]{1,2}`;
+const QUOTED_VALUES = new RegExp(`(?:^|[\\s(\\[:])${QUOTED}\\s*(?:,|/|or\\b|and\\b)\\s*(?:(?:or|and)\\s+)?${QUOTED}(?![A-Za-z])`);
 
 const TECH_PATTERNS: RegExp[] = [
   /`[^`\n]+`/, // inline code
@@ -17,6 +23,10 @@ const TECH_PATTERNS: RegExp[] = [
   /\$[A-Za-z_{(]|%[A-Z_]+%/, // variables
   /\d/, // versions, limits, status codes, timeouts
   /(?:^|\s)[@#][\w-]+/, // decorators, issue refs
+  /(?:^|\s)_(?=$|[\s.,;:!?)])/, // the bare `_` of Go, Rust and Python
+  /(?:^|[\s(])\.[A-Za-z][\w-]*/, // a name written with its dot: .NET, .editorconfig
+  /\b[A-Za-z]#(?![\w#])/, // C#, F#
+  QUOTED_VALUES,
 ];
 
 // Specific software nouns and tool names. Generic words (code, bug, error, test, file, app) are left
@@ -77,9 +87,48 @@ const STANDARDS = new Set(
   "wcag aria nist owasp iso rfc gdpr hipaa pci fips cve cwe sast dast sbom soc2 ietf w3c ecma iec ieee posix semver utc iana".split(" "),
 );
 
-// A mixed-case name: JSDoc, GraphQL, iOS. (Plain acronyms count only when known: "SPD" or "EU" name nothing technical.)
+// A mixed-case name: JSDoc, GraphQL, iOS. (Plain acronyms count when known, or when written as a name: below.)
 const MIXED_CASE = /\b[A-Z]{2,}[a-z]+[A-Za-z]*\b|\b[a-z]+[A-Z][A-Za-z]*\b/;
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,5}(?=s?\b)/g;
+
+// An acronym no list knows ("ROS", "HPOS", "EEG") names a thing when it is written as a name is: of 3 to 5
+// capitals, before its noun ("ROS time", "EEG file formats"), in a compound ("HPOS-compatible") or possessive
+// ("ABP's rules"). Not so "the USA are", "the EU?", "AI systems" or "a DJ.": a function word after it, nothing
+// after it, or two letters only. Nor a word shouted: an English word ("NEVER use", "CLEAN code";
+// assets/quality/short-words.txt), an abbreviation of prose or a title ("FYI notes", "my CTO wants"), one of a
+// run of capitals ("DU BIST KEINE REDEN blaue").
+// (Counting every unknown acronym as a name let injections through: their shouted words read as names.)
+const NAMED_ACRONYM = /(?<![\w.'’-])([A-Z][A-Z0-9]{2,4})s?(?:['’]s)?(-|\s+)(?=([a-z][a-z-]*))/g;
+// Abbreviations of prose and of people's titles: "FYI notes", "my CTO wants".
+const PROSE_ABBREVIATIONS = new Set("asap fyi btw tbd tba todo faq aka eta imo imho afaik iirc tldr wip lol omg ceo cto cfo coo cio ciso cmo cpo svp evp".split(" "));
+const FUNCTION_WORDS = new Set(`
+a an the and or nor but if then than so as at by for from in into of off on onto out over per to up via with without within
+is are was were be been being am has have had do does did will would shall should can could may might must not no
+it its this that these those there here who whom whose which what when where while why how all any each every some such
+only also just too very more most less i me my we us our you your he him his she her they them their
+`.trim().split(/\s+/));
+// An acronym given with its words: "Incremental Static Regeneration (ISR)".
+const SPELLED_OUT = /((?:[A-Z][a-z]+[\s-]+){1,5}[A-Z][a-z]+)\s*\(([A-Z]{2,6})s?\)/g;
+
+function namesAnAcronym(text: string): boolean {
+  // exec in a loop rather than matchAll, which copies the expression on every call.
+  NAMED_ACRONYM.lastIndex = 0;
+  for (let m = NAMED_ACRONYM.exec(text); m; m = NAMED_ACRONYM.exec(text)) {
+    const [lower, gap, next] = [m[1]!.toLowerCase(), m[2]!, m[3]!];
+    if (PROSE_ABBREVIATIONS.has(lower) || (gap !== "-" && FUNCTION_WORDS.has(next))) continue;
+    // The word before it, if any: in capitals too, it is a run.
+    const before = /([A-Za-z]+)[^A-Za-z]*$/.exec(text.slice(Math.max(0, m.index - 30), m.index))?.[1];
+    if (before && before.length >= 2 && before === before.toUpperCase()) continue;
+    if (!shortWords().has(lower)) return true;
+  }
+  if (!text.includes("(")) return false;
+  SPELLED_OUT.lastIndex = 0;
+  for (let m = SPELLED_OUT.exec(text); m; m = SPELLED_OUT.exec(text)) {
+    const initials = m[1]!.split(/[\s-]+/).map((w) => w[0]).join("");
+    if (initials.endsWith(m[2]!)) return true;
+  }
+  return false;
+}
 
 /**
  * A lesson that names a tool, library, framework or standard is specific: "Run Ruff before
@@ -96,6 +145,7 @@ function namesATool(text: string): boolean {
     const a = m[0].toLowerCase();
     if (STANDARDS.has(a) || DOMAIN_WORDS.has(a) || names.has(a)) return true;
   }
+  if (namesAnAcronym(text)) return true;
   let sentenceStart = true;
   for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[.!?:;]/g)) {
     const w = m[0];
@@ -162,7 +212,8 @@ const DUMMY_WORDS = new Set(
     .split(" "),
 );
 
-const KEYBOARD_RUNS = /asdf|sdfg|dfgh|fghj|ghjk|hjkl|jkl;|qwer|wert|erty|rtyu|tyui|yuio|uiop|zxcv|xcvb|cvbn|vbnm|fdsa|lkjh|poiu/i;
+// Runs along a keyboard row. Not "erty": "property" and "liberty" hold it, and "qwerty" is caught by "qwer".
+const KEYBOARD_RUNS = /asdf|sdfg|dfgh|fghj|ghjk|hjkl|jkl;|qwer|wert|rtyu|tyui|yuio|uiop|zxcv|xcvb|cvbn|vbnm|fdsa|lkjh|poiu/i;
 
 /** Test or filler text: "This is a lesson text", lorem ipsum, "aaaaaaa", keyboard mash. */
 export function isPlaceholderText(text: string): boolean {
@@ -178,7 +229,8 @@ export function isPlaceholderText(text: string): boolean {
   if (all.length >= 2 && all.filter((w) => DUMMY_WORDS.has(w)).length / all.length >= 0.5) return true;
   const words = all.filter((w) => w.length >= 4);
   if (words.length >= 1 && new Set(words).size === 1 && words.length >= 3) return true;
-  const mash = words.filter((w) => KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w)));
+  // A known term without a vowel ("https") is not mash.
+  const mash = words.filter((w) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w))) && !DOMAIN_WORDS.has(w));
   return words.length > 0 && mash.length / words.length >= 0.5 && mash.length >= 1 && words.length <= 12;
 }
 

@@ -61,6 +61,46 @@ test("rules naming a concept of the trade in plain words are specific, not vague
   }
 });
 
+test("rules naming a thing by an acronym, literal values, a symbol or a language are specific, not vague", () => {
+  // Each was refused as vague; other people's rules name things this way (eval/gates/README.md).
+  for (const text of [
+    // An acronym no list knows, written as the name of a thing: before a noun, in a compound, possessive, or spelled out.
+    "Give SKU codes a fixed prefix per supplier",
+    "Keep GIS layers in one projection per map",
+    "Keep FHIR-compatible field names on the wire",
+    "Follow the CMS’s own slug format for pages",
+    "Prefer Static Site Generation (SSG) for marketing pages",
+    // Literal values listed in quotes.
+    'Treat the answers "y", "yes" and "ok" as consent',
+    "Accept 'asc' or 'desc' as the direction",
+    // A bare symbol, a platform written with its dot, a language written with its sharp.
+    "Never park an error in _",
+    "Keep .NET assemblies small",
+    "Keep C# and F# projects apart",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Look-alikes that still name nothing: shouted English words, abbreviations of prose or a title, a country, a shouted run,
+  // one word in scare quotes, a quoted phrase to say.
+  for (const text of [
+    "Use NICE names always",
+    "Test ALL paths carefully",
+    "Follow the TEAM rules strictly",
+    "Send FYI notes daily",
+    "Do what the CEO asks first",
+    "Ask the USA for help",
+    "Be a DJ tonight",
+    "STOP and listen to me",
+    "ACHTUNG bitte sofort antworten",
+    "Wie heißt der alte DU BIST KEINE REDEN blaue stein",
+    'Avoid "clever" solutions',
+    'Say "hello" to the user',
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
+test("an acronym or a real word is not keyboard mash", () => {
+  // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
+  for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
+});
+
 test("placeholder and test text is recognised", () => {
   for (const text of [
     "This is a lesson text", "this is a test lesson", "Lorem ipsum dolor sit amet", "test lesson",
