@@ -26,6 +26,8 @@ const TECH_PATTERNS: RegExp[] = [
   /(?:^|\s)_(?=$|[\s.,;:!?)])/, // the bare `_` of Go, Rust and Python
   /(?:^|[\s(])\.[A-Za-z][\w-]*/, // a name written with its dot: .NET, .editorconfig
   /\b[A-Za-z]#(?![\w#])/, // C#, F#
+  // make the build tool, not the verb ("Make the code better"): run, used or given a flag.
+  /\b(?:run|runs|running|use|using|via|with|invoke|call)\s+`?make\b|\bmake\s+-[A-Za-z]/i,
   QUOTED_VALUES,
 ];
 
@@ -65,7 +67,7 @@ memoize serialization deserialization payload payloads struct structs pointer po
 closures iterator generator array arrays object objects string strings integer float boolean tuple
 dict llm llms mcp opencode claude openai anthropic gpt tokenizer plugin plugins manifest monorepo
 workspace workspaces tsconfig eslintrc rm chown mkfs dd curl wget sudo scp rsync tar grep sed awk
-xargs del rmdir mkdir kill make cmake gcc clang credentials origin origins keychain vault
+xargs del rmdir mkdir kill makefile makefiles cmake gcc clang credentials origin origins keychain vault
 password passwords passphrase plaintext cleartext salt pepper hardcoded hard-coded mfa totp otp phishing
 ui ux ssr spa pwa mvc mvvm tdd bdd e2e dry ota sso oidc saml network networks networking hard-code hardcode keys
 loader loaders conditional conditionals finalizer finalizers

@@ -19,6 +19,15 @@ test("generic filler is vague and refused", () => {
   }
 });
 
+test("the verb \"make\" is not the build tool make: \"Make the code better\" is generic, \"run make test\" names the tool", () => {
+  for (const text of ["Make the code better and cleaner for everyone.", "Make every change easy to review and easy to undo.", "Make things simpler whenever you can."]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+  for (const text of ["Run make test before pushing changes to the branch.", "Use make -j4 to build the firmware targets.", "Keep the Makefile's default target fast, it runs on every save."]) {
+    assert.deepEqual(checkVagueness(text), [], text);
+  }
+});
+
 test("filler next to a concrete reference is fine", () => {
   for (const text of [
     "Be careful with the migration order: run 002_users.sql before 003_roles.sql",
