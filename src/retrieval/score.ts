@@ -71,7 +71,9 @@ export function scoreCandidates(
   const maxRel = Math.max(1e-9, ...hits.map((h) => h.relevance));
   const phaseText = `${phaseTitle(ctx.phase)} ${ctx.task ?? ""}`;
   const phaseCats = new Set(PHASE_CATEGORY_HINTS.filter((h) => h.pattern.test(phaseText)).flatMap((h) => h.categories));
-  const intents = INTENT_BOOSTS.filter((b) => b.pattern.test(text));
+  // What the agent says it is doing, not what its files, agent or tools are called ("src/errors/", "bug-fixer").
+  const said = [ctx.phase, ctx.task, ctx.lastMessage].filter(Boolean).join("\n");
+  const intents = INTENT_BOOSTS.filter((b) => b.pattern.test(said));
   const stack = new Set((ctx.techStack ?? []).map((s) => s.toLowerCase()));
   const files = ctx.files ?? [];
   const W = SCORE_WEIGHTS;
