@@ -111,7 +111,8 @@ const MAX_TAGS = 30;
  * Our own names, and names nobody maps (the input schema refuses those, listing ours), pass unchanged.
  */
 export function ownCategory(input: LessonInput): { input: NewEntryInput; note?: string } {
-  const name = input.category;
+  // Anything but a lesson object (null from a hostile caller) goes on to the gates, which refuse it.
+  const name = input && typeof input === "object" ? input.category : undefined;
   if (name === undefined || (CATEGORIES as readonly string[]).includes(name) || !Object.hasOwn(LEGACY_CATEGORIES, name)) {
     return { input: input as NewEntryInput };
   }
