@@ -57,7 +57,7 @@ export const GovernanceConfigSchema = z
   .object({
     require_approval: z
       .object({
-        swarm: bool(false, "Lessons written by agents, MCP clients, the curator or outcome extraction into the project tier start as `draft` until a person approves them (`cairn review`)."),
+        swarm: bool(false, "Lessons written by agents, MCP clients, the curator or outcome extraction into the project tier (or imported by an agent: `cairn import` in its shell) start as `draft` until a person approves them (`cairn review`)."),
         hive: bool(false, "The same for the cross-project hive (includes automatic promotions)."),
       })
       .strict()

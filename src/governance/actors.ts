@@ -13,7 +13,9 @@ export function isHumanActor(actor: string | undefined): boolean {
  */
 export function needsApproval(config: CairnConfig, tier: Tier, actor: string, source: string): boolean {
   if (!config.governance.require_approval[tier]) return false;
-  if (source === "import" || source === "restore") return false;
+  // An import carries what a person chose, when a person runs it (`import:human:…`); one an agent runs
+  // (`cairn import` in its shell: `import:agent:…`) waits for a person like anything else it writes.
+  if (source === "import" || source === "restore") return actor.startsWith("import:") && !isHumanActor(actor.slice("import:".length));
   return !isHumanActor(actor);
 }
 

@@ -1,5 +1,6 @@
 // Restoring lossless Cairn entries: each row checked against the tier's ids and fingerprints read once, gated, then inserted with its batch in one statement.
-import type { Entry } from "../core/entry.js";
+import { LIVE_STATUSES, type Entry } from "../core/entry.js";
+import { needsApproval } from "../governance/actors.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { extraTextIssues } from "../lifecycle/gate-input.js";
 import { validateLessonText } from "../quality/gates.js";
@@ -28,6 +29,12 @@ export function gateRestoredEntry(entry: Entry): RestoreGate {
 /** The entry a row that passed its gates is stored as: its lesson as the gates returned it. */
 export function restoredEntry(entry: Entry, gate: { lesson: string }): Entry {
   return { ...entry, lesson: gate.lesson };
+}
+
+/** An entry as a draft waiting for a person: no approval it claimed is kept. */
+function asDraft(e: Entry): Entry {
+  const { approved_at: _at, approved_by: _by, ...provenance } = e.provenance;
+  return { ...e, lifecycle: { ...e.lifecycle, status: "draft" }, provenance };
 }
 
 /** One tier's ids, external ids and fingerprints: read once, then grown with each row this restore stores. */
@@ -92,8 +99,11 @@ export class Restorer {
     keys.ids.add(entry.id);
     keys.fingerprints.add(fingerprint);
     const queue = this.queued.get(store) ?? { entries: [], derived: [] };
-    queue.entries.push(restoredEntry(entry, g));
-    queue.derived.push(derived);
+    // Under approval, what an agent's import brings in waits for a person, whatever the file says it was.
+    const held = needsApproval(s.config, entry.tier, this.actor, "import") && LIVE_STATUSES.includes(entry.lifecycle.status);
+    queue.entries.push(held ? asDraft(restoredEntry(entry, g)) : restoredEntry(entry, g));
+    // The worker's columns hold the entry as the file had it (its JSON): a draft's are worked out here.
+    queue.derived.push(held ? undefined : derived);
     this.queued.set(store, queue);
     return "imported";
   }

@@ -1,6 +1,8 @@
 // Approval workflow: agents write drafts under approval; drafts never reach an agent; only a person approves.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { ALL_TOOLS } from "../../src/tools/index.js";
 import { APPROVAL_ON, AUTH_LESSON, AUTH_STRUCTURED, openEnv, tool } from "./helpers.js";
 
@@ -216,6 +218,36 @@ test("a draft that contradicts a live lesson does not retire it until approved",
     assert.equal(b.action, "added");
     assert.equal(b.status, "draft");
     assert.equal((await env.human.get(a.id!)).lifecycle.status, "candidate");
+  } finally {
+    await env.close();
+  }
+});
+
+test("under require_approval an import an agent runs (cairn import in its shell) brings lessons in as drafts: a file cannot claim a person's approval for it", async () => {
+  const env = await openEnv(APPROVAL_ON);
+  try {
+    const file = path.join(env.sb.root, "crafted.cairn.jsonl");
+    const approved = await env.human.add({ ...AUTH_STRUCTURED });
+    await env.human.approve(approved.id!);
+    await env.human.exportFile(file, { tier: "swarm" });
+    await env.human.remove(approved.id!, { force: true });
+    const swarmFile = path.join(env.sb.root, "knowledge.jsonl");
+    fs.writeFileSync(swarmFile, JSON.stringify({ id: "k-1", tier: "swarm", lesson: "Run prisma generate after editing schema.prisma in packages/db, or the API build uses a stale client.", category: "tooling", status: "established", confidence: 0.9, created_at: "2026-01-02T03:04:05Z" }) + "\n");
+
+    const byAgent = await env.agent.importFile(file);
+    assert.equal(byAgent.imported, 1, JSON.stringify(byAgent));
+    await env.agent.importFile(swarmFile, { format: "opencode-swarm" });
+    const imported = await env.human.list({ tier: "swarm", limit: 10 });
+    assert.deepEqual(imported.map((e) => e.lifecycle.status).sort(), ["draft", "draft"], JSON.stringify(imported.map((e) => [e.lesson.slice(0, 30), e.lifecycle.status])));
+    assert.ok(imported.every((e) => !e.provenance.approved_by), "no approval carried in by an agent's import");
+    const injected = await env.agent.inject({ task: "check the auth session token in src/auth/middleware.ts" });
+    assert.equal(injected.entries.length, 0, "a draft is never injected");
+
+    // The same file imported by a person keeps what a person chose.
+    for (const e of imported) await env.human.remove(e.id, { force: true });
+    await env.human.importFile(file);
+    const kept = await env.human.list({ tier: "swarm", limit: 10 });
+    assert.equal(kept[0]?.lifecycle.status, "established");
   } finally {
     await env.close();
   }
