@@ -167,7 +167,10 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         const current = parseMirrorText(renderEntry(loc.entry));
         const matchesDb = same(parsed.fields, current.fields) && (parsed.status === undefined || parsed.status === current.status);
         const touched = parsed.content_hash ? contentHash(parsed) !== parsed.content_hash : !matchesDb;
-        const moved = movedTo(folder, parsed.status);
+        // A status edited in the front matter is asked for by that edit, not by the folder the file still
+        // sits in (which is its old status's): only an untouched status can say the file was moved.
+        const statusEdited = touched && parsed.status !== undefined && parsed.status !== current.status;
+        const moved = statusEdited ? undefined : movedTo(folder, parsed.status);
         if (moved === "unsupported") {
           report.errors.push({ file: rel, message: `moved into ${folder}/: a move into approved/ (approve) or archived/ (reject, archive) is applied, not this one; put it back, or run \`cairn mirror\`` });
           continue;

@@ -291,3 +291,36 @@ test("a person who moves a mirror file to another folder asks for that status: d
     await env.close();
   }
 });
+
+test("a person who edits `status:` in a mirror file, leaving it in its folder, gets that status: established approves, archived rejects (not refused as a move into the folder it never left)", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const a = await env.agent.add({ ...AUTH_STRUCTURED });
+    const b = await env.agent.add({ lesson: "Run prisma generate after editing schema.prisma in packages/db, or the API build uses a stale client.", category: "tooling" });
+    const fa = fileFor(dir, a.handle!);
+    const fb = fileFor(dir, b.handle!);
+    fs.writeFileSync(fa, fs.readFileSync(fa, "utf8").replace("\nstatus: draft\n", "\nstatus: established\n"));
+    fs.writeFileSync(fb, fs.readFileSync(fb, "utf8").replace("\nstatus: draft\n", "\nstatus: archived\n"));
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, [], JSON.stringify(r));
+    assert.deepEqual(r.conflicts, []);
+    assert.equal((await env.human.get(a.id!)).lifecycle.status, "established");
+    assert.equal((await env.human.get(a.id!)).provenance.approved_by, "human:alice");
+    assert.equal((await env.human.get(b.id!)).lifecycle.status, "archived");
+    assert.equal(path.basename(path.dirname(fileFor(dir, a.handle!))), "approved", "the file follows its new status");
+    assert.equal(path.basename(path.dirname(fileFor(dir, b.handle!))), "archived");
+
+    // A status the mirror does not apply is named as such, not as a move.
+    const c = await env.agent.add({ lesson: "Set busy_timeout on every better-sqlite3 connection or concurrent writers get SQLITE_BUSY in the worker pool." });
+    const fc = fileFor(dir, c.handle!);
+    fs.writeFileSync(fc, fs.readFileSync(fc, "utf8").replace("\nstatus: draft\n", "\nstatus: quarantined\n"));
+    const refused = await env.human.pullMirror();
+    assert.equal(refused.errors.length, 1, JSON.stringify(refused));
+    assert.doesNotMatch(refused.errors[0]!.message, /moved into/);
+    assert.match(refused.errors[0]!.message, /quarantined/);
+    assert.equal((await env.human.get(c.id!)).lifecycle.status, "draft");
+  } finally {
+    await env.close();
+  }
+});
