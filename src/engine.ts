@@ -791,7 +791,7 @@ export class Cairn {
    */
   async reindex(opts: { tier?: Tier | "all"; onProgress?: (p: ReindexProgress) => void } = {}): Promise<ReindexReport[]> {
     const emb = this.services.embedding;
-    if (!emb) throw new CairnError("INVALID_INPUT", "Vectors are off (embedding.provider = none): there is nothing to reindex.");
+    if (!emb) throw new CairnError("INVALID_INPUT", "Vectors are off (embedding.provider = none): there is nothing to reindex. To turn them on, set embedding.provider to builtin (or openai with embedding.url) in .swarm/cairn.json or your user config, or run with CAIRN__embedding__provider=builtin; then `cairn reindex` gives every lesson a vector.");
     const space = await emb.currentSpace();
     if (!space) throw new CairnError("UNAVAILABLE", `The embeddings endpoint for ${emb.currentModelId} did not answer; run \`cairn reindex\` again when it is up.`);
     for (const e of this.embedders) await e.drain();

@@ -45,3 +45,18 @@ test("cairn reindex: doctor reports lessons without a vector of the current mode
     sb.cleanup();
   }
 });
+
+test("cairn reindex with vectors off says how to turn them on, not only that there is nothing to do", async () => {
+  const sb = sandbox();
+  try {
+    const project = sb.project("reindex-off");
+    const r = await sb.json(project, "reindex");
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.body.error.code, "INVALID_INPUT");
+    assert.match(r.body.error.message, /embedding\.provider/);
+    assert.match(r.body.error.message, /builtin/, "names a provider to set");
+    assert.match(r.body.error.message, /CAIRN__embedding__provider=builtin|cairn\.json/, "and where to set it");
+  } finally {
+    sb.cleanup();
+  }
+});
