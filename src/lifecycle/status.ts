@@ -107,7 +107,12 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
   );
 }
 
-/** Restoring runs the gates again: a quarantined lesson must not come back in through a side door. */
+/**
+ * Restoring runs the gates again: a quarantined lesson must not come back in through a side door.
+ * An imported lesson meets the gates of an import it could have come by (a `--trusted` load skips the
+ * length, advice and vagueness checks, never secrets, injection markers or sanitising): else every long
+ * note of a trusted load, once quarantined, could never come back.
+ */
 export async function restoreEntry(s: Services, ref: string, actor: string): Promise<Entry> {
   const loc = await locate(s, ref);
   if (!["quarantined", "archived"].includes(loc.entry.lifecycle.status)) {
@@ -115,10 +120,11 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   }
   // The gates load only when something is restored: reads that locate an entry must not pay for them.
   const { validateLessonText } = await import("../quality/gates.js");
-  const gate = validateLessonText(loc.entry.lesson, { trusted: !s.config.knowledge.validation_enabled });
+  const imported = loc.entry.provenance.derived_from.kind === "import";
+  const gate = validateLessonText(loc.entry.lesson, { trusted: imported || !s.config.knowledge.validation_enabled });
   if (!gate.ok) {
     const reason = gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ");
-    throw new CairnError("REJECTED", `Cannot restore ${loc.entry.handle}: it fails validation now (${reason}). Edit or remove it.`, {
+    throw new CairnError("REJECTED", `Cannot restore ${loc.entry.handle}: it fails validation now (${reason}). Edit it (in \`cairn ui\`, or in the Markdown mirror: \`cairn mirror\`, edit, \`cairn mirror --pull\`) or remove it.`, {
       issues: gate.issues,
     });
   }

@@ -185,3 +185,21 @@ test("import of stdin, a pipe or a folder says what to do instead", async () => 
   assert.equal(piped.code, 2, piped.stderr);
   assert.match(piped.stderr, /not a pipe/);
 });
+
+test("a --trusted import's long lesson, quarantined, comes back with restore: the gates it was let in by are the ones it meets again", async () => {
+  const p = sb.project("restore-trusted");
+  const long =
+    "SQLite SQLITE_BUSY retry pattern for the worker pool: when several agents write to the same libSQL database, set PRAGMA busy_timeout = 5000 first, " +
+    "then wrap writes in withRetry() with exponential backoff (100ms * 2^attempt, at most 3 retries); SQLITE_BUSY and SQLITE_LOCKED are retryable, " +
+    "SQLITE_CONSTRAINT and SQLITE_MISMATCH are not.";
+  assert.ok(long.length > 280);
+  const file = path.join(p, "notes.jsonl");
+  fs.writeFileSync(file, JSON.stringify({ id: "ext-1", information: long, created_at: "2025-01-02T03:04:05Z" }) + "\n");
+  const imp = await sb.json(p, "import", file, "--format", "swarm-tools", "--trusted");
+  assert.equal(imp.body.imported, 1, JSON.stringify(imp.body));
+  const handle = (await sb.json(p, "list")).body[0].handle;
+  assert.equal((await sb.run(p, "quarantine", handle, "checking it")).code, 0);
+  const r = await sb.json(p, "restore", handle);
+  assert.equal(r.code, 0, JSON.stringify(r.body));
+  assert.equal((await sb.json(p, "show", handle)).body.entry.lifecycle.status, "candidate");
+});
