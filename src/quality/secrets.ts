@@ -373,12 +373,24 @@ function isStatedPassword(value: string, inProse = true): boolean {
   return v.length >= 8 && !isPlaceholder(v) && /[A-Za-z]/.test(v) && /\d/.test(v) && /[!@#$%^&*?~+=]/.test(v);
 }
 
-/** After "password"/"token"/"key" in a sentence: a password by isStatedPassword, or a long random value. */
+/** Names of hashes, ciphers and encodings said of a password ("hashed with Argon2id", "SHA256"), and versions. */
+const ALGORITHM_NAME = /^(?:argon2(?:id|i|d)?|pbkdf2\w*|sha-?\d+\w*|sha3\w*|md[45]\w*|bcrypt\w*|scrypt\w*|blake[23]\w*|crc\d+\w*|utf-?\d+\w*|ucs-?\d+|base\d+\w*|aes\d*\w*|rsa\d*|ed25519|x25519|hmac\w*|v\d+\w*)$/i;
+
+/**
+ * The passwords people pick need no symbol: a word and a year (Summer2024, welcome2025), letters and
+ * digits mixed (Xk9mQ2vLp7zz). Stated after "password is" such a run of letters and digits is one; a
+ * hyphenated or dotted word (base64-encoded) and an algorithm's name are not.
+ */
+function isPlainPassword(value: string): boolean {
+  return /^[A-Za-z0-9]{8,64}$/.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value) && !ALGORITHM_NAME.test(value) && !isPlaceholder(value);
+}
+
+/** After "password"/"token"/"key" in a sentence: a password by isStatedPassword or isPlainPassword, or a long random value. */
 function isStatedSecret(value: string, all: string): boolean {
   const v = withoutTrailingPunctuation(value);
   if (isPlaceholder(v) || CALL_URL_OR_PATH.test(v)) return false;
   if (/^pass|^pwd/i.test(all)) {
-    if (isStatedPassword(v)) return true;
+    if (isStatedPassword(v) || isPlainPassword(v)) return true;
     // "The default password is 'blooberry'": quoted after the word, the value is the password.
     if (/["'`]$/.test(all) && isQuotedPassword(v)) return true;
   }

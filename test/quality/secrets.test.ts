@@ -273,3 +273,25 @@ test("passwords compared, configured or stated in quotes, base64-wrapped private
     "vault operator unseal prompts for a key share when none is given.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a password stated in a sentence is a secret without a symbol too (Summer2024, Xk9mQ2vLp7zz); algorithm names, encodings and prose after \"password is\" are not", () => {
+  for (const [text, secret] of [
+    ["The staging admin password is Summer2024 until the IT rotation in March.", "Summer2024"],
+    ["password is Xk9mQ2vLp7zz for the root user of the prod db", "Xk9mQ2vLp7zz"],
+    ["The shared wifi password: Orchard7Lane9 (ask IT before giving it out).", "Orchard7Lane9"],
+    ["Log into the kiosk with the password welcome2025 after a reboot.", "welcome2025"],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    "The password is hashed with Argon2id before it is stored.",
+    "The password is Argon2id-hashed, never MD5.",
+    "Store the password as bcrypt with cost 12, never plain SHA256.",
+    "The password is base64-encoded in the Kubernetes secret manifest, not encrypted.",
+    "Check that the password is utf8mb4-safe before saving it in MySQL 5.7.",
+    "A password of at least 12 characters is required by the SSO policy since v2024.1.",
+    "The password is stored in Vault under kv/payments and read at boot.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
