@@ -836,13 +836,13 @@ export class Cairn {
   }
 }
 
-/** Opens (creating if needed, and migrating) the project's swarm database and the user's hive. */
 /** A stored (or queued) lesson whose category was given by opencode-swarm's name says what it became; a merge or refusal does not. */
 function withCategoryNote<R extends WriteResult>(r: R, note: string | undefined): R {
   if (!note || (r.action !== "added" && r.action !== "queued")) return r;
   return { ...r, issues: [...r.issues, { layer: "structure", severity: "warn", code: "category_mapped", message: note }] };
 }
 
+/** Opens (creating if needed, and migrating) the project's swarm database and the user's hive. */
 export async function openCairn(opts: OpenCairnOptions): Promise<Cairn> {
   return new Cairn(opts).start();
 }

@@ -1,8 +1,8 @@
 // The mirror's file format: folder by status, safe file names, deterministic Markdown with front matter, and its parser.
-import { derivedFromLabel } from "../core/derived-from.js";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import YAML from "yaml";
+import { derivedFromLabel } from "../core/derived-from.js";
 import type { Entry, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { truncateAtWord } from "../quality/sanitize.js";

@@ -157,6 +157,13 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
     for (const name of filesOf(root, folder)) {
       const file = path.join(root, folder, name);
       const rel = path.join(folder, name);
+      // An applied file: the entry as it now is written back where its status puts it, this copy gone if elsewhere.
+      const settled = async (id: string, fields: string[], status: string | undefined): Promise<void> => {
+        const fresh = (await locate(s, id)).entry;
+        syncEntryFile(root, fresh);
+        if (path.join(root, folderFor(fresh.lifecycle.status), fileNameFor(fresh)) !== file) fs.rmSync(file, { force: true });
+        report.applied.push({ handle: fresh.handle, file: rel, fields, ...(status ? { status } : {}) });
+      };
       try {
         const parsed = parseMirrorText(decodeText(fs.readFileSync(file)));
         const loc = await locate(s, parsed.id).catch(() => undefined);
@@ -180,11 +187,7 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
             report.conflicts.push({ handle: loc.entry.handle, file: rel, reason: `moved to ${folder}/, but the database changed at ${loc.entry.updated_at}, after this file was written; run \`cairn mirror\` and move it again` });
             continue;
           }
-          const status = await applyStatus(s, loc.entry, moved, actor);
-          const fresh = (await locate(s, loc.entry.id)).entry;
-          syncEntryFile(root, fresh);
-          if (path.join(root, folderFor(fresh.lifecycle.status), fileNameFor(fresh)) !== file) fs.rmSync(file, { force: true });
-          report.applied.push({ handle: fresh.handle, file: rel, fields: [], ...(status ? { status } : {}) });
+          await settled(loc.entry.id, [], await applyStatus(s, loc.entry, moved, actor));
           continue;
         }
         if (matchesDb || !touched) {
@@ -204,11 +207,7 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         const edit = await editEntry(s, loc.entry.id, parsed.fields, actor, "mirror");
         // A status written in the front matter wins; else the folder the file was moved to, if any.
         const wanted = parsed.status && parsed.status !== current.status ? parsed.status : (moved ?? parsed.status);
-        const status = wanted ? await applyStatus(s, edit.entry, wanted, actor) : undefined;
-        const fresh = (await locate(s, loc.entry.id)).entry;
-        syncEntryFile(root, fresh);
-        if (path.join(root, folderFor(fresh.lifecycle.status), fileNameFor(fresh)) !== file) fs.rmSync(file, { force: true });
-        report.applied.push({ handle: fresh.handle, file: rel, fields: edit.changed, ...(status ? { status } : {}) });
+        await settled(loc.entry.id, edit.changed, wanted ? await applyStatus(s, edit.entry, wanted, actor) : undefined);
       } catch (e) {
         report.errors.push({ file: rel, message: (e as Error).message });
       }

@@ -53,29 +53,19 @@ export function patternText(text: string): string {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
-let lastText: string | undefined;
-let lastSpaced = "";
-
-/** The text with patternText's spacing but its own case (camelCase word starts), worked out once per text. */
-function spacedText(text: string): string {
-  if (text !== lastText) {
-    lastText = text;
-    lastSpaced = text.replace(/\s+/g, " ");
-  }
-  return lastSpaced;
-}
 
 /**
  * Whether keyword `k` occurs where a word starts: at the start, after a non-word character, or at a
  * camelCase hump ("refreshToken" holds "token"). Inside a word it does not: "eval(" is not in "retrieval(".
- * It may run on (a keyword matches the start of a longer word: "user" in "username").
+ * It may run on (a keyword matches the start of a longer word: "user" in "username"). `spaced`: the text
+ * with patternText's spacing but its own case, asked for only when a hump must be told.
  */
-function atWordStart(k: string, text: string, lower: string): boolean {
+function atWordStart(k: string, lower: string, spaced: () => string): boolean {
   if (!WORD_CHAR.test(k[0]!)) return lower.includes(k);
   for (let at = lower.indexOf(k); at >= 0; at = lower.indexOf(k, at + 1)) {
     if (at === 0 || !WORD_CHAR.test(lower[at - 1]!)) return true;
-    const spaced = spacedText(text);
-    if (spaced.length === lower.length && /\p{Lu}/u.test(spaced[at]!) && /[\p{Ll}\p{N}]/u.test(spaced[at - 1]!)) return true;
+    const cased = spaced();
+    if (cased.length === lower.length && /\p{Lu}/u.test(cased[at]!) && /[\p{Ll}\p{N}]/u.test(cased[at - 1]!)) return true;
   }
   return false;
 }
@@ -87,7 +77,12 @@ function keywordMatcher(words: string[], all: boolean, source: string): Compiled
   return {
     kind: "keywords",
     source,
-    matchText: (text, lower) => (all ? kws.every((k) => atWordStart(k, text, lower)) : kws.some((k) => atWordStart(k, text, lower))),
+    matchText: (text, lower) => {
+      // Worked out once per text, and only when a keyword sits inside a word.
+      let cased: string | undefined;
+      const spaced = () => (cased ??= text.replace(/\s+/g, " "));
+      return all ? kws.every((k) => atWordStart(k, lower, spaced)) : kws.some((k) => atWordStart(k, lower, spaced));
+    },
     matchFile: () => false,
   };
 }

@@ -1,7 +1,7 @@
 // Restoring lossless Cairn entries: each row checked against the tier's ids and fingerprints read once, gated, then inserted with its batch in one statement.
 import { LIVE_STATUSES, type Entry } from "../core/entry.js";
-import { needsApproval } from "../governance/actors.js";
 import { fingerprintLesson } from "../core/ids.js";
+import { needsApproval } from "../governance/actors.js";
 import { extraTextIssues } from "../lifecycle/gate-input.js";
 import { validateLessonText } from "../quality/gates.js";
 import type { GateResult, QualityIssue } from "../quality/types.js";

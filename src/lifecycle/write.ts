@@ -424,7 +424,6 @@ async function placeLesson(
   };
 }
 
-/** A new sighting confirms the entry; when it adds no new phase or project, nothing is written at all. */
 /** The structured fields an input brings that its near-duplicate entry does not already hold. */
 function fieldsNotMerged(input: NewEntry, target: Entry): string[] {
   const brings = (a: object | undefined, b: object) =>
@@ -439,6 +438,7 @@ function fieldsNotMerged(input: NewEntry, target: Entry): string[] {
   return names;
 }
 
+/** A new sighting confirms the entry; when it adds no new phase or project, nothing is written at all. */
 async function reinforce(
   s: Services,
   store: Store,

@@ -55,6 +55,11 @@ function environment(g: GlobalOptions): NodeJS.ProcessEnv {
   return env;
 }
 
+/** `--hive` as given: a team database URL passes through untouched; a file path is made absolute. */
+function hiveLocation(hive: string): string {
+  return isPostgresUrl(hive) ? hive.trim() : path.resolve(hive);
+}
+
 /**
  * The global flags as a server that opens its own engines sees them (`cairn --hive X mcp`): the
  * environment, with `--hive` as CAIRN_HIVE_URL or CAIRN_HIVE (which win over the config, as the flag does).
@@ -62,9 +67,9 @@ function environment(g: GlobalOptions): NodeJS.ProcessEnv {
 export function serverEnvironment(g: GlobalOptions): NodeJS.ProcessEnv {
   const env = environment(g);
   if (g.hive) {
-    const url = isPostgresUrl(g.hive);
-    delete env[url ? "CAIRN_HIVE" : "CAIRN_HIVE_URL"];
-    env[url ? "CAIRN_HIVE_URL" : "CAIRN_HIVE"] = url ? g.hive.trim() : path.resolve(g.hive);
+    const [set, unset] = isPostgresUrl(g.hive) ? ["CAIRN_HIVE_URL", "CAIRN_HIVE"] : ["CAIRN_HIVE", "CAIRN_HIVE_URL"];
+    delete env[unset];
+    env[set] = hiveLocation(g.hive);
   }
   return env;
 }
@@ -78,8 +83,7 @@ export function invocation(cmd: Command): Invocation {
     out,
     projectDir: path.resolve(g.project ?? process.cwd()),
     actor,
-    // A team database URL passes through untouched; a file path is made absolute.
-    hivePath: g.hive ? (isPostgresUrl(g.hive) ? g.hive.trim() : path.resolve(g.hive)) : undefined,
+    hivePath: g.hive ? hiveLocation(g.hive) : undefined,
     env,
   };
 }

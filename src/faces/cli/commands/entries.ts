@@ -1,9 +1,9 @@
 // Entry commands: add, list, show, rejected.
-import { derivedFromLabel } from "../../../core/derived-from.js";
 import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { decodeText } from "../../../core/decode.js";
+import { derivedFromLabel } from "../../../core/derived-from.js";
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
 import { CATEGORIES, KINDS, parseStatuses, PRIORITIES, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
 import { CATEGORY_NAMES, LEGACY_CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type CategoryName, type LessonInput } from "../../../core/categories.js";
