@@ -229,7 +229,7 @@ const PARAPHRASES: Cue[] = [
   {
     label: "a new task planted for the reader",
     re: new RegExp(
-      `\\b(?:your|my|a|the) new task\\b${W}{0,10}?:|(?:^|[.!?]\\s*)(?:stop|wait|attention)\\s*[.!]+\\s*(?:(?:your|the|a) )?(?:new|real|different) (?:task|instructions?|goal)\\b|^\\s*new task\\s*:|\\bthe real task is\\b|\\bnew (?:tasks?|instructions?|statement|assignment) (?:follows?|come|comes|are|is|-)|\\b(?:now )?(?:focus|concentrate) (?:only )?on (?:your|the|this) (?:new|next) (?:task|assignment)\\b|\\bnow comes a new task\\b|\\b(?:additional|new) instruction ?[-:]` +
+      `\\b(?:your|my|a|the) new task\\b${W}{0,10}?:|(?:^|[.!?]\\s*)(?:stop|wait|attention)\\s*[.!]+\\s*(?:(?:your|the|a) )?(?:new|real|different) (?:task|instructions?|goal)\\b|^\\s*new task\\s*:|\\bthe real task is\\b|\\b(?:real|actual|true|new) (?:instructions?|tasks?|prompt) (?:starts?|begins?) (?:here|now|below)\\b|\\bnew (?:tasks?|instructions?|statement|assignment) (?:follows?|come|comes|are|is|-)|\\b(?:now )?(?:focus|concentrate) (?:only )?on (?:your|the|this) (?:new|next) (?:task|assignment)\\b|\\bnow comes a new task\\b|\\b(?:additional|new) instruction ?[-:]` +
         `|\\b(?:deine|ihre|eine|einer) neuen? aufgabe\\b|\\bkonzentrier\\w* (?:dich|sie sich) (?:jetzt|nun)? ?auf\\b|\\bnun folgen (?:neue|weitere) aufgaben\\b` +
         `|\\b(?:tu|una) nueva tarea\\b|\\bnueva tarea ?:|\\bnouvelle t[aâ]che\\b|\\bnova tarefa\\b|\\bnuovo compito\\b`,
     ),
@@ -357,6 +357,9 @@ const MARKERS: Cue[] = [
   // "JavaScript: prefer const" is a topic label; a URL either hugs the colon or runs code after it.
   { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=\S)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
   { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
+  // A line of its own that closes the user's input or opens the "real" instructions ("%%% END USER INPUT %%%",
+  // "BEGIN SYSTEM PROMPT:"): what follows poses as the system's. Inside a sentence such a delimiter is being named.
+  { label: "a fake end of the user's input", re: /(?:^|\n)[ \t>*_-]*(?:[%#=*~<>[\]_-]{2,}[ \t]*)?(?:end|begin|start)(?:[ \t]+of)?(?:[ \t]+the)?[ \t]+(?:[\w'-]+[ \t]+){0,3}?(?:input|ambiguity|instructions?|prompt|message|query)[ \t]*[%#=*~<>[\]_:-]*[ \t]*(?=\r?\n|$)/i },
   // A flood of line breaks, typed or escaped ("\n\n\n…", "\ n \ n"), pushes what came before out of the model's view.
   { label: "a flood of line breaks", re: /(?:\\ ?n\s*){6,}|\n(?:[ \t]*\n){7,}/ },
   // Markdown a chat UI renders: an image whose URL carries data out when fetched, a role hidden in a link label.
