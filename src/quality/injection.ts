@@ -362,6 +362,9 @@ const MARKERS: Cue[] = [
   { label: "a fake end of the user's input", re: /(?:^|\n)[ \t>*_-]*(?:[%#=*~<>[\]_-]{2,}[ \t]*)?(?:end|begin|start)(?:[ \t]+of)?(?:[ \t]+the)?[ \t]+(?:[\w'-]+[ \t]+){0,3}?(?:input|ambiguity|instructions?|prompt|message|query)[ \t]*[%#=*~<>[\]_:-]*[ \t]*(?=\r?\n|$)/i },
   // A flood of line breaks, typed or escaped ("\n\n\n…", "\ n \ n"), pushes what came before out of the model's view.
   { label: "a flood of line breaks", re: /(?:\\ ?n\s*){6,}|\n(?:[ \t]*\n){7,}/ },
+  // So does one short token, or a cycle of up to four ("ö ö ö…", ") ] } ) ] }…"), repeated thirty times and more.
+  // A token of digits and separators alone is data ("0, 0, 0…" in a fixture), not a flood.
+  { label: "a flood of repeated tokens", re: /(?<!\S)((?:(?=\S*[^\s\d,.;:])\S{1,8}[ \t\r\n]{1,4}){1,4}?)\1{29,}/ },
   // Markdown a chat UI renders: an image whose URL carries data out when fetched, a role hidden in a link label.
   { label: "a Markdown image that sends data out", re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{1,300}[?&=/](?:\{\{?|\[|%7B|\$\{?|<)[^)\n]{0,200}\)/i },
   { label: "a chat role prefix at a line start", re: /\[(?:system|assistant|user|developer)\]\(#[\w-]*\)/i },
