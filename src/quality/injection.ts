@@ -14,7 +14,7 @@ const BLANKS = /[ \t]{2,}|\t/g;
  * The text as the patterns read it: hidden characters gone, NFKC (full-width `ｒｍ` is `rm`),
  * lowercase, and every non-ASCII character mapped to its UTS #39 confusable prototype through
  * unhomoglyph (Cyrillic `Іgnоre` reads `ignore`), accents removed. ASCII is left as typed — the table maps `m` to
- * `rn`, which would only make the patterns harder to write. Curly quotes become straight ones.
+ * `rn`, which would only make the patterns harder to write. Curly quotes become straight ones (in foldConfusables).
  */
 export function foldForMatching(text: string): string {
   if (asciiShortcut(text)) return text.toLowerCase().replace(BLANKS, " ");
@@ -22,7 +22,6 @@ export function foldForMatching(text: string): string {
     // Accents off (the table turns "ç" into "c" plus a mark): "esqueça" and "esqueca" read alike.
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
-    .replace(/[\u201c\u201d]/g, '"')
     .replace(BLANKS, " ");
 }
 
@@ -47,9 +46,13 @@ function unhomoglyph(s: string): string {
   return unhomoglyphFn(s);
 }
 
+/** Curly, low and angled double quotes, and the double prime: the table turns most into two apostrophes (''), which no `"` in a rule matches. */
+const DOUBLE_QUOTES = /[\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb]/;
+
 export function foldConfusables(text: string): string {
   return text
     .replace(/[^\x00-\x7f]/gu, (ch) => {
+      if (DOUBLE_QUOTES.test(ch)) return '"';
       // An accented Latin letter is that letter (the table sends ö to an Arabic letter it resembles).
       if (/^[A-Za-z]\p{M}+$/u.test(ch.normalize("NFD"))) return ch;
       const lower = ch.toLowerCase();
