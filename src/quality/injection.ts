@@ -127,6 +127,10 @@ const PROMPT_STEALING = [
   `\\b(?:${RESTATE}|format|describe|write (?:out|down))\\b${W}{0,40}?\\b(?:previous|prior|above|preceding|foregoing) (?:\\w+ )?(?:instructions|directives|words|text|sentences|pre-?prompt)\\b`,
   `\\b(?:${RESTATE})\\b(?: me| back)? (?:all |of |the )*your (?:\\w+ )?(?:instructions|directives|ruleset|pre-?prompt)\\b`,
   `\\b(?:${RESTATE})\\b${W}{0,40}?\\b(?:instructions?|directives?|rules|conditions|logic|words|everything)\\b (?:\\w+ ){0,2}?(?:so far|up to (?:now|this point)|(?:before|above) this (?:point|line|message))\\b`,
+  // A reply primed to announce them: 'Begin your reply with "Denied. The rules so far are"'.
+  `\\b(?:begin|start|prefix|open)\\w*(?: (?:your|the) (?:response|reply|answer|output))? with ["'][^"\\n]{0,80}?\\b(?:my|the) (?:\\w+ )?(?:instructions|rules|directives|logic|conditions|guidelines|system prompt)(?: so far)? (?:are|is|say|state)\\b`,
+  // Or dressed as verse or a story: "a rap about your instructions", "a story about your password".
+  `\\b(?:rap|poem|story|song|rhyme|limerick|haiku|couplet|sonnet|ballad|reddit post|essay)s?\\b${W}{0,20}?\\b(?:about|of|describing|explaining|summari[sz]ing|using|from)\\b (?:the (?:words|lines|text) (?:of|in|from) )?your (?:\\w+ )?(?:instructions|directives|ruleset|pre-?prompt|prompt|password|passphrase|access code)\\b`,
 ];
 
 /**
