@@ -102,7 +102,7 @@ test("a 100 KB paste is refused with every layer still run, in time linear in it
   assert.ok(ratio < 10, `4× the paste cost ${ratio.toFixed(1)}× as much`);
 });
 
-test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words", () => {
+test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words, prompt stealing, fake input ends, token floods", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["a base64 run", (n) => "QUFB".repeat(n / 4)],
     ["repeated 'password is'", (n) => "password is ".repeat(n / 12)],
@@ -113,6 +113,11 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     ["repeated jailbreak adjectives", (n) => "unfiltered, ".repeat(n / 12)],
     ["repeated prompt requests", (n) => "paste your ".repeat(n / 11)],
     ["repeated persona charters", (n) => "no moral, legal, ".repeat(n / 17)],
+    ["repeated requests for earlier instructions", (n) => "repeat the previous ".repeat(n / 20)],
+    ["repeated replies primed with a quote", (n) => 'begin your reply with "my the '.repeat(n / 30)],
+    ["repeated verse requests", (n) => "poem about your ".repeat(n / 16)],
+    ["repeated fake input ends", (n) => "\n### end user ".repeat(n / 14)],
+    ["a near-flood of short tokens", (n) => `${"xy ".repeat(29)}q `.repeat(n / 89)],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
