@@ -355,6 +355,8 @@ const OTHER_SCRIPTS = /[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer|ai)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
+  // The same boundary framed in delimiters on a line of its own: "=== SYSTEM ===", "[[ developer message ]]", "*** ADMIN NOTE ***".
+  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t]*([%#=*~[<_-])\1+[ \t]*(?:system|assistant|developer|admin(?:istrator)?|operator)(?:[ \t]+(?:message|prompt|note|memory|instructions?|override|turn|mode))?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[%#=*~\]>_-]{2,}[ \t]*(?=\r?\n|$)/i },
   // "URGENT SYSTEM NOTE:", "Admin override:": a message posing as one from the system that runs the agent.
   { label: "a message posing as the system's", re: /(?:^|\n|[.!?]\s)[ \t>*_-]*(?:(?:urgent|important|critical|new)\s+)?(?:system|admin|administrator|developer|security|operator)\s+(?:note|message|notice|update|override|alert|instructions?|directive)s?\s*:/i },
   { label: "a chat-template tag", re: /<\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>|<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/i },
