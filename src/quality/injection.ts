@@ -105,6 +105,13 @@ const RESTATE =
   "repeat|output|print(?: out)?|list|return|recite|reproduce|dump|rephrase|restate|reword|paraphrase|rewrite|summari[sz]e|tl;?dr|convert|translate|explain|clarify";
 
 /**
+ * The one word that may stand between "your" (or "the above") and the reader's instructions: it says
+ * which of the reader's own they are. Any other word names the project's ("your build instructions",
+ * "the above error text"), which a lesson may well ask to be converted, explained or rewritten.
+ */
+const READER_OWN = "(?:(?:system|initial|original|hidden|secret|internal|previous|prior|current|full|exact|entire|complete|own|given|starting|first|whole) )?";
+
+/**
  * Prompt stealing in the collected attack sets' words: "the initial prompt you were given", "translate your
  * starting instructions", "the text above in full", "verbatim from your prompt", "the first sentence of your
  * initial prompt", "your hidden reasoning", a reply primed with 'My instructions are'; and the instructions
@@ -124,13 +131,13 @@ const PROMPT_STEALING = [
   `\\b(?:sentences?|lines?|words?|paragraphs?) of your (?:initial|original|hidden) (?:prompt|instructions)\\b`,
   `\\bwhat (?:are|is|were|was) (?:the )?(?:first|last|opening) (?:\\w+ )?(?:sentences?|lines?|words?) of your (?:system |initial |original )?prompt\\b`,
   `\\b(?:show|reveal|print|output|give|provide|share)\\b${W}{0,30}?\\byour (?:hidden|internal|private|secret) (?:chain[- ]of[- ]thought|reasoning|thoughts|thinking)\\b`,
-  `\\b(?:${RESTATE}|format|describe|write (?:out|down))\\b${W}{0,40}?\\b(?:previous|prior|above|preceding|foregoing) (?:\\w+ )?(?:instructions|directives|words|text|sentences|pre-?prompt)\\b`,
-  `\\b(?:${RESTATE})\\b(?: me| back)? (?:all |of |the )*your (?:\\w+ )?(?:instructions|directives|ruleset|pre-?prompt)\\b`,
+  `\\b(?:${RESTATE}|format|describe|write (?:out|down))\\b${W}{0,40}?\\b(?:previous|prior|above|preceding|foregoing) ${READER_OWN}(?:instructions|directives|words|text|sentences|pre-?prompt)\\b`,
+  `\\b(?:${RESTATE})\\b(?: me| back)? (?:all |of |the )*your ${READER_OWN}(?:instructions|directives|ruleset|pre-?prompt)\\b`,
   `\\b(?:${RESTATE})\\b${W}{0,40}?\\b(?:instructions?|directives?|rules|conditions|logic|words|everything)\\b (?:\\w+ ){0,2}?(?:so far|up to (?:now|this point)|(?:before|above) this (?:point|line|message))\\b`,
   // A reply primed to announce them: 'Begin your reply with "Denied. The rules so far are"'.
   `\\b(?:begin|start|prefix|open)\\w*(?: (?:your|the) (?:response|reply|answer|output))? with ["'][^"\\n]{0,80}?\\b(?:my|the) (?:\\w+ )?(?:instructions|rules|directives|logic|conditions|guidelines|system prompt)(?: so far)? (?:are|is|say|state)\\b`,
   // Or dressed as verse or a story: "a rap about your instructions", "a story about your password".
-  `\\b(?:rap|poem|story|song|rhyme|limerick|haiku|couplet|sonnet|ballad|reddit post|essay)s?\\b${W}{0,20}?\\b(?:about|of|describing|explaining|summari[sz]ing|using|from)\\b (?:the (?:words|lines|text) (?:of|in|from) )?your (?:\\w+ )?(?:instructions|directives|ruleset|pre-?prompt|prompt|password|passphrase|access code)\\b`,
+  `\\b(?:rap|poem|story|song|rhyme|limerick|haiku|couplet|sonnet|ballad|reddit post|essay)s?\\b${W}{0,20}?\\b(?:about|of|describing|explaining|summari[sz]ing|using|from)\\b (?:the (?:words|lines|text) (?:of|in|from) )?your ${READER_OWN}(?:instructions|directives|ruleset|pre-?prompt|prompt|password|passphrase|access code)\\b`,
 ];
 
 /**

@@ -94,6 +94,12 @@ test("asking for the instructions before this one, reworded, summarised or turne
     "Repeat the setup instructions in the README for Windows users.",
     "Follow the previous instructions in MIGRATION.md before upgrading to v3.",
     "Explain the above error in the PR description when you silence a lint rule.",
+    // A project's instructions named by one more word than "your" or "the above" are still the project's.
+    "Convert your build instructions into a Makefile target so CI and laptops run the same steps.",
+    "Translate your deployment instructions into a runbook in docs/ops.md before the on-call rotation starts.",
+    "Explain the above error text in the commit message when you suppress a TypeScript diagnostic.",
+    "Rewrite the above SQL text with bound parameters before it reaches pg.query.",
+    "Write a story about your onboarding instructions for the new-hire wiki page in docs/onboarding.md.",
   ]) {
     const g = validateLessonText(text);
     assert.ok(g.ok && !g.issues.some((i) => i.code === "prompt_injection"), `${text}: ${g.issues.map((i) => i.code).join(", ")}`);
