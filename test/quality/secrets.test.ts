@@ -295,3 +295,30 @@ test("a password stated in a sentence is a secret without a symbol too (Summer20
     "The password is stored in Vault under kv/payments and read at boot.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("token formats with a fixed shape that gitleaks misses or cuts off: Sourcegraph and Square before markup, New Relic user keys, Vault batch tokens, TrueNAS API keys, ThingsBoard device tokens, Code Climate reporter ids, Okta API tokens and Postmark server tokens by name", () => {
+  for (const [text, secret] of [
+    ["The sourcegraph access token " + "sgp_fd1b4edb60bf82b8_" + "a70aabf5f685734b19792789feeb73c6393cd02e<br/> was in the wiki page.", "a70aabf5f685734b19792789feeb73c6393cd02e"],
+    ["Square's personal access token " + "sq0atp-" + "qUlZzae8wVMc5P5NZdf5DA<br/> sat in the help article.", "qUlZzae8wVMc5P5NZdf5DA"],
+    ['The dashboard form had placeholder="e.g: ' + "NRAK-" + 'CIH1YVYWKA9ZP6E49WP5XYJH1G9"> filled with a real key.', "CIH1YVYWKA9ZP6E49WP5XYJH1G9"],
+    ["The job ran with -vaultToken " + "s.CAESIP2jTxc9" + "S3K7Z6CtcFWQv7-044m_oSsxnPE0H3nF89l3GiYKHGh3cy5sQmlIZVNyTWJNcDRsYWJpQjlhYjVlb2cQh6PL8wEYAg in the script.", "S3K7Z6CtcFWQv7-044m_oSsxnPE0H3nF89l3GiYKHGh3cy5sQ"],
+    ['The NAS client sent "method": "auth.login_with_api_key", "params": ["' + "8-Lp22ov7halMBLU" + 'pG97Wg4y7fibQi3CW19VJiZcCu746zgCs0mdDdTCoOcpgEucgu"] on login.', "pG97Wg4y7fibQi3CW19VJiZcCu746zgCs0mdDdTCoOcpgEucgu"],
+    ["The sensor posts to https://thingsboard.cloud/api/v1/" + "354u1g321kcqc1oad3w7" + "/telemetry every minute.", "354u1g321kcqc1oad3w7"],
+    ["The workflow env had CC_TEST_REPORTER_ID: " + "945dfb58a832d233a3caeb84e3e6d3be" + "212e8c7abcb48117fce63b9adcb43647 in plain text.", "212e8c7abcb48117fce63b9adcb43647"],
+    ['Terraform had variable "corp_okta_api_token" {\n  default = "' + "004EWTpRQT_HJtG_" + 'nL-agxacgzYHjxPcF99kJsFzWg"\n} committed.', "nL-agxacgzYHjxPcF99kJsFzWg"],
+    ['The mailer config read postmark: "' + "f59dffd2-83ea-" + '47c7-ba8f-95e053a6d0ae", for the server token.', "47c7-ba8f-95e053a6d0ae"],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    "Sourcegraph tokens start with sgp_ and Square's with sq0atp-; store both in the vault.",
+    "okta_api_token = 00aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa is the template's stand-in.",
+    "Post device data to /api/v1/$ACCESS_TOKEN/telemetry with the token from the device page.",
+    "New Relic user keys look like NRAK- followed by 27 characters.",
+    "The TrueNAS method is auth.login_with_api_key with the key as its only parameter.",
+    "Code Climate needs CC_TEST_REPORTER_ID: ${{ secrets.CC_TEST_REPORTER_ID }} in the workflow.",
+    "The postmark: template id is 38562 for the welcome mail.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

@@ -41,4 +41,29 @@ export const EXTRA_RULES: GitleaksRule[] = [
   // Azure DevOps' newer personal access tokens carry "AZDO" near their end.
   { id: "azure-devops-pat", regex: `\\b([A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4})\\b`, keywords: ["azdo"], entropy: 3 },
   { id: "nuget-api-key", regex: `\\b(oy2[a-z0-9]{43})${END}`, keywords: ["oy2"], entropy: 3 },
+  // gitleaks' Sourcegraph and Square rules want a quote, a space or `;` after the token: in HTML or Markdown (`…<br/>`) they miss it.
+  { id: "sourcegraph-token", regex: `\\b(sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40})(?:[^A-Za-z0-9_]|$)`, keywords: ["sgp_"], entropy: 3 },
+  { id: "square-token", regex: `\\b(sq0atp-[\\w-]{22,60})${END}`, keywords: ["sq0atp-"], entropy: 3 },
+  // gitleaks reads a New Relic user key only beside the words "new relic"; its NRAK- prefix says it alone.
+  { id: "new-relic-user-key", regex: `\\b(NRAK-[A-Za-z0-9]{27})${END}`, keywords: ["nrak-"], entropy: 3 },
+  // Vault's long service and batch tokens (s.CAES…, b.CAES…): gitleaks knows only the 24-character s. form and hvs.
+  { id: "vault-token", regex: `\\b([sb]\\.CAES[A-Za-z0-9_-]{40,400})${END}`, keywords: ["s.caes", "b.caes"], entropy: 3 },
+  // As Nosey Parker's rules: TrueNAS API keys handed to auth.login_with_api_key, Okta API tokens near the word,
+  // ThingsBoard device tokens in the path of the device API, Code Climate's reporter id, Postmark's server token.
+  { id: "truenas-api-key", regex: `"params"\\s*:\\s*\\[\\s*"(\\d{1,6}-[A-Za-z0-9]{64})"`, keywords: ['"params"'], entropy: 4 },
+  { id: "okta-api-token", regex: `(?is)okta.{0,40}\\b(00[a-z0-9_-]{39}[a-z0-9_])${END}`, keywords: ["okta"], entropy: 3.5 },
+  {
+    id: "thingsboard-access-token",
+    regex: `/api/v1/([A-Za-z0-9]{20})/(?:telemetry|attributes|rpc|claim)\\b`,
+    keywords: ["/api/v1/"],
+    entropy: 3,
+    allowlists: [{ regexes: ["^[^0-9]*$"] }],
+  },
+  { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
+  {
+    id: "postmark-server-token",
+    regex: `(?i)postmark[\\w.-]{0,30}["']?\\s*[:=]\\s*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`,
+    keywords: ["postmark"],
+    entropy: 3,
+  },
 ];
