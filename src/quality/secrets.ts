@@ -44,6 +44,8 @@ interface OwnDetector {
 
 const KEY_NAME =
   "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|(?<![a-z])pat(?![a-z]))[A-Za-z0-9_.-]{0,40}";
+/** A name that says its value is a password or a secret, ending there: `password`, `DB_PASS`, `jwtsecret`, `SECRET_KEY`. */
+const SECRET_FIELD = "[A-Za-z0-9_.-]{0,40}?(?:pass(?:word|wd|phrase)?|pwd|secret(?:[_-]?key)?)";
 // Between a name and its value: a declared type (`var apiToken string =`, `token: string =`, `String token =`).
 const TYPE_GAP = "(?:\\s+(?:string|str|String|const|final|secret)|\\s*:\\s*[A-Za-z_][\\w<>|]{0,20}(?=\\s*=))?";
 
@@ -137,6 +139,19 @@ const OWN: OwnDetector[] = [
   },
   // Discord: the bot's id in base64 (a snowflake: digits only), a timestamp, an HMAC.
   { kind: "discord_bot_token", re: /\b(?<v>[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40})(?![A-Za-z\d_-])/dg, needs: /\.[A-Za-z\d_-]{6}\./, accept: isDiscordToken },
+  // A value given to a field named for a password or a secret: quoted, whatever characters it holds (`'\`123QWERasdf'`,
+  // a JWT secret full of symbols, Django's SECRET_KEY), behind escaped quotes (`\\"goodspec\\"` in a PHP string);
+  // unquoted after `=` or `=>`, as an .ini or .env file gives it (`Password=thisismypassword`).
+  {
+    kind: "credential",
+    re: new RegExp(
+      `\\b${SECRET_FIELD}["'\`]?\\s*(?:(?::=|=>|[:=])\\s*(?<q>\\\\?["'\`])(?<v>(?:(?!\\k<q>)\\S){1,256})\\k<q>|(?:=>|:?=)\\s*(?<v2>[^\\s"'\`,;(){}\\[\\]<>&]{1,256}))`,
+      "dgi",
+    ),
+    needs: /pass|pwd|secret/,
+    lower: true,
+    accept: isSecretFieldValue,
+  },
   {
     kind: "credential",
     re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>`, "dgi"),
@@ -315,9 +330,9 @@ export function isPlaceholder(value: string): boolean {
   if (/^[<{[(%$*.]|^\*+$|^\$\{|\{\{|\}\}$|>$/.test(v)) return true;
   if (/^(?:process\.env|os\.environ|import\.meta\.env|env\.|secrets\.|vars\.|config\.|settings\.|ENV\[|System\.getenv)/i.test(v)) return true;
   if (/(?:your|example|placeholder|redacted|changeme|change_me|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…|choose|pick[-_ ]?one|fill[-_ ]?(?:me|in)|set[-_ ]?me)/i.test(v)) return true;
-  if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|null|none|undefined|true|false|string|required|optional|hunter2)$/i.test(v)) return true;
-  // The docs' stand-ins: myPassword, my_secret, mytoken.
-  if (/^my[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key|user(?:name)?)$/i.test(v)) return true;
+  if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|null|none|undefined|true|false|string|required|optional|hunter2|abc123)$/i.test(v)) return true;
+  // The docs' stand-ins: myPassword, my_secret, mytoken; and a value that only says what it is: wrongpassword, new_password, testsecret.
+  if (/^(?:my|your|the|some|wrong|invalid|bad|incorrect|new|old|current|test|fake|temp|default|sample)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key|user(?:name)?)$/i.test(v)) return true;
   // One character repeated is a mask, not a key.
   return new Set(v).size <= 2;
 }
@@ -334,8 +349,6 @@ function isCredentialValue(value: string, all: string): boolean {
   // Code references rather than literals: a.b.c, getToken(), KEY_NAME, a URL or a path.
   if (DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value)) return false;
   const key = all.slice(0, all.lastIndexOf(value));
-  // A quoted literal given to a password field is the password, however plain ("super$ecret", 'whiteduke').
-  if (QUOTED_PASSWORD_KEY.test(key) && isQuotedPassword(value)) return true;
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
   if (WORDS_JOINED.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
   if (value.length >= 16 && /\d/.test(value) && looksRandom(value)) return true;
@@ -346,15 +359,44 @@ function isCredentialValue(value: string, all: string): boolean {
   return /pass(?:word|wd)?|pwd/i.test(key) && value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
 }
 
-/** A name ending in a password word, then `=`, `:` or `=>`, then an opening quote: what follows is the password. */
-const QUOTED_PASSWORD_KEY = /(?:pass(?:word|wd)?|pwd|passphrase)["'`]?\s*(?::=|=>|[:=])\s*["'`]$/i;
 /** A literal quoted where a password goes: not a stand-in, a type, a label, a selector or a route. */
 function isQuotedPassword(value: string): boolean {
-  return value.length >= 6 && !isPlaceholder(value) && !TYPE_NAMES.test(value) && !NAMES_A_THING.test(value);
+  return value.length >= 6 && !isPlaceholder(value) && !TYPE_NAMES.test(value) && !namesAThing(value);
 }
 
-/** A label, selector or route rather than a password: `"#add-password"`, `"cms/sites/passwords#edit"`, `'edit_password'`. */
-const NAMES_A_THING = /pass|pwd|^#|\//i;
+/**
+ * A label, selector, route or field name rather than a password: `"#add-password"`, `"cms/sites/passwords#edit"`,
+ * `'edit_password'`, `'newPassword'`. A password word run into others without a break (`thisismypassword`) is a password.
+ */
+function namesAThing(value: string): boolean {
+  if (/^#|^[\w.#/-]*\/[\w.#/-]*$/.test(value) || REFERENCE.test(value)) return true;
+  return /pass|pwd/i.test(value) && /[_.:#/-]|[a-z][A-Z]/.test(value);
+}
+
+/** A path, a URL or a call (`/en/auth`, `https://…`, `@parameters('clientSecret')`): where a value comes from, not the value. */
+const REFERENCE = /^(?:\.{0,2}|~)\/|:\/\/|^[@$]?[\w.]+\(.*\)$/;
+
+/** The field's name ends in a password word (not "secret"): `password = `, `DB_PASS=`, `"pwd": `. */
+const PASSWORD_FIELD = /(?:pass(?:word|wd|phrase)?|pwd)["'`]?\s*(?::=|=>|[:=])/i;
+
+/**
+ * What a field named for a password or a secret is given (the SECRET_FIELD detector). Quoted, a password
+ * field's literal is the password however plain ('whiteduke'); a secret field's, unless it reads as a name
+ * (`"tls-cert-store"`, `'production'`, `"jwtSecret"`). Unquoted, only a password field's, and not a reference:
+ * `$DB_PASSWORD`, `os.environ`, `DB_PASSWORD`, `smtp_password`.
+ */
+function isSecretFieldValue(value: string, all: string): boolean {
+  // `"Password:",rememberMe:"…"`: what lies between two strings of a minified file, not a value.
+  if (/^[,;)\]}]/.test(value)) return false;
+  const password = PASSWORD_FIELD.test(all);
+  if (/["'`]$/.test(all)) {
+    if (password) return isQuotedPassword(value);
+    return isQuotedPassword(value) && !WORDS_JOINED.test(value) && !/^[a-z]+(?:[A-Z][a-z0-9]*)+$/.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !DOTTED_NAME.test(value);
+  }
+  // `\$_POST[…]` in an escaped PHP string is a variable, as `$_POST` is.
+  if (!password || /^\\[$%@]/.test(value) || !isQuotedPassword(value)) return false;
+  return !DOTTED_NAME.test(value) && !CALL_URL_OR_PATH.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z]+(?:[_-][a-z0-9]+)+$/.test(value);
+}
 /** What a schema or a type annotation says a password field is, not its value. */
 const TYPE_NAMES =
   /^(?:string|number|boolean|bool|int|integer|str|bytes|text|varchar|char|object|any|unknown|hashed|encrypted|hidden|masked|redacted|sensitive|strong|weak|valid|invalid|correct|incorrect|wrong|expired|empty|blank|missing|visible|shown)$/i;

@@ -126,3 +126,21 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
   }
 });
+
+test("a 100 KB line of the shapes the config-field and token rules look for stays linear: open quotes after password and secret fields, okta near 00…, device API paths", () => {
+  const shapes: Array<[string, (n: number) => string]> = [
+    ["repeated password fields with an open quote", (n) => "password = '".repeat(n / 12)],
+    ["a secret field whose quote never closes", (n) => "jwtsecret: '" + "x;".repeat(n / 2)],
+    ["repeated unquoted password fields", (n) => "DB_PASS=".repeat(n / 8)],
+    ["one long dotted name ending in a password word", (n) => "a.".repeat(n / 2) + "password='x1y2z3w4'"],
+    ["repeated escaped quotes", (n) => '$password = \\"'.repeat(n / 15)],
+    ["okta near 00 runs", (n) => "okta 00".repeat(n / 7)],
+    ["repeated device API paths", (n) => "/api/v1/".repeat(n / 8)],
+  ];
+  for (const [name, make] of shapes) {
+    const small = make(25_000);
+    const large = make(100_000);
+    const ratio = growth(() => validateLessonText(small), () => validateLessonText(large), { calls: 1, batches: 3 });
+    assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
+  }
+});

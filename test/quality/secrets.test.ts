@@ -322,3 +322,45 @@ test("token formats with a fixed shape that gitleaks misses or cuts off: Sourceg
     "The postmark: template id is 38562 for the welcome mail.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a password or secret given to a field in config and code is a secret, quoted with any characters, behind escaped quotes, or unquoted after `=`", () => {
+  for (const [text, secret] of [
+    ["The deploy script had hostname = '10.11.12.13'\nusername = 'ops@example.com'\npassword = '`123QWERasdf' until review.", "123QWERasdf"],
+    ["Old settings.py kept PASS = '`123QWERasdf' next to the host name.", "123QWERasdf"],
+    ["The ini file had [SupportSite]\nUsername=thisismyunsername\nPassword=thisismypassword in it.", "thisismypassword"],
+    ["The Perl config had password        => 'thisismypassword', in the beta block.", "thisismypassword"],
+    ['The PHP include had $user = \\"mg1021\\";  $password = \\"goodspec\\"; in an escaped string.', "goodspec"],
+    ["The PHP include had $password = goodspec; before the connect call.", "goodspec"],
+    ["The .env file shipped REACT_APP_AUTH_PASSWORD=whiteduke    # some comment to the bundle.", "whiteduke"],
+    ["# REACT_APP_PASS=whiteduke was left commented in .env.local.", "whiteduke"],
+    ["oauthproviders:\n  jwtsecret: '7`D\"}/vYR)T;W\\5]EBrf;_&k>qX??]G&3CF=;@vyrVBp[$_hK4^?{qT/EglJe[FYjp:IPgl_t$%r' was in the chart.", "vYR)T;W\\5]EBrf"],
+    ["JWT:\n  secret: \"development#product\"\n  exp: \"50m\" signed every session.", "development#product"],
+    ["settings.py shipped SECRET_KEY = 'django-insecure-_du9e^cmago!%(^+=gr@cu@v9-v7ulhbk2s3!w&39w4+n3*k*$' to production.", "cmago!%(^+=gr@cu@v9"],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    "Set password = 'password' only in the local docker compose file.",
+    "REACT_APP_MAILER_PASSWORD=smtp_password # Enter your SMTP email password",
+    "AUTO_SESSION_PASSWORD=mypassword is the template's stand-in.",
+    "Read it with password=$DB_PASSWORD from the environment.",
+    "Use %nothing% as in -p %nothing% for an empty password.",
+    "The form wires password = 'newPassword' to the confirm field's name.",
+    "Bind password: '#login-password' in the page object.",
+    "Route password = 'account/password/edit' to the settings controller.",
+    "The chart sets secret: \"tls-cert-store\" to name the Kubernetes secret to mount.",
+    "Leave secret: 'production' as the vault path prefix.",
+    "Configure password = true to enable the password grant.",
+    "The client reads password = os.environ['DB_PASSWORD'] at startup.",
+    "The user name is set with REACT_APP_AUTH_USERNAME=bowie in .env.",
+    "Compare with password = ******** as shown in the masked log line.",
+    "The Logic App passes \"clientSecret\": \"@parameters('graphClientSecret')\" to the HTTP action.",
+    'The bundle holds userLabel:"User:",passwordLabel:"Password:",rememberLabel:"Stay signed in" as UI strings.',
+    'The template echoes \\$pass = \\$_POST[\\"password\\"]; inside a heredoc.',
+    '{"/docs/creating-a-strong-password":"/docs/v2/auth"} is the redirect map.',
+    "Step 3: enter the invalid password 'wrongpassword' and expect an error.",
+    'The bad example hard-codes SECRET = "abc123" in the module.',
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
