@@ -97,6 +97,16 @@ test("the refusal names the provider with the article its sound takes", () => {
   assert.match(aws, /contains an AWS token or key/);
   const github = findSecrets("Use " + "gh" + "p_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + " in CI").issues[0]!.message;
   assert.match(github, /contains a GitHub token or key/);
+  // Rule ids whose first word is not the provider's name as written: new-relic-…, truenas-…, thingsboard-…, codeclimate-….
+  for (const [text, name] of [
+    ["The agent used " + "NRAK-" + "CIH1YVYWKA9ZP6E49WP5XYJH1G9 for the query API.", "a New Relic"],
+    ['The NAS client sent "params": ["' + "8-Lp22ov7halMBLU" + 'pG97Wg4y7fibQi3CW19VJiZcCu746zgCs0mdDdTCoOcpgEucgu"] to log in.', "a TrueNAS"],
+    ["Sensors post to /api/v1/" + "354u1g321kcqc1oad3w7" + "/telemetry on the hour.", "a ThingsBoard"],
+    ["CI had CC_TEST_REPORTER_ID: " + "945dfb58a832d233a3caeb84e3e6d3be" + "212e8c7abcb48117fce63b9adcb43647 in the workflow.", "a Code Climate"],
+  ] as const) {
+    const message = findSecrets(text).issues[0]?.message ?? "";
+    assert.ok(message.includes(`contains ${name} token or key`), message);
+  }
 });
 
 test("a key or token sent as a request header (-H / --header) is a secret, with or without the curl before it", () => {
