@@ -374,3 +374,13 @@ test("a password or secret given to a field in config and code is a secret, quot
     'The bad example hard-codes SECRET = "abc123" in the module.',
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("the admin password Jenkins' setup wizard prints is a secret; the wizard's words without it are not", () => {
+  const text =
+    "The container log showed: Jenkins initial setup is required. An admin user has been created and a password generated.\nPlease use the following password to proceed to installation:\n\n" +
+    "bd9627decc6346d7" + "80b3b6ab6ea8fe1f\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword";
+  const { issues, masked } = findSecrets(text);
+  assert.ok(issues.length > 0, text);
+  assert.ok(!masked.includes("80b3b6ab6ea8fe1f"), masked);
+  assert.deepEqual(findSecrets("Jenkins asks for the password to proceed to installation: read it from secrets/initialAdminPassword.").issues, []);
+});

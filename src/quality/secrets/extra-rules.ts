@@ -59,6 +59,8 @@ export const EXTRA_RULES: GitleaksRule[] = [
     entropy: 3,
     allowlists: [{ regexes: ["^[^0-9]*$"] }],
   },
+  // The password Jenkins' setup wizard prints to its log: whoever reads it can take over the instance.
+  { id: "jenkins-setup-password", regex: `(?i)password to proceed to installation:\\s{0,10}([a-f0-9]{32})\\b`, keywords: ["proceed to installation"], entropy: 3 },
   { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
   {
     id: "postmark-server-token",
