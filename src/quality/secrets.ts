@@ -383,7 +383,7 @@ const PASSWORD_FIELD = /(?:pass(?:word|wd|phrase)?|pwd)["'`]?\s*(?::=|=>|[:=])/i
 /**
  * What a field named for a password or a secret is given (the SECRET_FIELD detector). Quoted, a password
  * field's literal is the password however plain ('whiteduke'); a secret field's, unless it reads as a name
- * (`"tls-cert-store"`, `'production'`, `"jwtSecret"`). Unquoted, only a password field's, and not a reference:
+ * or a label (`"tls-cert-store"`, `'production'`, `"jwtSecret"`, `"Geheimnis"`). Unquoted, only a password field's, and not a reference:
  * `$DB_PASSWORD`, `os.environ`, `DB_PASSWORD`, `smtp_password`.
  */
 function isSecretFieldValue(value: string, all: string): boolean {
@@ -392,7 +392,8 @@ function isSecretFieldValue(value: string, all: string): boolean {
   const password = PASSWORD_FIELD.test(all);
   if (/["'`]$/.test(all)) {
     if (password) return isQuotedPassword(value);
-    return isQuotedPassword(value) && !WORDS_JOINED.test(value) && !/^[a-z]+(?:[A-Z][a-z0-9]*)+$/.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !DOTTED_NAME.test(value);
+    // Letters alone, or words joined (`Geheimnis`, `tls-cert-store`, `jwtSecret`), name a thing or label one; a secret holds a digit or a symbol.
+    return isQuotedPassword(value) && !/^[A-Za-z]+(?:[_-][A-Za-z]+)*$/.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !DOTTED_NAME.test(value);
   }
   // `\$_POST[…]` in an escaped PHP string is a variable, as `$_POST` is.
   if (!password || /^\\[$%@]/.test(value) || !isQuotedPassword(value)) return false;

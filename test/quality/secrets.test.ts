@@ -362,6 +362,8 @@ test("a password or secret given to a field in config and code is a secret, quot
     "Route password = 'account/password/edit' to the settings controller.",
     "The chart sets secret: \"tls-cert-store\" to name the Kubernetes secret to mount.",
     "Leave secret: 'production' as the vault path prefix.",
+    'The i18n file maps "secret": "Geheimnis" and "clientSecret": "Client-Geheimnis" for the German labels.',
+    "Set secret: 'Production' to pick the vault mount.",
     "Configure password = true to enable the password grant.",
     "The client reads password = os.environ['DB_PASSWORD'] at startup.",
     "The user name is set with REACT_APP_AUTH_USERNAME=bowie in .env.",
