@@ -89,6 +89,22 @@ describe("cairn CLI", { concurrency: 4 }, () => {
     assert.match(bad.body.reason, /confidence/);
   });
 
+  test("add: a password given to a field in a pasted .env line is refused with exit 2, not echoed and not on disk", async () => {
+    const sb = fresh();
+    const p = sb.project("add-env-password");
+    assert.equal((await sb.json(p, "init")).code, 0);
+    // Letters only (no digit): the value the config-field rule reads as a password where the older assignment rule saw a word.
+    const letters = "abcdefghijkmnrstuvwyz";
+    const password = [...randomBytes(14)].map((b) => letters[b % letters.length]).join("");
+    const rejected = await sb.json(p, "add", `The web bundle leaked REACT_APP_AUTH_PASSWORD=${password} because CRA inlines every REACT_APP_ variable at build time`);
+    assert.equal(rejected.code, 2, rejected.stdout);
+    assert.equal(rejected.body.action, "rejected");
+    assert.match(rejected.body.reason, /credential/);
+    for (const out of [rejected.stdout, rejected.stderr, (await sb.run(p, "rejected", "--json")).stdout]) assert.ok(!out.includes(password), "password echoed in output");
+    assert.ok(!bytesUnder(path.join(p, ".swarm")).includes(password), "password in the swarm database files");
+    assert.ok(!bytesUnder(path.dirname(sb.hive)).includes(password), "password in the hive database files");
+  });
+
   test("add --category takes opencode-swarm's names (pattern, lesson, domain, decision), stored as the import stores them, and says as what", async () => {
     const sb = fresh();
     const added = sb.project("legacy-add");
