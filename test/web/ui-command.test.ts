@@ -59,3 +59,49 @@ test("cairn ui --hive postgres://… serves the team hive (the URL is not taken 
     sb.cleanup();
   }
 });
+
+/** Runs `cairn ui --open` with `opener` on PATH as the platform's browser opener (or none), until the opener has had its say. */
+async function uiOpenWith(opener: string | undefined): Promise<{ stdout: string; stderr: string; runningAfter: boolean }> {
+  const sb = sandbox();
+  try {
+    const p = sb.project("shop");
+    const init = await sb.run(p, "init");
+    assert.equal(init.code, 0, init.stderr);
+    const bin = path.join(sb.root, "bin");
+    fs.mkdirSync(bin, { recursive: true });
+    const name = process.platform === "darwin" ? "open" : "xdg-open";
+    if (opener !== undefined) fs.writeFileSync(path.join(bin, name), opener, { mode: 0o755 });
+    // Only the sandbox's bin: the real opener (if this machine has one) is not found.
+    const env = { ...sb.env, PATH: bin };
+    const child = spawn(process.execPath, [BIN, "--project", p, "ui", "--port", "0", "--open"], { cwd: sb.root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // Waits for the failure report (or, before the fix, long after the opener has exited).
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !/could not open a browser/.test(stderr) && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    if (!/could not open a browser/.test(stderr)) await new Promise((r) => setTimeout(r, 3000));
+    const runningAfter = child.exitCode === null;
+    child.kill("SIGTERM");
+    await exited;
+    return { stdout, stderr, runningAfter };
+  } finally {
+    sb.cleanup();
+  }
+}
+
+for (const [label, opener] of [
+  ["is missing", undefined],
+  ["exits 1", "#!/bin/sh\nexit 1\n"],
+] as const) {
+  test(`cairn ui --open when the browser opener ${label}: says so on stderr with the link to open by hand, and keeps serving`, { skip: process.platform === "win32" }, async () => {
+    const r = await uiOpenWith(opener);
+    const link = /Sign in: (http:\/\/\S+)/.exec(r.stdout)?.[1];
+    assert.ok(link, r.stdout + r.stderr);
+    assert.match(r.stderr, /could not open a browser/, r.stderr);
+    assert.ok(r.stderr.includes(link), `the link to open by hand is on stderr:\n${r.stderr}`);
+    assert.ok(r.runningAfter, "the server keeps running");
+  });
+}

@@ -55,16 +55,30 @@ function safeOsUser(): string | undefined {
   }
 }
 
-/** The platform's "open this URL" command; failures only cost the convenience. */
-function openBrowser(url: string): void {
+/**
+ * The platform's "open this URL" command; failures only cost the convenience, but the user is told, with the link to open by hand
+ * (`shownLink`: the printed sign-in link, which leaves a configured token out).
+ */
+function openBrowser(url: string, shownLink: string): void {
   const [cmd, args] =
     process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  let told = false;
+  const couldNot = (why: string) => {
+    if (told) return;
+    told = true;
+    process.stderr.write(`cairn ui: could not open a browser (${why}); open this link yourself: ${shownLink}\n`);
+  };
   try {
     const child = spawn(cmd, args as string[], { stdio: "ignore", detached: true });
-    child.on("error", () => process.stderr.write(`cairn ui: could not open a browser (${cmd}); open the link above yourself.\n`));
+    child.on("error", (e: NodeJS.ErrnoException) => couldNot(e.code === "ENOENT" ? `${cmd} not found` : `${cmd}: ${e.message}`));
+    // xdg-open with no browser configured exits non-zero without a word; the server still runs.
+    child.on("exit", (code, signal) => {
+      if (code !== 0 && code !== null) couldNot(`${cmd} exited ${code}`);
+      else if (signal) couldNot(`${cmd} was stopped by ${signal}`);
+    });
     child.unref();
-  } catch {
-    process.stderr.write("cairn ui: could not open a browser; open the link above yourself.\n");
+  } catch (e) {
+    couldNot(e instanceof Error ? e.message : String(e));
   }
 }
 
@@ -103,9 +117,10 @@ export async function runUiServer(opts: UiServerOptions): Promise<UiHandle> {
   const loginUrl = `${url}/login?token=${encodeURIComponent(token)}`;
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   print(`Cairn UI for ${cairn.project.name} at ${url}`);
-  print(configured ? `Sign in with your configured token (CAIRN_UI_TOKEN or --token): ${url}/login` : `Sign in: ${loginUrl}`);
+  const shownLink = configured ? `${url}/login` : loginUrl;
+  print(configured ? `Sign in with your configured token (CAIRN_UI_TOKEN or --token): ${shownLink}` : `Sign in: ${shownLink}`);
   process.stderr.write(`cairn ui: listening on ${host}:${bound}; project ${cairn.project.dir}; stop with Ctrl-C\n`);
-  if (opts.open) openBrowser(loginUrl);
+  if (opts.open) openBrowser(loginUrl, shownLink);
 
   let finished!: () => void;
   const closed = new Promise<void>((resolve) => (finished = resolve));
