@@ -40,7 +40,9 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     scope: loc.entry.applicability.scope,
   };
   const gated = gateInput(s, input, loc.entry.tier);
-  const issues = gated.ok ? [...gated.issues, ...patternIssues(gated.input.prevention?.detection_pattern)] : gated.issues;
+  // The detection pattern is judged whatever else failed: the editor shows every problem at once.
+  const pattern = gated.ok ? gated.input.prevention?.detection_pattern : input.prevention?.detection_pattern;
+  const issues = [...gated.issues, ...patternIssues(typeof pattern === "string" ? pattern : undefined)];
   const rejects = issues.filter((i) => i.severity === "reject");
   if (!gated.ok || rejects.length) {
     throw new CairnError("REJECTED", `Edit of ${loc.entry.handle} rejected: ${rejects.map((i) => i.message).join("; ")}`, { issues });

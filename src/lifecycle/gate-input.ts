@@ -65,20 +65,47 @@ export type GateOutcome =
   | { ok: true; input: NewEntry; lesson: string; issues: QualityIssue[] }
   | { ok: false; lesson: string; issues: QualityIssue[] };
 
+/** The string (or list of strings) fields of an input that failed its structure check, for the text gates to judge still. */
+function wellFormedText(raw: NewEntryInput): ExtraTextFields & Traceability {
+  const r = raw as unknown as Record<string, Record<string, unknown> | undefined>;
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const strs = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  const group = (k: string) => (r[k] && typeof r[k] === "object" ? r[k] : {});
+  return {
+    title: str(r.title), why: str(r.why),
+    prevention: { rule: str(group("prevention").rule), detection_pattern: str(group("prevention").detection_pattern), suggested_guardrail: str(group("prevention").suggested_guardrail) },
+    directive: { required_actions: strs(group("directive").required_actions), verification_checks: strs(group("directive").verification_checks), forbidden_actions: strs(group("directive").forbidden_actions) },
+    applicability: { triggers: strs(group("applicability").triggers) },
+    derived_from: { ref: str(group("derived_from").ref) },
+    session_id: str(r.session_id),
+  } as ExtraTextFields & Traceability;
+}
+
+/** The text gates: the lesson, the other free-text fields, and the hive's refusal of placeholder text. */
+function textIssues(s: Pick<Services, "config">, lesson: string, fields: ExtraTextFields & Traceability, tier: Tier, trusted: boolean): { text: string; issues: QualityIssue[] } {
+  // The hive gate: whatever the route, hive writes are fully validated and refuse placeholder text.
+  const hive = tier === "hive";
+  const validate = s.config.knowledge.validation_enabled || hive;
+  const gate = validateLessonText(lesson, { trusted: (trusted && !hive) || !validate });
+  const issues = [...gate.issues, ...extraTextIssues(fields, fields)];
+  if (hive && isPlaceholderText(lesson)) {
+    issues.push({ layer: "quality", severity: "reject", code: "placeholder", message: "placeholder or test text is never stored in the hive" });
+  }
+  return { text: gate.text, issues };
+}
+
 /** The gates every stored lesson passes, new or edited: structure, the lesson text, the other free-text fields. */
 export function gateInput(s: Pick<Services, "config">, raw: NewEntryInput, tier: Tier, trusted = false): GateOutcome {
   const lessonRaw = typeof raw?.lesson === "string" ? raw.lesson : "";
   const parsed = BulkNewEntryInputSchema.get().safeParse(raw);
-  if (!parsed.success) return { ok: false, lesson: lessonRaw, issues: structureIssues(parsed.error) };
-  const input = parsed.data;
-  // The hive gate: whatever the route, hive writes are fully validated and refuse placeholder text.
-  const hive = tier === "hive";
-  const validate = s.config.knowledge.validation_enabled || hive;
-  const gate = validateLessonText(input.lesson, { trusted: (trusted && !hive) || !validate });
-  const issues = [...gate.issues, ...extraTextIssues(input, input)];
-  if (hive && isPlaceholderText(input.lesson)) {
-    issues.push({ layer: "quality", severity: "reject", code: "placeholder", message: "placeholder or test text is never stored in the hive" });
+  if (!parsed.success) {
+    // Every problem at once: a too-long title must not hide a secret in "why" until the title is fixed.
+    const structure = structureIssues(parsed.error);
+    const text = typeof raw?.lesson === "string" ? textIssues(s, raw.lesson, wellFormedText(raw), tier, trusted).issues : [];
+    return { ok: false, lesson: lessonRaw, issues: [...structure, ...text] };
   }
+  const input = parsed.data;
+  const { text, issues } = textIssues(s, input.lesson, input, tier, trusted);
   if (issues.some((i) => i.severity === "reject")) return { ok: false, lesson: input.lesson, issues };
-  return { ok: true, input, lesson: gate.text, issues };
+  return { ok: true, input, lesson: text, issues };
 }

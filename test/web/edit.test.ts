@@ -1,0 +1,76 @@
+// The web page's lesson editor over HTTP, in process through the real Hono app and engine: every problem of a failed edit at once, an edit over the request limit.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { openCairn, type Cairn } from "../../src/index.js";
+import { createUiApp } from "../../src/faces/web/app.js";
+import { makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
+
+const TOKEN = "test-token-1234567890";
+const HOST = "127.0.0.1:7392";
+const LESSON = "The payments webhook handler must verify the Stripe signature header before parsing the JSON body.";
+
+interface World {
+  sb: Sandbox;
+  cairn: Cairn;
+  app: ReturnType<typeof createUiApp>["app"];
+  id: string;
+  cookie: string;
+  csrf: string;
+  close(): Promise<void>;
+}
+
+async function world(): Promise<World> {
+  const sb = makeSandbox("web-edit");
+  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "human:ui" });
+  const id = (await cairn.add({ lesson: LESSON, category: "security" })).id!;
+  const { app } = createUiApp({ cairn, token: TOKEN, loopback: true, cookieName: "cairn_ui_test", defaultName: "alice" });
+  const login = await app.request(`/login?token=${TOKEN}`, { headers: { host: HOST } });
+  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+  const html = await (await app.request(`/lessons/${id}/edit`, { headers: { host: HOST, cookie } })).text();
+  const csrf = /name="csrf-token" content="([^"]+)"/.exec(html)![1]!;
+  return {
+    sb, cairn, app, id, cookie, csrf,
+    async close() {
+      await cairn.close();
+      removeSandbox(sb);
+    },
+  };
+}
+
+/** The edit form as the page sends it: every field, with `change` over the stored values. */
+function editForm(w: World, change: Record<string, string>): string {
+  const fields = {
+    _csrf: w.csrf, back: `/lessons/${w.id}`, title: "", lesson: LESSON, why: "", category: "security", root_cause: "", tags: "",
+    rule: "", detection_pattern: "", guardrail: "", file_globs: "", tech_stack: "", projects: "", enforcement: "warn", ...change,
+  };
+  return new URLSearchParams(fields).toString();
+}
+
+const postEdit = (w: World, body: string) =>
+  w.app.request(`/lessons/${w.id}/edit`, { method: "POST", headers: { host: HOST, cookie: w.cookie, "content-type": "application/x-www-form-urlencoded" }, body });
+
+const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+test("an edit that fails several checks shows every problem at once, and keeps what was typed", async () => {
+  const w = await world();
+  try {
+    const typed = {
+      title: "A title far too long for the eighty characters a lesson title may have, going on and on",
+      lesson: "fix it",
+      why: "the staging admin password is Summer2024",
+      detection_pattern: "kw: a",
+    };
+    const r = await postEdit(w, editForm(w, typed));
+    assert.equal(r.status, 422);
+    const html = decode(await r.text());
+    const alert = /<div class="flash error" role="alert">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? "";
+    assert.match(alert, /title:/, `the too-long title is named:\n${alert}`);
+    assert.match(alert, /at least 15 are needed/, `the too-short lesson is named:\n${alert}`);
+    assert.match(alert, /why: .*password/, `the password in "why" is named:\n${alert}`);
+    assert.match(alert, /detection pattern is unusable/, `the unusable detection pattern is named:\n${alert}`);
+    for (const v of Object.values(typed)) assert.ok(html.includes(v), `the typed "${v}" is still in the form`);
+    assert.equal((await w.cairn.get(w.id)).lesson, LESSON, "nothing was saved");
+  } finally {
+    await w.close();
+  }
+});
