@@ -74,3 +74,17 @@ test("an edit that fails several checks shows every problem at once, and keeps w
     await w.close();
   }
 });
+
+test("an edit over the request limit is answered with what the limit is, and saves nothing", async () => {
+  const w = await world();
+  try {
+    const r = await postEdit(w, editForm(w, { lesson: `${LESSON} ${"x".repeat(300 * 1024)}` }));
+    assert.equal(r.status, 413);
+    assert.match(await r.text(), /too large: the limit is 256 KB/);
+    assert.equal((await w.cairn.get(w.id)).lesson, LESSON, "nothing was saved");
+    const page = await (await w.app.request(`/lessons/${w.id}/edit`, { headers: { host: HOST, cookie: w.cookie } })).text();
+    assert.match(page, /<form[^>]* class="edit"[^>]* data-max-bytes="262144"/, "the form carries the limit, for the page to refuse a larger edit before sending it");
+  } finally {
+    await w.close();
+  }
+});

@@ -29,7 +29,9 @@ export interface UiAppOptions {
 
 type Env = { Variables: { session: Session; flash?: Frame["flash"] } };
 
+/** The largest request body the page may send; the edit form carries it so the page can refuse a larger edit without losing the text. */
 const MAX_BODY = 256 * 1024;
+const tooLarge = `Request body too large: the limit is ${MAX_BODY / 1024} KB. Nothing was saved; go back to your form, shorten the text and save again.`;
 
 /** Pages render in standards mode: the doctype JSX cannot express, then the escaped tree. */
 async function render(c: Context<Env>, node: { toString(): string | Promise<string> }, status: 200 | 400 | 401 | 403 | 404 | 409 | 422 | 500 | 503 = 200): Promise<Response> {
@@ -115,7 +117,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
 
   app.use("*", originGuard(opts.loopback));
   app.use("*", securityHeaders);
-  app.use("*", bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.text("Request body too large.", 413) }));
+  app.use("*", bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.text(tooLarge, 413) }));
 
   app.get("/assets/*", (c) => {
     const file = assets.get(c.req.path);
@@ -215,7 +217,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   app.get("/lessons/:ref/edit", async (c) => {
     const entry = await cairn.get(c.req.param("ref"));
     const back = safeBack(c.req.query("back"), `/lessons/${encodeURIComponent(entry.id)}`);
-    return render(c, <EditPage frame={frame(c, `Edit ${entry.handle}`, "lessons")} entry={entry} values={editValuesOf(entry)} back={back} errors={[]} />);
+    return render(c, <EditPage frame={frame(c, `Edit ${entry.handle}`, "lessons")} entry={entry} values={editValuesOf(entry)} back={back} errors={[]} maxBytes={MAX_BODY} />);
   });
 
   app.post("/lessons/:ref/edit", async (c) => {
@@ -231,7 +233,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
       if (!isCairnError(e) || !["REJECTED", "INVALID_INPUT", "INVALID_ID", "NOT_FOUND"].includes(e.code)) throw e;
       const issues = (e.details?.issues as Array<{ severity: string; message: string }> | undefined)?.filter((i) => i.severity === "reject").map((i) => i.message);
       const errors = issues?.length ? issues : [e.message];
-      return render(c, <EditPage frame={frame(c, `Edit ${entry.handle}`, "lessons")} entry={entry} values={values} back={back} errors={errors} />, statusOf(e) === 404 ? 404 : 422);
+      return render(c, <EditPage frame={frame(c, `Edit ${entry.handle}`, "lessons")} entry={entry} values={values} back={back} errors={errors} maxBytes={MAX_BODY} />, statusOf(e) === 404 ? 404 : 422);
     }
   });
 

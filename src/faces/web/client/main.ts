@@ -45,6 +45,31 @@ function reviewKey(key: string): boolean {
   }
 }
 
+/**
+ * A form over the server's request limit is refused here: sent, the server could only answer "too large"
+ * and what the person typed would be gone. They keep the text and read what the limit is.
+ */
+document.addEventListener("submit", (ev) => {
+  const form = ev.target as HTMLFormElement | null;
+  const max = Number(form?.dataset.maxBytes);
+  if (!form || !max) return;
+  const fields = new URLSearchParams();
+  // As the browser sends it: newlines go as CRLF.
+  for (const [k, v] of new FormData(form)) if (typeof v === "string") fields.append(k, v.replace(/\r?\n/g, "\r\n"));
+  const size = new Blob([fields.toString()]).size;
+  if (size <= max) return;
+  ev.preventDefault();
+  let alert = form.querySelector<HTMLElement>(".too-large");
+  if (!alert) {
+    alert = document.createElement("div");
+    alert.className = "flash error too-large";
+    alert.setAttribute("role", "alert");
+    form.prepend(alert);
+  }
+  alert.textContent = `Not saved: this edit is too large (${Math.ceil(size / 1024)} KB as sent); the limit is ${Math.floor(max / 1024)} KB. Your text is still here: shorten it and save again.`;
+  alert.scrollIntoView({ block: "nearest" });
+});
+
 let pendingG = 0;
 
 document.addEventListener("keydown", (ev) => {

@@ -257,7 +257,7 @@ function Choice(props: { name: keyof EditValues; label: string; v: EditValues; o
   );
 }
 
-export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues; back: string; errors: string[] }) {
+export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues; back: string; errors: string[]; maxBytes: number }) {
   const e = props.entry;
   const v = props.values;
   return (
@@ -275,7 +275,7 @@ export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues
           </ul>
         </div>
       ) : null}
-      <ActionForm action={`/lessons/${encodeURIComponent(e.id)}/edit`} csrf={props.frame.csrf ?? ""} class="edit">
+      <ActionForm action={`/lessons/${encodeURIComponent(e.id)}/edit`} csrf={props.frame.csrf ?? ""} class="edit" maxBytes={props.maxBytes}>
         <input type="hidden" name="back" value={props.back} />
         <Text name="title" label="Title" v={v} />
         <Text name="lesson" label="Lesson" v={v} rows={4} hint="15–280 characters; checked by the same gates as a new lesson." />
