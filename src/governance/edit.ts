@@ -1,4 +1,5 @@
 // Editing an entry's lesson fields (review editor, Markdown mirror): people only, through the same gates as a new lesson.
+import { ownCategory } from "../core/categories.js";
 import type { Entry, NewEntryInput } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { locate } from "../lifecycle/status.js";
@@ -25,14 +26,16 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   const loc = await locate(s, ref);
   const current = fieldsOfEntry(loc.entry);
   const take = <K extends keyof LessonFields>(k: K): LessonFields[K] => (k in fields ? fields[k] : current[k]);
+  // A category named the opencode-swarm way is stored as `cairn add --category` stores it (kind, tags), and said.
+  const named = ownCategory({ lesson: take("lesson") ?? "", category: take("category"), kind: "kind" in fields ? fields.kind : undefined, tags: take("tags") ?? [] });
   const input: NewEntryInput = {
     lesson: take("lesson") ?? "",
     title: take("title"),
     why: take("why"),
     root_cause: take("root_cause"),
-    category: take("category") ?? loc.entry.category,
-    kind: take("kind") ?? loc.entry.kind,
-    tags: take("tags") ?? [],
+    category: named.input.category ?? loc.entry.category,
+    kind: named.input.kind ?? loc.entry.kind,
+    tags: named.input.tags ?? [],
     prevention: take("prevention") ?? {},
     applicability: take("applicability") ?? {},
     directive: { enforcement: take("enforcement") ?? "warn" },
@@ -73,7 +76,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     supersedes,
   };
   const changed = EDITABLE_FIELDS.filter((k) => !same(next[k], current[k]));
-  const warnings = issues.filter((i) => i.severity === "warn").map((i) => i.message);
+  const warnings = [...(named.note ? [named.note] : []), ...issues.filter((i) => i.severity === "warn").map((i) => i.message)];
   if (changed.length === 0) return { entry: loc.entry, changed: [], warnings };
   const entry = await loc.store.updateEntry(
     loc.entry.id,
@@ -82,7 +85,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
       e.lesson = next.lesson;
       e.why = next.why;
       e.root_cause = next.root_cause;
-      if (next.category) e.category = next.category;
+      e.category = n.category;
       if (next.kind) e.kind = next.kind;
       e.tags = next.tags;
       e.prevention = next.prevention;

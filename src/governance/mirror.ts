@@ -115,7 +115,8 @@ export async function rebuildMirror(s: Services): Promise<MirrorReport> {
 
 export interface PullReport {
   dir: string;
-  applied: Array<{ handle: string; file: string; fields: string[]; status?: string }>;
+  /** `warnings`: what the edit's gates said but did not refuse (a category stored under another name, a weak pattern). */
+  applied: Array<{ handle: string; file: string; fields: string[]; status?: string; warnings?: string[] }>;
   unchanged: number;
   conflicts: Array<{ handle: string; file: string; reason: string }>;
   errors: Array<{ file: string; message: string }>;
@@ -158,11 +159,11 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
       const file = path.join(root, folder, name);
       const rel = path.join(folder, name);
       // An applied file: the entry as it now is written back where its status puts it, this copy gone if elsewhere.
-      const settled = async (id: string, fields: string[], status: string | undefined): Promise<void> => {
+      const settled = async (id: string, fields: string[], status: string | undefined, warnings: string[] = []): Promise<void> => {
         const fresh = (await locate(s, id)).entry;
         syncEntryFile(root, fresh);
         if (path.join(root, folderFor(fresh.lifecycle.status), fileNameFor(fresh)) !== file) fs.rmSync(file, { force: true });
-        report.applied.push({ handle: fresh.handle, file: rel, fields, ...(status ? { status } : {}) });
+        report.applied.push({ handle: fresh.handle, file: rel, fields, ...(status ? { status } : {}), ...(warnings.length ? { warnings } : {}) });
       };
       try {
         const parsed = parseMirrorText(decodeText(fs.readFileSync(file)));
@@ -207,7 +208,7 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         const edit = await editEntry(s, loc.entry.id, parsed.fields, actor, "mirror");
         // A status written in the front matter wins; else the folder the file was moved to, if any.
         const wanted = parsed.status && parsed.status !== current.status ? parsed.status : (moved ?? parsed.status);
-        await settled(loc.entry.id, edit.changed, wanted ? await applyStatus(s, edit.entry, wanted, actor) : undefined);
+        await settled(loc.entry.id, edit.changed, wanted ? await applyStatus(s, edit.entry, wanted, actor) : undefined, edit.warnings);
       } catch (e) {
         report.errors.push({ file: rel, message: (e as Error).message });
       }

@@ -2,7 +2,8 @@
 import { dropUndefined } from "../core/entry-input.js";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
-import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type Entry, type NewEntryInput, type Priority } from "../core/entry.js";
+import { CATEGORY_NAMES, type CategoryName } from "../core/categories.js";
+import { ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type Entry, type NewEntryInput, type Priority } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 
 const text = z.string();
@@ -25,7 +26,8 @@ const DocumentSchema = z
     why_it_matters: nullable(text),
     root_cause: nullable(z.enum(ROOT_CAUSES)),
     root_cause_category: nullable(z.enum(ROOT_CAUSES)),
-    category: nullable(z.enum(CATEGORIES)),
+    // Ours or opencode-swarm's: the write path maps the latter as `cairn add --category` does.
+    category: nullable(z.enum(CATEGORY_NAMES)),
     kind: nullable(z.enum(KINDS)),
     tags: nullable(strings),
     scope: nullable(text),
@@ -85,7 +87,7 @@ export interface LessonFields {
   title?: string;
   why?: string;
   root_cause?: NewEntryInput["root_cause"];
-  category?: NewEntryInput["category"];
+  category?: CategoryName;
   kind?: NewEntryInput["kind"];
   tags?: string[];
   prevention?: { rule?: string; detection_pattern?: string; suggested_guardrail?: string };

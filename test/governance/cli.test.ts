@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { sandbox } from "../helpers/cli.js";
-import type { Entry } from "../../src/core/entry.js";
+import { CATEGORIES, type Entry } from "../../src/core/entry.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -289,4 +289,23 @@ test("cairn review in a terminal: approve one draft, edit another in $EDITOR the
   assert.equal(by.get(b.body.handle)?.title, "Regenerate the Prisma client");
   assert.equal(by.get(b.body.handle)?.lifecycle.status, "established");
   assert.equal(by.get(c.body.handle)?.lifecycle.status_reason, "rejected: not specific enough");
+});
+
+test("cairn add --from-file takes opencode-swarm's category names as cairn add --category does, and says as what the lesson was stored", async () => {
+  const p = project("legacy-file");
+  const viaFlag = await sb.json(p, "add", "We decided to keep the billing worker's retry queue in Redis, not Postgres, so a retry storm cannot lock the invoices table.", "--category", "decision");
+  assert.equal(viaFlag.code, 0, viaFlag.stderr);
+  const file = writeYaml(p, [
+    "lesson: We decided to read the OAuth token endpoint from config in the billing worker; the hard-coded v1 path returns 410 since March.",
+    "category: decision",
+  ].join("\n"));
+  const added = await sb.json(p, "add", "--from-file", file);
+  assert.equal(added.code, 0, added.stderr);
+  assert.equal(added.body.action, "added", added.stdout);
+  const note = (added.body.issues as Array<{ code: string; message: string }>).find((i) => i.code === "category_mapped");
+  assert.match(note?.message ?? "", /category "decision" is opencode-swarm's name: stored as category \w+/, added.stdout);
+  const shown = await sb.json(p, "show", added.body.id);
+  assert.equal(shown.body.entry.kind, "decision");
+  assert.ok((CATEGORIES as readonly string[]).includes(shown.body.entry.category), shown.body.entry.category);
+  assert.ok((shown.body.entry.tags as string[]).includes("legacy-category:decision"), "stored as cairn add --category stores it");
 });

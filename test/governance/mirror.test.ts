@@ -324,3 +324,24 @@ test("a person who edits `status:` in a mirror file, leaving it in its folder, g
     await env.close();
   }
 });
+
+test("a category named the opencode-swarm way in a mirror file is stored as add stores it, and the pull says as what", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.human.add({ ...AUTH_STRUCTURED });
+    const file = fileFor(dir, d.handle!);
+    const text = fs.readFileSync(file, "utf8");
+    assert.match(text, /\ncategory: security\n/);
+    fs.writeFileSync(file, text.replace("\ncategory: security\n", "\ncategory: gotcha\n"));
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, [], JSON.stringify(r));
+    assert.equal(r.applied.length, 1, JSON.stringify(r));
+    assert.match(JSON.stringify(r.applied[0]), /category \\"gotcha\\" is opencode-swarm's name: stored as category debugging/, "the pull says as what it was stored");
+    const e = await env.human.get(d.id!);
+    assert.equal(e.category, "debugging");
+    assert.ok(e.tags.includes("legacy-category:gotcha"), e.tags.join(","));
+  } finally {
+    await env.close();
+  }
+});

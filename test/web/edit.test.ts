@@ -88,3 +88,18 @@ test("an edit over the request limit is answered with what the limit is, and sav
     await w.close();
   }
 });
+
+test("a category named the opencode-swarm way in an edit is stored as add stores it, and the page says as what", async () => {
+  const w = await world();
+  try {
+    const r = await postEdit(w, editForm(w, { category: "decision" }));
+    assert.equal(r.status, 303, await r.clone().text());
+    const page = decode(await (await w.app.request(r.headers.get("location")!, { headers: { host: HOST, cookie: w.cookie } })).text());
+    assert.match(page, /category "decision" is opencode-swarm's name: stored as category \w+/, "the page says as what the edit was stored");
+    const e = await w.cairn.get(w.id);
+    assert.equal(e.kind, "decision");
+    assert.ok(e.tags.includes("legacy-category:decision"), e.tags.join(","));
+  } finally {
+    await w.close();
+  }
+});

@@ -224,7 +224,10 @@ export function registerGovernanceCommands(program: Command): void {
           const r = await cairn.pullMirror();
           if (inv.out.json) inv.out.print(r);
           else {
-            for (const a of r.applied) inv.out.line(`applied ${a.handle}: ${[...a.fields, ...(a.status ? [`status → ${a.status}`] : [])].join(", ") || "no field changed"}`);
+            for (const a of r.applied) {
+              inv.out.line(`applied ${a.handle}: ${[...a.fields, ...(a.status ? [`status → ${a.status}`] : [])].join(", ") || "no field changed"}`);
+              for (const w of a.warnings ?? []) inv.out.warn(`warning ${a.handle}: ${w}`);
+            }
             for (const c of r.conflicts) inv.out.warn(`conflict ${c.handle} (${c.file}): ${c.reason}`);
             for (const e of r.errors) inv.out.error(`error ${e.file}: ${e.message}`);
             inv.out.line(`pulled from ${r.dir}: ${r.applied.length} applied, ${r.unchanged} unchanged, ${r.conflicts.length} conflicts, ${r.errors.length} errors`);
