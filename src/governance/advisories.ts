@@ -123,7 +123,8 @@ export function renderAdvisories(advisories: readonly Advisory[]): string {
   const lines = ["Cairn advisory — recorded lessons apply to what you are about to do:"];
   for (const a of advisories) {
     const head = a.title ? `${sanitizeForPrompt(a.title, 80)}: ` : "";
-    const where = a.matched === "glob" ? `file ${sanitizeForPrompt(a.on, 120)}` : `${a.on} pattern`;
+    // A glob detection pattern matches a file too: the path is the agent's own (a cloned repo's file names), never trusted text.
+    const where = a.matched === "glob" || a.pattern_kind === "glob" ? `file ${sanitizeForPrompt(a.on, 120)}` : `${sanitizeForPrompt(a.on, 40)} pattern`;
     const flag = a.enforcement === "enforce" ? " [enforced]" : "";
     lines.push(`- [${a.handle}]${flag} ${head}${sanitizeForPrompt(a.rule, 400)} (matched ${where})`);
     if (a.why) lines.push(`  Why: ${sanitizeForPrompt(a.why, 300)}`);
