@@ -8,6 +8,11 @@ interface CachedSearch {
   hits: Array<{ id: string; relevance: number }>;
 }
 
+/** A remembered entry whose status changed since its search (a quarantine made here) no longer answers that search. */
+function admits(filter: EntryFilter, e: Entry): boolean {
+  return !filter.statuses || filter.statuses.includes(e.lifecycle.status);
+}
+
 /**
  * Entries by id and handle (least recently used dropped first), and the last searches per filter.
  * A search is answered only from results fetched under the same filter, so a fallback can never
@@ -45,6 +50,24 @@ export class HiveResultCache {
     }
   }
 
+  /**
+   * A change made through this engine (quarantine, archive, an edit): the remembered copy follows it, so a
+   * fallback never answers with a lesson this process just retired. An entry not remembered stays out.
+   */
+  update(e: Entry): void {
+    if (!this.entries.has(e.id)) return;
+    this.entries.set(e.id, e);
+    this.lexemes.delete(e.id);
+  }
+
+  /** A removal made through this engine: the entry is never answered again. */
+  forget(id: string): void {
+    const e = this.entries.get(id);
+    this.entries.delete(id);
+    this.lexemes.delete(id);
+    if (e && this.handles.get(e.handle.toUpperCase()) === id) this.handles.delete(e.handle.toUpperCase());
+  }
+
   /** By id or handle (H-12); a lookup counts as a use. */
   entry(ref: string): Entry | undefined {
     const id = this.entries.has(ref) ? ref : this.handles.get(ref.toUpperCase());
@@ -80,13 +103,13 @@ export class HiveResultCache {
     const byTerms = this.searches.get(JSON.stringify(filter));
     if (!byTerms) return [];
     const exact = byTerms.get(JSON.stringify([...terms].sort()));
-    if (exact) return this.resolve(exact.hits).slice(0, limit);
+    if (exact) return this.resolve(exact.hits, filter).slice(0, limit);
     const want = new Set(terms.flatMap(lexemesOf));
     const seen = new Map<string, SearchHit>();
     for (const s of byTerms.values()) {
       for (const h of s.hits) {
         const e = this.entries.get(h.id);
-        if (!e || seen.has(h.id)) continue;
+        if (!e || seen.has(h.id) || !admits(filter, e)) continue;
         const have = this.entryLexemes(e);
         let overlap = 0;
         for (const l of want) if (have.has(l)) overlap++;
@@ -107,11 +130,11 @@ export class HiveResultCache {
     return have;
   }
 
-  private resolve(hits: ReadonlyArray<{ id: string; relevance: number }>): SearchHit[] {
+  private resolve(hits: ReadonlyArray<{ id: string; relevance: number }>, filter: EntryFilter): SearchHit[] {
     const out: SearchHit[] = [];
     for (const h of hits) {
       const e = this.entries.get(h.id);
-      if (e) out.push({ entry: structuredClone(e), relevance: h.relevance });
+      if (e && admits(filter, e)) out.push({ entry: structuredClone(e), relevance: h.relevance });
     }
     return out;
   }

@@ -389,11 +389,16 @@ export class TeamHiveStore implements Store {
   termFrequencies(): Promise<TermFrequencies | undefined> {
     return this.remote.termFrequencies();
   }
-  updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
-    return this.through(() => this.remote.updateEntry(id, mutate, event));
+  // A change made here reaches the remembered results too: a lesson just retired must not come back from them during an outage.
+  async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
+    const e = await this.through(() => this.remote.updateEntry(id, mutate, event));
+    this.cache.update(e);
+    return e;
   }
-  deleteEntry(id: string, event: EventInput): Promise<boolean> {
-    return this.through(() => this.remote.deleteEntry(id, event));
+  async deleteEntry(id: string, event: EventInput): Promise<boolean> {
+    const gone = await this.through(() => this.remote.deleteEntry(id, event));
+    this.cache.forget(id);
+    return gone;
   }
   incrementPhasesAlive(statuses: readonly Status[]): Promise<number> {
     return this.through(() => this.remote.incrementPhasesAlive(statuses));
@@ -404,8 +409,10 @@ export class TeamHiveStore implements Store {
   evictionCandidates(limit: number): Promise<Entry[]> {
     return this.through(() => this.remote.evictionCandidates(limit));
   }
-  updateEntryOnce(effectKey: string, id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry | undefined> {
-    return this.through(() => this.remote.updateEntryOnce(effectKey, id, mutate, event));
+  async updateEntryOnce(effectKey: string, id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry | undefined> {
+    const e = await this.through(() => this.remote.updateEntryOnce(effectKey, id, mutate, event));
+    if (e) this.cache.update(e);
+    return e;
   }
   claimEffect(effectKey: string): Promise<boolean> {
     return this.through(() => this.remote.claimEffect(effectKey));

@@ -230,3 +230,39 @@ test("a replay that keeps failing the same way logs one line, not one per turn, 
     await w.done();
   }
 });
+
+test("a hive lesson quarantined, archived or removed through this engine is not recalled or injected from the recent results once the hive is unreachable", pgTestOptions(), async () => {
+  const w = await world("retired");
+  let proxy: TcpProxy | undefined;
+  try {
+    proxy = await startProxy(Number(new URL(w.url).port || 5432));
+    const ann = await w.open(w.sb.projectDir, viaProxy(w.url, proxy.port));
+    const lessons = [
+      LESSON,
+      "Run the Prisma generate step in the container build, or the deploy ships a stale client that crashes at boot.",
+      "Give the Prisma migrate deploy job its own database role; the app role must not alter tables in the container.",
+    ];
+    const promoted = [];
+    for (const lesson of lessons) promoted.push(await ann.promote({ lesson: { lesson, category: "tooling" } }));
+    const ctx = { task: "deploy the api container: prisma migrate deploy and generate before the container starts" };
+    const before = await ann.inject(ctx);
+    for (const p of promoted) assert.ok(before.entries.some((e) => e.id === p.id), `${p.handle} is injected while the hive is up`);
+    const recalled = await ann.recall(ctx.task, { tier: "hive" });
+    assert.equal(recalled.length, 3);
+
+    await ann.quarantine(promoted[0]!.handle!, "wrong about the order", "human:ann");
+    await ann.archive(promoted[1]!.handle!, "superseded by the build docs", "human:ann");
+    await ann.remove(promoted[2]!.handle!, { actor: "human:ann", force: true });
+    // The hive goes away before any new search: only the results from before the changes are remembered.
+    await proxy.cut();
+    const down = await ann.inject({ ...ctx, task: `${ctx.task} (again)` });
+    assert.deepEqual(down.entries.filter((e) => e.tier === "hive").map((e) => e.handle), [], "none comes back from the recent results");
+    const same = await ann.inject(ctx);
+    assert.deepEqual(same.entries.filter((e) => e.tier === "hive").map((e) => e.handle), [], "not for the very same context either");
+    const hits = await ann.recall(ctx.task, { tier: "hive" });
+    assert.deepEqual(hits.map((h) => `${h.entry.handle} ${h.entry.lifecycle.status}`), [], "nor recalled");
+  } finally {
+    await proxy?.close();
+    await w.done();
+  }
+});
