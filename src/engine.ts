@@ -19,7 +19,7 @@ import type { Dashboard } from "./governance/dashboard.js";
 import type { LessonDetail } from "./governance/lesson-detail.js";
 import type { Neighbour, ReviewQueue } from "./governance/queue.js";
 import { approveEntry, rejectEntry, type ApprovalResult } from "./governance/approval.js";
-import type { EditResult } from "./governance/edit.js";
+import type { EditOptions, EditResult } from "./governance/edit.js";
 import type { GuardrailProposal } from "./governance/guardrail.js";
 import type { GovernanceMetrics } from "./governance/metrics.js";
 import type { MirrorReport, PullReport } from "./governance/mirror.js";
@@ -531,11 +531,11 @@ export class Cairn {
     return rejectEntry(this.services, ref, reason, actor);
   }
 
-  /** A person edits a lesson's fields (those named replace the current ones), through the write gates. */
-  async edit(ref: string, fields: LessonFields, actor = this.actor, via = "api"): Promise<EditResult> {
+  /** A person edits a lesson's fields (those named replace the current ones), through the write gates; `opts.basis` refuses a save over a change made since. */
+  async edit(ref: string, fields: LessonFields, actor = this.actor, via = "api", opts: EditOptions = {}): Promise<EditResult> {
     this.assertOpenTo(actor);
     const { editEntry } = await import("./governance/edit.js");
-    return editEntry(this.services, ref, fields, actor, via);
+    return editEntry(this.services, ref, fields, actor, via, opts);
   }
 
   /**

@@ -7,6 +7,7 @@ import { gateInput } from "../lifecycle/gate-input.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
+import { editBasis } from "./edit-basis.js";
 import { patternIssues } from "./patterns.js";
 import { EDITABLE_FIELDS, fieldsOfEntry, type LessonFields } from "./structured.js";
 
@@ -20,10 +21,23 @@ export interface EditResult {
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const words = (xs: readonly string[] | undefined) => [...(xs ?? [])];
 
+export interface EditOptions {
+  /** editBasis() of the entry the editor was opened on: a save over a change made since is refused, not applied. */
+  basis?: string;
+}
+
+function changedSince(e: Entry): CairnError {
+  return new CairnError(
+    "CONFLICT",
+    `${e.handle} was changed by someone else (at ${e.updated_at}) after you opened it; nothing was saved. Compare with the current version, then save your change again.`,
+  );
+}
+
 /** A field named in `fields` (even as undefined) replaces the current one, groups whole; fields left out stay. */
-export async function editEntry(s: Services, ref: string, fields: LessonFields, actor: string, via: string): Promise<EditResult> {
+export async function editEntry(s: Services, ref: string, fields: LessonFields, actor: string, via: string, opts: EditOptions = {}): Promise<EditResult> {
   assertHuman(actor, "edit a lesson");
   const loc = await locate(s, ref);
+  if (opts.basis && editBasis(loc.entry) !== opts.basis) throw changedSince(loc.entry);
   const current = fieldsOfEntry(loc.entry);
   const take = <K extends keyof LessonFields>(k: K): LessonFields[K] => (k in fields ? fields[k] : current[k]);
   // A category named the opencode-swarm way is stored as `cairn add --category` stores it (kind, tags), and said.
@@ -81,6 +95,8 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   const entry = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
+      // Checked again where the write is atomic: a change landing between the read above and this write.
+      if (opts.basis && editBasis(e) !== opts.basis) throw changedSince(e);
       e.title = next.title;
       e.lesson = next.lesson;
       e.why = next.why;

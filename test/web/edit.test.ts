@@ -103,3 +103,26 @@ test("a category named the opencode-swarm way in an edit is stored as add stores
     await w.close();
   }
 });
+
+test("an edit saved over a change someone else made after the form was opened is refused, keeping both: the other change stays, the typed text stays in the form", async () => {
+  const w = await world();
+  try {
+    // Bob opens the form: the page he reads and will send back.
+    const opened = await (await w.app.request(`/lessons/${w.id}/edit`, { headers: { host: HOST, cookie: w.cookie } })).text();
+    const hidden = Object.fromEntries([...opened.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, decode(m[2]!)]));
+    // Meanwhile Ann changes the lesson (another tab, the mirror, cairn review).
+    const ann = "The payments webhook handler must verify the Stripe-Signature header against the raw request body before JSON parsing.";
+    await w.cairn.edit(w.id, { lesson: ann }, "human:ann", "api");
+    // An agent's use of the lesson in between is not a change to it.
+    await w.cairn.recall("Stripe signature webhook");
+    const bob = "The payments webhook handler must check the Stripe signature header before it parses the JSON body of the event.";
+    const r = await postEdit(w, new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(editForm(w, { lesson: bob }))), ...hidden, lesson: bob }).toString());
+    assert.equal(r.status, 409, "refused as a conflict");
+    const html = decode(await r.text());
+    assert.match(html, /changed .* after you opened/i, "the page says why");
+    assert.ok(html.includes(bob), "Bob's text is still in the form");
+    assert.equal((await w.cairn.get(w.id)).lesson, ann, "Ann's change is kept");
+  } finally {
+    await w.close();
+  }
+});

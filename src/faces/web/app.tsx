@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
+import { editBasis } from "../../governance/edit-basis.js";
 import type { LessonFields } from "../../governance/structured.js";
 import type { PageSort } from "../../store/store.js";
 import { Assets, type AssetEntry } from "./assets.js";
@@ -217,7 +218,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   app.get("/lessons/:ref/edit", async (c) => {
     const entry = await cairn.get(c.req.param("ref"));
     const back = safeBack(c.req.query("back"), `/lessons/${encodeURIComponent(entry.id)}`);
-    return render(c, <EditPage frame={frame(c, `Edit ${entry.handle}`, "lessons")} entry={entry} values={editValuesOf(entry)} back={back} errors={[]} maxBytes={MAX_BODY} />);
+    return render(c, <EditPage frame={frame(c, `Edit ${entry.handle}`, "lessons")} entry={entry} values={editValuesOf(entry)} basis={editBasis(entry)} back={back} errors={[]} maxBytes={MAX_BODY} />);
   });
 
   app.post("/lessons/:ref/edit", async (c) => {
@@ -225,15 +226,21 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     const entry = await cairn.get(c.req.param("ref"));
     const back = safeBack(body.back, `/lessons/${encodeURIComponent(entry.id)}`);
     const values = editValuesFromBody(body);
+    // What the form was opened on: a save over someone else's change since is refused, not applied.
+    const basis = typeof body.basis === "string" && body.basis ? body.basis : undefined;
     try {
-      const r = await cairn.edit(entry.id, fieldsFromForm(values), c.get("session").actor, "web");
+      const r = await cairn.edit(entry.id, fieldsFromForm(values), c.get("session").actor, "web", basis ? { basis } : {});
       say(c, "ok", r.changed.length ? `Saved ${r.entry.handle}: ${r.changed.join(", ")} changed.${r.warnings.length ? ` Warnings: ${r.warnings.join("; ")}` : ""}` : "Nothing changed.");
       return c.redirect(back, 303);
     } catch (e) {
-      if (!isCairnError(e) || !["REJECTED", "INVALID_INPUT", "INVALID_ID", "NOT_FOUND"].includes(e.code)) throw e;
+      if (!isCairnError(e) || !["REJECTED", "INVALID_INPUT", "INVALID_ID", "NOT_FOUND", "CONFLICT"].includes(e.code)) throw e;
       const issues = (e.details?.issues as Array<{ severity: string; message: string }> | undefined)?.filter((i) => i.severity === "reject").map((i) => i.message);
       const errors = issues?.length ? issues : [e.message];
-      return render(c, <EditPage frame={frame(c, `Edit ${entry.handle}`, "lessons")} entry={entry} values={values} back={back} errors={errors} maxBytes={MAX_BODY} />, statusOf(e) === 404 ? 404 : 422);
+      // After a conflict the form is based on the current version: saving again is the person's informed choice.
+      const current = e.code === "CONFLICT" ? await cairn.get(entry.id) : entry;
+      const shownBasis = e.code === "CONFLICT" ? editBasis(current) : (basis ?? "");
+      const status = statusOf(e);
+      return render(c, <EditPage frame={frame(c, `Edit ${current.handle}`, "lessons")} entry={current} values={values} basis={shownBasis} back={back} errors={errors} maxBytes={MAX_BODY} />, status === 404 || status === 409 ? status : 422);
     }
   });
 

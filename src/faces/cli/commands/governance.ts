@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
+import { editBasis } from "../../../governance/edit-basis.js";
 import type { GovernanceMetrics } from "../../../governance/metrics.js";
 import { action, readCairn, int, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
@@ -110,7 +111,8 @@ async function review(inv: Invocation, flags: { limit: number }): Promise<number
               inv.out.note("no change");
               continue;
             }
-            const r = await cairn.edit(e.id, completeFields(parseLessonFile(after, "lesson.yaml")), inv.actor, "review");
+            // The editor may stay open for minutes: a change someone made meanwhile is reported, not overwritten.
+            const r = await cairn.edit(e.id, completeFields(parseLessonFile(after, "lesson.yaml")), inv.actor, "review", { basis: editBasis(e) });
             e = r.entry;
             if (r.changed.length) tally.edited++;
             inv.out.line(r.changed.length ? `updated ${e.handle}: ${r.changed.join(", ")}` : "no change");

@@ -257,7 +257,8 @@ function Choice(props: { name: keyof EditValues; label: string; v: EditValues; o
   );
 }
 
-export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues; back: string; errors: string[]; maxBytes: number }) {
+/** `basis`: the version the form was opened on (governance/edit-basis.ts), sent back so a save over someone else's change is caught. */
+export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues; basis: string; back: string; errors: string[]; maxBytes: number }) {
   const e = props.entry;
   const v = props.values;
   return (
@@ -277,6 +278,7 @@ export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues
       ) : null}
       <ActionForm action={`/lessons/${encodeURIComponent(e.id)}/edit`} csrf={props.frame.csrf ?? ""} class="edit" maxBytes={props.maxBytes}>
         <input type="hidden" name="back" value={props.back} />
+        <input type="hidden" name="basis" value={props.basis} />
         <Text name="title" label="Title" v={v} />
         <Text name="lesson" label="Lesson" v={v} rows={4} hint="15–280 characters; checked by the same gates as a new lesson." />
         <Text name="why" label="Why it matters" v={v} rows={2} />
