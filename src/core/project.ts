@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { stripInvisibleChars } from "../quality/sanitize.js";
 
 export interface ProjectIdentity {
   /** `p_` + 16 hex chars; the same for every clone of one remote. */
@@ -52,6 +53,8 @@ export function resolveProject(dir: string): ProjectIdentity {
   const remote = gitRemoteUrl(abs);
   const key = remote ? `git:${normalizeRemote(remote)}` : `path:${abs}`;
   const id = `p_${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
-  const name = remote ? normalizeRemote(remote).split("/").pop() || path.basename(abs) : path.basename(abs);
+  const raw = remote ? normalizeRemote(remote).split("/").pop() || path.basename(abs) : path.basename(abs);
+  // A folder name may hold anything: terminal escapes and hidden characters must not reach a terminal, a page or a teammate's hive.
+  const name = stripInvisibleChars(raw).replace(/\s+/g, " ").trim() || "project";
   return { id, name, dir: abs };
 }

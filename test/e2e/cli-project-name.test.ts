@@ -1,0 +1,33 @@
+// A project's name as the CLI shows it and the hive passes it to teammates: a folder name's terminal escapes and hidden characters never travel.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { sandbox } from "../helpers/cli.js";
+
+// ESC ] 0 ; … BEL sets a terminal's title, ESC [ 31 m turns it red, U+202E reverses the text after it: all legal in a folder name.
+const HOSTILE = "shop\u001b]0;pwned\u0007\u001b[31mred\u202e";
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+test("a project folder named with terminal escapes and a BiDi override: its name is shown and shared without them", async () => {
+  const sb = sandbox();
+  try {
+    const p = path.join(sb.root, "projects", HOSTILE);
+    fs.mkdirSync(p, { recursive: true });
+    const init = await sb.run(p, "init");
+    assert.equal(init.code, 0, init.stderr);
+    const projectLine = init.stdout.split("\n").find((l) => /^project\b/i.test(l)) ?? "";
+    assert.match(projectLine, /shop/, init.stdout);
+    assert.doesNotMatch(projectLine, HIDDEN, `the project line reaches the terminal clean: ${JSON.stringify(projectLine)}`);
+    const promoted = await sb.json(p, "promote", "Run terraform plan with -lock-timeout=5m in CI so a held Terraform state lock waits instead of failing the job.");
+    assert.equal(promoted.code, 0, promoted.stderr);
+    // A teammate reads it from the hive.
+    const other = sb.project("teammate");
+    const shown = await sb.json(other, "show", promoted.body.handle);
+    const source = shown.body.entry.provenance.source_project_name as string;
+    assert.match(source, /shop/);
+    assert.doesNotMatch(source, HIDDEN, `the hive carries the name clean: ${JSON.stringify(source)}`);
+  } finally {
+    sb.cleanup();
+  }
+});
