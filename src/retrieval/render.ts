@@ -13,11 +13,16 @@ export interface Budget {
   maxChars: number;
 }
 
+/** A share of the full entry count: at least one lesson while any is allowed, never more than the full count (0 stays 0). */
+function entriesFor(maxCount: number, divisor: number): number {
+  return Math.min(maxCount, Math.max(1, Math.floor(maxCount / divisor)));
+}
+
 /** The docs' regimes: > 60% headroom full, 20–60% half, 5–20% quarter, < 5% nothing. */
 export function budgetFor(headroom: number, maxCount: number, charBudget: number): Budget {
   if (headroom > 0.6) return { regime: "full", maxEntries: maxCount, maxChars: charBudget };
-  if (headroom >= 0.2) return { regime: "half", maxEntries: Math.max(1, Math.floor(maxCount / 2)), maxChars: Math.floor(charBudget / 2) };
-  if (headroom >= 0.05) return { regime: "quarter", maxEntries: Math.max(1, Math.floor(maxCount / 4)), maxChars: Math.floor(charBudget / 4) };
+  if (headroom >= 0.2) return { regime: "half", maxEntries: entriesFor(maxCount, 2), maxChars: Math.floor(charBudget / 2) };
+  if (headroom >= 0.05) return { regime: "quarter", maxEntries: entriesFor(maxCount, 4), maxChars: Math.floor(charBudget / 4) };
   return { regime: "skip", maxEntries: 0, maxChars: 0 };
 }
 

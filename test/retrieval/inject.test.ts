@@ -60,6 +60,25 @@ test("budget regimes by headroom: > 60% full, 20–60% half, 5–20% quarter, < 
   );
 });
 
+test("max_inject_count caps every regime: 0 injects nothing at any headroom, a half or quarter never exceeds the full count", async () => {
+  for (const maxCount of [0, 1]) {
+    const sb = makeSandbox();
+    await insertRaw(sb, PRISMA);
+    await withWorld(
+      async ({ cairn }) => {
+        // Full, half and quarter headroom of the 100,000-token model.
+        for (const tokensUsed of [0, 50_000, 90_000]) {
+          const r = await cairn.inject({ ...CTX, tokensUsed }, { recordShown: false });
+          assert.ok(r.entries.length <= maxCount, `max_inject_count ${maxCount}, ${r.regime} regime: ${r.entries.length} entries injected`);
+          if (maxCount === 0) assert.equal(r.text, "", `max_inject_count 0, ${r.regime} regime: no block`);
+        }
+      },
+      { ...CONFIG, knowledge: { max_inject_count: maxCount } },
+      sb,
+    );
+  }
+});
+
 test("diversity: five near-identical lessons never fill five slots", async () => {
   const sb = makeSandbox();
   const twin = "Redis cache keys for the pricing service expire after ten minutes; refresh them from the pricing job";
