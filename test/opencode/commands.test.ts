@@ -89,6 +89,26 @@ test("knowledge add (quoted), list, search, quarantine, restore, stats", async (
   assert.match(await answer("knowledge frobnicate"), /Unknown knowledge command "frobnicate"/);
 });
 
+test("renamed with the command option, every usage and hint names that command, never /swarm (which is another plugin's)", async () => {
+  const renamed = await loadPlugin({ command: "kb" }, p.dir + "-renamed");
+  try {
+    const cfg: Config = { command: { swarm: { template: "opencode-swarm's own /swarm" } } };
+    await renamed.hook("config")(cfg);
+    const kb = async (args: string): Promise<string> => {
+      const out = { parts: [{ type: "text", text: "template" }] as never[] };
+      await renamed.hook("command.execute.before")({ command: "kb", sessionID: "s", arguments: args }, out);
+      return (out.parts[0] as unknown as { text: string }).text;
+    };
+    const answers = await Promise.all(["knowledge", "knowledge add", "knowledge search", "knowledge quarantine", "knowledge restore", "knowledge frobnicate", "promote", "help"].map(kb));
+    for (const a of answers) {
+      assert.doesNotMatch(a, /\/swarm/, a);
+      assert.match(a, /\/kb /, a);
+    }
+  } finally {
+    await renamed.close();
+  }
+});
+
 test("knowledge migrate imports context.md and the old JSONL once", async () => {
   const swarmDir = path.join(p.dir, ".swarm");
   fs.mkdirSync(swarmDir, { recursive: true });

@@ -5,7 +5,7 @@ import { isCairnError } from "../../errors.js";
 import { sanitizeForPrompt, sanitizeMarkdownForPrompt } from "../../quality/sanitize.js";
 import { phaseSummary } from "../../retrieval/plan.js";
 import type { Curator } from "./curator.js";
-import { HUMAN_ACTOR, KNOWLEDGE_HELP, knowledgeCommand } from "./knowledge-command.js";
+import { HUMAN_ACTOR, knowledgeCommand, knowledgeHelp } from "./knowledge-command.js";
 import type { PluginState } from "./state.js";
 
 type CommandOutput = Parameters<NonNullable<Hooks["command.execute.before"]>>[1];
@@ -27,7 +27,7 @@ export function splitArgs(raw: string): string[] {
 export function helpText(name: string): string {
   return [
     `Cairn — /${name} commands:`,
-    ...KNOWLEDGE_HELP.map((l) => l.replaceAll("/swarm", `/${name}`)),
+    ...knowledgeHelp(name),
     `\`/${name} promote "lesson"\` · \`/${name} promote --from-swarm <id>\` — into the cross-project hive`,
     `\`/${name} curate\` — learn from .swarm/plan.md Lessons Learned and evidence files now`,
     `\`/${name} status\` — current phase and task counts · \`/${name} plan [N]\` — the plan or phase N`,

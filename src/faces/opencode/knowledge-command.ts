@@ -82,28 +82,32 @@ async function stats(cairn: Cairn): Promise<string> {
   return lines.join("\n");
 }
 
-export const KNOWLEDGE_HELP = [
-  "`/swarm knowledge` — list live lessons",
-  '`/swarm knowledge add "lesson"` — record a lesson (the same gates and dedup as agents get)',
-  "`/swarm knowledge search <words>` — lessons matching the words",
-  "`/swarm knowledge quarantine <id> [reason]` · `/swarm knowledge restore <id>`",
-  "`/swarm knowledge migrate [--force]` — import .swarm/context.md and opencode-swarm's JSONL files",
-  "`/swarm knowledge stats` — counts per tier and status",
-];
+/** The `knowledge` lines of the help, under the command's configured name (`/swarm` may be another plugin's). */
+export function knowledgeHelp(name: string): string[] {
+  return [
+    `\`/${name} knowledge\` — list live lessons`,
+    `\`/${name} knowledge add "lesson"\` — record a lesson (the same gates and dedup as agents get)`,
+    `\`/${name} knowledge search <words>\` — lessons matching the words`,
+    `\`/${name} knowledge quarantine <id> [reason]\` · \`/${name} knowledge restore <id>\``,
+    `\`/${name} knowledge migrate [--force]\` — import .swarm/context.md and opencode-swarm's JSONL files`,
+    `\`/${name} knowledge stats\` — counts per tier and status`,
+  ];
+}
 
 export async function knowledgeCommand(state: PluginState, args: string[]): Promise<string> {
   const [sub = "list", ...rest] = args;
+  const name = state.options.plugin.command;
   const cairn = await state.cairn();
   switch (sub) {
     case "list": {
       const entries = await cairn.list({ statuses: LIVE_STATUSES, limit: LIST_LIMIT + 1 });
-      if (!entries.length) return 'No lessons recorded yet. Add one with `/swarm knowledge add "…"`.';
+      if (!entries.length) return `No lessons recorded yet. Add one with \`/${name} knowledge add "…"\`.`;
       const more = entries.length > LIST_LIMIT ? ` (first ${LIST_LIMIT}; search to narrow down)` : "";
       return [`Live lessons${more}:`, ...entries.slice(0, LIST_LIMIT).map(entryLine)].join("\n");
     }
     case "add": {
       const lesson = rest.join(" ").trim();
-      if (!lesson) return 'Usage: `/swarm knowledge add "what to do or avoid, where, and why"`';
+      if (!lesson) return `Usage: \`/${name} knowledge add "what to do or avoid, where, and why"\``;
       const r = await cairn.add({ lesson, auto_generated: false, created_by: HUMAN_ACTOR }, { actor: HUMAN_ACTOR });
       if (r.action === "rejected") return `Not recorded — rejected: ${r.reason}`;
       if (r.action === "reinforced") return `Already known: reinforced ${r.handle} (${r.reason}).`;
@@ -112,19 +116,19 @@ export async function knowledgeCommand(state: PluginState, args: string[]): Prom
     }
     case "search": {
       const q = rest.join(" ").trim();
-      if (!q) return "Usage: `/swarm knowledge search <words>`";
+      if (!q) return `Usage: \`/${name} knowledge search <words>\``;
       const hits = await cairn.recall(q, { limit: 10 });
       return hits.length ? [`${hits.length} match(es):`, ...hits.map((h) => entryLine(h.entry))].join("\n") : `No lessons match "${sanitizeForPrompt(q, 80)}".`;
     }
     case "quarantine": {
       const [id, ...reason] = rest;
-      if (!id) return "Usage: `/swarm knowledge quarantine <id> [reason]`";
-      const e = await cairn.quarantine(id, reason.join(" ") || "quarantined from /swarm", HUMAN_ACTOR);
+      if (!id) return `Usage: \`/${name} knowledge quarantine <id> [reason]\``;
+      const e = await cairn.quarantine(id, reason.join(" ") || `quarantined from /${name}`, HUMAN_ACTOR);
       return `Quarantined ${e.handle}: it is no longer shown to agents.`;
     }
     case "restore": {
       const [id] = rest;
-      if (!id) return "Usage: `/swarm knowledge restore <id>`";
+      if (!id) return `Usage: \`/${name} knowledge restore <id>\``;
       const e = await cairn.restore(id, HUMAN_ACTOR);
       return `Restored ${e.handle} (${e.lifecycle.status}).`;
     }
@@ -133,6 +137,6 @@ export async function knowledgeCommand(state: PluginState, args: string[]): Prom
     case "stats":
       return stats(cairn);
     default:
-      return [`Unknown knowledge command "${sanitizeForPrompt(sub, 40)}".`, ...KNOWLEDGE_HELP].join("\n");
+      return [`Unknown knowledge command "${sanitizeForPrompt(sub, 40)}".`, ...knowledgeHelp(name)].join("\n");
   }
 }
