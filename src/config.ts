@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { decodeText } from "./core/decode.js";
+import { SCOPE_PATTERN, SCOPE_RULE } from "./core/enums.js";
 import { InvalidConfigError } from "./errors.js";
 import { maskUrl } from "./store/pg/url.js";
 
@@ -22,7 +23,7 @@ export const KnowledgeConfigSchema = z
     inject_char_budget: int(2000, 0, 20000, "Characters per injection block at full budget."),
     max_lesson_display_chars: int(120, 20, 1000, "Per-lesson display truncation; stored text is unchanged."),
     dedup_threshold: num(0.6, 0.1, 1, "Similarity at or above which a new lesson reinforces an existing one (by words; a merge by words and meaning together needs 0.1 more)."),
-    scope_filter: z.array(z.string()).default(["global"]).describe("Scopes injected and recalled by default (global, stack:<name>)."),
+    scope_filter: z.array(z.string().regex(SCOPE_PATTERN, { message: SCOPE_RULE })).default(["global"]).describe("Scopes injected and recalled by default (global, stack:<name>)."),
     hive_enabled: bool(true, "Read and write the cross-project hive."),
     validation_enabled: bool(true, "Run the quality gates on writes (secrets and sanitising always run)."),
     evergreen_confidence: num(0.9, 0, 1, "Confidence at or above which (with utility) an entry is evergreen."),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { compiledWhenBusy } from "./compiled-schema.js";
 import { DateTimeSchema } from "./dates.js";
-import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, STATUSES, TIERS } from "./enums.js";
+import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, SCOPE_PATTERN, SCOPE_RULE, STATUSES, TIERS } from "./enums.js";
 
 // The enum lists and their types live in enums.ts (no zod), so light callers such as `cairn --help` need not load zod.
 export * from "./enums.js";
@@ -14,11 +14,7 @@ const stringList = (maxItems: number, maxLen: number) =>
   z.array(z.string().trim().min(1).max(maxLen)).max(maxItems).default([]);
 
 /** `global` or `stack:<name>` — which projects a lesson is meant for. */
-export const ScopeSchema = z
-  .string()
-  .regex(/^(global|stack:[a-z0-9][a-z0-9._+-]{0,40})$/, {
-    message: 'scope must be "global" or "stack:<name>" (lowercase letters, digits, . _ + -)',
-  });
+export const ScopeSchema = z.string().regex(SCOPE_PATTERN, { message: SCOPE_RULE });
 
 export const PreventionSchema = z.object({
   rule: shortText(500).optional(),

@@ -13,6 +13,9 @@ export const KINDS = [
 export const STATUSES = [
   "draft", "candidate", "established", "promoted", "archived", "superseded", "quarantined",
 ] as const;
+/** A lesson's scope: `global` or `stack:<name>` (lowercase), the same rule for entries and `knowledge.scope_filter`. */
+export const SCOPE_PATTERN = /^(global|stack:[a-z0-9][a-z0-9._+-]{0,40})$/;
+export const SCOPE_RULE = 'scope must be "global" or "stack:<name>" (lowercase letters, digits, . _ + -)';
 export const PRIORITIES = ["low", "medium", "high", "critical"] as const;
 export const ENFORCEMENTS = ["warn", "enforce"] as const;
 /** The twelve root-cause categories of the Knowledge Objects document. */

@@ -203,3 +203,21 @@ test("a --trusted import's long lesson, quarantined, comes back with restore: th
   assert.equal(r.code, 0, JSON.stringify(r.body));
   assert.equal((await sb.json(p, "show", handle)).body.entry.lifecycle.status, "candidate");
 });
+
+test("a knowledge.scope_filter value no lesson can have (a typo, a capital) is refused naming the key, not a recall that silently finds nothing", async () => {
+  const p = sb.project("scope-filter");
+  assert.equal((await sb.json(p, "add", RULE)).body.action, "added");
+  const config = path.join(p, ".swarm", "cairn.json");
+  for (const scopes of [["globl"], ["global", "stack:Node"]]) {
+    fs.writeFileSync(config, JSON.stringify({ knowledge: { scope_filter: scopes } }));
+    const r = await sb.json(p, "recall", "process.exit in api request handlers");
+    assert.equal(r.code, 2, `${JSON.stringify(scopes)}: ${r.stdout}`);
+    assert.equal(r.body.error?.code, "INVALID_CONFIG");
+    assert.match(r.body.error.message, /knowledge\.scope_filter/);
+    assert.match(r.body.error.message, /stack:<name>/);
+  }
+  fs.writeFileSync(config, JSON.stringify({ knowledge: { scope_filter: ["global", "stack:node"] } }));
+  const ok = await sb.json(p, "recall", "process.exit in api request handlers");
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.body.length, 1);
+});
