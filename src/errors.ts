@@ -36,9 +36,10 @@ export class CairnError extends Error {
   }
 }
 
+/** No entry by that id or handle. Each face adds where its user finds the ids (`cairn list`, knowledge_query, `/swarm knowledge`). */
 export class NotFoundError extends CairnError {
   constructor(id: string) {
-    super("NOT_FOUND", `No entry with id or handle "${id}" in either tier. Run \`cairn list\` to see ids.`, { id });
+    super("NOT_FOUND", `No entry with id or handle "${id}" in either tier.`, { id });
     this.name = "NotFoundError";
   }
 }

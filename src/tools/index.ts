@@ -1,7 +1,7 @@
 // The agent-facing tools, defined once: every face (MCP server, OpenCode plugin) serves exactly this list.
 import { z } from "zod";
 import { nearestName } from "../core/nearest-name.js";
-import { CairnError, DISABLED_MESSAGE } from "../errors.js";
+import { CairnError, DISABLED_MESSAGE, NotFoundError } from "../errors.js";
 import { knowledgeAdd } from "./definitions/knowledge-add.js";
 import { knowledgeArchive } from "./definitions/knowledge-archive.js";
 import { knowledgeCheck } from "./definitions/knowledge-check.js";
@@ -48,6 +48,11 @@ export async function runTool(tool: ToolDefinition, args: unknown, ctx: ToolCall
 
 function disabledAnswer(): ToolResult {
   return { text: `disabled: ${DISABLED_MESSAGE}`, data: { action: "disabled", reason: DISABLED_MESSAGE, changed: false } };
+}
+
+/** A failed call's message as an agent reads it: an unknown id comes with the tool that lists the ids (an agent may have no `cairn` CLI). */
+export function toolErrorMessage(e: CairnError): string {
+  return e instanceof NotFoundError ? `${e.message} knowledge_query lists the lessons with their ids (S-12, H-3, …).` : e.message;
 }
 
 /** What a call naming arguments the tool does not take is told: each name, the one it likely meant, what the tool takes. */

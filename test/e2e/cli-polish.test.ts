@@ -38,6 +38,9 @@ test("errors speak the CLI's language: --force for remove, no 'use the cairn CLI
   assert.notEqual(approve.code, 0);
   assert.match(approve.stderr, /Only a person can approve/);
   assert.doesNotMatch(approve.stderr, /use the cairn CLI/i);
+  const missing = await sb.run(p, "show", "S-404");
+  assert.equal(missing.code, 3);
+  assert.match(missing.stderr, /Run `cairn list` to see ids/);
 });
 
 test("rejected reasons are shown whole, never cut mid-word", async () => {

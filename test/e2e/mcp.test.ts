@@ -181,6 +181,9 @@ test("invalid arguments come back as error results with a reason, and the server
   const unknown = await call(client, "knowledge_archive", { id: "S-999" });
   assert.equal(unknown.isError, true);
   assert.match(unknown.text, /No entry/);
+  // An agent has the tools, not necessarily a `cairn` on its PATH: it is told the tool that lists ids.
+  assert.match(unknown.text, /knowledge_query/);
+  assert.doesNotMatch(unknown.text, /cairn list/);
 
   // A blank query would come back as "no lessons match", which reads as an answer: it is a mistake to fix.
   const blank = await call(client, "knowledge_recall", { query: "   " });

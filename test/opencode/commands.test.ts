@@ -85,7 +85,10 @@ test("knowledge add (quoted), list, search, quarantine, restore, stats", async (
   assert.equal((await cairn.get("S-1")).lifecycle.status_reason, "wrong for v5");
   assert.match(await answer("knowledge restore S-1"), /Restored S-1 \(candidate\)/);
   assert.match(await answer("knowledge stats"), /- swarm: 1 entries/);
-  assert.match(await answer("knowledge quarantine S-404"), /Failed: No entry/);
+  const missing = await answer("knowledge quarantine S-404");
+  assert.match(missing, /Failed: No entry/);
+  assert.match(missing, /`\/swarm knowledge` lists/, "the command that lists ids, not the CLI");
+  assert.doesNotMatch(missing, /cairn list/);
   assert.match(await answer("knowledge frobnicate"), /Unknown knowledge command "frobnicate"/);
 });
 

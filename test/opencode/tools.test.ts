@@ -105,6 +105,8 @@ test("knowledge_recall and knowledge_query find it; feedback, quarantine, archiv
 
 test("failures are tool errors with a reason: unknown id, invalid arguments", async () => {
   await assert.rejects(call("knowledge_feedback", { id: "S-999", verdict: "applied" }), /knowledge_feedback failed \(NOT_FOUND\)/);
+  // The agent is pointed at the tool that lists ids, not at a CLI it may not have.
+  await assert.rejects(call("knowledge_feedback", { id: "S-999", verdict: "applied" }), (e: Error) => /knowledge_query/.test(e.message) && !/cairn list/.test(e.message));
   await assert.rejects(call("knowledge_feedback", { id: "S-1", verdict: "great" }), /knowledge_feedback failed.*verdict/);
   await assert.rejects(call("knowledge_remove", { id: "../../etc/passwd" }), /failed/);
   // The same strict schema as over MCP: a misspelt argument is refused, not dropped while the add succeeds.

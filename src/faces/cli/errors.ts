@@ -1,5 +1,5 @@
 // Turns any failure into an exit code and one message (stderr, or a JSON error object on stdout with --json).
-import { CairnError, isCairnError, type CairnErrorCode } from "../../errors.js";
+import { CairnError, isCairnError, NotFoundError, type CairnErrorCode } from "../../errors.js";
 import type { Output } from "./format.js";
 
 /** Exit codes are part of the CLI contract: scripts branch on them. */
@@ -45,7 +45,7 @@ export function reportError(e: unknown, out: Output): number {
   const fsMsg = isCairnError(e) ? undefined : fsMessage(e);
   const unexpected = !isCairnError(e) && !fsMsg;
   const code = isCairnError(e) ? e.code : fsMsg ? "IO_ERROR" : "INTERNAL";
-  const hint = isCairnError(e) ? CLI_HINTS[e.code] : undefined;
+  const hint = e instanceof NotFoundError ? "Run `cairn list` to see ids." : isCairnError(e) ? CLI_HINTS[e.code] : undefined;
   const message = isCairnError(e) ? `${e.message}${hint ? ` ${hint}` : ""}` : (fsMsg ?? (e instanceof Error ? e.message : String(e)));
   if (out.json) out.print({ error: { code, message } });
   else out.error(`error: ${message}`);

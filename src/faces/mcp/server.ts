@@ -2,7 +2,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isCairnError } from "../../errors.js";
-import { ALL_TOOLS, changedEntries, runTool, toolInputSchema } from "../../tools/index.js";
+import { ALL_TOOLS, changedEntries, runTool, toolErrorMessage, toolInputSchema } from "../../tools/index.js";
 import type { ToolDefinition } from "../../tools/types.js";
 import { errorText, log } from "./log.js";
 import type { ProjectPool } from "./projects.js";
@@ -34,7 +34,10 @@ function actorFor(server: McpServer): string {
 }
 
 function toolError(tool: ToolDefinition, e: unknown): CallToolResult {
-  if (isCairnError(e)) return { isError: true, content: [{ type: "text", text: e.message }], structuredContent: { error: e.code, message: e.message } };
+  if (isCairnError(e)) {
+    const message = toolErrorMessage(e);
+    return { isError: true, content: [{ type: "text", text: message }], structuredContent: { error: e.code, message } };
+  }
   log(`${tool.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   return { isError: true, content: [{ type: "text", text: `Internal error in ${tool.name}: ${errorText(e)}` }], structuredContent: { error: "INTERNAL" } };
 }

@@ -1,7 +1,7 @@
 // The /swarm command: registered in the config hook without clobbering, answered in command.execute.before.
 import type { Config, Hooks } from "@opencode-ai/plugin";
 import { describeReport } from "../../learning/curate.js";
-import { isCairnError } from "../../errors.js";
+import { isCairnError, NotFoundError } from "../../errors.js";
 import { sanitizeForPrompt, sanitizeMarkdownForPrompt } from "../../quality/sanitize.js";
 import { phaseSummary } from "../../retrieval/plan.js";
 import type { Curator } from "./curator.js";
@@ -137,6 +137,7 @@ export async function runCommand(state: PluginState, curator: Curator, rawArgs: 
         return `${sub && sub !== "help" ? `Unknown subcommand "${sanitizeForPrompt(sub, 40)}".\n` : ""}${helpText(name)}`;
     }
   } catch (e) {
+    if (e instanceof NotFoundError) return `Failed: ${e.message} \`/${name} knowledge\` lists the lessons with their ids.`;
     if (isCairnError(e)) return `Failed: ${e.message}`;
     // Anything else (a store that cannot open, a file system error) is answered too: a command that
     // says nothing leaves its template to the model with no note, and the log may be what failed.
