@@ -63,11 +63,32 @@ async function markPromoted(s: Services, e: Entry, hiveId: string, route: Promot
   );
 }
 
+/**
+ * The hive copy a promoted swarm entry went up as (its latest `promoted` event), or null once that copy
+ * was removed. Undefined when the hive cannot say (unreachable): the entry then counts as still there.
+ */
+async function hiveCopyOf(s: Services, e: Entry): Promise<Entry | null | undefined> {
+  // Oldest first: read them all (a rare, manual path), so a re-promotion's newer event is not cut off.
+  const events = await s.swarm.listEvents(e.id, 1_000_000);
+  const hiveId = [...events].reverse().find((ev) => ev.type === "promoted" && typeof ev.data.hive_id === "string")?.data.hive_id as string | undefined;
+  if (!hiveId || !s.hive) return undefined;
+  try {
+    return (await s.hive.getEntry(hiveId)) ?? null;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function promoteEntry(s: Services, ref: string, actor: string, route: PromotionRoute = "manual"): Promise<PromotionResult> {
   const loc = await locate(s, ref);
   if (loc.store.tier !== "swarm") throw new CairnError("CONFLICT", `${loc.entry.handle} is already in the hive.`);
-  if (!["candidate", "established", "draft"].includes(loc.entry.lifecycle.status)) {
-    throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}; only live entries can be promoted.`);
+  const status = loc.entry.lifecycle.status;
+  if (status === "promoted") {
+    // Promoted once; if a person has since removed the hive copy, the lesson may go up again.
+    const copy = await hiveCopyOf(s, loc.entry);
+    if (copy !== null) throw new CairnError("CONFLICT", `${loc.entry.handle} is already in the hive${copy ? ` as ${copy.handle}` : ""}; there is nothing more to promote.`);
+  } else if (!["candidate", "established", "draft"].includes(status)) {
+    throw new CairnError("CONFLICT", `${loc.entry.handle} is ${status}; restore it first (only candidate, established or draft lessons are promoted).`);
   }
   const result = await writeToHive(s, inputFromEntry(loc.entry), actor, route, loc.entry);
   if ((result.action === "added" || result.action === "reinforced") && result.id) await markPromoted(s, loc.entry, result.id, route, actor);

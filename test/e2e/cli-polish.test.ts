@@ -224,3 +224,18 @@ test("a knowledge.scope_filter value no lesson can have (a typo, a capital) is r
   assert.equal(ok.code, 0, ok.stderr);
   assert.equal(ok.body.length, 1);
 });
+
+test("promote --from-swarm of a promoted lesson names its hive copy; once that copy is removed, the lesson can go up again", async () => {
+  const p = sb.project("repromote");
+  const added = await sb.json(p, "add", "Run prisma migrate deploy before starting the api container; the app crashes on a missing column.");
+  const first = await sb.json(p, "promote", "--from-swarm", added.body.handle);
+  assert.equal(first.body.action, "added", first.stdout);
+  const again = await sb.run(p, "promote", "--from-swarm", added.body.handle);
+  assert.equal(again.code, 4);
+  assert.match(again.stderr, new RegExp(`already in the hive as ${first.body.handle}`));
+  assert.equal((await sb.run(p, "remove", first.body.handle)).code, 0);
+  const back = await sb.json(p, "promote", "--from-swarm", added.body.handle);
+  assert.equal(back.code, 0, back.stdout);
+  assert.equal(back.body.action, "added");
+  assert.equal((await sb.json(p, "list", "--tier", "hive")).body.length, 1);
+});
