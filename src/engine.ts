@@ -11,7 +11,7 @@ import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from 
 import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
 import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
 import type { RepairReport } from "./store/repair.js";
-import { validateEntryRef } from "./core/ids.js";
+import { isEntryRef, validateEntryRef } from "./core/ids.js";
 import { assertHuman, isHumanActor } from "./governance/actors.js";
 import type { Advisory, AdvisoryQuery } from "./governance/advisories.js";
 import type { BrowsePage, BrowseQuery } from "./governance/browse.js";
@@ -483,6 +483,9 @@ export class Cairn {
   async promote(what: { id: string } | { lesson: LessonInput }, actor = this.actor): Promise<PromotionResult> {
     this.assertEnabled();
     const { promoteEntry, promoteText } = await import("./lifecycle/promote.js");
+    // An id or handle where the text was expected means "promote that entry" on every face
+    // (`cairn promote S-12`, `/swarm promote S-12`), not "store this id as a lesson".
+    if (!("id" in what) && typeof what.lesson.lesson === "string" && isEntryRef(what.lesson.lesson)) what = { id: what.lesson.lesson.trim() };
     if (!("id" in what)) {
       const { input, note } = ownCategory(what.lesson);
       return withCategoryNote(await promoteText(this.services, input, actor), note);

@@ -161,6 +161,25 @@ test("promote: text into the hive, and --from-swarm by id", async () => {
   assert.match(await answer("promote"), /Usage/);
 });
 
+test("promote <handle>: an id given as the text promotes that entry, as `cairn promote S-1` does, and is not stored as a rejected lesson", async () => {
+  const other = await loadPlugin(undefined, p.dir + "-promote-ref");
+  try {
+    await other.hook("config")({});
+    const run = async (args: string): Promise<string> => {
+      const out = { parts: [{ type: "text", text: "template" }] as never[] };
+      await other.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: args }, out);
+      return (out.parts[0] as unknown as { text: string }).text;
+    };
+    assert.match(await run('knowledge add "Use the --frozen-lockfile flag with pnpm install in CI to catch lockfile drift early."'), /Recorded S-1/);
+    assert.match(await run("promote S-1"), /Promoted to the hive as H-\d+ \(from /);
+    const cairn = await other.cairn();
+    assert.equal((await cairn.get("S-1")).lifecycle.status, "promoted");
+    assert.equal((await cairn.rejected("hive")).length, 0, "the handle was not gated as a lesson");
+  } finally {
+    await other.close();
+  }
+});
+
 test("status, plan [N], agents, curate", async () => {
   assert.match(await answer("status"), /No active swarm plan found/);
   writePlan(p.dir, `${PLAN}\n### Lessons Learned\n- Log the request id in src/auth/middleware.ts errors; support could not correlate failed logins.\n`);

@@ -3,7 +3,6 @@ import { Argument, type Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
 import { VERDICTS, type Verdict } from "../../../core/enums.js";
 import type { PromotionResult } from "../../../lifecycle/promote.js";
-import { isEntryRef } from "../../../core/ids.js";
 import { action, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { lessonInput, lessonOptions, reportWrite } from "./entries.js";
@@ -67,10 +66,9 @@ Examples:
     .action(
       action(async (inv, text: string | undefined, flags: Parameters<typeof lessonInput>[1] & { fromSwarm?: string }) => {
         if (Boolean(text) === Boolean(flags.fromSwarm)) throw usageError("Give either a lesson text or --from-swarm <id>, not both or neither.");
-        // An id or handle where the text was expected means "promote that entry", not "store this id as a lesson".
-        const fromSwarm = flags.fromSwarm ?? (text && isEntryRef(text) ? text.trim() : undefined);
+        // An id or handle given as the text promotes that entry (the engine's rule).
         return withCairn(inv, async (c) => {
-          const r: PromotionResult = await c.promote(fromSwarm ? { id: fromSwarm } : { lesson: await lessonInput(text!, flags) });
+          const r: PromotionResult = await c.promote(flags.fromSwarm ? { id: flags.fromSwarm } : { lesson: await lessonInput(text!, flags) });
           return reportWrite(inv.out, r, { route: r.route, ...(r.from ? { from: r.from } : {}) });
         });
       }),
