@@ -180,6 +180,36 @@ test("promote <handle>: an id given as the text promotes that entry, as `cairn p
   }
 });
 
+test("knowledge add and promote take --category, --tags and --scope as the CLI does, instead of storing them as words of the lesson", async () => {
+  const other = await loadPlugin(undefined, p.dir + "-add-flags");
+  try {
+    await other.hook("config")({});
+    const run = async (args: string): Promise<string> => {
+      const out = { parts: [{ type: "text", text: "template" }] as never[] };
+      await other.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: args }, out);
+      return (out.parts[0] as unknown as { text: string }).text;
+    };
+    assert.match(await run('knowledge add "Validate the JWT audience in src/auth/verify.ts; tokens minted for other services were accepted." --category security --tags auth,jwt --scope stack:node'), /Recorded S-1/);
+    const cairn = await other.cairn();
+    const e = await cairn.get("S-1");
+    assert.equal(e.lesson, "Validate the JWT audience in src/auth/verify.ts; tokens minted for other services were accepted.");
+    assert.equal(e.category, "security");
+    assert.deepEqual(e.tags, ["auth", "jwt"]);
+    assert.equal(e.applicability.scope, "stack:node");
+    // A flag-like word inside the lesson (a command's own option) stays part of it.
+    assert.match(await run("knowledge add Use the --frozen-lockfile flag with pnpm install in CI to catch lockfile drift early."), /Recorded S-2/);
+    assert.match((await cairn.get("S-2")).lesson, /--frozen-lockfile flag/);
+    assert.match(await run('knowledge add "Pin the Terraform provider versions in required_providers." --category'), /Usage/);
+    const promoted = await run('promote "Rotate the webhook signing secret with a grace period for the old one." --category security');
+    assert.match(promoted, /Promoted to the hive as (H-\d+)/);
+    const h = await cairn.get(/(H-\d+)/.exec(promoted)![1]!);
+    assert.equal(h.category, "security");
+    assert.doesNotMatch(h.lesson, /--category/);
+  } finally {
+    await other.close();
+  }
+});
+
 test("status, plan [N], agents, curate", async () => {
   assert.match(await answer("status"), /No active swarm plan found/);
   writePlan(p.dir, `${PLAN}\n### Lessons Learned\n- Log the request id in src/auth/middleware.ts errors; support could not correlate failed logins.\n`);

@@ -5,7 +5,8 @@ import { isCairnError, NotFoundError } from "../../errors.js";
 import { sanitizeForPrompt, sanitizeMarkdownForPrompt } from "../../quality/sanitize.js";
 import { phaseSummary } from "../../retrieval/plan.js";
 import type { Curator } from "./curator.js";
-import { HUMAN_ACTOR, knowledgeCommand, knowledgeHelp } from "./knowledge-command.js";
+import type { LessonInput } from "../../core/categories.js";
+import { HUMAN_ACTOR, knowledgeCommand, knowledgeHelp, lessonArgs } from "./knowledge-command.js";
 import type { PluginState } from "./state.js";
 
 type CommandOutput = Parameters<NonNullable<Hooks["command.execute.before"]>>[1];
@@ -100,9 +101,11 @@ async function promote(state: PluginState, args: string[]): Promise<string> {
   const from = args.indexOf("--from-swarm");
   const id = from >= 0 ? args[from + 1] : undefined;
   if (from >= 0 && !id) return `Usage: \`/${state.options.plugin.command} promote --from-swarm <id>\``;
+  const parsed = id ? undefined : lessonArgs(args);
+  if (!id && !parsed?.text) return `Usage: \`/${state.options.plugin.command} promote "lesson" [--category c] [--tags a,b] [--scope s]\``;
   const r = id
     ? await cairn.promote({ id }, HUMAN_ACTOR)
-    : await cairn.promote({ lesson: { lesson: args.join(" "), created_by: HUMAN_ACTOR, auto_generated: false } }, HUMAN_ACTOR);
+    : await cairn.promote({ lesson: { lesson: parsed!.text, ...parsed!.fields, created_by: HUMAN_ACTOR, auto_generated: false } as LessonInput }, HUMAN_ACTOR);
   if (r.action === "rejected") return `Not promoted — rejected: ${r.reason}`;
   return `${r.action === "added" ? "Promoted to the hive as" : "Already in the hive: reinforced"} ${r.handle}${r.from ? ` (from ${r.from})` : ""}.`;
 }

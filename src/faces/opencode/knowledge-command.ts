@@ -4,6 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { LIVE_STATUSES, type Entry } from "../../core/entry.js";
 import { platformDataDir } from "../../config.js";
+import type { LessonInput } from "../../core/categories.js";
 import type { Cairn } from "../../engine.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { cautionOf } from "../../retrieval/render.js";
@@ -82,11 +83,40 @@ async function stats(cairn: Cairn): Promise<string> {
   return lines.join("\n");
 }
 
+/** The CLI's lesson flags a person may add to `knowledge add` and `promote` text (each takes the next word). */
+const LESSON_FLAGS = ["--category", "--tags", "--scope"] as const;
+
+export interface LessonArgs {
+  text: string;
+  fields: { category?: string; tags?: string[]; scope?: string };
+}
+
+/**
+ * `add`/`promote` words with `--category c`, `--tags a,b` and `--scope s` taken out (any other word,
+ * `--frozen-lockfile` included, stays in the lesson). Undefined when one of them has no value.
+ */
+export function lessonArgs(args: readonly string[]): LessonArgs | undefined {
+  const words: string[] = [];
+  const fields: LessonArgs["fields"] = {};
+  for (let i = 0; i < args.length; i++) {
+    const flag = LESSON_FLAGS.find((f) => f === args[i]);
+    if (!flag) {
+      words.push(args[i]!);
+      continue;
+    }
+    const value = args[++i];
+    if (value === undefined || value.startsWith("--")) return undefined;
+    if (flag === "--tags") fields.tags = value.split(",").map((t) => t.trim()).filter(Boolean);
+    else fields[flag === "--category" ? "category" : "scope"] = value;
+  }
+  return { text: words.join(" ").trim(), fields };
+}
+
 /** The `knowledge` lines of the help, under the command's configured name (`/swarm` may be another plugin's). */
 export function knowledgeHelp(name: string): string[] {
   return [
     `\`/${name} knowledge\` — list live lessons`,
-    `\`/${name} knowledge add "lesson"\` — record a lesson (the same gates and dedup as agents get)`,
+    `\`/${name} knowledge add "lesson" [--category c] [--tags a,b] [--scope s]\` — record a lesson (the same gates and dedup as agents get)`,
     `\`/${name} knowledge search <words>\` — lessons matching the words`,
     `\`/${name} knowledge quarantine <id> [reason]\` · \`/${name} knowledge restore <id>\``,
     `\`/${name} knowledge migrate [--force]\` — import .swarm/context.md and opencode-swarm's JSONL files`,
@@ -106,9 +136,9 @@ export async function knowledgeCommand(state: PluginState, args: string[]): Prom
       return [`Live lessons${more}:`, ...entries.slice(0, LIST_LIMIT).map(entryLine)].join("\n");
     }
     case "add": {
-      const lesson = rest.join(" ").trim();
-      if (!lesson) return `Usage: \`/${name} knowledge add "what to do or avoid, where, and why"\``;
-      const r = await cairn.add({ lesson, auto_generated: false, created_by: HUMAN_ACTOR }, { actor: HUMAN_ACTOR });
+      const parsed = lessonArgs(rest);
+      if (!parsed?.text) return `Usage: \`/${name} knowledge add "what to do or avoid, where, and why" [--category c] [--tags a,b] [--scope s]\``;
+      const r = await cairn.add({ lesson: parsed.text, ...parsed.fields, auto_generated: false, created_by: HUMAN_ACTOR } as LessonInput, { actor: HUMAN_ACTOR });
       if (r.action === "rejected") return `Not recorded — rejected: ${r.reason}`;
       if (r.action === "reinforced") return `Already known: reinforced ${r.handle} (${r.reason}).`;
       const warn = r.issues.filter((i) => i.severity === "warn").map((i) => `\nwarning: ${i.message}`).join("");
