@@ -155,6 +155,36 @@ export function resolveHivePath(opts: { hivePath?: string; env?: NodeJS.ProcessE
   return path.resolve(opts.hivePath ?? env.CAIRN_HIVE ?? config.hive_path ?? path.join(platformDataDir(env), "hive.db"));
 }
 
+/** Which setting chose the hive file, in the words a person changes it by. */
+function hivePathSetting(opts: { hivePath?: string; env?: NodeJS.ProcessEnv }, config: CairnConfig): string {
+  if (opts.hivePath) return "--hive";
+  if ((opts.env ?? process.env).CAIRN_HIVE) return "CAIRN_HIVE";
+  return config.hive_path ? "hive_path in the config" : "the platform data folder";
+}
+
+/** A path's stat, or undefined when there is nothing there (ENOENT, or ENOTDIR: a file stands in the way). */
+function statOf(p: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A hive path that can never be a database file (a folder, or a path through a file) is a setting to fix, said as such. */
+function assertHiveFilePath(file: string, setting: string): void {
+  if (statOf(file)?.isDirectory()) {
+    throw new CairnError("INVALID_CONFIG", `The hive path ${file} (from ${setting}) is a folder; it must name a database file, e.g. ${path.join(file, "hive.db")}.`);
+  }
+  // The nearest existing ancestor must be a folder, or the hive's folder can never be created.
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const st = statOf(dir);
+    if (!st) continue;
+    if (!st.isDirectory()) throw new CairnError("INVALID_CONFIG", `The hive path ${file} (from ${setting}) cannot be created: ${dir} is a file, not a folder. Point ${setting} at a file inside a folder.`);
+    return;
+  }
+}
+
 // The hot operations' lazily loaded modules, held once loaded (see core/lazy.ts: import() per call cost a turn of the event loop).
 const injectModule = lazyModule(() => import("./retrieval/inject.js"));
 const writeModule = lazyModule(() => import("./lifecycle/write.js"));
@@ -225,6 +255,7 @@ export class Cairn {
       } else {
         this.hivePath = resolveHivePath(opts, this.config);
         if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
+        assertHiveFilePath(this.hivePath, hivePathSetting(opts, this.config));
         const hivePath = this.hivePath;
         // A damaged hive is left out (with one notice): the project's own lessons keep working.
         hive = openTier(() => new SqliteStore(hivePath, "hive", driverOpts), faults, "hive");

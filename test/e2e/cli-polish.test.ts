@@ -240,3 +240,20 @@ test("promote --from-swarm of a promoted lesson names its hive copy; once that c
   assert.equal(back.body.action, "added");
   assert.equal((await sb.json(p, "list", "--tier", "hive")).body.length, 1);
 });
+
+test("a hive path that names a folder, or lies under a file, is refused saying which setting chose it and what it must be", async () => {
+  const p = sb.project("hive-path");
+  const folder = path.join(sb.root, "hive-folder");
+  fs.mkdirSync(folder, { recursive: true });
+  const viaFlag = await sb.run(p, "--hive", folder, "list");
+  assert.equal(viaFlag.code, 2, viaFlag.stderr);
+  assert.match(viaFlag.stderr, /is a folder/);
+  assert.match(viaFlag.stderr, /--hive/);
+  assert.match(viaFlag.stderr, new RegExp(`${folder.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/hive\\.db`));
+  const file = path.join(sb.root, "plain-file");
+  fs.writeFileSync(file, "x");
+  const underFile = await sb.raw(["--project", p, "list"], { env: { ...sb.env, CAIRN_HIVE: path.join(file, "hive.db") } });
+  assert.equal(underFile.code, 2, underFile.stderr);
+  assert.match(underFile.stderr, /plain-file is a file/);
+  assert.match(underFile.stderr, /CAIRN_HIVE/);
+});
