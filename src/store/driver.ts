@@ -154,6 +154,17 @@ export async function collectClosedConnections(): Promise<void> {
   await new Promise((r) => setImmediate(r));
 }
 
+/** The database's folder cannot be made because a file stands where a folder must be (a file named `.swarm`): name that file. */
+function blockedFolderError(file: string): CairnError {
+  let blocker = path.dirname(file);
+  for (let dir = blocker; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (!fs.existsSync(dir)) continue;
+    blocker = dir;
+    break;
+  }
+  return new CairnError("IO_ERROR", `Cannot create the folder for ${file}: ${blocker} is a file, not a folder. Move or rename that file, then run the command again.`, { path: file });
+}
+
 export class SqliteDriver {
   readonly file: string;
   private db: RawDatabase;
@@ -213,6 +224,7 @@ export class SqliteDriver {
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
         if (err.code === "EACCES" || err.code === "EPERM" || err.code === "EROFS") throw readOnlyError(file, `cannot create its folder (${err.code})`);
+        if (err.code === "EEXIST" || err.code === "ENOTDIR") throw blockedFolderError(file);
         throw e;
       }
     }

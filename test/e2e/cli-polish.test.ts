@@ -257,3 +257,12 @@ test("a hive path that names a folder, or lies under a file, is refused saying w
   assert.match(underFile.stderr, /plain-file is a file/);
   assert.match(underFile.stderr, /CAIRN_HIVE/);
 });
+
+test("a file named .swarm where the project's folder should be is named as the obstacle, not 'mkdir: already exists'", async () => {
+  const p = sb.project("swarm-file");
+  fs.writeFileSync(path.join(p, ".swarm"), "not a folder");
+  const r = await sb.run(p, "add", RULE);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /\.swarm is a file, not a folder/);
+  assert.doesNotMatch(r.stderr, /already exists/);
+});
