@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { decodeText } from "./core/decode.js";
 import { SCOPE_PATTERN, SCOPE_RULE } from "./core/enums.js";
+import { nearestName } from "./core/nearest-name.js";
 import { InvalidConfigError } from "./errors.js";
 import { maskUrl } from "./store/pg/url.js";
 
@@ -227,12 +228,42 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   return out;
 }
 
+/** Keys opencode-swarm's docs put elsewhere (seed 002's context_budget.model_limits): where each lives here. */
+const MOVED_KEYS: Readonly<Record<string, string>> = {
+  "context_budget.model_limits": "model_limits is a top-level key here, beside context_budget, not inside it",
+};
+
+/** The keys the schema knows in the object at `at` (e.g. ["knowledge"]), for "did you mean". */
+function knownKeysAt(at: readonly PropertyKey[]): string[] {
+  let t: z.ZodType | undefined = ConfigSchema;
+  for (let i = 0; ; i++) {
+    // Defaults and prefaults wrap the object; its shape is inside.
+    for (let unwrap = 0; unwrap < 5; unwrap++) {
+      const inner = (t as unknown as { def?: { innerType?: z.ZodType } } | undefined)?.def?.innerType;
+      if (!inner) break;
+      t = inner;
+    }
+    if (!(t instanceof z.ZodObject)) return [];
+    const shape = t.shape as Record<string, z.ZodType>;
+    if (i === at.length) return Object.keys(shape);
+    t = shape[String(at[i])];
+  }
+}
+
+/** "max_inject_cont (did you mean max_inject_count?)", or where a key opencode-swarm keeps elsewhere lives here. */
+function unknownKeyText(at: readonly PropertyKey[], key: string): string {
+  const moved = MOVED_KEYS[[...at, key].join(".")];
+  if (moved) return `${key} (${moved})`;
+  const near = nearestName(key, knownKeysAt(at));
+  return near ? `${key} (did you mean ${near}?)` : key;
+}
+
 /** Turns a zod failure into one message naming each bad key and what it accepts. */
 export function describeConfigError(err: z.ZodError, source: string): InvalidConfigError {
   const lines = err.issues.map((i) => {
     const key = i.path.join(".") || "(root)";
     const issue = i as { code: string; values?: unknown[]; keys?: string[]; expected?: string };
-    if (issue.code === "unrecognized_keys") return `${key}: unknown key(s) ${issue.keys?.join(", ")}`;
+    if (issue.code === "unrecognized_keys") return `${key}: unknown key(s) ${(issue.keys ?? []).map((k) => unknownKeyText(i.path, k)).join(", ")}`;
     if (issue.values) return `${key}: must be one of ${issue.values.map(String).join(", ")}`;
     return `${key}: ${i.message}`;
   });

@@ -266,3 +266,18 @@ test("a file named .swarm where the project's folder should be is named as the o
   assert.match(r.stderr, /\.swarm is a file, not a folder/);
   assert.doesNotMatch(r.stderr, /already exists/);
 });
+
+test("an unknown config key is named with the key it most likely meant, and opencode-swarm's context_budget.model_limits with where it lives here", async () => {
+  const p = sb.project("config-typo");
+  const config = path.join(p, ".swarm", "cairn.json");
+  fs.mkdirSync(path.dirname(config), { recursive: true });
+  fs.writeFileSync(config, JSON.stringify({ knowledge: { max_inject_cont: 3 } }));
+  const typo = await sb.run(p, "list");
+  assert.equal(typo.code, 2, typo.stderr);
+  assert.match(typo.stderr, /max_inject_cont \(did you mean max_inject_count\?\)/);
+  // Seed 002's shape: the window sizes sit under context_budget there; here they are a key of their own.
+  fs.writeFileSync(config, JSON.stringify({ context_budget: { warn_threshold: 0.7, model_limits: { default: 200000 } } }));
+  const moved = await sb.run(p, "list");
+  assert.equal(moved.code, 2, moved.stderr);
+  assert.match(moved.stderr, /model_limits.*top-level key/);
+});
