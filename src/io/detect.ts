@@ -8,6 +8,7 @@ const BY_NAME: Readonly<Record<string, ImportFormat>> = {
   "shared-learnings.jsonl": "opencode-swarm",
   "hive-knowledge.jsonl": "opencode-swarm",
   "knowledge-rejected.jsonl": "opencode-swarm",
+  "shared-learnings-rejected.jsonl": "opencode-swarm",
   "memories.jsonl": "swarm-tools",
 };
 

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { NewEntryInputSchema } from "../../src/core/entry.js";
+import { detectFormat } from "../../src/io/detect.js";
 import { parseFile } from "../../src/io/parse.js";
 import { collect, writeTmp } from "./helpers.js";
 
@@ -96,6 +97,16 @@ test("stray hive-knowledge.jsonl flat schema is tolerated, missing fields and al
 test("knowledge-rejected.jsonl rows import quarantined, never live", async () => {
   const file = writeTmp("knowledge-rejected.jsonl", JSON.stringify({ id: "r1", lesson: "Disable the linter to ship faster.", rejection_reason: "dangerous", rejected_at: "2025-01-01T00:00:00Z", rejection_layer: 2 }) + "\n");
   const { ok } = await collect(parseFile(file, "opencode-swarm"));
+  assert.equal(ok[0]!.input!.status, "quarantined");
+  assert.ok(ok[0]!.input!.tags!.includes("legacy-rejected"));
+});
+
+test("shared-learnings-rejected.jsonl (the hive's rejected lessons, next to the hive file) is read by name and imports into the hive, quarantined", async () => {
+  const file = writeTmp("shared-learnings-rejected.jsonl", JSON.stringify({ id: "hr1", lesson: "Disable TLS verification for the internal registry.", rejection_reason: "dangerous", rejected_at: "2025-01-01T00:00:00Z", rejection_layer: 2 }) + "\n");
+  assert.equal(detectFormat(file, []), "opencode-swarm", "known by its name");
+  const { ok } = await collect(parseFile(file, "opencode-swarm"));
+  assert.equal(ok.length, 1);
+  assert.equal(ok[0]!.tier, "hive");
   assert.equal(ok[0]!.input!.status, "quarantined");
   assert.ok(ok[0]!.input!.tags!.includes("legacy-rejected"));
 });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "@opencode-ai/plugin";
-import { loadPlugin, readLog, textOf, userMessage, writePlan, PLAN } from "./helpers.js";
+import { loadPlugin, readLog, SANDBOX, textOf, userMessage, writePlan, PLAN } from "./helpers.js";
 
 const p = await loadPlugin();
 after(() => p.close());
@@ -277,5 +277,25 @@ test("/swarm on odd input: an empty plan, a long plan, an agent config with line
     assert.match(await ask("knowledge stats"), /^\/swarm knowledge stats\n\nFailed: /);
   } finally {
     await q.close();
+  }
+});
+
+test("knowledge migrate also brings the hive's rejected lessons (shared-learnings-rejected.jsonl), quarantined in the hive", async () => {
+  const legacy = path.join(SANDBOX, "data", "opencode-swarm");
+  fs.mkdirSync(legacy, { recursive: true });
+  const file = path.join(legacy, "shared-learnings-rejected.jsonl");
+  fs.writeFileSync(file, JSON.stringify({ id: "hr-1", lesson: "Run the payments suite with vitest --pool=forks; worker threads leaked memory on the CI runners.", rejection_reason: "contradicts an existing entry", rejected_at: "2025-01-01T00:00:00Z", rejection_layer: 2 }) + "\n");
+  const other = await loadPlugin(undefined, p.dir + "-hive-rejected");
+  try {
+    await other.hook("config")({});
+    const out = { parts: [{ type: "text", text: "template" }] as never[] };
+    await other.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: "knowledge migrate" }, out);
+    assert.match((out.parts[0] as unknown as { text: string }).text, /shared-learnings-rejected\.jsonl: 1 imported/);
+    const cairn = await other.cairn();
+    const [entry] = await cairn.list({ tier: "hive", statuses: ["quarantined"] });
+    assert.match(entry?.lesson ?? "", /--pool=forks/);
+  } finally {
+    fs.rmSync(file);
+    await other.close();
   }
 });

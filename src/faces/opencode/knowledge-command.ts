@@ -31,6 +31,7 @@ async function migrate(state: PluginState, cairn: Cairn, force: boolean): Promis
     swarm("knowledge.jsonl"),
     swarm("knowledge-rejected.jsonl"),
     path.join(legacyHiveDir(process.env), "shared-learnings.jsonl"),
+    path.join(legacyHiveDir(process.env), "shared-learnings-rejected.jsonl"),
     path.join(legacyHiveDir(process.env), "hive-knowledge.jsonl"),
   ];
   const markerFile = swarm(".cairn-migrated.json");

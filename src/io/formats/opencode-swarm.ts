@@ -1,4 +1,4 @@
-// Parser for opencode-swarm knowledge JSONL (knowledge.jsonl, shared-learnings.jsonl, hive-knowledge.jsonl, knowledge-rejected.jsonl).
+// Parser for opencode-swarm knowledge JSONL (knowledge.jsonl, shared-learnings.jsonl, hive-knowledge.jsonl, and both rejected files).
 import { z } from "zod";
 import { ENFORCEMENTS, PRIORITIES, ScopeSchema, type NewEntryInput, type Status, type Tier } from "../../core/entry.js";
 import { inferKind, placeCategory } from "../../core/categories.js";
@@ -48,8 +48,10 @@ const STATUS_MAP: Readonly<Record<string, Status>> = {
   superseded: "superseded", draft: "draft", deprecated: "archived", retired: "archived", expired: "archived",
 };
 
-const HIVE_FILES = new Set(["shared-learnings.jsonl", "hive-knowledge.jsonl"]);
+const HIVE_FILES = new Set(["shared-learnings.jsonl", "hive-knowledge.jsonl", "shared-learnings-rejected.jsonl"]);
 const SWARM_FILES = new Set(["knowledge.jsonl", "knowledge-rejected.jsonl"]);
+/** opencode-swarm's rejected lessons: the project's, and the hive's next to its file (seed 001). */
+const REJECTED_FILES = new Set(["knowledge-rejected.jsonl", "shared-learnings-rejected.jsonl"]);
 
 export function parseOpencodeSwarmLine(text: string, line: number, ctx: LineContext): ParseItem {
   const json = parseJsonObject(text);
@@ -109,7 +111,7 @@ function toInput(row: Row, lesson: string, ctx: LineContext): NewEntryInput {
   let status = rawStatus ? STATUS_MAP[rawStatus] : undefined;
   if (rawStatus && !status) extraTags.push(`legacy-status:${rawStatus}`);
   // Rejected lessons are kept for the record but must never reach an agent.
-  const rejected = ctx.basename.toLowerCase() === "knowledge-rejected.jsonl" || row.rejection_reason != null;
+  const rejected = REJECTED_FILES.has(ctx.basename.toLowerCase()) || row.rejection_reason != null;
   if (rejected) {
     status = "quarantined";
     extraTags.push("legacy-rejected");
