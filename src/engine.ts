@@ -372,6 +372,7 @@ export class Cairn {
 
   /** Lessons matching a query (or a whole context), best first after diversity (see `RecallHit.rank`). Retired entries only when asked for. */
   async recall(query: string | RetrievalContext, opts: RecallOptions = {}): Promise<RecallHit[]> {
+    this.assertTierOpen(opts.tier);
     const ctx = typeof query === "string" ? { task: query } : query;
     const statuses = opts.statuses ? this.visibleStatuses(opts.statuses) : undefined;
     const ranked = await asCall(() => recallForContext(this.services, ctx, statuses ? { ...opts, statuses } : opts));
@@ -393,6 +394,7 @@ export class Cairn {
 
   async list(filter: ListFilter = {}): Promise<Entry[]> {
     const { tier = "all", limit = 50, offset = 0, order, ...rest } = filter;
+    this.assertTierOpen(tier);
     const statuses = this.visibleStatuses(rest.statuses);
     const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
     const { listAcrossTiers } = await import("./governance/list-tiers.js");
@@ -400,6 +402,11 @@ export class Cairn {
       listAcrossTiers(s, openTiers(s).filter((st) => tier === "all" || st.tier === tier), f, order, offset, limit),
     );
     return value;
+  }
+
+  /** A read of the hive alone, with the hive switched off (or left out as damaged), says so rather than answering empty. */
+  private assertTierOpen(tier: Tier | "all" | undefined): void {
+    if (tier === "hive") storeFor(this.services, "hive");
   }
 
   /**

@@ -38,8 +38,9 @@ export class CairnError extends Error {
 
 /** No entry by that id or handle. Each face adds where its user finds the ids (`cairn list`, knowledge_query, `/swarm knowledge`). */
 export class NotFoundError extends CairnError {
-  constructor(id: string) {
-    super("NOT_FOUND", `No entry with id or handle "${id}" in either tier.`, { id });
+  /** `where`: the tiers searched, when that is not both (the hive switched off). */
+  constructor(id: string, where = "in either tier") {
+    super("NOT_FOUND", `No entry with id or handle "${id}" ${where}.`, { id });
     this.name = "NotFoundError";
   }
 }

@@ -18,7 +18,7 @@ export async function locate(s: Services, ref: string): Promise<Located> {
     const entry = await store.getEntry(safe);
     if (entry) return { entry, store };
   }
-  throw new NotFoundError(safe);
+  throw new NotFoundError(safe, s.hive ? undefined : `in the project tier (${s.faults?.hive ? "the hive's database is damaged and left out" : "the hive is disabled: knowledge.hive_enabled = false"})`);
 }
 
 /**

@@ -281,3 +281,19 @@ test("an unknown config key is named with the key it most likely meant, and open
   assert.equal(moved.code, 2, moved.stderr);
   assert.match(moved.stderr, /model_limits.*top-level key/);
 });
+
+test("with the hive switched off, asking for the hive says so instead of answering 'no entries' or 'in either tier'", async () => {
+  const p = sb.project("hive-off");
+  assert.equal((await sb.json(p, "add", RULE, "--tier", "hive")).body.action, "added");
+  const env = { ...sb.env, CAIRN__knowledge__hive_enabled: "false" };
+  const list = await sb.raw(["--project", p, "list", "--tier", "hive"], { env });
+  assert.equal(list.code, 2, list.stdout);
+  assert.match(list.stderr, /hive is disabled \(knowledge\.hive_enabled = false\)/);
+  const recall = await sb.raw(["--project", p, "recall", "process.exit", "--tier", "hive"], { env });
+  assert.equal(recall.code, 2, recall.stdout);
+  assert.match(recall.stderr, /hive is disabled/);
+  const show = await sb.raw(["--project", p, "show", "H-1"], { env });
+  assert.equal(show.code, 3);
+  assert.match(show.stderr, /hive is disabled/);
+  assert.doesNotMatch(show.stderr, /either tier/);
+});
