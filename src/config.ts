@@ -125,8 +125,8 @@ export const HivePostgresConfigSchema = z
 export const ContextBudgetConfigSchema = z
   .object({
     enabled: bool(true, "Tell orchestrator agents (in their system prompt) how full the model's context window is once it passes a threshold."),
-    warn_threshold: num(0.7, 0.05, 1, "Share of the context window (`model_limits`) at which the architect gets a CONTEXT WARNING to summarise into .swarm/context.md."),
-    critical_threshold: num(0.9, 0.05, 1, "Share at which the warning becomes CONTEXT CRITICAL: offload details now."),
+    warn_threshold: num(0.7, 0.05, 1, "Share of the context window (`model_limits`) past which the architect gets a CONTEXT WARNING to summarise into .swarm/context.md."),
+    critical_threshold: num(0.9, 0.05, 1, "Share past which the warning becomes CONTEXT CRITICAL: offload details now."),
   })
   .strict()
   .refine((c) => c.warn_threshold <= c.critical_threshold, { message: "warn_threshold must not be above critical_threshold", path: ["warn_threshold"] });

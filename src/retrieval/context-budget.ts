@@ -26,7 +26,7 @@ export function contextBudget(config: Pick<CairnConfig, "model_limits" | "contex
   const limit = contextLimit(config, model, reported);
   const used = Math.max(0, tokensUsed) / limit;
   const b = config.context_budget;
-  const level: BudgetLevel = !b.enabled ? "ok" : used >= b.critical_threshold ? "critical" : used >= b.warn_threshold ? "warn" : "ok";
+  const level: BudgetLevel = !b.enabled ? "ok" : used > b.critical_threshold ? "critical" : used > b.warn_threshold ? "warn" : "ok";
   const pct = Math.round(used * 100);
   const text =
     level === "critical"
