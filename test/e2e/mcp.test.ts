@@ -325,6 +325,19 @@ test("knowledge_context returns an injection block holding a relevant recent les
   assert.match(empty.text, /Describe the context/);
 });
 
+test("knowledge_context says lessons are turned off when max_inject_count is 0, not that none apply", async () => {
+  const dir = project("context-off");
+  fs.mkdirSync(path.join(dir, ".swarm"), { recursive: true });
+  fs.writeFileSync(path.join(dir, ".swarm", "cairn.json"), JSON.stringify({ knowledge: { max_inject_count: 0 } }));
+  const { client } = await connect({ cwd: dir });
+  await call(client, "knowledge_add", { lesson: AUTH_LESSON, category: "security" });
+  const ctx = await call(client, "knowledge_context", { task: "Fix the crash on /login when the session token is missing", files: ["src/auth/middleware.ts"] });
+  assert.ok(!ctx.isError, ctx.text);
+  assert.equal(ctx.data.entries.length, 0);
+  assert.doesNotMatch(ctx.text, /No recorded lessons apply/);
+  assert.match(ctx.text, /max_inject_count/);
+});
+
 test("lifecycle tools act on both tiers: feedback, quarantine, promote, archive, remove", async () => {
   const { client } = await connect({ cwd: project("lifecycle") });
   const a = await call(client, "knowledge_add", { lesson: AUTH_LESSON });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { CairnError } from "../../errors.js";
 import type { RetrievalContext } from "../../retrieval/context.js";
+import type { BudgetRegime } from "../../retrieval/render.js";
 import { defineTool } from "./shared.js";
 
 export const knowledgeContext = defineTool({
@@ -40,10 +41,17 @@ export const knowledgeContext = defineTool({
       throw new CairnError("INVALID_INPUT", "Describe the context: pass at least one of task, phase, last_message, files or tech_stack.");
     }
     const r = await ctx.cairn.inject(rc, { recordShown: true, actor: ctx.actor });
-    const text = r.text || (r.regime === "skip" ? "No lessons: the context is nearly full." : "No recorded lessons apply to this context.");
+    const text = r.text || emptyBlockReason(r.regime, ctx.cairn.config.knowledge.max_inject_count);
     return {
       text,
       data: { block: r.text, regime: r.regime, headroom: Number(r.headroom.toFixed(3)), entries: r.entries, changed: false },
     };
   },
 });
+
+/** Why the block is empty, in words an agent can act on: a full context, lessons turned off, or nothing that applies. */
+function emptyBlockReason(regime: BudgetRegime, maxInjectCount: number): string {
+  if (regime === "skip") return "No lessons: the context is nearly full.";
+  if (maxInjectCount === 0) return "No lessons: this project has lesson injection turned off (knowledge.max_inject_count is 0).";
+  return "No recorded lessons apply to this context.";
+}
