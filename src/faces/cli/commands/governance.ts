@@ -7,7 +7,6 @@ import type { Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
-import { editBasis } from "../../../governance/edit-basis.js";
 import type { GovernanceMetrics } from "../../../governance/metrics.js";
 import { action, readCairn, int, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
@@ -65,6 +64,7 @@ async function review(inv: Invocation, flags: { limit: number }): Promise<number
   }
   const { select, input } = await import("@inquirer/prompts");
   const { completeFields, documentYaml, parseLessonFile } = await import("../../../governance/structured.js");
+  const { editBasis } = await import("../../../governance/edit-basis.js");
   return withCairn(inv, async (cairn) => {
     const drafts = await cairn.list({ statuses: ["draft"], order: "oldest", limit: flags.limit });
     if (drafts.length === 0) {
