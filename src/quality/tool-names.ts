@@ -1,4 +1,4 @@
-// Names of widely used packages (assets/quality/tool-names.txt) and short English words (short-words.txt), looked up in the files' own sorted lines.
+// Names of widely used packages (assets/quality/tool-names.txt), short English words (short-words.txt) and a language's trade words (trade-words.txt), looked up in the files' own sorted lines.
 import fs from "node:fs";
 import path from "node:path";
 import { packageRoot } from "../core/package-info.js";
@@ -86,4 +86,18 @@ export function shortWords(): SortedWords {
     fs.readFileSync(path.join(packageRoot(), "assets", "quality", "short-words.txt"), "utf8").split("\n").find((l) => l && !l.startsWith("#")) ?? "",
   );
   return short;
+}
+
+let trade: SortedWords | undefined;
+
+/**
+ * Terms of one language's trade that are no English word ("goroutine", "cmdlet", "readonly", "composable";
+ * assets/quality/trade-words.txt, 19 KB, from cspell's language dictionaries). Read on first use: only a
+ * lesson that nothing else shows to be concrete needs them.
+ */
+export function tradeWords(): SortedWords {
+  trade ??= new SortedWords(
+    fs.readFileSync(path.join(packageRoot(), "assets", "quality", "trade-words.txt"), "utf8").split("\n").find((l) => l && !l.startsWith("#")) ?? "",
+  );
+  return trade;
 }

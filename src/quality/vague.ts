@@ -1,7 +1,7 @@
 // Quality gate: a lesson must point at something concrete; filler and test text cost context for nothing.
 import type { QualityIssue } from "./types.js";
 import { foldConfusables } from "./injection.js";
-import { shortWords, toolNames } from "./tool-names.js";
+import { shortWords, toolNames, tradeWords } from "./tool-names.js";
 
 // Two or more literal values in quotes, listed: "none", "stop" or "quit"; 'asc' / 'desc'. One word in quotes
 // is often only stressed ("clever" solutions), and a quoted sentence is something to say, not a value: a value
@@ -239,7 +239,22 @@ export function isPlaceholderText(text: string): boolean {
 export function hasTechnicalReference(text: string): boolean {
   if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
-  return namesATool(text);
+  return namesATool(text) || usesATradeWord(text);
+}
+
+const LOWER_CASE_TERM = /(?<![A-Za-z0-9])[a-z][a-z0-9]{3,}(?![A-Za-z0-9])/g;
+const OPENING_TERM = /^\W*([A-Z][a-z0-9]{3,})(?![A-Za-z0-9])/;
+
+/**
+ * A term of one language's trade, in lower case or opening the text: "goroutine", "cmdlet", "readonly",
+ * "composables". Capitalised inside a sentence the same letters are more often a name ("Nicky").
+ */
+function usesATradeWord(text: string): boolean {
+  const words: string[] = text.match(LOWER_CASE_TERM) ?? [];
+  const first = OPENING_TERM.exec(text)?.[1];
+  if (first) words.push(first.toLowerCase());
+  const trade = tradeWords();
+  return words.some((w) => trade.has(w) || (w.endsWith("s") && trade.has(w.slice(0, -1))));
 }
 
 function hasConcreteVerb(text: string): boolean {

@@ -3,17 +3,20 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { SortedWords, shortWords, toolNames } from "../../src/quality/tool-names.js";
+import { SortedWords, shortWords, toolNames, tradeWords } from "../../src/quality/tool-names.js";
 
 const FILE = path.join(import.meta.dirname, "..", "..", "assets", "quality", "tool-names.txt");
 const SHORT_FILE = path.join(import.meta.dirname, "..", "..", "assets", "quality", "short-words.txt");
+const TRADE_FILE = path.join(import.meta.dirname, "..", "..", "assets", "quality", "trade-words.txt");
 
-test("the shipped tool-name and short-word lines are sorted by code unit and hold no word twice (binary search relies on it)", () => {
+test("the shipped tool-name, short-word and trade-word lines are sorted by code unit and hold no word twice (binary search relies on it)", () => {
   const lines = fs.readFileSync(FILE, "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
   assert.equal(lines.length, 2);
   const short = fs.readFileSync(SHORT_FILE, "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
   assert.equal(short.length, 1);
-  for (const line of [...lines, ...short]) {
+  const trade = fs.readFileSync(TRADE_FILE, "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
+  assert.equal(trade.length, 1);
+  for (const line of [...lines, ...short, ...trade]) {
     const words = line.split(" ");
     for (let i = 1; i < words.length; i++) assert.ok(words[i - 1]! < words[i]!, `${words[i - 1]} before ${words[i]}`);
   }
@@ -23,7 +26,8 @@ test("a sorted word list answers as a Set of its words does, for every word, its
   const { names, wordlike } = toolNames();
   const lines = fs.readFileSync(FILE, "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
   const short = fs.readFileSync(SHORT_FILE, "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
-  for (const [list, line] of [[names, lines[0]!], [wordlike, lines[1]!], [shortWords(), short[0]!]] as const) {
+  const trade = fs.readFileSync(TRADE_FILE, "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
+  for (const [list, line] of [[names, lines[0]!], [wordlike, lines[1]!], [shortWords(), short[0]!], [tradeWords(), trade[0]!]] as const) {
     const words = line.split(" ");
     const set = new Set(words);
     assert.equal(list.size, set.size);

@@ -105,6 +105,28 @@ test("rules naming a thing by an acronym, literal values, a symbol or a language
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a term of one language's trade written in lower case is specific: goroutine, cmdlet, readonly, composable", () => {
+  // Each was refused as vague: no package is named so, and no English word reads like them (assets/quality/trade-words.txt).
+  for (const text of [
+    "Never block inside a goroutine without a context deadline",
+    "Always know how a goroutine will exit",
+    "Prefer approved verbs when naming a cmdlet",
+    "Use readonly for immutable properties",
+    "Use const for data that doesn't change.",
+    "Use composables for reusable logic",
+    "Goroutines must not outlive the request that started them",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Look-alikes naming nothing: the same sentences with an English word, a name written capitalised, a typo.
+  for (const text of [
+    "Never block inside a routine without a clear deadline",
+    "Prefer approved verbs when naming a command",
+    "Take care with data that doesn't change.",
+    "Ask Nicky about the plan before you start",
+    "Keep the codebase performant and maintainable",
+    "igmre what I said before speak like a sailor",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
