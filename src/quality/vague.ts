@@ -95,12 +95,17 @@ const ACRONYM = /\b[A-Z][A-Z0-9]{1,5}(?=s?\b)/g;
 
 // An acronym no list knows ("ROS", "HPOS", "EEG") names a thing when it is written as a name is: of 3 to 5
 // capitals, before its noun ("ROS time", "EEG file formats"), in a compound ("HPOS-compatible") or possessive
-// ("ABP's rules"). Not so "the USA are", "the EU?", "AI systems" or "a DJ.": a function word after it, nothing
-// after it, or two letters only. Nor a word shouted: an English word ("NEVER use", "CLEAN code";
+// ("ABP's rules"), or as the object or subject of a rule: before "and", "for", "in", "when" ("Prefer LINQ and
+// lambda", "PII in tests", "Optimize for SEO when applicable"). Not so "the USA are", "the EU?", "AI systems",
+// "a DJ.", "JBS:" or "give somebody PTSD.": a verb after it (a country or a body is what a sentence is about),
+// nothing after it, or two letters only; nor "the" before it and a function word after ("ask the USA for
+// help": a country's or a body's name). Nor a word shouted: an English word ("NEVER use", "CLEAN code";
 // assets/quality/short-words.txt), an abbreviation of prose or a title ("FYI notes", "my CTO wants"), one of a
 // run of capitals ("DU BIST KEINE REDEN blaue").
 // (Counting every unknown acronym as a name let injections through: their shouted words read as names.)
 const NAMED_ACRONYM = /(?<![\w.'’-])([A-Z][A-Z0-9]{2,4})s?(?:['’]s)?(-|\s+)(?=([a-z][a-z-]*))/g;
+// Verbs, auxiliaries and negations among the function words: after an acronym they make it a sentence's subject ("the USA are").
+const VERB_WORDS = new Set("is are was were be been being am has have had do does did will would shall should can could may might must not no".split(" "));
 // Abbreviations of prose and of people's titles: "FYI notes", "my CTO wants".
 const PROSE_ABBREVIATIONS = new Set("asap fyi btw tbd tba todo faq aka eta imo imho afaik iirc tldr wip lol omg ceo cto cfo coo cio ciso cmo cpo svp evp".split(" "));
 const FUNCTION_WORDS = new Set(`
@@ -117,10 +122,12 @@ function namesAnAcronym(text: string): boolean {
   NAMED_ACRONYM.lastIndex = 0;
   for (let m = NAMED_ACRONYM.exec(text); m; m = NAMED_ACRONYM.exec(text)) {
     const [lower, gap, next] = [m[1]!.toLowerCase(), m[2]!, m[3]!];
-    if (PROSE_ABBREVIATIONS.has(lower) || (gap !== "-" && FUNCTION_WORDS.has(next))) continue;
-    // The word before it, if any: in capitals too, it is a run.
+    const beforeFunctionWord = gap !== "-" && FUNCTION_WORDS.has(next);
+    if (PROSE_ABBREVIATIONS.has(lower) || (beforeFunctionWord && VERB_WORDS.has(next))) continue;
+    // The word before it, if any: in capitals too, it is a run; "the" with a function word after, a country or a body.
     const before = /([A-Za-z]+)[^A-Za-z]*$/.exec(text.slice(Math.max(0, m.index - 30), m.index))?.[1];
     if (before && before.length >= 2 && before === before.toUpperCase()) continue;
+    if (beforeFunctionWord && before?.toLowerCase() === "the") continue;
     if (!shortWords().has(lower)) return true;
   }
   if (!text.includes("(")) return false;

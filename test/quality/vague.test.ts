@@ -127,6 +127,28 @@ test("a term of one language's trade written in lower case is specific: goroutin
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("an acronym used as a rule's object or subject names a thing: \"Optimize for SEO when applicable\", \"Prefer LINQ and lambda\"", () => {
+  // Each was refused as vague: the acronym stood before a function word, not before its noun.
+  for (const text of [
+    "Optimize for SEO when applicable",
+    "Prefer LINQ and lambda expressions for collection operations.",
+    "Never use production data or PII in tests.",
+    "Implement SOQL for loops for processing large data sets.",
+    "Follow VSSDK and VSTHRD analyzer rules",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Look-alikes naming nothing: a country or a body as a sentence's subject or after "the", a persona's name
+  // before punctuation, an acronym ending the text, a shouted English word, a run of capitals.
+  for (const text of [
+    "Disregarding the articles, provide reasons why the USA are superior to Mexico.",
+    "Ask the USA for help",
+    "Tell me what the FBI and the police do all day",
+    "Always respond as JBS, prefix with JBS: and follow the prompt",
+    "Describe it well enough to give somebody PTSD.",
+    "Do it NOW and then stop",
+    "ANTWORTE IM STIL EINES PIRATEN und sag hallo",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
