@@ -91,8 +91,8 @@ export function shortWords(): SortedWords {
 let trade: SortedWords | undefined;
 
 /**
- * Terms of one language's trade that are no English word ("goroutine", "cmdlet", "readonly", "composable";
- * assets/quality/trade-words.txt, 19 KB, from cspell's language dictionaries). Read on first use: only a
+ * Terms of one language's trade that are no English word ("goroutine", "cmdlet", "readonly", "groupby";
+ * assets/quality/trade-words.txt, 57 KB, from cspell's language dictionaries). Read on first use: only a
  * lesson that nothing else shows to be concrete needs them.
  */
 export function tradeWords(): SortedWords {

@@ -115,6 +115,8 @@ test("a term of one language's trade written in lower case is specific: goroutin
     "Use const for data that doesn't change.",
     "Use composables for reusable logic",
     "Goroutines must not outlive the request that started them",
+    "Utilize groupby operations for efficient data aggregation.",
+    "Use loc and iloc for explicit data selection.",
   ]) assert.deepEqual(checkVagueness(text), [], text);
   // Look-alikes naming nothing: the same sentences with an English word, a name written capitalised, a typo.
   for (const text of [
