@@ -114,8 +114,11 @@ is are was were be been being am has have had do does did will would shall shoul
 it its this that these those there here who whom whose which what when where while why how all any each every some such
 only also just too very more most less i me my we us our you your he him his she her they them their
 `.trim().split(/\s+/));
-// An acronym given with its words: "Incremental Static Regeneration (ISR)".
-const SPELLED_OUT = /((?:[A-Z][a-z]+[\s-]+){1,5}[A-Z][a-z]+)\s*\(([A-Z]{2,6})s?\)/g;
+// An acronym given with its words: "Incremental Static Regeneration (ISR)", "the one-definition rule (ODR)",
+// "RAII (Resource Acquisition Is Initialization)". In lower case, of 3 letters or more: "artificial
+// intelligence (AI)" is prose's, and two initials match by chance.
+const SPELLED_OUT = /((?:[A-Za-z]+[\s-]+){1,5}[A-Za-z]+)\s*\(([A-Z]{2,6})s?\)/g;
+const SPELLED_AFTER = /(?<![\w-])([A-Z]{2,6})s?\s*\(((?:[A-Za-z]+[\s-]+){1,5}[A-Za-z]+)\)/g;
 
 function namesAnAcronym(text: string): boolean {
   // exec in a loop rather than matchAll, which copies the expression on every call.
@@ -133,8 +136,18 @@ function namesAnAcronym(text: string): boolean {
   if (!text.includes("(")) return false;
   SPELLED_OUT.lastIndex = 0;
   for (let m = SPELLED_OUT.exec(text); m; m = SPELLED_OUT.exec(text)) {
-    const initials = m[1]!.split(/[\s-]+/).map((w) => w[0]).join("");
-    if (initials.endsWith(m[2]!)) return true;
+    const words = m[1]!.split(/[\s-]+/);
+    const acronym = m[2]!;
+    // The words that stand for it: the last ones, capitalised ("Static Regeneration") or, for 3+ letters, in any case.
+    const spelled = words.slice(-acronym.length);
+    if (acronym.length < 3 && !spelled.every((w) => /^[A-Z]/.test(w))) continue;
+    if (spelled.map((w) => w[0]).join("").toUpperCase() === acronym) return true;
+  }
+  SPELLED_AFTER.lastIndex = 0;
+  for (let m = SPELLED_AFTER.exec(text); m; m = SPELLED_AFTER.exec(text)) {
+    const acronym = m[1]!;
+    const words = m[2]!.split(/[\s-]+/);
+    if ((acronym.length >= 3 || words.every((w) => /^[A-Z]/.test(w))) && words.map((w) => w[0]).join("").toUpperCase() === acronym) return true;
   }
   return false;
 }

@@ -151,6 +151,22 @@ test("an acronym used as a rule's object or subject names a thing: \"Optimize fo
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("an acronym given with its words in lower case or after it is specific: \"the one-definition rule (ODR)\", \"RAII (Resource Acquisition Is Initialization)\"", () => {
+  // Each was refused as vague: only capitalised words before the acronym counted as its spelling.
+  for (const text of [
+    "Follow the one-definition rule (ODR).",
+    "Use RAII (Resource Acquisition Is Initialization) principles.",
+    "Apply the single responsibility principle (SRP) everywhere",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Look-alikes: initials that do not spell it, two letters after lower-case words, a country given with its words.
+  for (const text of [
+    "Follow the team rules (TR) strictly",
+    "Keep the general plan (GPX) simple",
+    "Make artificial intelligence (AI) decision-making transparent",
+    "Ask the USA (United States) for help",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
