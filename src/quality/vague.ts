@@ -117,8 +117,10 @@ only also just too very more most less i me my we us our you your he him his she
 // An acronym given with its words: "Incremental Static Regeneration (ISR)", "the one-definition rule (ODR)",
 // "RAII (Resource Acquisition Is Initialization)". In lower case, of 3 letters or more: "artificial
 // intelligence (AI)" is prose's, and two initials match by chance.
-const SPELLED_OUT = /((?:[A-Za-z]+[\s-]+){1,5}[A-Za-z]+)\s*\(([A-Z]{2,6})s?\)/g;
-const SPELLED_AFTER = /(?<![\w-])([A-Z]{2,6})s?\s*\(((?:[A-Za-z]+[\s-]+){1,5}[A-Za-z]+)\)/g;
+// Found by the acronym in parentheses, then its words looked for before it: a pattern of words before "("
+// is tried at every word of the text.
+const ACRONYM_IN_PARENS = /\(([A-Z]{2,6})s?\)/g;
+const SPELLED_AFTER = /(?<![\w-])([A-Z]{2,6})s?\s*\(([A-Za-z]+(?:[\s-]+[A-Za-z]+){1,5})\)/g;
 
 function namesAnAcronym(text: string): boolean {
   // exec in a loop rather than matchAll, which copies the expression on every call.
@@ -134,22 +136,24 @@ function namesAnAcronym(text: string): boolean {
     if (!shortWords().has(lower)) return true;
   }
   if (!text.includes("(")) return false;
-  SPELLED_OUT.lastIndex = 0;
-  for (let m = SPELLED_OUT.exec(text); m; m = SPELLED_OUT.exec(text)) {
-    const words = m[1]!.split(/[\s-]+/);
-    const acronym = m[2]!;
-    // The words that stand for it: the last ones, capitalised ("Static Regeneration") or, for 3+ letters, in any case.
-    const spelled = words.slice(-acronym.length);
-    if (acronym.length < 3 && !spelled.every((w) => /^[A-Z]/.test(w))) continue;
-    if (spelled.map((w) => w[0]).join("").toUpperCase() === acronym) return true;
+  ACRONYM_IN_PARENS.lastIndex = 0;
+  for (let m = ACRONYM_IN_PARENS.exec(text); m; m = ACRONYM_IN_PARENS.exec(text)) {
+    const acronym = m[1]!;
+    // The words that stand for it: the last ones before it, capitalised ("Static Regeneration") or, for 3+ letters, in any case.
+    const spelled = text.slice(Math.max(0, m.index - 120), m.index).trimEnd().split(/[\s-]+/).slice(-acronym.length);
+    if (spelled.length === acronym.length && spellsOut(acronym, spelled)) return true;
   }
   SPELLED_AFTER.lastIndex = 0;
   for (let m = SPELLED_AFTER.exec(text); m; m = SPELLED_AFTER.exec(text)) {
-    const acronym = m[1]!;
-    const words = m[2]!.split(/[\s-]+/);
-    if ((acronym.length >= 3 || words.every((w) => /^[A-Z]/.test(w))) && words.map((w) => w[0]).join("").toUpperCase() === acronym) return true;
+    if (spellsOut(m[1]!, m[2]!.split(/[\s-]+/))) return true;
   }
   return false;
+}
+
+/** Whether `words` are what `acronym` stands for: their initials, and capitalised when it has two letters only. */
+function spellsOut(acronym: string, words: string[]): boolean {
+  if (!words.every((w) => /^[A-Za-z]+$/.test(w)) || (acronym.length < 3 && !words.every((w) => /^[A-Z]/.test(w)))) return false;
+  return words.map((w) => w[0]).join("").toUpperCase() === acronym;
 }
 
 /**
@@ -257,9 +261,14 @@ export function isPlaceholderText(text: string): boolean {
 }
 
 export function hasTechnicalReference(text: string): boolean {
+  return namesAThing(text) || usesATradeWord(text);
+}
+
+/** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
+function namesAThing(text: string): boolean {
   if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
-  return namesATool(text) || usesATradeWord(text);
+  return namesATool(text);
 }
 
 const LOWER_CASE_TERM = /(?<![A-Za-z0-9])[a-z][a-z0-9]{3,}(?![A-Za-z0-9])/g;
@@ -314,7 +323,8 @@ export function checkVagueness(raw: string): QualityIssue[] {
   // Filler phrases are judged by what is left once they are removed: "be careful" plus nothing.
   const rest = FILLER.reduce((t, re) => t.replace(re, " "), text);
   const filler = rest !== text;
-  if (hasTechnicalReference(rest) || (!filler && hasConcreteVerb(rest))) return [];
+  // hasTechnicalReference, with the trade-word list, the dearest look-up, left until a concrete verb has not settled it.
+  if (namesAThing(rest) || (!filler && hasConcreteVerb(rest)) || usesATradeWord(rest)) return [];
   // Decision: vague is a rejection, not a warning — every lesson shown costs an agent context.
   return [{
     layer: "quality", severity: "reject", code: "vague",
