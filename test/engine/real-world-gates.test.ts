@@ -54,14 +54,16 @@ test("regression 12.7: lessons naming different files and tools do not merge", a
   });
 });
 
-test("regression 12.8: the hive gate refuses an id or a handle as a lesson", async () => {
+test("regression 12.8: an id or a handle given to promote as the lesson is never stored as one: it names the entry to promote", async () => {
   await withCairn(async (c) => {
     for (const lesson of ["01a20b48-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "S-12"]) {
-      const r = await c.promote({ lesson: { lesson } });
-      assert.equal(r.action, "rejected", lesson);
-      assert.match(r.reason ?? "", /--from-swarm/);
+      await assert.rejects(c.promote({ lesson: { lesson } }), (e: Error & { code?: string }) => e.code === "NOT_FOUND" && e.message.includes(lesson), lesson);
     }
     assert.equal((await c.stats()).tiers.reduce((n, t) => n + t.total, 0), 0, "an id was stored as a lesson");
+    const added = await c.add({ lesson: "In src/reports/export.ts close the pg cursor in a finally block, otherwise connections leak under load" });
+    const promoted = await c.promote({ lesson: { lesson: added.handle! } });
+    assert.equal(promoted.action, "added", promoted.reason);
+    assert.equal((await c.list({ tier: "hive" }))[0]?.lesson, "In src/reports/export.ts close the pg cursor in a finally block, otherwise connections leak under load");
   });
 });
 
