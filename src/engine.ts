@@ -185,6 +185,12 @@ function assertHiveFilePath(file: string, setting: string): void {
   }
 }
 
+/**
+ * Entries an agent never reads, whatever it asks for: drafts wait for a person; quarantined entries are
+ * suspect, and seed 000's rule is that they are excluded from reads so they cannot influence a prompt.
+ */
+const HIDDEN_FROM_AGENTS: readonly Status[] = ["draft", "quarantined"];
+
 // The hot operations' lazily loaded modules, held once loaded (see core/lazy.ts: import() per call cost a turn of the event loop).
 const injectModule = lazyModule(() => import("./retrieval/inject.js"));
 const writeModule = lazyModule(() => import("./lifecycle/write.js"));
@@ -338,19 +344,21 @@ export class Cairn {
   }
 
   /** Drafts wait for a person: to any other actor (agents, MCP clients) a draft does not exist. */
-  private async visibleEntry(ref: string, actor: string): Promise<Entry> {
+  /** An entry an actor may read: to an agent, a draft (waiting for a person) and a quarantined entry (suspect) do not exist. */
+  private async visibleEntry(ref: string, actor: string, hidden: readonly Status[] = HIDDEN_FROM_AGENTS): Promise<Entry> {
     const { entry } = await locate(this.services, ref);
-    if (entry.lifecycle.status === "draft" && !isHumanActor(actor)) throw new NotFoundError(validateEntryRef(ref));
+    if (hidden.includes(entry.lifecycle.status) && !isHumanActor(actor)) throw new NotFoundError(validateEntryRef(ref));
     return entry;
   }
 
+  /** Before an agent acts on an entry: a draft is not there for it. A quarantined one may still be archived or restored by the agent that quarantined it. */
   private async hideDraft(ref: string, actor: string): Promise<void> {
-    if (!isHumanActor(actor)) await this.visibleEntry(ref, actor);
+    if (!isHumanActor(actor)) await this.visibleEntry(ref, actor, ["draft"]);
   }
 
   private visibleStatuses(statuses: readonly Status[] | undefined): readonly Status[] | undefined {
     if (isHumanActor(this.actor)) return statuses;
-    return (statuses ?? STATUSES).filter((st) => st !== "draft");
+    return (statuses ?? STATUSES).filter((st) => !HIDDEN_FROM_AGENTS.includes(st));
   }
 
   /**

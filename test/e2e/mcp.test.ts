@@ -350,6 +350,12 @@ test("lifecycle tools act on both tiers: feedback, quarantine, promote, archive,
   assert.equal(q.data.entry.status, "quarantined");
   const recall = await call(client, "knowledge_recall", { query: "session token auth middleware" });
   assert.ok(!recall.data.results.some((r: any) => r.id === a.data.id), "a quarantined lesson is never recalled");
+  // Seed 000: quarantined entries are excluded from reads, so they cannot influence prompts — asked for by status or by id.
+  const askedFor = await call(client, "knowledge_query", { status: ["quarantined"] });
+  assert.ok(!askedFor.isError, askedFor.text);
+  assert.ok(!askedFor.data.entries.some((e: any) => e.id === a.data.id), "a quarantined lesson's text reached an agent through knowledge_query");
+  assert.doesNotMatch(askedFor.text, /session token for null/);
+  await assert.rejects(client.readResource({ uri: `cairn://entries/${a.data.id}` }), /No entry/, "a quarantined lesson's text reached an agent as a resource");
 
   const promoted = await call(client, "knowledge_promote", { id: b.data.handle });
   assert.ok(!promoted.isError, promoted.text);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CATEGORIES, KINDS, type Status } from "../../core/entry.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
-/** Everything an agent may still act on; retired entries only when asked for by status. Drafts wait for a person and are never listed to an agent. */
+/** Everything an agent may still act on; retired entries only when asked for by status. Drafts (waiting for a person) and quarantined entries (suspect) are never listed to an agent: the engine leaves them out. */
 const DEFAULT_STATUSES: readonly Status[] = ["candidate", "established", "promoted"];
 const AGENT_STATUSES = ["candidate", "established", "promoted", "archived", "superseded", "quarantined"] as const satisfies readonly Status[];
 
@@ -11,8 +11,9 @@ export const knowledgeQuery = defineTool({
   name: "knowledge_query",
   description:
     "List recorded lessons by filter (newest first) — for reviewing what is known, finding an id to give feedback on, " +
-    "or checking what was archived or quarantined. For lessons relevant to a task use knowledge_recall instead. " +
-    "By default lists candidates, established and promoted entries; pass status to see archived, superseded or quarantined ones.",
+    "or checking what was archived. For lessons relevant to a task use knowledge_recall instead. " +
+    "By default lists candidates, established and promoted entries; pass status to see archived or superseded ones. " +
+    "Drafts and quarantined entries are listed to people only (a human:* actor).",
   args: {
     status: z
       .array(z.enum(AGENT_STATUSES))
