@@ -24,6 +24,12 @@ async function swarm(args: string): Promise<{ parts: Array<{ type: string; text?
   return out as never;
 }
 const answer = async (args: string) => (await swarm(args)).parts[0]!.text!;
+/** Another plugin instance's answer to `/swarm <args>`. */
+async function answerOf(plugin: typeof p, args: string): Promise<string> {
+  const out = { parts: [{ type: "text", text: "template" }] as never[] };
+  await plugin.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: args }, out);
+  return (out.parts[0] as unknown as { text: string }).text;
+}
 
 test("the config hook adds /swarm and keeps the user's commands", () => {
   assert.equal(config.command?.mine?.template, "do my thing");
@@ -165,11 +171,7 @@ test("promote <handle>: an id given as the text promotes that entry, as `cairn p
   const other = await loadPlugin(undefined, p.dir + "-promote-ref");
   try {
     await other.hook("config")({});
-    const run = async (args: string): Promise<string> => {
-      const out = { parts: [{ type: "text", text: "template" }] as never[] };
-      await other.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: args }, out);
-      return (out.parts[0] as unknown as { text: string }).text;
-    };
+    const run = (args: string) => answerOf(other, args);
     assert.match(await run('knowledge add "Use the --frozen-lockfile flag with pnpm install in CI to catch lockfile drift early."'), /Recorded S-1/);
     assert.match(await run("promote S-1"), /Promoted to the hive as H-\d+ \(from /);
     const cairn = await other.cairn();
@@ -184,11 +186,7 @@ test("knowledge add and promote take --category, --tags and --scope as the CLI d
   const other = await loadPlugin(undefined, p.dir + "-add-flags");
   try {
     await other.hook("config")({});
-    const run = async (args: string): Promise<string> => {
-      const out = { parts: [{ type: "text", text: "template" }] as never[] };
-      await other.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: args }, out);
-      return (out.parts[0] as unknown as { text: string }).text;
-    };
+    const run = (args: string) => answerOf(other, args);
     assert.match(await run('knowledge add "Validate the JWT audience in src/auth/verify.ts; tokens minted for other services were accepted." --category security --tags auth,jwt --scope stack:node'), /Recorded S-1/);
     const cairn = await other.cairn();
     const e = await cairn.get("S-1");
