@@ -121,10 +121,10 @@ const OWN: OwnDetector[] = [
   { kind: "cli_password", re: /\bredis-cli\b[^\n|;&]{0,200}?\s(?:-a|--pass)\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /redis-cli/, accept: (v) => !isPlaceholder(v) },
   // `--password value` with a space (the `=` form is an assignment, below), PowerShell's `-Password value`; "--password to the CLI" is prose.
   { kind: "cli_password", re: /(?:^|\s)--?pass(?:word|wd)?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi, needs: /-pass/, lower: true, accept: (v) => isStatedPassword(v, false) },
-  // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…".
+  // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…", "set the redis password to Xk9m…".
   {
     kind: "stated_secret",
-    re: /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key)\s+(?:(?:is|was|of|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
+    re: /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key)\s+(?:(?:is|was|of|to|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
     needs: /passw|passphrase|secret|token|key/,
     lower: true,
     accept: (v, all) => isStatedSecret(v, all),

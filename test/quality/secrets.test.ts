@@ -306,6 +306,24 @@ test("a password stated in a sentence is a secret without a symbol too (Summer20
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("a password set to a value in a sentence is a secret (\"set the redis password to Xk9mQ2vLp7zz\"); \"pass the password to stdin\" is prose", () => {
+  for (const [text, secret] of [
+    ["Set the redis password to Xk9mQ2vLp7zz in config.yml for the cache service", "Xk9mQ2vLp7zz"],
+    ["Change the admin password to Summer2024 after the staging deploy of the api", "Summer2024"],
+    ["Reset the deploy token to 9f8e7d6c5b4a39281726354a5b6c7d8e before the release", "9f8e7d6c5b4a39281726354a5b6c7d8e"],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    "Pass the password to psql through PGPASSWORD, never on the command line.",
+    "Send the token to the auth service over TLS only.",
+    "Rotate the API key to v2 format before 2026-01-01 for the billing client.",
+    "Write the password to ~/.pgpass with mode 0600.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("token formats with a fixed shape that gitleaks misses or cuts off: Sourcegraph and Square before markup, New Relic user keys, Vault batch tokens, TrueNAS API keys, ThingsBoard device tokens, Code Climate reporter ids, Okta API tokens and Postmark server tokens by name", () => {
   for (const [text, secret] of [
     ["The sourcegraph access token " + "sgp_fd1b4edb60bf82b8_" + "a70aabf5f685734b19792789feeb73c6393cd02e<br/> was in the wiki page.", "a70aabf5f685734b19792789feeb73c6393cd02e"],
