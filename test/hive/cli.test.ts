@@ -152,6 +152,30 @@ test("hive push --from a file that does not exist says so and creates nothing (i
   }
 });
 
+test("hive push --to a file, or pull --from a file, says the option wants a postgres:// URL and which command copies into a file (it asked to \"give the team database: --to\" though --to was given)", async () => {
+  const sb = sandbox();
+  try {
+    const p = sb.project("api");
+    const file = path.join(sb.root, "backup.db");
+    const push = await sb.raw(["--json", "--project", p, "hive", "push", "--to", file]);
+    assert.equal(push.code, 2, `${push.stdout}${push.stderr}`);
+    const pushErr = (JSON.parse(push.stdout) as { error: { code: string; message: string } }).error;
+    assert.equal(pushErr.code, "INVALID_INPUT");
+    assert.ok(pushErr.message.includes(file), `names what was given: ${pushErr.message}`);
+    assert.match(pushErr.message, /not a postgres(?:ql)?:\/\/ URL/i);
+    assert.match(pushErr.message, /cairn hive pull --to/);
+    const pull = await sb.raw(["--json", "--project", p, "hive", "pull", "--from", file, "--to", path.join(sb.root, "copy.db")]);
+    assert.equal(pull.code, 2, `${pull.stdout}${pull.stderr}`);
+    const pullErr = (JSON.parse(pull.stdout) as { error: { code: string; message: string } }).error;
+    assert.ok(pullErr.message.includes(file), `names what was given: ${pullErr.message}`);
+    assert.match(pullErr.message, /not a postgres(?:ql)?:\/\/ URL/i);
+    assert.match(pullErr.message, /cairn hive push --from/);
+    assert.equal(fs.existsSync(file), false, "nothing is created at the path given");
+  } finally {
+    sb.cleanup();
+  }
+});
+
 test("hive push of an empty hive to a database that does not exist fails naming it (it reported \"pushed … 0 new\" without ever connecting)", { ...pgTestOptions(), timeout: 120_000 }, async () => {
   const url = new URL(pgTestUrl()!);
   url.pathname = `/cairn_no_such_db_${process.pid}`;

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { CairnError } from "../../../errors.js";
 import type { CopyReport } from "../../../hive/copy.js";
-import { isPostgresUrl } from "../../../store/pg/url.js";
+import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
 import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
 
@@ -57,7 +57,8 @@ Examples:
       action(async (inv, flags: { to?: string; from?: string }) => {
         const config = await configOf(inv);
         const to = flags.to ?? config.hive_url;
-        if (!to || !isPostgresUrl(to)) throw new CairnError("INVALID_INPUT", "Give the team database: --to postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
+        if (!to) throw new CairnError("INVALID_INPUT", "Give the team database: --to postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
+        if (!isPostgresUrl(to)) throw notTeamDatabase("--to", to, "push copies a hive file into a team database; to copy the team hive into a file, run `cairn hive pull --to " + maskUrl(to) + "`");
         const { resolveHivePath } = await import("../../../engine.js");
         const from = flags.from ?? resolveHivePath({ env: inv.env, ...(inv.hivePath && !isPostgresUrl(inv.hivePath) ? { hivePath: inv.hivePath } : {}) }, config);
         printCopy(inv, "pushed", await transfer(from, to, config, inv));
@@ -74,7 +75,8 @@ Examples:
       action(async (inv, flags: { from?: string; to: string }) => {
         const config = await configOf(inv);
         const from = flags.from ?? config.hive_url;
-        if (!from || !isPostgresUrl(from)) throw new CairnError("INVALID_INPUT", "Give the team database: --from postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
+        if (!from) throw new CairnError("INVALID_INPUT", "Give the team database: --from postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
+        if (!isPostgresUrl(from)) throw notTeamDatabase("--from", from, "pull copies a team database into a file; to copy a hive file into the team database, run `cairn hive push --from " + maskUrl(from) + "`");
         if (isPostgresUrl(flags.to)) throw new CairnError("INVALID_INPUT", "--to is a hive file; to copy between databases, pull into a file and push it.");
         printCopy(inv, "pulled", await transfer(from, flags.to, config, inv));
       }),
@@ -121,4 +123,9 @@ Examples:
         }),
       ),
     );
+}
+
+/** A hive option that names a file (or anything else) where a team database is wanted, said with what to run instead. */
+function notTeamDatabase(flag: string, given: string, instead: string): CairnError {
+  return new CairnError("INVALID_INPUT", `${flag} ${maskUrl(given)} is not a postgres:// URL: ${instead}.`);
 }
