@@ -65,6 +65,13 @@ test("supersede --help offers no --supersedes; reject says it takes candidates t
   assert.match(mcp.stdout, /cairn mcp --http/);
 });
 
+test("promote --help says an id or handle given as the text promotes that entry (its [text] still read \"a new lesson to add straight to the hive\")", async () => {
+  const help = await sb.raw(["promote", "--help"]);
+  assert.equal(help.code, 0);
+  const text = help.stdout.replace(/\s+/g, " ");
+  assert.match(text, /text +a new lesson to add straight to the hive, or an entry's id or handle/);
+});
+
 test("an agent's supersede of an approved lesson says it waits for a person, not that it is done", async () => {
   const p = sb.project("supersede-pending");
   const old = await sb.json(p, "add", "Use the v1 token endpoint /oauth/token for service accounts in the billing worker.");

@@ -50,14 +50,14 @@ export function registerLifecycleCommands(program: Command): void {
   lessonOptions(
     program
       .command("promote")
-      .argument("[text]", "a new lesson to add straight to the hive")
+      .argument("[text]", "a new lesson to add straight to the hive, or an entry's id or handle (S-12) to promote that entry")
       .description("promote a swarm entry (--from-swarm) or a new lesson text to the cross-project hive")
       .option("--from-swarm <id>", "the swarm entry to promote"),
   )
     .addHelpText(
       "after",
       `
-Exit codes: 0 promoted or reinforced, 2 rejected by the hive gate.
+Exit codes: 0 promoted or reinforced, 2 rejected by the hive gate, 3 no such entry, 4 already in the hive.
 
 Examples:
   $ cairn promote --from-swarm S-12      (also: cairn promote S-12)
