@@ -15,7 +15,7 @@ export function registerIoCommands(program: Command): void {
     .argument("<file>", "file to import")
     .description("import lessons through the normal write path; bad lines are skipped and reported by number")
     .addOption(new Option("--format <format>", "input format").choices(["auto", ...IMPORT_FORMATS]).default("auto"))
-    .option("--trusted", "bulk load of existing data: skip the quality layer (secrets and sanitising still run)")
+    .option("--trusted", "bulk load of existing data: skip the length limits, advice checks and vagueness (secrets, prompt injection and sanitising still apply) and keep each row's id as external_id")
     .addHelpText(
       "after",
       `
