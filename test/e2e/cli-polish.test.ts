@@ -84,6 +84,19 @@ test("import --help says --trusted still refuses prompt injections (it named onl
   assert.equal(r.body.rejected, 1, JSON.stringify(r.body));
 });
 
+test("an agent's quarantine of an approved lesson says it is a request a person confirms, not that it is quarantined (it printed \"quarantined S-1 (established)\")", async () => {
+  const p = sb.project("quarantine-request");
+  const e = await sb.json(p, "add", "Run go vet ./... before pushing changes to the ingest service in CI.");
+  assert.equal((await sb.run(p, "approve", e.body.handle)).code, 0);
+  const r = await sb.run(p, "quarantine", e.body.handle, "looks outdated", "--actor", "agent:coder");
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /^quarantined/m);
+  assert.match(r.stdout, new RegExp(`requested quarantine of ${e.body.handle}`));
+  assert.match(r.stdout, /a person/);
+  const shown = await sb.json(p, "show", e.body.handle);
+  assert.equal((shown.body.entry ?? shown.body).lifecycle.status, "established");
+});
+
 test("an agent's supersede of an approved lesson says it waits for a person, not that it is done", async () => {
   const p = sb.project("supersede-pending");
   const old = await sb.json(p, "add", "Use the v1 token endpoint /oauth/token for service accounts in the billing worker.");

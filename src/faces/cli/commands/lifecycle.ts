@@ -24,7 +24,16 @@ function simple(program: Command, name: string, description: string, example: st
 export function registerLifecycleCommands(program: Command): void {
   simple(program, "quarantine", "hide an entry from every agent until a person restores it", '$ cairn quarantine S-12 "gives unsafe advice"')
     .argument("[reason]", "why")
-    .action(action(async (inv, ref: string, reason?: string) => withCairn(inv, async (c) => changed(inv, "quarantined", await c.quarantine(ref, reason ?? "")))));
+    .action(
+      action(async (inv, ref: string, reason?: string) =>
+        withCairn(inv, async (c) => {
+          const e = await c.quarantine(ref, reason ?? "");
+          // The engine keeps a lesson a person approved in use and records an agent's call as a request.
+          if (e.lifecycle.status === "quarantined" || inv.out.json) return changed(inv, "quarantined", e);
+          inv.out.line(`requested quarantine of ${e.handle} (${e.lifecycle.status}): a person approved it, so it stays in use until a person confirms (cairn quarantine ${e.handle}) or dismisses (cairn approve ${e.handle}) the request`);
+        }),
+      ),
+    );
 
   simple(program, "restore", "bring back a quarantined or archived entry (it is validated again)", "$ cairn restore S-12")
     .action(action(async (inv, ref: string) => withCairn(inv, async (c) => changed(inv, "restored", await c.restore(ref)))));
