@@ -194,3 +194,20 @@ test("hive push of an empty hive to a database that does not exist fails naming 
     sb.cleanup();
   }
 });
+
+test("init --hive naming a database that does not exist says how to create it (it said only that the database does not exist)", { ...pgTestOptions(), timeout: 120_000 }, async () => {
+  const url = new URL(pgTestUrl()!);
+  const db = `cairn_no_such_db_init_${process.pid}`;
+  url.pathname = `/${db}`;
+  const sb = sandbox();
+  try {
+    const p = sb.project("api");
+    const init = await sb.raw(["--json", "--project", p, "init", "--hive", url.toString()], { env: { ...sb.env, ...PATIENT } });
+    assert.notEqual(init.code, 0, `${init.stdout}${init.stderr}`);
+    const err = JSON.parse(init.stdout) as { error: { code: string; message: string } };
+    assert.match(err.error.message, new RegExp(`database "${db}" does not exist`));
+    assert.ok(err.error.message.includes(`CREATE DATABASE ${db}`), `says how to create it: ${err.error.message}`);
+  } finally {
+    sb.cleanup();
+  }
+});

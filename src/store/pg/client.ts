@@ -155,7 +155,7 @@ export class PgClient implements Querier {
     if (isUnavailableError(e)) {
       return new CairnError("UNAVAILABLE", `The team hive ${this.location} is unreachable: ${message}`, { sqlstate: state });
     }
-    return new CairnError("STORE_ERROR", `The team hive ${this.location} refused a query: ${message}`, { sqlstate: state });
+    return new CairnError("STORE_ERROR", `The team hive ${this.location} refused a query: ${message}${whatToDo(state, this.opts.url)}`, { sqlstate: state });
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = [], opts: ReadOptions = {}): Promise<T[]> {
@@ -250,4 +250,21 @@ export class PgClient implements Querier {
     this.poolPromise = undefined;
     if (pending) await (await pending.catch(() => undefined))?.end().catch(() => undefined);
   }
+}
+
+/** What to do about a refusal a person can fix once, by its SQLSTATE ("" when there is nothing to add). */
+function whatToDo(state: string | undefined, url: string): string {
+  if (state !== "3D000") return "";
+  let db = "";
+  let user = "";
+  try {
+    const u = new URL(url);
+    db = decodeURIComponent(u.pathname.replace(/^\//, ""));
+    user = decodeURIComponent(u.username);
+  } catch {
+    return "";
+  }
+  if (!db) return "";
+  const ident = (name: string) => (/^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
+  return `. Create it once, as a PostgreSQL superuser: CREATE DATABASE ${ident(db)}${user ? ` OWNER ${ident(user)}` : ""}; — then run the command again`;
 }
