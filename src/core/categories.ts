@@ -33,6 +33,14 @@ export const LEGACY_CATEGORY_NAMES = Object.keys(LEGACY_CATEGORIES) as LegacyCat
 export type CategoryName = Category | LegacyCategory;
 export const CATEGORY_NAMES = [...CATEGORIES, ...LEGACY_CATEGORY_NAMES] as [CategoryName, ...CategoryName[]];
 
+/** What to name instead of an unknown category: ours, or opencode-swarm's (the flag and a lesson file say the same). */
+export const CATEGORY_CHOICES = `Use one of ${CATEGORIES.join(", ")}, or opencode-swarm's ${LEGACY_CATEGORY_NAMES.join(", ")}.`;
+
+/** A category name that is neither ours nor opencode-swarm's, said with what is taken. */
+export function unknownCategoryMessage(name: unknown): string {
+  return `${JSON.stringify(String(name))} is not a category Cairn knows. ${CATEGORY_CHOICES}`;
+}
+
 /** For help texts and tool descriptions: the names opencode-swarm users type most, and what happens to them. */
 export const LEGACY_CATEGORY_NOTE =
   "opencode-swarm's names (pattern, lesson, domain, decision, gotcha, convention, …) are also taken: " +

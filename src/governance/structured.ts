@@ -2,7 +2,7 @@
 import { dropUndefined } from "../core/entry-input.js";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
-import { CATEGORY_NAMES, type CategoryName } from "../core/categories.js";
+import { CATEGORY_NAMES, unknownCategoryMessage, type CategoryName } from "../core/categories.js";
 import { ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type Entry, type NewEntryInput, type Priority } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 
@@ -27,7 +27,7 @@ const DocumentSchema = z
     root_cause: nullable(z.enum(ROOT_CAUSES)),
     root_cause_category: nullable(z.enum(ROOT_CAUSES)),
     // Ours or opencode-swarm's: the write path maps the latter as `cairn add --category` does.
-    category: nullable(z.enum(CATEGORY_NAMES)),
+    category: nullable(z.enum(CATEGORY_NAMES, { error: (issue) => unknownCategoryMessage(issue.input) })),
     kind: nullable(z.enum(KINDS)),
     tags: nullable(strings),
     scope: nullable(text),

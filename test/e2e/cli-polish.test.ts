@@ -97,6 +97,17 @@ test("an agent's quarantine of an approved lesson says it is a request a person 
   assert.equal((shown.body.entry ?? shown.body).lifecycle.status, "established");
 });
 
+test("an unknown category in --from-file is answered as the --category flag answers it: naming the value and the names taken (it was zod's \"Invalid option: expected one of …\")", async () => {
+  const p = sb.project("from-file-category");
+  const file = path.join(p, "lesson.yaml");
+  fs.writeFileSync(file, "lesson: Run go vet ./... before pushing changes to the ingest service\ncategory: Tooling\n");
+  const r = await sb.raw(["--project", p, "add", "--from-file", file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /category: "Tooling" is not a category Cairn knows/);
+  assert.match(r.stderr, /Use one of process, architecture, tooling, .*, or opencode-swarm's pattern, /);
+  assert.doesNotMatch(r.stderr, /Invalid option/);
+});
+
 test("an agent's supersede of an approved lesson says it waits for a person, not that it is done", async () => {
   const p = sb.project("supersede-pending");
   const old = await sb.json(p, "add", "Use the v1 token endpoint /oauth/token for service accounts in the billing worker.");

@@ -6,7 +6,7 @@ import { decodeText } from "../../../core/decode.js";
 import { derivedFromLabel } from "../../../core/derived-from.js";
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
 import { CATEGORIES, KINDS, parseStatuses, PRIORITIES, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
-import { CATEGORY_NAMES, LEGACY_CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type CategoryName, type LessonInput } from "../../../core/categories.js";
+import { CATEGORY_CHOICES, CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type CategoryName, type LessonInput } from "../../../core/categories.js";
 import type { LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
 import { action, int, readCairn, withCairn } from "../context.js";
@@ -136,7 +136,7 @@ export async function lessonInput(lesson: string | undefined, f: AddFlags, fromF
 /** Our categories, or opencode-swarm's names for them; anything else is refused with what is accepted. */
 function categoryName(v: string): CategoryName {
   if ((CATEGORY_NAMES as readonly string[]).includes(v)) return v as CategoryName;
-  throw new InvalidArgumentError(`Use one of ${CATEGORIES.join(", ")}, or opencode-swarm's ${LEGACY_CATEGORY_NAMES.join(", ")}.`);
+  throw new InvalidArgumentError(CATEGORY_CHOICES);
 }
 
 /** The lesson options shared by add, promote and supersede (which names what it replaces as an argument). */
