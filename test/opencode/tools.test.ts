@@ -115,3 +115,13 @@ test("failures are tool errors with a reason: unknown id, invalid arguments", as
     /knowledge_add failed \(INVALID_INPUT\): .*Unknown argument "hive_elgible" \(did you mean "hive_eligible"\?\)/,
   );
 });
+
+test("an unknown category gets the answer the CLI gives: the value named and the names taken (it was zod's \"Invalid option: expected one of …\")", async () => {
+  for (const name of ["knowledge_add", "knowledge_promote"]) {
+    await assert.rejects(
+      call(name, { lesson: "Set a connect timeout on the Redis client in src/cache/redis.ts; without one the worker hangs at startup.", category: "Tooling" }),
+      (e: Error) => /"Tooling" is not a category Cairn knows\. Use one of process, .*or opencode-swarm's pattern/.test(e.message) && !/Invalid option/.test(e.message),
+      name,
+    );
+  }
+});

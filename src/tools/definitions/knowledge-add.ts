@@ -1,6 +1,6 @@
 // knowledge_add: record a lesson through the gates; a duplicate reinforces, a rejection comes back with its reason.
 import { z } from "zod";
-import { CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type LessonInput } from "../../core/categories.js";
+import { CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, unknownCategoryMessage, type LessonInput } from "../../core/categories.js";
 import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES } from "../../core/entry.js";
 import { defineTool, writeOutcome } from "./shared.js";
 
@@ -16,7 +16,7 @@ const args = {
         "Be specific (vague advice is rejected) and never include secrets, keys or passwords.",
     ),
   category: z
-    .enum(CATEGORY_NAMES)
+    .enum(CATEGORY_NAMES, { error: (issue) => unknownCategoryMessage(issue.input) })
     .optional()
     .describe(`The area it belongs to (default other): ${CATEGORIES.join(", ")}. ${LEGACY_CATEGORY_NOTE}.`),
   kind: z

@@ -1,6 +1,6 @@
 // knowledge_promote: lift a project lesson (or a new one) into the cross-project hive through the hive gate.
 import { z } from "zod";
-import { CATEGORY_NAMES, LEGACY_CATEGORY_NOTE } from "../../core/categories.js";
+import { CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, unknownCategoryMessage } from "../../core/categories.js";
 import { CATEGORIES } from "../../core/entry.js";
 import { CairnError } from "../../errors.js";
 import { defineTool, writeOutcome } from "./shared.js";
@@ -14,7 +14,7 @@ export const knowledgePromote = defineTool({
   args: {
     id: z.string().min(1).max(200).optional().describe("A project (swarm) entry to promote: its UUID or handle such as S-12."),
     lesson: z.string().min(1).optional().describe("Or: the text of a new cross-project lesson (instead of id)."),
-    category: z.enum(CATEGORY_NAMES).optional().describe(`Category of the new lesson (only with lesson): ${CATEGORIES.join(", ")}. ${LEGACY_CATEGORY_NOTE}.`),
+    category: z.enum(CATEGORY_NAMES, { error: (issue) => unknownCategoryMessage(issue.input) }).optional().describe(`Category of the new lesson (only with lesson): ${CATEGORIES.join(", ")}. ${LEGACY_CATEGORY_NOTE}.`),
     tags: z.array(z.string().min(1)).max(30).optional().describe("Tags of the new lesson (only with lesson)."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
