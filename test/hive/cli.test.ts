@@ -211,3 +211,21 @@ test("init --hive naming a database that does not exist says how to create it (i
     sb.cleanup();
   }
 });
+
+test("init --hive with a server that does not answer says nothing was saved and what to check (it said only \"is unreachable: connect ECONNREFUSED\")", async () => {
+  const sb = sandbox();
+  try {
+    const p = sb.project("api");
+    // Nothing listens on port 1.
+    const init = await sb.raw(["--json", "--project", p, "init", "--hive", "postgres://cairn@127.0.0.1:1/team"]);
+    assert.equal(init.code, 1, `${init.stdout}${init.stderr}`);
+    const err = JSON.parse(init.stdout) as { error: { code: string; message: string } };
+    assert.equal(err.error.code, "UNAVAILABLE");
+    assert.match(err.error.message, /is unreachable/);
+    assert.match(err.error.message, /hive_url was not saved/);
+    assert.match(err.error.message, /127\.0\.0\.1:1/);
+    assert.equal(fs.existsSync(path.join(sb.env.XDG_CONFIG_HOME!, "cairn", "config.json")), false, "no config written");
+  } finally {
+    sb.cleanup();
+  }
+});

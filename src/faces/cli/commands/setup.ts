@@ -35,7 +35,21 @@ Examples:
             let saved: string | undefined;
             if (team) {
               const [, hive] = await cairn.doctor();
-              if (!hive?.reachable) throw new CairnError("UNAVAILABLE", hive?.error ?? `The team hive ${maskUrl(team)} does not answer.`);
+              if (!hive?.reachable) {
+                const why = hive?.error ?? `The team hive ${maskUrl(team)} does not answer.`;
+                const where = (() => {
+                  try {
+                    const u = new URL(team);
+                    return `${u.hostname}:${u.port || "5432"}`;
+                  } catch {
+                    return "the URL's host and port";
+                  }
+                })();
+                throw new CairnError(
+                  "UNAVAILABLE",
+                  `${why.replace(/\.?$/, ".")} hive_url was not saved: check that PostgreSQL is running at ${where} and that the URL's host, port and database are right, then run cairn init --hive again.`,
+                );
+              }
               const { updateUserConfig } = await import("../../../config.js");
               saved = updateUserConfig({ hive_url: team }, inv.env);
             }
