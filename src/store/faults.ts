@@ -87,7 +87,7 @@ export function readOnlyReason(file: string): string | undefined {
 export function damagedMessage(file: string, what: string): string {
   return (
     `The database ${file} is damaged (${what}). Nothing was written to it. ` +
-    "Run `cairn doctor` to see what is affected, then `cairn doctor --repair` to copy every readable lesson into a fresh file " +
+    "Run `cairn doctor` (with the same --project or --hive, if you gave one) to see what is affected, then `cairn doctor --repair` to copy every readable lesson into a fresh file " +
     "(the damaged file is kept beside it, renamed with a timestamp)."
   );
 }

@@ -108,6 +108,17 @@ test("an unknown category in --from-file is answered as the --category flag answ
   assert.doesNotMatch(r.stderr, /Invalid option/);
 });
 
+test("a damaged hive named with --hive is reported with a doctor command that checks that file (it said \"Run `cairn doctor`\", which checks the default hive)", async () => {
+  const p = sb.project("damaged-hive-flag");
+  const bad = path.join(p, "team-hive.db");
+  fs.writeFileSync(bad, "not a database at all, just text that is long enough to be read as a header\n".repeat(20));
+  const r = await sb.raw(["--json", "--project", p, "add", "Run go vet ./... before pushing changes to the ingest service in CI.", "--tier", "hive", "--hive", bad]);
+  assert.notEqual(r.code, 0, r.stdout + r.stderr);
+  const err = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+  assert.equal(err.error.code, "DAMAGED");
+  assert.ok(err.error.message.includes("--hive"), `the doctor command names the hive that was given: ${err.error.message}`);
+});
+
 test("an agent's supersede of an approved lesson says it waits for a person, not that it is done", async () => {
   const p = sb.project("supersede-pending");
   const old = await sb.json(p, "add", "Use the v1 token endpoint /oauth/token for service accounts in the billing worker.");
