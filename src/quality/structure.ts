@@ -1,4 +1,5 @@
 // Structure gate: is there a lesson at all, and is it a size an agent can afford to read?
+import { counted } from "../core/counted.js";
 import { isEntryRef } from "../core/ids.js";
 import { normalizeLessonText } from "./normalize.js";
 import type { GateOptions, QualityIssue } from "./types.js";
@@ -22,14 +23,14 @@ export function checkStructure(text: string, opts: GateOptions = {}): QualityIss
   if (n === 0) return [issue("reject", "empty", "The lesson is empty.")];
   const out: QualityIssue[] = [];
   if (n > HARD_MAX_CHARS) {
-    out.push(issue("reject", "oversize", `The lesson is ${n} characters; nothing over ${HARD_MAX_CHARS} is accepted. Split it or link to a document.`));
+    out.push(issue("reject", "oversize", `The lesson is ${counted(n, "character")}; nothing over ${HARD_MAX_CHARS} is accepted. Split it or link to a document.`));
   } else if (!opts.trusted && n > MAX_CHARS) {
-    out.push(issue("reject", "too_long", `The lesson is ${n} characters; keep it to ${MAX_CHARS} (one insight — put detail in "why").`));
+    out.push(issue("reject", "too_long", `The lesson is ${counted(n, "character")}; keep it to ${MAX_CHARS} (one insight — put detail in "why").`));
   } else if (opts.trusted && n > TRUSTED_SOFT_MAX_CHARS) {
-    out.push(issue("warn", "long_lesson", `The imported lesson is ${n} characters (over ${TRUSTED_SOFT_MAX_CHARS}); consider splitting it.`));
+    out.push(issue("warn", "long_lesson", `The imported lesson is ${counted(n, "character")} (over ${TRUSTED_SOFT_MAX_CHARS}); consider splitting it.`));
   }
   if (!opts.trusted && n < MIN_CHARS) {
-    out.push(issue("reject", "too_short", `The lesson is ${n} characters; at least ${MIN_CHARS} are needed to say what and why.`));
+    out.push(issue("reject", "too_short", `The lesson is ${counted(n, "character")}; at least ${MIN_CHARS} are needed to say what and why.`));
   }
   if (!/\p{L}/u.test(t)) out.push(issue("reject", "no_words", "The lesson contains no words."));
   else if (isEntryRef(t)) {

@@ -351,3 +351,18 @@ test("with the hive switched off, asking for the hive says so instead of answeri
   assert.match(show.stderr, /hive is disabled/);
   assert.doesNotMatch(show.stderr, /either tier/);
 });
+
+test("a count of one reads in the singular: 1 entry, 1 character", async () => {
+  const p = sb.project("singular");
+  assert.equal((await sb.json(p, "add", RULE)).body.action, "added");
+  const out = path.join(p, "one.jsonl");
+  const exported = await sb.run(p, "export", out, "--tier", "swarm");
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.match(exported.stdout, /wrote 1 entry to /);
+  const doctor = await sb.run(p, "doctor");
+  assert.match(doctor.stdout, /\b1 entry\b/);
+  assert.doesNotMatch(doctor.stdout, /\b1 entries\b/);
+  const short = await sb.run(p, "add", "x");
+  assert.equal(short.code, 2);
+  assert.match(short.stderr, /The lesson is 1 character;/);
+});

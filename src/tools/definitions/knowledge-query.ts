@@ -1,5 +1,6 @@
 // knowledge_query: list entries by status, category, kind and tier (newest first), for review rather than relevance.
 import { z } from "zod";
+import { counted } from "../../core/counted.js";
 import { CATEGORIES, KINDS, type Status } from "../../core/entry.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
@@ -39,7 +40,7 @@ export const knowledgeQuery = defineTool({
       order: "newest",
     });
     const text = entries.length
-      ? [`${entries.length} entr${entries.length === 1 ? "y" : "ies"} (${statuses.join(", ")}):`, ...entries.map((e) => entryLine(e))].join("\n")
+      ? [`${counted(entries.length, "entry", "entries")} (${statuses.join(", ")}):`, ...entries.map((e) => entryLine(e))].join("\n")
       : `No entries with status ${statuses.join(", ")}${a.category ? ` in ${a.category}` : ""}${a.kind ? ` of kind ${a.kind}` : ""}.`;
     return { text, data: { count: entries.length, statuses, entries: entries.map(summarize) } };
   },

@@ -1,5 +1,6 @@
 // knowledge_recall: the lessons most relevant to a query, best first, from this project and the hive.
 import { z } from "zod";
+import { counted } from "../../core/counted.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
@@ -36,7 +37,7 @@ export const knowledgeRecall = defineTool({
       : [];
     const query = sanitizeForPrompt(a.query, 80);
     const lines = hits.length
-      ? [`${hits.length} lesson${hits.length === 1 ? "" : "s"} for "${query}":`, ...hits.map((h) => entryLine(h.entry, `, score ${h.score.toFixed(2)}`))]
+      ? [`${counted(hits.length, "lesson")} for "${query}":`, ...hits.map((h) => entryLine(h.entry, `, score ${h.score.toFixed(2)}`))]
       : [`No recorded lessons match "${query}".`];
     if (related.length) lines.push(`Also recorded for these files:`, ...related.map((r) => entryLine(r.entry, ", file match")));
     return {

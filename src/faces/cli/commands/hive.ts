@@ -1,5 +1,6 @@
 // Team hive commands: push a hive file into PostgreSQL, pull it back, see and replay the outbox.
 import type { Command } from "commander";
+import { counted } from "../../../core/counted.js";
 import { CairnError } from "../../../errors.js";
 import type { CopyReport } from "../../../hive/copy.js";
 import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
@@ -99,7 +100,7 @@ Examples:
             const { c: col } = inv.out;
             if (!hiveTier) inv.out.line("hive      (disabled)");
             else if (hiveTier.kind === "sqlite") inv.out.line(`hive      ${hiveTier.location} (a file on this machine)`);
-            else if (hiveTier.reachable) inv.out.line(`hive      ${hiveTier.location}  ${col.green("reachable")}  ${hiveTier.latency_ms} ms  schema v${hiveTier.schema_version}  ${hiveTier.entries} entries`);
+            else if (hiveTier.reachable) inv.out.line(`hive      ${hiveTier.location}  ${col.green("reachable")}  ${hiveTier.latency_ms} ms  schema v${hiveTier.schema_version}  ${counted(hiveTier.entries, "entry", "entries")}`);
             else inv.out.line(`hive      ${hiveTier.location}  ${col.red("unreachable")}: ${hiveTier.error ?? ""}`);
             inv.out.line(`outbox    ${box.counts.pending} pending${box.counts.oldest ? ` (oldest ${box.counts.oldest})` : ""}, ${box.counts.dead} dead`);
             for (const d of box.dead) inv.out.warn(`  dead ${d.op} ${d.id}: ${d.last_error ?? ""}`);

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
+import { counted } from "../../../core/counted.js";
 import { TIERS, type Tier } from "../../../core/enums.js";
 import { CairnError } from "../../../errors.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../../../io/types.js";
@@ -73,12 +74,12 @@ Examples:
           if (file === "-") {
             // stdout carries the entries: the count goes to stderr, as a note, even with --json.
             const { written } = await c.exportFile(process.stdout, { format: flags.format, tier: flags.tier });
-            return inv.out.note(`wrote ${written} entries to stdout`);
+            return inv.out.note(`wrote ${counted(written, "entry", "entries")} to stdout`);
           }
           const abs = path.resolve(file);
           const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier });
           if (inv.out.json) return inv.out.print({ written, file: abs });
-          inv.out.line(`wrote ${written} entries to ${abs}`);
+          inv.out.line(`wrote ${counted(written, "entry", "entries")} to ${abs}`);
         }),
       ),
     );

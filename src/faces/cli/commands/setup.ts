@@ -1,6 +1,7 @@
 // Setup and health commands: init, doctor, config, stats.
 import fs from "node:fs";
 import type { Command } from "commander";
+import { counted } from "../../../core/counted.js";
 import { CairnError } from "../../../errors.js";
 import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
 import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
@@ -199,8 +200,8 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
       for (const t of tiers) {
         const mark = t.integrity === "ok" ? c.green("ok") : c.red(t.integrity);
         if (t.kind === "postgres" && !t.reachable) inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${c.red("unreachable")}: ${t.error ?? ""}`);
-        else if (t.kind === "postgres") inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  schema v${t.schema_version}  round trip ${t.latency_ms} ms  integrity ${mark}`);
-        else inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${t.entries} entries  integrity ${mark}`);
+        else if (t.kind === "postgres") inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${counted(t.entries, "entry", "entries")}  schema v${t.schema_version}  round trip ${t.latency_ms} ms  integrity ${mark}`);
+        else inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${counted(t.entries, "entry", "entries")}  integrity ${mark}`);
         if (t.vectors) {
           const v = t.vectors;
           inv.out.line(`vectors   ${t.tier}: ${vectorSummary(v)}${v.reindexNeeded ? `  ${c.yellow(`${v.missing} without a ${v.current?.modelId ?? "current-model"} vector: run \`cairn reindex\``)}` : ""}`);
