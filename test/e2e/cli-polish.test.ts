@@ -226,6 +226,12 @@ test("export - writes the JSONL to stdout (the count to stderr) and creates no f
   assert.match(r.stderr, /1 entr/);
   assert.ok(!fs.existsSync(path.join(p, "-")));
   assert.ok(!fs.existsSync(path.join(sb.root, "-")));
+  // --json promises one JSON value on stdout; with `-` stdout is the JSON Lines export, so the two are refused together.
+  const both = await sb.run(p, "export", "-", "--json");
+  assert.equal(both.code, 2, both.stderr);
+  const answer = JSON.parse(both.stdout) as { error: { code: string; message: string } };
+  assert.equal(answer.error.code, "INVALID_INPUT");
+  assert.match(answer.error.message, /--json/);
 });
 
 test("import of stdin, a pipe or a folder says what to do instead", async () => {

@@ -69,10 +69,12 @@ Examples:
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
     .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json\n  $ cairn export - --tier swarm | gzip > swarm.jsonl.gz")
     .action(
-      action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all" }) =>
-        readCairn(inv, async (c) => {
+      action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all" }) => {
+        // --json promises one JSON value on stdout, which `-` fills with the export's JSON Lines.
+        if (file === "-" && inv.out.json) throw usageError("`export -` writes the entries to stdout as JSON Lines, so --json (one JSON value on stdout) cannot go with it: drop --json, or give a file to get the count as JSON.");
+        return readCairn(inv, async (c) => {
           if (file === "-") {
-            // stdout carries the entries: the count goes to stderr, as a note, even with --json.
+            // stdout carries the entries: the count goes to stderr, as a note.
             const { written } = await c.exportFile(process.stdout, { format: flags.format, tier: flags.tier });
             return inv.out.note(`wrote ${counted(written, "entry", "entries")} to stdout`);
           }
@@ -80,7 +82,7 @@ Examples:
           const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier });
           if (inv.out.json) return inv.out.print({ written, file: abs });
           inv.out.line(`wrote ${counted(written, "entry", "entries")} to ${abs}`);
-        }),
-      ),
+        });
+      }),
     );
 }
