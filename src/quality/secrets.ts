@@ -145,7 +145,7 @@ const OWN: OwnDetector[] = [
   {
     kind: "credential",
     re: new RegExp(
-      `\\b${SECRET_FIELD}["'\`]?\\s*(?:(?::=|=>|[:=])\\s*(?<q>\\\\?["'\`])(?<v>(?:(?!\\k<q>)\\S){1,256})\\k<q>|(?:=>|:?=)\\s*(?<v2>[^\\s"'\`,;(){}\\[\\]<>&]{1,256}))`,
+      `\\b${SECRET_FIELD}["'\`]?\\s*(?:(?::=|=>|[:=])\\s*(?<q>\\\\?["'\`])(?<v>(?:(?!\\k<q>)[^\\n]){1,256})\\k<q>|(?:=>|:?=)\\s*(?<v2>[^\\s"'\`,;(){}\\[\\]<>&]{1,256}))`,
       "dgi",
     ),
     needs: /pass|pwd|secret/,
@@ -389,6 +389,9 @@ const PASSWORD_FIELD = /(?:pass(?:word|wd|phrase)?|pwd)["'`]?\s*(?::=|=>|[:=])/i
 function isSecretFieldValue(value: string, all: string): boolean {
   // `"Password:",rememberMe:"…"`: what lies between two strings of a minified file, not a value.
   if (/^[,;)\]}]/.test(value)) return false;
+  // Quoted words with spaces are a label or a hint ("At least 8 characters", "Passwort vergessen?") unless, like
+  // a passphrase, they hold a digit and a symbol in a few words ('p@ss w0rd!').
+  if (/\s/.test(value)) return /\d/.test(value) && /[^\w\s]/.test(value) && value.trim().split(/\s+/).length <= 4 && isQuotedPassword(value);
   const password = PASSWORD_FIELD.test(all);
   if (/["'`]$/.test(all)) {
     if (password) return isQuotedPassword(value);

@@ -404,3 +404,20 @@ test("the admin password Jenkins' setup wizard prints is a secret; the wizard's 
   assert.ok(!masked.includes("80b3b6ab6ea8fe1f"), masked);
   assert.deepEqual(findSecrets("Jenkins asks for the password to proceed to installation: read it from secrets/initialAdminPassword.").issues, []);
 });
+
+test("a quoted secret with a space in it is still a secret when it holds a digit and a symbol; a label with spaces is not", () => {
+  for (const [text, secret] of [
+    ["In config.yml jwtsecret: 'p@ss w0rd!' is loaded by the auth service at boot.", "p@ss w0rd!"],
+    ['The old compose file had password = "c0rrect h0rse #battery" for the admin user.', "h0rse #battery"],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    'The i18n file maps "password": "At least 8 characters" to the hint under the field.',
+    'The German bundle maps "password": "Passwort vergessen?" to the reset link.',
+    "RFC 7617's example sends user 'Aladdin' with password: 'open sesame' in Basic auth.",
+    'The form schema has "password": "Enter your password (8+ chars)" as its placeholder.',
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
