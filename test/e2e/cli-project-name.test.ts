@@ -19,6 +19,10 @@ test("a project folder named with terminal escapes and a BiDi override: its name
     const projectLine = init.stdout.split("\n").find((l) => /^project\b/i.test(l)) ?? "";
     assert.match(projectLine, /shop/, init.stdout);
     assert.doesNotMatch(projectLine, HIDDEN, `the project line reaches the terminal clean: ${JSON.stringify(projectLine)}`);
+    // The paths under it too, in init's answer and doctor's report.
+    for (const line of init.stdout.split("\n")) assert.doesNotMatch(line, HIDDEN, `init's answer reaches the terminal clean: ${JSON.stringify(line)}`);
+    const doctor = await sb.run(p, "doctor");
+    for (const line of doctor.stdout.split("\n")) assert.doesNotMatch(line, HIDDEN, `doctor's report reaches the terminal clean: ${JSON.stringify(line)}`);
     const promoted = await sb.json(p, "promote", "Run terraform plan with -lock-timeout=5m in CI so a held Terraform state lock waits instead of failing the job.");
     assert.equal(promoted.code, 0, promoted.stderr);
     // A teammate reads it from the hive.

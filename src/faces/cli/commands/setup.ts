@@ -7,7 +7,7 @@ import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
 import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
 import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
-import { table } from "../format.js";
+import { clean, table } from "../format.js";
 import { printGovernanceStats } from "./governance.js";
 import type { Tier } from "../../../core/entry.js";
 import type { VectorStatus } from "../../../embed/entry-vectors.js";
@@ -57,10 +57,10 @@ Examples:
             const info = { project: cairn.project, swarm: cairn.swarmPath, hive: cairn.hiveLocation ?? null, ...(saved ? { config: saved } : {}) };
             if (inv.out.json) return inv.out.print(info);
             inv.out.line(`project  ${cairn.project.name} (${cairn.project.id})`);
-            inv.out.line(`swarm    ${cairn.swarmPath}`);
-            inv.out.line(`hive     ${cairn.hiveLocation ?? "(disabled)"}`);
+            inv.out.line(`swarm    ${clean(cairn.swarmPath)}`);
+            inv.out.line(`hive     ${cairn.hiveLocation ? clean(cairn.hiveLocation) : "(disabled)"}`);
             if (saved) {
-              inv.out.line(`config   hive_url saved in ${saved}`);
+              inv.out.line(`config   hive_url saved in ${clean(saved)}`);
               if (team && new URL(team).password) inv.out.warn("the URL's password is stored in that file (owner-only); PGPASSWORD or ~/.pgpass keeps it out of config files");
             }
           },
@@ -196,12 +196,12 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
     else {
       const { c } = inv.out;
       inv.out.line(`${ok ? c.green("ok") : c.red("PROBLEM")}  cairn doctor`);
-      inv.out.line(`project   ${cairn.project.name} (${cairn.project.id}) at ${inv.projectDir}`);
+      inv.out.line(`project   ${cairn.project.name} (${cairn.project.id}) at ${clean(inv.projectDir)}`);
       for (const t of tiers) {
         const mark = t.integrity === "ok" ? c.green("ok") : c.red(t.integrity);
-        if (t.kind === "postgres" && !t.reachable) inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${c.red("unreachable")}: ${t.error ?? ""}`);
-        else if (t.kind === "postgres") inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${counted(t.entries, "entry", "entries")}  schema v${t.schema_version}  round trip ${t.latency_ms} ms  integrity ${mark}`);
-        else inv.out.line(`${t.tier.padEnd(9)} ${t.location}  ${counted(t.entries, "entry", "entries")}  integrity ${mark}`);
+        if (t.kind === "postgres" && !t.reachable) inv.out.line(`${t.tier.padEnd(9)} ${clean(t.location)}  ${c.red("unreachable")}: ${clean(t.error ?? "")}`);
+        else if (t.kind === "postgres") inv.out.line(`${t.tier.padEnd(9)} ${clean(t.location)}  ${counted(t.entries, "entry", "entries")}  schema v${t.schema_version}  round trip ${t.latency_ms} ms  integrity ${mark}`);
+        else inv.out.line(`${t.tier.padEnd(9)} ${clean(t.location)}  ${counted(t.entries, "entry", "entries")}  integrity ${mark}`);
         if (t.vectors) {
           const v = t.vectors;
           inv.out.line(`vectors   ${t.tier}: ${vectorSummary(v)}${v.reindexNeeded ? `  ${c.yellow(`${v.missing} without a ${v.current?.modelId ?? "current-model"} vector: run \`cairn reindex\``)}` : ""}`);
@@ -212,19 +212,19 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
         }
       }
       for (const t of tiers) {
-        if (t.read_only) inv.out.line(`${c.yellow("read-only")} ${t.location}: ${t.read_only} (reads work, writes are refused)`);
-        if (t.damaged && t.error) inv.out.line(`${c.red("damaged")}   ${t.error}`);
+        if (t.read_only) inv.out.line(`${c.yellow("read-only")} ${clean(t.location)}: ${clean(t.read_only)} (reads work, writes are refused)`);
+        if (t.damaged && t.error) inv.out.line(`${c.red("damaged")}   ${clean(t.error)}`);
       }
       for (const r of repairs) {
         const recovered = r.tables.reduce((n, t) => n + t.recovered, 0);
         const entries = r.tables.find((t) => t.table === "entries")?.recovered ?? 0;
-        inv.out.line(`${c.green("repaired")}  ${r.file}: ${entries} lessons${r.entries_expected !== undefined ? ` of ${r.entries_expected}` : ""} and ${recovered - entries} other rows copied into a fresh file; damaged file kept as ${r.kept_as}`);
-        if (r.unreadable) inv.out.line(`          nothing could be read from it (${r.unreadable})`);
+        inv.out.line(`${c.green("repaired")}  ${clean(r.file)}: ${entries} lessons${r.entries_expected !== undefined ? ` of ${r.entries_expected}` : ""} and ${recovered - entries} other rows copied into a fresh file; damaged file kept as ${clean(r.kept_as)}`);
+        if (r.unreadable) inv.out.line(`          nothing could be read from it (${clean(r.unreadable)})`);
       }
       if (!cairn.hiveLocation) inv.out.line("hive      (disabled)");
       inv.out.line(`schema    v${LATEST_SCHEMA_VERSION}`);
       inv.out.line(`runtime   node ${process.versions.node}${process.versions.bun ? `, bun ${process.versions.bun}` : ""} (${report.runtime.platform})`);
-      inv.out.line(`config    ${sources.length ? sources.join(", ") : "defaults only"}`);
+      inv.out.line(`config    ${sources.length ? clean(sources.join(", ")) : "defaults only"}`);
     }
     return ok ? EXIT.OK : EXIT.FAILURE;
   });
