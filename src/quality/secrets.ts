@@ -342,13 +342,16 @@ export function isPlaceholder(value: string): boolean {
 const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 /** A call, a URL or a path: `getToken()`, `https://…`, `./keys/dev.pem`. */
 const CALL_URL_OR_PATH = /\(|:\/\/|^\.{0,2}\//;
+/** A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL or a path. */
+function isCodeReference(value: string): boolean {
+  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value);
+}
 /** Words joined by separators (`jwt_with_refresh`, `rotation-policy`): names of things; keys do not read like that. */
 const WORDS_JOINED = /^[a-z]+(?:[_-][a-z0-9]+)*$/;
 
 function isCredentialValue(value: string, all: string): boolean {
   if (isPlaceholder(value)) return false;
-  // Code references rather than literals: a.b.c, getToken(), KEY_NAME, a URL or a path.
-  if (DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value)) return false;
+  if (isCodeReference(value)) return false;
   const key = all.slice(0, all.lastIndexOf(value));
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
   if (WORDS_JOINED.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
@@ -400,7 +403,7 @@ function isSecretFieldValue(value: string, all: string): boolean {
   }
   // `\$_POST[…]` in an escaped PHP string is a variable, as `$_POST` is.
   if (!password || /^\\[$%@]/.test(value) || !isQuotedPassword(value)) return false;
-  return !DOTTED_NAME.test(value) && !CALL_URL_OR_PATH.test(value) && !/^[A-Z][A-Z0-9_]*$/.test(value) && !/^[a-z]+(?:[_-][a-z0-9]+)+$/.test(value);
+  return !isCodeReference(value) && !/^[a-z]+(?:[_-][a-z0-9]+)+$/.test(value);
 }
 /** What a schema or a type annotation says a password field is, not its value. */
 const TYPE_NAMES =
