@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { Pool, PoolClient, PoolConfig, QueryConfig } from "pg";
 import { CairnError } from "../../errors.js";
-import { maskUrl, scrub } from "./url.js";
+import { maskUrl, scrub, teamUrlParts } from "./url.js";
 
 export type PgTlsMode = "disable" | "require" | "verify-full";
 
@@ -254,17 +254,9 @@ export class PgClient implements Querier {
 
 /** What to do about a refusal a person can fix once, by its SQLSTATE ("" when there is nothing to add). */
 function whatToDo(state: string | undefined, url: string): string {
-  if (state !== "3D000") return "";
-  let db = "";
-  let user = "";
-  try {
-    const u = new URL(url);
-    db = decodeURIComponent(u.pathname.replace(/^\//, ""));
-    user = decodeURIComponent(u.username);
-  } catch {
-    return "";
-  }
-  if (!db) return "";
+  const parts = state === "3D000" ? teamUrlParts(url) : undefined;
+  if (!parts?.database) return "";
+  const { database: db, user } = parts;
   const ident = (name: string) => (/^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
   return `. Create it once, as a PostgreSQL superuser: CREATE DATABASE ${ident(db)}${user ? ` OWNER ${ident(user)}` : ""}; — then run the command again`;
 }

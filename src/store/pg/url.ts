@@ -21,6 +21,16 @@ export function maskUrl(url: string): string {
   }
 }
 
+/** The parts of a team database URL a message names (host:port, database, user); undefined when it does not parse. */
+export function teamUrlParts(url: string): { hostPort: string; database: string; user: string } | undefined {
+  try {
+    const u = new URL(url);
+    return { hostPort: `${u.hostname}:${u.port || "5432"}`, database: decodeURIComponent(u.pathname.replace(/^\//, "")), user: decodeURIComponent(u.username) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every secret a URL carries (the password, raw and decoded), to scrub from any text that might echo it. */
 export function secretsOf(url: string): string[] {
   const out = new Set<string>();

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import { counted } from "../../../core/counted.js";
 import { CairnError } from "../../../errors.js";
-import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
+import { isPostgresUrl, maskUrl, teamUrlParts } from "../../../store/pg/url.js";
 import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
 import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
@@ -38,14 +38,7 @@ Examples:
               const [, hive] = await cairn.doctor();
               if (!hive?.reachable) {
                 const why = hive?.error ?? `The team hive ${maskUrl(team)} does not answer.`;
-                const where = (() => {
-                  try {
-                    const u = new URL(team);
-                    return `${u.hostname}:${u.port || "5432"}`;
-                  } catch {
-                    return "the URL's host and port";
-                  }
-                })();
+                const where = teamUrlParts(team)?.hostPort ?? "the URL's host and port";
                 throw new CairnError(
                   "UNAVAILABLE",
                   `${why.replace(/\.?$/, ".")} hive_url was not saved: check that PostgreSQL is running at ${where} and that the URL's host, port and database are right, then run cairn init --hive again.`,
