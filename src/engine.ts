@@ -9,6 +9,7 @@ import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
 import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
+import { nearestExistingAncestor } from "./store/driver.js";
 import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
 import type { RepairReport } from "./store/repair.js";
 import { isEntryRef, validateEntryRef } from "./core/ids.js";
@@ -177,11 +178,9 @@ function assertHiveFilePath(file: string, setting: string): void {
     throw new CairnError("INVALID_CONFIG", `The hive path ${file} (from ${setting}) is a folder; it must name a database file, e.g. ${path.join(file, "hive.db")}.`);
   }
   // The nearest existing ancestor must be a folder, or the hive's folder can never be created.
-  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const st = statOf(dir);
-    if (!st) continue;
-    if (!st.isDirectory()) throw new CairnError("INVALID_CONFIG", `The hive path ${file} (from ${setting}) cannot be created: ${dir} is a file, not a folder. Point ${setting} at a file inside a folder.`);
-    return;
+  const dir = nearestExistingAncestor(path.dirname(file));
+  if (dir && !statOf(dir)?.isDirectory()) {
+    throw new CairnError("INVALID_CONFIG", `The hive path ${file} (from ${setting}) cannot be created: ${dir} is a file, not a folder. Point ${setting} at a file inside a folder.`);
   }
 }
 

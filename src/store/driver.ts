@@ -154,14 +154,15 @@ export async function collectClosedConnections(): Promise<void> {
   await new Promise((r) => setImmediate(r));
 }
 
+/** The closest of `dir` and its ancestors that exists (the root itself is never answered): where creating `dir` would start. */
+export function nearestExistingAncestor(dir: string): string | undefined {
+  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(d)) return d;
+  return undefined;
+}
+
 /** The database's folder cannot be made because a file stands where a folder must be (a file named `.swarm`): name that file. */
 function blockedFolderError(file: string): CairnError {
-  let blocker = path.dirname(file);
-  for (let dir = blocker; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (!fs.existsSync(dir)) continue;
-    blocker = dir;
-    break;
-  }
+  const blocker = nearestExistingAncestor(path.dirname(file)) ?? path.dirname(file);
   return new CairnError("IO_ERROR", `Cannot create the folder for ${file}: ${blocker} is a file, not a folder. Move or rename that file, then run the command again.`, { path: file });
 }
 
