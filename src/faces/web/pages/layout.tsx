@@ -24,8 +24,10 @@ const NAV: Array<{ key: NonNullable<Frame["nav"]>; href: string; label: string; 
   { key: "advisories", href: "/advisories", label: "Advisories", key_hint: "g a" },
 ];
 
-/** A form that changes something: POST with the session's CSRF token. */
-/** `maxBytes`: the server's request limit, for the page to refuse a larger form before sending it (and losing the text). */
+/**
+ * A form that changes something: POST with the session's CSRF token. `maxBytes`: the server's request limit,
+ * for the page to refuse a larger form before sending it (and losing the text).
+ */
 export function ActionForm(props: { action: string; csrf: string; class?: string; id?: string; maxBytes?: number; children?: Child }) {
   return (
     <form method="post" action={props.action} class={props.class} id={props.id} data-max-bytes={props.maxBytes}>
