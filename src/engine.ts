@@ -390,8 +390,8 @@ export class Cairn {
 
   /** The block to inject for an agent turn, within the budget regime; its entries are counted as shown. */
   async inject(context: RetrievalContext, opts: InjectOptions = {}): Promise<InjectResult> {
-    const { injectForContext } = await injectModule();
-    return asCall(() => injectForContext(this.services, context, opts));
+    // In flight from the start: upkeep due while a first call loads its code must wait for the answer too.
+    return asCall(async () => (await injectModule()).injectForContext(this.services, context, opts));
   }
 
   /** One entry by id, handle (S-12, H-3) or imported id, from either tier. */
@@ -592,8 +592,7 @@ export class Cairn {
    */
   async checkAdvisories(query: AdvisoryQuery): Promise<Advisory[]> {
     if (!this.enabled) return [];
-    const { checkAdvisories } = await import("./governance/advisories.js");
-    return asCall(() => checkAdvisories(this.services, query, this.actor));
+    return asCall(async () => (await import("./governance/advisories.js")).checkAdvisories(this.services, query, this.actor));
   }
 
   /** Counts a prevention for entries whose advisory made the agent change course. */
