@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { decodeText } from "./core/decode.js";
 import { SCOPE_PATTERN, SCOPE_RULE } from "./core/enums.js";
+import { makeFolder } from "./core/folders.js";
 import { nearestName } from "./core/nearest-name.js";
 import { InvalidConfigError } from "./errors.js";
 import { maskUrl } from "./store/pg/url.js";
@@ -296,7 +297,7 @@ export function updateUserConfig(patch: Record<string, unknown>, env: NodeJS.Pro
   const current = fs.existsSync(file) ? readJsonFile(file) : {};
   const next = { ...current, ...patch };
   parseConfig(next, file);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeFolder(path.dirname(file));
   // A symlinked config (dotfiles) keeps its link: the file it names is the one replaced.
   const target = fs.existsSync(file) ? fs.realpathSync(file) : file;
   const tmp = `${target}.${process.pid}.tmp`;

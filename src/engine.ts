@@ -9,7 +9,7 @@ import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
 import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
-import { nearestExistingAncestor } from "./store/driver.js";
+import { nearestExistingAncestor } from "./core/folders.js";
 import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
 import type { RepairReport } from "./store/repair.js";
 import { isEntryRef, validateEntryRef } from "./core/ids.js";

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import YAML from "yaml";
 import type { Entry } from "../core/entry.js";
+import { makeFolder } from "../core/folders.js";
 import { CairnError } from "../errors.js";
 import { locate } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
@@ -62,7 +63,7 @@ export async function proposeGuardrail(s: Services, ref: string, opts: { force?:
   const file = path.join(dir, `${entry.handle}-${slugOf(entry.title ?? entry.lesson)}.md`);
   const type = guardrailType(entry.prevention.suggested_guardrail);
   const content = proposal(entry, type, s.now().toISOString());
-  fs.mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const exists = fs.existsSync(file);
   if (exists && !opts.force) throw new CairnError("FORCE_REQUIRED", `${file} already exists; overwriting it must be forced.`, { file });
   // "wx" makes the no-force case atomic against a concurrent writer.

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { decodeText } from "../core/decode.js";
 import { STATUSES, type Entry, type Status } from "../core/entry.js";
+import { makeFolder } from "../core/folders.js";
 import { CairnError } from "../errors.js";
 import { archiveEntry, locate } from "../lifecycle/status.js";
 import { openTiers, type Services } from "../services.js";
@@ -12,7 +13,7 @@ import { editEntry } from "./edit.js";
 import { contentHash, fileNameFor, FILE_RE, folderFor, FOLDER_NAMES, mirrorRoot, parseMirrorText, renderEntry } from "./mirror-format.js";
 
 function writeAtomic(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeFolder(path.dirname(file));
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   fs.writeFileSync(tmp, content);
   fs.renameSync(tmp, file);

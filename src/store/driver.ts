@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { CairnError } from "../errors.js";
+import { makeFolder, nearestExistingAncestor } from "../core/folders.js";
 import { betweenCalls } from "./between-calls.js";
 import { noticeOnce, readOnlyError, readOnlyReason, storeFault } from "./faults.js";
 
@@ -154,10 +155,10 @@ export async function collectClosedConnections(): Promise<void> {
   await new Promise((r) => setImmediate(r));
 }
 
-/** The closest of `dir` and its ancestors that exists (the root itself is never answered): where creating `dir` would start. */
-export function nearestExistingAncestor(dir: string): string | undefined {
-  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(d)) return d;
-  return undefined;
+/** A folder that exists but takes no new folders (a system folder such as /proc): say where to point instead. */
+function noFoldersHereError(file: string): CairnError {
+  const parent = nearestExistingAncestor(path.dirname(file)) ?? path.dirname(file);
+  return new CairnError("IO_ERROR", `Cannot create the folder for ${file}: no folder can be made inside ${parent} (a system folder?). Point it at a folder you can write.`, { path: file });
 }
 
 /** The database's folder cannot be made because a file stands where a folder must be (a file named `.swarm`): name that file. */
@@ -221,11 +222,12 @@ export class SqliteDriver {
     this.readOnly = fs.existsSync(file) ? readOnlyReason(file) : undefined;
     if (file !== ":memory:" && !this.readOnly) {
       try {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        makeFolder(path.dirname(file));
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
         if (err.code === "EACCES" || err.code === "EPERM" || err.code === "EROFS") throw readOnlyError(file, `cannot create its folder (${err.code})`);
         if (err.code === "EEXIST" || err.code === "ENOTDIR") throw blockedFolderError(file);
+        if (err.code === "ENOENT") throw noFoldersHereError(file);
         throw e;
       }
     }

@@ -318,6 +318,17 @@ test("a hive path that names a folder, or lies under a file, is refused saying w
   assert.match(underFile.stderr, /CAIRN_HIVE/);
 });
 
+test("a hive path under /proc is refused at once, not left spinning in Node's recursive mkdir", { skip: !fs.existsSync("/proc/self") && "no /proc here" }, async () => {
+  const p = sb.project("hive-proc");
+  // Node's recursive mkdirSync loops forever under /proc (ENOENT there is not "a parent is missing"): the
+  // timeout is only a guard that turns such a hang into a failure, not a measure of speed.
+  const r = await sb.raw(["--project", p, "list"], { env: { ...sb.env, CAIRN_HIVE: "/proc/cairn-nope/hive.db" }, timeoutMs: 120_000 });
+  assert.notEqual(r.signal, "SIGTERM", "the command hung and was killed");
+  assert.notEqual(r.code, 0, r.stderr);
+  assert.match(r.stderr, /\/proc\/cairn-nope/);
+  assert.match(r.stderr, /CAIRN_HIVE|cannot be created|Cannot create/);
+});
+
 test("a file named .swarm where the project's folder should be is named as the obstacle, not 'mkdir: already exists'", async () => {
   const p = sb.project("swarm-file");
   fs.writeFileSync(path.join(p, ".swarm"), "not a folder");

@@ -12,6 +12,8 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** The signal that ended the process (a test's `timeoutMs` sends SIGTERM). */
+  signal?: NodeJS.Signals | null;
 }
 
 export interface Sandbox {
@@ -25,7 +27,7 @@ export interface Sandbox {
   /** Runs `cairn …args --json` and parses stdout (which must be exactly one JSON value). */
   json<T = any>(project: string, ...args: string[]): Promise<CliResult & { body: T }>;
   /** Runs without --project, e.g. for `--help`. */
-  raw(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult>;
+  raw(args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult>;
   cleanup(): void;
 }
 
@@ -40,11 +42,11 @@ function sandboxEnv(root: string, hive: string): NodeJS.ProcessEnv {
   return env;
 }
 
-export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, maxBuffer: 64 * 1024 * 1024, timeout: opts.timeoutMs ?? 0 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, signal: err ? ((err as { signal?: NodeJS.Signals | null }).signal ?? null) : null });
     });
   });
 }
@@ -76,7 +78,7 @@ export function sandbox(): Sandbox {
       return { ...r, body };
     },
     raw(args, opts = {}) {
-      return runCli(args, { cwd: opts.cwd ?? root, env: opts.env ?? env });
+      return runCli(args, { cwd: opts.cwd ?? root, env: opts.env ?? env, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
     },
     cleanup() {
       fs.rmSync(root, { recursive: true, force: true });

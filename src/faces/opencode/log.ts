@@ -1,6 +1,7 @@
 // The plugin's own log file (<project>/.swarm/cairn-plugin.log): hook failures land here instead of breaking the session.
 import fs from "node:fs";
 import path from "node:path";
+import { makeFolder } from "../../core/folders.js";
 
 const MAX_BYTES = 1_000_000;
 
@@ -15,7 +16,7 @@ export class PluginLog {
   /** Synchronous on purpose: it runs rarely (failures, reports), and a crash right after must not lose the line. */
   write(level: "error" | "warn" | "info", message: string): void {
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      makeFolder(path.dirname(this.file));
       if (!this.checked) {
         this.checked = true;
         // One rotation per process keeps a runaway failure loop from filling the disk.
