@@ -647,6 +647,8 @@ export class Cairn {
     const { sweepExpiredEntries } = await import("./lifecycle/sweep.js");
     const { promoteDueEntries } = await import("./lifecycle/promote.js");
     const sweep = await sweepExpiredEntries(this.services, { phase, actor });
+    // A repeat of the phase just completed does nothing at all, promotions included: nothing new fell due.
+    if (sweep.some((r) => r.skipped)) return { sweep, promotions: [] };
     const promotions = await promoteDueEntries(this.services, actor);
     return { sweep, promotions };
   }

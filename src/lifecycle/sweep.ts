@@ -13,6 +13,8 @@ export interface SweepReport {
   kept_evergreen: string[];
   /** Auto-generated entries shown often and never applied (the audited project: 98 shown, 2 applied). */
   archived_unused: string[];
+  /** Why nothing was done: the phase is the one this project was last swept for. */
+  skipped?: string;
 }
 
 /** Statuses that age in a project. Promoted entries are TTL-exempt; drafts wait for a person, not the clock. */
@@ -27,6 +29,13 @@ export function isEvergreen(e: Entry, s: Services): boolean {
 }
 
 export async function sweepExpiredEntries(s: Services, opts: { phase?: string; actor?: string } = {}): Promise<SweepReport[]> {
+  const claim = opts.phase === undefined ? undefined : await s.swarm.claimSweptPhase?.(opts.phase, s.now().toISOString());
+  if (claim && !claim.claimed) {
+    // Only an immediate repeat is skipped (keyed on the last phase, not every title ever swept), so a later
+    // plan's "Phase 1" still ages once another phase came between.
+    const skipped = `phase "${opts.phase}" was already swept (at ${claim.at}); an immediate repeat would age every lesson twice, so nothing was done. Sweep the next phase when it completes.`;
+    return openTiers(s).map((store) => ({ tier: store.tier, aged: 0, archived: [], removed: [], kept_evergreen: [], archived_unused: [], skipped }));
+  }
   const reports: SweepReport[] = [];
   for (const store of openTiers(s)) {
     try {
@@ -34,6 +43,8 @@ export async function sweepExpiredEntries(s: Services, opts: { phase?: string; a
     } catch (e) {
       // A team hive that is down is swept by the next phase anyone completes; the project's sweep goes on.
       if (store.tier === "hive" && isUnavailable(e)) continue;
+      // A failed project sweep must not count as done, or retrying the same phase would be skipped.
+      if (store.tier === "swarm" && claim?.claimed) await s.swarm.restoreSweptPhase?.(claim.previous).catch(() => undefined);
       throw e;
     }
   }

@@ -370,6 +370,20 @@ END;
 ALTER TABLE reflection_queue ADD COLUMN shares TEXT;
 `,
   },
+  {
+    version: 13,
+    name: "last swept phase",
+    sql: `
+-- The phase the TTL sweep last ran for (one row): \`cairn sweep --phase X\` twice in a row, or the plugin
+-- and the CLI both completing X, would otherwise age every lesson twice. Only the last one is kept, so
+-- a later plan's phase of the same title ages again once another phase came between.
+CREATE TABLE IF NOT EXISTS last_sweep (
+  id    INTEGER PRIMARY KEY CHECK (id = 1),
+  phase TEXT NOT NULL,
+  at    TEXT NOT NULL
+);
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

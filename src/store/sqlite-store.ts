@@ -22,7 +22,7 @@ import {
   countsAfterAnswer, DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, vectorRowsOf, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
-  type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type SweptPhase, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
 export interface EntryRow extends EntryRowColumns {
@@ -385,6 +385,22 @@ export class SqliteStore implements Store {
 
   async claimEffect(effectKey: string): Promise<boolean> {
     return this.driver.run("INSERT OR IGNORE INTO applied_effects(key, at) VALUES (?, ?)", [effectKey, nowIso()]).changes > 0;
+  }
+
+  async claimSweptPhase(phase: string, at: string): Promise<{ claimed: true; previous?: SweptPhase } | { claimed: false; at: string }> {
+    return this.driver.transaction(() => {
+      const last = this.driver.get<SweptPhase>("SELECT phase, at FROM last_sweep WHERE id = 1");
+      if (last?.phase === phase) return { claimed: false as const, at: last.at };
+      this.driver.run("INSERT INTO last_sweep(id, phase, at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET phase = excluded.phase, at = excluded.at", [phase, at]);
+      return last ? { claimed: true as const, previous: { phase: last.phase, at: last.at } } : { claimed: true as const };
+    });
+  }
+
+  async restoreSweptPhase(previous: SweptPhase | undefined): Promise<void> {
+    this.driver.transaction(() => {
+      if (previous) this.driver.run("UPDATE last_sweep SET phase = ?, at = ? WHERE id = 1", [previous.phase, previous.at]);
+      else this.driver.run("DELETE FROM last_sweep WHERE id = 1");
+    });
   }
 
   async enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean> {

@@ -18,6 +18,12 @@ export class DuplicateEntryError extends CairnError {
   }
 }
 
+/** The phase a tier was last swept for, and when. */
+export interface SweptPhase {
+  phase: string;
+  at: string;
+}
+
 export interface EntryFilter {
   statuses?: readonly Status[];
   categories?: readonly Category[];
@@ -391,6 +397,15 @@ export interface Store {
   updateEntryOnce(effectKey: string, id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry | undefined>;
   /** Records an effect key; false when it was already recorded. */
   claimEffect(effectKey: string): Promise<boolean>;
+
+  /**
+   * Records `phase` as the one this tier was last swept for, unless it already is (then claimed is
+   * false and `at` says when). Atomic, so two processes completing one phase age it once. Only the
+   * SQLite store has it: the project (swarm) tier is the one phases age.
+   */
+  claimSweptPhase?(phase: string, at: string): Promise<{ claimed: true; previous?: SweptPhase } | { claimed: false; at: string }>;
+  /** Puts back what claimSweptPhase replaced, when the sweep it was claimed for failed. */
+  restoreSweptPhase?(previous: SweptPhase | undefined): Promise<void>;
 
   /** Durable reflection queue: enqueue is idempotent by id. */
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;

@@ -24,6 +24,7 @@ interface CuratorMemory {
   evidence: Record<string, string>;
   /** Phase number → last status seen, to notice a phase turning complete. */
   phases: Record<string, PhaseStatus>;
+  /** Titles completed here, newest last: a record only; the engine's last swept phase decides a repeat. */
   completed: string[];
   /** Phase title → entries shown to orchestrators during it, for their outcome at completion. */
   shown: Record<string, string[]>;
@@ -281,15 +282,19 @@ export class Curator {
   /** Sweep and promotions once per phase, then the outcome of the lessons shown during it. */
   private async completePhase(title: string): Promise<boolean> {
     const m = await this.load();
-    if (m.completed.includes(title)) return false;
     const cairn = await this.state.cairn();
+    // The engine decides a repeat (the last phase swept, shared with `cairn sweep`): a guard on every title
+    // ever completed here would stop a later plan's "Phase 1" from ever ageing the project again.
     const r = await cairn.completePhase(title, "cairn:phase");
+    // A repeat (`cairn sweep --phase` got there first) still owes the lessons shown here their outcome.
+    const repeat = r.sweep.some((s) => s.skipped);
     const shown = m.shown[title] ?? [];
     if (shown.length) {
       // The engine's outcome queue turns a completed phase into weighted implicit feedback; the id makes it once-only.
       await cairn.recordOutcome({ id: `phase-${hash(`${this.state.directory}\n${title}`)}`, task: title.slice(0, 500), phase: title.slice(0, 120), success: true, shown_entry_ids: shown.slice(-200) });
     }
     delete m.shown[title];
+    if (repeat) return false;
     m.completed = [...m.completed, title].slice(-MAX_REMEMBERED);
     const archived = r.sweep.reduce((n, s) => n + s.archived.length + s.removed.length, 0);
     const promoted = r.promotions.filter((p) => p.action !== "rejected").length;

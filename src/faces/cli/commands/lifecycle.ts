@@ -132,6 +132,11 @@ Examples:
             ? await c.completePhase(flags.phase, inv.actor)
             : { sweep: await c.sweep({ ...(flags.phase ? { phase: flags.phase } : {}), actor: inv.actor }) };
           if (inv.out.json) return inv.out.print(report);
+          const skipped = report.sweep.find((t) => t.skipped)?.skipped;
+          if (skipped) {
+            inv.out.line(`skipped: ${skipped}`);
+            return EXIT.OK;
+          }
           for (const t of report.sweep) {
             inv.out.line(`${t.tier}: aged ${t.aged}, archived ${t.archived.length}, removed ${t.removed.length}, kept evergreen ${t.kept_evergreen.length}`);
           }
