@@ -29,7 +29,7 @@ import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
-import { archiveEntry, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry } from "./lifecycle/status.js";
+import { archiveEntry, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { WriteResult } from "./lifecycle/write.js";
 import type { OutcomeInput } from "./learning/outcome.js";
@@ -498,13 +498,13 @@ export class Cairn {
   }
 
   /** From an agent, on a lesson a person approved, this only records a request (see quarantineEntry). */
-  async quarantine(ref: string, reason: string, actor = this.actor): Promise<Entry> {
+  async quarantine(ref: string, reason: string, actor = this.actor): Promise<StatusChange> {
     this.assertOpenTo(actor);
     await this.hideDraft(ref, actor);
     return quarantineEntry(this.services, ref, reason, actor);
   }
 
-  async restore(ref: string, actor = this.actor): Promise<Entry> {
+  async restore(ref: string, actor = this.actor): Promise<StatusChange> {
     this.assertOpenTo(actor);
     await this.hideDraft(ref, actor);
     return restoreEntry(this.services, ref, actor);

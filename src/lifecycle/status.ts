@@ -47,6 +47,71 @@ function assertMayRetire(e: Entry, actor: string, what: string): void {
   );
 }
 
+/** A status change, with what changed along with it (a hive copy's project original). */
+export type StatusChange = Entry & { also?: Array<{ id: string; handle: string; status: Status }> };
+
+/**
+ * This project's originals of a hive lesson: the swarm entries it was promoted from (by promoted_from,
+ * or by a `promoted` event naming it, as a promotion that reinforced an existing hive lesson leaves).
+ * After a promotion the original is only a record of origin, yet retrieval still finds it, so left
+ * alone it would go on injecting the very lesson a person just hid from every agent.
+ */
+async function originalsHere(s: Services, hive: Entry, statuses: readonly Status[]): Promise<Entry[]> {
+  const found = new Map<string, Entry>();
+  const from = hive.provenance.promoted_from;
+  if (from && (!from.project_id || from.project_id === s.project.id)) {
+    const e = await s.swarm.getEntry(from.entry_id);
+    if (e && statuses.includes(e.lifecycle.status)) found.set(e.id, e);
+  }
+  // Promoted originals are few (each is a lesson this project handed to the hive), so their events are read directly.
+  for await (const e of s.swarm.iterateEntries({ statuses })) {
+    if (found.has(e.id)) continue;
+    const events = await s.swarm.listEvents(e.id, 1000);
+    const last = [...events].reverse().find((ev) => ev.type === "promoted" || ev.type === "quarantined");
+    if (last?.data.hive_id === hive.id) found.set(e.id, e);
+  }
+  return [...found.values()];
+}
+
+async function quarantineOriginals(s: Services, hive: Entry, why: string, actor: string): Promise<StatusChange["also"]> {
+  const also: NonNullable<StatusChange["also"]> = [];
+  for (const e of await originalsHere(s, hive, ["promoted"])) {
+    if (protectedFrom(e, actor)) continue;
+    const done = await s.swarm.updateEntry(
+      e.id,
+      (x) => {
+        x.lifecycle.status = "quarantined";
+        x.lifecycle.status_reason = `its hive copy ${hive.handle} was quarantined: ${why}`.slice(0, 500);
+        return x;
+      },
+      { type: "quarantined", actor, data: { from: e.lifecycle.status, reason: why, hive_id: hive.id } },
+    );
+    also.push({ id: done.id, handle: done.handle, status: done.lifecycle.status });
+  }
+  return also;
+}
+
+/** Only originals that went with this hive copy come back with it (their last quarantine names it), as the promoted record they were. */
+async function restoreOriginals(s: Services, hive: Entry, actor: string): Promise<StatusChange["also"]> {
+  const also: NonNullable<StatusChange["also"]> = [];
+  for (const e of await originalsHere(s, hive, ["quarantined"])) {
+    const events = await s.swarm.listEvents(e.id, 1000);
+    const last = [...events].reverse().find((ev) => ev.type === "quarantined");
+    if (last?.data.hive_id !== hive.id) continue;
+    const done = await s.swarm.updateEntry(
+      e.id,
+      (x) => {
+        x.lifecycle.status = "promoted";
+        x.lifecycle.status_reason = `promoted to hive as ${hive.id}; restored with it`;
+        return x;
+      },
+      { type: "restored", actor, data: { from: "quarantined", hive_id: hive.id } },
+    );
+    also.push({ id: done.id, handle: done.handle, status: done.lifecycle.status });
+  }
+  return also;
+}
+
 /** The flag an agent's quarantine request leaves on an approved lesson, until a person decides. */
 export const QUARANTINE_REQUEST = "quarantine-requested:";
 
@@ -77,7 +142,7 @@ async function setStatus(loc: Located, status: Status, actor: string, type: "qua
  * queue shows, and a `quarantine_requested` event): the lesson stays in circulation until a person
  * quarantines it (which clears the requests) or approves it again (which dismisses them).
  */
-export async function quarantineEntry(s: Services, ref: string, reason: string, actor: string): Promise<Entry> {
+export async function quarantineEntry(s: Services, ref: string, reason: string, actor: string): Promise<StatusChange> {
   const loc = await locate(s, ref);
   if (loc.entry.lifecycle.status === "quarantined") return loc.entry;
   const why = reason || "quarantined without a reason";
@@ -94,7 +159,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
       { type: "quarantine_requested", actor, data: { reason: why.slice(0, 500) } },
     );
   }
-  return loc.store.updateEntry(
+  const done = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
       e.lifecycle.status = "quarantined";
@@ -105,6 +170,9 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
     },
     { type: "quarantined", actor, data: { from: loc.entry.lifecycle.status, reason: why } },
   );
+  if (loc.store.tier !== "hive") return done;
+  const also = await quarantineOriginals(s, done, why, actor);
+  return also?.length ? { ...done, also } : done;
 }
 
 /**
@@ -113,7 +181,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
  * length, advice and vagueness checks, never secrets, injection markers or sanitising): else every long
  * note of a trusted load, once quarantined, could never come back.
  */
-export async function restoreEntry(s: Services, ref: string, actor: string): Promise<Entry> {
+export async function restoreEntry(s: Services, ref: string, actor: string): Promise<StatusChange> {
   const loc = await locate(s, ref);
   if (!["quarantined", "archived"].includes(loc.entry.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined or archived; nothing to restore.`);
@@ -136,7 +204,7 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
     ? "draft"
     : e0.provenance.approved_at || e0.lifecycle.confirmations.length >= s.config.knowledge.confirmations_to_establish ? "established" : "candidate";
   const { settleFeedback } = await import("./feedback.js");
-  return loc.store.updateEntry(
+  const done = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
       e.lifecycle.status = status;
@@ -147,6 +215,9 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
     },
     { type: "restored", actor, data: { from: loc.entry.lifecycle.status } },
   );
+  if (loc.store.tier !== "hive") return done;
+  const also = await restoreOriginals(s, done, actor);
+  return also?.length ? { ...done, also } : done;
 }
 
 export async function archiveEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<Entry> {

@@ -58,6 +58,26 @@ async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => P
   return Promise.all(stores.map((st) => (st === remote ? early : search(st))));
 }
 
+/**
+ * A promoted original still ranked on its own (its hive copy did not absorb it in the merge) whose hive
+ * copy a person quarantined from another project: quarantining it in the promoting project hides the
+ * original too (lifecycle/status.ts), but from elsewhere this project's database cannot be reached, so
+ * the original is left out here. The hive is asked only when such an original is in the pool, once, by
+ * an indexed read of the quarantined lessons this project contributed; if it cannot answer, nothing is hidden.
+ */
+async function withoutQuarantinedOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
+  const alone = scored.slice(0, pool).filter((r) => r.entry.tier === "swarm" && r.entry.lifecycle.status === "promoted");
+  if (!alone.length || !s.hive) return scored;
+  let hidden: Set<string>;
+  try {
+    const quarantined = await s.hive.listEntries({ statuses: ["quarantined"], sourceProjects: [s.project.id] }, { limit: 1000 });
+    hidden = new Set(quarantined.flatMap((h) => (h.provenance.promoted_from?.entry_id ? [h.provenance.promoted_from.entry_id] : [])));
+  } catch {
+    return scored;
+  }
+  return hidden.size ? scored.filter((r) => !(r.entry.tier === "swarm" && hidden.has(r.entry.id))) : scored;
+}
+
 /** Ranked entries for a context (or a plain query as `{ task: query }`). */
 export async function recallForContext(s: Services, given: RetrievalContext, opts: RecallOptions = {}): Promise<ScoredEntry[]> {
   const limit = opts.limit ?? 10;
@@ -108,9 +128,13 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const profileOf = lessonProfiles();
   const k = s.config.knowledge;
   const encounter = { same: k.same_project_weight, cross: k.cross_project_weight };
-  const scored = mergeAcrossTiers(
-    scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),
-    dedup, diversityPool(limit), profileOf,
+  const scored = await withoutQuarantinedOriginals(
+    s,
+    mergeAcrossTiers(
+      scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),
+      dedup, diversityPool(limit), profileOf,
+    ),
+    diversityPool(limit),
   );
   if (opts.diverse === false) return scored.slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.

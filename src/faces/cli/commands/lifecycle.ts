@@ -3,14 +3,16 @@ import { Argument, type Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
 import { VERDICTS, type Verdict } from "../../../core/enums.js";
 import type { PromotionResult } from "../../../lifecycle/promote.js";
+import type { StatusChange } from "../../../lifecycle/status.js";
 import { action, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { lessonInput, lessonOptions, reportWrite } from "./entries.js";
 
 /** One-line confirmation of a status change, or the updated entry as JSON. */
-function changed(inv: Invocation, verb: string, e: Entry): void {
-  if (inv.out.json) inv.out.print(e);
-  else inv.out.line(`${verb} ${e.handle} (${e.lifecycle.status})`);
+function changed(inv: Invocation, verb: string, e: StatusChange): void {
+  if (inv.out.json) return inv.out.print(e);
+  inv.out.line(`${verb} ${e.handle} (${e.lifecycle.status})`);
+  for (const a of e.also ?? []) inv.out.line(`  and this project's original ${a.handle} it was promoted from (${a.status})`);
 }
 
 function simple(program: Command, name: string, description: string, example: string): Command {

@@ -1,0 +1,79 @@
+// Quarantining a promoted lesson's hive copy hides its project original too, and restoring the copy brings both back.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { withCairn } from "../helpers/engine.js";
+import { sandbox } from "../helpers/cli.js";
+import { openCairn } from "../../src/index.js";
+import { addProject, makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+
+const LESSON = "Run the database migrations inside one transaction so a failed step leaves the schema unchanged.";
+const TASK = { task: "Write the database migrations for the new schema so a failed step leaves it unchanged" };
+
+test("engine: a person quarantining H-n quarantines this project's S-n it was promoted from; restoring H-n restores S-n as promoted", async () => {
+  await withCairn(async (c) => {
+    const added = await c.add({ lesson: LESSON, category: "architecture" });
+    assert.equal(added.action, "added", added.reason);
+    const promoted = await c.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    assert.equal((await c.get(added.id!)).lifecycle.status, "promoted");
+
+    const q = await c.quarantine(promoted.id!, "wrong for our driver", "human:alice");
+    assert.equal(q.lifecycle.status, "quarantined");
+    const original = await c.get(added.id!);
+    assert.equal(original.lifecycle.status, "quarantined", "the project original is hidden with its hive copy");
+    assert.match(original.lifecycle.status_reason ?? "", new RegExp(q.handle));
+    const history = await c.history(added.id!);
+    assert.ok(history.some((ev) => ev.type === "quarantined" && ev.data.hive_id === promoted.id), JSON.stringify(history));
+    const block = await c.inject(TASK, { recordShown: false });
+    assert.ok(!block.entries.some((e) => e.id === added.id || e.id === promoted.id), block.text);
+
+    const r = await c.restore(promoted.id!, "human:alice");
+    assert.notEqual(r.lifecycle.status, "quarantined");
+    assert.equal((await c.get(added.id!)).lifecycle.status, "promoted", "the original is back as the record of its promotion");
+    const again = await c.inject(TASK, { recordShown: false });
+    assert.ok(again.entries.some((e) => e.id === promoted.id), again.text);
+  });
+});
+
+test("engine: quarantined from another project, the hive copy's original is no longer injected where it was promoted; restored, it is again", async () => {
+  const box = makeSandbox();
+  const a = await openCairn({ projectDir: addProject(box, "alpha"), hivePath: box.hivePath, env: box.env });
+  const b = await openCairn({ projectDir: addProject(box, "beta"), hivePath: box.hivePath, env: box.env });
+  try {
+    const added = await a.add({ lesson: LESSON, category: "architecture" });
+    const promoted = await a.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    await b.quarantine(promoted.id!, "wrong for every driver", "human:bob");
+    const block = await a.inject(TASK, { recordShown: false });
+    assert.ok(!block.entries.some((e) => e.id === added.id || e.id === promoted.id), block.text);
+    assert.ok(!(await a.recall(TASK.task)).some((h) => h.entry.id === added.id));
+    await b.restore(promoted.id!, "human:bob");
+    const again = await a.inject(TASK, { recordShown: false });
+    assert.ok(again.entries.some((e) => e.id === promoted.id), again.text);
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(box);
+  }
+});
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+test("cli: `cairn quarantine H-n` says the project original went with it; `cairn restore H-n` brings both back", async () => {
+  const p = sb.project("lineage");
+  const added = await sb.json(p, "add", LESSON, "--category", "architecture");
+  assert.equal(added.body.action, "added", added.stderr);
+  const promoted = await sb.json(p, "promote", "--from-swarm", added.body.handle);
+  assert.equal(promoted.code, 0, promoted.stderr);
+  const q = await sb.run(p, "quarantine", promoted.body.handle, "wrong for our driver");
+  assert.equal(q.code, 0, q.stderr);
+  assert.match(q.stdout, new RegExp(`${added.body.handle}\\b`));
+  const shown = await sb.json(p, "show", added.body.handle);
+  assert.match(JSON.stringify(shown.body), /"status":"quarantined"/);
+  const r = await sb.json(p, "restore", promoted.body.handle);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.body.also?.map((a: { handle: string }) => a.handle), [added.body.handle]);
+  const back = await sb.json(p, "show", added.body.handle);
+  assert.match(JSON.stringify(back.body), /"status":"promoted"/);
+});
