@@ -259,16 +259,52 @@ function unknownKeyText(at: readonly PropertyKey[], key: string): string {
   return near ? `${key} (did you mean ${near}?)` : key;
 }
 
+/** One zod issue as the key it is about and what is wrong with it. */
+function issueText(i: z.core.$ZodIssue): { key: string; problem: string } {
+  const key = i.path.join(".") || "(root)";
+  const issue = i as { code: string; values?: unknown[]; keys?: string[]; expected?: string };
+  if (issue.code === "unrecognized_keys") return { key, problem: `unknown key(s) ${(issue.keys ?? []).map((k) => unknownKeyText(i.path, k)).join(", ")}` };
+  if (issue.values) return { key, problem: `must be one of ${issue.values.map(String).join(", ")}` };
+  return { key, problem: i.message };
+}
+
 /** Turns a zod failure into one message naming each bad key and what it accepts. */
 export function describeConfigError(err: z.ZodError, source: string): InvalidConfigError {
   const lines = err.issues.map((i) => {
-    const key = i.path.join(".") || "(root)";
-    const issue = i as { code: string; values?: unknown[]; keys?: string[]; expected?: string };
-    if (issue.code === "unrecognized_keys") return `${key}: unknown key(s) ${(issue.keys ?? []).map((k) => unknownKeyText(i.path, k)).join(", ")}`;
-    if (issue.values) return `${key}: must be one of ${issue.values.map(String).join(", ")}`;
-    return `${key}: ${i.message}`;
+    const t = issueText(i);
+    return `${t.key}: ${t.problem}`;
   });
   return new InvalidConfigError(`Invalid config (${source}):\n  ${lines.join("\n  ")}`, { issues: err.issues });
+}
+
+/** A config layer that was left out: where it came from, the key at fault (none when the file itself is unreadable), and what to do. */
+export interface ConfigProblem {
+  file: string;
+  key?: string;
+  problem: string;
+  fix: string;
+}
+
+/** Each bad key of one layer, with the fix said in the layer's own terms (a file to edit, an env variable to change). */
+function layerProblems(source: string, err: z.ZodError): ConfigProblem[] {
+  const where = source === "env" ? "the CAIRN__… environment variables" : source;
+  return err.issues.flatMap((i): ConfigProblem[] => {
+    const unknown = (i as { code: string }).code === "unrecognized_keys" ? ((i as { keys?: string[] }).keys ?? []) : undefined;
+    if (unknown) {
+      return unknown.map((k) => ({
+        file: source,
+        key: [...i.path.map(String), k].join("."),
+        problem: `unknown key ${unknownKeyText(i.path, k)}`,
+        fix: `Remove or rename it in ${where} (\`cairn config\` lists every key).`,
+      }));
+    }
+    const t = issueText(i);
+    const key = i.path.map(String).join(".");
+    const fix = key
+      ? `Set ${key} in ${where} to a valid value, or delete it to use the default (\`cairn config\` shows each key's default and meaning).`
+      : `Make the top level of ${where} a JSON object of config keys (\`cairn config\` lists them).`;
+    return [{ file: source, ...(key ? { key } : {}), problem: t.problem, fix }];
+  });
 }
 
 export function parseConfig(raw: unknown, source = "options"): CairnConfig {
@@ -281,6 +317,11 @@ export interface LoadConfigOptions {
   projectDir: string;
   overrides?: ConfigInput | Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Leave out a layer (file, env) that does not read or validate and say why in `problems`, instead of
+   * throwing: `cairn doctor` is what a person runs when things are broken, so it must open regardless.
+   */
+  lenient?: boolean;
 }
 
 /** The user config file: CAIRN_CONFIG, else `config.json` in the platform config dir. */
@@ -307,30 +348,50 @@ export function updateUserConfig(patch: Record<string, unknown>, env: NodeJS.Pro
 }
 
 /** Precedence, lowest first: defaults, user file (or CAIRN_CONFIG), project file, env, explicit overrides. */
-export function loadConfig(opts: LoadConfigOptions): { config: CairnConfig; sources: string[] } {
+export function loadConfig(opts: LoadConfigOptions): { config: CairnConfig; sources: string[]; problems: ConfigProblem[] } {
   const env = opts.env ?? process.env;
   const sources: string[] = [];
+  const problems: ConfigProblem[] = [];
   let merged: Record<string, unknown> = {};
+  const add = (source: string, read: () => Record<string, unknown>) => {
+    if (!opts.lenient) {
+      merged = deepMerge(merged, read());
+      sources.push(source);
+      return;
+    }
+    let layer: Record<string, unknown>;
+    try {
+      layer = read();
+    } catch (e) {
+      const why = (e as Error).message;
+      problems.push({ file: source, problem: why, fix: /not valid JSON/.test(why) ? `Correct the JSON in ${source} (or move it aside to use the defaults).` : `Make ${source} readable, or move it aside.` });
+      return;
+    }
+    // Each layer is checked alone, so the finding names the file that holds the bad key.
+    const r = ConfigSchema.safeParse(layer);
+    if (!r.success) {
+      problems.push(...layerProblems(source, r.error));
+      return;
+    }
+    merged = deepMerge(merged, layer);
+    sources.push(source);
+  };
   const userFile = userConfigFile(env);
-  if (env.CAIRN_CONFIG || fs.existsSync(userFile)) {
-    merged = deepMerge(merged, readJsonFile(userFile));
-    sources.push(userFile);
-  }
+  if (env.CAIRN_CONFIG || fs.existsSync(userFile)) add(userFile, () => readJsonFile(userFile));
   const projectFile = path.join(opts.projectDir, ".swarm", "cairn.json");
-  if (fs.existsSync(projectFile)) {
-    merged = deepMerge(merged, readJsonFile(projectFile));
-    sources.push(projectFile);
-  }
+  if (fs.existsSync(projectFile)) add(projectFile, () => readJsonFile(projectFile));
   const fromEnv = envOverrides(env);
-  if (Object.keys(fromEnv).length) {
-    merged = deepMerge(merged, fromEnv);
-    sources.push("env");
-  }
+  if (Object.keys(fromEnv).length) add("env", () => fromEnv);
   if (opts.overrides) {
     merged = deepMerge(merged, opts.overrides as Record<string, unknown>);
     sources.push("options");
   }
-  return { config: parseConfig(merged, sources.join(" + ") || "defaults"), sources };
+  if (!opts.lenient) return { config: parseConfig(merged, sources.join(" + ") || "defaults"), sources, problems };
+  const all = ConfigSchema.safeParse(merged);
+  if (all.success) return { config: all.data, sources, problems };
+  // Layers valid alone can still clash together: say so and fall back to the defaults.
+  problems.push(...layerProblems(sources.join(" + "), all.error));
+  return { config: parseConfig({}, "defaults"), sources: [], problems };
 }
 
 /** The config as it may be shown (`cairn config`, doctor, logs): the hive URL's password masked. */

@@ -7,7 +7,7 @@ import { STATUSES, parseStatuses, type Entry, type EntryEvent, type RejectedLess
 import { ownCategory, type LessonInput } from "./core/categories.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { detectTechStack } from "./core/tech-stack.js";
-import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput } from "./config.js";
+import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput, type ConfigProblem } from "./config.js";
 import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
 import { nearestExistingAncestor } from "./core/folders.js";
 import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
@@ -71,6 +71,12 @@ export interface OpenCairnOptions {
    * project tier answers as empty (an in-memory store; anything written to it is discarded).
    */
   createSwarm?: boolean;
+  /**
+   * Open even when a config file or env layer is invalid: that layer is left out and said in
+   * `configProblems` (`cairn doctor`, which a person runs when things are broken). Default false:
+   * every other command refuses to run on a config it cannot honour.
+   */
+  lenientConfig?: boolean;
 }
 
 export interface AddOptions {
@@ -225,6 +231,8 @@ export class Cairn {
   private readonly teamHiveUrl: string | undefined;
   /** Where the effective config came from (files, env, options), lowest precedence first. */
   readonly configSources: string[];
+  /** Config layers left out because they do not read or validate (only with `lenientConfig`). */
+  readonly configProblems: ConfigProblem[];
   private readonly services: Services;
   private readonly actor: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -236,9 +244,10 @@ export class Cairn {
   /** Use `openCairn()`; the constructor opens both databases synchronously. */
   constructor(opts: OpenCairnOptions) {
     const projectDir = path.resolve(opts.projectDir);
-    const loaded = loadConfig({ projectDir, overrides: opts.config, env: opts.env ?? process.env });
+    const loaded = loadConfig({ projectDir, overrides: opts.config, env: opts.env ?? process.env, ...(opts.lenientConfig ? { lenient: true } : {}) });
     this.config = loaded.config;
     this.configSources = loaded.sources;
+    this.configProblems = loaded.problems;
     this.project = resolveProject(projectDir);
     this.actor = opts.actor ?? "human:cli";
     this.env = opts.env ?? process.env;

@@ -91,6 +91,8 @@ export function invocation(cmd: Command): Invocation {
 export interface OpenOptions {
   /** A command that only reads: a project with no `.swarm/cairn.db` gets none (its tier reads as empty). */
   read?: boolean;
+  /** Open past an invalid config layer, leaving it out (doctor reports it as a finding). */
+  lenientConfig?: boolean;
 }
 
 /** No command conjures a project out of a typo'd path, `init` and `ui` included: `.swarm/` is made in a folder that exists. */
@@ -112,6 +114,7 @@ export async function open(inv: Invocation, opts: OpenOptions = {}): Promise<Cai
     actor: inv.actor,
     env: inv.env,
     ...(opts.read ? { createSwarm: false } : {}),
+    ...(opts.lenientConfig ? { lenientConfig: true } : {}),
   });
 }
 

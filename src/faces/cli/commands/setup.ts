@@ -170,11 +170,12 @@ async function effectiveConfig(inv: Invocation) {
 }
 
 async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promise<number> {
-  const { sources } = await effectiveConfig(inv);
   const repairs = flags.repair ? await repair(inv) : [];
-  return readCairn(inv, async (cairn) => {
+  return withCairn(inv, async (cairn) => {
+    const sources = cairn.configSources;
+    const problems = cairn.configProblems;
     const tiers = await cairn.doctor();
-    const ok = tiers.every((t) => t.integrity === "ok") && !tiers.some((t) => t.outbox?.dead);
+    const ok = tiers.every((t) => t.integrity === "ok") && !tiers.some((t) => t.outbox?.dead) && problems.length === 0;
     const report = {
       ok,
       project: cairn.project,
@@ -182,6 +183,7 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
       schema_version: LATEST_SCHEMA_VERSION,
       runtime: { node: process.versions.node, bun: process.versions.bun ?? null, platform: `${process.platform}-${process.arch}` },
       config_sources: sources,
+      config_problems: problems,
       tiers,
       ...(flags.repair ? { repairs } : {}),
     };
@@ -218,14 +220,19 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
       inv.out.line(`schema    v${LATEST_SCHEMA_VERSION}`);
       inv.out.line(`runtime   node ${process.versions.node}${process.versions.bun ? `, bun ${process.versions.bun}` : ""} (${report.runtime.platform})`);
       inv.out.line(`config    ${sources.length ? clean(sources.join(", ")) : "defaults only"}`);
+      for (const p of problems) {
+        inv.out.line(`${c.red("config")}    ${clean(p.file)}${p.key ? `: ${clean(p.key)}` : ""}: ${clean(p.problem)}`);
+        inv.out.line(`          ${clean(p.fix)}`);
+      }
+      if (problems.length) inv.out.line("          (the checks above ran without the layers at fault; every other command refuses to run until they are fixed)");
     }
     return ok ? EXIT.OK : EXIT.FAILURE;
-  });
+  }, { read: true, lenientConfig: true });
 }
 
 /** Rebuilds each damaged SQLite tier from what can still be read (the damaged file is kept aside). */
 async function repair(inv: Invocation) {
   if (!fs.existsSync(inv.projectDir)) throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
   const { repairCairn } = await import("../../../engine.js");
-  return repairCairn({ projectDir: inv.projectDir, ...(inv.hivePath ? { hivePath: inv.hivePath } : {}), actor: inv.actor, env: inv.env, createSwarm: false });
+  return repairCairn({ projectDir: inv.projectDir, ...(inv.hivePath ? { hivePath: inv.hivePath } : {}), actor: inv.actor, env: inv.env, createSwarm: false, lenientConfig: true });
 }

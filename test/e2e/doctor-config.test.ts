@@ -1,0 +1,58 @@
+// `cairn doctor` with a broken config file reports it as a finding (file, key, problem, fix) and still checks the databases.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { sandbox } from "../helpers/cli.js";
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+const LESSON = "Run the database migrations inside one transaction so a failed step leaves the schema unchanged.";
+
+test("doctor: an invalid value in the project config is a finding naming file, key and fix; the tiers are still checked; exit non-zero", async () => {
+  const p = sb.project("bad-value");
+  assert.equal((await sb.json(p, "add", LESSON)).body.action, "added");
+  const file = path.join(p, ".swarm", "cairn.json");
+  fs.writeFileSync(file, JSON.stringify({ knowledge: { max_inject_count: "lots" } }));
+
+  const text = await sb.run(p, "doctor");
+  assert.equal(text.code, 1, text.stdout + text.stderr);
+  assert.doesNotMatch(text.stderr, /INVALID_CONFIG/);
+  assert.match(text.stdout, /PROBLEM/);
+  assert.ok(text.stdout.includes(file), text.stdout);
+  assert.match(text.stdout, /knowledge\.max_inject_count/);
+  assert.match(text.stdout, /swarm .*1 entry/, "the databases are still checked");
+
+  const json = await sb.json(p, "doctor");
+  assert.equal(json.code, 1, json.stderr);
+  assert.equal(json.body.ok, false);
+  const problem = json.body.config_problems?.[0];
+  assert.ok(problem, JSON.stringify(json.body).slice(0, 600));
+  assert.equal(problem.file, file);
+  assert.equal(problem.key, "knowledge.max_inject_count");
+  assert.ok(problem.problem.length > 0);
+  assert.match(problem.fix, /knowledge\.max_inject_count/);
+  assert.ok(json.body.tiers.some((t: { tier: string; entries: number }) => t.tier === "swarm" && t.entries === 1), JSON.stringify(json.body.tiers));
+});
+
+test("doctor: a config file that is not JSON, and an unknown key, are findings with a fix", async () => {
+  const p = sb.project("bad-json");
+  const file = path.join(p, ".swarm", "cairn.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, "{ knowledge: ");
+  const broken = await sb.json(p, "doctor");
+  assert.equal(broken.code, 1, broken.stderr);
+  assert.equal(broken.body.config_problems[0].file, file);
+  assert.match(broken.body.config_problems[0].problem, /JSON/);
+
+  fs.writeFileSync(file, JSON.stringify({ knowledge: { max_inject_cont: 3 } }));
+  const typo = await sb.json(p, "doctor");
+  assert.equal(typo.code, 1, typo.stderr);
+  assert.match(typo.body.config_problems[0].problem + typo.body.config_problems[0].fix, /max_inject_count/);
+
+  fs.writeFileSync(file, JSON.stringify({ knowledge: { max_inject_count: 3 } }));
+  const fixed = await sb.json(p, "doctor");
+  assert.equal(fixed.code, 0, fixed.stderr);
+  assert.deepEqual(fixed.body.config_problems ?? [], []);
+});
