@@ -31,6 +31,7 @@ import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
 import { archiveEntry, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
+import type { ListedLesson } from "./governance/list-tiers.js";
 import type { WriteResult } from "./lifecycle/write.js";
 import type { OutcomeInput } from "./learning/outcome.js";
 import type { ReflectOptions, ReflectReport } from "./learning/reflect.js";
@@ -418,6 +419,13 @@ export class Cairn {
       listAcrossTiers(s, openTiers(s).filter((st) => tier === "all" || st.tier === tier), f, order, offset, limit),
     );
     return value;
+  }
+
+  /** `list`, with a promoted lesson once: its hive copy names the project original, which is left out (`/swarm knowledge`). */
+  async listLessons(filter: ListFilter = {}): Promise<ListedLesson[]> {
+    const entries = await this.list(filter);
+    const { onePerLesson } = await import("./governance/list-tiers.js");
+    return onePerLesson(this.services, entries);
   }
 
   /** A read of the hive alone, with the hive switched off (or left out as damaged), says so rather than answering empty. */

@@ -60,3 +60,39 @@ export async function listAcrossTiers(s: Services, stores: readonly Store[], fil
   }
   return page;
 }
+
+/** A listed lesson; a hive lesson this project promoted names its project original, which is not listed again. */
+export interface ListedLesson {
+  entry: Entry;
+  promoted_from?: { id: string; handle: string };
+}
+
+/**
+ * One line per lesson: after a promotion the project original (status promoted) is only the record of
+ * where the hive copy came from, so where both are on the page the hive copy stands for the two. An
+ * original whose copy is not on the page (removed, further down, the hive unreachable) stays listed.
+ */
+export async function onePerLesson(s: Services, entries: readonly Entry[]): Promise<ListedLesson[]> {
+  const onPage = new Map(entries.map((e) => [e.id, e]));
+  const originalOf = new Map<string, Entry>();
+  for (const e of entries) {
+    if (e.tier !== "swarm" || e.lifecycle.status !== "promoted") continue;
+    const byLineage = entries.find((h) => h.tier === "hive" && h.provenance.promoted_from?.entry_id === e.id);
+    // A promotion that reinforced an existing hive lesson leaves no lineage on it, only the project's `promoted` event.
+    const hiveId = byLineage?.id ?? (await lastPromotedTo(s, e));
+    if (hiveId && onPage.get(hiveId)?.tier === "hive" && !originalOf.has(hiveId)) originalOf.set(hiveId, e);
+  }
+  const hidden = new Set([...originalOf.values()].map((e) => e.id));
+  return entries
+    .filter((e) => !hidden.has(e.id))
+    .map((e) => {
+      const from = originalOf.get(e.id);
+      return from ? { entry: e, promoted_from: { id: from.id, handle: from.handle } } : { entry: e };
+    });
+}
+
+async function lastPromotedTo(s: Services, e: Entry): Promise<string | undefined> {
+  const events = await s.swarm.listEvents(e.id, 1000).catch(() => []);
+  const ev = [...events].reverse().find((x) => x.type === "promoted" && typeof x.data.hive_id === "string");
+  return ev?.data.hive_id as string | undefined;
+}

@@ -6,6 +6,7 @@ import { LIVE_STATUSES, type Entry } from "../../core/entry.js";
 import { platformDataDir } from "../../config.js";
 import type { LessonInput } from "../../core/categories.js";
 import type { Cairn } from "../../engine.js";
+import type { ListedLesson } from "../../governance/list-tiers.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { cautionOf } from "../../retrieval/render.js";
 import type { PluginState } from "./state.js";
@@ -13,9 +14,9 @@ import type { PluginState } from "./state.js";
 export const HUMAN_ACTOR = "human:opencode";
 const LIST_LIMIT = 25;
 
-export function entryLine(e: Entry): string {
+export function entryLine(e: Entry, note?: string): string {
   const caution = cautionOf(e);
-  return `- [${e.handle}] (${e.tier}/${e.lifecycle.status}/${e.category}) ${caution ? `${caution}: ` : ""}${sanitizeForPrompt(e.lesson, 160)}`;
+  return `- [${e.handle}] (${e.tier}/${e.lifecycle.status}/${e.category}${note ? `; ${note}` : ""}) ${caution ? `${caution}: ` : ""}${sanitizeForPrompt(e.lesson, 160)}`;
 }
 
 /** Where opencode-swarm kept the user's hive: next to ours, under its own name. */
@@ -131,10 +132,11 @@ export async function knowledgeCommand(state: PluginState, args: string[]): Prom
   const cairn = await state.cairn();
   switch (sub) {
     case "list": {
-      const entries = await cairn.list({ statuses: LIVE_STATUSES, limit: LIST_LIMIT + 1 });
+      const entries = await cairn.listLessons({ statuses: LIVE_STATUSES, limit: LIST_LIMIT + 1 });
       if (!entries.length) return `No lessons recorded yet. Add one with \`/${name} knowledge add "…"\`.`;
       const more = entries.length > LIST_LIMIT ? ` (first ${LIST_LIMIT}; search to narrow down)` : "";
-      return [`Live lessons${more}:`, ...entries.slice(0, LIST_LIMIT).map(entryLine)].join("\n");
+      const line = (l: ListedLesson) => entryLine(l.entry, l.promoted_from ? `promoted from this project's ${l.promoted_from.handle}` : undefined);
+      return [`Live lessons${more}:`, ...entries.slice(0, LIST_LIMIT).map(line)].join("\n");
     }
     case "add": {
       const parsed = lessonArgs(rest);
