@@ -81,6 +81,12 @@ font fonts colorblind color-blind mobile-first property-based fixed-point floati
 const TECH_PHRASES =
   /\b(?:test files?|(?:source|version) control|dark mode|error boundar(?:y|ies)|failing tests?|learning rate|loss curves?|(?:tap|touch) targets?|discriminated unions?|type[- ]safe(?:ty)?|responsive design|screen readers?|alt text|law of demeter)\b/i;
 
+// The mechanisms of accessibility work, in plain words: keyboard use, focus, contrast, autoplay, meaning carried by
+// colour alone ("Give every dialog a visible focus ring", "Never auto-play video"). Accessibility wished for
+// ("Ensure accessibility compliance") names none of them.
+const ACCESSIBILITY_PHRASES =
+  /\b(?:keyboard|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|management|rings?|order|indicators?|traps?|outlines?)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -266,7 +272,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -167,6 +167,29 @@ test("an acronym given with its words in lower case or after it is specific: \"t
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule about keyboard use, focus, contrast or autoplay names an accessibility mechanism: \"Give every dialog a visible focus ring\"", () => {
+  // Each shape was refused as vague: the terms of accessibility work are plain English words, two at a time.
+  for (const text of [
+    "Make every menu reachable from the keyboard alone",
+    "Give every dialog a visible focus ring",
+    "Shift focus management to the dialog while it is shown",
+    "Keep the tab order the same as the visual order",
+    "Keep text contrast high against the page background in both themes",
+    "Never auto-play sound or video",
+    "Never signal a failed field by color alone",
+    "Pick chart palettes that survive color-blindness simulators",
+    "Avoid low-contrast labels on the settings page",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still naming nothing: accessibility wished for, and the same words in other senses.
+  for (const text of [
+    "Ensure accessibility compliance",
+    "Keep accessibility in mind for every change",
+    "Keep sections focused and short",
+    "Focus on what matters to the reader",
+    "Use a pleasant color for the background",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
