@@ -87,6 +87,13 @@ const TECH_PHRASES =
 const ACCESSIBILITY_PHRASES =
   /\b(?:keyboard|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|management|rings?|order|indicators?|traps?|outlines?)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion)\b/i;
 
+// The mechanisms of systems code, in plain words: memory allocation, interrupts, hot paths, critical sections,
+// busy-waiting, weak references and retain cycles, newtypes, Go's zero value, unsafe blocks ("Keep critical
+// sections as short as possible", "Avoid dynamic allocation inside interrupts"). "interrupt" only as a noun
+// before its handler or priority, or plural; "allocation" only of memory or plural (not "budget allocation").
+const SYSTEMS_PHRASES =
+  /\b(?:(?:dynamic|heap|memory|stack) allocation|allocations|interrupts|interrupt (?:handlers?|priorit(?:y|ies)|context|latency|service routines?)|hot (?:paths?|loops?)|critical sections?|busy[- ]wait(?:s|ing)?|weak references?|retain cycles?|newtypes?|zero values?|unsafe (?:code|blocks?))\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -272,7 +279,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -190,6 +190,30 @@ test("a rule about keyboard use, focus, contrast or autoplay names an accessibil
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule about memory, interrupts or ownership names a mechanism of systems code: \"Keep critical sections as short as possible\"", () => {
+  // Each shape was refused as vague: allocation, interrupts, critical sections, weak references are plain words.
+  for (const text of [
+    "Avoid dynamic allocation inside interrupts",
+    "Avoid small allocations per frame",
+    "Keep slow formatting out of hot paths",
+    "Keep critical sections as short as possible",
+    "Never busy-wait on a status flag; sleep or yield instead",
+    "Hold parent links as weak references so views can be freed",
+    "Break retain cycles between a view and its delegate",
+    "Give account and order identifiers distinct newtypes",
+    "Design types so that the zero value is ready to use",
+    "Keep unsafe blocks small and explain each one",
+    "Document the interrupt priority of every peripheral",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // The same words in their everyday senses name nothing.
+  for (const text of [
+    "Do not interrupt the user while they are typing",
+    "Keep the budget allocation fair across teams",
+    "Keep the hot team happy",
+    "Keep sections small and simple",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
