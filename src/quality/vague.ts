@@ -94,6 +94,13 @@ const ACCESSIBILITY_PHRASES =
 const SYSTEMS_PHRASES =
   /\b(?:(?:dynamic|heap|memory|stack) allocation|allocations|interrupts|interrupt (?:handlers?|priorit(?:y|ies)|context|latency|service routines?)|hot (?:paths?|loops?)|critical sections?|busy[- ]wait(?:s|ing)?|weak references?|retain cycles?|newtypes?|zero values?|unsafe (?:code|blocks?))\b/i;
 
+// Constructs of a language and parts of a program's structure, in plain words: union types, ternaries, pattern
+// matching, switch expressions, arrow syntax, getters and setters, controllers, decorators, composition over
+// inheritance, the happy path, trailing whitespace, identifiers ("Keep controllers thin", "Expose getters only").
+// Not "type inference" or "error types": "Handle proper type inference" names nothing.
+const CONSTRUCT_PHRASES =
+  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -279,7 +286,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -214,6 +214,35 @@ test("a rule about memory, interrupts or ownership names a mechanism of systems 
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule naming a construct of the language or a part of the code's structure is specific: \"Keep controllers thin\", \"Use a ternary only for short choices\"", () => {
+  // Each shape was refused as vague: the construct is named in plain words (union type, setter, controller, happy path).
+  for (const text of [
+    "Model a result as a union type of success and failure",
+    "Use a ternary only for short, side-effect-free choices",
+    "Prefer pattern matching to nested type tests",
+    "Prefer switch expressions to long if chains",
+    "Prefer the arrow syntax for one-line helpers",
+    "Expose getters only; keep setters private",
+    "Keep controllers thin; the work belongs in services",
+    "Give each decorator a single cross-cutting job",
+    "Favour composition over inheritance for shared behaviour",
+    "Keep the happy path at the left margin",
+    "Strip trailing whitespace from every edited line",
+    "Separate words in names with underscores",
+    "Spell out identifiers in full; no cryptic names",
+    "Prefer explicit type conversions to implicit ones",
+    "Give ids their own types rather than primitive types",
+    "Avoid nested for-comprehensions more than two deep",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still naming nothing: a quality wished for, and look-alike words.
+  for (const text of [
+    "Keep the controls simple for new users",
+    "Prefer clarity over cleverness",
+    "Keep the main flow clean and readable",
+    "Handle proper type inference",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
