@@ -101,6 +101,13 @@ const SYSTEMS_PHRASES =
 const CONSTRUCT_PHRASES =
   /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?)\b/i;
 
+// Methods of data science and machine learning, in plain words: imputation, leakage, grid search, confusion
+// matrices, vectorized operations, train/test splits, notebooks and their markdown cells ("Plot a confusion matrix
+// for every classifier"). Not "data exploration" or "summary statistics": "Begin analysis with data exploration
+// and summary statistics" names nothing.
+const DATA_SCIENCE_PHRASES =
+  /\b(?:imbalanced (?:data(?:sets?)?|classes|labels)|class imbalance|confusion matri(?:x|ces)|imputation|pre-?processing|(?:data|target|label|train(?:ing)?[- ]test) leakage|hyperparameters?|grid search|bayesian optimi[sz]ation|vectori[sz](?:ed|ation|e|ing)|random forests?|linear models?|time[- ]series|hypothesis tests?|data augmentation|feature (?:extraction|engineering|importances?|scaling|selection)|cross[- ]validation|(?:train(?:ing)?|test|validation) (?:splits?|sets?)|training and serving|search spaces?|notebooks?|markdown cells?|precision and recall)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -286,7 +293,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -243,6 +243,28 @@ test("a rule naming a construct of the language or a part of the code's structur
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule naming a method of data science or machine learning is specific: \"Plot a confusion matrix for every classifier\"", () => {
+  // Each shape was refused as vague: the methods are named in plain words (imputation, leakage, grid search).
+  for (const text of [
+    "Never judge a model by accuracy alone on imbalanced data",
+    "Fit imputation on training data only",
+    "Keep preprocessing identical in training and serving",
+    "Prefer vectorized operations to loops over records",
+    "Compare every new model against a random forest baseline",
+    "Look for target leakage before trusting a high score",
+    "Start each notebook with a markdown cell that states its question",
+    "Keep time-series folds in date order",
+    "Plot a confusion matrix for every classifier",
+    "Prefer Bayesian optimization to a blind grid search",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still naming nothing: analysis wished for, and the same words in everyday senses.
+  for (const text of [
+    "Begin analysis with data exploration and summary statistics.",
+    "Keep the model simple and the results honest",
+    "Keep a series of small notes about the work",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
