@@ -108,6 +108,13 @@ const CONSTRUCT_PHRASES =
 const DATA_SCIENCE_PHRASES =
   /\b(?:imbalanced (?:data(?:sets?)?|classes|labels)|class imbalance|confusion matri(?:x|ces)|imputation|pre-?processing|(?:data|target|label|train(?:ing)?[- ]test) leakage|hyperparameters?|grid search|bayesian optimi[sz]ation|vectori[sz](?:ed|ation|e|ing)|random forests?|linear models?|time[- ]series|hypothesis tests?|data augmentation|feature (?:extraction|engineering|importances?|scaling|selection)|cross[- ]validation|(?:train(?:ing)?|test|validation) (?:splits?|sets?)|training and serving|search spaces?|notebooks?|markdown cells?|precision and recall)\b/i;
 
+// Parts of deployment and serving, in plain words: base images, firewalls, resource groups, managed identities and
+// service principals, idempotent applies, artifacts, connection pools, status codes, file paths, background tasks,
+// a browser extension's content and background scripts ("Start from a slim base image", "Share one connection pool
+// per process"). "path" and "image" alone are everyday words: only these compounds count.
+const DEPLOYMENT_PHRASES =
+  /\b(?:base images?|firewalls?|resource groups?|service principals?|managed identit(?:y|ies)|reserved instances?|idempoten(?:t|cy|ce)|exporters?|matrix (?:builds?|strateg(?:y|ies)|jobs?)|artifacts?|retention polic(?:y|ies)|service discovery|dynamic inventory|connection pool(?:s|ing)?|status codes?|static files?|(?:file|relative|absolute) paths?|background (?:tasks?|jobs?|scripts?|pages?)|content scripts?|mime types?|health checks?|load balancing|autoscal(?:e|ing|er))\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -293,7 +300,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -265,6 +265,28 @@ test("a rule naming a method of data science or machine learning is specific: \"
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule naming a part of deployment or serving is specific: \"Start from a slim base image\", \"Share one connection pool per process\"", () => {
+  // Each shape was refused as vague: the parts are named in plain words (base image, resource group, status codes).
+  for (const text of [
+    "Start from a slim base image with few layers",
+    "Keep one firewall in front of all the services",
+    "Put related resources in one resource group",
+    "Prefer a managed identity to a service principal",
+    "Keep every apply idempotent",
+    "Keep artifacts for thirty days only",
+    "Share one connection pool per process",
+    "Answer missing records with the right status codes",
+    "Keep file paths relative to the project folder",
+    "Hand heavy work to background tasks",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still naming nothing: infrastructure wished lean, and the same words in everyday senses.
+  for (const text of [
+    "Keep the infrastructure lean and avoid unnecessary complexity",
+    "Keep the big picture in mind",
+    "Choose your own path in life",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
