@@ -25,7 +25,7 @@ const TECH_PATTERNS: RegExp[] = [
   /(?:^|\s)[@#][\w-]+/, // decorators, issue refs
   /(?:^|\s)_(?=$|[\s.,;:!?)])/, // the bare `_` of Go, Rust and Python
   /(?:^|[\s(])\.[A-Za-z][\w-]*/, // a name written with its dot: .NET, .editorconfig
-  /\b[A-Za-z]#(?![\w#])/, // C#, F#
+  /\b[A-Za-z]#(?![\w#])|\bC\+\+(?![\w+])/, // C#, F#, C++ (capitalised: "schreibe c++ code" is a request, not a rule)
   // make the build tool, not the verb ("Make the code better"): run, used or given a flag.
   /\b(?:run|runs|running|use|using|via|with|invoke|call)\s+`?make\b|\bmake\s+-[A-Za-z]/i,
   QUOTED_VALUES,
@@ -190,6 +190,27 @@ function spellsOut(acronym: string, words: string[]): boolean {
   return words.map((w) => w[0]).join("").toUpperCase() === acronym;
 }
 
+// A product no list knows, written as a name mid-sentence before what it is made of or makes: "Bicep files", "Go
+// code", "Power Fx syntax", "Logic Apps resources", "Livewire's validation features". Found by the noun; the
+// capitalised run before it (not after a sentence's end) names a product when it is two words or more, or one
+// word that is no short English word (assets/quality/short-words.txt) nor a word of praise: "Clean code",
+// "Proper code", "Your files" and "Bob the files" name nothing. After a possessive, two words may come between.
+const PRODUCT_NOUN =
+  /(?<=[a-z0-9,;)] )([A-Z][A-Za-z0-9]*(?:\+\+)?(?: [A-Z][A-Za-z0-9]*){0,2})(?:(['’]s)((?: [a-z][a-z-]*){0,2}))? (?:files?|syntax|features?|utilities|applications?|apps|librar(?:y|ies)|frameworks?|plugins?|templates?|scripts?|expressions|code|projects?|runtime|resources|events|workflows?|formulas|components|modules|extensions?|packages)\b/g;
+// Words of praise written with a capital for stress ("Write Proper code"); short ones are in short-words.txt.
+const PRAISE_WORDS = new Set("proper simple better quality secure modern robust readable maintainable efficient correct consistent elegant idiomatic production working complete reusable perfect beautiful awesome amazing excellent optimal".split(" "));
+
+function namesAProductBeforeItsNoun(text: string): boolean {
+  PRODUCT_NOUN.lastIndex = 0;
+  for (let m = PRODUCT_NOUN.exec(text); m; m = PRODUCT_NOUN.exec(text)) {
+    const words = m[1]!.split(" ").map((w) => w.toLowerCase());
+    if (words.some((w) => FUNCTION_WORDS.has(w) || PRAISE_WORDS.has(w))) continue;
+    if (m[3] && m[3].trim().split(" ").some((w) => FUNCTION_WORDS.has(w))) continue;
+    if (words.length >= 2 || !(shortWords().has(words[0]!) || PRAISE_WORDS.has(words[0]!))) return true;
+  }
+  return false;
+}
+
 /**
  * A lesson that names a tool, library, framework or standard is specific: "Run Ruff before
  * committing", "Use Pydantic models", "Meet WCAG AA contrast". Package names that are also English
@@ -206,6 +227,7 @@ function namesATool(text: string): boolean {
     if (STANDARDS.has(a) || DOMAIN_WORDS.has(a) || names.has(a)) return true;
   }
   if (namesAnAcronym(text)) return true;
+  if (!titleCase && namesAProductBeforeItsNoun(text)) return true;
   let sentenceStart = true;
   for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[.!?:;]/g)) {
     const w = m[0];

@@ -287,6 +287,31 @@ test("a rule naming a part of deployment or serving is specific: \"Start from a 
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a product no list knows, named before its noun mid-sentence, is specific: \"Keep Bicep files short\", \"Use Livewire's validation features\"", () => {
+  // Each shape was refused as vague: the product's name is in no list, but written as a name before what it makes.
+  for (const text of [
+    "Keep Quarkus resources out of the image",
+    "Write plain, idiomatic Go code",
+    "Prefer Power Fx expressions over nested conditions",
+    "Lean on Foundry's fuzz testing features for edge cases",
+    "Use Livewire's validation features instead of hand-rolled ones",
+    "Keep Logic Apps resources in their own group",
+    "Prefer Flexbox utilities for one-dimensional layouts",
+    "Prefer the C++ standard library to home-grown helpers",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Look-alikes naming nothing: a person, a word capitalised for stress, a function word, Title Case.
+  for (const text of [
+    "Ask Nicky about the plan before you start",
+    "Write Clean code every day",
+    "Write Proper code every day",
+    "Follow the User's intent PRECISELY",
+    "Tell Bob the files are ready",
+    "Write Code That Doesn't Break the Universe",
+    "Keep all Your files tidy",
+    "schreibe c++ code",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
