@@ -115,6 +115,12 @@ const DATA_SCIENCE_PHRASES =
 const DEPLOYMENT_PHRASES =
   /\b(?:base images?|firewalls?|resource groups?|service principals?|managed identit(?:y|ies)|reserved instances?|idempoten(?:t|cy|ce)|exporters?|matrix (?:builds?|strateg(?:y|ies)|jobs?)|artifacts?|retention polic(?:y|ies)|service discovery|dynamic inventory|connection pool(?:s|ing)?|status codes?|static files?|(?:file|relative|absolute) paths?|background (?:tasks?|jobs?|scripts?|pages?)|content scripts?|mime types?|health checks?|load balancing|autoscal(?:e|ing|er))\b/i;
 
+// Visual properties of a design, in plain words: gradients, shadows, borders, corner radius, opacity, padding and
+// margins, line height, aspect ratios, accent colours, typography ("Give borders or shadows to cards, never both").
+// Not "transition": eval/gates' generic "Use proper transition utilities" names nothing.
+const VISUAL_PHRASES =
+  /\b(?:gradients?|(?:drop )?shadows|borders|(?:border|corner|card) radius|opacity|padding|margins|line heights?|letter spacing|aspect ratios?|accent colou?rs?|logical pixels|type scale|typography|text decoration)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -322,7 +328,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

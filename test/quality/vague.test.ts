@@ -312,6 +312,26 @@ test("a product no list knows, named before its noun mid-sentence, is specific: 
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule naming a visual property of a design is specific: \"Give borders or shadows to cards, never both\"", () => {
+  // Each shape was refused as vague: the properties are plain words (gradient, radius, padding, line height).
+  for (const text of [
+    "Keep drop shadows soft and faint",
+    "Prefer one gradient per surface, and never across hues",
+    "Keep corner radius the same on every card",
+    "Keep line height generous for body text",
+    "Prefer padding over margins inside cards",
+    "Keep aspect ratios fixed for thumbnails",
+    "Allow one accent color per screen",
+    "Give borders or shadows to cards, never both",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still naming nothing: a look wished for, and eval/gates' generic "proper transition utilities".
+  for (const text of [
+    "Use proper transition utilities",
+    "Keep the design pretty and consistent",
+    "Make it look nice for everyone",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
