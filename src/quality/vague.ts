@@ -121,6 +121,12 @@ const DEPLOYMENT_PHRASES =
 const VISUAL_PHRASES =
   /\b(?:gradients?|(?:drop )?shadows|borders|(?:border|corner|card) radius|opacity|padding|margins|line heights?|letter spacing|aspect ratios?|accent colou?rs?|logical pixels|type scale|typography|text decoration)\b/i;
 
+// The layout of source text and the matching of files: blank lines, tabs against spaces, backslashes and line
+// continuations, recipe lines, globs ("Indent recipe lines with tabs, never spaces"). Tabs only against spaces:
+// "browser tabs" name nothing.
+const SOURCE_LAYOUT_PHRASES =
+  /\b(?:blank lines?|(?:spaces|tabs),? (?:instead of|over|not|never|rather than) (?:spaces|tabs)|(?:with|use) tabs,? (?:not|never) spaces|tabs for indentation|backslash(?:es)?|line continuations?|recipe lines?|glob(?:s| patterns?))\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -328,7 +334,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -332,6 +332,20 @@ test("a rule naming a visual property of a design is specific: \"Give borders or
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule about the layout of source text is specific: \"Indent recipe lines with tabs, never spaces\", \"Keep glob patterns accurate\"", () => {
+  // Each shape was refused as vague: blank lines, tabs against spaces, backslashes, globs are plain words.
+  for (const text of [
+    "Put one blank line between top-level definitions",
+    "Indent recipe lines with tabs, never spaces",
+    "End a continued line with a single backslash",
+    "Keep glob patterns accurate",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // The same words in everyday senses name nothing.
+  for (const text of ["Keep your browser tabs few", "Drop a line to the team now and then", "Keep a blank face in meetings"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
