@@ -127,6 +127,12 @@ const VISUAL_PHRASES =
 const SOURCE_LAYOUT_PHRASES =
   /\b(?:blank lines?|(?:spaces|tabs),? (?:instead of|over|not|never|rather than) (?:spaces|tabs)|(?:with|use) tabs,? (?:not|never) spaces|tabs for indentation|backslash(?:es)?|line continuations?|recipe lines?|glob(?:s| patterns?))\b/i;
 
+// Techniques of program design, in plain words: immutability and mutation, recursion, pure logic and side effects,
+// feature flags, exit conditions and infinite loops, serializable state, global state, domain events, eventual
+// consistency, bounded contexts ("Keep pure logic apart from side effects"). "state" alone names nothing.
+const DESIGN_PHRASES =
+  /\b(?:immutab(?:le|ility)|mutab(?:le|ility)|mutations?|recursion|recursive(?:ly)?|pure (?:logic|functions?)|side[- ]effects?|feature (?:flags?|toggles?)|exit conditions?|infinite loops?|serializable|global state|domain events?|eventual consistency|bounded contexts?|value objects?|aggregate roots?|event sourcing)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -334,7 +340,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || DESIGN_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -346,6 +346,26 @@ test("a rule about the layout of source text is specific: \"Indent recipe lines 
   }
 });
 
+test("a rule naming a technique of program design is specific: \"Keep pure logic apart from side effects\", \"Hide unfinished work behind feature flags\"", () => {
+  // Each shape was refused as vague: immutability, recursion, side effects, feature flags, domain events are plain words.
+  for (const text of [
+    "Keep settings immutable after start-up",
+    "Avoid mutation of shared lists",
+    "Prefer iteration to recursion for deep nesting",
+    "Keep pure logic apart from side effects",
+    "Hide unfinished work behind feature flags",
+    "Give every polling loop an exit condition",
+    "Keep entity state serializable",
+    "Name domain events in the past tense",
+    "Accept eventual consistency between bounded contexts",
+    "Keep global state to a minimum",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // The same words in everyday senses, and "state" alone, name nothing.
+  for (const text of ["Keep your opinions flexible", "Keep the state of the project clear", "Avoid side trips during the sprint"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
