@@ -133,6 +133,12 @@ const SOURCE_LAYOUT_PHRASES =
 const DESIGN_PHRASES =
   /\b(?:immutab(?:le|ility)|mutab(?:le|ility)|mutations?|recursion|recursive(?:ly)?|pure (?:logic|functions?)|side[- ]effects?|feature (?:flags?|toggles?)|exit conditions?|infinite loops?|serializable|global state|domain events?|eventual consistency|bounded contexts?|value objects?|aggregate roots?|event sourcing)\b/i;
 
+// Mechanisms of smart contracts, in plain words: gas, timelocks, multisig, self-destruct, on-chain and off-chain
+// ("Put every admin action behind a timelock"). Not "contract" alone: eval/gates' generic "Implement effective
+// state machine patterns for complex contract logic" names nothing; gas only in a contract's senses.
+const CONTRACT_PHRASES =
+  /\b(?:gas[- ](?:usage|costs?|efficiency|efficient|intensive|limits?|optimi[sz]ations?|fees?|refunds?)|timelocks?|multi-?sig(?:s|natures?)?|self-?destruct|(?:on|off)-chain)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -340,7 +346,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || DESIGN_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || DESIGN_PHRASES.test(text) || CONTRACT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -366,6 +366,21 @@ test("a rule naming a technique of program design is specific: \"Keep pure logic
   }
 });
 
+test("a rule naming a mechanism of smart contracts is specific: \"Put every admin action behind a timelock\"", () => {
+  // Each shape was refused as vague: gas, timelocks, multisig, self-destruct are plain words.
+  for (const text of [
+    "Keep gas usage flat as the list of holders grows",
+    "Keep gas-intensive loops off-chain",
+    "Put every admin action behind a timelock",
+    "Require a multisig for treasury withdrawals",
+    "Never expose self-destruct to ordinary callers",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // eval/gates' generic "contract logic" rule, and gas in its everyday sense, name nothing.
+  for (const text of ["Implement effective state machine patterns for complex contract logic.", "Keep the gas tank full before the trip"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
