@@ -15,7 +15,7 @@ const TECH_PATTERNS: RegExp[] = [
   /\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/, // PascalCase
   /\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/, // snake_case, CONST_CASE
   /\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b/, // header names: Content-Type
-  /(?:^|[\s(])(?:\.{0,2}\/|~\/)?[\w.-]+\/[\w./-]+/, // paths
+  /(?:^|[\s("'“‘])(?:\.{0,2}\/|~\/)?[\w.-]+\/[\w./-]+/, // paths, bare or in quotes: 'data/processed/'
   /\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|jsonl?|py|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|md|ya?ml|toml|ini|sql|sh|bash|zsh|s?css|html|vue|svelte|lock|env|db|xml|csv|txt|log|proto|graphql|tf)\b/i,
   /\b[A-Za-z_]\w+\.[A-Za-z_]\w+/, // dotted names: req.headers, Node.js
   /\w\(|=>|===?|!==?|&&|\|\||::|->|\[\]|\{\}/, // code punctuation

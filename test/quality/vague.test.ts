@@ -70,7 +70,7 @@ test("rules naming a concept of the trade in plain words are specific, not vague
   }
 });
 
-test("rules naming a thing by an acronym, literal values, a symbol or a language are specific, not vague", () => {
+test("rules naming a thing by an acronym, literal values, a symbol, a language or a quoted path are specific, not vague", () => {
   // Each was refused as vague; other people's rules name things this way (eval/gates/README.md).
   for (const text of [
     // An acronym no list knows, written as the name of a thing: before a noun, in a compound, possessive, or spelled out.
@@ -86,6 +86,10 @@ test("rules naming a thing by an acronym, literal values, a symbol or a language
     "Never park an error in _",
     "Keep .NET assemblies small",
     "Keep C# and F# projects apart",
+    // A path in quotes.
+    "Keep raw data in 'data/raw/' untouched",
+    'Keep raw data in "data/raw" untouched',
+    "Keep raw data in ‘data/raw’ untouched",
   ]) assert.deepEqual(checkVagueness(text), [], text);
   // Look-alikes that still name nothing: shouted English words, abbreviations of prose or a title, a country, a shouted run,
   // one word in scare quotes, a quoted phrase to say.
