@@ -139,6 +139,12 @@ const DESIGN_PHRASES =
 const CONTRACT_PHRASES =
   /\b(?:gas[- ](?:usage|costs?|efficiency|efficient|intensive|limits?|optimi[sz]ations?|fees?|refunds?)|timelocks?|multi-?sig(?:s|natures?)?|self-?destruct|(?:on|off)-chain)\b/i;
 
+// Parts of a chart and of the tables behind it, in plain words: charts, axes, series, line styles, data labels,
+// trend lines, legends, markers, dimension and fact tables ("Give each series its own line style"). "line" and
+// "picture" alone are everyday words.
+const CHART_PHRASES =
+  /\b(?:charts?|axis|axes|(?:each|every|multiple|data) series|line styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -346,7 +352,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || DESIGN_PHRASES.test(text) || CONTRACT_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || DESIGN_PHRASES.test(text) || CONTRACT_PHRASES.test(text) || CHART_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

@@ -385,6 +385,22 @@ test("a rule naming a mechanism of smart contracts is specific: \"Put every admi
   }
 });
 
+test("a rule naming a part of a chart is specific: \"Give each series its own line style\", \"Show data labels only when the bars are wide enough\"", () => {
+  // Each shape was refused as vague: axes, series, data labels, legends, markers are plain words.
+  for (const text of [
+    "Start every bar chart's axis at zero",
+    "Give each series its own line style, not only its own hue",
+    "Show data labels only when the bars are wide enough",
+    "Include a trend line only when the fit means something",
+    "Keep the legend in the same order as the stacked bars",
+    "Mark sparse points with data point markers",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // The same words in everyday senses name nothing.
+  for (const text of ["Keep the big picture in view", "Draw a line under the past", "Mark the date in your calendar"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
