@@ -145,6 +145,12 @@ const CONTRACT_PHRASES =
 const CHART_PHRASES =
   /\b(?:charts?|axis|axes|(?:each|every|multiple|data) series|line styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?)\b/i;
 
+// Kinds of data that break code, in plain words: timestamps, time zones, leap years, daylight saving, email
+// addresses, phone numbers, image and file formats, very large numbers and overflow ("Keep timestamps with their
+// time zone"). "time", "date" and "numbers" alone are everyday words.
+const DATA_KIND_PHRASES =
+  /\b(?:timestamps?|time ?zones?|leap (?:years?|seconds?|days?)|daylight saving|email addresses|e-mail addresses|phone numbers|(?:image|file|date|number) formats?|(?:very |extremely )?large numbers|overflows?|date ranges?)\b/i;
+
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.
 const FRAMEWORK_ATTRIBUTE = /\b(?:hx|ng|aria)-[a-z]+\b|\bv-(?:if|else-if|else|for|model|bind|on|show|slot|html|text)\b/;
 
@@ -352,7 +358,7 @@ export function hasTechnicalReference(text: string): boolean {
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
 function namesAThing(text: string): boolean {
-  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || DESIGN_PHRASES.test(text) || CONTRACT_PHRASES.test(text) || CHART_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
+  if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || ACCESSIBILITY_PHRASES.test(text) || SYSTEMS_PHRASES.test(text) || CONSTRUCT_PHRASES.test(text) || DATA_SCIENCE_PHRASES.test(text) || DEPLOYMENT_PHRASES.test(text) || VISUAL_PHRASES.test(text) || SOURCE_LAYOUT_PHRASES.test(text) || DESIGN_PHRASES.test(text) || CONTRACT_PHRASES.test(text) || CHART_PHRASES.test(text) || DATA_KIND_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   return namesATool(text);
 }

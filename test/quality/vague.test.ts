@@ -401,6 +401,21 @@ test("a rule naming a part of a chart is specific: \"Give each series its own li
   }
 });
 
+test("a rule naming a kind of data that breaks code is specific: \"Keep timestamps with their time zone\", \"Try email addresses with dots in the local part\"", () => {
+  // Each shape was refused as vague: timestamps, time zones, leap years, email addresses, image formats are plain words.
+  for (const text of [
+    "Try email addresses with dots in the local part",
+    "Keep timestamps with their time zone",
+    "Include leap years and daylight saving changes in date tests",
+    "Try very large numbers near overflow",
+    "Support every image format the camera produces",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // The same words in everyday senses name nothing.
+  for (const text of ["Take your time with the review", "Keep your numbers up this quarter", "Give the date of every meeting"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
