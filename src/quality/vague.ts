@@ -151,10 +151,18 @@ const CHART_PHRASES =
 const DATA_KIND_PHRASES =
   /\b(?:timestamps?|time ?zones?|leap (?:years?|seconds?|days?)|daylight saving|email addresses|e-mail addresses|phone numbers|(?:image|file|date|number) formats?|(?:very |extremely )?large numbers|overflows?|date ranges?)\b/i;
 
+// Design principles by their names, as the Law of Demeter (TECH_PHRASES) is: single responsibility, open/closed,
+// least astonishment, fail fast, don't repeat yourself, premature optimisation ("Fail fast on bad input at the
+// boundary"); SOLID in capitals only ("Stay solid under pressure" names nothing). Not "keep it simple": eval/gates'
+// generic "Keep It Simple: Write simple and clear code" names nothing.
+const PRINCIPLE_PHRASES =
+  /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation)\b/i;
+const SOLID = /\bSOLID\b/;
+
 // Terms of the trade written in plain words, by field: what a rule names when it names no code, tool or acronym.
 const PLAIN_WORD_PHRASES: RegExp[] = [
   ACCESSIBILITY_PHRASES, SYSTEMS_PHRASES, CONSTRUCT_PHRASES, DATA_SCIENCE_PHRASES, DEPLOYMENT_PHRASES, VISUAL_PHRASES,
-  SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES,
+  SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES, PRINCIPLE_PHRASES, SOLID,
 ];
 
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.

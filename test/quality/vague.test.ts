@@ -416,6 +416,25 @@ test("a rule naming a kind of data that breaks code is specific: \"Keep timestam
   }
 });
 
+test("a rule naming a design principle by its name is specific, as the Law of Demeter is: \"Fail fast on bad input at the boundary\"", () => {
+  // Each shape was refused as vague: the principle's name is made of plain words, or of a shouted one (SOLID).
+  for (const text of [
+    "Apply the single responsibility principle to every screen",
+    "Follow the principle of least astonishment in option names",
+    "Fail fast on bad input at the boundary",
+    "Hold to SOLID when shaping new services",
+    "Don't repeat yourself across the two importers",
+    "Avoid premature optimization in the first draft",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still naming nothing: eval/gates' generic "Keep It Simple", principles in general, "solid" as a word.
+  for (const text of [
+    "Keep It Simple: Write simple and clear code; avoid unnecessary complexity.",
+    "Follow your principles at all times",
+    "Stay solid under pressure",
+    "Repeat yourself as often as needed",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
