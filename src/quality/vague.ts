@@ -159,10 +159,17 @@ const PRINCIPLE_PHRASES =
   /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation)\b/i;
 const SOLID = /\bSOLID\b/;
 
+// Techniques of delivering web pages, in plain words: progressive enhancement, graceful degradation, performance
+// budgets, Core Web Vitals, hotlinking, image paths, responsive designs, the fold ("Plan graceful degradation for
+// older browsers"). A budget or a page alone names nothing.
+const WEB_DELIVERY_PHRASES =
+  /\b(?:progressive enhancement|graceful degradation|performance budgets?|(?:core )?web vitals|hotlink(?:s|ing|ed)?|image paths?|responsive designs|(?:above|below) the fold|code[- ]splitting|critical css)\b/i;
+
 // Terms of the trade written in plain words, by field: what a rule names when it names no code, tool or acronym.
 const PLAIN_WORD_PHRASES: RegExp[] = [
   ACCESSIBILITY_PHRASES, SYSTEMS_PHRASES, CONSTRUCT_PHRASES, DATA_SCIENCE_PHRASES, DEPLOYMENT_PHRASES, VISUAL_PHRASES,
   SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES, PRINCIPLE_PHRASES, SOLID,
+  WEB_DELIVERY_PHRASES,
 ];
 
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.

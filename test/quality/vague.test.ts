@@ -435,6 +435,23 @@ test("a rule naming a design principle by its name is specific, as the Law of De
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule naming a technique of delivering web pages is specific: \"Plan graceful degradation for older browsers\"", () => {
+  // Each shape was refused as vague: progressive enhancement, performance budgets, hotlinking are plain words.
+  for (const text of [
+    "Start from progressive enhancement: the page works before scripts",
+    "Plan graceful degradation for older browsers",
+    "Keep a performance budget for each page",
+    "Never hotlink images from other sites",
+    "Keep image paths relative to the public folder",
+    "Keep Core Web Vitals in the green",
+    "Adapt layouts with responsive designs for small screens",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // A budget or a page in general names nothing.
+  for (const text of ["Keep the budget small this year", "Keep every page of the report short"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
