@@ -165,11 +165,17 @@ const SOLID = /\bSOLID\b/;
 const WEB_DELIVERY_PHRASES =
   /\b(?:progressive enhancement|graceful degradation|performance budgets?|(?:core )?web vitals|hotlink(?:s|ing|ed)?|image paths?|responsive designs|(?:above|below) the fold|code[- ]splitting|critical css)\b/i;
 
+// Conventions of how names are written: abbreviations, single-letter names, letter case, singular and plural
+// forms ("Never name two things so they differ only by case"). Names merely wished good ("Use Meaningful and
+// Descriptive Names", eval/gates' generic) name nothing.
+const NAME_CONVENTION_PHRASES =
+  /\b(?:abbreviations?|abbreviated|single[- ]letter|lower ?case|upper ?case|(?:title|sentence|camel|pascal|snake|kebab) case|only by case|(?:singular|plural) (?:form|nouns?|names?))\b/i;
+
 // Terms of the trade written in plain words, by field: what a rule names when it names no code, tool or acronym.
 const PLAIN_WORD_PHRASES: RegExp[] = [
   ACCESSIBILITY_PHRASES, SYSTEMS_PHRASES, CONSTRUCT_PHRASES, DATA_SCIENCE_PHRASES, DEPLOYMENT_PHRASES, VISUAL_PHRASES,
   SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES, PRINCIPLE_PHRASES, SOLID,
-  WEB_DELIVERY_PHRASES,
+  WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES,
 ];
 
 // Attributes a framework reads from HTML: htmx's hx-*, Angular's ng-*, ARIA's aria-*, Vue's directives.

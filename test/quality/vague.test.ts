@@ -452,6 +452,22 @@ test("a rule naming a technique of delivering web pages is specific: \"Plan grac
   }
 });
 
+test("a rule naming a convention of how names are written is specific: \"Never name two things so they differ only by case\"", () => {
+  // Each shape was refused as vague: abbreviations, single-letter names, letter case, singular forms are plain words.
+  for (const text of [
+    "Spell words out; no abbreviations in public names",
+    "Give loop counters single-letter names only in short loops",
+    "Write error messages in lowercase without a final period",
+    "Never name two things so they differ only by case",
+    "Use title case for menu labels",
+    "Keep entity names in the singular form",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Names wished good (eval/gates' generic "Use Meaningful and Descriptive Names"), and "case" in other senses.
+  for (const text of ["Keep names short but descriptive", "Use Meaningful and Descriptive Names", "Make your case clearly to the team"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym or a real word is not keyboard mash", () => {
   // "https" has no vowel and "property" holds the keyboard run "erty": neither makes a rule filler.
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
