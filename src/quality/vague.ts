@@ -152,11 +152,11 @@ const DATA_KIND_PHRASES =
   /\b(?:timestamps?|time ?zones?|leap (?:years?|seconds?|days?)|daylight saving|email addresses|e-mail addresses|phone numbers|(?:image|file|date|number) formats?|(?:very |extremely )?large numbers|overflows?|date ranges?)\b/i;
 
 // Design principles by their names, as the Law of Demeter (TECH_PHRASES) is: single responsibility, open/closed,
-// least astonishment, fail fast, don't repeat yourself, premature optimisation ("Fail fast on bad input at the
-// boundary"); SOLID in capitals only ("Stay solid under pressure" names nothing). Not "keep it simple": eval/gates'
-// generic "Keep It Simple: Write simple and clear code" names nothing.
+// least astonishment, fail fast, don't repeat yourself, premature optimisation, C++'s rule of zero, three or five
+// ("Fail fast on bad input at the boundary"); SOLID in capitals only ("Stay solid under pressure" names nothing).
+// Not "keep it simple": eval/gates' generic "Keep It Simple: Write simple and clear code" names nothing.
 const PRINCIPLE_PHRASES =
-  /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation)\b/i;
+  /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation|rule of (?:zero|three|five))\b/i;
 const SOLID = /\bSOLID\b/;
 
 // Techniques of delivering web pages, in plain words: progressive enhancement, graceful degradation, performance

@@ -425,6 +425,7 @@ test("a rule naming a design principle by its name is specific, as the Law of De
     "Hold to SOLID when shaping new services",
     "Don't repeat yourself across the two importers",
     "Avoid premature optimization in the first draft",
+    "Follow the rule of five when a type owns a raw handle",
   ]) assert.deepEqual(checkVagueness(text), [], text);
   // Still naming nothing: eval/gates' generic "Keep It Simple", principles in general, "solid" as a word.
   for (const text of [
@@ -432,6 +433,7 @@ test("a rule naming a design principle by its name is specific, as the Law of De
     "Follow your principles at all times",
     "Stay solid under pressure",
     "Repeat yourself as often as needed",
+    "Follow the rule of the house when visiting",
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
