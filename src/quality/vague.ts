@@ -389,11 +389,22 @@ export function hasTechnicalReference(text: string): boolean {
 }
 
 /** Code, a path, a version, a term of the trade, a tool or an acronym named: everything but the trade-word list. */
+// Praise and hedging: a wish for quality. Beside a term in plain words ("Use meaningful identifiers", "Keep
+// controllers clean", "Use decorators when appropriate") it says nothing to do differently, as eval/gates'
+// generic "Use meaningful variable names" does not; a principle only named to be followed is the same.
+const QUALITY_WISH =
+  /\b(?:meaningful|good|nice|great|proper(?:ly)?|clean(?:ly)?|readable|wise(?:ly)?|organi[sz]ed|appropriate(?:ly)?|correct(?:ly)?|sensibl[ey]|reasonabl[ey]|effective(?:ly)?|efficient(?:ly)?|robust|maintainable|tidy|neat(?:ly)?|descriptive|careful(?:ly)?|thoughtful(?:ly)?|optimal(?:ly)?)\b/i;
+const PRINCIPLE_TO_FOLLOW = /^\W*(?:always )?(?:follow|apply|respect|use) (?:the )?[^.;:!?]{0,40}\bprinciples?\W*$/i;
+
+function wishesOnlyForQuality(text: string): boolean {
+  return QUALITY_WISH.test(text) || PRINCIPLE_TO_FOLLOW.test(text);
+}
+
 function namesAThing(text: string): boolean {
   if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   // After the word look-ups, which settle most texts for less, and before the dearer tool names.
-  if (PLAIN_WORD_PHRASES.test(text) || SOLID.test(text)) return true;
+  if ((PLAIN_WORD_PHRASES.test(text) || SOLID.test(text)) && !wishesOnlyForQuality(text)) return true;
   return namesATool(text);
 }
 

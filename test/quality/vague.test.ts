@@ -516,3 +516,31 @@ test("trusted imports skip the limits but keep a hard cap, and flag very long no
   assert.deepEqual(codes(checkStructure("z".repeat(HARD_MAX_CHARS + 1), { trusted: true })), ["oversize"]);
   assert.deepEqual(codes(checkStructure("z".repeat(HARD_MAX_CHARS + 1), {})), ["oversize"]);
 });
+
+test("a term of the trade in plain words with only praise or hedging around it is still generic: \"Use meaningful identifiers\", \"Keep controllers clean\"", () => {
+  // The plain-word phrases are the weakest evidence of a specific rule: a wish for quality about such a
+  // thing says nothing to do differently, as "Use meaningful variable names" (eval/gates' generic) does not.
+  for (const text of [
+    "Use meaningful identifiers.",
+    "Keep controllers clean.",
+    "Write good charts.",
+    "Make notebooks readable.",
+    "Use recursion wisely.",
+    "Handle timestamps properly.",
+    "Use proper padding.",
+    "Always keep artifacts organized.",
+    "Use decorators when appropriate.",
+    "Use proper abbreviations.",
+    "Use proper status codes.",
+    "Follow SOLID principles.",
+    "Follow the single responsibility principle.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  // The same terms with something to do: still specific.
+  for (const text of [
+    "Keep controllers thin",
+    "Show data labels only when the bars are wide enough",
+    "Keep timestamps with their time zone",
+    "Share one connection pool per process",
+    "Hold to SOLID when shaping new services",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+});
