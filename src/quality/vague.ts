@@ -140,10 +140,10 @@ const CONTRACT_PHRASES =
   /\b(?:gas[- ](?:usage|costs?|efficiency|efficient|intensive|limits?|optimi[sz]ations?|fees?|refunds?)|timelocks?|multi-?sig(?:s|natures?)?|self-?destruct|(?:on|off)-chain)\b/i;
 
 // Parts of a chart and of the tables behind it, in plain words: charts, axes, series, line styles, data labels,
-// trend lines, legends, markers, dimension and fact tables ("Give each series its own line style"). "line" and
-// "picture" alone are everyday words.
+// trend lines, legends, markers, dimension and fact tables ("Give each series its own line style"). "line",
+// "picture" and one "chart" alone are everyday words ("Follow the chart everywhere").
 const CHART_PHRASES =
-  /\b(?:charts?|axis|axes|(?:each|every|multiple|data) series|line styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?)\b/i;
+  /\b(?:(?:bar|line|pie|area|scatter|stacked|donut|column|gantt|flow) charts?|charts|chart (?:types?|titles?|colou?rs?|palettes?|librar(?:y|ies))|axis|axes|(?:each|every|multiple|data) series|line styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?)\b/i;
 
 // Kinds of data that break code, in plain words: timestamps, time zones, leap years, daylight saving, email
 // addresses, phone numbers, image and file formats, very large numbers and overflow ("Keep timestamps with their

@@ -396,7 +396,7 @@ test("a rule naming a part of a chart is specific: \"Give each series its own li
     "Mark sparse points with data point markers",
   ]) assert.deepEqual(checkVagueness(text), [], text);
   // The same words in everyday senses name nothing.
-  for (const text of ["Keep the big picture in view", "Draw a line under the past", "Mark the date in your calendar"]) {
+  for (const text of ["Keep the big picture in view", "Draw a line under the past", "Mark the date in your calendar", "Follow the chart everywhere"]) {
     assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
   }
 });
