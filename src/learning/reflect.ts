@@ -1,7 +1,7 @@
 // The reflection queue: outcomes are enqueued durably and processed in the background, exactly once in effect.
 import { newEntryId } from "../core/ids.js";
 import type { Entry } from "../core/entry.js";
-import { applyVerdict, decayedFeedback, verdictShares } from "../lifecycle/feedback.js";
+import { applyVerdict, decayedFeedback, roundSum, verdictShares } from "../lifecycle/feedback.js";
 import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
 import { openTiers, type Services } from "../services.js";
 import type { QueuedOutcome, Store } from "../store/store.js";
@@ -79,7 +79,8 @@ async function sharesOf(s: Services, item: ClaimedOutcome, verdict: "helpful" | 
   if (item.shares) return item.shares;
   const halfLife = s.config.knowledge.feedback_half_life_days;
   const split = verdictShares(shown.map(({ entry }) => decayedFeedback(entry, s.now(), halfLife).weight), verdict);
-  const shares = Object.fromEntries(shown.map(({ entry }, i) => [entry.id, split[i]!]));
+  // To the thousandth the sums keep (roundSum): the share an event records is then the share the sums took.
+  const shares = Object.fromEntries(shown.map(({ entry }, i) => [entry.id, roundSum(split[i]!)]));
   await s.swarm.saveOutcomeShares(item.id, shares);
   return shares;
 }

@@ -22,6 +22,14 @@ export function decayFactor(fromIso: string | undefined, now: Date, halfLifeDays
   return Number.isFinite(f) ? f : 1;
 }
 
+/**
+ * Decayed sums are kept to a thousandth: a verdict a moment after another has decayed it by a few
+ * parts in a billion, and people (cairn show, knowledge_feedback) read these sums as counts —
+ * "helpful 1.9999999302930704" for two helpful verdicts. A thousandth is far below what moves a
+ * ranking, and a whole day of decay (0.8 %) still shows.
+ */
+export const roundSum = (x: number): number => Math.round(x * 1000) / 1000;
+
 /** The clock restarts at the last feedback or the last revalidation, whichever is later (and readable). */
 function clockStart(e: Entry): string | undefined {
   const readable = [e.usage.last_feedback_at, e.lifecycle.revalidated_at].filter((d): d is string => !!d && Number.isFinite(Date.parse(d)));
@@ -76,8 +84,8 @@ export function verdictShares(weights: readonly number[], verdict: "helpful" | "
  */
 export function settleFeedback(e: Entry, at: Date, halfLifeDays: number): Entry {
   const f = decayFactor(clockStart(e), at, halfLifeDays);
-  e.usage.helpful *= f;
-  e.usage.harmful *= f;
+  e.usage.helpful = roundSum(e.usage.helpful * f);
+  e.usage.harmful = roundSum(e.usage.harmful * f);
   e.lifecycle.revalidated_at = at.toISOString();
   return e;
 }
@@ -86,8 +94,8 @@ export function settleFeedback(e: Entry, at: Date, halfLifeDays: number): Entry 
 export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1): Entry {
   if (verdict === "helpful" || verdict === "harmful") {
     const f = decayFactor(clockStart(e), at, halfLifeDays);
-    e.usage.helpful = e.usage.helpful * f + (verdict === "helpful" ? weight : 0);
-    e.usage.harmful = e.usage.harmful * f + (verdict === "harmful" ? weight : 0);
+    e.usage.helpful = roundSum(e.usage.helpful * f + (verdict === "helpful" ? weight : 0));
+    e.usage.harmful = roundSum(e.usage.harmful * f + (verdict === "harmful" ? weight : 0));
     e.usage.last_feedback_at = at.toISOString();
     return e;
   }
