@@ -153,6 +153,8 @@ function renderWithoutHash(e: Entry): string {
 
 export interface ParsedMirrorFile {
   id: string;
+  /** Informational (the id decides); a renamed file is taken as ours only when both agree. */
+  handle?: string;
   updated_at?: string;
   status?: string;
   content_hash?: string;
@@ -217,7 +219,7 @@ export function parseMirrorText(raw: string): ParsedMirrorFile {
     supersedes: front.supersedes ?? null,
   });
   const out: ParsedMirrorFile = { id, fields: completeFields(fields) };
-  for (const k of ["updated_at", "status", "content_hash"] as const) {
+  for (const k of ["handle", "updated_at", "status", "content_hash"] as const) {
     const v = optString(front[k]);
     if (v) out[k] = v;
   }

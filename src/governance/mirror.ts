@@ -10,7 +10,7 @@ import { openTiers, type Services } from "../services.js";
 import { assertHuman } from "./actors.js";
 import { approveEntry, rejectEntry } from "./approval.js";
 import { editEntry } from "./edit.js";
-import { contentHash, fileNameFor, FILE_RE, folderFor, FOLDER_NAMES, mirrorRoot, parseMirrorText, renderEntry } from "./mirror-format.js";
+import { contentHash, fileNameFor, FILE_RE, folderFor, FOLDER_NAMES, mirrorRoot, parseMirrorText, renderEntry, type ParsedMirrorFile } from "./mirror-format.js";
 
 function writeAtomic(file: string, content: string): void {
   makeFolder(path.dirname(file));
@@ -22,6 +22,19 @@ function writeAtomic(file: string, content: string): void {
 function filesOf(root: string, folder: string): string[] {
   try {
     return fs.readdirSync(path.join(root, folder)).filter((n) => FILE_RE.test(n)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Markdown files in a mirror folder not named like ours: a mirror file a person renamed (Obsidian
+ * renames the file when its title is edited) or a person's own note. Only `pullMirror` reads them,
+ * and takes one as ours only when its front matter names one of our entries by id and handle.
+ */
+function otherNotesOf(root: string, folder: string): string[] {
+  try {
+    return fs.readdirSync(path.join(root, folder)).filter((n) => n.toLowerCase().endsWith(".md") && !n.startsWith(".") && !FILE_RE.test(n)).sort();
   } catch {
     return [];
   }
@@ -114,6 +127,19 @@ export async function rebuildMirror(s: Services): Promise<MirrorReport> {
   return report;
 }
 
+/** A renamed file's parse and entry, when its front matter's id and handle name one of our lessons. */
+async function renamedMirrorFile(s: Services, file: string): Promise<{ parsed: ParsedMirrorFile; loc: Awaited<ReturnType<typeof locate>> } | undefined> {
+  let parsed: ParsedMirrorFile;
+  try {
+    parsed = parseMirrorText(decodeText(fs.readFileSync(file)));
+  } catch {
+    return undefined;
+  }
+  const loc = await locate(s, parsed.id).catch(() => undefined);
+  if (!loc || !parsed.handle || parsed.handle !== loc.entry.handle) return undefined;
+  return { parsed, loc };
+}
+
 export interface PullReport {
   dir: string;
   /** `warnings`: what the edit's gates said but did not refuse (a category stored under another name, a weak pattern). */
@@ -156,9 +182,11 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
   const root = mirrorRoot(s);
   const report: PullReport = { dir: root, applied: [], unchanged: 0, conflicts: [], errors: [] };
   for (const folder of FOLDER_NAMES) {
-    for (const name of filesOf(root, folder)) {
+    const ours = filesOf(root, folder);
+    for (const name of [...ours, ...otherNotesOf(root, folder)]) {
       const file = path.join(root, folder, name);
       const rel = path.join(folder, name);
+      const renamed = !FILE_RE.test(name);
       // An applied file: the entry as it now is written back where its status puts it, this copy gone if elsewhere.
       const settled = async (id: string, fields: string[], status: string | undefined, warnings: string[] = []): Promise<void> => {
         const fresh = (await locate(s, id)).entry;
@@ -167,8 +195,17 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         report.applied.push({ handle: fresh.handle, file: rel, fields, ...(status ? { status } : {}), ...(warnings.length ? { warnings } : {}) });
       };
       try {
-        const parsed = parseMirrorText(decodeText(fs.readFileSync(file)));
-        const loc = await locate(s, parsed.id).catch(() => undefined);
+        let parsed: ParsedMirrorFile;
+        let loc: Awaited<ReturnType<typeof locate>> | undefined;
+        if (renamed) {
+          // Ours only if it parses as a mirror file of a lesson we hold under that handle; anything else is a person's note, left alone.
+          const mine = await renamedMirrorFile(s, file);
+          if (!mine) continue;
+          ({ parsed, loc } = mine);
+        } else {
+          parsed = parseMirrorText(decodeText(fs.readFileSync(file)));
+          loc = await locate(s, parsed.id).catch(() => undefined);
+        }
         if (!loc) {
           report.errors.push({ file: rel, message: `no entry with id ${parsed.id.slice(0, 60)} (removed?); run \`cairn mirror\` to rebuild` });
           continue;
@@ -195,6 +232,8 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         if (matchesDb || !touched) {
           // Untouched but stale (the database moved on without the mirror): refresh it.
           syncEntryFile(root, loc.entry);
+          // Renamed but not edited: the lesson's file is back under its name, so this copy would be a second note of it.
+          if (renamed) fs.rmSync(file, { force: true });
           report.unchanged++;
           continue;
         }

@@ -345,3 +345,34 @@ test("a category named the opencode-swarm way in a mirror file is stored as add 
     await env.close();
   }
 });
+
+test("a mirror file renamed in Obsidian (its inline title) still carries its edits: the pull applies them and puts the file back under its name", async () => {
+  // Seed 004 §5: people review and edit in Obsidian, where editing a note's title renames its file.
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    await env.human.approve(d.id!);
+    const file = fileFor(dir, d.handle!);
+    const renamed = path.join(path.dirname(file), "Auth token null check.md");
+    const edited = fs.readFileSync(file, "utf8").replace(/## Prevention Rule\n\n[^\n]+\n/, "## Prevention Rule\n\nReturn 401 with token_missing before touching token claims.\n");
+    fs.rmSync(file);
+    fs.writeFileSync(renamed, edited);
+    // Someone's own note in the vault, with an id of its own, is no mirror file and is left alone.
+    const own = path.join(path.dirname(file), "My notes.md");
+    fs.writeFileSync(own, "---\nid: my-own-note\n---\n\n# Notes\n");
+
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.applied.length, 1, JSON.stringify(r));
+    assert.deepEqual(r.applied[0]!.fields, ["prevention"]);
+    assert.equal((await env.human.get(d.id!)).prevention.rule, "Return 401 with token_missing before touching token claims.");
+    assert.ok(fs.existsSync(file), "back under the name the mirror gives it");
+    assert.ok(!fs.existsSync(renamed), "no second note for the same lesson");
+    assert.ok(fs.existsSync(own), "a person's own note is never touched");
+    const again = await env.human.rebuildMirror();
+    assert.equal(again.written, 0, "the mirror is what a rebuild writes");
+  } finally {
+    await env.close();
+  }
+});
