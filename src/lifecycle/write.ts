@@ -431,6 +431,12 @@ function fieldsNotMerged(input: NewEntry, target: Entry): string[] {
   const names: string[] = [];
   if (input.title && input.title !== target.title) names.push("title");
   if (input.why && input.why !== target.why) names.push("why");
+  if (input.root_cause && input.root_cause !== target.root_cause) names.push("root cause");
+  // Tags and entities are named: a tag the sighting brings is what a person looks for on the entry afterwards.
+  const newTags = input.tags.filter((t) => !target.tags.includes(t));
+  if (newTags.length) names.push(`tags (${newTags.slice(0, 5).join(", ")}${newTags.length > 5 ? ", …" : ""})`);
+  const newEntities = input.entities.filter((t) => !target.entities.includes(t));
+  if (newEntities.length) names.push(`entities (${newEntities.slice(0, 5).join(", ")}${newEntities.length > 5 ? ", …" : ""})`);
   if (brings(input.prevention, target.prevention)) names.push("prevention");
   // The directive's priority and enforcement have defaults: only its actions count as brought.
   if (brings({ required_actions: input.directive?.required_actions, forbidden_actions: input.directive?.forbidden_actions, verification_checks: input.directive?.verification_checks }, target.directive)) names.push("directive");
@@ -453,7 +459,7 @@ async function reinforce(
   if (unmerged.length) {
     issues = [...issues, {
       layer: "quality", severity: "warn", code: "fields_not_merged",
-      message: `a sighting of ${target.handle}: its ${unmerged.join(", ")} were not applied to it; edit ${target.handle} to add them`,
+      message: `a sighting of ${target.handle}: its ${unmerged.join(", ")} ${unmerged.length === 1 ? "was" : "were"} not applied to it; edit ${target.handle} to add ${unmerged.length === 1 ? "it" : "them"}`,
     }];
   }
   const base = { action: "reinforced" as const, tier: store.tier, similarity, issues };

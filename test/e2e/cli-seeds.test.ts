@@ -19,3 +19,18 @@ test("feedback counts read as counts: two helpful verdicts a moment apart show a
   assert.equal(usage.helpful, 2, JSON.stringify(usage));
   assert.equal(usage.harmful, 1);
 });
+
+test("a sighting that brings tags or a root cause the entry lacks says they were not applied, as it does for why and prevention", async () => {
+  // Seed 003 §6.2: a near-duplicate is not stored again; what it brings must not vanish without a word.
+  const p = sb.project("sighting-fields");
+  const lesson = "Run prisma generate after editing schema.prisma or the generated client is stale";
+  assert.equal((await sb.json(p, "add", lesson, "--category", "tooling")).body.action, "added");
+  const again = await sb.json(p, "add", lesson, "--category", "tooling", "--tags", "prisma,codegen", "--root-cause", "config_error");
+  assert.equal(again.body.action, "reinforced", again.stderr);
+  const warning = again.body.issues.find((i: { code: string }) => i.code === "fields_not_merged");
+  assert.ok(warning, `no fields_not_merged warning: ${JSON.stringify(again.body.issues)}`);
+  assert.match(warning.message, /tags \(prisma, codegen\)/);
+  assert.match(warning.message, /root cause/);
+  const plain = await sb.run(p, "add", lesson, "--category", "tooling", "--why", "Stale client types break the CI build");
+  assert.match(plain.stderr, /its why was not applied to it; edit S-1 to add it/, plain.stderr);
+});
