@@ -183,8 +183,10 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
  */
 export async function restoreEntry(s: Services, ref: string, actor: string): Promise<StatusChange> {
   const loc = await locate(s, ref);
-  if (!["quarantined", "archived"].includes(loc.entry.lifecycle.status)) {
-    throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined or archived; nothing to restore.`);
+  // Superseded too: it is the only way back from a supersede made by mistake (a wrong id), and every
+  // message about a superseded lesson (approve, a re-add of its text) tells the person to restore it.
+  if (!["quarantined", "archived", "superseded"].includes(loc.entry.lifecycle.status)) {
+    throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined, archived or superseded; nothing to restore.`);
   }
   // The gates load only when something is restored: reads that locate an entry must not pay for them.
   const { validateLessonText } = await import("../quality/gates.js");
@@ -204,20 +206,36 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
     ? "draft"
     : e0.provenance.approved_at || e0.lifecycle.confirmations.length >= s.config.knowledge.confirmations_to_establish ? "established" : "candidate";
   const { settleFeedback } = await import("./feedback.js");
-  const done = await loc.store.updateEntry(
+  const replacedBy = e0.lifecycle.status === "superseded" ? e0.lifecycle.superseded_by : undefined;
+  const restored = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
       e.lifecycle.status = status;
       e.lifecycle.phases_alive = 0;
       settleFeedback(e, s.now(), s.config.knowledge.feedback_half_life_days);
       delete e.lifecycle.status_reason;
+      delete e.lifecycle.superseded_by;
       return e;
     },
-    { type: "restored", actor, data: { from: loc.entry.lifecycle.status } },
+    { type: "restored", actor, data: { from: loc.entry.lifecycle.status, ...(replacedBy ? { superseded_by: replacedBy } : {}) } },
   );
-  if (loc.store.tier !== "hive") return done;
-  const also = await restoreOriginals(s, done, actor);
-  return also?.length ? { ...done, also } : done;
+  // Both lessons live again, the replacement must not go on claiming to replace it (detail pages, the mirror, approval's retire).
+  if (replacedBy) {
+    const repl = await locate(s, replacedBy).catch(() => undefined);
+    if (repl && repl.entry.lifecycle.supersedes === restored.id) {
+      await repl.store.updateEntry(
+        repl.entry.id,
+        (e) => {
+          delete e.lifecycle.supersedes;
+          return e;
+        },
+        { type: "updated", actor, data: { supersedes: { from: restored.id, to: null } } },
+      );
+    }
+  }
+  if (loc.store.tier !== "hive") return restored;
+  const also = await restoreOriginals(s, restored, actor);
+  return also?.length ? { ...restored, also } : restored;
 }
 
 export async function archiveEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<Entry> {

@@ -34,3 +34,28 @@ test("a sighting that brings tags or a root cause the entry lacks says they were
   const plain = await sb.run(p, "add", lesson, "--category", "tooling", "--why", "Stale client types break the CI build");
   assert.match(plain.stderr, /its why was not applied to it; edit S-1 to add it/, plain.stderr);
 });
+
+test("a supersede made by mistake can be undone: restore brings the superseded lesson back and unlinks its replacement", async () => {
+  // Seed 004 §1 lifecycle (draft → approved → superseded/archived): every message about a superseded
+  // lesson said "restore it", and restore answered "nothing to restore" — no way back from a wrong id.
+  const p = sb.project("unsupersede");
+  const a = await sb.json(p, "add", "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", "--category", "tooling");
+  const b = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  assert.equal((await sb.run(p, "approve", a.body.handle)).code, 0);
+  assert.equal((await sb.run(p, "supersede", a.body.handle, b.body.handle)).code, 0);
+  const approve = await sb.run(p, "approve", a.body.handle);
+  assert.match(approve.stderr, /restore it/, "approving a superseded lesson points to restore");
+
+  const restored = await sb.json(p, "restore", a.body.handle);
+  assert.equal(restored.code, 0, restored.stderr || restored.stdout);
+  const old = (await sb.json(p, "show", a.body.handle)).body;
+  const oldEntry = old.entry ?? old;
+  assert.equal(oldEntry.lifecycle.status, "established", "approved before: established again");
+  assert.equal(oldEntry.lifecycle.superseded_by, undefined);
+  const repl = (await sb.json(p, "show", b.body.handle)).body;
+  assert.equal((repl.entry ?? repl).lifecycle.supersedes, undefined, "the replacement no longer claims to replace it");
+  const hits = (await sb.json(p, "recall", "pnpm frozen lockfile CI")).body;
+  assert.equal(hits[0]?.handle, a.body.handle, JSON.stringify(hits));
+  // Superseding it again (the right way this time) works as the first time did.
+  assert.equal((await sb.run(p, "supersede", a.body.handle, b.body.handle)).code, 0);
+});

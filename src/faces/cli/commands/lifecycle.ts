@@ -37,7 +37,7 @@ export function registerLifecycleCommands(program: Command): void {
       ),
     );
 
-  simple(program, "restore", "bring back a quarantined or archived entry (it is validated again)", "$ cairn restore S-12")
+  simple(program, "restore", "bring back a quarantined, archived or superseded entry (it is validated again; a superseded one is unlinked from its replacement)", "$ cairn restore S-12")
     .action(action(async (inv, ref: string) => withCairn(inv, async (c) => changed(inv, "restored", await c.restore(ref)))));
 
   simple(program, "archive", "retire an entry (kept for history, no longer shown)", '$ cairn archive S-12 "no longer true after the v2 migration"')
