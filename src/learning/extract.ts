@@ -15,6 +15,11 @@ const SIGNALS: ReadonlyArray<{ kind: Kind; pattern: RegExp; boost: number }> = [
 ];
 
 const CODE_ROOTS = new Set(["src", "lib", "app"]);
+/**
+ * Folders that only hold features (feature-sliced and modular layouts): `src/features/auth/x.ts` is
+ * about auth, and `features` names no feature — every file under it would otherwise be feature:features.
+ */
+const FEATURE_CONTAINERS = new Set(["features", "feature", "modules", "domains", "domain"]);
 const PROJECT_ROOTS = new Set(["packages", "apps", "services"]);
 const PROJECT_NAME = /^[A-Za-z0-9_.-]+$/;
 const FEATURE_NAME = /^[A-Za-z0-9_-]+$/;
@@ -22,7 +27,8 @@ const FEATURE_NAME = /^[A-Za-z0-9_-]+$/;
 /**
  * `src/auth/x.ts` → feature:auth; `packages/foo/…`, `apps/foo/…`, `services/foo/…` → project:foo.
  * The innermost of each wins, and a code root is never itself the feature: `packages/app/src/auth/x.ts`
- * and `C:\repos\app\src\auth\x.ts` are feature:auth (the first `app/` or `src/` named feature:src).
+ * and `C:\repos\app\src\auth\x.ts` are feature:auth (the first `app/` or `src/` named feature:src), and
+ * so is `src/features/auth/x.ts` (a feature container is never the feature either).
  */
 export function entitiesFromPaths(files: readonly string[]): string[] {
   const out = new Set<string>();
@@ -35,9 +41,9 @@ export function entitiesFromPaths(files: readonly string[]): string[] {
       const at = dirs[i]!.toLowerCase();
       const next = dirs[i + 1]!;
       if (PROJECT_ROOTS.has(at) && PROJECT_NAME.test(next)) project = next;
-      if (CODE_ROOTS.has(at) && FEATURE_NAME.test(next)) {
+      if ((CODE_ROOTS.has(at) || FEATURE_CONTAINERS.has(at)) && FEATURE_NAME.test(next)) {
         if (CODE_ROOTS.has(next.toLowerCase())) fallback = next;
-        else feature = next;
+        else if (!FEATURE_CONTAINERS.has(next.toLowerCase())) feature = next;
       }
     }
     if (project) out.add(`project:${project.toLowerCase()}`);

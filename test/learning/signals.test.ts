@@ -181,3 +181,22 @@ test("extraction: kind boosts follow the document's table (commitment +15, gap +
   assert.equal(one("Discovered that the image CDN strips EXIF data from uploads.").confidence, 0.75);
   assert.equal(one("Switched the test runner to run files in parallel shards.", ["vitest.config.ts"]).confidence, 0.8);
 });
+
+test("a lesson extracted from a task in a feature-folder layout (src/features/<name>/, src/modules/<name>/) is about that feature, not feature:features", async () => {
+  // Seed 003 Phase 3: "extract project/feature slugs from files_touched" — features/ and modules/ only hold features.
+  await withWorld(async ({ cairn }) => {
+    await cairn.recordOutcome({
+      id: "o-feature-folders",
+      task: "Fix the login redirect",
+      success: true,
+      duration_ms: 60_000,
+      files_touched: ["src/features/auth/login.ts", "packages/billing/src/modules/invoices/pdf.ts"],
+      evaluation: "Always run prisma generate before starting the API dev server after editing schema.prisma.",
+    });
+    assert.equal((await cairn.reflect()).lessons_added, 1);
+    const [lesson] = await cairn.list({});
+    assert.deepEqual([...lesson!.entities].sort(), ["feature:auth", "feature:invoices", "project:billing"]);
+  });
+  assert.deepEqual(entitiesFromPaths(["src/features/index.ts"]), [], "a file directly in features/ names no feature");
+  assert.deepEqual(entitiesFromPaths(["src/components/Button.tsx"]), ["feature:components"], "other folders under src are unchanged");
+});
