@@ -5,7 +5,7 @@ import YAML from "yaml";
 import type { Entry } from "../core/entry.js";
 import { makeFolder } from "../core/folders.js";
 import { CairnError } from "../errors.js";
-import { locate } from "../lifecycle/status.js";
+import { HOW_TO_EDIT, locate } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
 import { slugOf } from "./mirror-format.js";
@@ -57,7 +57,7 @@ export async function proposeGuardrail(s: Services, ref: string, opts: { force?:
   assertHuman(opts.actor, "propose a guardrail");
   const { entry } = await locate(s, ref);
   if (!entry.prevention.suggested_guardrail) {
-    throw new CairnError("INVALID_INPUT", `${entry.handle} has no suggested guardrail; add one first (prevention.suggested_guardrail, e.g. \`cairn add … --guardrail\`).`);
+    throw new CairnError("INVALID_INPUT", `${entry.handle} has no suggested guardrail; add one first (the Suggested Guardrail section, prevention.suggested_guardrail) ${HOW_TO_EDIT}.`);
   }
   const dir = path.resolve(s.project.dir, s.config.swarm_dir, "guardrails");
   const file = path.join(dir, `${entry.handle}-${slugOf(entry.title ?? entry.lesson)}.md`);

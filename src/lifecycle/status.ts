@@ -176,6 +176,13 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
 }
 
 /**
+ * Where a person changes a stored lesson's fields: the CLI has no edit command (a new `cairn add` of
+ * the same lesson is a sighting, which never rewrites the entry), so every message asking for an edit
+ * names these two ways.
+ */
+export const HOW_TO_EDIT = "in `cairn ui`, or in the Markdown mirror: `cairn mirror`, edit the file, `cairn mirror --pull`";
+
+/**
  * Restoring runs the gates again: a quarantined lesson must not come back in through a side door.
  * An imported lesson meets the gates of an import it could have come by (a `--trusted` load skips the
  * length, advice and vagueness checks, never secrets, injection markers or sanitising): else every long
@@ -194,7 +201,7 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   const gate = validateLessonText(loc.entry.lesson, { trusted: imported || !s.config.knowledge.validation_enabled });
   if (!gate.ok) {
     const reason = gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ");
-    throw new CairnError("REJECTED", `Cannot restore ${loc.entry.handle}: it fails validation now (${reason}). Edit it (in \`cairn ui\`, or in the Markdown mirror: \`cairn mirror\`, edit, \`cairn mirror --pull\`) or remove it.`, {
+    throw new CairnError("REJECTED", `Cannot restore ${loc.entry.handle}: it fails validation now (${reason}). Edit it (${HOW_TO_EDIT}) or remove it.`, {
       issues: gate.issues,
     });
   }

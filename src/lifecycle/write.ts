@@ -11,7 +11,7 @@ import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, distinctConfirmations, isNewConfirmation } from "./confirm.js";
-import { locate, supersedeEntry } from "./status.js";
+import { HOW_TO_EDIT, locate, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
@@ -459,7 +459,7 @@ async function reinforce(
   if (unmerged.length) {
     issues = [...issues, {
       layer: "quality", severity: "warn", code: "fields_not_merged",
-      message: `a sighting of ${target.handle}: its ${unmerged.join(", ")} ${unmerged.length === 1 ? "was" : "were"} not applied to it; edit ${target.handle} to add ${unmerged.length === 1 ? "it" : "them"}`,
+      message: `a sighting of ${target.handle}: its ${unmerged.join(", ")} ${unmerged.length === 1 ? "was" : "were"} not applied to it; to add ${unmerged.length === 1 ? "it" : "them"}, edit ${target.handle} ${HOW_TO_EDIT}`,
     }];
   }
   const base = { action: "reinforced" as const, tier: store.tier, similarity, issues };

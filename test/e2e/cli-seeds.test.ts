@@ -32,7 +32,7 @@ test("a sighting that brings tags or a root cause the entry lacks says they were
   assert.match(warning.message, /tags \(prisma, codegen\)/);
   assert.match(warning.message, /root cause/);
   const plain = await sb.run(p, "add", lesson, "--category", "tooling", "--why", "Stale client types break the CI build");
-  assert.match(plain.stderr, /its why was not applied to it; edit S-1 to add it/, plain.stderr);
+  assert.match(plain.stderr, /its why was not applied to it; to add it, edit S-1 in `cairn ui`/, plain.stderr);
 });
 
 test("a supersede made by mistake can be undone: restore brings the superseded lesson back and unlinks its replacement", async () => {
@@ -58,4 +58,20 @@ test("a supersede made by mistake can be undone: restore brings the superseded l
   assert.equal(hits[0]?.handle, a.body.handle, JSON.stringify(hits));
   // Superseding it again (the right way this time) works as the first time did.
   assert.equal((await sb.run(p, "supersede", a.body.handle, b.body.handle)).code, 0);
+});
+
+test("messages that ask for an edit say where a person edits (the CLI has no edit command): guardrail, a sighting's unmerged fields", async () => {
+  // Seed 004 §2 step 4 (EDIT → modify fields, then approve) and §4 (suggested guardrail → proposal).
+  const p = sb.project("how-to-edit");
+  const lesson = "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime";
+  const added = await sb.json(p, "add", lesson, "--category", "tooling");
+  assert.equal((await sb.run(p, "approve", added.body.handle)).code, 0);
+  const guardrail = await sb.run(p, "guardrail", added.body.handle);
+  assert.equal(guardrail.code, 2);
+  assert.doesNotMatch(guardrail.stderr, /cairn add/, "a new add of the same lesson is only a sighting: the guardrail would be dropped");
+  assert.match(guardrail.stderr, /cairn mirror --pull/);
+  assert.match(guardrail.stderr, /cairn ui/);
+  const sighting = await sb.run(p, "add", lesson, "--category", "tooling", "--guardrail", "Add a CI step that fails when node --version differs from .nvmrc");
+  assert.match(sighting.stderr, /not applied to it/);
+  assert.match(sighting.stderr, /cairn mirror --pull/, sighting.stderr);
 });
