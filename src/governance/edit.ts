@@ -1,8 +1,8 @@
 // Editing an entry's lesson fields (review editor, Markdown mirror): people only, through the same gates as a new lesson.
 import { ownCategory } from "../core/categories.js";
-import type { Entry, NewEntryInput } from "../core/entry.js";
+import type { Entry, NewEntryInput, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { locate } from "../lifecycle/status.js";
+import { assertNotSuperseded, locate, supersedeEntry } from "../lifecycle/status.js";
 import { gateInput } from "../lifecycle/gate-input.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
@@ -17,6 +17,10 @@ export interface EditResult {
   changed: string[];
   warnings: string[];
 }
+
+/** A replacement retires what it names only while it is itself in use; these are the lessons it may retire. */
+const LIVE: readonly Status[] = ["candidate", "established", "promoted"];
+const RETIRABLE: readonly Status[] = ["draft", "candidate", "established", "promoted"];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const words = (xs: readonly string[] | undefined) => [...(xs ?? [])];
@@ -66,10 +70,18 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   }
   const n = gated.input;
   let supersedes = n.supersedes;
+  /** The lesson this edit newly says it replaces, retired once the edit is written (see below). */
+  let retire: Entry | undefined;
   if (supersedes && supersedes !== loc.entry.lifecycle.supersedes) {
     const target = await locate(s, supersedes);
     if (target.entry.id === loc.entry.id) throw new CairnError("INVALID_INPUT", "An entry cannot supersede itself.");
+    // Refused before anything is written: a second replacement of one lesson would leave two claiming it.
+    await assertNotSuperseded(s, target.entry, loc.entry.id);
     supersedes = target.entry.id;
+    // A person's edit of a live lesson retires the one it names at once, as `cairn supersede` does; a
+    // draft's waits for its approval (approveEntry). Before, only the link was written: the old lesson
+    // stayed live beside its replacement, and an approved replacement was never approved again to retire it.
+    if (LIVE.includes(loc.entry.lifecycle.status) && RETIRABLE.includes(target.entry.lifecycle.status)) retire = target.entry;
   }
   const prevention = {
     ...(n.prevention?.rule ? { rule: n.prevention.rule } : {}),
@@ -112,5 +124,6 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     },
     { type: "updated", actor, data: { via, fields: changed } },
   );
+  if (retire) return { entry: (await supersedeEntry(s, retire.id, entry.id, actor)).replacement, changed: [...changed], warnings };
   return { entry, changed: [...changed], warnings };
 }

@@ -376,3 +376,27 @@ test("a mirror file renamed in Obsidian (its inline title) still carries its edi
     await env.close();
   }
 });
+
+test("`supersedes:` written in an approved lesson's mirror file retires the lesson it names, as `cairn supersede` does — not a one-sided link", async () => {
+  // Seed 004 §1: superseded_by is the newer Knowledge Object's id; both sides of the link must agree.
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const old = await env.human.add({ lesson: "Use corepack enable in CI so the pinned pnpm version from packageManager is used.", category: "tooling" });
+    const repl = await env.human.add({ lesson: "Run corepack prepare pnpm@9 --activate in CI images before installing dependencies.", category: "tooling" });
+    await env.human.approve(repl.id!);
+    const file = fileFor(dir, repl.handle!);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^supersedes: null$/m, `supersedes: ${old.handle}`));
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.conflicts, []);
+    assert.deepEqual(r.applied.map((a) => a.fields), [["supersedes"]]);
+    const o = await env.human.get(old.id!);
+    assert.equal(o.lifecycle.status, "superseded", "the lesson it replaces is retired, not left live beside it");
+    assert.equal(o.lifecycle.superseded_by, repl.id);
+    assert.equal((await env.human.get(repl.id!)).lifecycle.supersedes, old.id);
+    assert.equal((await env.human.rebuildMirror()).written, 0, "both files already say so");
+  } finally {
+    await env.close();
+  }
+});
