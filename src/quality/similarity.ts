@@ -391,7 +391,7 @@ function direction(words: readonly LessonWord[]): Direction {
     const next = at(i + 1, clause)?.w ?? "";
     const subordinate =
       flagsAt(i - 1, clause) & OPENER || (flagsAt(i - 2, clause) | flagsAt(i - 3, clause)) & SUBORDINATOR;
-    if (w === "prefer") sawPrefer = true;
+    if (CHOOSE.has(w)) sawPrefer = true;
     // "X, not Y" contrasts with the end of the previous clause.
     const commaNot = w === "not" && i > 0 && words[i - 1]!.clause !== clause;
     const contrastAt =
@@ -429,6 +429,16 @@ function direction(words: readonly LessonWord[]): Direction {
   // "Do X instead of Y" recommends X: without a prohibition, a contrast is positive advice.
   return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused, negObjects };
 }
+
+/**
+ * Verbs after which "X over Y" is a preference, not a place ("TLS over TCP"): a decision is written
+ * "we chose X over Y", and read without the contrast it disagreed with "never Y; use X" — which then
+ * retired the decision as "the opposite".
+ */
+const CHOOSE = new Set([
+  "prefer", "prefers", "preferred", "preferring", "choose", "chooses", "chose", "chosen", "choosing",
+  "pick", "picks", "picked", "select", "selects", "selected", "favor", "favors", "favored", "favour", "favours", "favoured",
+]);
 
 /** "Keep X out of Y", "stay out of Y": a prohibition on putting X in Y. */
 function keepsOut(words: readonly LessonWord[], i: number, clause: number): boolean {

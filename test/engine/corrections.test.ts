@@ -88,3 +88,17 @@ test("a near-duplicate add that brings structured fields the entry lacks says th
     assert.ok(!plain.issues.some((i) => i.code === "fields_not_merged"));
   });
 });
+
+test("a decision phrased \"we chose X over Y\" is not superseded by a lesson that agrees with it (\"never Y; use X\")", async () => {
+  // Seed 003 §6.2: DELETE (retire the old memory) is for a new memory that contradicts it; one that agrees must not retire it.
+  await withCairn(async (c) => {
+    const decision = await c.add({ lesson: "We chose Postgres advisory locks over Redis locks for the job scheduler leader election", category: "architecture", kind: "decision" });
+    const agrees = await c.add({ lesson: "Never use Redis SETNX locks for leader election in the job scheduler; use Postgres advisory locks", category: "architecture", kind: "correction" });
+    assert.notEqual(agrees.action, "rejected", agrees.reason);
+    assert.ok(!agrees.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(agrees.issues));
+    assert.equal((await c.get(decision.id!)).lifecycle.status, "candidate", "the decision stays in use");
+    // The same decision reversed is still a contradiction.
+    const reversed = await c.add({ lesson: "We chose Redis locks over Postgres advisory locks for the job scheduler leader election", category: "architecture", kind: "decision" });
+    assert.ok(reversed.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(reversed.issues));
+  });
+});
