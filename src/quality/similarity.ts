@@ -729,6 +729,18 @@ const negatesOther = (x: LessonProfile, y: LessonProfile): boolean => statesAnyO
 /** Something `x` prohibits (anywhere after its prohibition, in that clause) is a topic word `y` states. */
 const refusesOther = (x: LessonProfile, y: LessonProfile): boolean => statesAnyOf(y, x.refused);
 
+/**
+ * What each lesson's prohibition or contrast is about (its first topic word, negObjects) the other
+ * refuses too: "Do not use joi for validation; use zod" and "use zod for validation instead of joi"
+ * both turn joi down, and the context after "joi" ("for validation") that one of them refuses is no
+ * reversal. Read both ways, and only when both lessons negate something.
+ */
+function bothRefuse(a: LessonProfile, b: LessonProfile): boolean {
+  if (a.negObjects.size === 0 || b.negObjects.size === 0) return false;
+  const turnsDown = (x: LessonProfile, y: LessonProfile) => [...x.negObjects].every((t) => y.refused.has(t) || !y.stems.includes(t));
+  return turnsDown(a, b) && turnsDown(b, a);
+}
+
 /** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
 export const CONTRADICTION_TOPIC = 0.5;
 
@@ -835,7 +847,8 @@ export function judgeLessons(ka: LessonKey, kb: LessonKey, threshold = 0.6, prof
   // safe for concurrent writes" and "concurrent writes to a Go map are unsafe" negate nothing of each other.
   const opposite =
     ((pa.polarity === "positive" && pb.polarity === "negative") || (pa.polarity === "negative" && pb.polarity === "positive")) &&
-    (refusesOther(pa, pb) || refusesOther(pb, pa));
+    (refusesOther(pa, pb) || refusesOther(pb, pa)) &&
+    !bothRefuse(pa, pb);
   const negationDiffers = pa.negated !== pb.negated && negatesOther(pa.negated ? pa : pb, pa.negated ? pb : pa);
   const reversed = contrastReversed(pa, pb) || rolesSwapped(pa, pb);
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);

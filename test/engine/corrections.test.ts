@@ -102,3 +102,22 @@ test("a decision phrased \"we chose X over Y\" is not superseded by a lesson tha
     assert.ok(reversed.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(reversed.issues));
   });
 });
+
+test("a lesson that agrees with an older one in other words (\"use X instead of Y\" after \"avoid Y; use X\") reinforces it, never retires it as the opposite", async () => {
+  // Seed 003 §6.2: DELETE is for a contradiction. Context after the prohibited thing ("for request
+  // validation in the API") was read as prohibited too, so the agreeing lesson "said the opposite".
+  await withCairn(async (c) => {
+    const avoid = await c.add({ lesson: "Avoid mocking the database in integration tests; use a real Postgres container", category: "testing" });
+    const same = await c.add({ lesson: "Use a real Postgres container in integration tests instead of mocking the database", category: "testing" });
+    assert.ok(!same.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(same.issues));
+    assert.equal(same.action, "reinforced", "the same advice is a sighting of the lesson");
+    assert.equal((await c.get(avoid.id!)).lifecycle.status, "candidate");
+    const zod = await c.add({ lesson: "We decided to use zod for request validation in the API instead of joi", category: "integration", kind: "decision" });
+    const noJoi = await c.add({ lesson: "Do not use joi for request validation in the API; use zod", category: "integration" });
+    assert.ok(!noJoi.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(noJoi.issues));
+    assert.notEqual((await c.get(zod.id!)).lifecycle.status, "superseded");
+    // The README's reversal still supersedes: "mock the database" after "avoid mocking the database".
+    const mock = await c.add({ lesson: "Mock the database in integration tests; a real Postgres container is too slow", category: "testing" });
+    assert.ok(mock.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(mock.issues));
+  });
+});
