@@ -85,6 +85,8 @@ export interface LessonProfile extends LessonKey {
   readonly refused: ReadonlySet<string>;
   /** The first topic stem after each main-clause negation or contrast: what "not", "never", "avoid", "instead of" apply to. */
   readonly negObjects: ReadonlySet<string>;
+  /** Topic stems of the clauses with no prohibition, negation or contrast in them: what the lesson says to do ("…; use npm ci"). */
+  readonly recommended: ReadonlySet<string>;
 }
 
 // Maps rather than object literals: a lesson may well contain the word "constructor".
@@ -366,6 +368,7 @@ interface Direction {
   contrast: LessonProfile["contrast"];
   refused: Set<string>;
   negObjects: Set<string>;
+  recommended: Set<string>;
 }
 
 function direction(words: readonly LessonWord[]): Direction {
@@ -378,6 +381,7 @@ function direction(words: readonly LessonWord[]): Direction {
   const negObjects = new Set<string>();
   let objectClause = -1; // a negation waits in this clause for the first topic word it applies to
   let refusing = -1; // the clause a prohibition or contrast opened, whose later words are refused ("without it" is a condition)
+  const turnedDown = new Set<number>(); // every clause with a prohibition, negation or contrast: none of its words is recommended
   const at = (i: number, clause: number) => (words[i]?.clause === clause ? words[i] : undefined);
   const flagsAt = (i: number, clause: number) => at(i, clause)?.info.flags ?? 0;
   for (let i = 0; i < words.length; i++) {
@@ -424,10 +428,13 @@ function direction(words: readonly LessonWord[]): Direction {
     else if (info.flags & POS_DIR) pos = true;
     if (!subordinate && info.flags & NEGATION) negated = true;
     if (!subordinate && (prohibits || info.flags & NEGATION)) objectClause = clause;
+    if (prohibits || info.flags & NEGATION || contrastAt > 0) turnedDown.add(clause);
   }
+  const recommended = new Set<string>();
+  for (const x of words) if (x.info.flags & CONTENT && !turnedDown.has(x.clause)) recommended.add(x.info.stem);
   // A prohibition anywhere in a main clause is the lesson's point; it outweighs "use".
   // "Do X instead of Y" recommends X: without a prohibition, a contrast is positive advice.
-  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused, negObjects };
+  return { polarity: neg ? "negative" : pos || contrast ? "positive" : "neutral", negated, contrast, refused, negObjects, recommended };
 }
 
 /**
@@ -714,7 +721,22 @@ function rolesSwapped(a: LessonProfile, b: LessonProfile): boolean {
     const moved = [...x.refused].filter((t) => !y.refused.has(t));
     return moved.length > 0 && moved.every((t) => y.stems.includes(t));
   };
-  return swapsInto(a, b) && swapsInto(b, a);
+  return (swapsInto(a, b) && swapsInto(b, a)) || recommendationsSwapped(a, b);
+}
+
+/**
+ * "Never use npm install in CI; use npm ci" and "Never use npm ci in CI; use npm install": what each
+ * recommends and the other does not, the other refuses — both ways. The swap above misses it when a
+ * word of the shared context is refused by both ("ci" of "in CI" is "ci" of "npm ci"), and the two
+ * merged as duplicates. Lessons that agree ("…; never concatenate input into SQL" / "Never concatenate
+ * …; use parameterised queries") differ in one direction only.
+ */
+function recommendationsSwapped(a: LessonProfile, b: LessonProfile): boolean {
+  if (a.refused.size === 0 || b.refused.size === 0) return false;
+  const only = (x: LessonProfile, y: LessonProfile) => [...x.recommended].filter((t) => !y.recommended.has(t));
+  const ab = only(a, b);
+  const ba = only(b, a);
+  return ab.length > 0 && ba.length > 0 && ab.every((t) => b.refused.has(t)) && ba.every((t) => a.refused.has(t));
 }
 
 /** Whether `y` states one of `stems` as a topic word, outside its own refusals. */

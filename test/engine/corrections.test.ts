@@ -121,3 +121,25 @@ test("a lesson that agrees with an older one in other words (\"use X instead of 
     assert.ok(mock.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(mock.issues));
   });
 });
+
+test("the reversed advice \"Never use npm ci in CI; use npm install\" is never merged into \"Never use npm install in CI; use npm ci\"", async () => {
+  // Seed 003 §6.2: NOOP is for a duplicate. The reversal reinforced the lesson it reverses (its
+  // confidence rose) and was never stored: "in CI" made "ci" a word both lessons refuse.
+  await withCairn(async (c) => {
+    for (const [first, reversed] of [
+      ["Never use npm install in CI; use npm ci", "Never use npm ci in CI; use npm install"],
+      ["Never use npm install in CI pipelines; use npm ci so the lockfile is respected", "Never use npm ci in CI pipelines; use npm install so the lockfile is respected"],
+    ] as const) {
+      const a = await c.add({ lesson: first, category: "tooling" });
+      assert.equal(a.action, "added");
+      const b = await c.add({ lesson: reversed, category: "tooling" });
+      assert.notEqual(b.action, "reinforced", `${reversed} was merged into ${a.handle}`);
+      assert.ok(b.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(b.issues));
+    }
+    // Agreeing lessons in the two orders still merge.
+    const sql = await c.add({ lesson: "Use parameterised SQL queries in the reports service; never concatenate user input into SQL", category: "security" });
+    const again = await c.add({ lesson: "Never concatenate user input into SQL queries in the reports service; use parameterised queries", category: "security" });
+    assert.equal(again.action, "reinforced");
+    assert.equal(again.id, sql.id);
+  });
+});
