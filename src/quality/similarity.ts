@@ -395,7 +395,7 @@ function direction(words: readonly LessonWord[]): Direction {
     const next = at(i + 1, clause)?.w ?? "";
     const subordinate =
       flagsAt(i - 1, clause) & OPENER || (flagsAt(i - 2, clause) | flagsAt(i - 3, clause)) & SUBORDINATOR;
-    if (CHOOSE.has(w)) sawPrefer = true;
+    if (CHOOSE.has(w) || ((w === "went" || w === "go" || w === "going") && next === "with")) sawPrefer = true;
     // "X, not Y" contrasts with the end of the previous clause.
     const commaNot = w === "not" && i > 0 && words[i - 1]!.clause !== clause;
     const contrastAt =
@@ -444,7 +444,7 @@ function direction(words: readonly LessonWord[]): Direction {
  */
 const CHOOSE = new Set([
   "prefer", "prefers", "preferred", "preferring", "choose", "chooses", "chose", "chosen", "choosing",
-  "pick", "picks", "picked", "select", "selects", "selected", "favor", "favors", "favored", "favour", "favours", "favoured",
+  "pick", "picks", "picked", "select", "selects", "selected", "opt", "opts", "opted", "favor", "favors", "favored", "favour", "favours", "favoured",
 ]);
 
 /** "Keep X out of Y", "stay out of Y": a prohibition on putting X in Y. */

@@ -143,3 +143,18 @@ test("the reversed advice \"Never use npm ci in CI; use npm install\" is never m
     assert.equal(again.id, sql.id);
   });
 });
+
+test("decisions written \"opted for X over Y\" or \"went with X over Y\" are not retired by a lesson that agrees (\"never Y; use X\")", async () => {
+  // Seed 003 memory types: a decision stays a decision until one that reverses it comes.
+  await withCairn(async (c) => {
+    for (const [decision, agrees] of [
+      ["Opted for Vitest over Jest in the web package tests", "Never use Jest in the web package tests; use Vitest"],
+      ["Went with pnpm over yarn for the monorepo workspace installs", "Do not use yarn for the monorepo workspace installs; use pnpm"],
+    ] as const) {
+      const d = await c.add({ lesson: decision, category: "tooling", kind: "decision" });
+      const a = await c.add({ lesson: agrees, category: "tooling" });
+      assert.ok(!a.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), `${agrees}: ${JSON.stringify(a.issues)}`);
+      assert.notEqual((await c.get(d.id!)).lifecycle.status, "superseded");
+    }
+  });
+});
