@@ -19,7 +19,7 @@ import type { BrowsePage, BrowseQuery } from "./governance/browse.js";
 import type { Dashboard } from "./governance/dashboard.js";
 import type { LessonDetail } from "./governance/lesson-detail.js";
 import type { Neighbour, ReviewQueue } from "./governance/queue.js";
-import { approveEntry, rejectEntry, type ApprovalResult } from "./governance/approval.js";
+import { approveEntries, approveEntry, rejectEntry, type ApprovalResult } from "./governance/approval.js";
 import type { EditOptions, EditResult } from "./governance/edit.js";
 import type { GuardrailProposal } from "./governance/guardrail.js";
 import type { GovernanceMetrics } from "./governance/metrics.js";
@@ -589,6 +589,11 @@ export class Cairn {
   /** A person approves a lesson: established, approved_by/at recorded, what it supersedes retired. Agents get FORBIDDEN. */
   approve(ref: string, actor = this.actor): Promise<ApprovalResult> {
     return approveEntry(this.services, ref, actor);
+  }
+
+  /** Approves every lesson named, or none: each is found and checked before the first is approved. */
+  approveAll(refs: readonly string[], actor = this.actor): Promise<ApprovalResult[]> {
+    return approveEntries(this.services, refs, actor);
   }
 
   /** A person rejects a draft (or candidate): archived with the reason, counted in the approval rate. */

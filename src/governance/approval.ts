@@ -64,6 +64,29 @@ export async function approveEntry(s: Services, ref: string, actor: string): Pro
   return { entry, unchanged: false, ...(superseded ? { superseded } : {}) };
 }
 
+/**
+ * Several approvals as one decision: every id is found and checked approvable before any is approved,
+ * so a wrong id in a batch leaves every lesson as it was and the error says so — a batch that stopped
+ * halfway approved the ids before the bad one and silently skipped those after it.
+ */
+export async function approveEntries(s: Services, refs: readonly string[], actor: string): Promise<ApprovalResult[]> {
+  assertHuman(actor, "approve a lesson");
+  const many = refs.length > 1;
+  for (const ref of refs) {
+    const loc = await locate(s, ref).catch((e: unknown) => {
+      // Same error (its class tells the faces what more to say), with what became of the batch.
+      if (many && e instanceof Error) e.message = `${e.message} Nothing was approved.`;
+      throw e;
+    });
+    if (!APPROVABLE.includes(loc.entry.lifecycle.status)) {
+      throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}; restore it before approving.${many ? " Nothing was approved." : ""}`);
+    }
+  }
+  const out: ApprovalResult[] = [];
+  for (const ref of refs) out.push(await approveEntry(s, ref, actor));
+  return out;
+}
+
 /** A rejected draft is archived (kept for the record and the approval rate), never deleted. */
 export async function rejectEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<Entry> {
   assertHuman(actor, "reject a lesson");

@@ -75,3 +75,22 @@ test("messages that ask for an edit say where a person edits (the CLI has no edi
   assert.match(sighting.stderr, /not applied to it/);
   assert.match(sighting.stderr, /cairn mirror --pull/, sighting.stderr);
 });
+
+test("approve of several ids with one wrong approves none, and says so: no half-done batch hidden behind one error", async () => {
+  // Seed 004 §2 step 4 (a person approves drafts). `approve S-1 S-99 S-2` approved S-1, stopped at S-99,
+  // skipped S-2 without a word, and with --json printed only the error — a script could not tell S-1 changed.
+  const p = sb.project("approve-batch");
+  const a = await sb.json(p, "add", "Run prisma generate after editing schema.prisma or the generated client is stale", "--category", "tooling");
+  const b = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  const r = await sb.json(p, "approve", a.body.handle, "S-99", b.body.handle);
+  assert.equal(r.code, 3);
+  assert.match(r.body.error.message, /S-99/);
+  assert.match(r.body.error.message, /nothing was approved/i);
+  for (const h of [a.body.handle, b.body.handle]) {
+    const shown = (await sb.json(p, "show", h)).body;
+    assert.equal((shown.entry ?? shown).lifecycle.status, "candidate", `${h} was approved though the batch failed`);
+  }
+  const ok = await sb.json(p, "approve", a.body.handle, b.body.handle);
+  assert.equal(ok.code, 0);
+  assert.deepEqual(ok.body.approved.map((x: { handle: string }) => x.handle), [a.body.handle, b.body.handle]);
+});

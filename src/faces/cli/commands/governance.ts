@@ -173,8 +173,7 @@ export function registerGovernanceCommands(program: Command): void {
       action(async (inv, ids: string[]) =>
         withCairn(inv, async (cairn) => {
           const done = [];
-          for (const id of ids) {
-            const r = await cairn.approve(id);
+          for (const r of await cairn.approveAll(ids)) {
             done.push(approvalJson(r.entry, r.superseded));
             if (!inv.out.json) {
               inv.out.line(
