@@ -48,7 +48,11 @@ async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, 
   const since = new Date(Date.parse(end) - (o.duration_ms ?? 30 * 60_000)).toISOString();
   const ids = new Set<string>();
   for (const store of openTiers(s)) {
-    for (const e of await store.listEventsByType("shown", since, 1000)) if (e.at <= end) ids.add(e.entry_id);
+    // The hive is shared by projects (and a team): only what this project was shown is this task's.
+    for (const e of await store.listEventsByType("shown", since, 1000)) {
+      const shownTo = e.data.project_id;
+      if (e.at <= end && (typeof shownTo !== "string" || shownTo === s.project.id)) ids.add(e.entry_id);
+    }
   }
   return [...ids].slice(0, 200);
 }

@@ -2,7 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { verdictShares } from "../../src/lifecycle/feedback.js";
-import { BAD_RUN, GOOD_RUN, withWorld } from "./helpers.js";
+import { openCairn } from "../../src/index.js";
+import { addProject, makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+import { BAD_RUN, GOOD_RUN, T0, testConfig, withWorld } from "./helpers.js";
 
 const close = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) < 1e-9, `${msg ?? ""} ${a} ≠ ${b}`);
 
@@ -61,4 +63,30 @@ test("regression: a lesson with a good record shown beside a known bad one takes
     }
     assert.ok(after[0]!.usage.helpful > after[0]!.usage.harmful, "the proven lesson keeps its good standing");
   });
+});
+
+test("an outcome that names no lessons is laid on what this project was shown, never on hive lessons another project was shown meanwhile", async () => {
+  // Seed 003 §6.3: implicit feedback from *this* task's outcome. The hive is shared (a user's projects,
+  // a team's PostgreSQL): a failure in one repo sank the hive lessons injected into another repo's session.
+  const sb = makeSandbox("project-a");
+  const clock = { t: T0 };
+  const open = (projectDir: string) =>
+    openCairn({ projectDir, hivePath: sb.hivePath, env: sb.env, config: testConfig(), now: () => new Date(clock.t) });
+  const a = await open(sb.projectDir);
+  const b = await open(addProject(sb, "project-b"));
+  try {
+    const hive = await b.add({ lesson: "Set a short lock_timeout at the top of each schema migration so a blocked ALTER TABLE fails fast.", category: "tooling" }, { tier: "hive" });
+    assert.equal(hive.action, "added");
+    const shownInB = await b.inject({ task: "write the schema migration that adds an index; ALTER TABLE lock_timeout" });
+    assert.ok(shownInB.entries.some((e) => e.id === hive.id), "project B was shown the hive lesson");
+    clock.t += 60_000;
+    await a.recordOutcome({ id: "o-other-project", task: "Fix the flaky checkout page test", ...BAD_RUN });
+    assert.equal((await a.reflect()).processed, 1);
+    const after = await a.get(hive.id!);
+    assert.equal(after.usage.harmful, 0, "project A's failure is not laid on a lesson only project B saw");
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(sb);
+  }
 });
