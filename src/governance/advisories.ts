@@ -109,6 +109,8 @@ async function recordConsultations(s: Services, chosen: Advisory[], actor: strin
       if (!ids.length) continue;
       await store.recordUsage(ids, "consulted", actor, {
         matched,
+        // Which project's agent was warned: the hive is shared, and only that project's outcome may claim a prevention.
+        project_id: s.project.id,
         ...(q.tool ? { tool: q.tool.slice(0, 60) } : {}),
         ...(q.sessionId ? { session_id: q.sessionId.slice(0, 200) } : {}),
         ...(files.length ? { files: files.slice(0, 5).map((f) => f.slice(0, 200)) } : {}),

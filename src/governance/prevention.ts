@@ -62,7 +62,9 @@ export async function evaluatePreventions(s: Services, o: Outcome, outcomeId: st
     const events = await store.listEventsByType("consulted", since, 5000);
     // The latest pattern consultation per entry: it is what the task was warned about, and it is claimed once.
     const latest = new Map<string, number>();
-    for (const e of events) if (e.at <= endAt && e.data.matched === "pattern") latest.set(e.entry_id, e.seq);
+    // A consultation by another project's agent (hive lessons are shared) is not this task's warning.
+    const ours = (e: { data: Record<string, unknown> }) => typeof e.data.project_id !== "string" || e.data.project_id === s.project.id;
+    for (const e of events) if (e.at <= endAt && e.data.matched === "pattern" && ours(e)) latest.set(e.entry_id, e.seq);
     for (const [id, seq] of latest) {
       const entry = await store.getEntry(id);
       const pattern = compilePattern(entry?.prevention.detection_pattern);

@@ -1,6 +1,8 @@
 // Credit assignment in outcome feedback: a failed task's blame goes mostly to the lesson known to precede failures, not equally to every lesson shown beside it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { verdictShares } from "../../src/lifecycle/feedback.js";
 import { openCairn } from "../../src/index.js";
 import { addProject, makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
@@ -87,6 +89,38 @@ test("an outcome that names no lessons is laid on what this project was shown, n
   } finally {
     await a.close();
     await b.close();
+    removeSandbox(sb);
+  }
+});
+
+test("a prevention is claimed by the project whose agent was warned: another project's success does not count a hive lesson's consultation elsewhere", async () => {
+  // Seed 004 usage metrics (times_prevented: issues prevented by this knowledge) on a hive shared by projects.
+  const sb = makeSandbox("project-a");
+  const clock = { t: T0 };
+  const open = (projectDir: string, actor: string) =>
+    openCairn({ projectDir, hivePath: sb.hivePath, env: sb.env, actor, config: testConfig(), now: () => new Date(clock.t) });
+  const a = await open(sb.projectDir, "agent:coder");
+  const bDir = addProject(sb, "project-b");
+  const b = await open(bDir, "agent:coder");
+  const person = await open(bDir, "human:alice");
+  try {
+    const hive = await person.add(
+      { lesson: "Never call process.exit inside request handlers of the api server; it drops every in-flight request.", category: "integration", prevention: { rule: "Throw an error and let the server close gracefully", detection_pattern: "process\\.exit\\(" } },
+      { tier: "hive" },
+    );
+    await person.approve(hive.id!);
+    const told = await b.checkAdvisories({ text: "if (bad) process.exit(1)" });
+    assert.equal(told.length, 1, "project B's agent was warned");
+    fs.mkdirSync(path.join(sb.projectDir, "src"), { recursive: true });
+    fs.writeFileSync(path.join(sb.projectDir, "src", "server.ts"), "export const ok = true;\n");
+    clock.t += 60_000;
+    await a.recordOutcome({ id: "o-a-success", task: "Tidy the server module", ...GOOD_RUN, files_touched: ["src/server.ts"] });
+    assert.equal((await a.reflect()).processed, 1);
+    assert.equal((await person.get(hive.id!)).usage.prevented, 0, "project A's task prevented nothing it was never warned about");
+  } finally {
+    await a.close();
+    await b.close();
+    await person.close();
     removeSandbox(sb);
   }
 });
