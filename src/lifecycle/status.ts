@@ -289,6 +289,15 @@ export async function supersedeEntry(s: Services, oldRef: string, newRef: string
   const oldLoc = await locate(s, oldRef);
   const newLoc = await locate(s, newRef);
   if (oldLoc.entry.id === newLoc.entry.id) throw new CairnError("INVALID_INPUT", "An entry cannot supersede itself.");
+  // The replacement is what agents are shown instead: a retired one would hide both (a replaced lesson
+  // replacing its own replacement closed a loop, and neither was ever shown again).
+  const rs = newLoc.entry.lifecycle.status;
+  if (rs === "superseded" || rs === "archived" || rs === "quarantined") {
+    throw new CairnError(
+      "CONFLICT",
+      `${newLoc.entry.handle} is ${rs}, so it cannot replace ${oldLoc.entry.handle}: nothing would be left in use. Restore ${newLoc.entry.handle} first (\`cairn restore ${newLoc.entry.handle}\`), or supersede with a lesson in use.`,
+    );
+  }
   await assertNotSuperseded(s, oldLoc.entry, newLoc.entry.id);
   assertMayRetire(oldLoc.entry, actor, "supersede");
   const old = await oldLoc.store.updateEntry(

@@ -94,3 +94,21 @@ test("approve of several ids with one wrong approves none, and says so: no half-
   assert.equal(ok.code, 0);
   assert.deepEqual(ok.body.approved.map((x: { handle: string }) => x.handle), [a.body.handle, b.body.handle]);
 });
+
+test("supersede never closes a loop: a lesson that was replaced cannot replace its own replacement (both vanished from agents)", async () => {
+  // Seed 004 §1: superseded_by names the *newer* Knowledge Object; a chain must end in a lesson in use.
+  const p = sb.project("supersede-loop");
+  const a = await sb.json(p, "add", "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", "--category", "tooling");
+  const b = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  assert.equal((await sb.run(p, "supersede", a.body.handle, b.body.handle)).code, 0);
+  const loop = await sb.run(p, "supersede", b.body.handle, a.body.handle);
+  assert.equal(loop.code, 4, loop.stdout + loop.stderr);
+  assert.match(loop.stderr, new RegExp(`${a.body.handle} is superseded`));
+  assert.match(loop.stderr, /restore/);
+  const shown = (await sb.json(p, "show", b.body.handle)).body;
+  assert.equal((shown.entry ?? shown).lifecycle.status, "candidate", "the replacement stays in use");
+  // An archived lesson cannot replace a live one either: the live one would vanish for nothing.
+  const c = await sb.json(p, "add", "Run vitest with --pool=forks when tests load native addons such as libsql", "--category", "testing");
+  assert.equal((await sb.run(p, "archive", c.body.handle)).code, 0);
+  assert.equal((await sb.run(p, "supersede", b.body.handle, c.body.handle)).code, 4);
+});
