@@ -1,6 +1,8 @@
 // Seed audit (003 Memory Lane, 004 Knowledge Objects) from outside: the built CLI in a throwaway home.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { sandbox } from "../helpers/cli.js";
 
 const sb = sandbox();
@@ -111,4 +113,24 @@ test("supersede never closes a loop: a lesson that was replaced cannot replace i
   const c = await sb.json(p, "add", "Run vitest with --pool=forks when tests load native addons such as libsql", "--category", "testing");
   assert.equal((await sb.run(p, "archive", c.body.handle)).code, 0);
   assert.equal((await sb.run(p, "supersede", b.body.handle, c.body.handle)).code, 4);
+});
+
+test("supersede with a draft waits for its approval, as add --supersedes does: the lesson in use is not retired for one agents cannot see", async () => {
+  // Seed 004 §2: a draft becomes queryable only on approval; until then the approved lesson stays in use.
+  const p = sb.project("supersede-draft");
+  fs.mkdirSync(path.join(p, ".swarm"), { recursive: true });
+  fs.writeFileSync(path.join(p, ".swarm", "cairn.json"), JSON.stringify({ governance: { require_approval: { swarm: true } } }));
+  const old = await sb.json(p, "add", "Run prisma migrate deploy before starting the API container in staging", "--category", "tooling");
+  assert.equal((await sb.run(p, "approve", old.body.handle)).code, 0);
+  const draft = await sb.json(p, "--actor", "agent:coder", "add", "Apply database migrations with a one-off Kubernetes Job before the API rollout, not from the container", "--category", "tooling");
+  assert.equal(draft.body.status, "draft");
+  const r = await sb.run(p, "supersede", old.body.handle, draft.body.handle);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /will supersede .* once a person approves it/);
+  const before = (await sb.json(p, "show", old.body.handle)).body;
+  assert.equal((before.entry ?? before).lifecycle.status, "established", "still in use while the draft waits");
+  const approved = await sb.run(p, "approve", draft.body.handle);
+  assert.match(approved.stdout, new RegExp(`superseding ${old.body.handle}`));
+  const after = (await sb.json(p, "show", old.body.handle)).body;
+  assert.equal((after.entry ?? after).lifecycle.status, "superseded");
 });
