@@ -55,8 +55,22 @@ function removeHandleFiles(root: string, handle: string, keep?: string): number 
   return n;
 }
 
-/** Writes one entry's file when its content changed; returns its path and whether bytes were written. */
-export function syncEntryFile(root: string, e: Entry, opts: { scanStale?: boolean } = {}): { file: string; written: boolean } {
+/** Whether a mirror file's editable content no longer matches the hash it was written with: a person edited it. */
+function editedByPerson(text: string): boolean {
+  try {
+    const parsed = parseMirrorText(text);
+    return parsed.content_hash !== undefined && contentHash(parsed) !== parsed.content_hash;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes one entry's file when its content changed; returns its path and whether bytes were written.
+ * `keepEdited`: a file a person edited and has not pulled yet is left as it is (the automatic sync
+ * after a consultation rewrote its usage table and lost the edit); `cairn mirror --pull` applies it.
+ */
+export function syncEntryFile(root: string, e: Entry, opts: { scanStale?: boolean; keepEdited?: boolean } = {}): { file: string; written: boolean } {
   const file = path.join(root, folderFor(e.lifecycle.status), fileNameFor(e));
   const content = renderEntry(e);
   let existing: string | undefined;
@@ -67,6 +81,7 @@ export function syncEntryFile(root: string, e: Entry, opts: { scanStale?: boolea
     if (opts.scanStale !== false) removeHandleFiles(root, e.handle, file);
   }
   if (existing === content) return { file, written: false };
+  if (opts.keepEdited && existing !== undefined && editedByPerson(decodeText(Buffer.from(existing)))) return { file, written: false };
   writeAtomic(file, content);
   return { file, written: true };
 }
@@ -78,13 +93,13 @@ export function attachMirror(s: Services): () => void {
   const unsubscribe = openTiers(s).map((store) =>
     store.subscribe(async (c) => {
       try {
-        if (c.type === "insert" || c.type === "update") syncEntryFile(root, c.entry);
+        if (c.type === "insert" || c.type === "update") syncEntryFile(root, c.entry, { keepEdited: true });
         else if (c.type === "delete") removeHandleFiles(root, c.handle);
         // Being shown changes nothing the mirror prints; consultations and preventions do.
         else if (c.type === "usage" && c.counter !== "shown") {
           for (const id of c.ids) {
             const e = await store.getEntry(id);
-            if (e) syncEntryFile(root, e);
+            if (e) syncEntryFile(root, e, { keepEdited: true });
           }
         }
       } catch (e) {

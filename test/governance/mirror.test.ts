@@ -400,3 +400,27 @@ test("`supersedes:` written in an approved lesson's mirror file retires the less
     await env.close();
   }
 });
+
+test("with the mirror on, a person's unsaved-to-Cairn edit in a mirror file survives the sync an agent's consultation triggers, and pulls afterwards", async () => {
+  // Seed 004 §5: people edit in Obsidian, then sync. A consultation rewrote the file (its usage table) and lost the edit.
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    await env.human.approve(d.id!);
+    const file = fileFor(dir, d.handle!);
+    const edited = fs.readFileSync(file, "utf8").replace(/## Why It Matters\n\n[^\n]+\n/, "## Why It Matters\n\nA null token crashes /login with a 500 for every expired session.\n");
+    fs.writeFileSync(file, edited);
+    const told = await env.agent.checkAdvisories({ files: ["src/auth/session.ts"] });
+    assert.equal(told.length, 1);
+    assert.equal((await env.human.get(d.id!)).usage.consulted, 1);
+    assert.match(fs.readFileSync(file, "utf8"), /A null token crashes \/login/, "the person's edit is still in the file");
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.conflicts, []);
+    assert.deepEqual(r.applied.map((a) => a.fields), [["why"]]);
+    assert.equal((await env.human.get(d.id!)).why, "A null token crashes /login with a 500 for every expired session.");
+    assert.match(fs.readFileSync(fileFor(dir, d.handle!), "utf8"), /\| Times consulted \| 1 \|/, "and the file catches up on the usage once pulled");
+  } finally {
+    await env.close();
+  }
+});
