@@ -40,13 +40,14 @@ function otherNotesOf(root: string, folder: string): string[] {
   }
 }
 
-/** Deletes the handle's files other than `keep` (after a status or title change, or a delete). */
-function removeHandleFiles(root: string, handle: string, keep?: string): number {
+/** Deletes the handle's files other than `keep` (after a status or title change, or a delete); `keepEdited` spares files a person edited. */
+function removeHandleFiles(root: string, handle: string, keep?: string, keepEdited = false): number {
   let n = 0;
   for (const folder of FOLDER_NAMES) {
     for (const name of filesOf(root, folder)) {
       const full = path.join(root, folder, name);
       if (FILE_RE.exec(name)?.[1] === handle && full !== keep) {
+        if (keepEdited && editedFile(full)) continue;
         fs.rmSync(full, { force: true });
         n++;
       }
@@ -65,6 +66,14 @@ function editedByPerson(text: string): boolean {
   }
 }
 
+function editedFile(file: string): boolean {
+  try {
+    return editedByPerson(decodeText(fs.readFileSync(file)));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Writes one entry's file when its content changed; returns its path and whether bytes were written.
  * `keepEdited`: a file a person edited and has not pulled yet is left as it is (the automatic sync
@@ -78,7 +87,7 @@ export function syncEntryFile(root: string, e: Entry, opts: { scanStale?: boolea
     existing = fs.readFileSync(file, "utf8");
   } catch {
     // Moved to another folder or renamed: the old file goes.
-    if (opts.scanStale !== false) removeHandleFiles(root, e.handle, file);
+    if (opts.scanStale !== false) removeHandleFiles(root, e.handle, file, opts.keepEdited);
   }
   if (existing === content) return { file, written: false };
   if (opts.keepEdited && existing !== undefined && editedByPerson(decodeText(Buffer.from(existing)))) return { file, written: false };

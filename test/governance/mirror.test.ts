@@ -424,3 +424,21 @@ test("with the mirror on, a person's unsaved-to-Cairn edit in a mirror file surv
     await env.close();
   }
 });
+
+test("with the mirror on, an edited draft file is not deleted when the lesson is approved elsewhere: the pull reports the conflict instead of losing the edit", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    const draft = fileFor(dir, d.handle!);
+    fs.writeFileSync(draft, fs.readFileSync(draft, "utf8").replace(/## Why It Matters\n\n[^\n]+\n/, "## Why It Matters\n\nA null token crashes /login for every expired session.\n"));
+    await env.human.approve(d.id!);
+    assert.ok(fs.existsSync(draft), "the edited file stays where the person left it");
+    assert.match(fs.readFileSync(draft, "utf8"), /crashes \/login for every expired session/);
+    const r = await env.human.pullMirror();
+    assert.equal(r.conflicts.length, 1, JSON.stringify(r));
+    assert.match(r.conflicts[0]!.reason, /merge by hand/);
+  } finally {
+    await env.close();
+  }
+});
