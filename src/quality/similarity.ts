@@ -87,6 +87,8 @@ export interface LessonProfile extends LessonKey {
   readonly negObjects: ReadonlySet<string>;
   /** Topic stems of the clauses with no prohibition, negation or contrast in them: what the lesson says to do ("…; use npm ci"). */
   readonly recommended: ReadonlySet<string>;
+  /** The first topic stem after "before": what must wait ("run migrations before *deploying*"). */
+  readonly beforeObject?: string;
 }
 
 // Maps rather than object literals: a lesson may well contain the word "constructor".
@@ -541,6 +543,14 @@ export function profileLesson(text: string): LessonProfile {
   }
   const values = scanValues(t, words);
   const dir = direction(words);
+  const before = words.findIndex((x) => x.w === "before");
+  let beforeObject: string | undefined;
+  for (let j = before + 1; before >= 0 && j < words.length && words[j]!.clause === words[before]!.clause; j++) {
+    if (words[j]!.info.flags & CONTENT) {
+      beforeObject = words[j]!.info.stem;
+      break;
+    }
+  }
   return {
     text: t,
     plain,
@@ -553,6 +563,7 @@ export function profileLesson(text: string): LessonProfile {
     values,
     valueKeys: new Set(values.map((v) => v.key)),
     ...dir,
+    ...(beforeObject ? { beforeObject } : {}),
     setting: setting || dir.polarity === "positive",
   };
 }
@@ -763,6 +774,17 @@ function bothRefuse(a: LessonProfile, b: LessonProfile): boolean {
   return turnsDown(a, b) && turnsDown(b, a);
 }
 
+/**
+ * "Run migrations before deploying" and "Do not deploy before running migrations" give one order: what
+ * the prohibition forbids doing first is what the other lesson says must wait. Read as opposite advice
+ * (one negative, one positive, sharing words), the agreeing lesson retired the first as its reversal.
+ */
+function sameOrder(a: LessonProfile, b: LessonProfile): boolean {
+  if (!a.beforeObject || !b.beforeObject || a.negated === b.negated) return false;
+  const [pos, neg] = a.negated ? [b, a] : [a, b];
+  return neg.negObjects.has(pos.beforeObject!) && !neg.negObjects.has(neg.beforeObject!);
+}
+
 /** Topic overlap at or above which opposite advice or a different value is flagged as a contradiction. */
 export const CONTRADICTION_TOPIC = 0.5;
 
@@ -870,8 +892,9 @@ export function judgeLessons(ka: LessonKey, kb: LessonKey, threshold = 0.6, prof
   const opposite =
     ((pa.polarity === "positive" && pb.polarity === "negative") || (pa.polarity === "negative" && pb.polarity === "positive")) &&
     (refusesOther(pa, pb) || refusesOther(pb, pa)) &&
-    !bothRefuse(pa, pb);
-  const negationDiffers = pa.negated !== pb.negated && negatesOther(pa.negated ? pa : pb, pa.negated ? pb : pa);
+    !bothRefuse(pa, pb) &&
+    !sameOrder(pa, pb);
+  const negationDiffers = pa.negated !== pb.negated && negatesOther(pa.negated ? pa : pb, pa.negated ? pb : pa) && !sameOrder(pa, pb);
   const reversed = contrastReversed(pa, pb) || rolesSwapped(pa, pb);
   const differentValue = missingValue(pa, pb) ?? missingValue(pb, pa) ?? antonym(pa, pb) ?? antonym(pb, pa);
   const swappedKey = differentValue ? null : swappedValue(pa, pb) ?? swappedValue(pb, pa);

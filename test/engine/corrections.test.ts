@@ -158,3 +158,20 @@ test("decisions written \"opted for X over Y\" or \"went with X over Y\" are not
     }
   });
 });
+
+test("\"do not deploy before running migrations\" agrees with \"run migrations before deploying\": a sighting, not a reversal that retires it", async () => {
+  // Seed 003 §6.2: DELETE only for a contradiction; one order of steps written both ways is the same memory.
+  await withCairn(async (c) => {
+    const first = await c.add({ lesson: "Run database migrations before deploying the API so the schema matches the code", category: "process" });
+    const same = await c.add({ lesson: "Do not deploy the API before running database migrations, or the schema will not match the code", category: "process" });
+    assert.ok(!same.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(same.issues));
+    assert.equal((await c.get(first.id!)).lifecycle.status, "candidate", "the first lesson stays in use");
+    const other = await c.add({ lesson: "Always await the database transaction commit before sending the HTTP response", category: "debugging" });
+    const again = await c.add({ lesson: "Never send the HTTP response before the database transaction commit is awaited", category: "debugging" });
+    assert.ok(!again.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(again.issues));
+    assert.notEqual((await c.get(other.id!)).lifecycle.status, "superseded");
+    // The reversed order is still a contradiction.
+    const reversed = await c.add({ lesson: "Do not run database migrations before deploying the API; deploy first so the old code keeps working", category: "process" });
+    assert.ok(reversed.issues.some((i) => i.code === "superseded" || i.code === "contradiction"), JSON.stringify(reversed.issues));
+  });
+});
