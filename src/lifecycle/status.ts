@@ -195,6 +195,19 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   if (!["quarantined", "archived", "superseded"].includes(loc.entry.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined, archived or superseded; nothing to restore.`);
   }
+  // Undoing a person's supersede is a person's decision, as superseding an approved lesson is
+  // (assertMayRetire). (Quarantined and archived lessons keep their older rule: any actor may restore.)
+  if (!isHumanActor(actor) && loc.entry.lifecycle.status === "superseded") {
+    // Oldest first: read far enough for a much-shown lesson's history (restoring is rare, and a person's act).
+    const retiredBy = (await loc.store.listEvents(loc.entry.id, 100_000)).reverse().find((ev) => ev.type === loc.entry.lifecycle.status)?.actor;
+    if (retiredBy && isHumanActor(retiredBy)) {
+      throw new CairnError(
+        "FORBIDDEN",
+        `${loc.entry.handle} was ${loc.entry.lifecycle.status} by ${retiredBy}; only a person can restore it. Ask them, or add a corrected lesson (it waits for a person's approval where approval is on).`,
+        { actor: actor.slice(0, 80), id: loc.entry.id },
+      );
+    }
+  }
   // The gates load only when something is restored: reads that locate an entry must not pay for them.
   const { validateLessonText } = await import("../quality/gates.js");
   const imported = loc.entry.provenance.derived_from.kind === "import";

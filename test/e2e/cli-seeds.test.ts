@@ -134,3 +134,17 @@ test("supersede with a draft waits for its approval, as add --supersedes does: t
   const after = (await sb.json(p, "show", old.body.handle)).body;
   assert.equal((after.entry ?? after).lifecycle.status, "superseded");
 });
+
+test("an agent cannot undo a person's supersede by restoring the lesson it replaced", async () => {
+  // Seed 004 §7: humans have full control; an agent's supersede of an approved lesson is refused, and so is its undoing of a person's.
+  const p = sb.project("agent-restore");
+  const a = await sb.json(p, "add", "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", "--category", "tooling");
+  const b = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  assert.equal((await sb.run(p, "supersede", a.body.handle, b.body.handle)).code, 0);
+  const byAgent = await sb.run(p, "--actor", "agent:coder", "restore", a.body.handle);
+  assert.notEqual(byAgent.code, 0, byAgent.stdout);
+  assert.match(byAgent.stderr, /only a person can restore it/);
+  const still = (await sb.json(p, "show", a.body.handle)).body;
+  assert.equal((still.entry ?? still).lifecycle.status, "superseded");
+  assert.equal((await sb.run(p, "restore", a.body.handle)).code, 0, "a person can");
+});
