@@ -1,15 +1,17 @@
-// The secrets gate on legitimate text: every line of the project's data, seeds, docs and written lessons (and, given, three rule collections) that findSecrets flags.
+// The secrets gate (or, with --injection, the injection gate) on legitimate text: every line of the project's data, seeds, docs and written lessons (and, given, three rule collections) that it flags.
 import fs from "node:fs";
 import path from "node:path";
+import { findInjectionMarkers } from "../../src/quality/injection.js";
 import { findSecrets } from "../../src/quality/secrets.js";
 import { writtenLessons } from "../retrieval/lessons/index.js";
 import { files } from "./checkout.js";
 
 /**
- * Usage: node --import tsx eval/gates/false-positives.ts [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--list] [--json]
+ * Usage: node --import tsx eval/gates/false-positives.ts [--injection] [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--list] [--json]
  * None of this text holds a real secret, so a flagged line is a false positive unless reading it shows
  * otherwise (a few lessons state a password on purpose: "My password is secret123"). `--list` prints each
- * flagged line with the rule that flagged it.
+ * flagged line with the rule that flagged it. `--injection` reads each line through the injection gate instead
+ * (none of it is an attack: a flagged line is a legitimate one the gate would refuse), listed with the cue's message.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SHARED = path.resolve(ROOT, "../shared");
@@ -63,6 +65,7 @@ const sources = [
   ...collections.flatMap(([name, dir]) => (dir ? [{ name, texts: files(dir, ".", /\.(?:md|mdc|cursorrules)$/).map((f) => f.text) }] : [])),
 ];
 
+const injection = args.includes("--injection");
 const flagged: Array<{ source: string; rules: string[]; line: string }> = [];
 const counts: Record<string, { lines: number; flagged: number }> = {};
 for (const { name, texts } of sources) {
@@ -70,10 +73,10 @@ for (const { name, texts } of sources) {
   for (const line of texts.flatMap((t) => t.split("\n"))) {
     if (!line.trim()) continue;
     c.lines++;
-    const { spans } = findSecrets(line);
-    if (spans.length === 0) continue;
+    const rules = injection ? findInjectionMarkers(line).map((i) => i.message) : [...new Set(findSecrets(line).spans.map((s) => s.rule))];
+    if (rules.length === 0) continue;
     c.flagged++;
-    flagged.push({ source: name, rules: [...new Set(spans.map((s) => s.rule))], line });
+    flagged.push({ source: name, rules, line });
   }
 }
 const total = Object.values(counts).reduce((a, c) => ({ lines: a.lines + c.lines, flagged: a.flagged + c.flagged }), { lines: 0, flagged: 0 });
