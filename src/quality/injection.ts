@@ -98,7 +98,7 @@ function anyOf(parts: readonly string[]): RegExp {
 }
 
 const ETHICS = "(?:ethical|moral|legal)(?:,? (?:or |and )?(?:ethical|moral|legal)){0,3}";
-const UNBOUND = "(?:unfiltered|uncensored|unrestricted|unlimited|jailbroken)";
+const UNBOUND = "(?:unfilte?red|uncensored|unrestricted|unlimited|jailbroken)";
 
 /** Verbs that hand back the reader's own instructions, as they were or reworded, summarised or turned into code. */
 const RESTATE =
@@ -164,7 +164,23 @@ const JAILBREAK_PERSONA = [
   "\\b(?:without|never (?:send|give|add|include)s?) (?:any )?(?:\\w+ )?disclaimers?\\b",
   "\\b(?:never|doesn'?t|does not|don'?t|do not) (?:give a \\w+|cares?) about (?:ethic|legal|moral)\\w*",
   "\\b(?:nsfw|illegal|unethical|immoral) (?:\\w+ ){0,2}(?:is|are) (?:allowed|permitted)\\b",
-  "\\b(?:doesn'?t|does not|don'?t|do not|never) (?:follow|obey|abide by) any (?:principles|guidelines|rules|polic(?:y|ies)|restrictions)\\b",
+  "\\b(?:doesn'?t|does not|don'?t|do not|never) (?:follow|obey|abide by) (?:any|any and all|all) (?:principles|guidelines|rules|polic(?:y|ies)|restrictions)\\b",
+  // A persona's charter in other words: it answers anything "no matter how illegal", denies no request, is held by no
+  // ethics or vendor policy, does the opposite of the real assistant, or answers twice, once as itself and once as the persona.
+  `\\bno matter (?:how|if|whether|what)\\b${W}{0,40}?\\b(?:illegal|unethical|immoral|harmful|dangerous|offensive|inappropriate|inhumane)\\b`,
+  "\\bregardless of (?:any |all )?(?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)",
+  "\\b(?:never|don'?t|do not|won'?t|will not|must not|cannot|can'?t|would never)\\b (?:ever )?(?:refuse|deny|decline|reject)\\w* (?:answering|to answer|to respond|(?:any|a single|every) (?:\\w+ )?(?:request|question|prompt|order|command)s?)\\b",
+  `\\b(?:answer(?:s|ing)?|fulfil+(?:s|ing)?|respond(?:s|ing)? to|repl(?:y|ies|ying) to|compl(?:y|ies|ying) with|do(?:es)?|provides?|generates?) (?:any|every|all) (?:kind of )?(?:request|question|prompt)s?\\b${W}{0,40}?\\b(?:no matter|regardless|however|even if|even when|without (?:question|hesitation|refusal|restriction))`,
+  "\\b(?:not|never|no longer) bound by (?:the |its |their )?(?:usual|typical|normal|standard) (?:rules|morals|ethics|guidelines|restrictions|polic(?:y|ies)|laws)\\b",
+  `\\b(?:not|never|no longer|no long|isn'?t|is not|aren'?t)\\b (?:\\w+ )?(?:bound|restrained|restricted|confined|limited|constrained|governed) (?:by|to)\\b${W}{0,40}?\\b(?:moral\\w*|ethic\\w*|openai|open ai|chatgpt|anthropic|content polic\\w*)`,
+  "\\b(?:openai|open ai|chatgpt|anthropic|content|ethical|moral)(?:'?s)? (?:rules|polic(?:y|ies)|guidelines|restrictions|filters|tos|terms)\\b (?:do not|don'?t|no longer|never|does not|doesn'?t) apply\\b",
+  `\\b(?:don'?t|do not|doesn'?t|does not|never|not) care (?:if|whether|about whether)\\b${W}{0,30}?\\b(?:unethical|illegal|immoral|harmful|offensive|legal|ethical)\\b`,
+  "\\bno (?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship)(?:(?:,|\\/| or| and|, and|, or) ?(?:no )?(?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship|regulations)\\b){2,}",
+  "\\bopposite of (?:what )?(?:openai|chatgpt|gpt|claude)\\b",
+  "\\b(?:answer|respond|repl)\\w* as both\\b",
+  `\\b(?:two|2) (?:different |separate )?(?:responses|outputs|answers|ways to answer|personalities|persons)\\b${W}{0,100}?\\b(?:one (?:normal|for chatgpt|as chatgpt|with)|normal (?:one|response|output|answer)|chatgpt)`,
+  "\\b(?:ai|al|bot|model|assistant|chatbot) (?:that is |who is )?capable of (?:doing )?anything\\b|\\bbreaks? (?:the )?(?:ai|openai'?s?|chatgpt'?s?) rules\\b",
+  "\\b(?:developer|dev|debug(?:ging)?|god|admin)[_ ]?mode\\s*[:=]\\s*(?:enabled|on|true)\\b|\\b(?:debug(?:ging)?|developer) mode (?:enabled|activated) by (?:an? )?(?:openai|anthropic|developer|admin)",
 ];
 
 const SENTENCE_END = /[.!?\n]/;
@@ -296,6 +312,15 @@ const PARAPHRASES: Cue[] = [
   {
     label: "an instruction to drop the model's safeguards",
     re: inOrder([words("ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*"), words("safety|ethic\\w*|moral\\w*|content|usage|openai'?s?|anthropic'?s?|chatgpt'?s?"), words("guidelines?|polic(?:y|ies)|filters?|restrictions?|guardrails?|rules|principles|constraints?|considerations")], [30, 12]),
+  },
+  {
+    // "disregards all ethical or legal concerns", "violating all ethical standards", "forget the platform's terms of service", "[ignore prior inputs]".
+    label: "an instruction to drop the model's safeguards",
+    re: new RegExp(
+      `\\b(?:ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*|violat\\w*|defy\\w*|defies)\\b${W}{0,30}?\\b(?:ethical|moral|legal|ethics|morals)\\b${W}{0,12}?\\b(?:concerns|considerations|implications|boundaries|standards|values|norms|bounds|limits)\\b` +
+        `|\\b(?:forget|ignore|disregard|bypass)\\w* (?:(?:the|all|your|any|of) )*(?:[\\w-]+'s (?:and [\\w-]+'s )?)?(?:tos|terms of service|content polic\\w*|usage polic\\w*)\\b` +
+        `|[[(]\\s*(?:ignore|disregard|forget)\\w* (?:all )?(?:the )?(?:previous|prior|above|earlier) (?:inputs?|messages?|conversation|text|prompts?)\\s*[\\])]`,
+    ),
   },
   {
     label: "an instruction to drop the model's safeguards",
