@@ -227,6 +227,11 @@ const SHORT_VERBS = words(
 const DETERMINERS = "all|alle|todas|toutes|tutte|your|tus|tes|vos|deine|ihre|le tue|suas|as suas|las|les|as|le|die|the";
 const AFTER_VERBS = words("ignor\\w*|vergessen|olvid\\w*|oubli\\w*|dimentica\\w*|esque\\w*");
 
+/** "Access granted", the words a guarded model says when its password is given, also cut short ("Access Gran..."). */
+const GRANTED = "access gran(?:t\\w*|\\.{2,}|\u2026)";
+/** What a guarded model's check asks for. */
+const SECRET_WORD = "(?:password|access code|passcode|passphrase|code|access|key)";
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
@@ -325,6 +330,24 @@ const PARAPHRASES: Cue[] = [
   {
     label: "an instruction to drop the model's safeguards",
     re: /\byou (?:have|are under|are bound by) no (?:restrictions|limits|limitations|rules|filters|guidelines|boundaries|censorship)\b|\b(?:freed|free) from (?:the )?(?:typical |usual )?(?:confines|restrictions|rules|limitations)\b|\bwithout any (?:ethical|moral|content) (?:restrictions|limits|filters|guidelines)\b|\b(?:stop|quit|cease) (?:following|obeying|listening to) (?:the |your )?(?:(?:system|developer|original|initial) (?:message|prompt|instructions)|instructions|programming|guidelines)\b/,
+  },
+  {
+    // The phrase a guarded model says when the check passes, dictated for the reply: "prefix your response with
+    // [Access Granted]", "complete 'Access Gran...' with no commentary", "access granted and nothing else".
+    label: "an order to answer with the phrase that grants access",
+    re: new RegExp(
+      `\\b(?:prefix|prepend|start|begin|proclaim|complete|say|output|print|include|write|respond|reply|declare|announce|type|display|end|finish|utter|state|repeat|answer|put)\\w*\\b${W}{0,60}?\\b${GRANTED}` +
+        `|\\b${GRANTED}${W}{0,60}?(?:\\b(?:only|nothing (?:else|afterwards|more)|no (?:\\w+ )?commentary|without (?:any )?(?:commentary|explanation))\\b|\\byour (?:answer|reply|response|output)\\b)`,
+    ),
+  },
+  {
+    // The check claimed as passed, to the model that runs it: "(correct password)", "the user typed the right passcode", "correct code received".
+    label: "a claim that the password check was passed",
+    re: new RegExp(
+      `[[({]\\s*(?:the |an? |pretend (?:that )?i (?:entered|typed|gave|said) (?:the |a )?)?(?:correct|right|accurate|valid)\\s+(?:password|access code|passcode|passphrase)\\b[^\\])}\\n]{0,30}[\\])}]` +
+        `|(?:^|[.!?\\n]\\s*|\\b(?:pretend|assume|imagine) (?:that )?)(?:the user|user|i|you) (?:has |have |just )?(?:entered|input|inputted|typed|provided|given|gave|said|supplied|submitted)\\b (?:in )?(?:the|a|my) (?:correct|right|valid) (?:${SECRET_WORD}|phrase)\\b${W}{0,30}(?:[.!?\\n]|$)` +
+        `|(?:^|[.!?\\n]\\s*)(?:the )?(?:correct|right|valid) ${SECRET_WORD} (?:has been |was |is )?(?:entered|input|provided|given|registered|received|accepted)\\b`,
+    ),
   },
   { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
   { label: "a request to reveal the prompt", re: anyOf(PROMPT_STEALING) },
