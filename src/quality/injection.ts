@@ -259,6 +259,27 @@ const GRANTED = "access gran(?:t\\w*|\\.{2,}|\u2026)";
 /** What a guarded model's check asks for. */
 const SECRET_WORD = "(?:password|access code|passcode|passphrase|code|access|key)";
 
+/**
+ * A word or identifier glued to itself eight times and more with no space between ("artisanlibartisanlib…"): a
+ * token flood the spaced-out rule does not see. Read by period (5 to 24 characters) over each long run of word
+ * characters, one pass a period, so a hostile run costs linear time; the repeated unit must hold three different
+ * letters, so base64 zero padding ("AAAA…") and digit runs are data.
+ */
+const WORD_RUN = /[a-z0-9_]{40,}/g;
+function gluedFlood(folded: string): boolean {
+  for (const [run] of folded.matchAll(WORD_RUN)) {
+    for (let p = 5; p <= 24; p++) {
+      if (run.length < 8 * p) break;
+      for (let i = p, streak = 0; i < run.length; i++) {
+        streak = run.charCodeAt(i) === run.charCodeAt(i - p) ? streak + 1 : 0;
+        // Once a streak, at its length: the unit is the same for as long as the streak lasts.
+        if (streak === 7 * p && new Set(run.slice(i - p + 1, i + 1).replace(/[^a-z]/g, "")).size >= 3) return true;
+      }
+    }
+  }
+  return false;
+}
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
@@ -376,6 +397,7 @@ const PARAPHRASES: Cue[] = [
         `|(?:^|[.!?\\n]\\s*)(?:the )?(?:correct|right|valid) ${SECRET_WORD} (?:has been |was |is )?(?:entered|input|provided|given|registered|received|accepted)\\b`,
     ),
   },
+  { label: "a flood of repeated tokens", re: gluedFlood },
   { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
   { label: "a request to reveal the prompt", re: anyOf(PROMPT_STEALING) },
   { label: "a request to reveal the prompt", re: (t) => REFORMED.test(t) && !NAMES_A_FILE.test(t) },
