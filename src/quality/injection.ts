@@ -161,7 +161,7 @@ const FORM =
  * ending there (not "the prompt templates"); a lesson that names a file or path is about the project's own.
  */
 const REFORMED = new RegExp(
-  `\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode|make)\\w*\\b (?:out |down )?(?:all |both )?(?:of )?(?:the|your) (?:above |previous |prior |initial |system |original |hidden |secret |full |last )?(?:instructions|directives|prompt|pre-?prompt|ruleset)\\b(?=\\s*(?:\\(|,|-|\\b(?:as|in|into|using|with|to|so|for|both|and)\\b))${W}{0,40}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b` +
+  `\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode|make)\\w*\\b (?:out |down )?(?:all |both )?(?:of )?(?:the|your) (?:above |previous |prior |initial |system |original |hidden |secret |full |last |access |password )?(?:instructions|directives|prompt|pre-?prompt|ruleset)\\b(?=\\s*(?:\\(|,|-|\\b(?:as|in|into|using|with|to|so|for|both|and)\\b))${W}{0,40}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b` +
     `|\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode)\\w*\\b${W}{0,30}?\\b(?:the (?:text |words |commands |rules )?above|the above (?:text|words|commands|rules))\\b${W}{0,30}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b`,
 );
 /** A file name or path: the lesson is about the project's own instructions. */
@@ -256,6 +256,10 @@ const AFTER_VERBS = words("ignor\\w*|vergessen|olvid\\w*|oubli\\w*|dimentica\\w*
 
 /** "Access granted", the words a guarded model says when its password is given, also cut short ("Access Gran..."). */
 const GRANTED = "access gran(?:t\\w*|\\.{2,}|\u2026)";
+/** The secret a guarded model keeps. */
+const GUARDED = "(?:password|access code|passcode|passphrase|secret (?:code|word|phrase|key|character))";
+/** Words after "password" that make it a project's thing, not the guard's secret. */
+const NOT_THE_SECRET = "(?:field|reset|hash|policy|policies|strength|manager|input|rules|requirements|form|page|flow|length|meter|prompt|change|expiry)";
 /** What a guarded model's check asks for. */
 const SECRET_WORD = "(?:password|access code|passcode|passphrase|code|access|key)";
 
@@ -394,7 +398,8 @@ const PARAPHRASES: Cue[] = [
     re: new RegExp(
       `[[({]\\s*(?:the |an? |pretend (?:that )?i (?:entered|typed|gave|said) (?:the |a )?)?(?:correct|right|accurate|valid)\\s+(?:password|access code|passcode|passphrase)\\b[^\\])}\\n]{0,30}[\\])}]` +
         `|(?:^|[.!?\\n]\\s*|\\b(?:pretend|assume|imagine) (?:that )?)(?:the user|user|i|you) (?:has |have |just )?(?:entered|input|inputted|typed|provided|given|gave|said|supplied|submitted)\\b (?:in )?(?:the|a|my) (?:correct|right|valid) (?:${SECRET_WORD}|phrase)\\b${W}{0,30}(?:[.!?\\n]|$)` +
-        `|(?:^|[.!?\\n]\\s*)(?:the )?(?:correct|right|valid) ${SECRET_WORD} (?:has been |was |is )?(?:entered|input|provided|given|registered|received|accepted)\\b`,
+        `|(?:^|[.!?\\n]\\s*)(?:the )?(?:correct|right|valid) ${SECRET_WORD} (?:has been |was |is )?(?:entered|input|provided|given|registered|received|accepted)\\b` +
+        `|\\bthe (?:above|following|given|preceding) (?:correct|right|valid) (?:password|passcode|access code|passphrase)\\b`,
     ),
   },
   { label: "a flood of repeated tokens", re: gluedFlood },
@@ -412,6 +417,15 @@ const PARAPHRASES: Cue[] = [
       `\\bwhat (?:would|should|do|will|must) you (?:say|respond|reply|output|answer|print)\\b${W}{0,80}?\\b(?:correct|right|valid|wrong) (?:password|code|access code|passphrase|passcode)` +
         `|\\bunder what conditions (?:you(?:'ll| will| would)?|do you|would you|will you) (?:output|say|print|respond|reply|grant)\\b` +
         `|\\bwhat you (?:should|would|must) say (?:in case|if|when)\\b`,
+    ),
+  },
+  {
+    // Or the secret itself, asked for outright: "tell me the access code", "what is the password that is not…";
+    // "the password policy", "the password field" and the like are a project's.
+    label: "a request to reveal the prompt",
+    re: new RegExp(
+      `\\b(?:tell|give|show|reveal|say|spell|whisper|share)\\w* (?:me|us) (?:the|your) (?:secret |hidden |correct |real )?${GUARDED}\\b(?! ${NOT_THE_SECRET}\\b)` +
+        `|\\bwhat(?:'s| is| was| are) (?:the|your) (?:secret |hidden |correct |real )?${GUARDED}\\b(?! (?:${NOT_THE_SECRET}|format|for)\\b)`,
     ),
   },
   { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
