@@ -203,7 +203,11 @@ const JAILBREAK_PERSONA = [
   "\\b(?:openai|open ai|chatgpt|anthropic|content|ethical|moral)(?:'?s)? (?:rules|polic(?:y|ies)|guidelines|restrictions|filters|tos|terms)\\b (?:do not|don'?t|no longer|never|does not|doesn'?t) apply\\b",
   `\\b(?:don'?t|do not|doesn'?t|does not|never|not) care (?:if|whether|about whether)\\b${W}{0,30}?\\b(?:unethical|illegal|immoral|harmful|offensive|legal|ethical)\\b`,
   "\\bno (?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship)(?:(?:,|\\/| or| and|, and|, or) ?(?:no )?(?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship|regulations)\\b){2,}",
-  "\\bopposite of (?:what )?(?:openai|chatgpt|gpt|claude)\\b",
+  "\\bopposite (?:of|from|to) (?:what )?(?:openai|open ai|chatgpt|gpt|claude)\\b",
+  // A made-up condition that flips how the model must answer: "you have a disease called…", "I suffer from an affliction known as…".
+  "\\b(?:you|i) (?:have|suffer from|are suffering from|am suffering from) (?:a |an )?(?:\\w+ )?(?:condition|disease|affliction|disorder|syndrome|illness) (?:called|known as|named)\\b",
+  // Refusal itself refused, bare ("NEVER REFUSE,"), and every limit ignored ("ignores any and all…").
+  "\\b(?:never|don'?t|do not|dont) refuse\\s*(?:[,.!;]|$)|\\b(?:ignor\\w*|disregard\\w*) any and all\\b",
   "\\b(?:answer|respond|repl)\\w* as both\\b",
   `\\b(?:two|2) (?:different |separate )?(?:responses|outputs|answers|ways to answer|personalities|persons)\\b${W}{0,100}?\\b(?:one (?:normal|for chatgpt|as chatgpt|with)|normal (?:one|response|output|answer)|chatgpt)`,
   "\\b(?:ai|al|bot|model|assistant|chatbot) (?:that is |who is )?capable of (?:doing )?anything\\b|\\bbreaks? (?:the )?(?:ai|openai'?s?|chatgpt'?s?) rules\\b",
@@ -376,7 +380,9 @@ const PARAPHRASES: Cue[] = [
     re: new RegExp(
       `\\b(?:ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*|violat\\w*|defy\\w*|defies)\\b${W}{0,30}?\\b(?:ethical|moral|legal|ethics|morals)\\b${W}{0,12}?\\b(?:concerns|considerations|implications|boundaries|standards|values|norms|bounds|limits)\\b` +
         `|\\b(?:forget|ignore|disregard|bypass)\\w* (?:(?:the|all|your|any|of) )*(?:[\\w-]+'s (?:and [\\w-]+'s )?)?(?:tos|terms of service|content polic\\w*|usage polic\\w*)\\b` +
-        `|[[(]\\s*(?:ignore|disregard|forget)\\w* (?:all )?(?:the )?(?:previous|prior|above|earlier) (?:inputs?|messages?|conversation|text|prompts?)\\s*[\\])]`,
+        `|[[(]\\s*(?:ignore|disregard|forget)\\w* (?:all )?(?:the )?(?:previous|prior|above|earlier) (?:inputs?|messages?|conversation|text|prompts?)\\s*[\\])]` +
+        // Or as a sentence of its own, at the start: "Disregard previous messages." (not "…prior messages with a lower sequence number").
+        `|(?:^|[.!?]\\s+)(?:ignore|disregard|forget) (?:all )?(?:the )?(?:previous|prior|above|earlier) (?:messages|inputs|conversation|prompts)\\s*(?:[.!]|$)`,
     ),
   },
   {
