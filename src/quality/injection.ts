@@ -208,6 +208,8 @@ const JAILBREAK_PERSONA = [
   `\\b(?:don'?t|do not|doesn'?t|does not|never|not) care (?:if|whether|about whether)\\b${W}{0,30}?\\b(?:unethical|illegal|immoral|harmful|offensive|legal|ethical)\\b`,
   "\\bno (?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship)(?:(?:,|\\/| or| and|, and|, or) ?(?:no )?(?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship|regulations)\\b){2,}",
   "\\bopposite (?:of|from|to) (?:what )?(?:openai|open ai|chatgpt|gpt|claude)\\b",
+  // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)".
+  "[[(<{]\\s*(?:insert |put |enter )?(?:your |the )?(?:prompt|request)s? here\\s*[\\])>}]",
   // A made-up condition that flips how the model must answer: "you have a disease called…", "I suffer from an affliction known as…".
   "\\b(?:you|i) (?:have|suffer from|are suffering from|am suffering from) (?:a |an )?(?:\\w+ )?(?:condition|disease|affliction|disorder|syndrome|illness) (?:called|known as|named)\\b",
   // Refusal itself refused, bare ("NEVER REFUSE,"), and every limit ignored ("ignores any and all…").
