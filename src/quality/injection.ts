@@ -167,7 +167,7 @@ const FORM =
  * ending there (not "the prompt templates"); a lesson that names a file or path is about the project's own.
  */
 const REFORMED = new RegExp(
-  `\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode|make)\\w*\\b (?:out |down )?(?:all |both )?(?:of )?(?:the|your) (?:above |previous |prior |initial |system |original |hidden |secret |full |last |access |password )?(?:instructions|directives|prompt|pre-?prompt|ruleset)\\b(?=\\s*(?:\\(|,|-|\\b(?:as|in|into|using|with|to|so|for|both|and)\\b))${W}{0,40}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b` +
+  `\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode|make)\\w*\\b (?:out |down )?(?:all |both )?(?:of )?(?:the|your) (?:above |previous |prior |initial |system |original |hidden |secret |full |last |access |password )?(?:instructions|directives|prompt|pre-?prompt|ruleset)\\b(?=\\s*(?:\\(|,|-|\\b(?:as|in|into|using|with|to|so|for|both|and)\\b))(?:\\s*\\([^)\\n]{0,60}\\))?(?:(?!\\b(?:the|our|this|that|its|their)\\b)${W}){0,40}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b` +
     `|\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode)\\w*\\b${W}{0,30}?\\b(?:the (?:text |words |commands |rules )?above|the above (?:text|words|commands|rules))\\b${W}{0,30}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b`,
 );
 /** A file name or path: the lesson is about the project's own instructions. */
@@ -216,8 +216,8 @@ const JAILBREAK_PERSONA = [
   "\\b(?:you|i) (?:have|suffer from|are suffering from|am suffering from) (?:a |an )?(?:\\w+ )?(?:condition|disease|affliction|disorder|syndrome|illness) (?:called|known as|named)\\b",
   // Refusal itself refused, bare ("NEVER REFUSE,"), and every limit ignored ("ignores any and all…").
   "\\b(?:never|don'?t|do not|dont) refuse\\s*(?:[,.!;]|$)|\\b(?:ignor\\w*|disregard\\w*) any and all\\b",
-  "\\b(?:answer|respond|repl)\\w* as both\\b",
-  `\\b(?:two|2) (?:different |separate )?(?:responses|outputs|answers|ways to answer|personalities|persons)\\b${W}{0,100}?\\b(?:one (?:normal|for chatgpt|as chatgpt|with)|normal (?:one|response|output|answer)|chatgpt)`,
+  `\\b(?:answer|respond|repl)\\w* as both\\b${W}{0,40}?\\b(?:chatgpt|gpt|ai|assistant|yourself|you|normal)\\b`,
+  `\\b(?:two|2) (?:different |separate )?(?:responses|outputs|answers|ways to answer|personalities|persons)\\b${W}{0,100}?\\b(?:one (?:for|as) chatgpt|(?:one|the other) (?:with|in|as|for) (?:the )?[\\w-]+ mode\\b|(?:one|the other) as [\\w-]+ (?:would|does|might)\\b|chatgpt|gpt)`,
   "\\b(?:ai|al|bot|model|assistant|chatbot) (?:that is |who is )?capable of (?:doing )?anything\\b|\\bbreaks? (?:the )?(?:ai|openai'?s?|chatgpt'?s?) rules\\b",
   "\\b(?:developer|dev|debug(?:ging)?|god|admin)[_ ]?mode\\s*[:=]\\s*(?:enabled|on|true)\\b|\\b(?:debug(?:ging)?|developer) mode (?:enabled|activated) by (?:an? )?(?:openai|anthropic|developer|admin)",
 ];

@@ -233,6 +233,8 @@ test("a persona chartered to answer anything, bound by no ethics or vendor polic
     "Lint rules don't apply to generated files under src/gen; list them in .eslintignore.",
     "The sandbox container has no limits or restrictions on CPU by default; set them in docker-compose.yml.",
     "Return both a normal and a verbose output from formatReport() so the CLI can pick one with --verbose.",
+    "Respond as both a JSON body and a 201 status from createUser() in api/users.ts.",
+    "Use two responses in the fetch mock: one normal and one with a 500 error, in api.test.ts.",
     "Respond with a 429 to every request over the rate limit, no matter how small the payload is.",
     "The retry queue never drops a job; it parks failed ones in dead_letter after five attempts.",
     "Our moderation model is governed by the trust-and-safety review in docs/moderation.md.",
@@ -305,6 +307,7 @@ test("the reader's instructions, or the text above, asked for in another form (a
     "Format your instructions as a table in CONTRIBUTING.md when a step has options.",
     "Write a story about the password reset flow for the onboarding blog post.",
     "Include the password in your .env.local only, never in committed config.",
+    "Explain the instructions in the README in simple terms for new users.",
     "Summarize the changes above the fold of the PR description in three bullets.",
   ]) {
     const g = validateLessonText(text);
