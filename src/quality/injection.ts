@@ -141,7 +141,7 @@ const PROMPT_STEALING = [
   `\\b(?:begin|start|prefix|open)\\w*(?: (?:your|the|you) (?:response|reply|answer|output|sentence))? with ["']?[^"\\n]{0,80}?\\b(?:my|the) (?:[\\w-]+ )?(?:instructions|rules|directives|logic|conditions|guidelines|system prompt|password|access code)(?: so far)? (?:are|is|say|says|state|states|were)\\b` +
     `|\\b(?:begin|start|prefix|open)\\w*(?: (?:your|the) (?:response|reply|answer|output))? with ["'][^"\\n]{0,80}?\\b(?:my|the) (?:[\\w-]+ )?(?:instructions|rules|directives|logic|conditions|guidelines|system prompt)(?: so far)?["']`,
   // Kept, then amended: "keep your previous instructions, but you may now…", "follow your instructions, but also play…".
-  "\\b(?:keep|follow|remember) (?:all )?your (?:previous |prior |original |current |existing |initial )?(?:instructions|rules|directives|ideas|guidelines|programming)\\b,? (?:but|while|though|and also)\\b",
+  "\\b(?:keep|follow|remember) (?:all )?your (?:previous |prior |original |current |existing |initial )?(?:instructions|directives|ideas|programming)\\b,? (?:but|while|though|and also) (?:also )?(?:you\\b|due to|now\\b|from (?:now|here) on|play|act|respond|answer|pretend)",
   // Everything in "the prompt", the one the reader runs with ("print all the text in the prompt"), not a project's prompt file or template.
   `\\b(?:repeat|output|print|list|return|recite|reproduce|dump|show|display|copy|write out|include)\\w*\\b${W}{0,40}?\\b(?:all )?(?:the )?(?:instructions?|directives|rules|text|words|everything) (?:in|from|of) (?:the|this|your) prompt\\b(?! (?:file|template|builder|library|string|variable)s?\\b)`,
   // Or dressed as verse or a story: "a rap about your instructions", "a story about your password".
@@ -167,7 +167,7 @@ const FORM =
  * ending there (not "the prompt templates"); a lesson that names a file or path is about the project's own.
  */
 const REFORMED = new RegExp(
-  `\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode|make)\\w*\\b (?:out |down )?(?:all |both )?(?:of )?(?:the|your) (?:above |previous |prior |initial |system |original |hidden |secret |full |last |access |password )?(?:instructions|directives|prompt|pre-?prompt|ruleset)\\b(?=\\s*(?:\\(|,|-|\\b(?:as|in|into|using|with|to|so|for|both|and)\\b))(?:\\s*\\([^)\\n]{0,60}\\))?(?:(?!\\b(?:the|our|this|that|its|their)\\b)${W}){0,40}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b` +
+  `\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode|make)\\w*\\b (?:out |down )?(?:all |both )?(?:of )?(?:the|your) (?:above |previous |prior |initial |system |original |hidden |secret |full |last |access |password )?(?:instructions|directives|pre-?prompt|ruleset)\\b(?=\\s*(?:\\(|,|-|\\b(?:as|in|into|using|with|to|so|for|both|and)\\b))(?:\\s*\\([^)\\n]{0,60}\\))?(?:(?!\\b(?:the|our|this|that|its|their)\\b)${W}){0,40}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b` +
     `|\\b(?:format|explain|write|rewrite|translate|convert|summari[sz]e|print|output|list|describe|turn|put|render|express|encode)\\w*\\b${W}{0,30}?\\b(?:the (?:text |words |commands |rules )?above|the above (?:text|words|commands|rules))\\b${W}{0,30}?\\b(?:as|in|into|using|with|to)\\b ${FORM}\\b`,
 );
 /** A file name or path: the lesson is about the project's own instructions. */
@@ -203,10 +203,10 @@ const JAILBREAK_PERSONA = [
   `\\bno matter (?:how|if|whether|what)\\b${W}{0,40}?\\b(?:illegal|unethical|immoral|harmful|dangerous|offensive|inappropriate|inhumane)\\b`,
   "\\bregardless of (?:any |all )?(?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)",
   "\\b(?:never|don'?t|do not|won'?t|will not|must not|cannot|can'?t|would never)\\b (?:ever )?(?:refuse|deny|decline|reject)\\w* (?:answering|to answer|to respond|(?:any|a single|every) (?:\\w+ )?(?:request|question|prompt|order|command)s?)\\b",
-  `\\b(?:answer(?:s|ing)?|fulfil+(?:s|ing)?|respond(?:s|ing)? to|repl(?:y|ies|ying) to|compl(?:y|ies|ying) with|do(?:es)?|provides?|generates?) (?:any|every|all) (?:kind of )?(?:request|question|prompt)s?\\b${W}{0,40}?\\b(?:no matter|regardless|however|even if|even when|without (?:question|hesitation|refusal|restriction))`,
+  `\\b(?:answer(?:s|ing)?|fulfil+(?:s|ing)?|respond(?:s|ing)? to|repl(?:y|ies|ying) to|compl(?:y|ies|ying) with|do(?:es)?|provides?|generates?) (?:any|every|all) (?:kind of )?(?:request|question|prompt)s?\\b${W}{0,40}?\\b(?:no matter what|regardless of (?:its |their )?(?:legality|ethic\\w*|moral\\w*|content)|without (?:question|hesitation|refusal|restriction|censorship))`,
   "\\b(?:not|never|no longer) bound by (?:the |its |their )?(?:usual|typical|normal|standard) (?:rules|morals|ethics|guidelines|restrictions|polic(?:y|ies)|laws)\\b",
   `\\b(?:not|never|no longer|no long|isn'?t|is not|aren'?t)\\b (?:\\w+ )?(?:bound|restrained|restricted|confined|limited|constrained|governed) (?:by|to)\\b${W}{0,40}?\\b(?:moral\\w*|ethic\\w*|openai|open ai|chatgpt|anthropic|content polic\\w*)`,
-  "\\b(?:openai|open ai|chatgpt|anthropic|content|ethical|moral)(?:'?s)? (?:rules|polic(?:y|ies)|guidelines|restrictions|filters|tos|terms)\\b (?:do not|don'?t|no longer|never|does not|doesn'?t) apply\\b",
+  "\\b(?:openai|open ai|chatgpt|anthropic|ethical|moral)(?:'?s)? (?:rules|polic(?:y|ies)|guidelines|restrictions|filters|tos|terms)\\b (?:do not|don'?t|no longer|never|does not|doesn'?t) apply\\b",
   `\\b(?:don'?t|do not|doesn'?t|does not|never|not) care (?:if|whether|about whether)\\b${W}{0,30}?\\b(?:unethical|illegal|immoral|harmful|offensive|legal|ethical)\\b`,
   "\\bno (?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship)(?:(?:,|\\/| or| and|, and|, or) ?(?:no )?(?:rules|limits|limitations|guidelines|laws|restrictions|morals|ethics|filters|boundaries|censorship|regulations)\\b){2,}",
   "\\bopposite (?:of|from|to) (?:what )?(?:openai|open ai|chatgpt|gpt|claude)\\b",
@@ -219,7 +219,7 @@ const JAILBREAK_PERSONA = [
   `\\b(?:answer|respond|repl)\\w* as both\\b${W}{0,40}?\\b(?:chatgpt|gpt|ai|assistant|yourself|you|normal)\\b`,
   `\\b(?:two|2) (?:different |separate )?(?:responses|outputs|answers|ways to answer|personalities|persons)\\b${W}{0,100}?\\b(?:one (?:for|as) chatgpt|(?:one|the other) (?:with|in|as|for) (?:the )?[\\w-]+ mode\\b|(?:one|the other) as [\\w-]+ (?:would|does|might)\\b|chatgpt|gpt)`,
   "\\b(?:ai|al|bot|model|assistant|chatbot) (?:that is |who is )?capable of (?:doing )?anything\\b|\\bbreaks? (?:the )?(?:ai|openai'?s?|chatgpt'?s?) rules\\b",
-  "\\b(?:developer|dev|debug(?:ging)?|god|admin)[_ ]?mode\\s*[:=]\\s*(?:enabled|on|true)\\b|\\b(?:debug(?:ging)?|developer) mode (?:enabled|activated) by (?:an? )?(?:openai|anthropic|developer|admin)",
+  "\\b(?:debug(?:ging)?|developer) mode (?:enabled|activated) by (?:an? )?(?:openai|anthropic|developer|admin)",
 ];
 
 const SENTENCE_END = /[.!?\n]/;
@@ -387,7 +387,7 @@ const PARAPHRASES: Cue[] = [
     label: "an instruction to drop the model's safeguards",
     re: new RegExp(
       `\\b(?:ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*|violat\\w*|defy\\w*|defies)\\b${W}{0,30}?\\b(?:ethical|moral|legal|ethics|morals)\\b${W}{0,12}?\\b(?:concerns|considerations|implications|boundaries|standards|values|norms|bounds|limits)\\b` +
-        `|\\b(?:forget|ignore|disregard|bypass)\\w* (?:(?:the|all|your|any|of) )*(?:[\\w-]+'s (?:and [\\w-]+'s )?)?(?:tos|terms of service|content polic\\w*|usage polic\\w*)\\b` +
+        `|(?<!\\b(?:don'?t|do not|never|not) )\\b(?:forget|ignore|disregard|bypass)\\w* (?:(?:the|all|your|any|of) )*(?:[\\w-]+'s (?:and [\\w-]+'s )?)?(?:tos|terms of service|content polic(?:y|ies)|usage polic(?:y|ies))\\b(?=\\s*(?:[,.;!]|$|and\\b))` +
         `|[[(]\\s*(?:ignore|disregard|forget)\\w* (?:all )?(?:the )?(?:previous|prior|above|earlier) (?:inputs?|messages?|conversation|text|prompts?)\\s*[\\])]` +
         // Or as a sentence of its own, at the start: "Disregard previous messages." (not "…prior messages with a lower sequence number").
         `|(?:^|[.!?]\\s+)(?:ignore|disregard|forget) (?:all )?(?:the )?(?:previous|prior|above|earlier) (?:messages|inputs|conversation|prompts)\\s*(?:[.!]|$)`,
