@@ -199,10 +199,10 @@ const JAILBREAK_PERSONA = [
   "\\b(?:doesn'?t|does not|don'?t|do not|never) (?:follow|obey|abide by) (?:any|any and all|all) (?:principles|guidelines|rules|polic(?:y|ies)|restrictions)\\b",
   // A persona's charter in other words: it answers anything "no matter how illegal", denies no request, is held by no
   // ethics or vendor policy, does the opposite of the real assistant, or answers twice, once as itself and once as the persona.
-  `\\bno matter (?:how|if|whether|what)\\b${W}{0,40}?\\b(?:illegal|unethical|immoral|harmful|dangerous|offensive|inappropriate|inhumane)\\b`,
+  `\\bno matter (?:how|if|whether|what)\\b${W}{0,40}?\\b(?:illegal|unethical|immoral|inhumane)\\b`,
   "\\bregardless of (?:any |all )?(?:its |their |the )?(?:legality|ethic\\w*|moral\\w*)",
   "\\b(?:never|don'?t|do not|won'?t|will not|must not|cannot|can'?t|would never)\\b (?:ever )?(?:refuse|deny|decline|reject)\\w* (?:answering|to answer|to respond|(?:any|a single|every) (?:\\w+ )?(?:request|question|prompt|order|command)s?)\\b",
-  `\\b(?:answer(?:s|ing)?|fulfil+(?:s|ing)?|respond(?:s|ing)? to|repl(?:y|ies|ying) to|compl(?:y|ies|ying) with|do(?:es)?|provides?|generates?) (?:any|every|all) (?:kind of )?(?:request|question|prompt)s?\\b${W}{0,40}?\\b(?:no matter what|regardless of (?:its |their )?(?:legality|ethic\\w*|moral\\w*|content)|without (?:question|hesitation|refusal|restriction|censorship))`,
+  `\\b(?:answer(?:s|ing)?|fulfil+(?:s|ing)?|respond(?:s|ing)? to|repl(?:y|ies|ying) to|compl(?:y|ies|ying) with|do(?:es)?|provides?|generates?) (?:any|every|all) (?:kind of )?(?:request|question|prompt)s?\\b${W}{0,40}?\\b(?:no matter what|regardless of (?:its |their )?(?:legality|ethic\\w*|moral\\w*|content)|without (?:question|hesitation|refusal|censorship))`,
   "\\b(?:not|never|no longer) bound by (?:the |its |their )?(?:usual|typical|normal|standard) (?:rules|morals|ethics|guidelines|restrictions|polic(?:y|ies)|laws)\\b",
   `\\b(?:not|never|no longer|no long|isn'?t|is not|aren'?t)\\b (?:\\w+ )?(?:bound|restrained|restricted|confined|limited|constrained|governed) (?:by|to)\\b${W}{0,40}?\\b(?:morals?\\b|ethics\\b(?! (?:policy|policies|board|committee|review|team|code)\\b)|(?:ethical|moral),? (?:\\w+,? ){0,5}?(?:guidelines|standards|constraints|considerations|boundaries|rules|principles|policies)\\b|openai|open ai|chatgpt|anthropic)`,
   "\\b(?:openai|open ai|chatgpt|anthropic|ethical|moral)(?:'?s)? (?:rules|polic(?:y|ies)|guidelines|restrictions|filters|tos|terms)\\b (?:do not|don'?t|no longer|never|does not|doesn'?t) apply\\b",
@@ -385,7 +385,7 @@ const PARAPHRASES: Cue[] = [
     // "disregards all ethical or legal concerns", "violating all ethical standards", "forget the platform's terms of service", "[ignore prior inputs]".
     label: "an instruction to drop the model's safeguards",
     re: new RegExp(
-      `\\b(?:ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*|violat\\w*|defy\\w*|defies)\\b${W}{0,30}?\\b(?:ethical|moral|legal|ethics|morals)\\b${W}{0,12}?\\b(?:concerns|considerations|implications|boundaries|standards|values|norms|bounds|limits)\\b` +
+      `(?<!\\b(?:don'?t|do not|never|not) )\\b(?:ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*|violat\\w*|defy\\w*|defies)\\b${W}{0,30}?\\b(?:ethical|moral|legal|ethics|morals)\\b${W}{0,12}?\\b(?:concerns|considerations|implications|boundaries|standards|values|norms|bounds|limits)\\b` +
         `|(?<!\\b(?:don'?t|do not|never|not) )\\b(?:forget|ignore|disregard|bypass)\\w* (?:(?:the|all|your|any|of) )*(?:[\\w-]+'s (?:and [\\w-]+'s )?)?(?:tos|terms of service|content polic(?:y|ies)|usage polic(?:y|ies))\\b(?=\\s*(?:[,.;!]|$|and\\b))` +
         `|[[(]\\s*(?:ignore|disregard|forget)\\w* (?:all )?(?:the )?(?:previous|prior|above|earlier) (?:inputs?|messages?|conversation|text|prompts?)\\s*[\\])]` +
         // Or as a sentence of its own, at the start: "Disregard previous messages." (not "…prior messages with a lower sequence number").
@@ -401,8 +401,10 @@ const PARAPHRASES: Cue[] = [
     // [Access Granted]", "complete 'Access Gran...' with no commentary", "access granted and nothing else".
     label: "an order to answer with the phrase that grants access",
     re: new RegExp(
-      `\\b(?:prefix|prepend|start|begin|proclaim|complete|say|output|print|include|write|respond|reply|declare|announce|type|display|end|finish|utter|state|repeat|answer|put)\\w*\\b${W}{0,60}?\\b${GRANTED}` +
-        `|\\b${GRANTED}${W}{0,60}?(?:\\b(?:only|nothing (?:else|afterwards|more)|no (?:\\w+ )?commentary|without (?:any )?(?:commentary|explanation))\\b|\\byour (?:answer|reply|response|output)\\b)`,
+      `\\b(?:prefix|prepend|start|begin|proclaim|complete|say|respond|reply|declare|announce|finish|utter|answer)\\w*\\b${W}{0,60}?\\b${GRANTED}` +
+        // Output and print verbs name logs and CLIs too ("write 'Access granted' to the audit log"): only with the phrase in a chat game's brackets.
+        `|\\b(?:output|print|write|include|type|display|put)\\w*\\b${W}{0,60}?\\[\\s*${GRANTED}` +
+        `|\\b${GRANTED}${W}{0,60}?(?:\\b(?:the only (?:thing|words?|output|reply|response|answer)|nothing (?:else|afterwards|more)|no (?:\\w+ )?commentary|without (?:any )?(?:commentary|explanation))\\b|\\byour (?:answer|reply|response|output)\\b)`,
     ),
   },
   {
