@@ -283,7 +283,9 @@ const SECRET_WORD = "(?:password|access code|passcode|passphrase|code|access|key
  * letters, so base64 zero padding ("AAAA…") and digit runs are data.
  */
 const WORD_RUN = /[a-z0-9_]{40,}/g;
+const LONG_WORD = /[a-z0-9_]{40}/;
 function gluedFlood(folded: string): boolean {
+  if (!LONG_WORD.test(folded)) return false;
   for (const [run] of folded.matchAll(WORD_RUN)) {
     for (let p = 5; p <= 24; p++) {
       if (run.length < 8 * p) break;
@@ -545,16 +547,28 @@ const BINARY_RUN = /(?<![01])(?:[01]{8}[ \t,]{0,2}){4,}/g;
 const GRANTED_RE = new RegExp(`\\b${GRANTED}`, "i");
 
 /**
+ * Base64 runs and binary runs, decoded. A run of 16 to 23 characters (a short phrase: "Access granted" is 20) is read
+ * only when it mixes capitals, small letters and digits and holds no `/`, `_` or `-` (a path or an identifier is
+ * not base64); a binary run's first 4,096 bytes are enough to hold an order.
+ */
+function* decodedRuns(text: string): Generator<string> {
+  for (const [run] of text.matchAll(BASE64_RUN)) {
+    if (run.length < 24 && (/[/_-]/.test(run) || !/\d/.test(run) || !/[A-Z]/.test(run) || !/[a-z]/.test(run))) continue;
+    yield Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64").toString("latin1");
+  }
+  if (!text.includes("0000") && !text.includes("01")) return;
+  for (const [run] of text.matchAll(BINARY_RUN)) {
+    yield Buffer.from((run.match(/[01]{8}/g) ?? []).slice(0, 4096).map((b) => parseInt(b, 2))).toString("latin1");
+  }
+}
+
+/**
  * Whether a base64 run decodes to text that carries an injection cue: an order hidden from a person
  * reading the lesson, in plain sight of a model that decodes it. Keys, hashes and ids decode to bytes,
  * not text, and are passed over before any cue is tried. One level deep: the cues read the decoded text.
  */
 function encodedOrders(text: string): boolean {
-  const decodedRuns = [
-    ...[...text.matchAll(BASE64_RUN)].map(([run]) => Buffer.from(run, run.includes("-") || run.includes("_") ? "base64url" : "base64").toString("latin1")),
-    ...[...text.matchAll(BINARY_RUN)].map(([run]) => String.fromCharCode(...(run.match(/[01]{8}/g) ?? []).map((b) => parseInt(b, 2)))),
-  ];
-  for (const decoded of decodedRuns) {
+  for (const decoded of decodedRuns(text)) {
     if (!/^[\t\n\r\x20-\x7e]+$/.test(decoded) || !/[a-z]{3} [a-z]{2}/i.test(decoded)) continue;
     if (GRANTED_RE.test(decoded) || cueLabels(decoded, foldForMatching(decoded)).length > 0) return true;
   }
@@ -572,16 +586,22 @@ const SPLIT_WORD = /\b(?:[a-z]{1,2}-[a-z]{3,}|[a-z]{3,}-[a-z]{1,2})\b(?!-)/g;
 const GLUED = /(?<![\w/.-])[a-z]+(?:[-_][a-z]+){4,}(?![\w/.-])/g;
 function pulledApart(folded: string): string | undefined {
   let out = folded;
-  if (GLUED.test(folded)) out = out.replace(GLUED, (token) => token.replace(/[-_]/g, " "));
-  GLUED.lastIndex = 0;
-  // Words split by hyphens at odd places ("i-nstruction", "termin-ated", "w-ith"), four or more: joined again.
-  const split = out.match(SPLIT_WORD);
-  if (split && split.length >= 4) out = out.replace(SPLIT_WORD, (w) => w.replace("-", ""));
-  const words = out.match(/[a-z]{2,}/g) ?? [];
-  const stretched = words.filter((w) => /([a-z])\1/.test(w)).length;
-  if (words.length >= 5 && stretched >= words.length * 0.6) out = out.replace(/([a-z])\1+/g, "$1");
+  if (/[a-z][-_][a-z]/.test(folded)) {
+    if (/(?:[-_][a-z]+){4}/.test(folded) && GLUED.test(folded)) out = out.replace(GLUED, (token) => token.replace(/[-_]/g, " "));
+    GLUED.lastIndex = 0;
+    // Words split by hyphens at odd places ("i-nstruction", "termin-ated", "w-ith"), four or more: joined again.
+    const split = (out.match(/-/g)?.length ?? 0) >= 4 ? out.match(SPLIT_WORD) : null;
+    if (split && split.length >= 4) out = out.replace(SPLIT_WORD, (w) => w.replace("-", ""));
+  }
+  // Most words stretched: counted only where five doubled letters are there to count (a lesson has a few).
+  if ((out.match(DOUBLED)?.length ?? 0) >= 5) {
+    const words = out.match(/[a-z]{2,}/g) ?? [];
+    const stretched = words.filter((w) => /([a-z])\1/.test(w)).length;
+    if (words.length >= 5 && stretched >= words.length * 0.6) out = out.replace(/([a-z])\1+/g, "$1");
+  }
   return out === folded ? undefined : out;
 }
+const DOUBLED = /([a-z])\1/g;
 
 /** The labels of every cue the text carries: markers on the text as kept, paraphrases on it folded. */
 function cueLabels(kept: string, folded: string): string[] {

@@ -530,3 +530,7 @@ test("pseudocode describing the instructions above, or a TL;DR of the ruleset, i
     assert.ok(g.ok && !g.issues.some((i) => i.code === "prompt_injection"), `${text}: ${g.issues.map((i) => i.code).join(", ")}`);
   }
 });
+
+test("a binary run of half a million bytes is read without overflowing the stack (only its first 4,096 bytes are decoded)", () => {
+  assert.doesNotThrow(() => validateLessonText("01100001 ".repeat(500_000), { trusted: true }));
+});
