@@ -127,7 +127,7 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
   }
 });
 
-test("a 100 KB line of the shapes the config-field and token rules look for stays linear: open quotes after password and secret fields, okta near 00…, device API paths", () => {
+test("a 100 KB line of the shapes the config-field and token rules look for stays linear: open quotes after password and secret fields, okta near 00…, device API paths, provider prefixes", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["repeated password fields with an open quote", (n) => "password = '".repeat(n / 12)],
     ["a secret field whose quote never closes", (n) => "jwtsecret: '" + "x;".repeat(n / 2)],
@@ -136,6 +136,10 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated escaped quotes", (n) => '$password = \\"'.repeat(n / 15)],
     ["okta near 00 runs", (n) => "okta 00".repeat(n / 7)],
     ["repeated device API paths", (n) => "/api/v1/".repeat(n / 8)],
+    ["repeated Vault and Dropbox prefixes", (n) => "hvs.sl.".repeat(n / 7)],
+    ["hex runs each cut by a data-centre suffix", (n) => "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3-us ".repeat(n / 35)],
+    ["a dotted run after hawk. and sk.eyJ", (n) => "hawk.sk.eyJ".repeat(n / 11) + "a.".repeat(n / 4)],
+    ["a Django key that never ends", (n) => "django-insecure-" + "a!".repeat(n / 2)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

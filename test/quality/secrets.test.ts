@@ -421,3 +421,43 @@ test("a quoted secret with a space in it is still a secret when it holds a digit
     'The form schema has "password": "Enter your password (8+ chars)" as its placeholder.',
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("token formats whose prefix names the provider are secrets written bare: Vault hvs./hvb./hvr. at any length, Groq, New Relic admin, insights and REST keys, Pixie, Square OAuth secrets, StackHawk, Jina, Firecrawl, Bitbucket app passwords, Dropbox, Django's generated key, AppSync, MWS, Segment, Google OAuth client secrets, Mailchimp, Mapbox secret tokens", () => {
+  // Made-up values in each format, built in pieces so no line of this file reads as one.
+  for (const [text, secret, provider] of [
+    ["Calls to the service use " + "hvs." + "Qm7Tz2Kp9Lx4Vb8Nw3Rj6Yc1 from the ops account.", "Qm7Tz2Kp9Lx4Vb8Nw3Rj6Yc1", /Vault/],
+    ["The recovery flow printed " + "hvr." + "Wd5Hs8Fq2Mz7Kc4Xp9Lt3Gb6Nv1 once.", "Wd5Hs8Fq2Mz7Kc4Xp9Lt3Gb6Nv1", /Vault/],
+    ["The agent calls the model with " + "gsk_" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N from the ops account.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N", /Groq/],
+    ["Dashboards were scripted with " + "NRAA-" + "4b7e9c2d1f8a3e6b5c0d9f2a7e1 last year.", "4b7e9c2d1f8a3e6b5c0d9f2a7e1", /New Relic/],
+    ["Events were posted with " + "NRII-" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya in the collector.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya", /New Relic/],
+    ["The REST calls used " + "NRRA-" + "9c2d1f8a3e6b5c0d9f2a7e14b7e9c2d1f8a3e6b5c0 until the migration.", "9c2d1f8a3e6b5c0d9f2a7e14b7e9c2d1f8a3e6b5c0", /New Relic/],
+    ["Helm was given " + "px-api-" + "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a for the cluster.", "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a", /New Relic/],
+    ["The payments app had " + "sq0csp-" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2P in its env.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2P", /Square/],
+    ["The scanner runs with " + "hawk." + "Tq8Lm3Vx9Kp2Zr7Wn4Bj." + "6Hc1Fd5Gs0Ya8Ue3Ri7O in CI.", "6Hc1Fd5Gs0Ya8Ue3Ri7O", /StackHawk/],
+    ["Embeddings are fetched with " + "jina_" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5G in the indexer.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5G", /Jina/],
+    ["The crawler uses " + "fc-" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a for scraping.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a", /Firecrawl/],
+    ["The mirror job clones with " + "ATBB" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya as the password.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya", /Bitbucket/],
+    ["The backup script used " + "sl." + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N".repeat(3) + " for uploads.", "Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4", /Dropbox/],
+    ["settings.py still holds " + "django-insecure-" + "k2#m9x!q7w@z4p(t8v=r1n+b6c^y3h_j5d-l0s*f&g9a%e2u7 from startproject.", "m9x!q7w@z4p(t8v=r1n+b6c^y3h_j5d-l0s", /Django/],
+    ["The GraphQL client sends " + "da2-" + "k2m9xq7wz4pt8vr1nb6cy3hj5d as x-api-key.", "k2m9xq7wz4pt8vr1nb6cy3hj5d", /AWS/],
+    ["The seller sync used " + "amzn.mws." + "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a until 2024.", "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a", /Amazon/],
+    ["The tracking plan was pushed with " + "sgp_" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6NTq8Lm3Vx9Kp2 in CI.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2", /Segment/],
+    ["The OAuth app's secret is " + "GOCSPX-" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5G in the console.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5G", /Google/],
+    ["The newsletter job used " + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a" + "-us13 for the list.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a", /Mailchimp/],
+    ["Uploads to tilesets use " + "sk.eyJ1Ijoi" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue" + ".Ri7Oo2Pk9Lq4Mw6NbV3xZq in the build.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue", /Mapbox/],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+    assert.match(issues[0]!.message, provider, issues[0]!.message);
+  }
+  for (const text of [
+    "Groq keys start with gsk_ and Vault 1.10 tokens with hvs., hvb. or hvr.; store them in the vault.",
+    "The bundle's hash is 3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a and the region is us-east-1.",
+    "Run hawk.config.js through the scanner before the release.",
+    "Keep fc-input and fc-label classes on every form control.",
+    "Django's startproject writes a django-insecure- key; replace it before deploying.",
+    "Public Mapbox tokens start with pk. and are fine in the page; secret ones with sk.",
+    "Look at sl.example.com for the staging site.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

@@ -48,6 +48,8 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "new-relic-user-key", regex: `\\b(NRAK-[A-Za-z0-9]{27})${END}`, keywords: ["nrak-"], entropy: 3 },
   // Vault's long service and batch tokens (s.CAES…, b.CAES…): gitleaks knows only the 24-character s. form and hvs.
   { id: "vault-token", regex: `\\b([sb]\\.CAES[A-Za-z0-9_-]{40,400})${END}`, keywords: ["s.caes", "b.caes"], entropy: 3 },
+  // Vault ≥ 1.10's service, batch and recovery tokens at any length (gitleaks reads hvs. and hvb. only at their full length, hvr. not at all).
+  { id: "vault-token", regex: `\\b(hv[sbr]\\.[A-Za-z0-9_-]{24,500})${END}`, keywords: ["hvs.", "hvb.", "hvr."], entropy: 3.5 },
   // As Nosey Parker's rules: TrueNAS API keys handed to auth.login_with_api_key, Okta API tokens near the word,
   // ThingsBoard device tokens in the path of the device API, Code Climate's reporter id, Postmark's server token.
   { id: "truenas-api-key", regex: `"params"\\s*:\\s*\\[\\s*"(\\d{1,6}-[A-Za-z0-9]{64})"`, keywords: ['"params"'], entropy: 4 },
@@ -59,6 +61,27 @@ export const EXTRA_RULES: GitleaksRule[] = [
     entropy: 3,
     allowlists: [{ regexes: ["^[^0-9]*$"] }],
   },
+  // Prefixes that say the provider alone, as Nosey Parker's rules read them; gitleaks wants the provider's name near, or lacks them.
+  { id: "groq-api-key", regex: `\\b(gsk_[A-Za-z0-9]{50,54})${END}`, keywords: ["gsk_"], entropy: 3.5 },
+  { id: "new-relic-api-key", regex: `\\b(NRAA-[a-fA-F0-9]{27}|NRRA-[a-fA-F0-9]{42}|NRI[IQ]-[A-Za-z0-9_-]{32})${END}`, keywords: ["nraa-", "nrra-", "nrii-", "nriq-"], entropy: 3 },
+  { id: "new-relic-pixie-key", regex: `\\b(px-(?:api|dep)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})\\b`, keywords: ["px-api-", "px-dep-"], entropy: 3 },
+  { id: "square-oauth-secret", regex: `\\b(sq0csp-[A-Za-z0-9_-]{43})${END}`, keywords: ["sq0csp-"], entropy: 3 },
+  { id: "stackhawk-api-key", regex: `\\b(hawk\\.[A-Za-z0-9_-]{20}\\.[A-Za-z0-9_-]{20})${END}`, keywords: ["hawk."], entropy: 3.5 },
+  { id: "jina-api-key", regex: `\\b(jina_[A-Za-z0-9]{60})${END}`, keywords: ["jina_"], entropy: 3.5 },
+  { id: "firecrawl-api-key", regex: `\\b(fc-[a-f0-9]{32})${END}`, keywords: ["fc-"], entropy: 3 },
+  { id: "bitbucket-app-password", regex: `\\b(ATBB[A-Za-z0-9]{32,40})${END}`, keywords: ["atbb"], entropy: 3.5 },
+  // Dropbox's short-lived access tokens, old (sl.) and new (sl.u.).
+  { id: "dropbox-access-token", regex: `\\b(sl\\.(?:u\\.)?[A-Za-z0-9_-]{130,1000})${END}`, keywords: ["sl."], entropy: 4 },
+  // The SECRET_KEY `django-admin startproject` writes into settings.py: the project's real key until someone replaces it.
+  { id: "django-secret-key", regex: `\\b(django-insecure-[a-z0-9!@#$%^&*(=+)_-]{40,60})`, keywords: ["django-insecure-"], entropy: 3.5 },
+  { id: "aws-appsync-api-key", regex: `\\b(da2-[a-z0-9]{26})${END}`, keywords: ["da2-"], entropy: 3 },
+  { id: "amazon-mws-auth-token", regex: `\\b(amzn\\.mws\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`, keywords: ["amzn.mws."], entropy: 3 },
+  { id: "segment-public-api-token", regex: `\\b(sgp_[A-Za-z0-9]{64})${END}`, keywords: ["sgp_"], entropy: 3.5 },
+  { id: "gcp-oauth-client-secret", regex: `\\b(GOCSPX-[A-Za-z0-9_-]{28})${END}`, keywords: ["gocspx-"], entropy: 3.5 },
+  // Mailchimp's key ends in its data centre (-us13); gitleaks wants the word "mailchimp" near.
+  { id: "mailchimp-api-key", regex: `\\b([0-9a-f]{32}-us[0-9]{1,2})\\b`, keywords: ["-us"], entropy: 3 },
+  // Mapbox's secret (sk.) and temporary (tk.) tokens: base64 JSON, then a signature. Public pk. tokens are meant to ship in a page.
+  { id: "mapbox-secret-token", regex: `\\b([st]k\\.eyJ[A-Za-z0-9_-]{20,300}\\.[A-Za-z0-9_-]{20,30})${END}`, keywords: ["sk.eyj", "tk.eyj"], entropy: 3.5 },
   // The password Jenkins' setup wizard prints to its log: whoever reads it can take over the instance.
   { id: "jenkins-setup-password", regex: `(?i)password to proceed to installation:\\s{0,10}([a-f0-9]{32})\\b`, keywords: ["proceed to installation"], entropy: 3 },
   { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
