@@ -203,7 +203,8 @@ const PROVIDERS: Record<string, string> = {
   github: "GitHub", gitlab: "GitLab", aws: "AWS", gcp: "Google Cloud", openai: "OpenAI", huggingface: "Hugging Face",
   digitalocean: "DigitalOcean", sendgrid: "SendGrid", hashicorp: "HashiCorp", vault: "HashiCorp Vault", "1password": "1Password",
   planetscale: "PlanetScale", easypost: "EasyPost", flyio: "Fly.io", nuget: "NuGet", pypi: "PyPI", npm: "npm",
-  new: "New Relic", truenas: "TrueNAS", stackhawk: "StackHawk", thingsboard: "ThingsBoard", codeclimate: "Code Climate",
+  new: "New Relic", truenas: "TrueNAS", stackhawk: "StackHawk",
+  langsmith: "LangSmith", openrouter: "OpenRouter", xai: "xAI", posthog: "PostHog", thingsboard: "ThingsBoard", codeclimate: "Code Climate",
 };
 
 function labelOf(rule: string): string {

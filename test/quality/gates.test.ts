@@ -140,6 +140,7 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["hex runs each cut by a data-centre suffix", (n) => "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3-us ".repeat(n / 35)],
     ["a dotted run after hawk. and sk.eyJ", (n) => "hawk.sk.eyJ".repeat(n / 11) + "a.".repeat(n / 4)],
     ["a Django key that never ends", (n) => "django-insecure-" + "a!".repeat(n / 2)],
+    ["repeated AI platform prefixes", (n) => "pcsk_ab_lsv2_pt_sk-or-v1-access_token$sandbox$".repeat(n / 47)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

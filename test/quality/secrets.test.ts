@@ -461,3 +461,31 @@ test("token formats whose prefix names the provider are secrets written bare: Va
     "Look at sl.example.com for the staging site.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("keys of AI and developer platforms are secrets by their prefix: Pinecone, LangSmith, OpenRouter, xAI, Replicate, Figma, Supabase, Notion, PostHog, Buildkite, Braintree", () => {
+  // Made-up values in each format, built in pieces so no line of this file reads as one.
+  for (const [text, secret, provider] of [
+    ["The retriever connects with " + "pcsk_" + "4Tq8Lm_" + "3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6NbV3xZqT8yR5 in prod.", "3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6NbV3xZqT8yR5", /Pinecone/],
+    ["Tracing sends runs with " + "lsv2_pt_" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a_" + "7e1b4d4e8f to the project.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a", /LangSmith/],
+    ["The router falls back with " + "sk-or-v1-" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a" + "9c2d1f8a3e6b5c0d9f2a7e14b7e9c2d1 as the key.", "9c2d1f8a3e6b5c0d9f2a7e14b7e9c2d1", /OpenRouter/],
+    ["Grok is called with " + "xai-" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N" + "bV3xZqT8yR5uE2wQ7tY4iO1pA6sD9fG3h in the eval.", "bV3xZqT8yR5uE2wQ7tY4iO1pA6sD9fG3h", /xAI/],
+    ["Images are generated with " + "r8_" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3R in the worker.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3R", /Replicate/],
+    ["Design sync uses " + "figd_" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1-Fd5Gs0Ya8Ue3Ri7Oo2P as X-Figma-Token.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1-Fd5Gs0Ya8Ue3Ri7Oo2P", /Figma/],
+    ["Functions deploy with " + "sbp_" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a9c2d1f8a from the VPS.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a9c2d1f8a", /Supabase/],
+    ["Tasks are pushed with " + "ntn_" + "48201937561" + "3Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8U to the board.", "3Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8U", /Notion/],
+    ["Feature flags are edited with " + "phx_" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9L in scripts.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9L", /PostHog/],
+    ["The pipeline upload uses " + "bkua_" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a9c2d1f8a in the agent hook.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a9c2d1f8a", /Buildkite/],
+    ["Payments use " + "access_token$production$" + "k2m9xq7wz4pt8vr1$" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a on the server.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a", /Braintree/],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+    assert.match(issues[0]!.message, provider, issues[0]!.message);
+  }
+  for (const text of [
+    "Pinecone keys start with pcsk_, LangSmith's with lsv2_pt_, OpenRouter's with sk-or-v1-; keep them in the vault.",
+    "Set FIGMA_TOKEN=figd_your_token_here and REPLICATE_API_TOKEN=r8_xxxxxxxxxxxxx in .env.local.",
+    "The ntn_number column holds the tax id; sbp_mean and sbp_sd are blood-pressure stats.",
+    "Mask keys as figd_…<last4> on every surface.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

@@ -82,6 +82,18 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "mailchimp-api-key", regex: `\\b([0-9a-f]{32}-us[0-9]{1,2})\\b`, keywords: ["-us"], entropy: 3 },
   // Mapbox's secret (sk.) and temporary (tk.) tokens: base64 JSON, then a signature. Public pk. tokens are meant to ship in a page.
   { id: "mapbox-secret-token", regex: `\\b([st]k\\.eyJ[A-Za-z0-9_-]{20,300}\\.[A-Za-z0-9_-]{20,30})${END}`, keywords: ["sk.eyj", "tk.eyj"], entropy: 3.5 },
+  // Keys of AI and developer platforms by the prefix their consoles print, which gitleaks' rules lack.
+  { id: "pinecone-api-key", regex: `\\b(pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,80})${END}`, keywords: ["pcsk_"], entropy: 3.5 },
+  { id: "langsmith-api-key", regex: `\\b(lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})${END}`, keywords: ["lsv2_"], entropy: 3 },
+  { id: "openrouter-api-key", regex: `\\b(sk-or-v1-[a-f0-9]{64})${END}`, keywords: ["sk-or-v1-"], entropy: 3 },
+  { id: "xai-api-key", regex: `\\b(xai-[A-Za-z0-9]{70,90})${END}`, keywords: ["xai-"], entropy: 3.5 },
+  { id: "replicate-api-token", regex: `\\b(r8_[A-Za-z0-9]{37})${END}`, keywords: ["r8_"], entropy: 3.5 },
+  { id: "figma-pat", regex: `\\b(figd_[A-Za-z0-9_-]{36,60})${END}`, keywords: ["figd_"], entropy: 3.5, allowlists: [{ regexes: ["^[^0-9]*$"] }] },
+  { id: "supabase-token", regex: `\\b(sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{24,60})${END}`, keywords: ["sbp_", "sb_secret_"], entropy: 3 },
+  { id: "notion-api-token", regex: `\\b(ntn_[0-9]{11}[A-Za-z0-9]{35})${END}`, keywords: ["ntn_"], entropy: 3.5 },
+  { id: "posthog-personal-api-key", regex: `\\b(phx_[A-Za-z0-9]{40,50})${END}`, keywords: ["phx_"], entropy: 3.5 },
+  { id: "buildkite-api-token", regex: `\\b(bkua_[a-f0-9]{40})${END}`, keywords: ["bkua_"], entropy: 3 },
+  { id: "braintree-access-token", regex: `\\b(access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32})\\b`, keywords: ["access_token$"], entropy: 3 },
   // The password Jenkins' setup wizard prints to its log: whoever reads it can take over the instance.
   { id: "jenkins-setup-password", regex: `(?i)password to proceed to installation:\\s{0,10}([a-f0-9]{32})\\b`, keywords: ["proceed to installation"], entropy: 3 },
   { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
