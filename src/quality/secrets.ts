@@ -119,6 +119,25 @@ const OWN: OwnDetector[] = [
   { kind: "cli_password", re: /\bsshpass\s+(?:-[a-oq-zA-Z]\w*\s+)*-p\s*(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /sshpass/, accept: (v) => !isPlaceholder(v) },
   { kind: "cli_password", re: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /mysql|mariadb/, accept: (v) => !isPlaceholder(v) },
   { kind: "cli_password", re: /\bredis-cli\b[^\n|;&]{0,200}?\s(?:-a|--pass)\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /redis-cli/, accept: (v) => !isPlaceholder(v) },
+  // More tools whose flag takes the password itself: registry logins' `-p`, LDAP's bind `-w`, `htpasswd -b`, Samba's `-U user%pass`,
+  // keytool's `-storepass`, OpenSSL's `pass:`, sqlcmd's `-P`, PowerShell's ConvertTo-SecureString, Windows' net use, cmdkey and schtasks,
+  // and a password echoed into `sudo -S` or `--password-stdin`. A variable, a stand-in or a prompt (`*`) is not one.
+  { kind: "cli_password", re: /\b(?:docker|podman|buildah|nerdctl|oras|skopeo|helm\s+registry|az(?:\s+acr)?)\s+login\b[^\n|;&]{0,200}?\s(?:-p|--password)[ =](?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /login/, accept: isCliPassword },
+  { kind: "cli_password", re: /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn|exop)\b[^\n|;&]{0,200}?\s-w\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /ldap/, accept: isCliPassword },
+  { kind: "cli_password", re: /\bhtpasswd\s+(?:-[A-Za-z]{1,6}\s+){0,3}-[A-Za-z]{0,5}b[A-Za-z]{0,5}\s+(?:-[A-Za-z]{1,6}\s+){0,3}[^\s-]\S{0,255}\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /htpasswd/, accept: isCliPassword },
+  { kind: "cli_password", re: /(?:^|\s)(?:-U|--user(?:name)?=?)\s?["']?[\w.\\@-]{1,128}%(?<v>[^\s"'%]{1,256})(?![^\s"'])/dg, needs: /%/, accept: isCliPassword },
+  { kind: "cli_password", re: /(?:^|\s)-(?:src|dest|new)?(?:store|key)pass(?<m>:(?:env|file))?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /storepass|keypass/, accept: (v, all) => !/pass:(?:env|file)\s/.test(all) && isCliPassword(v) },
+  { kind: "cli_password", re: /(?:^|\s)(?:-pass(?:in|out)?|-passphrase|--ks-pass|--key-pass|-password)\s+["']?pass:(?<v>[^\s"']{1,256})/dg, needs: /pass:/, accept: isCliPassword },
+  { kind: "cli_password", re: /\b(?:sqlcmd|SQLCMD|bcp|osql|isql)\b[^\n|;&]{0,200}?\s-P\s*(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /sqlcmd|bcp|osql|isql/, lower: true, accept: isCliPassword },
+  { kind: "cli_password", re: /\bConvertTo-SecureString\s+(?:-String\s+)?(?<q>["'])(?<v>[^"'\n]{1,256})\k<q>\s+-AsPlainText/dgi, needs: /convertto-securestring/, lower: true, accept: isCliPassword },
+  { kind: "cli_password", re: /\bnet\s+use\b[^\n|;&]{0,200}?\s\/user:\S{1,128}\s+(?<q>["']?)(?<v>[^\s"'/*][^\s"']{0,255})\k<q>/dgi, needs: /net\s+use/, lower: true, accept: isCliPassword },
+  { kind: "cli_password", re: /\b(?:cmdkey|schtasks)\b[^\n|;&]{0,300}?\s\/(?:pass:|rp\s+)(?<q>["']?)(?<v>[^\s"'*][^\s"']{0,255})\k<q>/dgi, needs: /cmdkey|schtasks/, lower: true, accept: isCliPassword },
+  {
+    kind: "cli_password",
+    re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)(?<v>[^\s"'|$`]{1,256})\k<q>\s*\|\s*(?:sudo\s+(?:-[A-Za-z]{1,6}\s+){0,3}-[A-Za-z]{0,5}S\b|[^\n|;&]{0,200}?--password-stdin)/dg,
+    needs: /sudo|password-stdin/,
+    accept: isCliPassword,
+  },
   // `--password value` with a space (the `=` form is an assignment, below), PowerShell's `-Password value`; "--password to the CLI" is prose.
   { kind: "cli_password", re: /(?:^|\s)--?pass(?:word|wd)?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi, needs: /-pass/, lower: true, accept: (v) => isStatedPassword(v, false) },
   // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…", "set the redis password to Xk9m…".
@@ -331,12 +350,17 @@ export function isPlaceholder(value: string): boolean {
   if (v.length === 0) return true;
   if (/^[<{[(%$*.]|^\*+$|^\$\{|\{\{|\}\}$|>$/.test(v)) return true;
   if (/^(?:process\.env|os\.environ|import\.meta\.env|env\.|secrets\.|vars\.|config\.|settings\.|ENV\[|System\.getenv)/i.test(v)) return true;
-  if (/(?:your|example|placeholder|redacted|changeme|change_me|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…|choose|pick[-_ ]?one|fill[-_ ]?(?:me|in)|set[-_ ]?me)/i.test(v)) return true;
+  if (/(?:your|example|placeholder|redacted|changeme|change_me|changeit|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…|choose|pick[-_ ]?one|fill[-_ ]?(?:me|in)|set[-_ ]?me)/i.test(v)) return true;
   if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|null|none|undefined|true|false|string|required|optional|hunter2|abc123)$/i.test(v)) return true;
   // The docs' stand-ins: myPassword, my_secret, mytoken; and a value that only says what it is: wrongpassword, new_password, testsecret.
   if (/^(?:my|your|the|some|wrong|invalid|bad|incorrect|new|old|current|test|fake|temp|default|sample)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key|user(?:name)?)$/i.test(v)) return true;
   // One character repeated is a mask, not a key.
   return new Set(v).size <= 2;
+}
+
+/** What a password flag was given, when it is the password: not a stand-in, a variable (`%PASS%`, `$PASS`), another flag or a prompt. */
+function isCliPassword(value: string): boolean {
+  return !isPlaceholder(value) && !/^-|%$|^\\?\$/.test(value);
 }
 
 /** A dotted name in code: `config.auth.secretKey`, `req.headers.token`. */

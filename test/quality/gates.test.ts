@@ -141,6 +141,14 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["a dotted run after hawk. and sk.eyJ", (n) => "hawk.sk.eyJ".repeat(n / 11) + "a.".repeat(n / 4)],
     ["a Django key that never ends", (n) => "django-insecure-" + "a!".repeat(n / 2)],
     ["repeated AI platform prefixes", (n) => "pcsk_ab_lsv2_pt_sk-or-v1-access_token$sandbox$".repeat(n / 47)],
+    ["repeated registry logins without -p", (n) => "docker login -u x ".repeat(n / 18)],
+    ["repeated LDAP and sqlcmd calls without the flag", (n) => "ldapsearch -x sqlcmd -S ".repeat(n / 24)],
+    ["repeated htpasswd flags", (n) => "htpasswd -b -c ".repeat(n / 15)],
+    ["one long user name before a percent", (n) => "-U " + "a".repeat(n - 4) + "%"],
+    ["repeated user%pass fragments", (n) => " -U a%b%".repeat(n / 8)],
+    ["repeated net use, cmdkey and schtasks", (n) => "net use /user:x cmdkey schtasks /r ".repeat(n / 35)],
+    ["repeated echoes into pipes", (n) => "echo x | echo y | ".repeat(n / 18)],
+    ["repeated SecureString conversions", (n) => 'ConvertTo-SecureString "x" '.repeat(n / 27)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

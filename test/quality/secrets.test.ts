@@ -489,3 +489,40 @@ test("keys of AI and developer platforms are secrets by their prefix: Pinecone, 
     "Mask keys as figd_…<last4> on every surface.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
+  // A made-up password, built so no line of this file reads as one.
+  const pw = "Xk9m" + "Q2vLp7Rt";
+  for (const text of [
+    `Run docker login -u deployer -p ${pw} registry.example.com first.`,
+    `The runbook had az login -u ops@example.com -p ${pw} in it.`,
+    `Query with ldapsearch -x -D "cn=admin,dc=example,dc=com" -w ${pw} -b dc=example,dc=com to check.`,
+    `Create the user with htpasswd -b -c /etc/nginx/.htpasswd admin ${pw} once.`,
+    `Mount it by hand: smbclient //fs/share -U admin%${pw} works.`,
+    `Import with keytool -importkeystore -srcstorepass ${pw} -destkeystore app.jks.`,
+    `Export with openssl pkcs12 -export -passout pass:${pw} -out cert.p12.`,
+    `Check the DB with sqlcmd -S db -U sa -P ${pw} -Q "select 1".`,
+    `$sec = ConvertTo-SecureString "${pw}" -AsPlainText -Force`,
+    `Map the drive: net use Z: \\\\fs\\share /user:CORP\\ops ${pw}`,
+    `Store it: cmdkey /add:fs /user:CORP\\ops /pass:${pw}`,
+    `schtasks /create /tn nightly /ru CORP\\ops /rp ${pw} /tr c:\\job.cmd`,
+    `Run echo "${pw}" | sudo -S apt update in the image build.`,
+    `Use echo ${pw} | docker login -u deployer --password-stdin in CI.`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(pw), masked);
+    assert.match(issues[0]!.message, /command line/, issues[0]!.message);
+  }
+  for (const text of [
+    "echo $CR_PAT | docker login ghcr.io -u me --password-stdin",
+    "docker login -u me -p <password> is deprecated; use --password-stdin.",
+    "smbclient //fs/share -U CORP\\%USERNAME% -N",
+    "keytool -list -keystore cacerts -storepass changeit",
+    "keytool -storepass:env STOREPASS -list",
+    "net use Z: \\\\fs\\share /user:CORP\\ops * prompts for the password.",
+    "openssl pkcs12 -export -passout pass:$P12_PASS -out cert.p12",
+    "ldapsearch -x -W prompts; -w takes the password itself, so prefer -W.",
+    "sqlcmd -S db -E -Q \"select 1\" uses Windows auth.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
