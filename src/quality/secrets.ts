@@ -79,6 +79,13 @@ const OWN: OwnDetector[] = [
     needs: /NetworkCredential|HTTP(?:Basic|Digest)Auth|auth\s*=\s*\(/,
     accept: (v) => !isPlaceholder(v),
   },
+  // A PuTTY key file's private half (PPK v2 and v3): the base64 lines after `Private-Lines: N`, encrypted or not.
+  {
+    kind: "private_key",
+    re: /\bPrivate-Lines:[ \t]{0,4}\d{1,3}\s{1,4}(?<v>[A-Za-z0-9+/]{16,4096}={0,2}(?:\s{1,4}[A-Za-z0-9+/]{4,4096}={0,2}(?=\s|$)){0,200})/dg,
+    needs: /Private-Lines:/,
+    accept: () => true,
+  },
   // crypt(3) hashes (MD5, bcrypt, SHA-256/512, yescrypt, Cisco type 8) and Kerberos AS-REP/TGS hashes: material to crack offline.
   {
     kind: "password_hash",
@@ -280,9 +287,10 @@ function ownSpans(text: string, lower: string): SecretSpan[] {
 
 const PEM_HEADER = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_END = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
-const PEM_BODY = /[A-Za-z0-9+/=\s]*/y;
+// Lines break as newlines, or as the `\n` and `\r\n` escapes of a key pasted inside a JSON or code string.
+const PEM_BODY = /(?:[A-Za-z0-9+/=\s]|\\[nr])*/y;
 /** Base64 tokens (a key body wrapped on lines or spaces), read one at a time so prose after a header is not swallowed. */
-const PEM_TOKEN = /\s*([A-Za-z0-9+/]{1,4096}={0,2})(?=\s|$)/y;
+const PEM_TOKEN = /(?:\s|\\[nr])*([A-Za-z0-9+/]{1,4096}={0,2})(?=\s|\\[nr]|["',]|$)/y;
 
 /**
  * PEM blocks by hand rather than one regex: a lazy scan to `-----END` from every header would be
@@ -303,7 +311,7 @@ function privateKeySpans(text: string): SecretSpan[] {
     let body: string;
     if (PEM_END.test(text)) {
       end = PEM_END.lastIndex;
-      body = text.slice(bodyStart, PEM_BODY.lastIndex).replace(/\s+/g, "");
+      body = text.slice(bodyStart, PEM_BODY.lastIndex).replace(/\\[nr]|\s+/g, "");
       if (body.length < 8) continue;
     } else {
       // No END: the body is the run of base64 tokens right after the header, and its first token must look like one.

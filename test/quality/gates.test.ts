@@ -149,6 +149,9 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated net use, cmdkey and schtasks", (n) => "net use /user:x cmdkey schtasks /r ".repeat(n / 35)],
     ["repeated echoes into pipes", (n) => "echo x | echo y | ".repeat(n / 18)],
     ["repeated SecureString conversions", (n) => 'ConvertTo-SecureString "x" '.repeat(n / 27)],
+    ["repeated key headers with escaped line breaks", (n) => "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0\\n".repeat(n / 56)],
+    ["one key header then escaped line breaks", (n) => "-----BEGIN PRIVATE KEY-----" + "\\r\\n".repeat(n / 4) + "-----END"],
+    ["repeated PuTTY private-line headers", (n) => "Private-Lines: 1 AAAA ".repeat(n / 22)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -526,3 +526,26 @@ test("passwords handed to more tools on a command line are secrets: registry log
     "sqlcmd -S db -E -Q \"select 1\" uses Windows auth.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a private key pasted inside a JSON or code string (lines broken by \\n or \\r\\n escapes) is masked through its body, with or without END; a PuTTY key file's private lines are a private key", () => {
+  // A made-up key body, built so no line of this file reads as one.
+  const body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + "BKcwggSjAgEAAoIBAQC7Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N";
+  const begin = "-----BEGIN " + "PRIVATE KEY-----";
+  for (const text of [
+    `The service account JSON had "private_key": "${begin}\\n${body}\\n${body}\\n", "client_email": "ci@proj.iam.gserviceaccount.com" in it.`,
+    `The test fixture kept key = "${begin}\\r\\n${body}\\r\\n${body}\\r\\n-----END PRIVATE KEY-----\\r\\n";`,
+    `It was cut off in the log: "private_key": "${begin}\\n${body}`,
+    "The key file read: PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5\nPrivate-Lines: 1\n" + body + "\nPrivate-MAC: 3f9a2c7e",
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(body.slice(20, 60)), masked);
+    assert.match(issues[0]!.message, /private key/, issues[0]!.message);
+  }
+  const json = findSecrets(`{"private_key": "${begin}\\n${body}\\n", "client_email": "ci@proj.iam.gserviceaccount.com"}`).masked;
+  assert.ok(json.includes('"client_email": "ci@proj.iam.gserviceaccount.com"'), json);
+  for (const text of [
+    `A PEM file starts with ${begin}\\n and ends with the END line.`,
+    "The PPK header Private-Lines: 14 says how many base64 lines follow.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
