@@ -198,7 +198,7 @@ export interface SecretFinding {
 
 export function findSecrets(text: string): SecretFinding {
   const lower = text.toLowerCase();
-  const raw: SecretSpan[] = [...privateKeySpans(text), ...encodedPrivateKeySpans(text), ...gitleaksSpans(text, lower), ...ownSpans(text, lower)];
+  const raw: SecretSpan[] = [...privateKeySpans(text), ...encodedPrivateKeySpans(text), ...gitleaksSpans(text, lower).filter((s) => !isStandIn(s, text)), ...ownSpans(text, lower)];
   const spans = mergeSpans(raw);
   let masked = "";
   let at = 0;
@@ -217,6 +217,14 @@ export function findSecrets(text: string): SecretFinding {
     message: `The lesson contains ${labelOf(rule)}${count > 1 ? ` (${count} occurrences)` : ""}; remove it and refer to it by its environment variable or vault name instead.`,
   }));
   return { issues, masked, spans };
+}
+
+/**
+ * gitleaks' password rule takes any quoted 8–20 characters after a password's name, so the word itself
+ * (`String password = "password";`) and other stand-ins would be refused; its value must be one.
+ */
+function isStandIn(span: SecretSpan, text: string): boolean {
+  return span.rule === "hashicorp-tf-password" && isPlaceholder(text.slice(span.start, span.end));
 }
 
 /** The text with every detected secret masked (a convenience for storage and echo paths). */
@@ -375,9 +383,14 @@ function isCliPassword(value: string): boolean {
 const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 /** A call, a URL or a path: `getToken()`, `https://…`, `./keys/dev.pem`. */
 const CALL_URL_OR_PATH = /\(|:\/\/|^\.{0,2}\//;
-/** A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL or a path. */
+/**
+ * A cloud resource's name (`arn:aws:secretsmanager:…:secret:prod/db`, `urn:…`), or the rest of an ARN after a
+ * service named like a secret (`secretsmanager:us-east-1:123456789012:secret:…`): where a secret is kept, not the secret.
+ */
+const RESOURCE_NAME = /^(?:arn|urn):[\w-]{1,40}:|^(?:[a-z]{2}(?:-gov)?-[a-z]{1,12}-\d{1,2})?:\d{12}:/i;
+/** A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL, a path or a resource name. */
 function isCodeReference(value: string): boolean {
-  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value);
+  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || RESOURCE_NAME.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value);
 }
 /** Words joined by separators (`jwt_with_refresh`, `rotation-policy`): names of things; keys do not read like that. */
 const WORDS_JOINED = /^[a-z]+(?:[_-][a-z0-9]+)*$/;
@@ -406,7 +419,7 @@ function isQuotedPassword(value: string): boolean {
  * `'edit_password'`, `'newPassword'`. A password word run into others without a break (`thisismypassword`) is a password.
  */
 function namesAThing(value: string): boolean {
-  if (/^#|^[\w.#/-]*\/[\w.#/-]*$/.test(value) || REFERENCE.test(value)) return true;
+  if (/^#|^[\w.#/-]*\/[\w.#/-]*$/.test(value) || REFERENCE.test(value) || RESOURCE_NAME.test(value)) return true;
   return /pass|pwd/i.test(value) && /[_.:#/-]|[a-z][A-Z]/.test(value);
 }
 
@@ -471,7 +484,7 @@ function isPlainPassword(value: string): boolean {
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword or isPlainPassword, or a long random value. */
 function isStatedSecret(value: string, all: string): boolean {
   const v = withoutTrailingPunctuation(value);
-  if (isPlaceholder(v) || CALL_URL_OR_PATH.test(v)) return false;
+  if (isPlaceholder(v) || CALL_URL_OR_PATH.test(v) || RESOURCE_NAME.test(v)) return false;
   if (/^pass|^pwd/i.test(all)) {
     if (isStatedPassword(v) || isPlainPassword(v)) return true;
     // "The default password is 'blooberry'": quoted after the word, the value is the password.

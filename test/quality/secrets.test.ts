@@ -549,3 +549,21 @@ test("a private key pasted inside a JSON or code string (lines broken by \\n or 
     "The PPK header Private-Lines: 14 says how many base64 lines follow.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a cloud resource's name after a password or secret's name is where the secret is kept, not the secret; gitleaks' password rule does not take the word password for one", () => {
+  for (const text of [
+    'IAMUserChangePassword = "arn:aws:iam::aws:policy/IAMUserChangePassword"',
+    'db_password_secret = "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf"',
+    "token_arn: arn:aws:kms:us-west-2:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+    "Read the secret from arn:aws:secretsmanager:us-east-1:123456789012:secret:prod-Ab12Cd at start-up.",
+    'String password = "password";',
+    'String password = "changeme";',
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+  // The rule still reads a password that is one, and a password field still holds one beside an ARN elsewhere.
+  const pw = "xk9mq2" + "vlp7";
+  for (const text of [`admin_password = "${pw}"`, `role = "arn:aws:iam::123456789012:role/app"\npassword = "${pw}"`]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(pw), masked);
+  }
+});
