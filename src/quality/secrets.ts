@@ -155,6 +155,16 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) => isStatedSecret(v, all),
   },
+  // What the secret is for, between its name and the value: "the password for user 'postgres' is 'admin'", "the API key for
+  // staging is …", "the client secret for the app is …". Quoted after a password's name, four characters are a password.
+  {
+    kind: "stated_secret",
+    re: /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key|client[ _-]?secret|access[ _-]?token)\s+(?:for|of|on)\s+(?:(?:the|our|my|this|that|user|account|login|role)\s+){0,2}(?<q0>["'`]?)[\w.@\\-]{1,64}\k<q0>(?:\s+(?:user|account|login|role|server|box|host|machine|database|db|app|api|instance|environment|env|service|cluster|bot|site|portal|console|vm))?\s+(?:is|was|=|:)\s+(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{4,512})\k<q>/dgi,
+    needs: /passw|passphrase|secret|token|key/,
+    lower: true,
+    accept: (v, all) =>
+      /^pass/i.test(all) && /["'`]$/.test(all) ? v.length >= 4 && !isPlaceholder(v) && !TYPE_NAMES.test(v) && !namesAThing(v) : isStatedSecret(v, all),
+  },
   // After a bare "key" only a value no name or digest looks like: 24+ characters mixing upper case, lower case and digits.
   {
     kind: "stated_secret",

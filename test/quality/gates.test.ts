@@ -152,6 +152,8 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated key headers with escaped line breaks", (n) => "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0\\n".repeat(n / 56)],
     ["one key header then escaped line breaks", (n) => "-----BEGIN PRIVATE KEY-----" + "\\r\\n".repeat(n / 4) + "-----END"],
     ["repeated PuTTY private-line headers", (n) => "Private-Lines: 1 AAAA ".repeat(n / 22)],
+    ["repeated 'password for the user x'", (n) => "password for the user x ".repeat(n / 24)],
+    ["repeated 'token of' with quotes", (n) => "token of 'a' ".repeat(n / 13)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -567,3 +567,29 @@ test("a cloud resource's name after a password or secret's name is where the sec
     assert.ok(!masked.includes(pw), masked);
   }
 });
+
+test("a secret stated with what it is for between its name and the value is a secret: \"the password for user 'postgres' is 'admin'\", \"the API key for staging is …\"; the same words without a value are prose", () => {
+  // Made-up values, built so no line of this file reads as one.
+  const key = "Tq8Lm3Vx9Kp2" + "Zr7Wn4Bj6Hc1";
+  for (const [text, secret] of [
+    ["Ensure the password for user 'postgres' is '" + "adm1" + "n' or change .env.", "adm1n"],
+    ['The default password for the user "app-user" is "' + "py" + 'ne".', "pyne"],
+    ["The password for root is " + "Summer" + "2024 on the staging box.", "Summer2024"],
+    ["The password for the admin account is " + "Gr33n&" + "Tea#42.", "Gr33n&Tea#42"],
+    [`The API key for staging is ${key}.`, key],
+    [`The client secret for the app is ${key}`, key],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    'The password for the user is "required".',
+    'The token for the request is "Bearer".',
+    "The password for root is stored in Vault.",
+    "The password for user x is: hidden",
+    "The secret for the webhook is set in the dashboard.",
+    "The password for user 'bob' is 'secret'.",
+    "The API key for staging is in 1Password under ops/staging.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
