@@ -14,7 +14,7 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * passwords given on a command line, written out in a sentence or quoted in config and code,
  * webhook URLs and signed links, password hashes, base64-wrapped private keys and Discord bot tokens.
  */
-type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash";
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash" | "session_cookie";
 
 const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
@@ -27,6 +27,7 @@ const OWN_LABELS: Record<OwnKind, string> = {
   discord_bot_token: "a Discord bot token",
   url_secret: "a secret inside a URL (a webhook or a signed link)",
   password_hash: "a password hash (it can be cracked offline)",
+  session_cookie: "a session cookie (whoever holds it is logged in)",
 };
 
 interface OwnDetector {
@@ -164,6 +165,14 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) =>
       /^pass/i.test(all) && /["'`]$/.test(all) ? v.length >= 4 && !isPlaceholder(v) && !TYPE_NAMES.test(v) && !namesAThing(v) : isStatedSecret(v, all),
+  },
+  // A session cookie in a pasted request or response (`Cookie: sessionid=…`, `Set-Cookie: connect.sid=…`): it logs whoever holds it in.
+  {
+    kind: "session_cookie",
+    re: /\b(?:Set-)?Cookie:[ \t]{0,8}(?:[^\n]{0,400}?[;\s])?[\w.-]{0,40}?(?:sess|sid|auth|token|jwt|remember|login)[\w.-]{0,40}=(?<v>[^;\s"',]{16,4096})/dgi,
+    needs: /cookie:/,
+    lower: true,
+    accept: (v) => !isPlaceholder(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && looksRandom(v),
   },
   // After a bare "key" only a value no name or digest looks like: 24+ characters mixing upper case, lower case and digits.
   {

@@ -154,6 +154,8 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated PuTTY private-line headers", (n) => "Private-Lines: 1 AAAA ".repeat(n / 22)],
     ["repeated 'password for the user x'", (n) => "password for the user x ".repeat(n / 24)],
     ["repeated 'token of' with quotes", (n) => "token of 'a' ".repeat(n / 13)],
+    ["one Cookie header of many short pairs", (n) => "Cookie: " + "a=b; ".repeat(n / 5)],
+    ["repeated Cookie headers with session names", (n) => "Cookie: sess".repeat(n / 12)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -593,3 +593,25 @@ test("a secret stated with what it is for between its name and the value is a se
     "The API key for staging is in 1Password under ops/staging.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a session cookie in a pasted request or response is a secret (Cookie: sessionid=…, Set-Cookie: connect.sid=…); cookies that log no one in, short examples and stand-ins are not", () => {
+  // Made-up values, built so no line of this file reads as one.
+  const sess = "Tq8Lm3Vx9Kp2" + "Zr7Wn4Bj6Hc1Fd5G";
+  for (const text of [
+    `The failing request had Cookie: theme=dark; sessionid=${sess}; lang=en in its headers.`,
+    `The login answered Set-Cookie: connect.sid=s%3A${sess}.Xk9mQ2vLp7; Path=/; HttpOnly`,
+    `curl -H "Cookie: _app_session=${sess}" https://app.example.com/admin`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(sess), masked);
+  }
+  assert.match(findSecrets(`Cookie: JSESSIONID=${sess}`).issues[0]!.message, /session cookie/);
+  for (const text of [
+    "Set-Cookie: sessionid=abc123; HttpOnly",
+    "Set-Cookie: session=<value>; Secure",
+    "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT; Secure; HttpOnly",
+    "Cookie: theme=dark; lang=en-US",
+    "Send Cookie: session_token=${SESSION} in the integration tests.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
