@@ -14,7 +14,7 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * passwords given on a command line, written out in a sentence or quoted in config and code,
  * webhook URLs and signed links, password hashes, base64-wrapped private keys and Discord bot tokens.
  */
-type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash" | "session_cookie";
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash" | "session_cookie" | "stored_secret";
 
 const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
@@ -28,6 +28,7 @@ const OWN_LABELS: Record<OwnKind, string> = {
   url_secret: "a secret inside a URL (a webhook or a signed link)",
   password_hash: "a password hash (it can be cracked offline)",
   session_cookie: "a session cookie (whoever holds it is logged in)",
+  stored_secret: "a secret handed to a secret store on a command line",
 };
 
 interface OwnDetector {
@@ -145,6 +146,22 @@ const OWN: OwnDetector[] = [
     re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)(?<v>[^\s"'|$`]{1,256})\k<q>\s*\|\s*(?:sudo\s+(?:-[A-Za-z]{1,6}\s+){0,3}-[A-Za-z]{0,5}S\b|[^\n|;&]{0,200}?--password-stdin)/dg,
     needs: /sudo|password-stdin/,
     accept: isCliPassword,
+  },
+  // A secret handed to a secret store on its command line, where shell history and CI logs keep it: `gh secret set -b`,
+  // `aws ssm put-parameter --value`, `aws secretsmanager … --secret-string`, `az keyvault secret set --value`, or echoed into
+  // `vercel env add`, `wrangler secret put`, `gh secret set`, `gcloud secrets`, `supabase secrets set`, `firebase functions:secrets:set`.
+  { kind: "stored_secret", re: /\bgh\s+secret\s+set\b[^\n|;&]{0,200}?\s(?:-b|--body)[ =](?<q>["']?)(?<v>[^\s"']{1,1024})\k<q>/dg, needs: /secret/, accept: isStoredSecret },
+  {
+    kind: "stored_secret",
+    re: /\b(?:aws\s+ssm\s+put-parameter|aws\s+secretsmanager\s+(?:create-secret|put-secret-value|update-secret)|az\s+keyvault\s+secret\s+set)\b[^\n|;&]{0,300}?\s--(?:value|secret-string)[ =](?<q>["']?)(?<v>[^\s"']{1,4096})\k<q>/dg,
+    needs: /put-parameter|secretsmanager|keyvault/,
+    accept: isStoredSecret,
+  },
+  {
+    kind: "stored_secret",
+    re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)(?<v>[^\s"'|$`]{1,1024})\k<q>\s*\|\s*(?:npx\s+)?(?:vercel\s+env\s+add|wrangler\s+(?:pages\s+)?secret\s+put|gh\s+secret\s+set|gcloud\s+secrets\s+(?:create|versions\s+add)|supabase\s+secrets\s+set|firebase\s+functions:secrets:set)\b/dg,
+    needs: /env\s+add|secret/,
+    accept: isStoredSecret,
   },
   // `--password value` with a space (the `=` form is an assignment, below), PowerShell's `-Password value`; "--password to the CLI" is prose.
   { kind: "cli_password", re: /(?:^|\s)--?pass(?:word|wd)?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi, needs: /-pass/, lower: true, accept: (v) => isStatedPassword(v, false) },
@@ -396,6 +413,11 @@ export function isPlaceholder(value: string): boolean {
 /** What a password flag was given, when it is the password: not a stand-in, a variable (`%PASS%`, `$PASS`), another flag or a prompt. */
 function isCliPassword(value: string): boolean {
   return !isPlaceholder(value) && !/^-|%$|^\\?\$/.test(value);
+}
+
+/** What a secret store was handed: a value with a digit and mixed characters, not a stand-in, a variable or words joined (`us-east-1`). */
+function isStoredSecret(value: string): boolean {
+  return isCliPassword(value) && value.length >= 8 && /\d/.test(value) && looksRandom(value) && !WORDS_JOINED.test(value);
 }
 
 /** A dotted name in code: `config.auth.secretKey`, `req.headers.token`. */

@@ -156,6 +156,8 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated 'token of' with quotes", (n) => "token of 'a' ".repeat(n / 13)],
     ["one Cookie header of many short pairs", (n) => "Cookie: " + "a=b; ".repeat(n / 5)],
     ["repeated Cookie headers with session names", (n) => "Cookie: sess".repeat(n / 12)],
+    ["repeated secret-store commands without a value", (n) => "gh secret set x aws ssm put-parameter az keyvault secret set ".repeat(n / 61)],
+    ["repeated echoes into secret stores", (n) => "echo x | echo y | wrangler ".repeat(n / 27)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -615,3 +615,30 @@ test("a session cookie in a pasted request or response is a secret (Cookie: sess
     "Send Cookie: session_token=${SESSION} in the integration tests.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a secret handed to a secret store on its command line is a secret: gh secret set -b, aws ssm put-parameter --value, aws secretsmanager --secret-string, az keyvault secret set --value, echoed into wrangler, vercel, gcloud secrets; a variable, a file or a plain setting is not", () => {
+  // A made-up value, built so no line of this file reads as one.
+  const key = "Tq8Lm3Vx9Kp2" + "Zr7Wn4Bj6Hc1Fd5G";
+  for (const text of [
+    `Set it once with gh secret set API_KEY --body "${key}" and forget it.`,
+    `gh secret set API_KEY -b ${key}`,
+    `aws ssm put-parameter --name /app/key --type SecureString --value ${key}`,
+    `aws secretsmanager create-secret --name db --secret-string ${key}`,
+    `az keyvault secret set --vault-name ops --name api --value ${key}`,
+    `echo -n ${key} | gcloud secrets create api --data-file=-`,
+    `echo ${key} | npx wrangler secret put API_KEY`,
+    `echo ${key} | vercel env add API_KEY production`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(key), masked);
+    assert.match(issues[0]!.message, /secret store/, issues[0]!.message);
+  }
+  for (const text of [
+    'gh secret set API_KEY --body "$API_KEY"',
+    "gh secret set API_KEY < key.txt",
+    "echo $TOKEN | wrangler secret put API_KEY",
+    "aws ssm put-parameter --name /app/region --value us-east-1",
+    'az keyvault secret set --name api --vault-name ops --value "<secret>"',
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
