@@ -274,7 +274,7 @@ const PROVIDERS: Record<string, string> = {
   digitalocean: "DigitalOcean", sendgrid: "SendGrid", hashicorp: "HashiCorp", vault: "HashiCorp Vault", "1password": "1Password",
   planetscale: "PlanetScale", easypost: "EasyPost", flyio: "Fly.io", nuget: "NuGet", pypi: "PyPI", npm: "npm",
   new: "New Relic", truenas: "TrueNAS", stackhawk: "StackHawk",
-  langsmith: "LangSmith", openrouter: "OpenRouter", xai: "xAI", posthog: "PostHog", thingsboard: "ThingsBoard", codeclimate: "Code Climate",
+  langsmith: "LangSmith", openrouter: "OpenRouter", xai: "xAI", posthog: "PostHog", nvidia: "NVIDIA", thingsboard: "ThingsBoard", codeclimate: "Code Climate",
 };
 
 function labelOf(rule: string): string {
@@ -286,9 +286,9 @@ function labelOf(rule: string): string {
   return `${articleFor(name)} ${name} token or key (gitleaks rule ${rule})`;
 }
 
-/** "an AWS", "an OpenAI", "an npm", but "a GitHub": by the sound of the name's first letter (npm is said letter by letter). */
+/** "an AWS", "an OpenAI", "an npm", but "a GitHub": by the sound of the name's first letter (npm is said letter by letter, NVIDIA "en-vidia"). */
 function articleFor(name: string): "a" | "an" {
-  return /^[aeiou]/i.test(name) || name === "npm" ? "an" : "a";
+  return /^[aeiou]/i.test(name) || name === "npm" || name === "NVIDIA" ? "an" : "a";
 }
 
 /** Catch-all rules: when a provider's own rule finds the same value, the region is named after the provider. */

@@ -158,6 +158,8 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated Cookie headers with session names", (n) => "Cookie: sess".repeat(n / 12)],
     ["repeated secret-store commands without a value", (n) => "gh secret set x aws ssm put-parameter az keyvault secret set ".repeat(n / 61)],
     ["repeated echoes into secret stores", (n) => "echo x | echo y | wrangler ".repeat(n / 27)],
+    ["one long URL-encoded run after an AWS session-token prefix", (n) => "IQoJb3JpZ2luX2Vj" + "%2F".repeat(n / 3)],
+    ["repeated Google and Mailgun prefixes", (n) => "ya29.1//0key-".repeat(n / 13)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -94,6 +94,24 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "posthog-personal-api-key", regex: `\\b(phx_[A-Za-z0-9]{40,50})${END}`, keywords: ["phx_"], entropy: 3.5 },
   { id: "buildkite-api-token", regex: `\\b(bkua_[a-f0-9]{40})${END}`, keywords: ["bkua_"], entropy: 3 },
   { id: "braintree-access-token", regex: `\\b(access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32})\\b`, keywords: ["access_token$"], entropy: 3 },
+  // Short-lived cloud credentials whose first characters say what they are: Google's OAuth access (ya29.) and refresh (1//0)
+  // tokens, and AWS STS session tokens (base64 beginning "IQoJb3JpZ2luX2Vj" or "FwoGZXIvYXdzE"), plain or URL-encoded in a signed link.
+  { id: "gcp-oauth-access-token", regex: `\\b(ya29\\.[A-Za-z0-9_-]{50,1000})${END}`, keywords: ["ya29."], entropy: 4 },
+  { id: "gcp-oauth-refresh-token", regex: `(?:^|[^A-Za-z0-9_/-])(1//0[A-Za-z0-9_-]{40,500})${END}`, keywords: ["1//0"], entropy: 4 },
+  {
+    id: "aws-session-token",
+    regex: `\\b((?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)(?:[A-Za-z0-9/+=]|%2[BbFf]|%3[Dd]){100,1000}(?:[A-Za-z0-9/+=]|%2[BbFf]|%3[Dd]){0,1000}(?:[A-Za-z0-9/+=]|%2[BbFf]|%3[Dd]){0,1000})`,
+    keywords: ["iqojb3jpz2lux2vj", "fwogzxivyxdze"],
+    entropy: 4,
+  },
+  // Firebase Cloud Messaging's legacy server key: whoever holds it can push to every installed app.
+  { id: "firebase-fcm-server-key", regex: `\\b(AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134})${END}`, keywords: ["apa91b"], entropy: 4 },
+  { id: "nvidia-api-key", regex: `\\b(nvapi-[A-Za-z0-9_-]{64})${END}`, keywords: ["nvapi-"], entropy: 3.5 },
+  { id: "langfuse-secret-key", regex: `\\b(sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`, keywords: ["sk-lf-"], entropy: 3 },
+  // Mailgun's private key is "key-" and 32 hex, alone or beside a word other than "mailgun" (gitleaks wants "mailgun" near).
+  { id: "mailgun-private-api-token", regex: `\\b(key-[a-f0-9]{32})\\b`, keywords: ["key-"], entropy: 3, allowlists: [{ regexes: ["^key-(?:0{32}|x{32})$"] }] },
+  { id: "cerebras-api-key", regex: `\\b(csk-[a-z0-9]{48})${END}`, keywords: ["csk-"], entropy: 3.5 },
+  { id: "resend-api-key", regex: `\\b(re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})${END}`, keywords: ["re_"], entropy: 3.5 },
   // The password Jenkins' setup wizard prints to its log: whoever reads it can take over the instance.
   { id: "jenkins-setup-password", regex: `(?i)password to proceed to installation:\\s{0,10}([a-f0-9]{32})\\b`, keywords: ["proceed to installation"], entropy: 3 },
   { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
