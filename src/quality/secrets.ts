@@ -147,6 +147,31 @@ const OWN: OwnDetector[] = [
     needs: /sudo|password-stdin/,
     accept: isCliPassword,
   },
+  // Passwords set up in a database or a cache: SQL's `IDENTIFIED BY` (Oracle, MySQL), Oracle's `user/password@db` logins
+  // (sqlplus, Data Pump, jdbc:oracle:thin:), Redis' `requirepass` and `masterauth`. A bind variable (:pw, @pw, ?) is not one;
+  // neither are the docs' own examples (scott/tiger, foobared).
+  {
+    kind: "credential",
+    re: /\b(?:USER|ROLE|LOGIN|TO)\s+[^\s;]{1,128}\s+IDENTIFIED\s+(?:WITH\s+\w{1,40}\s+)?BY\s+(?:PASSWORD\s+)?(?<q>["'`]?)(?<v>[^\s"'`;,)]{1,128})\k<q>/dgi,
+    needs: /identified/,
+    lower: true,
+    // Unquoted, only a value shaped like a password: "the user is identified by their email" is prose.
+    accept: (v, all) => isCliPassword(v) && !/^[:?@]|^values$/i.test(v) && (/["'`]$/.test(all) ? isQuotedPassword(v) : isStatedPassword(v, false) || isPlainPassword(v)),
+  },
+  {
+    kind: "credential",
+    re: /(?:\b(?:sqlplus|sqlldr|expdp|impdp|rman)(?:\s+-[A-Za-z]{1,2})*\s+["']?|\bjdbc:oracle:(?:thin|oci):)[\w$#]{1,30}\/(?<v>[^\s@/"']{1,128})@/dgi,
+    needs: /sqlplus|sqlldr|expdp|impdp|rman|jdbc:oracle/,
+    lower: true,
+    accept: (v) => isCliPassword(v) && !/^tiger$/i.test(v),
+  },
+  {
+    kind: "credential",
+    re: /\b(?:requirepass|masterauth)\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi,
+    needs: /requirepass|masterauth/,
+    lower: true,
+    accept: (v, all) => isCliPassword(v) && !/^foobared$/i.test(v) && (/["']$/.test(all) ? isQuotedPassword(v) : v.length >= 6 && /[\d\W]/.test(v)),
+  },
   // A secret handed to a secret store on its command line, where shell history and CI logs keep it: `gh secret set -b`,
   // `aws ssm put-parameter --value`, `aws secretsmanager … --secret-string`, `az keyvault secret set --value`, or echoed into
   // `vercel env add`, `wrangler secret put`, `gh secret set`, `gcloud secrets`, `supabase secrets set`, `firebase functions:secrets:set`.

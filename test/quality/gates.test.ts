@@ -160,6 +160,10 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated echoes into secret stores", (n) => "echo x | echo y | wrangler ".repeat(n / 27)],
     ["one long URL-encoded run after an AWS session-token prefix", (n) => "IQoJb3JpZ2luX2Vj" + "%2F".repeat(n / 3)],
     ["repeated Google and Mailgun prefixes", (n) => "ya29.1//0key-".repeat(n / 13)],
+    ["repeated USER … IDENTIFIED without BY", (n) => "user x identified ".repeat(n / 18)],
+    ["one long user name before IDENTIFIED", (n) => "USER " + "a".repeat(n - 30) + " IDENTIFIED BY"],
+    ["repeated sqlplus logins without @", (n) => "sqlplus a/b ".repeat(n / 12)],
+    ["repeated requirepass", (n) => "requirepass ".repeat(n / 12)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

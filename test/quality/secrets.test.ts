@@ -670,3 +670,33 @@ test("short-lived cloud credentials and more prefixed keys are secrets bare: Goo
     "Set NVIDIA_API_KEY=nvapi-your-key-here and LANGFUSE_SECRET_KEY=sk-lf-... in .env.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("passwords set up in a database or a cache are secrets: SQL's IDENTIFIED BY, Oracle's user/password@db logins, Redis' requirepass and masterauth; bind variables, the docs' examples and prose are not", () => {
+  // A made-up password, built so no line of this file reads as one.
+  const pw = "Xk9m" + "Q2vLp7Rt";
+  for (const text of [
+    `CREATE USER app IDENTIFIED BY '${pw}';`,
+    `CREATE USER app IDENTIFIED BY ${pw};`,
+    `CREATE USER 'app'@'%' IDENTIFIED WITH mysql_native_password BY '${pw}';`,
+    `GRANT ALL ON app.* TO 'app'@'%' IDENTIFIED BY '${pw}';`,
+    `Connect with sqlplus scott/${pw}@ORCL to check.`,
+    `The URL was jdbc:oracle:thin:scott/${pw}@db.internal:1521/ORCL in the pool config.`,
+    `redis.conf had requirepass ${pw} committed.`,
+    `masterauth "${pw}"`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(pw), masked);
+  }
+  for (const text of [
+    "CREATE USER app IDENTIFIED BY password;",
+    "CREATE USER app IDENTIFIED BY <password>;",
+    "ALTER USER app IDENTIFIED BY :new_pw",
+    "the user is identified by their email",
+    "A package is identified by name@1.2.3 in the lockfile.",
+    "sqlplus scott/tiger@ORCL",
+    "sqlplus -s app/$DB_PW@ORCL",
+    "Set requirepass in redis.conf to a long random value.",
+    "requirepass foobared",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
