@@ -88,6 +88,21 @@ const OWN: OwnDetector[] = [
     needs: /Private-Lines:/,
     accept: () => true,
   },
+  // A password passed by position: second to a login or a credentials constructor (smtplib/ftplib/imaplib's login(user, pw),
+  // an LDAP bind with a DN, RabbitMQ's PlainCredentials, Apache's UsernamePasswordCredentials, Java's PasswordAuthentication,
+  // AWS' BasicAWSCredentials), third to a database connection (JDBC's getConnection, PHP's PDO, mysqli, mysql_connect).
+  {
+    kind: "credential",
+    re: /(?:\b(?:PlainCredentials|UsernamePasswordCredentials|PasswordAuthentication|BasicAWSCredentials|AwsBasicCredentials\.create)|\.login|\.(?:simple_)?bind_s)\(\s*(?<q0>["'])[^"'\n]{1,200}\k<q0>\s*,\s*(?<q>["'])(?<v>[^"'\n]{1,128})\k<q>/dg,
+    needs: /Credentials|PasswordAuthentication|\.login\(|bind_s/,
+    accept: (v) => isQuotedPassword(v),
+  },
+  {
+    kind: "credential",
+    re: /\b(?:DriverManager\.getConnection|new\s+PDO|new\s+mysqli|mysqli_connect|mysql_p?connect)\(\s*[^,\n]{1,300},\s*(?<q0>["'])[^"'\n]{0,100}\k<q0>\s*,\s*(?<q>["'])(?<v>[^"'\n]{1,128})\k<q>/dg,
+    needs: /getConnection|PDO|mysql/,
+    accept: (v) => isQuotedPassword(v),
+  },
   // crypt(3) hashes (MD5, bcrypt, SHA-256/512, yescrypt, Cisco type 8) and Kerberos AS-REP/TGS hashes: material to crack offline.
   {
     kind: "password_hash",

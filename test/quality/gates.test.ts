@@ -164,6 +164,9 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["one long user name before IDENTIFIED", (n) => "USER " + "a".repeat(n - 30) + " IDENTIFIED BY"],
     ["repeated sqlplus logins without @", (n) => "sqlplus a/b ".repeat(n / 12)],
     ["repeated requirepass", (n) => "requirepass ".repeat(n / 12)],
+    ["repeated login calls with one quoted argument", (n) => '.login("a", '.repeat(n / 12)],
+    ["a getConnection whose first argument never ends", (n) => "DriverManager.getConnection(" + "a".repeat(n - 30) + ', "u", '],
+    ["repeated PDO openings", (n) => "new PDO(a, 'b', ".repeat(n / 16)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

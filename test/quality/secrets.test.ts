@@ -700,3 +700,33 @@ test("passwords set up in a database or a cache are secrets: SQL's IDENTIFIED BY
     "requirepass foobared",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a password passed by position is a secret: second to login(user, pw), an LDAP bind, PlainCredentials, UsernamePasswordCredentials, BasicAWSCredentials; third to getConnection, PDO, mysqli, mysql_connect", () => {
+  // A made-up password, built so no line of this file reads as one.
+  const pw = "Xk9m" + "Q2vLp7Rt";
+  for (const text of [
+    `server.login("me@example.com", "${pw}")`,
+    `ftp.login('deploy', '${pw}')`,
+    `conn.simple_bind_s("cn=admin,dc=example,dc=com", "${pw}")`,
+    `creds = pika.PlainCredentials("app", "${pw}")`,
+    `new UsernamePasswordCredentials("app", "${pw}")`,
+    `new PasswordAuthentication("app", "${pw}".toCharArray())`,
+    `Connection c = DriverManager.getConnection(url, "app", "${pw}");`,
+    `$db = new PDO($dsn, 'app', '${pw}');`,
+    `$db = new mysqli("localhost", "app", "${pw}", "shop");`,
+    `mysql_connect("localhost", "root", "${pw}");`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(pw), masked);
+  }
+  for (const text of [
+    'server.login("me@example.com", os.environ["SMTP_PASSWORD"])',
+    "server.login(user, password)",
+    'DriverManager.getConnection(url, "app", "")',
+    "new PDO($dsn, $user, $pass)",
+    'page.login("user", "password")',
+    'await client.login("bot", "#login-form")',
+    'credentials = pika.PlainCredentials("guest", "guest")',
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
