@@ -187,6 +187,30 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) => isCliPassword(v) && !/^foobared$/i.test(v) && (/["']$/.test(all) ? isQuotedPassword(v) : v.length >= 6 && /[\d\W]/.test(v)),
   },
+  // And more: MongoDB shells' `-p`, `rabbitmqctl add_user|change_password`, Windows' `net user name pw`, FreeRDP's `/p:`,
+  // rdesktop's `-p`, zip's `-P`, 7-Zip's `-p…`, `openssl enc -k`, `mosquitto_passwd -b`, `wpa_passphrase`, `user:pw` echoed into chpasswd.
+  { kind: "cli_password", re: /\b(?:mongosh|mongo|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]{0,200}?\s-p\s+(?<q>["']?)(?<v>[^\s"'-][^\s"']{0,255})\k<q>/dg, needs: /mongo/, accept: isCliPasswordInProse },
+  { kind: "cli_password", re: /\brabbitmqctl\s+(?:add_user|change_password)\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /rabbitmqctl/, accept: isCliPasswordInProse },
+  { kind: "cli_password", re: /\bnet\s+user\s+[^\s/]\S{0,127}\s+(?<q>["']?)(?<v>[^\s"'/*][^\s"']{0,255})\k<q>/dgi, needs: /net\s+user/, lower: true, accept: isCliPasswordInProse },
+  {
+    kind: "cli_password",
+    re: /\b(?:[xw]l?freerdp|sdl-freerdp)\b[^\n|;&]{0,300}?\s\/p:(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>|\brdesktop\b[^\n|;&]{0,200}?\s-p\s+(?<q2>["']?)(?<v2>[^\s"'-][^\s"']{0,255})\k<q2>/dg,
+    needs: /freerdp|rdesktop/,
+    accept: isCliPasswordInProse,
+  },
+  {
+    kind: "cli_password",
+    re: /\b(?:zip|unzip|zipcloak)\b[^\n|;&]{0,200}?\s-P\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>|\b7z[az]?\b[^\n|;&]{0,200}?\s-p(?<q2>["']?)(?<v2>[^\s"']{1,256})\k<q2>|\bopenssl\s+(?:enc\b|aes-|des)[^\n|;&]{0,200}?\s-k\s+(?<q3>["']?)(?<v3>[^\s"']{1,256})\k<q3>/dg,
+    needs: /zip|7z|openssl/,
+    accept: isCliPasswordInProse,
+  },
+  {
+    kind: "cli_password",
+    re: /\bmosquitto_passwd\s+(?:-c\s+)?-b\s+(?:-c\s+)?\S{1,256}\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>|\bwpa_passphrase\s+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|\S{1,64})\s+(?<q2>["']?)(?<v2>[^\s"']{8,63})\k<q2>/dg,
+    needs: /mosquitto_passwd|wpa_passphrase/,
+    accept: isCliPasswordInProse,
+  },
+  { kind: "cli_password", re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)[\w.-]{1,64}:(?<v>[^\s"':|]{1,256})\k<q>\s*\|\s*(?:sudo\s+)?chpasswd\b/dg, needs: /chpasswd/, accept: isCliPasswordInProse },
   // A secret handed to a secret store on its command line, where shell history and CI logs keep it: `gh secret set -b`,
   // `aws ssm put-parameter --value`, `aws secretsmanager … --secret-string`, `az keyvault secret set --value`, or echoed into
   // `vercel env add`, `wrangler secret put`, `gh secret set`, `gcloud secrets`, `supabase secrets set`, `firebase functions:secrets:set`.
@@ -453,6 +477,14 @@ export function isPlaceholder(value: string): boolean {
 /** What a password flag was given, when it is the password: not a stand-in, a variable (`%PASS%`, `$PASS`), another flag or a prompt. */
 function isCliPassword(value: string): boolean {
   return !isPlaceholder(value) && !/^-|%$|^\\?\$/.test(value);
+}
+
+/**
+ * After a flag that prose mentions too ("run zip with -P and a password"), a value that is not a plain word:
+ * a digit, a symbol, mixed case, or ten characters or more.
+ */
+function isCliPasswordInProse(value: string): boolean {
+  return isCliPassword(value) && (/[\d\W_]/.test(value) || (/[A-Z]/.test(value) && /[a-z]/.test(value)) || value.length >= 10);
 }
 
 /** What a secret store was handed: a value with a digit and mixed characters, not a stand-in, a variable or words joined (`us-east-1`). */

@@ -167,6 +167,10 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated login calls with one quoted argument", (n) => '.login("a", '.repeat(n / 12)],
     ["a getConnection whose first argument never ends", (n) => "DriverManager.getConnection(" + "a".repeat(n - 30) + ', "u", '],
     ["repeated PDO openings", (n) => "new PDO(a, 'b', ".repeat(n / 16)],
+    ["repeated tool names without their password flag", (n) => "mongosh zip 7z openssl enc rdesktop xfreerdp ".repeat(n / 45)],
+    ["repeated net user and rabbitmqctl", (n) => "net user a rabbitmqctl add_user b ".repeat(n / 34)],
+    ["repeated mosquitto_passwd and wpa_passphrase", (n) => "mosquitto_passwd -b a wpa_passphrase 'x ".repeat(n / 40)],
+    ["repeated echoes of user:pw fragments", (n) => "echo a:b | echo ".repeat(n / 16)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

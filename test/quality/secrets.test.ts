@@ -730,3 +730,37 @@ test("a password passed by position is a secret: second to login(user, pw), an L
     'credentials = pika.PlainCredentials("guest", "guest")',
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("more tools whose flag takes the password: MongoDB shells' -p, rabbitmqctl, net user, FreeRDP /p:, rdesktop -p, zip -P, 7z -p, openssl enc -k, mosquitto_passwd -b, wpa_passphrase, user:pw echoed into chpasswd; prose and prompts are not", () => {
+  // A made-up password, built so no line of this file reads as one.
+  const pw = "Xk9m" + "Q2vLp7Rt";
+  for (const text of [
+    `mongosh "mongodb://db" -u admin -p ${pw}`,
+    `rabbitmqctl add_user app ${pw}`,
+    `net user svc ${pw} /add`,
+    `xfreerdp /v:host /u:admin /p:${pw}`,
+    `rdesktop -u admin -p ${pw} host`,
+    `zip -P ${pw} out.zip report.pdf`,
+    `7z a -p${pw} out.7z dir`,
+    `openssl enc -aes-256-cbc -k ${pw} -in a -out b`,
+    `mosquitto_passwd -b /etc/mosquitto/passwd app ${pw}`,
+    `wpa_passphrase "Home Net" ${pw}`,
+    `echo 'app:${pw}' | sudo chpasswd`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(pw), masked);
+  }
+  for (const text of [
+    "net user bob /add",
+    "net user bob * /domain",
+    "mongosh -u admin -p --authenticationDatabase admin",
+    "7z a out.7z dir -p",
+    "unzip -P $ZIP_PW a.zip",
+    "rdesktop -p - host",
+    "xfreerdp /v:host /u:admin /p:$RDP_PW",
+    "Run zip with -P and a password.",
+    "rabbitmqctl add_user app <password>",
+    'echo "app:$PW" | chpasswd',
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
