@@ -278,6 +278,16 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: isSecretFieldValue,
   },
+  // YAML and .properties give a `*_pass` field its value after a colon, unquoted (`ansible_become_pass: …`, `DB_PASS: …`, `mail.pass: …`);
+  // "pass" must end a name after a separator, so `bypass:` and `compass:` are not read, and a plain word (`first_pass: complete`) is no password.
+  {
+    kind: "credential",
+    re: /\b[A-Za-z0-9_.-]{0,40}?[_.-]pass(?:wd)?\s*:[ \t]+(?<v>[^\s"'`,;(){}[\]<>&#]{1,256})/dgi,
+    needs: /[_.-]pass/,
+    lower: true,
+    // A date, a number or a version (`first_pass: 2024-01-01`, `v1.2.3`) is a setting.
+    accept: (v, all) => isSecretFieldValue(v, all) && isCliPasswordInProse(v) && /[A-Za-z]/.test(v) && !/^v?\d+(?:\.\d+)+(?:-[\w.]+)?$/i.test(v),
+  },
   {
     kind: "credential",
     re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>`, "dgi"),

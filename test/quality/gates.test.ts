@@ -171,6 +171,8 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated net user and rabbitmqctl", (n) => "net user a rabbitmqctl add_user b ".repeat(n / 34)],
     ["repeated mosquitto_passwd and wpa_passphrase", (n) => "mosquitto_passwd -b a wpa_passphrase 'x ".repeat(n / 40)],
     ["repeated echoes of user:pw fragments", (n) => "echo a:b | echo ".repeat(n / 16)],
+    ["repeated _pass names without a colon", (n) => "a_pass_b_pass ".repeat(n / 14)],
+    ["one long name ending in _pass", (n) => "a".repeat(n - 10) + "_pass: x1"],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

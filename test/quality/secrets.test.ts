@@ -764,3 +764,25 @@ test("more tools whose flag takes the password: MongoDB shells' -p, rabbitmqctl,
     'echo "app:$PW" | chpasswd',
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a *_pass field given its value after a colon, as YAML and .properties write it, is a secret (ansible_become_pass: …, DB_PASS: …, mail.pass: …); bypass:, compass:, plain words, dates, numbers, versions and variables are not", () => {
+  // A made-up password, built so no line of this file reads as one.
+  const pw = "Xk9m" + "Q2vLp7Rt";
+  for (const text of [`ansible_become_pass: ${pw}`, `  DB_PASS: ${pw}`, `mail.pass: ${pw}`, `redis_passwd: ${pw}`]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(pw), masked);
+  }
+  for (const text of [
+    "bypass: v2.0.1-beta",
+    "compass: north-2",
+    "first_pass: complete",
+    "- first_pass: 2024-01-01",
+    "render_pass: v1.2.3-rc1",
+    "two_pass: 2",
+    "single_pass: true",
+    "DB_PASS: ${DB_PASS}",
+    "db_pass: DB_PASSWORD",
+    "smtp_pass: smtp_password",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
