@@ -41,8 +41,17 @@ interface OwnDetector {
    */
   needs: RegExp;
   lower?: true;
+  /** A family whose `needs` all fall within one scan of the lowercased text (TOOLS): most lessons pass it once, not each detector's. */
+  group?: "tools";
   accept?: (value: string, all: string) => boolean;
 }
+
+/**
+ * Every `needs` of the "tools" detectors (commands, connection calls, key files, cookies), lowercased: a lesson
+ * with none of these words skips the whole family in one scan.
+ */
+const TOOLS =
+  /private-lines:|credentials|passwordauthentication|bind_s|getconnection|pdo|mysql|login|ldap|htpasswd|%|storepass|keypass|pass:|sqlcmd|bcp|osql|isql|convertto-securestring|net\s+use|cmdkey|schtasks|sudo|password-stdin|identified|sqlplus|sqlldr|expdp|impdp|\brman\b|jdbc:oracle|requirepass|masterauth|mongo|rabbitmqctl|freerdp|rdesktop|zip|7z|openssl|mosquitto_passwd|wpa_passphrase|chpasswd|gh\s+secret|put-parameter|secretsmanager|keyvault|env\s+add|secret\s+put|secrets|cookie:/;
 
 const KEY_NAME =
   "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|(?<![a-z])pat(?![a-z]))[A-Za-z0-9_.-]{0,40}";
@@ -85,7 +94,7 @@ const OWN: OwnDetector[] = [
   {
     kind: "private_key",
     re: /\bPrivate-Lines:[ \t]{0,4}\d{1,3}\s{1,4}(?<v>[A-Za-z0-9+/]{16,4096}={0,2}(?:\s{1,4}[A-Za-z0-9+/]{4,4096}={0,2}(?=\s|$)){0,200})/dg,
-    needs: /Private-Lines:/,
+    needs: /Private-Lines:/, group: "tools",
     accept: () => true,
   },
   // A password passed by position: second to a login or a credentials constructor (smtplib/ftplib/imaplib's login(user, pw),
@@ -94,13 +103,13 @@ const OWN: OwnDetector[] = [
   {
     kind: "credential",
     re: /(?:\b(?:PlainCredentials|UsernamePasswordCredentials|PasswordAuthentication|BasicAWSCredentials|AwsBasicCredentials\.create)|\.login|\.(?:simple_)?bind_s)\(\s*(?<q0>["'])[^"'\n]{1,200}\k<q0>\s*,\s*(?<q>["'])(?<v>[^"'\n]{1,128})\k<q>/dg,
-    needs: /Credentials|PasswordAuthentication|\.login\(|bind_s/,
+    needs: /Credentials|PasswordAuthentication|\.login\(|bind_s/, group: "tools",
     accept: (v) => isQuotedPassword(v),
   },
   {
     kind: "credential",
     re: /\b(?:DriverManager\.getConnection|new\s+PDO|new\s+mysqli|mysqli_connect|mysql_p?connect)\(\s*[^,\n]{1,300},\s*(?<q0>["'])[^"'\n]{0,100}\k<q0>\s*,\s*(?<q>["'])(?<v>[^"'\n]{1,128})\k<q>/dg,
-    needs: /getConnection|PDO|mysql/,
+    needs: /getConnection|PDO|mysql/, group: "tools",
     accept: (v) => isQuotedPassword(v),
   },
   // crypt(3) hashes (MD5, bcrypt, SHA-256/512, yescrypt, Cisco type 8) and Kerberos AS-REP/TGS hashes: material to crack offline.
@@ -146,20 +155,20 @@ const OWN: OwnDetector[] = [
   // More tools whose flag takes the password itself: registry logins' `-p`, LDAP's bind `-w`, `htpasswd -b`, Samba's `-U user%pass`,
   // keytool's `-storepass`, OpenSSL's `pass:`, sqlcmd's `-P`, PowerShell's ConvertTo-SecureString, Windows' net use, cmdkey and schtasks,
   // and a password echoed into `sudo -S` or `--password-stdin`. A variable, a stand-in or a prompt (`*`) is not one.
-  { kind: "cli_password", re: /\b(?:docker|podman|buildah|nerdctl|oras|skopeo|helm\s+registry|az(?:\s+acr)?)\s+login\b[^\n|;&]{0,200}?\s(?:-p|--password)[ =](?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /login/, accept: isCliPassword },
-  { kind: "cli_password", re: /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn|exop)\b[^\n|;&]{0,200}?\s-w\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /ldap/, accept: isCliPassword },
-  { kind: "cli_password", re: /\bhtpasswd\s+(?:-[A-Za-z]{1,6}\s+){0,3}-[A-Za-z]{0,5}b[A-Za-z]{0,5}\s+(?:-[A-Za-z]{1,6}\s+){0,3}[^\s-]\S{0,255}\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /htpasswd/, accept: isCliPassword },
-  { kind: "cli_password", re: /(?:^|\s)(?:-U|--user(?:name)?=?)\s?["']?[\w.\\@-]{1,128}%(?<v>[^\s"'%]{1,256})(?![^\s"'])/dg, needs: /%/, accept: isCliPassword },
-  { kind: "cli_password", re: /(?:^|\s)-(?:src|dest|new)?(?:store|key)pass(?<m>:(?:env|file))?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /storepass|keypass/, accept: (v, all) => !/pass:(?:env|file)\s/.test(all) && isCliPassword(v) },
-  { kind: "cli_password", re: /(?:^|\s)(?:-pass(?:in|out)?|-passphrase|--ks-pass|--key-pass|-password)\s+["']?pass:(?<v>[^\s"']{1,256})/dg, needs: /pass:/, accept: isCliPassword },
-  { kind: "cli_password", re: /\b(?:sqlcmd|SQLCMD|bcp|osql|isql)\b[^\n|;&]{0,200}?\s-P\s*(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /sqlcmd|bcp|osql|isql/, lower: true, accept: isCliPassword },
-  { kind: "cli_password", re: /\bConvertTo-SecureString\s+(?:-String\s+)?(?<q>["'])(?<v>[^"'\n]{1,256})\k<q>\s+-AsPlainText/dgi, needs: /convertto-securestring/, lower: true, accept: isCliPassword },
-  { kind: "cli_password", re: /\bnet\s+use\b[^\n|;&]{0,200}?\s\/user:\S{1,128}\s+(?<q>["']?)(?<v>[^\s"'/*][^\s"']{0,255})\k<q>/dgi, needs: /net\s+use/, lower: true, accept: isCliPassword },
-  { kind: "cli_password", re: /\b(?:cmdkey|schtasks)\b[^\n|;&]{0,300}?\s\/(?:pass:|rp\s+)(?<q>["']?)(?<v>[^\s"'*][^\s"']{0,255})\k<q>/dgi, needs: /cmdkey|schtasks/, lower: true, accept: isCliPassword },
+  { kind: "cli_password", re: /\b(?:docker|podman|buildah|nerdctl|oras|skopeo|helm\s+registry|az(?:\s+acr)?)\s+login\b[^\n|;&]{0,200}?\s(?:-p|--password)[ =](?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /login/, group: "tools", accept: isCliPassword },
+  { kind: "cli_password", re: /\bldap(?:search|modify|add|delete|passwd|compare|whoami|modrdn|exop)\b[^\n|;&]{0,200}?\s-w\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /ldap/, group: "tools", accept: isCliPassword },
+  { kind: "cli_password", re: /\bhtpasswd\s+(?:-[A-Za-z]{1,6}\s+){0,3}-[A-Za-z]{0,5}b[A-Za-z]{0,5}\s+(?:-[A-Za-z]{1,6}\s+){0,3}[^\s-]\S{0,255}\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /htpasswd/, group: "tools", accept: isCliPassword },
+  { kind: "cli_password", re: /(?:^|\s)(?:-U|--user(?:name)?=?)\s?["']?[\w.\\@-]{1,128}%(?<v>[^\s"'%]{1,256})(?![^\s"'])/dg, needs: /%/, group: "tools", accept: isCliPassword },
+  { kind: "cli_password", re: /(?:^|\s)-(?:src|dest|new)?(?:store|key)pass(?<m>:(?:env|file))?\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /storepass|keypass/, group: "tools", accept: (v, all) => !/pass:(?:env|file)\s/.test(all) && isCliPassword(v) },
+  { kind: "cli_password", re: /(?:^|\s)(?:-pass(?:in|out)?|-passphrase|--ks-pass|--key-pass|-password)\s+["']?pass:(?<v>[^\s"']{1,256})/dg, needs: /pass:/, group: "tools", accept: isCliPassword },
+  { kind: "cli_password", re: /\b(?:sqlcmd|SQLCMD|bcp|osql|isql)\b[^\n|;&]{0,200}?\s-P\s*(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /sqlcmd|bcp|osql|isql/, group: "tools", lower: true, accept: isCliPassword },
+  { kind: "cli_password", re: /\bConvertTo-SecureString\s+(?:-String\s+)?(?<q>["'])(?<v>[^"'\n]{1,256})\k<q>\s+-AsPlainText/dgi, needs: /convertto-securestring/, group: "tools", lower: true, accept: isCliPassword },
+  { kind: "cli_password", re: /\bnet\s+use\b[^\n|;&]{0,200}?\s\/user:\S{1,128}\s+(?<q>["']?)(?<v>[^\s"'/*][^\s"']{0,255})\k<q>/dgi, needs: /net\s+use/, group: "tools", lower: true, accept: isCliPassword },
+  { kind: "cli_password", re: /\b(?:cmdkey|schtasks)\b[^\n|;&]{0,300}?\s\/(?:pass:|rp\s+)(?<q>["']?)(?<v>[^\s"'*][^\s"']{0,255})\k<q>/dgi, needs: /cmdkey|schtasks/, group: "tools", lower: true, accept: isCliPassword },
   {
     kind: "cli_password",
     re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)(?<v>[^\s"'|$`]{1,256})\k<q>\s*\|\s*(?:sudo\s+(?:-[A-Za-z]{1,6}\s+){0,3}-[A-Za-z]{0,5}S\b|[^\n|;&]{0,200}?--password-stdin)/dg,
-    needs: /sudo|password-stdin/,
+    needs: /sudo|password-stdin/, group: "tools",
     accept: isCliPassword,
   },
   // Passwords set up in a database or a cache: SQL's `IDENTIFIED BY` (Oracle, MySQL), Oracle's `user/password@db` logins
@@ -168,7 +177,7 @@ const OWN: OwnDetector[] = [
   {
     kind: "credential",
     re: /\b(?:USER|ROLE|LOGIN|TO)\s+[^\s;]{1,128}\s+IDENTIFIED\s+(?:WITH\s+\w{1,40}\s+)?BY\s+(?:PASSWORD\s+)?(?<q>["'`]?)(?<v>[^\s"'`;,)]{1,128})\k<q>/dgi,
-    needs: /identified/,
+    needs: /identified/, group: "tools",
     lower: true,
     // Unquoted, only a value shaped like a password: "the user is identified by their email" is prose.
     accept: (v, all) => isCliPassword(v) && !/^[:?@]|^values$/i.test(v) && (/["'`]$/.test(all) ? isQuotedPassword(v) : isStatedPassword(v, false) || isPlainPassword(v)),
@@ -176,55 +185,55 @@ const OWN: OwnDetector[] = [
   {
     kind: "credential",
     re: /(?:\b(?:sqlplus|sqlldr|expdp|impdp|rman)(?:\s+-[A-Za-z]{1,2})*\s+["']?|\bjdbc:oracle:(?:thin|oci):)[\w$#]{1,30}\/(?<v>[^\s@/"']{1,128})@/dgi,
-    needs: /sqlplus|sqlldr|expdp|impdp|rman|jdbc:oracle/,
+    needs: /sqlplus|sqlldr|expdp|impdp|\brman\b|jdbc:oracle/, group: "tools",
     lower: true,
     accept: (v) => isCliPassword(v) && !/^tiger$/i.test(v),
   },
   {
     kind: "credential",
     re: /\b(?:requirepass|masterauth)\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dgi,
-    needs: /requirepass|masterauth/,
+    needs: /requirepass|masterauth/, group: "tools",
     lower: true,
     accept: (v, all) => isCliPassword(v) && !/^foobared$/i.test(v) && (/["']$/.test(all) ? isQuotedPassword(v) : v.length >= 6 && /[\d\W]/.test(v)),
   },
   // And more: MongoDB shells' `-p`, `rabbitmqctl add_user|change_password`, Windows' `net user name pw`, FreeRDP's `/p:`,
   // rdesktop's `-p`, zip's `-P`, 7-Zip's `-p…`, `openssl enc -k`, `mosquitto_passwd -b`, `wpa_passphrase`, `user:pw` echoed into chpasswd.
-  { kind: "cli_password", re: /\b(?:mongosh|mongo|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]{0,200}?\s-p\s+(?<q>["']?)(?<v>[^\s"'-][^\s"']{0,255})\k<q>/dg, needs: /mongo/, accept: isCliPasswordInProse },
-  { kind: "cli_password", re: /\brabbitmqctl\s+(?:add_user|change_password)\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /rabbitmqctl/, accept: isCliPasswordInProse },
-  { kind: "cli_password", re: /\bnet\s+user\s+[^\s/]\S{0,127}\s+(?<q>["']?)(?<v>[^\s"'/*][^\s"']{0,255})\k<q>/dgi, needs: /net\s+user/, lower: true, accept: isCliPasswordInProse },
+  { kind: "cli_password", re: /\b(?:mongosh|mongo|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]{0,200}?\s-p\s+(?<q>["']?)(?<v>[^\s"'-][^\s"']{0,255})\k<q>/dg, needs: /mongo/, group: "tools", accept: isCliPasswordInProse },
+  { kind: "cli_password", re: /\brabbitmqctl\s+(?:add_user|change_password)\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg, needs: /rabbitmqctl/, group: "tools", accept: isCliPasswordInProse },
+  { kind: "cli_password", re: /\bnet\s+user\s+[^\s/]\S{0,127}\s+(?<q>["']?)(?<v>[^\s"'/*][^\s"']{0,255})\k<q>/dgi, needs: /net\s+user/, group: "tools", lower: true, accept: isCliPasswordInProse },
   {
     kind: "cli_password",
     re: /\b(?:[xw]l?freerdp|sdl-freerdp)\b[^\n|;&]{0,300}?\s\/p:(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>|\brdesktop\b[^\n|;&]{0,200}?\s-p\s+(?<q2>["']?)(?<v2>[^\s"'-][^\s"']{0,255})\k<q2>/dg,
-    needs: /freerdp|rdesktop/,
+    needs: /freerdp|rdesktop/, group: "tools",
     accept: isCliPasswordInProse,
   },
   {
     kind: "cli_password",
     re: /\b(?:zip|unzip|zipcloak)\b[^\n|;&]{0,200}?\s-P\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>|\b7z[az]?\b[^\n|;&]{0,200}?\s-p(?<q2>["']?)(?<v2>[^\s"']{1,256})\k<q2>|\bopenssl\s+(?:enc\b|aes-|des)[^\n|;&]{0,200}?\s-k\s+(?<q3>["']?)(?<v3>[^\s"']{1,256})\k<q3>/dg,
-    needs: /zip|7z|openssl/,
+    needs: /zip|7z|openssl/, group: "tools",
     accept: isCliPasswordInProse,
   },
   {
     kind: "cli_password",
     re: /\bmosquitto_passwd\s+(?:-c\s+)?-b\s+(?:-c\s+)?\S{1,256}\s+\S{1,128}\s+(?<q>["']?)(?<v>[^\s"']{1,256})\k<q>|\bwpa_passphrase\s+(?:"[^"\n]{1,64}"|'[^'\n]{1,64}'|\S{1,64})\s+(?<q2>["']?)(?<v2>[^\s"']{8,63})\k<q2>/dg,
-    needs: /mosquitto_passwd|wpa_passphrase/,
+    needs: /mosquitto_passwd|wpa_passphrase/, group: "tools",
     accept: isCliPasswordInProse,
   },
-  { kind: "cli_password", re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)[\w.-]{1,64}:(?<v>[^\s"':|]{1,256})\k<q>\s*\|\s*(?:sudo\s+)?chpasswd\b/dg, needs: /chpasswd/, accept: isCliPasswordInProse },
+  { kind: "cli_password", re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)[\w.-]{1,64}:(?<v>[^\s"':|]{1,256})\k<q>\s*\|\s*(?:sudo\s+)?chpasswd\b/dg, needs: /chpasswd/, group: "tools", accept: isCliPasswordInProse },
   // A secret handed to a secret store on its command line, where shell history and CI logs keep it: `gh secret set -b`,
   // `aws ssm put-parameter --value`, `aws secretsmanager … --secret-string`, `az keyvault secret set --value`, or echoed into
   // `vercel env add`, `wrangler secret put`, `gh secret set`, `gcloud secrets`, `supabase secrets set`, `firebase functions:secrets:set`.
-  { kind: "stored_secret", re: /\bgh\s+secret\s+set\b[^\n|;&]{0,200}?\s(?:-b|--body)[ =](?<q>["']?)(?<v>[^\s"']{1,1024})\k<q>/dg, needs: /secret/, accept: isStoredSecret },
+  { kind: "stored_secret", re: /\bgh\s+secret\s+set\b[^\n|;&]{0,200}?\s(?:-b|--body)[ =](?<q>["']?)(?<v>[^\s"']{1,1024})\k<q>/dg, needs: /gh\s+secret\s+set/, group: "tools", accept: isStoredSecret },
   {
     kind: "stored_secret",
     re: /\b(?:aws\s+ssm\s+put-parameter|aws\s+secretsmanager\s+(?:create-secret|put-secret-value|update-secret)|az\s+keyvault\s+secret\s+set)\b[^\n|;&]{0,300}?\s--(?:value|secret-string)[ =](?<q>["']?)(?<v>[^\s"']{1,4096})\k<q>/dg,
-    needs: /put-parameter|secretsmanager|keyvault/,
+    needs: /put-parameter|secretsmanager|keyvault/, group: "tools",
     accept: isStoredSecret,
   },
   {
     kind: "stored_secret",
     re: /\b(?:echo|printf)\s+(?:-[neE]{1,2}\s+)?(?<q>["']?)(?<v>[^\s"'|$`]{1,1024})\k<q>\s*\|\s*(?:npx\s+)?(?:vercel\s+env\s+add|wrangler\s+(?:pages\s+)?secret\s+put|gh\s+secret\s+set|gcloud\s+secrets\s+(?:create|versions\s+add)|supabase\s+secrets\s+set|firebase\s+functions:secrets:set)\b/dg,
-    needs: /env\s+add|secret/,
+    needs: /env\s+add|secret\s+put|gh\s+secret\s+set|gcloud\s+secrets|secrets\s+set|secrets:set/, group: "tools",
     accept: isStoredSecret,
   },
   // `--password value` with a space (the `=` form is an assignment, below), PowerShell's `-Password value`; "--password to the CLI" is prose.
@@ -242,7 +251,7 @@ const OWN: OwnDetector[] = [
   {
     kind: "stated_secret",
     re: /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key|client[ _-]?secret|access[ _-]?token)\s+(?:for|of|on)\s+(?:(?:the|our|my|this|that|user|account|login|role)\s+){0,2}(?<q0>["'`]?)[\w.@\\-]{1,64}\k<q0>(?:\s+(?:user|account|login|role|server|box|host|machine|database|db|app|api|instance|environment|env|service|cluster|bot|site|portal|console|vm))?\s+(?:is|was|=|:)\s+(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{4,512})\k<q>/dgi,
-    needs: /passw|passphrase|secret|token|key/,
+    needs: /(?:passw\w{0,4}|passphrase|secret|token|key)\s+(?:for|of|on)\s/,
     lower: true,
     accept: (v, all) =>
       /^pass/i.test(all) && /["'`]$/.test(all) ? v.length >= 4 && !isPlaceholder(v) && !TYPE_NAMES.test(v) && !namesAThing(v) : isStatedSecret(v, all),
@@ -251,7 +260,7 @@ const OWN: OwnDetector[] = [
   {
     kind: "session_cookie",
     re: /\b(?:Set-)?Cookie:[ \t]{0,8}(?:[^\n]{0,400}?[;\s])?[\w.-]{0,40}?(?:sess|sid|auth|token|jwt|remember|login)[\w.-]{0,40}=(?<v>[^;\s"',]{16,4096})/dgi,
-    needs: /cookie:/,
+    needs: /cookie:/, group: "tools",
     lower: true,
     accept: (v) => !isPlaceholder(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && looksRandom(v),
   },
@@ -386,8 +395,12 @@ const VALUE_GROUPS = ["v", "v2", "v3"] as const;
 
 function ownSpans(text: string, lower: string): SecretSpan[] {
   const out: SecretSpan[] = [];
+  let tools: boolean | undefined;
   for (const d of OWN) {
-    if (shortcuts.enabled && !d.needs.test(d.lower ? lower : text)) continue;
+    if (shortcuts.enabled) {
+      if (d.group === "tools" && !(tools ??= TOOLS.test(lower))) continue;
+      if (!d.needs.test(d.lower ? lower : text)) continue;
+    }
     for (const m of text.matchAll(d.re)) {
       const all = m[0];
       // Alternatives name their value v, v2, v3 (a regex may not repeat a group name on Node 20).
