@@ -119,6 +119,22 @@ const OWN: OwnDetector[] = [
     needs: /\$(?:2[abxy]?|1|5|6|y|8|krb5asrep|krb5tgs)\$/,
     accept: () => true,
   },
+  // More password hashes: Apache's $apr1$, PHC strings ($argon2id$…, passlib's $pbkdf2-sha256$ and $scrypt$), Django's
+  // pbkdf2_sha256$…, LDAP's {SSHA}/{SHA}/{SMD5}, MySQL's *<40 hex>, Windows' LM:NT pairs as pwdump and secretsdump print them
+  // (user:rid:LM:NT:::), and NetNTLMv2 responses (user::DOMAIN:challenge:proof:blob). Each can be cracked offline.
+  {
+    kind: "password_hash",
+    re: /(?<![\w$])(?<v>\$apr1\$[./A-Za-z0-9]{1,8}\$[./A-Za-z0-9]{22}|\$argon2(?:id|i|d)\$v=\d{1,3}\$m=\d{1,9},t=\d{1,4},p=\d{1,3}\$[A-Za-z0-9+/]{11,64}\$[A-Za-z0-9+/]{16,128}|\$pbkdf2(?:-sha(?:1|256|512))?\$\d{1,7}\$[./A-Za-z0-9+]{4,64}\$[./A-Za-z0-9+]{16,128}|\$scrypt\$ln=\d{1,2},r=\d{1,3},p=\d{1,3}\$[./A-Za-z0-9+]{4,64}\$[./A-Za-z0-9+]{16,128})|\b(?:pbkdf2_sha(?:256|1)|bcrypt_sha256)\$(?<v2>\d{4,7}\$[A-Za-z0-9]{4,64}\$[A-Za-z0-9+/]{32,64}={0,2})|\{(?:SSHA(?:256|512)?|SHA(?:256|512)?|SMD5|MD5)\}(?<v3>[A-Za-z0-9+/]{20,128}={0,2})/dgi,
+    needs: /\$apr1\$|\$argon2|\$pbkdf2|\$scrypt\$|pbkdf2_sha|bcrypt_sha256|\{s?sha|\{s?md5\}/,
+    lower: true,
+    accept: () => true,
+  },
+  {
+    kind: "password_hash",
+    re: /(?<![\w*])\*(?<v>[0-9A-F]{40})(?![\w])|\b[\w.$-]{1,64}:\d{1,10}:(?<v2>[a-fA-F0-9]{32}:[a-fA-F0-9]{32}):::|\b[\w.$-]{1,64}::[\w.-]{0,64}:(?<v3>[a-fA-F0-9]{16}:[a-fA-F0-9]{32}:[a-fA-F0-9]{64,2048})/dg,
+    needs: /\*[0-9A-F]{40}|:::|::/,
+    accept: (v) => !/^(?:0+|f+|([0-9a-f])\1+)$/i.test(v.replace(/:/g, "")) && v !== "AAD3B435B51404EEAAD3B435B51404EE:31D6CFE0D16AE931B73C59D7E0C089C0".toLowerCase(),
+  },
   // A password compared in code: `password == "team10"`, `creds.Secret != "open-sesame"`.
   {
     kind: "credential",

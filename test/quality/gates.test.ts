@@ -173,6 +173,9 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated echoes of user:pw fragments", (n) => "echo a:b | echo ".repeat(n / 16)],
     ["repeated _pass names without a colon", (n) => "a_pass_b_pass ".repeat(n / 14)],
     ["one long name ending in _pass", (n) => "a".repeat(n - 10) + "_pass: x1"],
+    ["repeated C++ scope operators", (n) => "std::a::".repeat(n / 8)],
+    ["repeated names before ':::'", (n) => "a:1:".repeat(n / 4) + ":::"],
+    ["repeated hash-scheme prefixes", (n) => "$argon2id$v=1$m=1,t=1,p=1$$pbkdf2$1$".repeat(n / 37)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

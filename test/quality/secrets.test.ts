@@ -786,3 +786,27 @@ test("a *_pass field given its value after a colon, as YAML and .properties writ
     "smtp_pass: smtp_password",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("more password hashes are secrets (they can be cracked offline): Apache $apr1$, PHC $argon2id$/$pbkdf2-sha256$/$scrypt$, Django pbkdf2_sha256$, LDAP {SSHA}, MySQL *<40 hex>, pwdump LM:NT pairs, NetNTLMv2 responses; the names of the schemes and C++ paths are not", () => {
+  // Made-up hashes in each format, built in pieces so no line of this file reads as one.
+  const h = "Tq8Lm3Vx9Kp2Zr7Wn4Bj6H";
+  for (const [text, secret] of [
+    ["The .htpasswd held admin:" + "$apr1$" + "Xk9mQ2vL$" + h + " for the staging site.", h],
+    ["The users table stored " + "$argon2id$" + "v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$" + h + "c1Fd5Gs0Ya8Ue3Ri7Oo2P for alice.", h],
+    ["Django's row read " + "pbkdf2_sha256$" + "600000$Xk9mQ2vLp7Rt$" + h + "c1Fd5Gs0Ya8Ue3Ri7Oo2Pk= before the reset.", h],
+    ["The LDIF had userPassword: " + "{SSHA}" + h + "c1Fd5Gs0Ya in it.", h],
+    ["mysql.user had " + "*7B1E4A9C03D25F68" + "E1A94C27B05D3F8A6C19E72B for root.", "E1A94C27B05D3F8A6C19E72B"],
+    ["secretsdump printed Administrator:500:" + "aad3b435b51404eeaad3b435b51404ee:" + "5c2e9a17d4b08f63e1a7c94b20d65f3e:::", "5c2e9a17d4b08f63e1a7c94b20d65f3e"],
+    ["Responder caught bob::CORP:" + "1122334455667788:" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a:" + "0101000000000000".repeat(5), "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a"],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+    assert.match(issues[0]!.message, /password hash/, issues[0]!.message);
+  }
+  for (const text of [
+    "Store passwords as $argon2id$ hashes, never {SHA} or MD5.",
+    "Iterate with std::vector<int>::iterator over a::b::c.",
+    "Guest:501:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0::: is the empty password's hash.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
