@@ -108,8 +108,6 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "firebase-fcm-server-key", regex: `\\b(AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134})${END}`, keywords: ["apa91b"], entropy: 4 },
   { id: "nvidia-api-key", regex: `\\b(nvapi-[A-Za-z0-9_-]{64})${END}`, keywords: ["nvapi-"], entropy: 3.5 },
   { id: "langfuse-secret-key", regex: `\\b(sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`, keywords: ["sk-lf-"], entropy: 3 },
-  // Mailgun's private key is "key-" and 32 hex, alone or beside a word other than "mailgun" (gitleaks wants "mailgun" near).
-  { id: "mailgun-private-api-token", regex: `\\b(key-[a-f0-9]{32})\\b`, keywords: ["key-"], entropy: 3, allowlists: [{ regexes: ["^key-(?:0{32}|x{32})$"] }] },
   { id: "cerebras-api-key", regex: `\\b(csk-[a-z0-9]{48})${END}`, keywords: ["csk-"], entropy: 3.5 },
   { id: "resend-api-key", regex: `\\b(re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})${END}`, keywords: ["re_"], entropy: 3.5 },
   // The password Jenkins' setup wizard prints to its log: whoever reads it can take over the instance.
