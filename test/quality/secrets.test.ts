@@ -811,3 +811,11 @@ test("more password hashes are secrets (they can be cracked offline): Apache $ap
     "Guest:501:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0::: is the empty password's hash.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a name in code after a short key prefix is not a key: without a digit, re_…_…, r8_…, phx_…, gsk_… read as identifiers", () => {
+  for (const text of [
+    "Call " + "re_" + "validate_" + "emailaddressesinbulkmode before sending.",
+    "The helper " + "r8_" + "normalizeAllTheThingsBeforeUploadAsap is in utils.",
+    "Rename " + "phx_" + "renderTheDashboardWidgetsForTheAdminPanel to something shorter.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

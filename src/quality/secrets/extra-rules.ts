@@ -62,36 +62,38 @@ export const EXTRA_RULES: GitleaksRule[] = [
     allowlists: [{ regexes: ["^[^0-9]*$"] }],
   },
   // Prefixes that say the provider alone, as Nosey Parker's rules read them; gitleaks wants the provider's name near, or lacks them.
-  { id: "groq-api-key", regex: `\\b(gsk_[A-Za-z0-9]{50,54})${END}`, keywords: ["gsk_"], entropy: 3.5 },
+  { id: "groq-api-key", regex: `\\b(gsk_[A-Za-z0-9]{50,54})${END}`, keywords: ["gsk_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   { id: "new-relic-api-key", regex: `\\b(NRAA-[a-fA-F0-9]{27}|NRRA-[a-fA-F0-9]{42}|NRI[IQ]-[A-Za-z0-9_-]{32})${END}`, keywords: ["nraa-", "nrra-", "nrii-", "nriq-"], entropy: 3 },
   { id: "new-relic-pixie-key", regex: `\\b(px-(?:api|dep)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})\\b`, keywords: ["px-api-", "px-dep-"], entropy: 3 },
   { id: "square-oauth-secret", regex: `\\b(sq0csp-[A-Za-z0-9_-]{43})${END}`, keywords: ["sq0csp-"], entropy: 3 },
-  { id: "stackhawk-api-key", regex: `\\b(hawk\\.[A-Za-z0-9_-]{20}\\.[A-Za-z0-9_-]{20})${END}`, keywords: ["hawk."], entropy: 3.5 },
-  { id: "jina-api-key", regex: `\\b(jina_[A-Za-z0-9]{60})${END}`, keywords: ["jina_"], entropy: 3.5 },
+  { id: "stackhawk-api-key", regex: `\\b(hawk\\.[A-Za-z0-9_-]{20}\\.[A-Za-z0-9_-]{20})${END}`, keywords: ["hawk."], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
+  { id: "jina-api-key", regex: `\\b(jina_[A-Za-z0-9]{60})${END}`, keywords: ["jina_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   { id: "firecrawl-api-key", regex: `\\b(fc-[a-f0-9]{32})${END}`, keywords: ["fc-"], entropy: 3 },
-  { id: "bitbucket-app-password", regex: `\\b(ATBB[A-Za-z0-9]{32,40})${END}`, keywords: ["atbb"], entropy: 3.5 },
+  { id: "bitbucket-app-password", regex: `\\b(ATBB[A-Za-z0-9]{32,40})${END}`, keywords: ["atbb"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   // Dropbox's short-lived access tokens, old (sl.) and new (sl.u.).
   { id: "dropbox-access-token", regex: `\\b(sl\\.(?:u\\.)?[A-Za-z0-9_-]{130,1000})${END}`, keywords: ["sl."], entropy: 4 },
   // The SECRET_KEY `django-admin startproject` writes into settings.py: the project's real key until someone replaces it.
   { id: "django-secret-key", regex: `\\b(django-insecure-[a-z0-9!@#$%^&*(=+)_-]{40,60})`, keywords: ["django-insecure-"], entropy: 3.5 },
   { id: "aws-appsync-api-key", regex: `\\b(da2-[a-z0-9]{26})${END}`, keywords: ["da2-"], entropy: 3 },
   { id: "amazon-mws-auth-token", regex: `\\b(amzn\\.mws\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`, keywords: ["amzn.mws."], entropy: 3 },
-  { id: "segment-public-api-token", regex: `\\b(sgp_[A-Za-z0-9]{64})${END}`, keywords: ["sgp_"], entropy: 3.5 },
+  { id: "segment-public-api-token", regex: `\\b(sgp_[A-Za-z0-9]{64})${END}`, keywords: ["sgp_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   { id: "gcp-oauth-client-secret", regex: `\\b(GOCSPX-[A-Za-z0-9_-]{28})${END}`, keywords: ["gocspx-"], entropy: 3.5 },
   // Mailchimp's key ends in its data centre (-us13); gitleaks wants the word "mailchimp" near.
   { id: "mailchimp-api-key", regex: `\\b([0-9a-f]{32}-us[0-9]{1,2})\\b`, keywords: ["-us"], entropy: 3 },
   // Mapbox's secret (sk.) and temporary (tk.) tokens: base64 JSON, then a signature. Public pk. tokens are meant to ship in a page.
   { id: "mapbox-secret-token", regex: `\\b([st]k\\.eyJ[A-Za-z0-9_-]{20,300}\\.[A-Za-z0-9_-]{20,30})${END}`, keywords: ["sk.eyj", "tk.eyj"], entropy: 3.5 },
   // Keys of AI and developer platforms by the prefix their consoles print, which gitleaks' rules lack.
+  // A value without a digit after a short prefix (re_, r8_, phx_, gsk_…) reads as a name in code (re_validate_…), not a key:
+  // a random key of 30+ base62 characters lacks a digit well under 1% of the time.
   { id: "pinecone-api-key", regex: `\\b(pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,80})${END}`, keywords: ["pcsk_"], entropy: 3.5 },
   { id: "langsmith-api-key", regex: `\\b(lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})${END}`, keywords: ["lsv2_"], entropy: 3 },
   { id: "openrouter-api-key", regex: `\\b(sk-or-v1-[a-f0-9]{64})${END}`, keywords: ["sk-or-v1-"], entropy: 3 },
-  { id: "xai-api-key", regex: `\\b(xai-[A-Za-z0-9]{70,90})${END}`, keywords: ["xai-"], entropy: 3.5 },
-  { id: "replicate-api-token", regex: `\\b(r8_[A-Za-z0-9]{37})${END}`, keywords: ["r8_"], entropy: 3.5 },
+  { id: "xai-api-key", regex: `\\b(xai-[A-Za-z0-9]{70,90})${END}`, keywords: ["xai-"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
+  { id: "replicate-api-token", regex: `\\b(r8_[A-Za-z0-9]{37})${END}`, keywords: ["r8_"], entropy: 3.5 , allowlists: [{ regexes: ["^r8_[^0-9]*$"] }] },
   { id: "figma-pat", regex: `\\b(figd_[A-Za-z0-9_-]{36,60})${END}`, keywords: ["figd_"], entropy: 3.5, allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   { id: "supabase-token", regex: `\\b(sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{24,60})${END}`, keywords: ["sbp_", "sb_secret_"], entropy: 3 },
   { id: "notion-api-token", regex: `\\b(ntn_[0-9]{11}[A-Za-z0-9]{35})${END}`, keywords: ["ntn_"], entropy: 3.5 },
-  { id: "posthog-personal-api-key", regex: `\\b(phx_[A-Za-z0-9]{40,50})${END}`, keywords: ["phx_"], entropy: 3.5 },
+  { id: "posthog-personal-api-key", regex: `\\b(phx_[A-Za-z0-9]{40,50})${END}`, keywords: ["phx_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   { id: "buildkite-api-token", regex: `\\b(bkua_[a-f0-9]{40})${END}`, keywords: ["bkua_"], entropy: 3 },
   { id: "braintree-access-token", regex: `\\b(access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32})\\b`, keywords: ["access_token$"], entropy: 3 },
   // Short-lived cloud credentials whose first characters say what they are: Google's OAuth access (ya29.) and refresh (1//0)
@@ -109,7 +111,7 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "nvidia-api-key", regex: `\\b(nvapi-[A-Za-z0-9_-]{64})${END}`, keywords: ["nvapi-"], entropy: 3.5 },
   { id: "langfuse-secret-key", regex: `\\b(sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`, keywords: ["sk-lf-"], entropy: 3 },
   { id: "cerebras-api-key", regex: `\\b(csk-[a-z0-9]{48})${END}`, keywords: ["csk-"], entropy: 3.5 },
-  { id: "resend-api-key", regex: `\\b(re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})${END}`, keywords: ["re_"], entropy: 3.5 },
+  { id: "resend-api-key", regex: `\\b(re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})${END}`, keywords: ["re_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   // The password Jenkins' setup wizard prints to its log: whoever reads it can take over the instance.
   { id: "jenkins-setup-password", regex: `(?i)password to proceed to installation:\\s{0,10}([a-f0-9]{32})\\b`, keywords: ["proceed to installation"], entropy: 3 },
   { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
