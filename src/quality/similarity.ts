@@ -669,13 +669,23 @@ function swappedValue(a: LessonProfile, b: LessonProfile): string | null {
   return null;
 }
 
+/** Stems of verbs that say one act: swapping one for another changes no value of the advice. */
+const SYNONYM_VERBS: ReadonlyMap<string, number> = new Map(
+  [["delet", "remov", "eras"], ["edit", "chang", "modifi", "alter"], ["begin", "start"]].flatMap((group, n) => group.map((stem) => [stem, n] as const)),
+);
+
+function sameVerb(x: string, y: string): boolean {
+  const g = SYNONYM_VERBS.get(x);
+  return g !== undefined && g === SYNONYM_VERBS.get(y);
+}
+
 /**
  * The lessons are the same words in the same order except one or two swapped in the middle
  * ("Use Vitest for unit tests" / "Use Jest for unit tests"; "reject empty vectors" / "reject
  * vectors containing NaN"): the swap is then the whole point, and merging would lose it. So is a
  * short insertion into the same frame that names a tool, file, identifier or value ("Use bun
- * publish" / "Use bun pm pack and then npm publish"). A one-word synonym swap is lost to this
- * rule too: precision first.
+ * publish" / "Use bun pm pack and then npm publish"). A swap of one verb for its synonym is not a
+ * swap (SYNONYM_VERBS); any other one-word synonym is lost to this rule: precision first.
  */
 function substitution(a: LessonProfile, b: LessonProfile): { shown: string; insertion: boolean } | null {
   const x = a.sequence;
@@ -697,6 +707,8 @@ function substitution(a: LessonProfile, b: LessonProfile): { shown: string; inse
   const onlyX = mx.filter((t) => !my.includes(t));
   const onlyY = my.filter((t) => !mx.includes(t));
   if (onlyX.length === 0 || onlyY.length === 0 || onlyX.length > 2 || onlyY.length > 2) return null; // a reorder, or a rewrite
+  // One verb for its synonym ("delete" / "remove" the lock file) swaps no value: the same advice in other words.
+  if (onlyX.length === 1 && onlyY.length === 1 && sameVerb(a.stems[i + mx.indexOf(onlyX[0]!)]!, b.stems[i + my.indexOf(onlyY[0]!)]!)) return null;
   return { shown: show(), insertion: false };
 }
 /** The longest middle a swap or an insertion may span (in topic words). */

@@ -88,6 +88,19 @@ test("compareLessons: exact and paraphrased lessons are duplicates", () => {
   );
 });
 
+test("compareLessons: one verb swapped for its synonym is the same advice, another word swapped is not", () => {
+  for (const [a, b] of [
+    ["Delete the stale package-lock.json before running npm ci on the runner.", "Remove the stale package-lock.json before running npm ci on the runner."],
+    ["Edit the generated schema.prisma only through the migration script.", "Change the generated schema.prisma only through the migration script."],
+  ] as const) {
+    const r = compareLessons(a, b);
+    assert.equal(r.duplicate, true, `${a} / ${b}: ${r.blocker}`);
+  }
+  // A swapped tool or value is still the point of the second lesson.
+  assert.equal(compareLessons("Use Vitest for the unit tests in packages/api.", "Use Jest for the unit tests in packages/api.").duplicate, false);
+  assert.equal(compareLessons("Delete the stale package-lock.json before running npm ci.", "Commit the stale package-lock.json before running npm ci.").duplicate, false);
+});
+
 test("compareLessons: different values are not duplicates", () => {
   const pairs: Array<[string, string]> = [
     ["Retry failed webhook deliveries 3 times with backoff.", "Retry failed webhook deliveries 10 times with backoff."],
