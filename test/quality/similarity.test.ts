@@ -94,7 +94,7 @@ test("compareLessons: one verb swapped for its synonym is the same advice, anoth
     ["Edit the generated schema.prisma only through the migration script.", "Change the generated schema.prisma only through the migration script."],
   ] as const) {
     const r = compareLessons(a, b);
-    assert.equal(r.duplicate, true, `${a} / ${b}: ${r.blocker}`);
+    assert.equal(r.duplicate, true, `${a} / ${b}: ${JSON.stringify(r)}`);
   }
   // A swapped tool or value is still the point of the second lesson.
   assert.equal(compareLessons("Use Vitest for the unit tests in packages/api.", "Use Jest for the unit tests in packages/api.").duplicate, false);
