@@ -58,7 +58,8 @@ function corpus(): string[] {
     if (i % 37 === 0) out.push(row(`q-${i}`, `${filler(i + 500)} Quarantined copy ${i}.`, { status: "quarantined" }));
     if (i % 37 === 1) out.push(row(`qq-${i}`, `${filler(i + 499)} Quarantined copy ${i - 1}.`));
     if (i === 40) out.push("{ not json");
-    if (i === 60) out.push(row("secret", "Deploy with the key AKIAIOSFODNN7EXAMPLE and secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY in CI."));
+    // Made up in pieces (AWS's documented EXAMPLE key is a stand-in the gate lets through).
+    if (i === 60) out.push(row("secret", `Deploy with the key ${"AKIA" + "Q7ZK3M2XW9TR4PLB"} and secret ${"k8Vq2Lx9Rt4Wm7Zp3Nc6" + "Hy1Bd5Gf0Js8Ue2Ao4Ti"} in CI.`));
   });
   return out;
 }
