@@ -76,7 +76,7 @@ export const GovernanceConfigSchema = z
       .object({
         enabled: bool(true, "Match established and promoted entries' file globs and detection patterns before agent edits (`knowledge_check`, the plugin hook)."),
         max_text_chars: int(65536, 1024, 1_048_576, "Characters of new content or command text matched per check; the rest is not read."),
-        budget_ms: int(50, 1, 10_000, "Time budget for detection patterns per check; patterns not reached in time are skipped (globs still match)."),
+        budget_ms: int(50, 1, 10_000, "CPU time budget for detection patterns per check; patterns not reached in time are skipped (globs still match)."),
         max_results: int(5, 1, 50, "Advisories returned per check, enforced and pattern matches first."),
       })
       .strict()
