@@ -183,6 +183,36 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
 export const HOW_TO_EDIT = "in `cairn ui`, or in the Markdown mirror: `cairn mirror`, edit the file, `cairn mirror --pull`";
 
 /**
+ * Who put a retired lesson where it is: the actor of the latest event that moved it into its current
+ * status (quarantined, archived and superseded are each written by an event of that name). Oldest first
+ * from the store, so read far enough for a much-shown lesson's history (restoring is rare).
+ */
+export async function retiredBy(loc: Located): Promise<string | undefined> {
+  const status = loc.entry.lifecycle.status;
+  const events = await loc.store.listEvents(loc.entry.id, 100_000);
+  return [...events].reverse().find((ev) => ev.type === status)?.actor;
+}
+
+/**
+ * Undoing a person's retirement — a quarantine, an archive (a rejection too), a supersede — is a
+ * person's decision, as retiring an approved lesson is (assertMayRetire): `cairn quarantine` hides a
+ * lesson "until a person restores it". What an agent (or the system) retired, an agent may restore.
+ */
+export async function assertMayRestore(loc: Located, actor: string): Promise<void> {
+  if (isHumanActor(actor)) return;
+  const by = await retiredBy(loc);
+  if (!by || !isHumanActor(by)) return;
+  const h = loc.entry.handle;
+  throw new CairnError(
+    "FORBIDDEN",
+    `${h} was ${loc.entry.lifecycle.status} by ${by}; only a person can restore it. Ask a person to run \`cairn restore ${h}\`` +
+      (loc.entry.lifecycle.status === "superseded" ? "" : " after review") +
+      ", or add a corrected lesson (it waits for a person's approval where approval is on).",
+    { actor: actor.slice(0, 80), id: loc.entry.id, retired_by: by.slice(0, 80) },
+  );
+}
+
+/**
  * Restoring runs the gates again: a quarantined lesson must not come back in through a side door.
  * An imported lesson meets the gates of an import it could have come by (a `--trusted` load skips the
  * length, advice and vagueness checks, never secrets, injection markers or sanitising): else every long
@@ -195,19 +225,7 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   if (!["quarantined", "archived", "superseded"].includes(loc.entry.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined, archived or superseded; nothing to restore.`);
   }
-  // Undoing a person's supersede is a person's decision, as superseding an approved lesson is
-  // (assertMayRetire). (Quarantined and archived lessons keep their older rule: any actor may restore.)
-  if (!isHumanActor(actor) && loc.entry.lifecycle.status === "superseded") {
-    // Oldest first: read far enough for a much-shown lesson's history (restoring is rare, and a person's act).
-    const retiredBy = (await loc.store.listEvents(loc.entry.id, 100_000)).reverse().find((ev) => ev.type === loc.entry.lifecycle.status)?.actor;
-    if (retiredBy && isHumanActor(retiredBy)) {
-      throw new CairnError(
-        "FORBIDDEN",
-        `${loc.entry.handle} was ${loc.entry.lifecycle.status} by ${retiredBy}; only a person can restore it. Ask them, or add a corrected lesson (it waits for a person's approval where approval is on).`,
-        { actor: actor.slice(0, 80), id: loc.entry.id },
-      );
-    }
-  }
+  await assertMayRestore(loc, actor);
   // The gates load only when something is restored: reads that locate an entry must not pay for them.
   const { validateLessonText } = await import("../quality/gates.js");
   const imported = loc.entry.provenance.derived_from.kind === "import";

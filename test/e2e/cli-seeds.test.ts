@@ -148,3 +148,29 @@ test("an agent cannot undo a person's supersede by restoring the lesson it repla
   assert.equal((still.entry ?? still).lifecycle.status, "superseded");
   assert.equal((await sb.run(p, "restore", a.body.handle)).code, 0, "a person can");
 });
+
+test("an agent cannot restore what a person quarantined or archived; it may restore what an agent quarantined", async () => {
+  // `cairn quarantine --help`: "hide an entry from every agent until a person restores it". Seed 004 §7: humans have full control.
+  const p = sb.project("agent-restore-quarantine");
+  const a = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  const b = await sb.json(p, "add", "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", "--category", "tooling");
+  const c = await sb.json(p, "add", "Run prisma generate after editing schema.prisma or the generated client is stale", "--category", "tooling");
+  assert.equal((await sb.run(p, "quarantine", a.body.handle, "x")).code, 0);
+  assert.equal((await sb.run(p, "archive", b.body.handle)).code, 0);
+  for (const h of [a.body.handle, b.body.handle]) {
+    const byAgent = await sb.run(p, "--actor", "agent:coder", "restore", h);
+    assert.notEqual(byAgent.code, 0, byAgent.stdout);
+    assert.doesNotMatch(byAgent.stdout, /restored/);
+    assert.match(byAgent.stderr, /by human:\S+; only a person can restore it/, byAgent.stderr);
+    assert.match(byAgent.stderr, new RegExp(`cairn restore ${h}`), "says how a person restores it");
+  }
+  const still = (await sb.json(p, "show", a.body.handle)).body;
+  assert.equal((still.entry ?? still).lifecycle.status, "quarantined");
+  // An agent's own quarantine is an agent's to undo.
+  assert.equal((await sb.run(p, "--actor", "agent:coder", "quarantine", c.body.handle, "looks wrong")).code, 0);
+  const own = await sb.run(p, "--actor", "agent:reviewer", "restore", c.body.handle);
+  assert.equal(own.code, 0, own.stderr);
+  // A person restores either.
+  assert.equal((await sb.run(p, "restore", a.body.handle)).code, 0, "a person can");
+  assert.equal((await sb.run(p, "restore", b.body.handle)).code, 0, "a person can");
+});

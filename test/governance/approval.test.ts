@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import { openCairn } from "../../src/index.js";
 import { ALL_TOOLS } from "../../src/tools/index.js";
 import { APPROVAL_ON, AUTH_LESSON, AUTH_STRUCTURED, openEnv, tool } from "./helpers.js";
 
@@ -187,25 +188,31 @@ test("reject archives a draft with the reason; retired entries cannot be approve
 
 test("restoring an agent's lesson that no person approved brings it back as a draft, however often it was confirmed", async () => {
   const env = await openEnv(APPROVAL_ON);
+  // The same databases before approval was turned on: the agent's lesson went live and was reinforced in three phases.
+  const before = await openCairn({ projectDir: env.sb.projectDir, hivePath: env.sb.hivePath, env: env.sb.env, actor: "agent:coder" });
   try {
-    // Reinforced in three phases while waiting for review: confirmations alone never make it established.
-    const d = await env.agent.add({ lesson: DRAFT_TEXT, phase: "Phase 1: schema" });
-    await env.agent.add({ lesson: DRAFT_TEXT, phase: "Phase 2: api" });
-    await env.agent.add({ lesson: DRAFT_TEXT, phase: "Phase 3: ui" });
-    assert.equal((await env.human.get(d.id!)).lifecycle.status, "draft");
-    await env.human.quarantine(d.id!, "checking the claim");
+    const d = await before.add({ lesson: DRAFT_TEXT, phase: "Phase 1: schema" });
+    await before.add({ lesson: DRAFT_TEXT, phase: "Phase 2: api" });
+    await before.add({ lesson: DRAFT_TEXT, phase: "Phase 3: ui" });
+    assert.equal((await env.human.get(d.id!)).lifecycle.status, "established");
+    // An agent may undo its own quarantine (a person's quarantine is a person's to undo: FORBIDDEN below).
+    await before.quarantine(d.id!, "checking the claim");
+    // Under approval, confirmations alone never make it established.
     const byAgent = await env.agent.restore(d.id!);
     assert.equal(byAgent.lifecycle.status, "draft", "an agent's restore is no approval");
     assert.equal((await env.agent.recall("prisma generate schema")).length, 0, "still hidden from agents");
     await env.human.reject(d.id!, "not needed");
+    await assert.rejects(env.agent.restore(d.id!), (e: Error & { code?: string }) => e.code === "FORBIDDEN", "a person rejected it");
     const byPerson = await env.human.restore(d.id!);
     assert.equal(byPerson.lifecycle.status, "draft", "a person's restore puts it back in the review queue");
     assert.equal(byPerson.provenance.approved_at, undefined);
     // Once approved, a restore brings it back as established, as before.
     await env.human.approve(d.id!);
     await env.human.quarantine(d.id!, "again");
+    await assert.rejects(env.agent.restore(d.id!), (e: Error & { code?: string }) => e.code === "FORBIDDEN" && /only a person can restore it/.test(e.message));
     assert.equal((await env.human.restore(d.id!)).lifecycle.status, "established");
   } finally {
+    await before.close();
     await env.close();
   }
 });
