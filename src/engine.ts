@@ -3,7 +3,7 @@
 // imported inside those operations, so opening the engine for a read does not load them.
 import path from "node:path";
 import fs from "node:fs";
-import { STATUSES, parseStatuses, type Entry, type EntryEvent, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
+import { STATUSES, expandStatuses, parseStatuses, type Entry, type StatusFilter, type EntryEvent, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { ownCategory, type LessonInput } from "./core/categories.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { detectTechStack } from "./core/tech-stack.js";
@@ -102,8 +102,10 @@ export interface RecallHit {
   similarity?: number;
 }
 
-export interface ListFilter extends EntryFilter, ListOptions {
+export interface ListFilter extends Omit<EntryFilter, "statuses">, ListOptions {
   tier?: Tier | "all";
+  /** Statuses, or a name for a set of them (approved, active: STATUS_ALIASES). */
+  statuses?: readonly StatusFilter[];
 }
 
 export interface TierStats {
@@ -365,7 +367,9 @@ export class Cairn {
     if (!isHumanActor(actor)) await this.visibleEntry(ref, actor, ["draft"]);
   }
 
-  private visibleStatuses(statuses: readonly Status[] | undefined): readonly Status[] | undefined {
+  /** A status filter with its aliases expanded (approved, active), less what the actor may not see. */
+  private visibleStatuses(asked: readonly StatusFilter[] | undefined): readonly Status[] | undefined {
+    const statuses = asked ? expandStatuses(asked) : undefined;
     if (isHumanActor(this.actor)) return statuses;
     return (statuses ?? STATUSES).filter((st) => !HIDDEN_FROM_AGENTS.includes(st));
   }
@@ -410,9 +414,9 @@ export class Cairn {
   }
 
   async list(filter: ListFilter = {}): Promise<Entry[]> {
-    const { tier = "all", limit = 50, offset = 0, order, ...rest } = filter;
+    const { tier = "all", limit = 50, offset = 0, order, statuses: asked, ...rest } = filter;
     this.assertTierOpen(tier);
-    const statuses = this.visibleStatuses(rest.statuses);
+    const statuses = this.visibleStatuses(asked);
     const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
     const { listAcrossTiers } = await import("./governance/list-tiers.js");
     const { value } = await this.sparingHive(tier, (s) =>

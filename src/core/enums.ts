@@ -48,13 +48,35 @@ export const VERDICTS = ["applied", "ignored", "violated", "helpful", "harmful"]
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
- * Parses a comma-separated status filter (`--status a,b`), naming any unknown value. "active" is what
- * opencode-swarm calls a lesson an agent may see: every live status.
+ * Names a status filter takes for a set of statuses, one mapping for every face (CLI `--status`, MCP
+ * knowledge_query, the web page's filter): "active" is what opencode-swarm calls a lesson an agent may
+ * see (every live status); "approved" is what the Markdown mirror and seed 004 call a vetted lesson in
+ * use, the mirror's approved/ folder: established and promoted (its `status: approved` approves a lesson).
  */
+export const STATUS_ALIASES = {
+  active: LIVE_STATUSES,
+  approved: ["established", "promoted"],
+} as const satisfies Readonly<Record<string, readonly Status[]>>;
+export type StatusAlias = keyof typeof STATUS_ALIASES;
+/** Every value a status filter accepts: the statuses, then the aliases. */
+export const STATUS_FILTERS = [...STATUSES, ...(Object.keys(STATUS_ALIASES) as StatusAlias[])] as const;
+export type StatusFilter = Status | StatusAlias;
+
+/** A status filter's values with each alias replaced by its statuses, naming any unknown value. */
+export function expandStatuses(values: readonly string[]): Status[] {
+  const out = values.flatMap((v): string[] => (Object.hasOwn(STATUS_ALIASES, v) ? [...STATUS_ALIASES[v as StatusAlias]] : [v]));
+  const bad = out.filter((v) => !(STATUSES as readonly string[]).includes(v));
+  if (bad.length) {
+    throw new CairnError(
+      "INVALID_INPUT",
+      `Unknown status ${bad.slice(0, 3).map((b) => b.slice(0, 40)).join(", ")}; use ${STATUSES.join(", ")}, approved for established and promoted ones, or active for every live one.`,
+    );
+  }
+  return [...new Set(out)] as Status[];
+}
+
+/** Parses a comma-separated status filter (`--status a,b`), aliases included (STATUS_ALIASES). */
 export function parseStatuses(list: string | undefined): Status[] | undefined {
   if (!list) return undefined;
-  const values = list.split(",").map((s) => s.trim()).filter(Boolean).flatMap((v): string[] => (v === "active" ? [...LIVE_STATUSES] : [v]));
-  const bad = values.filter((v) => !(STATUSES as readonly string[]).includes(v));
-  if (bad.length) throw new CairnError("INVALID_INPUT", `Unknown status ${bad.join(", ")}; use ${STATUSES.join(", ")}, or active for every live one.`);
-  return [...new Set(values)] as Status[];
+  return expandStatuses(list.split(",").map((s) => s.trim()).filter(Boolean));
 }

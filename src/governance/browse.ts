@@ -1,5 +1,5 @@
 // Browsing lessons for people: full-text search, filters and sortable columns, in keyset pages merged across both tiers.
-import { CATEGORIES, KINDS, STATUSES, TIERS, type Category, type Entry, type Kind, type Status, type Tier } from "../core/entry.js";
+import { CATEGORIES, expandStatuses, KINDS, TIERS, type Category, type Entry, type Kind, type StatusFilter, type Tier } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { openTiers, type Services } from "../services.js";
 import { PAGE_SORTS, type EntryFilter, type PageRow, type PageSort, type Store } from "../store/store.js";
@@ -8,7 +8,8 @@ export interface BrowseQuery {
   /** Words that must all occur in the lesson, title, why, rule, tags, globs or stack. */
   text?: string;
   tier?: Tier | "all";
-  statuses?: readonly Status[];
+  /** Statuses, or a name for a set of them (approved, active: STATUS_ALIASES). */
+  statuses?: readonly StatusFilter[];
   categories?: readonly Category[];
   kinds?: readonly Kind[];
   scopes?: readonly string[];
@@ -114,8 +115,8 @@ function checkList<T extends string>(name: string, values: readonly string[] | u
 /** What the store is asked to filter on; every value checked here so no face forwards junk. */
 function filterOf(q: BrowseQuery): EntryFilter {
   const f: EntryFilter = {};
-  const statuses = checkList("status", q.statuses, STATUSES);
-  if (statuses) f.statuses = statuses;
+  // Aliases too (approved, active): the web page's filter means what `cairn list --status` means.
+  if (q.statuses?.length) f.statuses = expandStatuses(q.statuses);
   const categories = checkList("category", q.categories, CATEGORIES);
   if (categories) f.categories = categories;
   const kinds = checkList("kind", q.kinds, KINDS);

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import YAML from "yaml";
 import { derivedFromLabel } from "../core/derived-from.js";
+import { STATUS_ALIASES } from "../core/enums.js";
 import type { Entry, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { truncateAtWord } from "../quality/sanitize.js";
@@ -11,7 +12,7 @@ import { completeFields, fieldsFromDocument, type LessonFields } from "./structu
 
 /** Candidates are live but unvetted, so they get their own folder; every retired status shares archived/. */
 export const MIRROR_FOLDERS: Readonly<Record<string, readonly Status[]>> = {
-  approved: ["established", "promoted"],
+  approved: STATUS_ALIASES.approved,
   candidates: ["candidate"],
   drafts: ["draft"],
   archived: ["archived", "superseded", "quarantined"],

@@ -174,3 +174,19 @@ test("an agent cannot restore what a person quarantined or archived; it may rest
   assert.equal((await sb.run(p, "restore", a.body.handle)).code, 0, "a person can");
   assert.equal((await sb.run(p, "restore", b.body.handle)).code, 0, "a person can");
 });
+
+test("list --status approved lists what the Markdown mirror's approved/ folder holds (established and promoted), as status: approved means there", async () => {
+  // Seed 004 §1: draft → approved → superseded/archived; the mirror writes approved/ and reads `status: approved`.
+  const p = sb.project("status-approved");
+  const a = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  const b = await sb.json(p, "add", "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", "--category", "tooling");
+  assert.equal((await sb.run(p, "approve", a.body.handle)).code, 0);
+  const listed = await sb.json(p, "list", "--status", "approved");
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual(listed.body.map((e: { handle: string }) => e.handle), [a.body.handle], JSON.stringify(listed.body));
+  const mixed = await sb.json(p, "list", "--status", "approved,candidate");
+  assert.deepEqual(mixed.body.map((e: { handle: string }) => e.handle).sort(), [a.body.handle, b.body.handle].sort());
+  const bad = await sb.run(p, "list", "--status", "aproved");
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /approved/, "the refusal names approved among the statuses to use");
+});

@@ -376,6 +376,19 @@ test("lifecycle tools act on both tiers: feedback, quarantine, promote, archive,
   assert.deepEqual(retired.data.entries.map((e: any) => e.id), [a.data.id]);
 });
 
+test("knowledge_query takes status approved, as the Markdown mirror's approved/ folder means it: established and promoted lessons", async () => {
+  const cwd = project("status-approved");
+  const { client } = await connect({ cwd });
+  const a = await call(client, "knowledge_add", { lesson: AUTH_LESSON });
+  const b = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
+  const approved = spawnSync(process.execPath, [CLI, "--project", cwd, "approve", a.data.handle], { env: serverEnv(), encoding: "utf8" });
+  assert.equal(approved.status, 0, approved.stderr);
+  const listed = await call(client, "knowledge_query", { status: ["approved"], tier: "swarm" });
+  assert.ok(!listed.isError, listed.text);
+  assert.deepEqual(listed.data.entries.map((e: any) => e.id), [a.data.id]);
+  assert.ok(!listed.data.entries.some((e: any) => e.id === b.data.id), "a candidate is not approved");
+});
+
 /** The text of a resource read (our resources are all text). */
 function resourceText(r: { contents: ReadonlyArray<object> }): string {
   const first = r.contents[0] as { text?: unknown } | undefined;

@@ -257,3 +257,17 @@ test("dashboard: weekly counts from the rollup, usage per project, never applied
     await env.close();
   }
 });
+
+test("browse (the web lessons page's filter) takes status approved: what the Markdown mirror's approved/ folder holds", async () => {
+  const env = await openEnv();
+  try {
+    const a = await env.human.add({ lesson: "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", category: "tooling" });
+    await env.human.add({ lesson: "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", category: "tooling" });
+    await env.human.approve(a.id!);
+    const page = await env.human.browse({ statuses: ["approved"] as never });
+    assert.deepEqual(page.entries.map((e) => e.id), [a.id]);
+    await assert.rejects(env.human.browse({ statuses: ["aproved"] as never }), /Unknown status aproved.*approved/);
+  } finally {
+    await env.close();
+  }
+});

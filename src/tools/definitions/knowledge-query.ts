@@ -1,12 +1,13 @@
 // knowledge_query: list entries by status, category, kind and tier (newest first), for review rather than relevance.
 import { z } from "zod";
 import { counted } from "../../core/counted.js";
-import { CATEGORIES, KINDS, type Status } from "../../core/entry.js";
+import { CATEGORIES, KINDS, type StatusFilter } from "../../core/entry.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
 /** Everything an agent may still act on; retired entries only when asked for by status. Drafts (waiting for a person) and quarantined entries (suspect) are never listed to an agent: the engine leaves them out. */
-const DEFAULT_STATUSES: readonly Status[] = ["candidate", "established", "promoted"];
-const AGENT_STATUSES = ["candidate", "established", "promoted", "archived", "superseded", "quarantined"] as const satisfies readonly Status[];
+const DEFAULT_STATUSES: readonly StatusFilter[] = ["candidate", "established", "promoted"];
+/** With "approved" (the Markdown mirror's approved/ folder: established and promoted), which the engine expands (STATUS_ALIASES). */
+const AGENT_STATUSES = ["candidate", "established", "promoted", "archived", "superseded", "quarantined", "approved"] as const satisfies readonly StatusFilter[];
 
 export const knowledgeQuery = defineTool({
   name: "knowledge_query",
@@ -20,7 +21,7 @@ export const knowledgeQuery = defineTool({
       .array(z.enum(AGENT_STATUSES))
       .min(1)
       .optional()
-      .describe("Statuses to include (default candidate, established, promoted)."),
+      .describe("Statuses to include (default candidate, established, promoted); approved is established and promoted."),
     category: z.enum(CATEGORIES).optional().describe("Only this category."),
     kind: z.enum(KINDS).optional().describe("Only this kind."),
     tier: z.enum(TIER_FILTER).default("all").describe("all (default), swarm = this project, hive = cross-project."),

@@ -226,7 +226,7 @@ Examples:
     .command("list")
     .description("list entries, newest first")
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
-    .option("--status <a,b>", "only these statuses (comma-separated)")
+    .option("--status <a,b>", "only these statuses (comma-separated; approved = established and promoted, active = every live one)")
     .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
     .option("--limit <n>", "at most n entries", int("--limit", 1), 50)
     .option("--offset <n>", "skip the first n", int("--offset"), 0)

@@ -1,5 +1,5 @@
 // The lessons table: search box, filters, sortable columns and next-page links (keyset cursors from the engine).
-import { CATEGORIES, KINDS, STATUSES, type Entry } from "../../../core/entry.js";
+import { CATEGORIES, KINDS, STATUS_FILTERS, type Entry } from "../../../core/entry.js";
 import type { BrowsePage } from "../../../governance/browse.js";
 import type { PageSort } from "../../../store/store.js";
 import { Layout, type Frame } from "./layout.js";
@@ -95,7 +95,7 @@ export function LessonsPage(props: { frame: Frame; params: LessonsParams; page: 
           <input type="search" name="q" value={p.q ?? ""} placeholder="words in the lesson, title, rule, tags, globs…" aria-keyshortcuts="/" />
         </label>
         <Select name="tier" label="Tier" value={p.tier} options={["swarm", "hive"]} />
-        <Select name="status" label="Status" value={p.status} options={STATUSES} />
+        <Select name="status" label="Status" value={p.status} options={STATUS_FILTERS} />
         <Select name="category" label="Category" value={p.category} options={CATEGORIES} />
         <Select name="kind" label="Kind" value={p.kind} options={KINDS} />
         <label>
