@@ -17,6 +17,7 @@ import { assertHuman, isHumanActor } from "./governance/actors.js";
 import type { Advisory, AdvisoryQuery } from "./governance/advisories.js";
 import type { BrowsePage, BrowseQuery } from "./governance/browse.js";
 import type { Dashboard } from "./governance/dashboard.js";
+import type { EntryLinks } from "./core/entry-links.js";
 import type { LessonDetail } from "./governance/lesson-detail.js";
 import type { Neighbour, ReviewQueue } from "./governance/queue.js";
 import { approveEntries, approveEntry, rejectEntry, type ApprovalResult } from "./governance/approval.js";
@@ -490,6 +491,18 @@ export class Cairn {
   }
 
   /** Every field, the event history, lineage, usage and reach of one lesson. */
+  /** The lessons an entry supersedes or is superseded by, by handle beside the stored id (no text). */
+  async links(e: Entry): Promise<EntryLinks> {
+    const { entryLinks } = await import("./governance/lesson-detail.js");
+    return entryLinks(this.services, e);
+  }
+
+  /** The handle of each entry these events name by id (a supersede's `by`, a link's `supersedes`, a promotion's `hive_id`). */
+  async eventHandles(events: readonly EntryEvent[]): Promise<Record<string, string>> {
+    const { eventHandles } = await import("./governance/lesson-detail.js");
+    return eventHandles(this.services, events);
+  }
+
   async lessonDetail(ref: string): Promise<LessonDetail> {
     const { lessonDetail } = await import("./governance/lesson-detail.js");
     return lessonDetail(this.services, await this.get(ref));

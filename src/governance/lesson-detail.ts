@@ -1,4 +1,5 @@
 // One lesson as a person reviews it: every field, its event history, lineage, usage, and where it would be injected.
+import { idsNamedIn, type EntryLinks } from "../core/entry-links.js";
 import { LIVE_STATUSES, type Entry, type EntryEvent, type Status, type Tier } from "../core/entry.js";
 import { locate } from "../lifecycle/status.js";
 import { utilityOf } from "../lifecycle/utility.js";
@@ -60,9 +61,32 @@ export interface LessonDetail {
   events: EntryEvent[];
   lineage: Lineage;
   reach: Reach;
+  /** The handle of each entry the events name by id (a supersede's `by`, …), for the timeline. */
+  handles: Record<string, string>;
 }
 
 const MAX_EVENTS = 500;
+
+/** Only the id and handle (no text): an agent may be shown the links of a lesson whose replacement it may not read. */
+export async function entryLinks(s: Services, e: Entry): Promise<EntryLinks> {
+  const out: EntryLinks = {};
+  for (const k of ["supersedes", "superseded_by"] as const) {
+    const l = await linked(s, e.lifecycle[k]);
+    if (l) out[k] = l.missing ? { id: l.id, missing: true } : { id: l.id, ...(l.handle ? { handle: l.handle } : {}) };
+  }
+  return out;
+}
+
+/** The handle of each entry these events name by id (LINK_FIELDS); ids no longer here are left out. */
+export async function eventHandles(s: Services, events: readonly EntryEvent[]): Promise<Record<string, string>> {
+  const ids = [...new Set(events.flatMap((ev) => idsNamedIn(ev.data)))].slice(0, 200);
+  const out: Record<string, string> = {};
+  for (const id of ids) {
+    const l = await linked(s, id).catch(() => undefined);
+    if (l?.handle) out[id] = l.handle;
+  }
+  return out;
+}
 
 async function linked(s: Services, id: string | undefined): Promise<LinkedEntry | undefined> {
   if (!id) return undefined;
@@ -118,5 +142,5 @@ export async function lessonDetail(s: Services, entry: Entry): Promise<LessonDet
   if (promoted_from) lineage.promoted_from = promoted_from;
   const promotedTo = await linked(s, promotedEvent?.data.hive_id as string | undefined);
   if (promotedTo) lineage.promoted_to = promotedTo;
-  return { entry, utility: utilityOf(entry), events, lineage, reach: reachOf(s, entry) };
+  return { entry, utility: utilityOf(entry), events, lineage, reach: reachOf(s, entry), handles: await eventHandles(s, events) };
 }

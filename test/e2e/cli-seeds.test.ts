@@ -190,3 +190,25 @@ test("list --status approved lists what the Markdown mirror's approved/ folder h
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /approved/, "the refusal names approved among the statuses to use");
 });
+
+test("show names a lesson's supersedes and superseded_by by handle (S-n), and --json adds the handle beside the stored id", async () => {
+  // Seed 004 §1: superseded_by names the newer Knowledge Object; a person reads handles, not UUIDs.
+  const p = sb.project("show-lineage");
+  const a = await sb.json(p, "add", "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", "--category", "tooling");
+  const b = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  assert.equal((await sb.run(p, "supersede", a.body.handle, b.body.handle)).code, 0);
+  const old = await sb.run(p, "show", a.body.handle);
+  assert.match(old.stdout, new RegExp(`superseded\\s+${b.body.handle}\\b`), old.stdout);
+  assert.doesNotMatch(old.stdout, new RegExp(`superseded\\s+${b.body.id}`));
+  const repl = await sb.run(p, "show", b.body.handle);
+  assert.match(repl.stdout, new RegExp(`supersedes\\s+${a.body.handle}\\b`), repl.stdout);
+  const json = (await sb.json(p, "show", a.body.handle)).body;
+  assert.equal(json.entry.lifecycle.superseded_by, b.body.id, "the stored id is kept");
+  assert.deepEqual(json.links?.superseded_by && { id: json.links.superseded_by.id, handle: json.links.superseded_by.handle }, { id: b.body.id, handle: b.body.handle });
+  const rjson = (await sb.json(p, "show", b.body.handle)).body;
+  assert.equal(rjson.links?.supersedes?.handle, a.body.handle);
+  // The history names them by handle too ("superseded  human:cli  {"by":"S-2"}"); --json keeps the stored ids.
+  assert.match(old.stdout, new RegExp(`superseded\\s+human:\\S+\\s+\\{"by":"${b.body.handle}"\\}`), old.stdout);
+  assert.doesNotMatch(repl.stdout, new RegExp(a.body.id), "no raw id in the replacement's history");
+  assert.equal(json.events.find((ev: { type: string }) => ev.type === "superseded").data.by, b.body.id);
+});

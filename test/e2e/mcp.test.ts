@@ -389,6 +389,20 @@ test("knowledge_query takes status approved, as the Markdown mirror's approved/ 
   assert.ok(!listed.data.entries.some((e: any) => e.id === b.data.id), "a candidate is not approved");
 });
 
+test("an entry resource names the lessons it supersedes or is superseded by by handle, beside the stored id", async () => {
+  const cwd = project("resource-lineage");
+  const { client } = await connect({ cwd });
+  const a = await call(client, "knowledge_add", { lesson: AUTH_LESSON });
+  const b = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
+  const sup = spawnSync(process.execPath, [CLI, "--project", cwd, "supersede", a.data.handle, b.data.handle], { env: serverEnv(), encoding: "utf8" });
+  assert.equal(sup.status, 0, sup.stderr);
+  const old = JSON.parse(resourceText(await client.readResource({ uri: `cairn://entries/${a.data.id}` })));
+  assert.equal(old.lifecycle.superseded_by, b.data.id, "the stored id is kept");
+  assert.equal(old.links?.superseded_by?.handle, b.data.handle, JSON.stringify(old.links));
+  const repl = JSON.parse(resourceText(await client.readResource({ uri: `cairn://entries/${b.data.handle}` })));
+  assert.equal(repl.links?.supersedes?.handle, a.data.handle);
+});
+
 /** The text of a resource read (our resources are all text). */
 function resourceText(r: { contents: ReadonlyArray<object> }): string {
   const first = r.contents[0] as { text?: unknown } | undefined;

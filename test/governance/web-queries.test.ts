@@ -271,3 +271,19 @@ test("browse (the web lessons page's filter) takes status approved: what the Mar
     await env.close();
   }
 });
+
+test("lesson detail (the web page) names the entries its events point at by handle: the timeline reads by: S-2, not an id", async () => {
+  const env = await openEnv();
+  try {
+    const a = await env.human.add({ lesson: "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", category: "tooling" });
+    const b = await env.human.add({ lesson: "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", category: "tooling" });
+    await env.human.supersede(a.id!, b.id!);
+    const old = await env.human.lessonDetail(a.handle!);
+    assert.equal(old.handles[b.id!], b.handle);
+    assert.equal(old.lineage.superseded_by?.handle, b.handle);
+    const repl = await env.human.lessonDetail(b.handle!);
+    assert.equal(repl.handles[a.id!], a.handle);
+  } finally {
+    await env.close();
+  }
+});

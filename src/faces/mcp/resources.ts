@@ -55,7 +55,8 @@ export function registerResources(server: McpServer, session: SessionProject): v
         const { cairn } = await session.resolve(extra);
         // The engine validates the id (no paths, no SQL); this face only decodes the URI segment.
         const entry = await cairn.get(decodeURIComponent(id ?? ""));
-        return { contents: [{ uri: uri.href, mimeType: "application/json", text: cleanJson(entry) }] };
+        const links = await cairn.links(entry);
+        return { contents: [{ uri: uri.href, mimeType: "application/json", text: cleanJson(Object.keys(links).length ? { ...entry, links } : entry) }] };
       }),
   );
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { decodeText } from "../../../core/decode.js";
 import { derivedFromLabel } from "../../../core/derived-from.js";
+import { linkLabel, withHandles, type EntryLinks } from "../../../core/entry-links.js";
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
 import { CATEGORIES, KINDS, parseStatuses, PRIORITIES, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
 import { CATEGORY_CHOICES, CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type CategoryName, type LessonInput } from "../../../core/categories.js";
@@ -262,12 +263,14 @@ Examples:
         readCairn(inv, async (cairn) => {
           const entry = await cairn.get(ref);
           const events = await cairn.history(entry.id);
-          if (inv.out.json) return inv.out.print({ entry, events });
-          showEntry(entry, inv.out);
+          const links = await cairn.links(entry);
+          if (inv.out.json) return inv.out.print({ entry, events, links });
+          showEntry(entry, inv.out, links);
           inv.out.line();
           inv.out.line(inv.out.c.bold("history"));
+          const handles = await cairn.eventHandles(events);
           for (const ev of events) {
-            const data = Object.keys(ev.data).length ? `  ${clean(JSON.stringify(ev.data))}` : "";
+            const data = Object.keys(ev.data).length ? `  ${clean(JSON.stringify(withHandles(ev.data, handles)))}` : "";
             inv.out.line(`  ${ev.at}  ${ev.type.padEnd(11)} ${ev.actor}${data}`);
           }
         }),
@@ -317,7 +320,7 @@ export function entryTable(entries: readonly Entry[], out: Output): string[] {
   );
 }
 
-function showEntry(e: Entry, out: Output): void {
+function showEntry(e: Entry, out: Output, links: EntryLinks): void {
   const { c } = out;
   const row = (k: string, v: string | undefined) => {
     if (v) out.line(`${c.dim(k.padEnd(12))} ${clean(v)}`);
@@ -335,8 +338,8 @@ function showEntry(e: Entry, out: Output): void {
   row("confirmed", String(e.lifecycle.confirmations.length));
   row("reason", e.lifecycle.status_reason);
   row("flags", e.lifecycle.flags.join("; "));
-  row("supersedes", e.lifecycle.supersedes);
-  row("superseded", e.lifecycle.superseded_by);
+  row("supersedes", linkLabel(links.supersedes));
+  row("superseded", linkLabel(links.superseded_by));
   row("root cause", e.root_cause);
   row("prevention", e.prevention.rule);
   row("detect", e.prevention.detection_pattern);

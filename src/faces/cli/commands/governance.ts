@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
+import { linkLabel, type EntryLinks } from "../../../core/entry-links.js";
 import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
@@ -23,7 +24,7 @@ function approvalJson(e: Entry, superseded?: Entry): Record<string, unknown> {
   };
 }
 
-function printDraft(out: Output, e: Entry): void {
+function printDraft(out: Output, e: Entry, links: EntryLinks): void {
   const { c } = out;
   out.line();
   out.line(`${c.bold(e.handle)}  ${c.yellow(e.lifecycle.status)}  ${e.tier}  by ${clean(e.provenance.created_by)}  ${e.created_at.slice(0, 19)}`);
@@ -37,7 +38,7 @@ function printDraft(out: Output, e: Entry): void {
   row("guardrail", e.prevention.suggested_guardrail);
   row("files", e.applicability.file_globs.join(", "));
   row("tags", e.tags.join(", "));
-  row("supersedes", e.lifecycle.supersedes);
+  row("supersedes", linkLabel(links.supersedes));
   row("flags", e.lifecycle.flags.join("; "));
 }
 
@@ -74,7 +75,7 @@ async function review(inv: Invocation, flags: { limit: number }): Promise<number
     const tally = { approved: 0, rejected: 0, edited: 0, skipped: 0 };
     try {
       for (let e of drafts) {
-        printDraft(inv.out, e);
+        printDraft(inv.out, e, await cairn.links(e));
         for (;;) {
           const choice = await select({
             message: `${e.handle}: what now?`,
@@ -117,7 +118,7 @@ async function review(inv: Invocation, flags: { limit: number }): Promise<number
             if (r.changed.length) tally.edited++;
             inv.out.line(r.changed.length ? `updated ${e.handle}: ${r.changed.join(", ")}` : "no change");
             for (const w of r.warnings) inv.out.warn(`warning: ${w}`);
-            printDraft(inv.out, e);
+            printDraft(inv.out, e, await cairn.links(e));
           } catch (err) {
             inv.out.error(`error: ${(err as Error).message}`);
           }

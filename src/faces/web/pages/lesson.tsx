@@ -1,6 +1,7 @@
 // One lesson: every field, usage, where it would be injected, lineage and its event timeline; and the edit form.
 import { derivedFromLabel } from "../../../core/derived-from.js";
 import { CATEGORIES, ENFORCEMENTS, ROOT_CAUSES, type Entry, type EntryEvent } from "../../../core/entry.js";
+import { withHandles } from "../../../core/entry-links.js";
 import type { LessonDetail, LinkedEntry, Reach } from "../../../governance/lesson-detail.js";
 import { ActionForm, Layout, type Frame } from "./layout.js";
 import { clip, entryHref, Field, LessonFields, List, num, pct, StatusBadge, Time } from "./parts.js";
@@ -44,8 +45,8 @@ function reachSentences(r: Reach): string[] {
   return out;
 }
 
-function eventSummary(ev: EntryEvent): string {
-  const d = ev.data;
+function eventSummary(ev: EntryEvent, handles: Readonly<Record<string, string>>): string {
+  const d = withHandles(ev.data, handles);
   const parts: string[] = [];
   for (const k of ["from", "reason", "review", "verdict", "route", "source", "by", "supersedes", "hive_id", "phase", "agent", "matched", "note"]) {
     const v = d[k];
@@ -55,13 +56,13 @@ function eventSummary(ev: EntryEvent): string {
   return clip(parts.join(" · "), 240);
 }
 
-function Timeline(props: { events: EntryEvent[] }) {
+function Timeline(props: { events: EntryEvent[]; handles: Readonly<Record<string, string>> }) {
   return (
     <ol class="timeline" aria-label="Event history">
       {props.events.map((ev) => (
         <li class={`ev-${ev.type}`}>
           <Time iso={ev.at} /> <strong>{ev.type}</strong> <span class="dim">by {ev.actor}</span>
-          {eventSummary(ev) ? <div class="dim">{eventSummary(ev)}</div> : null}
+          {eventSummary(ev, props.handles) ? <div class="dim">{eventSummary(ev, props.handles)}</div> : null}
         </li>
       ))}
     </ol>
@@ -183,7 +184,7 @@ export function LessonPage(props: { frame: Frame; detail: LessonDetail }) {
       </div>
       <section aria-labelledby="h-history">
         <h2 id="h-history">History</h2>
-        <Timeline events={events} />
+        <Timeline events={events} handles={props.detail.handles} />
       </section>
     </Layout>
   );

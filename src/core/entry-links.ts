@@ -1,0 +1,46 @@
+// How an entry names the lessons it supersedes or is superseded by: the handle a person reads beside the stored id (no dependency, for the CLI's light load).
+
+/** A linked lesson as a face names it: its handle (S-n, H-n) beside the stored id; `missing` when it is gone. */
+export interface LinkRef {
+  id: string;
+  handle?: string;
+  missing?: boolean;
+}
+
+/** What an entry's supersedes / superseded_by point at, by handle: `cairn show`, the MCP entry resource, the web page. */
+export interface EntryLinks {
+  supersedes?: LinkRef;
+  superseded_by?: LinkRef;
+}
+
+/** Event fields that name another entry by id: a supersede's `by`, a link's `supersedes` ({from, to} when unlinked), a restore's `superseded_by`, a promotion's `hive_id`. */
+export const LINK_FIELDS = ["by", "supersedes", "superseded_by", "hive_id"] as const;
+
+/** The entry ids an event's data names (LINK_FIELDS), for looking up their handles. */
+export function idsNamedIn(data: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const k of LINK_FIELDS) {
+    const v = data[k];
+    if (typeof v === "string") out.push(v);
+    else if (v && typeof v === "object") for (const x of Object.values(v as Record<string, unknown>)) if (typeof x === "string") out.push(x);
+  }
+  return out;
+}
+
+/** An event's data with each id it names (LINK_FIELDS) read as its handle, where known: for a person's eyes, never stored. */
+export function withHandles(data: Record<string, unknown>, handles: Readonly<Record<string, string>>): Record<string, unknown> {
+  const name = (v: unknown): unknown => (typeof v === "string" && handles[v] ? handles[v] : v);
+  const out: Record<string, unknown> = { ...data };
+  for (const k of LINK_FIELDS) {
+    const v = out[k];
+    if (typeof v === "string") out[k] = name(v);
+    else if (v && typeof v === "object" && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([kk, vv]) => [kk, name(vv)]));
+  }
+  return out;
+}
+
+/** How a person reads a link: the handle, else the id of a lesson no longer here. */
+export function linkLabel(l: LinkRef | undefined): string | undefined {
+  if (!l) return undefined;
+  return l.handle ?? (l.missing ? `${l.id} (no longer here)` : l.id);
+}
