@@ -16,6 +16,10 @@ export const OutcomeSchema = z.object({
   shown_entry_ids: z.array(z.string().max(200)).max(200).optional(),
   phase: z.string().max(120).optional(),
   agent: z.string().max(120).optional(),
+  /** Who reported it (agent:…, mcp:<client>): without shown ids it takes only what that actor was shown. */
+  reported_by: z.string().max(120).optional(),
+  /** The session the task ran in (an MCP or OpenCode session): without shown ids it takes what that session was shown. */
+  session_id: z.string().max(200).optional(),
 });
 export type Outcome = z.output<typeof OutcomeSchema>;
 export type OutcomeInput = z.input<typeof OutcomeSchema>;

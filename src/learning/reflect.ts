@@ -1,6 +1,6 @@
 // The reflection queue: outcomes are enqueued durably and processed in the background, exactly once in effect.
 import { newEntryId } from "../core/ids.js";
-import type { Entry } from "../core/entry.js";
+import type { Entry, EntryEvent } from "../core/entry.js";
 import { applyVerdict, decayedFeedback, roundSum, verdictShares } from "../lifecycle/feedback.js";
 import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
 import { openTiers, type Services } from "../services.js";
@@ -51,10 +51,42 @@ async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, 
     // The hive is shared by projects (and a team): only what this project was shown is this task's.
     for (const e of await store.listEventsByType("shown", since, 1000)) {
       const shownTo = e.data.project_id;
-      if (e.at <= end && (typeof shownTo !== "string" || shownTo === s.project.id)) ids.add(e.entry_id);
+      if (e.at <= end && (typeof shownTo !== "string" || shownTo === s.project.id) && mayBeFor(e, o)) ids.add(e.entry_id);
     }
   }
   return [...ids].slice(0, 200);
+}
+
+/** Who an actor is, for telling agents apart: agent:<name> and mcp:<client>; a person, the system or none tell nothing. */
+function identity(actor: string | undefined): string | undefined {
+  return actor && (actor.startsWith("agent:") || actor.startsWith("mcp:")) ? actor : undefined;
+}
+
+/** Who a `shown` event was for: its actor (agent:<name> as OpenCode injects, mcp:<client>) and its context's agent. */
+function shownTo(e: EntryEvent): string[] {
+  const who = [identity(e.actor)];
+  if (typeof e.data.agent === "string" && e.data.agent) who.push(`agent:${e.data.agent}`);
+  return who.filter((w): w is string => Boolean(w));
+}
+
+/** Who an outcome is for: the actor that reported it and the agent it names. */
+function reportedBy(o: Outcome): string[] {
+  const who = [identity(o.reported_by)];
+  if (o.agent) who.push(o.agent.startsWith("agent:") ? o.agent : `agent:${o.agent}`);
+  return who.filter((w): w is string => Boolean(w));
+}
+
+/**
+ * Agents (and MCP clients) of one project work at once: an outcome that says whose it is takes only
+ * what was shown to that session, else to that agent. When either side names nothing to compare (an
+ * outcome without agent or reporter, an older event, an inject no agent asked for) it cannot be told
+ * apart, and counts as before.
+ */
+function mayBeFor(e: EntryEvent, o: Outcome): boolean {
+  if (o.session_id && typeof e.data.session === "string") return e.data.session === o.session_id;
+  const outcome = reportedBy(o);
+  const event = shownTo(e);
+  return outcome.length === 0 || event.length === 0 || event.some((w) => outcome.includes(w));
 }
 
 /** The lessons a task saw, each in the first tier that holds it. */

@@ -18,6 +18,8 @@ export interface InjectResult {
 
 export interface InjectOptions {
   actor?: string;
+  /** The session the turn belongs to (an MCP session, an OpenCode session): recorded with `shown`, so an outcome of that session takes what it was shown. */
+  sessionId?: string;
   /** Text already in the conversation; a block carrying the sentinel is never injected twice. */
   existingText?: string;
   /** Count the rendered entries as shown (default true). */
@@ -54,7 +56,9 @@ export async function injectForContext(s: Services, given: RetrievalContext, opt
   if (opts.recordShown !== false) {
     for (const tier of ["swarm", "hive"] as const) {
       const ids = block.entries.filter((e) => e.tier === tier).map((e) => e.id);
-      if (ids.length) await storeFor(s, tier).recordUsage(ids, "shown", opts.actor ?? "cairn:inject", { agent: ctx.agent, project_id: s.project.id });
+      if (ids.length) await storeFor(s, tier).recordUsage(ids, "shown", opts.actor ?? "cairn:inject", {
+          agent: ctx.agent, project_id: s.project.id, ...(opts.sessionId ? { session: opts.sessionId.slice(0, 200) } : {}),
+        });
     }
   }
   return {

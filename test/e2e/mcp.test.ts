@@ -403,6 +403,27 @@ test("an entry resource names the lessons it supersedes or is superseded by by h
   assert.equal(repl.links?.supersedes?.handle, a.data.handle);
 });
 
+test("a failed task reported by one MCP client sinks the lessons that client was shown, not those another client of the project was shown meanwhile", async () => {
+  // Seed 003 §6.3: implicit feedback from *this* task's outcome; two coding agents (two clients) work in one project at once.
+  const cwd = project("outcome-per-client");
+  const a = await connect({ cwd, name: "claude-code" });
+  const b = await connect({ cwd, name: "cursor" });
+  const auth = await call(a.client, "knowledge_add", { lesson: AUTH_LESSON, category: "security" });
+  const cache = await call(b.client, "knowledge_add", { lesson: CACHE_LESSON, category: "performance" });
+  const toA = await call(a.client, "knowledge_context", { task: "Fix the crash on /login when the session token is missing", files: ["src/auth/middleware.ts"] });
+  assert.deepEqual(toA.data.entries.map((e: any) => e.id), [auth.data.id]);
+  const toB = await call(b.client, "knowledge_context", { task: "The worker hangs at startup when Redis is down: set a connect timeout on the cache client", files: ["src/cache/redis.ts"] });
+  assert.deepEqual(toB.data.entries.map((e: any) => e.id), [cache.data.id]);
+  const out = await call(b.client, "knowledge_outcome", { task: "Fix the worker startup hang", success: false, duration_ms: 40 * 60_000, error_count: 5, retry_count: 2 });
+  assert.ok(!out.isError, out.text);
+  const show = (id: string) => JSON.parse(spawnSync(process.execPath, [CLI, "--project", cwd, "show", id, "--json"], { env: serverEnv(), encoding: "utf8" }).stdout).entry;
+  assert.ok(await waitFor(() => {
+    spawnSync(process.execPath, [CLI, "--project", cwd, "reflect"], { env: serverEnv(), encoding: "utf8" });
+    return show(cache.data.id).usage.harmful > 0;
+  }), "the outcome was processed: the lesson the reporting client saw sank");
+  assert.equal(show(auth.data.id).usage.harmful, 0, "a lesson only the other client was shown is not blamed");
+});
+
 /** The text of a resource read (our resources are all text). */
 function resourceText(r: { contents: ReadonlyArray<object> }): string {
   const first = r.contents[0] as { text?: unknown } | undefined;

@@ -124,3 +124,41 @@ test("a prevention is claimed by the project whose agent was warned: another pro
     removeSandbox(sb);
   }
 });
+
+test("an outcome that names no lessons but says its agent is laid only on what that agent was shown, not on lessons another agent of the project was shown meanwhile", async () => {
+  // Seed 003 §6.3: implicit feedback from *this* task's outcome. Two agents of one project work at once:
+  // agent:b's failure sank every lesson injected into agent:a's turns in the same window.
+  await withWorld(async ({ cairn }) => {
+    const forA = await cairn.add({ lesson: "Set a short lock_timeout at the top of each schema migration so a blocked ALTER TABLE fails fast.", category: "tooling" });
+    const forB = await cairn.add({ lesson: "Run the checkout page e2e tests with a fixed viewport so the sticky footer never covers the pay button.", category: "testing" });
+    const shownToA = await cairn.inject({ task: "write the schema migration that adds an index; ALTER TABLE lock_timeout", agent: "a" }, { actor: "agent:a" });
+    assert.deepEqual(shownToA.entries.map((e) => e.id), [forA.id], "agent:a was shown its lesson");
+    const shownToB = await cairn.inject({ task: "fix the flaky checkout page e2e test; sticky footer covers the pay button viewport", agent: "b" }, { actor: "agent:b" });
+    assert.deepEqual(shownToB.entries.map((e) => e.id), [forB.id], "agent:b was shown its lesson");
+
+    await cairn.recordOutcome({ id: "o-b-failed", task: "Fix the flaky checkout page test", ...BAD_RUN, error_count: 5, agent: "b" });
+    assert.equal((await cairn.reflect()).processed, 1);
+    assert.equal((await cairn.get(forA.id!)).usage.harmful, 0, "agent:b's failure is not laid on a lesson only agent:a saw");
+    assert.equal((await cairn.get(forB.id!)).usage.harmful, 1, "the lesson agent:b saw takes the verdict");
+
+    // An outcome that does not say whose it is cannot be told apart: every lesson shown in its window, as before.
+    await cairn.recordOutcome({ id: "o-unknown", task: "Ship the release", ...BAD_RUN });
+    assert.equal((await cairn.reflect()).processed, 1);
+    assert.ok((await cairn.get(forA.id!)).usage.harmful > 0, "a share of it");
+    assert.ok((await cairn.get(forB.id!)).usage.harmful > 1, "a share of it");
+  });
+});
+
+test("an outcome that says its session takes what that session was shown, whichever agent's turn it was", async () => {
+  // Two sessions of the same agent in one project (two OpenCode windows, two MCP HTTP sessions of one client).
+  await withWorld(async ({ cairn }) => {
+    const one = await cairn.add({ lesson: "Set a short lock_timeout at the top of each schema migration so a blocked ALTER TABLE fails fast.", category: "tooling" });
+    const two = await cairn.add({ lesson: "Run the checkout page e2e tests with a fixed viewport so the sticky footer never covers the pay button.", category: "testing" });
+    await cairn.inject({ task: "write the schema migration that adds an index; ALTER TABLE lock_timeout", agent: "coder" }, { actor: "agent:coder", sessionId: "ses_one" });
+    await cairn.inject({ task: "fix the flaky checkout page e2e test; sticky footer covers the pay button viewport", agent: "coder" }, { actor: "agent:coder", sessionId: "ses_two" });
+    await cairn.recordOutcome({ id: "o-two", task: "Fix the flaky checkout page test", ...BAD_RUN, agent: "coder", session_id: "ses_two" });
+    assert.equal((await cairn.reflect()).processed, 1);
+    assert.equal((await cairn.get(one.id!)).usage.harmful, 0, "the other session's lesson is not blamed");
+    assert.equal((await cairn.get(two.id!)).usage.harmful, 1);
+  });
+});

@@ -99,7 +99,7 @@ export class Injector {
       ...(window ? { contextWindow: window } : {}),
     };
     // Delegated agents (coder, reviewer, …) get only the directives that apply to them.
-    const r = await cairn.inject(ctx, { actor: `agent:${agent}`, directivesOnly: !orchestrator });
+    const r = await cairn.inject(ctx, { actor: `agent:${agent}`, directivesOnly: !orchestrator, ...(user.info.sessionID ? { sessionId: user.info.sessionID } : {}) });
     if (r.entries.length) this.onShown?.(phase, r.entries.map((e) => e.id));
     return { text: r.text, entries: r.entries.map((e) => ({ id: e.id, handle: e.handle })), mode: orchestrator ? "orchestrator" : "delegated" };
   }

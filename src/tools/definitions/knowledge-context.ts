@@ -40,7 +40,7 @@ export const knowledgeContext = defineTool({
     if (!a.task && !a.phase && !a.last_message && !a.files?.length && !a.tech_stack?.length) {
       throw new CairnError("INVALID_INPUT", "Describe the context: pass at least one of task, phase, last_message, files or tech_stack.");
     }
-    const r = await ctx.cairn.inject(rc, { recordShown: true, actor: ctx.actor });
+    const r = await ctx.cairn.inject(rc, { recordShown: true, actor: ctx.actor, ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}) });
     const text = r.text || emptyBlockReason(r.regime, ctx.cairn.config.knowledge.max_inject_count);
     return {
       text,
