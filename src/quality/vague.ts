@@ -16,7 +16,10 @@ const TECH_PATTERNS: RegExp[] = [
   /\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/, // snake_case, CONST_CASE
   /\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b/, // header names: Content-Type
   /(?:^|[\s("'“‘])(?:\.{0,2}\/|~\/)?[\w.-]+\/[\w./-]+/, // paths, bare or in quotes: 'data/processed/'
-  /\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|jsonl?|py|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|md|ya?ml|toml|ini|sql|sh|bash|zsh|s?css|html|vue|svelte|lock|env|db|xml|csv|txt|log|proto|graphql|tf)\b/i,
+  // A file name: a name of letters, digits, "_" and "-" before the extension, holding at least one letter, digit or
+  // "_". Written as that letter and the hyphens after it (the same texts match as `\b[\w-]+\.ext`, tried only with
+  // test): `\b[\w-]+` tried at every word start of one long hyphen-joined line ran to its end each time, quadratic.
+  /\w-*\.(?:tsx?|jsx?|mjs|cjs|jsonl?|py|go|rs|rb|java|kt|swift|c|h|cpp|cs|php|md|ya?ml|toml|ini|sql|sh|bash|zsh|s?css|html|vue|svelte|lock|env|db|xml|csv|txt|log|proto|graphql|tf)\b/i,
   /\b[A-Za-z_]\w+\.[A-Za-z_]\w+/, // dotted names: req.headers, Node.js
   /\w\(|=>|===?|!==?|&&|\|\||::|->|\[\]|\{\}/, // code punctuation
   /(?:^|\s)--?[a-zA-Z][\w-]*/, // CLI flags
