@@ -525,7 +525,11 @@ const MARKERS: Cue[] = [
   { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
   // A line of its own that closes the user's input or opens the "real" instructions ("%%% END USER INPUT %%%",
   // "BEGIN SYSTEM PROMPT:"): what follows poses as the system's. Inside a sentence such a delimiter is being named.
-  { label: "a fake end of the user's input", re: /(?:^|\n)[ \t>*_-]*(?:[%#=*~<>[\]_-]{2,}[ \t]*)?(?:end|begin|start)(?:[ \t]+of)?(?:[ \t]+the)?[ \t]+(?:[\w'-]+[ \t]+){0,3}?(?:input|ambiguity|instructions?|prompt|message|query)[ \t]*[%#=*~<>[\]_:-]*[ \t]*(?=\r?\n|$)/i },
+  // Its lead-in, the run of marks before the word, is read without backtracking (each part taken whole, in a lookahead
+  // and a back-reference): `[ \t>*_-]*(?:[%#=*~<>[\]_-]{2,}[ \t]*)?` split a line of "-", "_", "*" or ">" between its two
+  // runs in every way, quadratic. The same lead-ins pass: marks of the first set only, or marks of the first set up to
+  // a last space or tab, then two or more of the second, then spaces or tabs.
+  { label: "a fake end of the user's input", re: /(?:^|\n)(?:(?=([ \t>*_-]*))\1|(?:(?=([ \t>*_-]*[ \t]))\2)?(?=([%#=*~<>[\]_-]{2,}))\3(?=([ \t]*))\4)(?:end|begin|start)(?:[ \t]+of)?(?:[ \t]+the)?[ \t]+(?:[\w'-]+[ \t]+){0,3}?(?:input|ambiguity|instructions?|prompt|message|query)[ \t]*[%#=*~<>[\]_:-]*[ \t]*(?=\r?\n|$)/i },
   // A flood of line breaks, typed or escaped ("\n\n\n…", "\ n \ n"), pushes what came before out of the model's view.
   { label: "a flood of line breaks", re: /(?:\\ ?n\s*){6,}|\n(?:[ \t]*\n){7,}/ },
   // So does one short token, or a cycle of up to four ("ö ö ö…", ") ] } ) ] }…"), repeated thirty times and more.

@@ -202,3 +202,23 @@ test("one long hyphen-joined line stays linear in the vagueness layer: hex runs 
     assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
   }
 });
+
+test("a line of marks stays linear in the fake-end-of-input rule: hyphens, underscores, asterisks, '>', mixed", () => {
+  // Its lead-in was split between two runs of marks in every way: a line of "-" took 25 s at 100 KB, 1.7 s at 25 KB.
+  // 10 and 40 KB here, so that the old code fails in seconds rather than minutes.
+  const shapes: Array<[string, (n: number) => string]> = [
+    ["a line of hyphens", (n) => "-".repeat(n)],
+    ["a line of underscores", (n) => "_".repeat(n)],
+    ["a line of asterisks", (n) => "*".repeat(n)],
+    ["a line of '>'", (n) => ">".repeat(n)],
+    ["a line of '_-'", (n) => "_-".repeat(n / 2)],
+    ["a line of hyphens, then a space and a lone %", (n) => "-".repeat(n - 10) + " %end input"],
+    ["lines of hyphens", (n) => ("-".repeat(999) + "\n").repeat(n / 1000)],
+  ];
+  for (const [name, make] of shapes) {
+    const small = make(10_000);
+    const large = make(40_000);
+    const ratio = growth(() => validateLessonText(small), () => validateLessonText(large), { calls: 1, batches: 3 });
+    assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
+  }
+});
