@@ -598,14 +598,31 @@ function pulledApart(folded: string): string | undefined {
     if (split && split.length >= 4) out = out.replace(SPLIT_WORD, (w) => w.replace("-", ""));
   }
   // Most words stretched: counted only where five doubled letters are there to count (a lesson has a few).
-  if ((out.match(DOUBLED)?.length ?? 0) >= 5) {
-    const words = out.match(/[a-z]{2,}/g) ?? [];
-    const stretched = words.filter((w) => /([a-z])\1/.test(w)).length;
-    if (words.length >= 5 && stretched >= words.length * 0.6) out = out.replace(/([a-z])\1+/g, "$1");
+  // Counted as found, not gathered into arrays: a pasted megabyte holds over 150,000 words, and arrays that large made
+  // the garbage collector's share grow faster than the text.
+  if (countUpTo(out, DOUBLED, 5) >= 5) {
+    let words = 0;
+    let stretched = 0;
+    LETTER_WORD.lastIndex = 0;
+    for (let m = LETTER_WORD.exec(out); m; m = LETTER_WORD.exec(out)) {
+      words++;
+      if (/([a-z])\1/.test(m[0])) stretched++;
+    }
+    if (words >= 5 && stretched >= words * 0.6) out = out.replace(/([a-z])\1+/g, "$1");
   }
   return out === folded ? undefined : out;
 }
 const DOUBLED = /([a-z])\1/g;
+const LETTER_WORD = /[a-z]{2,}/g;
+
+/** How many times `re` (global) matches in `text`, as `text.match(re).length` counts them, stopping at `limit`. */
+function countUpTo(text: string, re: RegExp, limit: number): number {
+  let n = 0;
+  re.lastIndex = 0;
+  while (n < limit && re.exec(text)) n++;
+  re.lastIndex = 0;
+  return n;
+}
 
 /** The labels of every cue the text carries: markers on the text as kept, paraphrases on it folded. */
 function cueLabels(kept: string, folded: string): string[] {

@@ -374,17 +374,56 @@ export function isPlaceholderText(text: string): boolean {
   if (t === "") return true;
   if (PLACEHOLDER.some((re) => re.test(t))) return true;
   const compact = t.replace(/\s+/g, "").toLowerCase();
-  if (compact.length >= 4 && new Set(compact).size <= 3) return true;
+  if (compact.length >= 4 && atMostDistinct(compact, 3)) return true;
   if (/^(.{1,4})\1{3,}$/.test(compact)) return true;
-  const longestRun = (compact.match(/(.)\1*/g) ?? []).reduce((max, r) => Math.max(max, r.length), 0);
+  const longestRun = longestRunOf(compact);
   if (longestRun >= 8 && longestRun >= compact.length * 0.3) return true;
-  const all = t.toLowerCase().match(/[a-z]{2,}/g) ?? [];
-  if (all.length >= 2 && all.filter((w) => DUMMY_WORDS.has(w)).length / all.length >= 0.5) return true;
-  const words = all.filter((w) => w.length >= 4);
-  if (words.length >= 1 && new Set(words).size === 1 && words.length >= 3) return true;
+  // The words are counted as they are found, not gathered into arrays first: a pasted megabyte holds over 150,000
+  // of them, and arrays that large, kept through the whole check, made the garbage collector's share grow faster
+  // than the text. Only the first 13 long words are kept, all the last test reads.
+  let all = 0;
+  let dummy = 0;
+  let longWords = 0;
+  let oneLongWord = true;
+  const words: string[] = [];
+  const lower = t.toLowerCase();
+  WORD_OF_LETTERS.lastIndex = 0;
+  for (let m = WORD_OF_LETTERS.exec(lower); m; m = WORD_OF_LETTERS.exec(lower)) {
+    const w = m[0];
+    all++;
+    if (DUMMY_WORDS.has(w)) dummy++;
+    if (w.length < 4) continue;
+    if (longWords > 0 && w !== words[0]) oneLongWord = false;
+    if (longWords++ < 13) words.push(w);
+  }
+  if (all >= 2 && dummy / all >= 0.5) return true;
+  if (longWords >= 3 && oneLongWord) return true;
+  if (longWords === 0 || longWords > 12) return false;
   // A known term without a vowel ("https") is not mash.
   const mash = words.filter((w) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w))) && !DOMAIN_WORDS.has(w));
-  return words.length > 0 && mash.length / words.length >= 0.5 && mash.length >= 1 && words.length <= 12;
+  return mash.length / words.length >= 0.5 && mash.length >= 1;
+}
+
+const WORD_OF_LETTERS = /[a-z]{2,}/g;
+
+/** Whether `s` holds `n` different characters (code points) or fewer: `new Set(s).size <= n`, stopping at the n+1st. */
+function atMostDistinct(s: string, n: number): boolean {
+  const seen = new Set<string>();
+  for (const c of s) {
+    seen.add(c);
+    if (seen.size > n) return false;
+  }
+  return true;
+}
+
+/** The longest run of one UTF-16 unit repeated, as matching `(.)\1*` everywhere measures it in text without line breaks. */
+function longestRunOf(s: string): number {
+  let longest = 0;
+  for (let i = 0, run = 0; i < s.length; i++) {
+    run = i > 0 && s.charCodeAt(i) === s.charCodeAt(i - 1) ? run + 1 : 1;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }
 
 export function hasTechnicalReference(text: string): boolean {
