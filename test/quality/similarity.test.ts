@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import {
   compareLessons, lessonKey, lessonTokens, meaningfulValues, polarity, profileLesson, similarity, stem,
 } from "../../src/quality/similarity.js";
+import { lessonSpecifics } from "../../src/quality/specifics.js";
 import { growth } from "../helpers/cost.js";
 
 test("stem meets inflections of the same word", () => {
@@ -200,6 +201,19 @@ test("compareLessons is linear on hostile input: four times the text costs far l
     const ratio = growth(() => compareLessons(small, small + "x"), () => compareLessons(large, large + "x"));
     assert.ok(ratio < 10, `${JSON.stringify(unit)}: 4× the text cost ${ratio.toFixed(1)}× as much`);
   }
+});
+
+test("lessonSpecifics is linear on one long run of a file name's characters (\"a.a.a…\", hyphen-joined ids)", () => {
+  // The file-name pattern tried every start of such a run to its end: 4 KB 39 ms, 16 KB 507 ms (×13). A trusted lesson may be 16 KB.
+  for (const unit of ["a.", "alpha-", "3f2a9c1e-7b4d-4f6a-8b9c-0d1e2f3a4b5c-", "a.b-"]) {
+    const small = unit.repeat(Math.ceil(4096 / unit.length));
+    const large = unit.repeat(Math.ceil(16384 / unit.length));
+    const ratio = growth(() => lessonSpecifics(small), () => lessonSpecifics(large), { calls: 1, batches: 3 });
+    assert.ok(ratio < 10, `${JSON.stringify(unit)}: 4× the text cost ${ratio.toFixed(1)}× as much`);
+  }
+  // Names in ordinary runs are still found; a run longer than any file name is a blob, not a name.
+  assert.ok(lessonSpecifics("Keep src/config/app.settings.json and db.sql in sync.").has("file:app.settings.json"));
+  assert.ok(!lessonSpecifics(`Pasted ${"a.".repeat(200)}ts here.`).has(`file:${"a.".repeat(200)}ts`));
 });
 
 test("the labelled pairs keep precision at or above 0.98, and semantic dedup finds more paraphrases than words alone did", () => {
