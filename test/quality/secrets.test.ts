@@ -5,6 +5,16 @@ import { findSecrets } from "../../src/quality/secrets.js";
 import { validateLessonText } from "../../src/quality/gates.js";
 import { hostileLessons, SECRET_VALUES } from "../fixtures/hostile-lessons.js";
 
+/** Each text is refused, its secret masked out, and the refusal names the provider. */
+function assertCaught(cases: ReadonlyArray<readonly [text: string, secret: string, provider: RegExp]>): void {
+  for (const [text, secret, provider] of cases) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+    assert.match(issues[0]!.message, provider, issues[0]!.message);
+  }
+}
+
 /** True when `haystack` holds any `n`-character piece of `secret`. */
 function leaks(haystack: string, secret: string, n = 6): boolean {
   for (let i = 0; i + n <= secret.length; i++) if (haystack.includes(secret.slice(i, i + n))) return true;
@@ -424,7 +434,7 @@ test("a quoted secret with a space in it is still a secret when it holds a digit
 
 test("token formats whose prefix names the provider are secrets written bare: Vault hvs./hvb./hvr. at any length, Groq, New Relic admin, insights and REST keys, Pixie, Square OAuth secrets, StackHawk, Jina, Firecrawl, Bitbucket app passwords, Dropbox, Django's generated key, AppSync, MWS, Segment, Google OAuth client secrets, Mailchimp, Mapbox secret tokens", () => {
   // Made-up values in each format, built in pieces so no line of this file reads as one.
-  for (const [text, secret, provider] of [
+  assertCaught([
     ["Calls to the service use " + "hvs." + "Qm7Tz2Kp9Lx4Vb8Nw3Rj6Yc1 from the ops account.", "Qm7Tz2Kp9Lx4Vb8Nw3Rj6Yc1", /Vault/],
     ["The recovery flow printed " + "hvr." + "Wd5Hs8Fq2Mz7Kc4Xp9Lt3Gb6Nv1 once.", "Wd5Hs8Fq2Mz7Kc4Xp9Lt3Gb6Nv1", /Vault/],
     ["The agent calls the model with " + "gsk_" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N from the ops account.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N", /Groq/],
@@ -445,12 +455,7 @@ test("token formats whose prefix names the provider are secrets written bare: Va
     ["The OAuth app's secret is " + "GOCSPX-" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5G in the console.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5G", /Google/],
     ["The newsletter job used " + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a" + "-us13 for the list.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a", /Mailchimp/],
     ["Uploads to tilesets use " + "sk.eyJ1Ijoi" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue" + ".Ri7Oo2Pk9Lq4Mw6NbV3xZq in the build.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue", /Mapbox/],
-  ] as const) {
-    const { issues, masked } = findSecrets(text);
-    assert.ok(issues.length > 0, text);
-    assert.ok(!masked.includes(secret), masked);
-    assert.match(issues[0]!.message, provider, issues[0]!.message);
-  }
+  ]);
   for (const text of [
     "Groq keys start with gsk_ and Vault 1.10 tokens with hvs., hvb. or hvr.; store them in the vault.",
     "The bundle's hash is 3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a and the region is us-east-1.",
@@ -464,7 +469,7 @@ test("token formats whose prefix names the provider are secrets written bare: Va
 
 test("keys of AI and developer platforms are secrets by their prefix: Pinecone, LangSmith, OpenRouter, xAI, Replicate, Figma, Supabase, Notion, PostHog, Buildkite, Braintree", () => {
   // Made-up values in each format, built in pieces so no line of this file reads as one.
-  for (const [text, secret, provider] of [
+  assertCaught([
     ["The retriever connects with " + "pcsk_" + "4Tq8Lm_" + "3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6NbV3xZqT8yR5 in prod.", "3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6NbV3xZqT8yR5", /Pinecone/],
     ["Tracing sends runs with " + "lsv2_pt_" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a_" + "7e1b4d4e8f to the project.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a", /LangSmith/],
     ["The router falls back with " + "sk-or-v1-" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a" + "9c2d1f8a3e6b5c0d9f2a7e14b7e9c2d1 as the key.", "9c2d1f8a3e6b5c0d9f2a7e14b7e9c2d1", /OpenRouter/],
@@ -476,12 +481,7 @@ test("keys of AI and developer platforms are secrets by their prefix: Pinecone, 
     ["Feature flags are edited with " + "phx_" + "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9L in scripts.", "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9L", /PostHog/],
     ["The pipeline upload uses " + "bkua_" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a9c2d1f8a in the agent hook.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a9c2d1f8a", /Buildkite/],
     ["Payments use " + "access_token$production$" + "k2m9xq7wz4pt8vr1$" + "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a on the server.", "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a", /Braintree/],
-  ] as const) {
-    const { issues, masked } = findSecrets(text);
-    assert.ok(issues.length > 0, text);
-    assert.ok(!masked.includes(secret), masked);
-    assert.match(issues[0]!.message, provider, issues[0]!.message);
-  }
+  ]);
   for (const text of [
     "Pinecone keys start with pcsk_, LangSmith's with lsv2_pt_, OpenRouter's with sk-or-v1-; keep them in the vault.",
     "Set FIGMA_TOKEN=figd_your_token_here and REPLICATE_API_TOKEN=r8_xxxxxxxxxxxxx in .env.local.",
@@ -646,7 +646,7 @@ test("a secret handed to a secret store on its command line is a secret: gh secr
 test("short-lived cloud credentials and more prefixed keys are secrets bare: Google OAuth access and refresh tokens, AWS STS session tokens (plain or URL-encoded), FCM server keys, NVIDIA, Langfuse, Cerebras, Resend; a cache key named after an MD5 is not Mailgun's", () => {
   // Made-up values in each format, built in pieces so no line of this file reads as one.
   const r = "Tq8Lm3Vx9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya8Ue3Ri7Oo2Pk9Lq4Mw6N";
-  for (const [text, secret, provider] of [
+  assertCaught([
     ["The script called the API with " + "ya29." + "a0AfB_by" + r + " until it expired.", r, /Google/],
     ["The offline token " + "1//0" + "gXk9mQ2v" + r + " was in the notebook.", r, /Google/],
     ["The request had x-amz-security-token: " + "IQoJb3JpZ2luX2Vj" + "EG0aCXVzLWVhc3QtMSJHMEUCIQC" + r + r + " in it.", r, /AWS/],
@@ -656,12 +656,7 @@ test("short-lived cloud credentials and more prefixed keys are secrets bare: Goo
     ["Tracing ran with " + "sk-lf-" + "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a as the secret key.", "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a", /Langfuse/],
     ["Inference used " + "csk-" + "k2m9xq7wz4pt8vr1nb6cy3hj5dk2m9xq7wz4pt8vr1nb6cy3 in the eval.", "k2m9xq7wz4pt8vr1nb6cy3hj5dk2m9xq7wz4pt8vr1nb6cy3", /Cerebras/],
     ["Transactional mail uses " + "re_" + "Tq8Lm3Vx_" + "9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya in production.", "9Kp2Zr7Wn4Bj6Hc1Fd5Gs0Ya", /Resend/],
-  ] as const) {
-    const { issues, masked } = findSecrets(text);
-    assert.ok(issues.length > 0, text);
-    assert.ok(!masked.includes(secret), masked);
-    assert.match(issues[0]!.message, provider, issues[0]!.message);
-  }
+  ]);
   for (const text of [
     "Google access tokens start with ya29. and refresh tokens with 1//0; AWS session tokens with IQoJb3JpZ2luX2Vj.",
     "Use a key-value store for the cache; the key-0000 prefix marks test rows.",
