@@ -584,21 +584,6 @@ export class Cairn {
     if (typeof replacement === "string") {
       await this.hideDraft(replacement, actor);
       newRef = replacement;
-      // A draft replacement waits for its approval, as `add --supersedes` does: retiring the lesson in use
-      // now left agents with neither (the draft is not shown until a person approves it).
-      const repl = await locate(this.services, replacement);
-      if (repl.entry.lifecycle.status === "draft" && repl.entry.id !== old.id) {
-        await assertNotSuperseded(this.services, old, repl.entry.id);
-        const pending = await repl.store.updateEntry(
-          repl.entry.id,
-          (e) => {
-            e.lifecycle.supersedes = old.id;
-            return e;
-          },
-          { type: "updated", actor, data: { supersedes: old.id, pending: "approval" } },
-        );
-        return { old, replacement: pending };
-      }
     } else {
       const { writeLesson } = await import("./lifecycle/write.js");
       // Already superseded: only a restatement of what replaced it is no conflict (it merges into that entry).

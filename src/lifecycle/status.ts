@@ -320,6 +320,20 @@ export async function supersedeEntry(s: Services, oldRef: string, newRef: string
   const oldLoc = await locate(s, oldRef);
   const newLoc = await locate(s, newRef);
   if (oldLoc.entry.id === newLoc.entry.id) throw new CairnError("INVALID_INPUT", "An entry cannot supersede itself.");
+  // A draft replacement waits for its approval, as `add --supersedes` does: retiring the lesson in use
+  // now left agents with neither (the draft is not shown until a person approves it).
+  if (newLoc.entry.lifecycle.status === "draft") {
+    await assertNotSuperseded(s, oldLoc.entry, newLoc.entry.id);
+    const pending = await newLoc.store.updateEntry(
+      newLoc.entry.id,
+      (e) => {
+        e.lifecycle.supersedes = oldLoc.entry.id;
+        return e;
+      },
+      { type: "updated", actor, data: { supersedes: oldLoc.entry.id, pending: "approval" } },
+    );
+    return { old: oldLoc.entry, replacement: pending };
+  }
   // The replacement is what agents are shown instead: a retired one would hide both (a replaced lesson
   // replacing its own replacement closed a loop, and neither was ever shown again).
   const rs = newLoc.entry.lifecycle.status;
