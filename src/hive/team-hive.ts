@@ -1,4 +1,5 @@
 // The team hive as the engine sees it: PostgreSQL behind per-call timeouts, a bounded cache and the project's outbox.
+import { answerWithin } from "../core/answer-within.js";
 import type { Entry, EntryEvent, EventType, RejectedLesson, Status } from "../core/entry.js";
 import { newEntryId } from "../core/ids.js";
 import { CairnError } from "../errors.js";
@@ -41,14 +42,10 @@ class ReadTimeout extends Error {}
  */
 export const USAGE_REPLAY_DELAY_MS = 250;
 
-function timeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ReadTimeout(`no answer within ${ms} ms`)), ms);
-  });
-  // A read that loses the race still settles later; its result (or error) is not wanted.
-  p.catch(() => {});
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+async function timeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  const answer = await answerWithin(p, ms);
+  if (!answer) throw new ReadTimeout(`no answer within ${ms} ms`);
+  return answer.value;
 }
 
 /**

@@ -1,4 +1,5 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
+import { answerWithin } from "../core/answer-within.js";
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
 import { openTiers, tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter, SearchHit, Store } from "../store/store.js";
@@ -58,14 +59,6 @@ async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => P
   return Promise.all(stores.map((st) => (st === remote ? early : search(st))));
 }
 
-/** `p`'s value, or undefined when it has not answered within `ms` (it is left to settle on its own). */
-function answerWithin<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  p.catch(() => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 /**
  * A promoted original still ranked on its own (its hive copy did not absorb it in the merge) whose hive
  * copy a person quarantined from another project: quarantining it in the promoting project hides the
@@ -80,7 +73,7 @@ async function withoutQuarantinedOriginals(s: Services, scored: ScoredEntry[], p
   try {
     const ask = s.hive.listEntries({ statuses: ["quarantined"], sourceProjects: [s.project.id] }, { limit: 1000 });
     // A team hive's list has only its statement timeout: on the hot path it gets the search's wait, no longer.
-    const quarantined = s.hive.networked ? await answerWithin(ask, s.config.hive_postgres.read_timeout_ms) : await ask;
+    const quarantined = s.hive.networked ? (await answerWithin(ask, s.config.hive_postgres.read_timeout_ms))?.value : await ask;
     if (!quarantined) return scored;
     hidden = new Set(quarantined.flatMap((h) => (h.provenance.promoted_from?.entry_id ? [h.provenance.promoted_from.entry_id] : [])));
   } catch {
