@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { makeFolder } from "../../core/folders.js";
 import { curateLessons, emptyReport, extractEvidenceLessons, extractLessonsLearned, mergeReports, type CurateReport } from "../../learning/curate.js";
 import { parsePlanMarkdown, type PhaseStatus } from "../../retrieval/plan.js";
 import type { PluginState } from "./state.js";
@@ -24,8 +25,6 @@ interface CuratorMemory {
   evidence: Record<string, string>;
   /** Phase number → last status seen, to notice a phase turning complete. */
   phases: Record<string, PhaseStatus>;
-  /** Titles completed here, newest last: a record only; the engine's last swept phase decides a repeat. */
-  completed: string[];
   /** Phase title → entries shown to orchestrators during it, for their outcome at completion. */
   shown: Record<string, string[]>;
   /** "phase#task id" → done, to notice a task turning done. */
@@ -95,7 +94,7 @@ export class Curator {
 
   private async load(): Promise<CuratorMemory> {
     if (this.memory) return this.memory;
-    const empty: CuratorMemory = { version: 1, sections: {}, bullets: {}, evidence: {}, phases: {}, completed: [], shown: {} };
+    const empty: CuratorMemory = { version: 1, sections: {}, bullets: {}, evidence: {}, phases: {}, shown: {} };
     try {
       const raw = JSON.parse(await fs.readFile(this.file, "utf8")) as Partial<CuratorMemory>;
       this.memory = { ...empty, ...raw, version: 1 };
@@ -109,7 +108,7 @@ export class Curator {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     if (!this.memory) return;
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    makeFolder(path.dirname(this.file));
     const tmp = `${this.file}.${process.pid}.tmp`;
     await fs.writeFile(tmp, JSON.stringify(this.memory));
     await fs.rename(tmp, this.file);
@@ -295,7 +294,6 @@ export class Curator {
     }
     delete m.shown[title];
     if (repeat) return false;
-    m.completed = [...m.completed, title].slice(-MAX_REMEMBERED);
     const archived = r.sweep.reduce((n, s) => n + s.archived.length + s.removed.length, 0);
     const promoted = r.promotions.filter((p) => p.action !== "rejected").length;
     this.state.log.write("info", `phase complete: ${title} (archived/removed ${archived}, promoted ${promoted})`);

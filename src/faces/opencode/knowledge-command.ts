@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { LIVE_STATUSES, type Entry } from "../../core/entry.js";
+import { makeFolder } from "../../core/folders.js";
 import { platformDataDir } from "../../config.js";
 import type { LessonInput } from "../../core/categories.js";
 import type { Cairn } from "../../engine.js";
@@ -70,7 +71,7 @@ async function migrate(state: PluginState, cairn: Cairn, force: boolean): Promis
     lines.push(`- ${label}: ${r.imported} imported, ${r.reinforced} merged into existing, ${r.rejected} rejected${bad}`);
   }
   if (!lines.length) return `Nothing to migrate: none of ${candidates.map((c) => path.basename(c)).join(", ")} exist.`;
-  await fs.mkdir(path.dirname(markerFile), { recursive: true });
+  makeFolder(path.dirname(markerFile));
   await fs.writeFile(markerFile, JSON.stringify(done, null, 2));
   return ["Migration from opencode-swarm files:", ...lines].join("\n");
 }
