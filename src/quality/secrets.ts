@@ -333,7 +333,7 @@ export interface SecretFinding {
 
 export function findSecrets(text: string): SecretFinding {
   const lower = text.toLowerCase();
-  const raw: SecretSpan[] = [...privateKeySpans(text), ...encodedPrivateKeySpans(text), ...gitleaksSpans(text, lower).filter((s) => !isStandIn(s, text)), ...ownSpans(text, lower)];
+  const raw: SecretSpan[] = [...privateKeySpans(text), ...encodedPrivateKeySpans(text), ...gitleaksSpans(text, lower), ...ownSpans(text, lower)].filter((s) => !isStandIn(s, text));
   const spans = mergeSpans(raw);
   let masked = "";
   let at = 0;
@@ -356,10 +356,66 @@ export function findSecrets(text: string): SecretFinding {
 
 /**
  * gitleaks' password rule takes any quoted 8–20 characters after a password's name, so the word itself
- * (`String password = "password";`) and other stand-ins would be refused; its value must be one.
+ * (`String password = "password";`) and other stand-ins would be refused; its value must be one. And no
+ * rule takes a value typed by hand to show a key's shape.
  */
 function isStandIn(span: SecretSpan, text: string): boolean {
-  return span.rule === "hashicorp-tf-password" && isPlaceholder(text.slice(span.start, span.end));
+  const value = text.slice(span.start, span.end);
+  return (span.rule === "hashicorp-tf-password" && isPlaceholder(value)) || (NAMED_ONLY.has(span.rule) && value.length >= 16 && looksTypedByHand(value));
+}
+
+/**
+ * Rules that know a secret only by the name beside it. A provider's own format (`xoxb-`, `dapi`, `NRAL`) is refused
+ * even when its body was typed by hand: a lesson showing it is one edit away from pasting the real one.
+ */
+const NAMED_ONLY = new Set(["generic-api-key", "credential", "stated_secret", "url_password"]);
+
+/**
+ * A key someone typed to show the shape, not one drawn at random: six or more letters or digits in order
+ * (`ABCDEFGHIJKL`, `1234567890`, `987654`) or four letters each with its place in the alphabet (`a1b2c3d4`, `d4c3b2a1`).
+ * A drawn base64 key holds such a run about once in a billion characters, a hex one about once in 500,000; only
+ * values of 16+ characters are read, so a short password such as `Welcome123456` stays one.
+ */
+export function looksTypedByHand(value: string): boolean {
+  let run = 1;
+  let step = 0;
+  for (let i = 1; i < value.length; i++) {
+    const d = value.charCodeAt(i) - value.charCodeAt(i - 1);
+    const sameKind = isAlnumOfKind(value.charCodeAt(i)) === isAlnumOfKind(value.charCodeAt(i - 1)) && isAlnumOfKind(value.charCodeAt(i)) !== 0;
+    if (sameKind && (d === 1 || d === -1) && (run === 1 || d === step)) {
+      run++;
+      step = d;
+      if (run >= 6) return true;
+    } else {
+      run = sameKind && (d === 1 || d === -1) ? 2 : 1;
+      step = d;
+    }
+  }
+  // Letter-digit pairs spelling the alphabet with its place (`a1b2c3d4`, `d4c3b2a1`): four in a row, up or down.
+  let pairs = 0;
+  let last = 0;
+  for (let i = 0; i + 1 < value.length; ) {
+    const place = (value.charCodeAt(i) | 0x20) - 96;
+    const digit = value.charCodeAt(i + 1) - 48;
+    if (place >= 1 && place <= 26 && digit >= 0 && digit <= 9 && place % 10 === digit) {
+      pairs = pairs > 0 && Math.abs(place - last) === 1 ? pairs + 1 : 1;
+      last = place;
+      if (pairs >= 4) return true;
+      i += 2;
+    } else {
+      pairs = 0;
+      i += 1;
+    }
+  }
+  return false;
+}
+
+/** 1 for a lower-case letter, 2 for an upper-case one, 3 for a digit, 0 for anything else. */
+function isAlnumOfKind(code: number): number {
+  if (code >= 97 && code <= 122) return 1;
+  if (code >= 65 && code <= 90) return 2;
+  if (code >= 48 && code <= 57) return 3;
+  return 0;
 }
 
 /** The text with every detected secret masked (a convenience for storage and echo paths). */

@@ -814,3 +814,24 @@ test("a name in code after a short key prefix is not a key: without a digit, re_
     "Rename " + "phx_" + "renderTheDashboardWidgetsForTheAdminPanel to something shorter.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("values typed by hand rather than drawn are stand-ins, not keys: letters or digits in order (ABCDEFGHIJ, 1234567890), letters with their place in the alphabet (a1b2c3d4), when only the name beside them says they are a secret; the same fields with drawn values, and a provider's own format, stay secrets", () => {
+  for (const text of [
+    "okta_api_key: Tq7Rm2Pw-ABCDEFGHIJKL-9vXz3Lk-HnB4wQ-Zp8 is what the sample shows",
+    "aws_secret_key: Zr8Kp2+Wm+4ABCeQTnLVxrYjhsPd1234567890 in the tutorial's config",
+    "secret_access_key = 'mnopqr48213+KXTWV' in the walkthrough",
+    "--set newrelic-pixie.apiKey=px-api-b2c3d4e5-f6g7-h8i9-j0k1-l2m3n4o5p6q7 in the install notes",
+    "--set pixie-chart.deployKey=px-dep-e5d4c3b2-a7f6-h8g7-j1i8-p5o0n5m3l2k1 in the install notes",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+  assertCaught([
+    ["okta_api_key: 00Tq7Rm2Pw-Kx9JvLh3Qe4-9vXz3Lk-HnB4wQ-Zp8nMd is ours", "Tq7Rm2Pw-Kx9JvLh3Qe4", /Okta|credential/],
+    ["aws_secret_key: Zr8Kp2+Wm+4TqeQTnLVxrYjhsPd7Hq93LmW2xv0 in our config", "Zr8Kp2+Wm+4TqeQTnLVxrYjhsPd7Hq93LmW2xv0", /credential/],
+    ["license_key: 7f3c91ab04de5f6a82bc90e1f4a3e7dc8e9dNRAL in prod", "7f3c91ab04de5f6a82bc90e1f4a3e7dc8e9dNRAL", /New Relic/],
+    ["mongodb://appUser:Vq7%40mZr2Lp9x@db.internal:27017 is the prod URI", "Vq7%40mZr2Lp9x", /password inside a URL/],
+    ["user = 'deploy' and password = 'tangerine_moss' on the box", "tangerine_moss", /credential|password/],
+    ["the deploy token is 9f8e7d6c5b4a39281706f5e4d3c2b1a0 for now", "9f8e7d6c5b4a39281706f5e4d3c2b1a0", /token written out/],
+    // A provider's own format is refused even with a typed body: one edit turns the example into the real key.
+    ["okta_api_key: 00Tq7Rm2Pw-ABCDEFGHIJKL-9vXz3Lk-HnB4wQ-Zp8 is what the sample shows", "Tq7Rm2Pw-ABCDEFGHIJKL", /Okta/],
+    ["license_key: z9y8x7w6v5u4t3s2r1q0p9o8n7m6l5k4j3i2NRAL from the chart's README", "z9y8x7w6v5u4t3s2r1q0", /New Relic/],
+  ]);
+});
