@@ -54,7 +54,7 @@ const TOOLS =
   /private-lines:|credentials|passwordauthentication|bind_s|getconnection|pdo|mysql|login|ldap|htpasswd|%|storepass|keypass|pass:|sqlcmd|bcp|osql|isql|convertto-securestring|net\s+use|cmdkey|schtasks|sudo|password-stdin|identified|sqlplus|sqlldr|expdp|impdp|\brman\b|jdbc:oracle|requirepass|masterauth|mongo|rabbitmqctl|freerdp|rdesktop|zip|7z|openssl|mosquitto_passwd|wpa_passphrase|chpasswd|gh\s+secret|put-parameter|secretsmanager|keyvault|env\s+add|secret\s+put|secrets|cookie:/;
 
 const KEY_NAME =
-  "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth|credential|private[_-]?key|access[_-]?key|(?<![a-z])pat(?![a-z]))[A-Za-z0-9_.-]{0,40}";
+  "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth(?!or)|credential|private[_-]?key|access[_-]?key|(?<![a-z])pat(?![a-z]))[A-Za-z0-9_.-]{0,40}";
 /** A name that says its value is a password or a secret, ending there: `password`, `DB_PASS`, `jwtsecret`, `SECRET_KEY`. */
 const SECRET_FIELD = "[A-Za-z0-9_.-]{0,40}?(?:pass(?:word|wd|phrase)?|pwd|secret(?:[_-]?key)?)";
 // Between a name and its value: a declared type (`var apiToken string =`, `token: string =`, `String token =`).
@@ -66,7 +66,8 @@ const OWN: OwnDetector[] = [
   { kind: "basic_auth", re: /\bBasic\s+(?<v>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/dg, needs: /Basic/, accept: (v) => !isPlaceholder(v) && isBasicPair(v) },
   { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/dg, needs: /Bearer/, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
   // `curl -u user:pass` — gitleaks' curl rule wants the whole command; a lesson often quotes just the flag.
-  { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u/, accept: (v) => !isPlaceholder(v) && !/^\$/.test(v) },
+  // `C:\Users\…` after `-u` is a drive and a path (cygpath -u), not user and password.
+  { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u/, accept: (v) => !isPlaceholder(v) && !/^[$\\/]/.test(v) },
   // Webhook URLs whose path is the credential (Slack's and Teams' new ones are gitleaks rules), and signed or keyed links.
   {
     kind: "url_secret",
@@ -361,7 +362,9 @@ export function findSecrets(text: string): SecretFinding {
  */
 function isStandIn(span: SecretSpan, text: string): boolean {
   const value = text.slice(span.start, span.end);
-  return (span.rule === "hashicorp-tf-password" && isPlaceholder(value)) || (NAMED_ONLY.has(span.rule) && value.length >= 16 && looksTypedByHand(value));
+  if (span.rule === "hashicorp-tf-password" && isPlaceholder(value)) return true;
+  if (!NAMED_ONLY.has(span.rule)) return false;
+  return (value.length >= 16 && looksTypedByHand(value)) || (span.rule === "generic-api-key" && NOT_A_CREDENTIAL_NAME.test(text.slice(Math.max(0, span.start - 60), span.start)));
 }
 
 /**
@@ -587,8 +590,8 @@ function isStoredSecret(value: string): boolean {
   return isCliPassword(value) && value.length >= 8 && /\d/.test(value) && looksRandom(value) && !WORDS_JOINED.test(value);
 }
 
-/** A dotted name in code: `config.auth.secretKey`, `req.headers.token`. */
-const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+/** A dotted name in code: `config.auth.secretKey`, `req.headers.token`, `ctx.meta?.progressToken`. */
+const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 /** A call, a URL or a path: `getToken()`, `https://…`, `./keys/dev.pem`. */
 const CALL_URL_OR_PATH = /\(|:\/\/|^\.{0,2}\//;
 /**
@@ -598,8 +601,27 @@ const CALL_URL_OR_PATH = /\(|:\/\/|^\.{0,2}\//;
 const RESOURCE_NAME = /^(?:arn|urn):[\w-]{1,40}:|^(?:[a-z]{2}(?:-gov)?-[a-z]{1,12}-\d{1,2})?:\d{12}:/i;
 /** A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL, a path or a resource name. */
 function isCodeReference(value: string): boolean {
-  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || RESOURCE_NAME.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value);
+  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || RESOURCE_NAME.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value) || CMDLET.test(value) || isNameOfWords(value);
 }
+/** A PowerShell cmdlet, Verb-Noun: `Get-AzKeyVaultSecret`, `ConvertTo-SecureString`: a call whose result is the secret. */
+const CMDLET = /^[A-Z][a-z]{1,10}(?:To|From)?-[A-Z][A-Za-z0-9]{2,60}$/;
+/** One word of a name: `Desktop`, `billing`, `API`, `H1`, `repoV2`, `$ORG`. */
+const NAME_PART = /^\$?(?:[A-Z][a-z]+|[a-z]+|[A-Z][A-Z_]*)(?:[A-Z][a-z]{2,})*(?:[A-Z]?\d{1,3})?$/;
+/**
+ * Words joined by `/` or `:` (a design token's path `Desktop/Title/H1`, `feedV2/$ORG/$ID`, a Salesforce named
+ * credential `callout:External_API`): a name. A drawn key's pieces are not all words.
+ */
+function isNameOfWords(value: string): boolean {
+  if (!/[/:]/.test(value)) return false;
+  const parts = value.split(/[/:_]/);
+  return parts.length >= 2 && parts.every((p) => NAME_PART.test(p));
+}
+/**
+ * Names that hold a key in the database's or the public's sense: `rowKey`, `partitionKey`, `cacheKey`, .NET's
+ * `PublicKeyToken`, `publicKey`. Their value identifies a row or a signer and unlocks nothing.
+ */
+const NOT_A_CREDENTIAL_NAME = /(?:row|partition|primary|sort|foreign|cache|idempotency|dedupe?|lookup|public)[_-]?key(?:[_-]?token)?["'`]?\s*(?::=|=>|[:=])?\s*["'`]?$/i;
+
 /** Words joined by separators (`jwt_with_refresh`, `rotation-policy`): names of things; keys do not read like that. */
 const WORDS_JOINED = /^[a-z]+(?:[_-][a-z0-9]+)*$/;
 
@@ -607,6 +629,7 @@ function isCredentialValue(value: string, all: string): boolean {
   if (isPlaceholder(value)) return false;
   if (isCodeReference(value)) return false;
   const key = all.slice(0, all.lastIndexOf(value));
+  if (NOT_A_CREDENTIAL_NAME.test(key)) return false;
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
   if (WORDS_JOINED.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
   if (value.length >= 16 && /\d/.test(value) && looksRandom(value)) return true;
@@ -692,7 +715,7 @@ function isPlainPassword(value: string): boolean {
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword or isPlainPassword, or a long random value. */
 function isStatedSecret(value: string, all: string): boolean {
   const v = withoutTrailingPunctuation(value);
-  if (isPlaceholder(v) || CALL_URL_OR_PATH.test(v) || RESOURCE_NAME.test(v)) return false;
+  if (isPlaceholder(v) || CALL_URL_OR_PATH.test(v) || RESOURCE_NAME.test(v) || isNameOfWords(v)) return false;
   if (/^pass|^pwd/i.test(all)) {
     if (isStatedPassword(v) || isPlainPassword(v)) return true;
     // "The default password is 'blooberry'": quoted after the word, the value is the password.

@@ -835,3 +835,29 @@ test("values typed by hand rather than drawn are stand-ins, not keys: letters or
     ["license_key: z9y8x7w6v5u4t3s2r1q0p9o8n7m6l5k4j3i2NRAL from the chart's README", "z9y8x7w6v5u4t3s2r1q0", /New Relic/],
   ]);
 });
+
+test("names, calls and references after a secret-looking name are not secrets: a design token's path, a path of variables, a named credential, a PowerShell cmdlet, a Windows path after -u, a .NET PublicKeyToken, optional chaining, an \"authority\" field, a row or partition key's UUID; drawn values in the same places stay secrets", () => {
+  for (const text of [
+    "Design Token: \"Mobile/Heading/H3\" maps to 28px in the theme file",
+    "Run the publish step with --token \"feedV2/$ORG/$FEED_ID\" so the path resolves per org",
+    "private static final String PAYMENT_CREDENTIAL = 'callout:Billing_Service';",
+    "$clientSecret = Get-AzKeyVaultSecret -VaultName $Vault -Name \"App-Secret\" -AsPlainText",
+    "$credentials = Get-AzureADCredentials -Tenant \"contoso\" -Environment \"Staging\"",
+    "$securePass = ConvertTo-SecureString $creds.ClientSecret -AsPlainText -Force",
+    "Convert paths with cygpath -u \"C:\\Users\\Jane Roe\\Projects\" before calling make",
+    "<add assembly=\"Contoso.Reports, Version=2.0.0.0, Culture=neutral, PublicKeyToken=31bf3856ad364e35\" />",
+    "var cancelToken = req.Context?.Options?.CancelToken;",
+    "\"usage.tokens\": response.metrics?.outputTokens,",
+    "\"authority_source\": \"drivers/net/ethernet/intel/e1000e/netdev.c:412\",",
+    "{\"rowKey\": \"0f8fad5b-d9cb-469f-a165-70867728950e\", \"region\": \"eu-west\"}",
+    "{\"partitionKey\": \"7c9e6679-7425-40de-944b-e07fc1f90ae7\", \"kind\": \"order\"}",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+  assertCaught([
+    ["Design Token: \"Qx7vK2mPz9LwR4tN8bYc\" is the staging key", "Qx7vK2mPz9LwR4tN8bYc", /credential/],
+    ["$clientSecret = \"Zq8-Vn3LkW7pRt2XmB9sYc4HdF6gJ1aE\"", "Zq8-Vn3LkW7pRt2XmB9sYc4HdF6gJ1aE", /credential/],
+    ["curl -u deploy:Kv9xLm2QpZ7rWt4 https://ci.internal/api", "Kv9xLm2QpZ7rWt4", /Curl|credential/],
+    ["var apiToken = \"Rb4Nq8Zx2Lm7Vt9KpW3sYc6HdF1gJ5aE\";", "Rb4Nq8Zx2Lm7Vt9KpW3sYc6HdF1gJ5aE", /credential/],
+    ["\"auth_token\": \"Wm3Kx8Qp2Zr7Vn4LtB9sYc6HdF1gJ5aE\",", "Wm3Kx8Qp2Zr7Vn4LtB9sYc6HdF1gJ5aE", /credential/],
+    ["{\"apiKey\": \"5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3\", \"region\": \"eu-west\"}", "5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3", /credential/],
+  ]);
+});
