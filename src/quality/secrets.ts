@@ -362,7 +362,7 @@ export function findSecrets(text: string): SecretFinding {
  */
 function isStandIn(span: SecretSpan, text: string): boolean {
   const value = text.slice(span.start, span.end);
-  if (span.rule === "hashicorp-tf-password" && isPlaceholder(value)) return true;
+  if ((span.rule === "hashicorp-tf-password" || span.rule === "generic-api-key") && isPlaceholder(value)) return true;
   if (!NAMED_ONLY.has(span.rule)) return false;
   return (value.length >= 16 && looksTypedByHand(value)) || (span.rule === "generic-api-key" && NOT_A_CREDENTIAL_NAME.test(text.slice(Math.max(0, span.start - 60), span.start)));
 }
@@ -565,9 +565,12 @@ export function isPlaceholder(value: string): boolean {
   if (/^[<{[(%$*.]|^\*+$|^\$\{|\{\{|\}\}$|>$/.test(v)) return true;
   if (/^(?:process\.env|os\.environ|import\.meta\.env|env\.|secrets\.|vars\.|config\.|settings\.|ENV\[|System\.getenv)/i.test(v)) return true;
   if (/(?:your|example|placeholder|redacted|changeme|change_me|changeit|dummy|sample|replace_?me|insert|todo|xxxx|\.\.\.|…|choose|pick[-_ ]?one|fill[-_ ]?(?:me|in)|set[-_ ]?me)/i.test(v)) return true;
-  if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|null|none|undefined|true|false|string|required|optional|hunter2|abc123)$/i.test(v)) return true;
+  // RabbitMQ's guest/guest is its built-in local login.
+  if (/^(?:x+|0+|1234\d*|password\d*|pass|secret|token|test@?\d*|null|none|undefined|true|false|string|required|optional|hunter2|abc123|guest)$/i.test(v)) return true;
   // The docs' stand-ins: myPassword, my_secret, mytoken; and a value that only says what it is: wrongpassword, new_password, testsecret.
-  if (/^(?:my|your|the|some|wrong|invalid|bad|incorrect|new|old|current|test|fake|temp|default|sample)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key|user(?:name)?)$/i.test(v)) return true;
+  if (/^(?:my|your|the|some|wrong|invalid|bad|incorrect|new|old|current|test|fake|temp|default|sample|hard[_-]?coded|plain[_-]?text|actual|user[_-]?input)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key|user(?:name)?|value)(?:[_-]?(?:key|token|value))?$/i.test(v)) return true;
+  // A test's or a wrong password with a number after it (TestPass2024, WrongPassword99, actual_secret_key_98765); `mySecret2024` may be one.
+  if (/^(?:wrong|invalid|bad|incorrect|test|fake|dummy|hard[_-]?coded|actual)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key)(?:[_-]?(?:key|token))?[_@-]?\d{1,6}$/i.test(v)) return true;
   // One character repeated is a mask, not a key.
   return new Set(v).size <= 2;
 }

@@ -861,3 +861,23 @@ test("names, calls and references after a secret-looking name are not secrets: a
     ["{\"apiKey\": \"5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3\", \"region\": \"eu-west\"}", "5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3", /credential/],
   ]);
 });
+
+test("passwords that only say what they are stand for one: test, wrong or hard-coded passwords with a number (TestPass2024, Test@456, WrongPassword99), user-input-value, actual_secret_key_98765, RabbitMQ's guest; a password that says nothing of itself stays a secret", () => {
+  for (const text of [
+    "Log in with the seeded account: username: qa@example.com, password: TestPass2024",
+    "- Password: Test@456",
+    "| 4 | Enter invalid password \"WrongPassword99\" in the login form | An error is shown |",
+    "- Password: WrongPass123",
+    "db_password = \"hardcoded-password\"  # what the linter should catch",
+    "az deployment group create --parameters adminPassword='user-input-value'",
+    "SERVICE_API_KEY=actual_secret_key_98765",
+    "Queue=amqp://guest:guest@localhost:5672 for local runs",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+  assertCaught([
+    ["Log in with the seeded account: username: qa@example.com, password: Tangerine2024", "Tangerine2024", /credential|password/],
+    ["- Password: Kx7@vLm2", "Kx7@vLm2", /credential|password/],
+    ["User: \"My password is marble456\"", "marble456", /password/],
+    ["SERVICE_API_KEY=Vt8Kq2Lm9Zx4Rw7NpB3sYc6H", "Vt8Kq2Lm9Zx4Rw7NpB3sYc6H", /credential/],
+    ["Queue=amqp://worker:Pq8vLm2Zx7@mq.internal:5672 in prod", "Pq8vLm2Zx7", /password inside a URL/],
+  ]);
+});
