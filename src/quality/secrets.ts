@@ -273,6 +273,23 @@ const OWN: OwnDetector[] = [
     accept: (v, all) =>
       /^pass/i.test(all) && /["'`]$/.test(all) ? v.length >= 4 && !isPlaceholder(v) && !TYPE_NAMES.test(v) && !namesAThing(v) : isStatedSecret(v, all),
   },
+  // The secret named earlier in its clause, then `is`, `was`, `:` or `=` and the value: "use this token for the staging deploy:
+  // 7Hq2…", "the deploy key we rotated yesterday is 4f9c…". Only a value no name or digest looks like, and not when the words
+  // between say it is something else ("the key rotation commit is 4f9c…", "the API key's request id: …").
+  {
+    kind: "stated_secret",
+    re: /\b(?:password|passwd|passphrase|secret|token|credential|(?:api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?\b(?<gap>[^.!?\n:=]{0,60}?)(?:\s(?:is|was)|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[A-Za-z0-9+/_~.-]{20,512}={0,2})\k<q>(?![A-Za-z0-9+/_~=-])/dgi,
+    needs: /passw|passphrase|secret|token|credential|key/,
+    lower: true,
+    accept: (v, all) => !NOT_THE_SECRET.test(all.slice(0, all.length - v.length)) && isBareSecret(withoutTrailingPunctuation(v)),
+  },
+  // A token as a URL's whole user part (`https://4f9c…@git.internal/…`): git and many APIs take one there.
+  {
+    kind: "url_secret",
+    re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/(?<v>[A-Za-z0-9_~.-]{20,256})@[A-Za-z0-9.-]/dgi,
+    needs: /:\/\//,
+    accept: (v) => isBareSecret(v),
+  },
   // A session cookie in a pasted request or response (`Cookie: sessionid=…`, `Set-Cookie: connect.sid=…`): it logs whoever holds it in.
   {
     kind: "session_cookie",
@@ -713,6 +730,21 @@ const ALGORITHM_NAME = /^(?:argon2(?:id|i|d)?|pbkdf2\w*|sha-?\d+\w*|sha3\w*|md[4
  */
 function isPlainPassword(value: string): boolean {
   return /^[A-Za-z0-9]{8,64}$/.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value) && !ALGORITHM_NAME.test(value) && !isPlaceholder(value);
+}
+
+/** Words between a secret's name and a value that say the value is something else: a commit, a digest, an id, a format. */
+const NOT_THE_SECRET =
+  /\b(?:commit|sha\w*|hash\w*|digest|checksum|fingerprint|ids?|uuid|guid|version|build|revision|release|tag|nonce|salt|iv|request|trace|span|correlation|public|primary|foreign|partition|row|name|format|length|prefix|example|sample|placeholder|like|e\.g|field|column|header|type|policy|rotation|expir\w*|ttl|count|size|file|path|url|arn)\b/i;
+
+/**
+ * A value with no name of its own that only a secret looks like: hex of 32+ characters, a UUID, or 20+ characters
+ * mixing upper case, lower case and digits with a random piece; not a stand-in, a name, a dotted path or words joined.
+ */
+function isBareSecret(v: string): boolean {
+  if (isPlaceholder(v) || looksTypedByHand(v) || DOTTED_NAME.test(v) || isNameOfWords(v) || WORDS_JOINED.test(v)) return false;
+  if (/^[a-f0-9]{32,}$/i.test(v)) return /\d/.test(v) && /[a-f]/i.test(v);
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return true;
+  return /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && v.split(/[._~-]/).some(hasRandomPart);
 }
 
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword or isPlainPassword, or a long random value. */

@@ -176,6 +176,11 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated C++ scope operators", (n) => "std::a::".repeat(n / 8)],
     ["repeated names before ':::'", (n) => "a:1:".repeat(n / 4) + ":::"],
     ["repeated hash-scheme prefixes", (n) => "$argon2id$v=1$m=1,t=1,p=1$$pbkdf2$1$".repeat(n / 37)],
+    ["repeated secret names before a long clause with no value", (n) => "token for the deploy we ran ".repeat(n / 28)],
+    ["repeated secret names each followed by 'is' and a short value", (n) => "deploy key is Ab1 ".repeat(n / 18)],
+    ["one long user part after a URL scheme with no @", (n) => "https://" + "a1B".repeat(n / 3)],
+    ["repeated URL schemes", (n) => "git://".repeat(n / 6)],
+    ["one long value of letters in order after a secret's name", (n) => "api_key = " + "abcdefghijklmnopqrstuvwxyz".repeat(n / 26)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -853,12 +853,12 @@ test("names, calls and references after a secret-looking name are not secrets: a
     "{\"partitionKey\": \"7c9e6679-7425-40de-944b-e07fc1f90ae7\", \"kind\": \"order\"}",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
   assertCaught([
-    ["Design Token: \"Qx7vK2mPz9LwR4tN8bYc\" is the staging key", "Qx7vK2mPz9LwR4tN8bYc", /credential/],
-    ["$clientSecret = \"Zq8-Vn3LkW7pRt2XmB9sYc4HdF6gJ1aE\"", "Zq8-Vn3LkW7pRt2XmB9sYc4HdF6gJ1aE", /credential/],
+    ["Design Token: \"Qx7vK2mPz9LwR4tN8bYc\" is the staging key", "Qx7vK2mPz9LwR4tN8bYc", /credential|written out/],
+    ["$clientSecret = \"Zq8-Vn3LkW7pRt2XmB9sYc4HdF6gJ1aE\"", "Zq8-Vn3LkW7pRt2XmB9sYc4HdF6gJ1aE", /credential|written out/],
     ["curl -u deploy:Kv9xLm2QpZ7rWt4 https://ci.internal/api", "Kv9xLm2QpZ7rWt4", /Curl|credential/],
-    ["var apiToken = \"Rb4Nq8Zx2Lm7Vt9KpW3sYc6HdF1gJ5aE\";", "Rb4Nq8Zx2Lm7Vt9KpW3sYc6HdF1gJ5aE", /credential/],
-    ["\"auth_token\": \"Wm3Kx8Qp2Zr7Vn4LtB9sYc6HdF1gJ5aE\",", "Wm3Kx8Qp2Zr7Vn4LtB9sYc6HdF1gJ5aE", /credential/],
-    ["{\"apiKey\": \"5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3\", \"region\": \"eu-west\"}", "5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3", /credential/],
+    ["var apiToken = \"Rb4Nq8Zx2Lm7Vt9KpW3sYc6HdF1gJ5aE\";", "Rb4Nq8Zx2Lm7Vt9KpW3sYc6HdF1gJ5aE", /credential|written out/],
+    ["\"auth_token\": \"Wm3Kx8Qp2Zr7Vn4LtB9sYc6HdF1gJ5aE\",", "Wm3Kx8Qp2Zr7Vn4LtB9sYc6HdF1gJ5aE", /credential|written out/],
+    ["{\"apiKey\": \"5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3\", \"region\": \"eu-west\"}", "5d2f8a1c-7b3e-4f90-a6c4-e18b9d02f7a3", /credential|written out/],
   ]);
 });
 
@@ -880,4 +880,29 @@ test("passwords that only say what they are stand for one: test, wrong or hard-c
     ["SERVICE_API_KEY=Vt8Kq2Lm9Zx4Rw7NpB3sYc6H", "Vt8Kq2Lm9Zx4Rw7NpB3sYc6H", /credential/],
     ["Queue=amqp://worker:Pq8vLm2Zx7@mq.internal:5672 in prod", "Pq8vLm2Zx7", /password inside a URL/],
   ]);
+});
+
+test("a bare secret named earlier in its clause is a secret (\"use this token for the staging deploy: …\", \"the deploy key we rotated yesterday is …\"), and so is a token as a URL's whole user part or after private_token= or password= in a query; digests, ids, formats, names and the words between that say so are not", () => {
+  assertCaught([
+    ["Use this token for the staging deploy: 7Hq2Lm9Xv4Kp8Zr3Nt6Wb1Yc5Jd0Fs", "7Hq2Lm9Xv4Kp8Zr3Nt6Wb1Yc5Jd0Fs", /./],
+    ["The deploy key we rotated yesterday is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", /./],
+    ["Our webhook secret for the billing service was c0a8f3e2-7b4d-4e1f-9a6c-2d5b8e7f1a34", "c0a8f3e2-7b4d-4e1f-9a6c-2d5b8e7f1a34", /./],
+    ["The credential the CI job reads = Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", /./],
+    ["git clone https://4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d@git.internal/team/app.git", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d", /./],
+    ["GET https://gitlab.internal/api/v4/projects?private_token=Zp8Kx3Vm7Lq2Wn9Rt4Bs", "Zp8Kx3Vm7Lq2Wn9Rt4Bs", /./],
+    ["curl \"https://reports.internal/export?user=ops&password=Kq8vLm2Zx7Rt4Wn9Bs3Y\"", "Kq8vLm2Zx7Rt4Wn9Bs3Y", /./],
+  ]);
+  for (const text of [
+    "The key rotation commit is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a",
+    "The API key's request id: 3f2a9c1e-7b4d-4e1f-9a6c-2d5b8e7f1a34",
+    "The token format is sk_live_ followed by 24 characters",
+    "The key header we send is Content-Security-Policy-Report-Only",
+    "The secret manager's ARN is arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db",
+    "The password policy version is 2024-01-15T10:30:00Z",
+    "The token table's primary key is a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d",
+    "The keys we pinned: sha256 digest is 9b2d7f4a1c8e5b3d4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a4f9c2e7a",
+    "git clone https://github.com/team/app.git and check out the key-rotation branch",
+    "See https://docs.internal/search?key=uploads/2024/photo.jpg&token=refresh",
+    "The access key id is AKIAEXAMPLEKEYID0000 and the secret lives in Vault",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
