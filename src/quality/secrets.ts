@@ -391,43 +391,62 @@ function isStandIn(span: SecretSpan, text: string): boolean {
 const NAMED_ONLY = new Set(["generic-api-key", "credential", "stated_secret", "url_password"]);
 
 /**
- * A key someone typed to show the shape, not one drawn at random: six or more letters or digits in order
- * (`ABCDEFGHIJKL`, `1234567890`, `987654`) or four letters each with its place in the alphabet (`a1b2c3d4`, `d4c3b2a1`).
- * A drawn base64 key holds such a run about once in a billion characters, a hex one about once in 500,000; only
- * values of 16+ characters are read, so a short password such as `Welcome123456` stays one.
+ * A key someone typed to show the shape, not one drawn at random: letters or digits in order, six or more
+ * (`ABCDEFGHIJKL`, `1234567890`, `987654`), or four or more letters each with its place in the alphabet
+ * (`a1b2c3d4`, `d4c3b2a1`), making up a sixth of the value or more. A drawn base64 key holds such a run
+ * about once in a billion characters, a hex one about once in 500,000 — and a drawn key that does is still
+ * mostly drawn, so one short run in a long value does not make it a stand-in. Only values of 16+ characters
+ * are read, so a short password such as `Welcome123456` stays one.
  */
 export function looksTypedByHand(value: string): boolean {
+  return typedRunLength(value) * 6 >= value.length;
+}
+
+/** How many of the value's characters are in runs typed in order (see looksTypedByHand). */
+function typedRunLength(value: string): number {
+  let typed = 0;
   let run = 1;
   let step = 0;
+  const endRun = () => {
+    if (run >= 6) typed += run;
+  };
   for (let i = 1; i < value.length; i++) {
     const d = value.charCodeAt(i) - value.charCodeAt(i - 1);
     const sameKind = isAlnumOfKind(value.charCodeAt(i)) === isAlnumOfKind(value.charCodeAt(i - 1)) && isAlnumOfKind(value.charCodeAt(i)) !== 0;
     if (sameKind && (d === 1 || d === -1) && (run === 1 || d === step)) {
       run++;
-      step = d;
-      if (run >= 6) return true;
     } else {
+      endRun();
       run = sameKind && (d === 1 || d === -1) ? 2 : 1;
-      step = d;
     }
+    step = d;
   }
+  endRun();
   // Letter-digit pairs spelling the alphabet with its place (`a1b2c3d4`, `d4c3b2a1`): four in a row, up or down.
   let pairs = 0;
   let last = 0;
+  const endPairs = () => {
+    if (pairs >= 4) typed += 2 * pairs;
+  };
   for (let i = 0; i + 1 < value.length; ) {
     const place = (value.charCodeAt(i) | 0x20) - 96;
     const digit = value.charCodeAt(i + 1) - 48;
     if (place >= 1 && place <= 26 && digit >= 0 && digit <= 9 && place % 10 === digit) {
-      pairs = pairs > 0 && Math.abs(place - last) === 1 ? pairs + 1 : 1;
+      if (pairs > 0 && Math.abs(place - last) === 1) pairs++;
+      else {
+        endPairs();
+        pairs = 1;
+      }
       last = place;
-      if (pairs >= 4) return true;
       i += 2;
     } else {
+      endPairs();
       pairs = 0;
       i += 1;
     }
   }
-  return false;
+  endPairs();
+  return typed;
 }
 
 /** 1 for a lower-case letter, 2 for an upper-case one, 3 for a digit, 0 for anything else. */

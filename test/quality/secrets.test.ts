@@ -830,6 +830,9 @@ test("values typed by hand rather than drawn are stand-ins, not keys: letters or
     ["mongodb://appUser:Vq7%40mZr2Lp9x@db.internal:27017 is the prod URI", "Vq7%40mZr2Lp9x", /password inside a URL/],
     ["user = 'deploy' and password = 'tangerine_moss' on the box", "tangerine_moss", /credential|password/],
     ["the deploy token is 9f8e7d6c5b4a39281706f5e4d3c2b1a0 for now", "9f8e7d6c5b4a39281706f5e4d3c2b1a0", /token written out/],
+    // A drawn key that happens to hold one short run is still mostly drawn: not a stand-in.
+    ["secret_key: 7f3c91ab04de5f6a82bc90e1abcdef3e7dc8e9d4a1 in prod", "7f3c91ab04de5f6a82bc90e1abcdef3e7dc8e9d4a1", /credential|key|token/],
+    ["api_key = 'Qm7xT2vLp9RkW3nZ8bHc5JdY4sGf6aNe012345X9' in prod", "Qm7xT2vLp9RkW3nZ8bHc5JdY4sGf6aNe012345X9", /credential|key|token/],
     // A provider's own format is refused even with a typed body: one edit turns the example into the real key.
     ["okta_api_key: 00Tq7Rm2Pw-ABCDEFGHIJKL-9vXz3Lk-HnB4wQ-Zp8 is what the sample shows", "Tq7Rm2Pw-ABCDEFGHIJKL", /Okta/],
     ["license_key: z9y8x7w6v5u4t3s2r1q0p9o8n7m6l5k4j3i2NRAL from the chart's README", "z9y8x7w6v5u4t3s2r1q0", /New Relic/],
