@@ -470,7 +470,12 @@ export class Cairn {
     const { browseEntries } = await import("./governance/browse.js");
     const statuses = this.visibleStatuses(q.statuses);
     const { value, unreachable } = await this.sparingHive(q.tier, (s) => browseEntries(s, statuses ? { ...q, statuses } : q));
-    return unreachable ? { ...value, hive_unreachable: unreachable } : value;
+    // A promoted lesson once, as `list` shows it: the hive copy stands for its project original on the page.
+    const { onePerLesson } = await import("./governance/list-tiers.js");
+    const listed = await onePerLesson(this.services, value.entries);
+    const promotedFrom = Object.fromEntries(listed.flatMap((l) => (l.promoted_from ? [[l.entry.id, l.promoted_from] as const] : [])));
+    const page: BrowsePage = { ...value, entries: listed.map((l) => l.entry), ...(Object.keys(promotedFrom).length ? { promoted_from: promotedFrom } : {}) };
+    return unreachable ? { ...page, hive_unreachable: unreachable } : page;
   }
 
   /** What waits for a person: drafts, open contradictions, low-utility lessons. */

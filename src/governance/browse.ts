@@ -38,6 +38,8 @@ export interface BrowsePage {
   capped: boolean;
   sort: PageSort;
   desc: boolean;
+  /** By hive id: the project lesson a hive copy on the page was promoted from (that original is left off the page). */
+  promoted_from?: Record<string, { id: string; handle: string }>;
   /** Set when the team hive was unreachable and the answer holds the project tier only: the reason to show. */
   hive_unreachable?: string;
 }

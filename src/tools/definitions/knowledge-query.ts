@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { counted } from "../../core/counted.js";
 import { CATEGORIES, KINDS, type StatusFilter } from "../../core/entry.js";
+import type { ListedLesson } from "../../governance/list-tiers.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
 /** Everything an agent may still act on; retired entries only when asked for by status. Drafts (waiting for a person) and quarantined entries (suspect) are never listed to an agent: the engine leaves them out. */
@@ -31,7 +32,8 @@ export const knowledgeQuery = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   async run(a, ctx) {
     const statuses = a.status ?? DEFAULT_STATUSES;
-    const entries = await ctx.cairn.list({
+    // A promoted lesson once: its hive copy, naming the project original, as `/swarm knowledge` lists it.
+    const listed = await ctx.cairn.listLessons({
       tier: a.tier,
       statuses,
       ...(a.category ? { categories: [a.category] } : {}),
@@ -40,9 +42,11 @@ export const knowledgeQuery = defineTool({
       offset: a.offset,
       order: "newest",
     });
-    const text = entries.length
-      ? [`${counted(entries.length, "entry", "entries")} (${statuses.join(", ")}):`, ...entries.map((e) => entryLine(e))].join("\n")
+    const line = (l: ListedLesson) => entryLine(l.entry, l.promoted_from ? `, promoted from this project's ${l.promoted_from.handle}` : "");
+    const summary = (l: ListedLesson) => (l.promoted_from ? { ...summarize(l.entry), promoted_from: l.promoted_from } : summarize(l.entry));
+    const text = listed.length
+      ? [`${counted(listed.length, "entry", "entries")} (${statuses.join(", ")}):`, ...listed.map(line)].join("\n")
       : `No entries with status ${statuses.join(", ")}${a.category ? ` in ${a.category}` : ""}${a.kind ? ` of kind ${a.kind}` : ""}.`;
-    return { text, data: { count: entries.length, statuses, entries: entries.map(summarize) } };
+    return { text, data: { count: listed.length, statuses, entries: listed.map(summary) } };
   },
 });

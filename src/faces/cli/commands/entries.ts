@@ -8,6 +8,7 @@ import { linkLabel, withHandles, type EntryLinks } from "../../../core/entry-lin
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
 import { CATEGORIES, KINDS, parseStatuses, PRIORITIES, ROOT_CAUSES, TIERS, type Tier } from "../../../core/enums.js";
 import { CATEGORY_CHOICES, CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type CategoryName, type LessonInput } from "../../../core/categories.js";
+import type { ListedLesson } from "../../../governance/list-tiers.js";
 import type { LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
 import { action, int, readCairn, withCairn } from "../context.js";
@@ -238,7 +239,8 @@ Examples:
       action(async (inv, flags: { tier: Tier | "all"; status?: string; category?: Entry["category"]; limit: number; offset: number; flagged?: boolean; order?: "newest" | "oldest" | "confidence" }) =>
         readCairn(inv, async (cairn) => {
           const statuses = parseStatuses(flags.status);
-          const entries = flags.flagged ? await cairn.flagged(flags.tier, flags.limit) : await cairn.list({
+          // A promoted lesson is listed once: its hive copy, naming the project original (`onePerLesson`).
+          const listed: ListedLesson[] = flags.flagged ? (await cairn.flagged(flags.tier, flags.limit)).map((entry) => ({ entry })) : await cairn.listLessons({
             tier: flags.tier,
             limit: flags.limit,
             offset: flags.offset,
@@ -246,9 +248,10 @@ Examples:
             ...(flags.category ? { categories: [flags.category] } : {}),
             ...(flags.order ? { order: flags.order } : {}),
           });
-          if (inv.out.json) return inv.out.print(entries);
-          if (entries.length === 0) return inv.out.note("no entries");
-          entryTable(entries, inv.out).forEach((l) => inv.out.line(l));
+          if (inv.out.json) return inv.out.print(listed.map((l) => (l.promoted_from ? { ...l.entry, promoted_from: l.promoted_from } : l.entry)));
+          if (listed.length === 0) return inv.out.note("no entries");
+          const notes = new Map(listed.flatMap((l) => (l.promoted_from ? [[l.entry.id, `promoted from this project's ${l.promoted_from.handle}`] as const] : [])));
+          entryTable(listed.map((l) => l.entry), inv.out, notes).forEach((l) => inv.out.line(l));
         }),
       ),
     );
@@ -305,7 +308,8 @@ Examples:
     );
 }
 
-export function entryTable(entries: readonly Entry[], out: Output): string[] {
+/** `notes`: a word in brackets before an entry's lesson, by id (the project lesson a hive copy was promoted from). */
+export function entryTable(entries: readonly Entry[], out: Output, notes: ReadonlyMap<string, string> = new Map()): string[] {
   return table(
     entries,
     [
@@ -314,7 +318,7 @@ export function entryTable(entries: readonly Entry[], out: Output): string[] {
       { header: "STATUS", value: (e) => e.lifecycle.status, color: (s, e) => statusColor(out, e.lifecycle.status)(s) },
       { header: "CATEGORY", value: (e) => e.category },
       { header: "CONF", value: (e) => e.lifecycle.confidence.toFixed(2) },
-      { header: "LESSON", value: (e) => e.lesson, flex: true },
+      { header: "LESSON", value: (e) => (notes.has(e.id) ? `(${notes.get(e.id)}) ${e.lesson}` : e.lesson), flex: true },
     ],
     out,
   );

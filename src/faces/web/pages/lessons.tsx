@@ -61,12 +61,13 @@ function Select(props: { name: string; label: string; value?: string; options: R
   );
 }
 
-function Row(props: { e: Entry }) {
+function Row(props: { e: Entry; promotedFrom?: { handle: string } | undefined }) {
   const e = props.e;
   return (
     <tr>
       <td class="lesson-cell">
         <EntryLink entry={e} /> <span>{clip(e.title ?? e.lesson, 140)}</span>
+        {props.promotedFrom ? <span class="dim"> · promoted from this project's {props.promotedFrom.handle}</span> : null}
       </td>
       <td>
         <StatusBadge status={e.lifecycle.status} />
@@ -143,7 +144,7 @@ export function LessonsPage(props: { frame: Frame; params: LessonsParams; page: 
           </thead>
           <tbody>
             {page.entries.map((e) => (
-              <Row e={e} />
+              <Row e={e} promotedFrom={page.promoted_from?.[e.id]} />
             ))}
           </tbody>
         </table>
