@@ -384,6 +384,24 @@ CREATE TABLE IF NOT EXISTS last_sweep (
 );
 `,
   },
+  {
+    version: 14,
+    name: "vote totals to the thousandth",
+    sql: `
+-- Helpful/harmful totals are kept to the thousandth (lifecycle/feedback.ts roundSum); versions before
+-- that stored sums such as 1.99999993, shown as such. The columns win over the entry JSON on every read,
+-- so they are rounded here, and utility (lifecycle/utility.ts) recomputed from the rounded totals.
+UPDATE entries SET
+  helpful = round(helpful, 3),
+  harmful = round(harmful, 3),
+  utility = CASE
+    WHEN applied + round(helpful, 3) + prevented + ignored + violated * 1.5 + round(harmful, 3) * 1.5 = 0 THEN NULL
+    ELSE (applied + round(helpful, 3) + prevented)
+      / (applied + round(helpful, 3) + prevented + ignored + violated * 1.5 + round(harmful, 3) * 1.5)
+  END
+WHERE helpful <> round(helpful, 3) OR harmful <> round(harmful, 3);
+`,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

@@ -387,6 +387,23 @@ ALTER TABLE ${S}.entries SET (fillfactor = 75);
 ALTER TABLE ${S}.reflection_queue ADD COLUMN IF NOT EXISTS shares json;
 `,
   },
+  {
+    version: 10,
+    name: "vote totals to the thousandth",
+    sql: (S) => `
+-- Helpful/harmful totals are kept to the thousandth (lifecycle/feedback.ts roundSum); versions before
+-- that stored sums such as 1.99999993. Rounded here, utility (lifecycle/utility.ts) recomputed from them.
+UPDATE ${S}.entries SET
+  helpful = round(helpful::numeric, 3)::double precision,
+  harmful = round(harmful::numeric, 3)::double precision,
+  utility = CASE
+    WHEN applied + round(helpful::numeric, 3) + prevented + ignored + violated * 1.5 + round(harmful::numeric, 3) * 1.5 = 0 THEN NULL
+    ELSE ((applied + round(helpful::numeric, 3) + prevented)
+      / (applied + round(helpful::numeric, 3) + prevented + ignored + violated * 1.5 + round(harmful::numeric, 3) * 1.5))::double precision
+  END
+WHERE helpful::numeric <> round(helpful::numeric, 3) OR harmful::numeric <> round(harmful::numeric, 3);
+`,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */
