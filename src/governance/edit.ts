@@ -2,7 +2,7 @@
 import { ownCategory } from "../core/categories.js";
 import type { Entry, NewEntryInput, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { assertNotSuperseded, locate, supersedeEntry } from "../lifecycle/status.js";
+import { assertNotSuperseded, locate, restoreEntry, supersedeEntry } from "../lifecycle/status.js";
 import { gateInput } from "../lifecycle/gate-input.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
@@ -83,6 +83,14 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     // stayed live beside its replacement, and an approved replacement was never approved again to retire it.
     if (LIVE.includes(loc.entry.lifecycle.status) && RETIRABLE.includes(target.entry.lifecycle.status)) retire = target.entry;
   }
+  /**
+   * The lesson this edit stops saying it replaces, while that one is retired as replaced by this entry:
+   * a person dropping the link (the mirror's `supersedes:` cleared) undoes the supersede, as `cairn
+   * restore` of the old lesson does (live again, both sides unlinked); else it stayed superseded by nothing.
+   */
+  const dropped = loc.entry.lifecycle.supersedes && supersedes !== loc.entry.lifecycle.supersedes ? loc.entry.lifecycle.supersedes : undefined;
+  const unretire = dropped ? await locate(s, dropped).then((l) => l.entry, () => undefined) : undefined;
+  const restore = unretire?.lifecycle.status === "superseded" && unretire.lifecycle.superseded_by === loc.entry.id ? unretire : undefined;
   const prevention = {
     ...(n.prevention?.rule ? { rule: n.prevention.rule } : {}),
     ...(n.prevention?.detection_pattern ? { detection_pattern: n.prevention.detection_pattern } : {}),
@@ -124,6 +132,8 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     },
     { type: "updated", actor, data: { via, fields: changed } },
   );
+  // The same rules as `cairn restore` (the gates again, who may restore what): only a person edits, so a person restores.
+  if (restore) await restoreEntry(s, restore.id, actor);
   if (retire) return { entry: (await supersedeEntry(s, retire.id, entry.id, actor)).replacement, changed: [...changed], warnings };
-  return { entry, changed: [...changed], warnings };
+  return { entry: restore ? (await locate(s, entry.id)).entry : entry, changed: [...changed], warnings };
 }

@@ -401,6 +401,37 @@ test("`supersedes:` written in an approved lesson's mirror file retires the less
   }
 });
 
+test("`supersedes:` cleared in a replacement's mirror file restores the lesson it replaced and unlinks both, as `cairn restore` of that lesson does", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const old = await env.human.add({ lesson: "Use corepack enable in CI so the pinned pnpm version from packageManager is used.", category: "tooling" });
+    const repl = await env.human.add({ lesson: "Run corepack prepare pnpm@9 --activate in CI images before installing dependencies.", category: "tooling" });
+    await env.human.approve(repl.id!);
+    await env.human.approve(old.id!);
+    await env.human.supersede(old.id!, repl.id!);
+    assert.equal((await env.human.get(old.id!)).lifecycle.status, "superseded");
+    const file = fileFor(dir, repl.handle!);
+    const text = fs.readFileSync(file, "utf8");
+    assert.match(text, new RegExp(`^supersedes: ${old.id}$`, "m"));
+    fs.writeFileSync(file, text.replace(/^supersedes: .*$/m, "supersedes:"));
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.conflicts, []);
+    assert.deepEqual(r.applied.map((a) => a.fields), [["supersedes"]]);
+    const o = await env.human.get(old.id!);
+    assert.equal(o.lifecycle.status, "established", "the replaced lesson is live again, not left superseded by nothing");
+    assert.equal(o.lifecycle.superseded_by, undefined);
+    assert.equal((await env.human.get(repl.id!)).lifecycle.supersedes, undefined);
+    const restored = (await env.human.history(old.id!)).filter((e) => e.type === "restored");
+    assert.deepEqual(restored.map((e) => [e.actor, e.data.superseded_by]), [["human:alice", repl.id]]);
+    assert.equal(path.basename(path.dirname(fileFor(dir, old.handle!))), "approved", "its mirror file moved back to approved/");
+    assert.equal((await env.human.rebuildMirror()).written, 0, "both files already say so");
+  } finally {
+    await env.close();
+  }
+});
+
 test("with the mirror on, a person's unsaved-to-Cairn edit in a mirror file survives the sync an agent's consultation triggers, and pulls afterwards", async () => {
   // Seed 004 §5: people edit in Obsidian, then sync. A consultation rewrote the file (its usage table) and lost the edit.
   const env = await openEnv(MIRROR_ON);
