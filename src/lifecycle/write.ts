@@ -68,6 +68,8 @@ export interface WriteResult {
   noop?: boolean;
   /** The entry this new lesson superseded (contradiction on the same subject). */
   superseded?: string;
+  /** Reinforced: the values this sighting added to the entry's lists (tags, file globs, …); its text is never changed. */
+  merged?: SightingMerge;
 }
 
 /** Decides ambiguous cases (configured LLM endpoint); may only choose among non-destructive ops. */
@@ -426,8 +428,14 @@ async function placeLesson(
 
 /** The structured fields an input brings that its near-duplicate entry does not already hold. */
 function fieldsNotMerged(input: NewEntry, target: Entry): string[] {
+  // A list is brought when it holds a value the entry's lacks (order aside); anything else when it differs.
   const brings = (a: object | undefined, b: object) =>
-    a !== undefined && Object.entries(a).some(([k, v]) => v !== undefined && (!Array.isArray(v) || v.length > 0) && JSON.stringify(v) !== JSON.stringify((b as Record<string, unknown>)[k]));
+    a !== undefined &&
+    Object.entries(a).some(([k, v]) => {
+      const have = (b as Record<string, unknown>)[k];
+      if (Array.isArray(v)) return v.some((x) => !(Array.isArray(have) && have.includes(x)));
+      return v !== undefined && JSON.stringify(v) !== JSON.stringify(have);
+    });
   const names: string[] = [];
   if (input.title && input.title !== target.title) names.push("title");
   if (input.why && input.why !== target.why) names.push("why");
@@ -444,6 +452,41 @@ function fieldsNotMerged(input: NewEntry, target: Entry): string[] {
   return names;
 }
 
+/** What a sighting added to the entry it confirmed (seed 003's UPDATE): values new to each list. */
+export type SightingMerge = Partial<Record<"tags" | "entities" | "file_globs" | "tech_stack" | "projects", string[]>>;
+
+/**
+ * The lists a near-duplicate may widen on the entry it confirms: tags, entities and file globs (they
+ * only help retrieval find it); a tech stack or project list only where the entry already has one, since
+ * an empty one means every stack / project and filling it would narrow a general lesson to the
+ * re-adder's. The lesson's text (title, why, prevention, directive) is never changed by a sighting.
+ */
+function sightingMerge(input: NewEntry, target: Entry): SightingMerge {
+  const merge: SightingMerge = {};
+  const add = (k: keyof SightingMerge, brought: readonly string[] | undefined, have: readonly string[], widenOnly = false) => {
+    if (widenOnly && have.length === 0) return;
+    const fresh = [...new Set((brought ?? []).filter((x) => !have.includes(x)))];
+    if (fresh.length) merge[k] = fresh;
+  };
+  const a = target.applicability;
+  add("tags", input.tags, target.tags);
+  add("entities", input.entities, target.entities);
+  add("file_globs", input.applicability?.file_globs, a.file_globs);
+  add("tech_stack", input.applicability?.tech_stack, a.tech_stack, true);
+  add("projects", input.applicability?.projects, a.projects, true);
+  return merge;
+}
+
+function applyMerge(e: Entry, merge: SightingMerge): Entry {
+  const union = (have: string[], more: string[] | undefined) => (more ? [...new Set([...have, ...more])] : have);
+  e.tags = union(e.tags, merge.tags);
+  e.entities = union(e.entities, merge.entities);
+  e.applicability.file_globs = union(e.applicability.file_globs, merge.file_globs);
+  e.applicability.tech_stack = union(e.applicability.tech_stack, merge.tech_stack);
+  e.applicability.projects = union(e.applicability.projects, merge.projects);
+  return e;
+}
+
 /** A new sighting confirms the entry; when it adds no new phase or project, nothing is written at all. */
 async function reinforce(
   s: Services,
@@ -455,15 +498,21 @@ async function reinforce(
   issues: QualityIssue[],
 ): Promise<WriteResult> {
   const confirmation = { phase: sightingPhase(input, opts, s), project_id: s.project.id, by: opts.actor };
-  const unmerged = fieldsNotMerged(input, target);
+  // An agent changes nothing a person vouched for (approved, or promoted to the hive): what it brings waits for a person's edit.
+  const held = !isHumanActor(opts.actor) && isProtected(target);
+  const merge = held ? {} : sightingMerge(input, target);
+  const merging = Object.keys(merge).length > 0;
+  const unmerged = fieldsNotMerged(input, merging ? applyMerge(structuredClone(target), merge) : target);
   if (unmerged.length) {
+    const why = held ? ` (${target.handle} ${target.provenance.approved_at ? "was approved by a person" : "is promoted to the hive"}, so only a person changes it)` : "";
     issues = [...issues, {
       layer: "quality", severity: "warn", code: "fields_not_merged",
-      message: `a sighting of ${target.handle}: its ${unmerged.join(", ")} ${unmerged.length === 1 ? "was" : "were"} not applied to it; to add ${unmerged.length === 1 ? "it" : "them"}, edit ${target.handle} ${HOW_TO_EDIT}`,
+      message: `a sighting of ${target.handle}: its ${unmerged.join(", ")} ${unmerged.length === 1 ? "was" : "were"} not applied to it${why}; to add ${unmerged.length === 1 ? "it" : "them"}, edit ${target.handle} ${HOW_TO_EDIT}`,
     }];
   }
-  const base = { action: "reinforced" as const, tier: store.tier, similarity, issues };
-  if (!isNewConfirmation(target, confirmation)) {
+  const base = { action: "reinforced" as const, tier: store.tier, similarity, issues, ...(merging ? { merged: merge } : {}) };
+  const confirms = isNewConfirmation(target, confirmation);
+  if (!confirms && !merging) {
     return { ...base, id: target.id, handle: target.handle, status: target.lifecycle.status, noop: true, reason: `already known as ${target.handle}` };
   }
   // The entry may be a row the bulk load still holds; the write order stays that of row by row.
@@ -472,17 +521,25 @@ async function reinforce(
     // Re-checked inside the write transaction: a neighbour retired since the dedup read absorbs nothing.
     if (!MERGEABLE.includes(current.lifecycle.status)) throw new NeighbourGone(target.id);
   };
-  const updated = await confirmEntry(store, target.id, confirmation, s.config.knowledge.confirmations_to_establish, s.now().toISOString(), guard).catch(
-    (e: unknown) => {
-      if (e instanceof NotFoundError) throw new NeighbourGone(target.id);
-      throw e;
-    },
-  );
+  const gone = (e: unknown): never => {
+    if (e instanceof NotFoundError) throw new NeighbourGone(target.id);
+    throw e;
+  };
+  let updated = target;
+  if (confirms) {
+    updated = await confirmEntry(store, target.id, confirmation, s.config.knowledge.confirmations_to_establish, s.now().toISOString(), guard).catch(gone);
+  }
+  if (merging) {
+    updated = await store
+      .updateEntry(target.id, (e) => (guard(e), applyMerge(e, merge)), { type: "updated", actor: opts.actor, data: { via: "sighting", fields: Object.keys(merge), added: merge } })
+      .catch(gone);
+  }
+  const added = merging ? `; added its ${Object.keys(merge).join(", ").replace(/_/g, " ")}` : "";
   return {
     ...base,
     id: updated.id,
     handle: updated.handle,
     status: updated.lifecycle.status,
-    reason: `near-duplicate of ${updated.handle} (similarity ${similarity.toFixed(2)})`,
+    reason: confirms ? `near-duplicate of ${updated.handle} (similarity ${similarity.toFixed(2)})${added}` : `already known as ${updated.handle}${added}`,
   };
 }

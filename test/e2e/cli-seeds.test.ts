@@ -22,8 +22,9 @@ test("feedback counts read as counts: two helpful verdicts a moment apart show a
   assert.equal(usage.harmful, 1);
 });
 
-test("a sighting that brings tags or a root cause the entry lacks says they were not applied, as it does for why and prevention", async () => {
+test("a sighting that brings tags merges them (--json says so); a root cause the entry lacks is not applied and said so, as for why and prevention", async () => {
   // Seed 003 §6.2: a near-duplicate is not stored again; what it brings must not vanish without a word.
+  // Its UPDATE: new tags (descriptive, never the lesson's text) are added to the entry it confirms.
   const p = sb.project("sighting-fields");
   const lesson = "Run prisma generate after editing schema.prisma or the generated client is stale";
   assert.equal((await sb.json(p, "add", lesson, "--category", "tooling")).body.action, "added");
@@ -31,8 +32,10 @@ test("a sighting that brings tags or a root cause the entry lacks says they were
   assert.equal(again.body.action, "reinforced", again.stderr);
   const warning = again.body.issues.find((i: { code: string }) => i.code === "fields_not_merged");
   assert.ok(warning, `no fields_not_merged warning: ${JSON.stringify(again.body.issues)}`);
-  assert.match(warning.message, /tags \(prisma, codegen\)/);
+  assert.deepEqual(again.body.merged, { tags: ["prisma", "codegen"] });
+  assert.doesNotMatch(warning.message, /tags/);
   assert.match(warning.message, /root cause/);
+  assert.deepEqual((await sb.json(p, "show", "S-1")).body.entry.tags, ["prisma", "codegen"]);
   const plain = await sb.run(p, "add", lesson, "--category", "tooling", "--why", "Stale client types break the CI build");
   assert.match(plain.stderr, /its why was not applied to it; to add it, edit S-1 in `cairn ui`/, plain.stderr);
 });

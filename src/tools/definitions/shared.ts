@@ -84,6 +84,6 @@ export function writeOutcome(r: WriteResult, extraData: Record<string, unknown> 
   const text = [head, ...warnings.map((w) => `warning: ${w}`)].join("\n");
   return {
     text,
-    data: { action: r.action, tier: r.tier, id: r.id, handle: r.handle, status: r.status, warnings, changed: true, ...extraData },
+    data: { action: r.action, tier: r.tier, id: r.id, handle: r.handle, status: r.status, warnings, changed: true, ...(r.merged ? { merged: r.merged } : {}), ...extraData },
   };
 }

@@ -72,6 +72,7 @@ export function writeResultJson(r: WriteResult): Record<string, unknown> {
     issues: r.issues,
     ...(r.flags ? { flags: r.flags } : {}),
     ...(r.similarity !== undefined ? { similarity: r.similarity } : {}),
+    ...(r.merged ? { merged: r.merged } : {}),
   };
 }
 
