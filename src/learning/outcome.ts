@@ -12,7 +12,7 @@ export const OutcomeSchema = z.object({
   files_touched: z.array(z.string().trim().min(1).max(400)).max(500).default([]),
   summary: z.string().max(4000).optional(),
   evaluation: z.string().max(4000).optional(),
-  /** Entries shown to the agent during the task; defaults to those shown during its duration. */
+  /** Entries shown to the agent during the task; defaults to those shown, or consulted by an advisory check, during its duration. */
   shown_entry_ids: z.array(z.string().max(200)).max(200).optional(),
   phase: z.string().max(120).optional(),
   agent: z.string().max(120).optional(),

@@ -39,8 +39,9 @@ export async function enqueueOutcome(s: Services, raw: OutcomeInput): Promise<{ 
 }
 
 /**
- * Entries the task saw: the ones named, else those shown (in either tier) during its duration,
- * bounded look-back. Event times are wall-clock, so the window uses the wall-clock enqueue time.
+ * Entries the task saw: the ones named, else those shown (in either tier) during its duration, and
+ * those an advisory check warned it with (seed 004's pre-action checks: `consulted`), bounded
+ * look-back. Event times are wall-clock, so the window uses the wall-clock enqueue time.
  */
 async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, enqueuedAt: string): Promise<string[]> {
   if (o.shown_entry_ids) return o.shown_entry_ids;
@@ -48,10 +49,12 @@ async function shownEntries(s: Services, o: Outcome & { recorded_at?: string }, 
   const since = new Date(Date.parse(end) - (o.duration_ms ?? 30 * 60_000)).toISOString();
   const ids = new Set<string>();
   for (const store of openTiers(s)) {
-    // The hive is shared by projects (and a team): only what this project was shown is this task's.
-    for (const e of await store.listEventsByType("shown", since, 1000)) {
-      const shownTo = e.data.project_id;
-      if (e.at <= end && (typeof shownTo !== "string" || shownTo === s.project.id) && mayBeFor(e, o)) ids.add(e.entry_id);
+    for (const type of ["shown", "consulted"] as const) {
+      // The hive is shared by projects (and a team): only what this project was shown or warned with is this task's.
+      for (const e of await store.listEventsByType(type, since, 1000)) {
+        const shownTo = e.data.project_id;
+        if (e.at <= end && (typeof shownTo !== "string" || shownTo === s.project.id) && mayBeFor(e, o)) ids.add(e.entry_id);
+      }
     }
   }
   return [...ids].slice(0, 200);
@@ -83,7 +86,9 @@ function reportedBy(o: Outcome): string[] {
  * apart, and counts as before.
  */
 function mayBeFor(e: EntryEvent, o: Outcome): boolean {
-  if (o.session_id && typeof e.data.session === "string") return e.data.session === o.session_id;
+  // An injection records its session as `session`, an advisory consultation as `session_id`.
+  const session = e.data.session ?? e.data.session_id;
+  if (o.session_id && typeof session === "string") return session === o.session_id;
   const outcome = reportedBy(o);
   const event = shownTo(e);
   return outcome.length === 0 || event.length === 0 || event.some((w) => outcome.includes(w));

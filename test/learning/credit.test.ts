@@ -162,3 +162,42 @@ test("an outcome that says its session takes what that session was shown, whiche
     assert.equal((await cairn.get(two.id!)).usage.harmful, 1);
   });
 });
+
+test("a lesson consulted through an advisory check takes the task's outcome like a shown one, within its session and project", async () => {
+  // Seed 004's pre-action checks: the lesson an agent was warned with before acting is one the task used.
+  const sb = makeSandbox("project-a");
+  const clock = { t: T0 };
+  const open = (projectDir: string, actor: string) =>
+    openCairn({ projectDir, hivePath: sb.hivePath, env: sb.env, actor, config: testConfig(), now: () => new Date(clock.t) });
+  const person = await open(sb.projectDir, "human:alice");
+  const agent = await open(sb.projectDir, "agent:coder");
+  const bDir = addProject(sb, "project-b");
+  const other = await open(bDir, "agent:coder");
+  try {
+    const rule = { category: "integration", prevention: { rule: "Throw an error and let the server close gracefully", detection_pattern: "process\\.exit\\(" } } as const;
+    const local = await person.add({ lesson: "Never call process.exit inside request handlers of the api server; it drops every in-flight request.", ...rule });
+    await person.approve(local.id!);
+    const hive = await person.add(
+      { lesson: "Never block the event loop with fs.readFileSync inside request handlers; every other request waits.", category: "integration", prevention: { rule: "Use fs.promises.readFile", detection_pattern: "readFileSync\\(" } },
+      { tier: "hive" },
+    );
+    await person.approve(hive.id!);
+    assert.deepEqual((await agent.checkAdvisories({ text: "if (bad) process.exit(1)", sessionId: "ses_one" })).map((a) => a.id), [local.id]);
+    assert.deepEqual((await agent.checkAdvisories({ text: "const s = fs.readFileSync(p)", sessionId: "ses_two" })).map((a) => a.id), [hive.id]);
+    // Another project's agent consulted the hive lesson too: not this project's task.
+    assert.deepEqual((await other.checkAdvisories({ text: "fs.readFileSync(x)", sessionId: "ses_one" })).map((a) => a.id), [hive.id]);
+    clock.t += 60_000;
+    await agent.recordOutcome({ id: "o-one", task: "Harden the api server's error path", ...BAD_RUN, agent: "coder", session_id: "ses_one" });
+    assert.equal((await agent.reflect()).processed, 1);
+    assert.equal((await person.get(local.id!)).usage.harmful, 1, "the lesson consulted in that session takes the verdict");
+    assert.equal((await person.get(hive.id!)).usage.harmful, 0, "one consulted in another session, or by another project, does not");
+    await agent.recordOutcome({ id: "o-two", task: "Serve the static files", ...GOOD_RUN, agent: "coder", session_id: "ses_two" });
+    assert.equal((await agent.reflect()).processed, 1);
+    assert.equal((await person.get(hive.id!)).usage.helpful, 1, "this project's session that consulted the hive lesson credits it");
+  } finally {
+    await person.close();
+    await agent.close();
+    await other.close();
+    removeSandbox(sb);
+  }
+});
