@@ -221,6 +221,35 @@ const JAILBREAK_PERSONA = [
   "\\b(?:debug(?:ging)?|developer) mode (?:enabled|activated) by (?:an? )?(?:openai|anthropic|developer|admin)",
 ];
 
+/** Words that follow "named" or "called" when they do not give a name: "the bot named in CODEOWNERS", "a helper called by the CLI". */
+const NOT_A_NAME = "(?!(?:in|by|from|with|when|after|before|on|at|for|to|via|the|a|an|once|during|inside|within|through|if|as)\\b)";
+/** Who the persona is not, in "answer as X would": a reply "as you would to a colleague" is advice about tone. */
+const NOT_A_PERSONA = "(?!(?:you|we|they|he|she|i|it|one|anyone|someone|everyone|people|a|an|the|your|our|their)\\b)";
+
+/**
+ * A persona handed to the model with no rule-dropping words at all, as collected role-play jailbreaks do: a game or a
+ * roleplay announced, a persona or an AI with a name taken on, the model told to answer as someone else ("as X would",
+ * "as the character"), split into personalities or an alter ego, or told it is an acronym "which stands for" its charter.
+ * A team's own roles name a job and say what to check ("You are the reviewer: check…"); none of these does.
+ */
+const ROLE_PLAY = [
+  "\\b(?:let'?s|we (?:are going to|will|shall)|we'?re going to) (?:have |play |do |start |begin )?(?:a |an )?(?:\\w+ )?(?:role-?play\\w*|game)\\b",
+  `\\b(?:take|taking|takes) on the role of (?:an? )?(?:ai|bot|chatbot|assistant|character|persona)\\b|\\b(?:ai|bot|chatbot|assistant|language model)(?: \\w+)? (?:called|named) ${NOT_A_NAME}`,
+  // "adopt the persona of Grimble", "take on ZEST persona"; not "adopt the persona, tools and guardrails defined in…".
+  "\\b(?:take on|adopt|assume|embody|become)\\w* (?:(?:the|a|an) (?:\\w+ )?(?:persona|personality) (?:of|called|named)\\b|(?!(?:the|a|an|this|that|its|their|your|our)\\b)[\\w-]+ (?:persona|personality)\\b)",
+  "\\b(?:two|2|three|3|multiple|several) (?:different |separate |distinct )?(?:personalities|persons|alter egos)\\b|\\balter ego\\b|\\bact as (?:two|2|three|3) (?:entities|characters|people)\\b",
+  "\\bpersonify\\b|\\btransform (?:yourself )?into [\\w-]+, an? ",
+  "\\byou(?:'re| are) (?:going to|to) (?:now )?(?:pretend to be|act\\b|play the role|take on the role)",
+  `\\byou(?:'re| are) (?:a|an) (?:[\\w-]+ ){0,3}?(?:named|called) ${NOT_A_NAME}[a-z]`,
+  "\\byou(?:'re| are) (?:now )?[\\w-]+,? (?:which|that|who) (?:stands for|means)\\b|\\bi know you(?:'re| are) [\\w-]+,? (?:which|that|who)\\b",
+  // Answering as someone else: "respond to all of my questions as X", "as the character", "as Vesper would".
+  `\\b(?:respond|answer|repl(?:y|ies))\\w*\\b(?: to (?:all|every|each|any)(?: one)? (?:of )?(?:my |the |your )?(?:questions|prompts|messages|requests|inputs)\\b)?(?: only| always)? as (?:the character\\b|${NOT_A_PERSONA}["']?[a-z][\\w-]*["']? would\\b)` +
+    "|\\b(?:respond|answer|repl(?:y|ies))\\w* to (?:all|every|each)(?: one)? of my (?:questions|prompts|messages|requests) as\\b",
+  "\\b(?:chatgpt|gpt-?\\d?|the ai|claude|gemini|the assistant|assistant) (?:(?:is )?in|(?:now )?(?:acts?|behaves?) (?:like|as)) (?:a |an )?[\\w-]+ (?:mode|terminal)\\b",
+  "\\b(?:act|function|behave)\\w* (?:like|as|in the capacity of) (?:a |an |the )?[\"']?vir\\w*al persona\\b|\\bto remind you (?:to (?:act|stay|remain) as|that you are)\\b|\\bfrom now on,? (?:refer to me|call me|address me)\\b",
+  "\\bte mettre dans (?:la|le|les) peaux?\\b|\\bmets-toi dans la peau\\b",
+];
+
 const SENTENCE_END = /[.!?\n]/;
 
 /**
@@ -451,6 +480,7 @@ const PARAPHRASES: Cue[] = [
     ),
   },
   { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
+  { label: "a role reassignment (\"you are now …\")", re: anyOf(ROLE_PLAY) },
   { label: "a request to reveal the prompt", re: anyOf(PROMPT_STEALING) },
   { label: "a request to reveal the prompt", re: (t) => REFORMED.test(t) && !NAMES_A_FILE.test(t) && !NAMES_AN_AUDIENCE.test(t) },
   {

@@ -102,7 +102,7 @@ test("a 100 KB paste is refused with every layer still run, in time linear in it
   assert.ok(ratio < 10, `4× the paste cost ${ratio.toFixed(1)}× as much`);
 });
 
-test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words, prompt stealing, fake input ends, token floods", () => {
+test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words, prompt stealing, fake input ends, token floods, role-play personas", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["a base64 run", (n) => "QUFB".repeat(n / 4)],
     ["repeated 'password is'", (n) => "password is ".repeat(n / 12)],
@@ -118,6 +118,10 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     ["repeated verse requests", (n) => "poem about your ".repeat(n / 16)],
     ["repeated fake input ends", (n) => "\n### end user ".repeat(n / 14)],
     ["a near-flood of short tokens", (n) => `${"xy ".repeat(29)}q `.repeat(n / 89)],
+    ["repeated role-play openings", (n) => "we are going to have a fun ".repeat(n / 27)],
+    ["repeated named personas", (n) => "you are a bot called named ".repeat(n / 27)],
+    ["repeated replies as someone", (n) => "respond to all of my questions as ".repeat(n / 34)],
+    ["repeated personas taken on", (n) => "adopt the new persona ".repeat(n / 22)],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
