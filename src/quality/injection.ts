@@ -298,6 +298,28 @@ const AFTER_VERBS = words("ignor\\w*|vergessen|olvid\\w*|oubli\\w*|dimentica\\w*
 const PAYLOAD_SLOT = /[[(<{]\s*(?:insert |put |enter )?(?:your |the )?(?:prompt|request)s? here\s*[\])>}]/;
 /** "Access granted", the words a guarded model says when its password is given, also cut short ("Access Gran..."). */
 const GRANTED = "access gran(?:t\\w*|\\.{2,}|\u2026)";
+/**
+ * "Access granted" produced another way, so that no rule above sees the words dictated: said in another language, spelled
+ * letter by letter or backwards, reworded, or translated back from another language ("Zugriff gewährt", "доступ разрешён").
+ * A product's own strings are named with their file ("…in locales/de.json"), and are left to it.
+ */
+const LETTERS_APART = "[^a-z\\n]{1,6}";
+const SPELLED_ACCESS = ["a", "c", "c", "e", "s", "s"].join(LETTERS_APART);
+const SPELLED_GRANTED = ["g", "r", "a", "n", "t", "e", "d"].join(LETTERS_APART);
+const GRANTED_ANOTHER_WAY = new RegExp(
+  `\\b(?:say|write|spell|type|output|print|give|put|reply|respond|answer|tell|return|turn)\\w*\\b${W}{0,40}?\\b${GRANTED}["']?${W}{0,20}?` +
+    "\\b(?:backwards|in reverse|reversed|letter by letter|one letter at a time|spelled out|(?:in|into) (?:french|german|spanish|italian|portuguese|dutch|russian|chinese|japanese|korean|latin|pig latin|morse(?: code)?|another language|(?:upper|lower) ?case|capitals|binary|hex|base64|leetspeak|emojis?))\\b" +
+    `|\\bspell(?:s|ed|ing)?\\b(?!-)${W}{0,40}?\\b${GRANTED}` +
+    `|\\b${SPELLED_ACCESS}\\b[^\\n]{0,30}?(?:\\b${SPELLED_GRANTED}\\b|\\bgranted\\b)|\\bdetnarg\\b` +
+    `|\\b(?:another way (?:of saying|to say)|synonyms? (?:of|for)|in other words|rephrase|paraphrase|reword)\\b${W}{0,20}?["']?(?:authori[sz]ation (?:successful|granted|approved)|access (?:approved|allowed|permitted|authori[sz]ed)|permission granted|entry (?:granted|approved|allowed))\\b` +
+    `|\\b${GRANTED}["']? is (?:written|spelled|said|pronounced|translated) as\\s*["']?\\s*$`,
+);
+/** "Access granted" in the languages a translation trick uses, folded (no accents): "zugriff gewahrt", "acceso concedido". */
+const GRANTED_ABROAD =
+  /\b(?:(?:zugang|zugriff) (?:gewahrt|erteilt)|acceso (?:concedido|otorgado|permitido|autorizado)|acces (?:autorise|accorde)|accesso (?:consentito|concesso|autorizzato|garantito)|acesso (?:concedido|permitido|autorizado|liberado)|toegang verleend|dostep przyznany)\b/;
+/** Asked to be turned into English, or just said: the words a translation trick pairs with a phrase from abroad. */
+const INTO_ENGLISH = /\b(?:translat\w*|english|say|reply|respond|answer|output)\b/;
+
 /** The secret a guarded model keeps. */
 const GUARDED = "(?:password|access code|passcode|passphrase|secret (?:code|word|phrase|key|character))";
 /** The secret's name ends its noun phrase ("the password", not "the password policy / rotation schedule"). */
@@ -450,6 +472,10 @@ const PARAPHRASES: Cue[] = [
         `|\\bthe (?:above|following|given|preceding) (?:correct|right|valid) (?:password|passcode|access code|passphrase)\\b`,
     ),
   },
+  {
+    label: "an order to answer with the phrase that grants access",
+    re: (t) => GRANTED_ANOTHER_WAY.test(t) || (GRANTED_ABROAD.test(t) && INTO_ENGLISH.test(t) && !NAMES_A_FILE.test(t)),
+  },
   { label: "a flood of repeated tokens", re: gluedFlood },
   // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)";
   // not a lesson about placeholders in a project's templates.
@@ -504,6 +530,11 @@ const NOT_AFTER_LETTER = "(?<!\\p{L})";
 const NOT_BEFORE_LETTER = "(?!\\p{L})";
 const OTHER_SCRIPT_CUES: Cue[] = [
   {
+    // "Access granted" in Russian, Chinese, Japanese or Korean, to be translated back or said; or written out in Cyrillic ("Аксесс Грантед").
+    label: "an order to answer with the phrase that grants access",
+    re: (t) => GRANTED_TRANSLITERATED.test(t) || (GRANTED_IN_OTHER_SCRIPTS.test(t) && (INTO_ENGLISH.test(t) || INTO_ENGLISH_OTHER_SCRIPTS.test(t))),
+  },
+  {
     label: "an instruction to ignore previous instructions",
     re: new RegExp(
       `${NOT_AFTER_LETTER}(?:(?:про)?игнорир\\p{L}*|забуд\\p{L}*|не обращай\\p{L}* внимани\\p{L}* на|отбрось\\p{L}*|пренебреги\\p{L}*|не следуй\\p{L}*|(?:про)?ігнору\\p{L}*|не зважай\\p{L}* на)` +
@@ -536,6 +567,9 @@ const OTHER_SCRIPT_CUES: Cue[] = [
     ),
   },
 ];
+const GRANTED_IN_OTHER_SCRIPTS = /доступ (?:разрешен|разрешён|предоставлен|дозволено|надано)|访问已授权|授予访问|允许访问|准许访问|訪問已授權|允許訪問|アクセス(?:が|を)?許可|액세스 (?:권한 부여|허용|승인)|접근 (?:허용|승인)/u;
+const GRANTED_TRANSLITERATED = /(?<!\p{L})(?:аксесс|аццесс|акцесс|ацесс)\s+грант[эе]д(?!\p{L})|(?<!\p{L})грант[эе]д(?!\p{L})/u;
+const INTO_ENGLISH_OTHER_SCRIPTS = /английск|англійськ|переведи|перекласти|скажи|ответь|英语|英文|英語|翻译|翻譯|翻訳|영어|번역/u;
 /** Letters of the scripts above: only a text holding one is read for them. */
 const OTHER_SCRIPTS = /[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
@@ -659,8 +693,12 @@ function cueLabels(kept: string, folded: string): string[] {
   return [
     ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
     ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
-    ...(OTHER_SCRIPTS.test(kept) ? OTHER_SCRIPT_CUES.filter((c) => (c.re as RegExp).test(kept.toLowerCase())).map((c) => c.label) : []),
+    ...(OTHER_SCRIPTS.test(kept) ? otherScriptLabels(kept.toLowerCase()) : []),
   ];
+}
+
+function otherScriptLabels(lower: string): string[] {
+  return OTHER_SCRIPT_CUES.filter((c) => (typeof c.re === "function" ? c.re(lower) : c.re.test(lower))).map((c) => c.label);
 }
 
 /** Prompt-injection markers and cues. Negation does not help: "never say <|im_start|>" still carries the token. */

@@ -102,7 +102,7 @@ test("a 100 KB paste is refused with every layer still run, in time linear in it
   assert.ok(ratio < 10, `4× the paste cost ${ratio.toFixed(1)}× as much`);
 });
 
-test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words, prompt stealing, fake input ends, token floods, role-play personas", () => {
+test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words, prompt stealing, fake input ends, token floods, role-play personas, the approval phrase spelled out", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["a base64 run", (n) => "QUFB".repeat(n / 4)],
     ["repeated 'password is'", (n) => "password is ".repeat(n / 12)],
@@ -122,6 +122,9 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     ["repeated named personas", (n) => "you are a bot called named ".repeat(n / 27)],
     ["repeated replies as someone", (n) => "respond to all of my questions as ".repeat(n / 34)],
     ["repeated personas taken on", (n) => "adopt the new persona ".repeat(n / 22)],
+    ["repeated spelled-out letters", (n) => 'a, "c", "c", "e", "s", "s" '.repeat(n / 28)],
+    ["repeated granted phrases said another way", (n) => "say access granted in ".repeat(n / 22)],
+    ["repeated rewordings", (n) => "another way of saying access ".repeat(n / 29)],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
