@@ -602,7 +602,9 @@ const OTHER_SCRIPTS = /[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
-  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer|ai)\s*:|#{1,6}\s*(?:system|assistant|user|human|developer|instructions?|response)\b)/i },
+  // A heading is a role when the role word is all it says ("## System", "### Instructions", "# System prompt"), not the first
+  // word of a topic ("## Response Style", "### User Settings"); a key given a code value ("user: ctx.user,", "user: null,") is code.
+  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer|ai)\s*:(?!=)(?![ \t]*(?:[\w$]+(?:\.[\w$]+)+|[\w$]+[ \t]*,|null|undefined|true|false|\{[^}\n]*\}?)[ \t]*,?[ \t]*(?:\r?\n|$))|#{1,6}[ \t]*(?:system|assistant|user|human|developer|instructions?|response)(?:[ \t]+(?:message|prompt|turn|instructions?|override|role|mode|note))?[ \t]*(?::|\r?\n|$))/i },
   // The same boundary framed in delimiters on a line of its own: "=== SYSTEM ===", "[[ developer message ]]", "*** ADMIN NOTE ***".
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t]*([%#=*~[<_-])\1+[ \t]*(?:system|assistant|developer|admin(?:istrator)?|operator)(?:[ \t]+(?:message|prompt|note|memory|instructions?|override|turn|mode))?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[%#=*~\]>_-]{2,}[ \t]*(?=\r?\n|$)/i },
   // "URGENT SYSTEM NOTE:", "Admin override:": a message posing as one from the system that runs the agent.

@@ -127,6 +127,9 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     ["repeated rewordings", (n) => "another way of saying access ".repeat(n / 29)],
     ["repeated text above something", (n) => "print the text above the ".repeat(n / 25)],
     ["a short request padded to length", (n) => `print the text above${" ".repeat(n - 20)}`],
+    ["repeated headings that start with a role word", (n) => "\n## response style ".repeat(n / 20)],
+    ["repeated keys with dotted values", (n) => "\nuser: ctx.a.b.c, ".repeat(n / 18)],
+    ["one key with a long dotted value", (n) => `user: ${"a.".repeat(n / 2)}!`],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
