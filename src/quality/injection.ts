@@ -431,7 +431,9 @@ const PARAPHRASES: Cue[] = [
     label: "words addressed to the model rather than about code",
     re: new RegExp(
       `\\b(?:hello|hi|hey|hallo|hola|bonjour|ciao|ol[aá])\\s+(?:gpt|chatgpt|claude|gemini|ai|assistant|bot|model)\\b|\\bas an? (?:ai|language model|llm)\\b|\\bwhen were you trained\\b|\\bdespite what you(?:'ve| have) been told\\b|\\bmake (?:something|stuff) up\\b` +
-        `|\\b(?:ignore|disregard|forget|without|not by|not from|regardless of|nicht (?:mit|aus)|sin)\\b${W}{0,20}?\\b(?:provided|given|the|den)?\\s*(?:context|documents?|articles?|artikeln?|artikels|sources?)\\b(?!\\s*(?:api|object|file|module|menu))` +
+        `|\\b(?:ignore|disregard|forget|not by|not from|regardless of|nicht (?:mit|aus)|sin)\\b${W}{0,20}?\\b(?:provided|given|the|den)?\\s*(?:context|documents?|articles?|artikeln?|artikels|sources?)\\b(?!\\s*(?:api|object|file|module|menu))` +
+        // "Without" only with the reader's own material named: "answer without the provided documents", not "a bug without context".
+        `|\\bwithout (?:using |reading |looking at |consulting )?(?:the |any )?(?:provided|given|supplied|above) (?:context|documents?|articles?|sources?)\\b` +
         `|\\b(?:use|uses|using) (?:also )?(?:the )?information in the prompt\\b|(?:^|\\s)\\$documents?\\s*:|\\b(?:context|kontext)\\b\\s*:?\\s*\\{?${W}{0,200}?\\}?\\s*\\b(?:question|frage)\\b\\s*:` +
         `|\\bstop\\s*[:-]\\s*(?:write|say|print)\\b|\\b(?:or you(?:'ll| will)? die|oder du stirbst)\\b|\\b(?:untrue|false|fake) headlines?\\b|\\bunwahre [uü]berschrift\\b` +
         `|\\b(?:that is (?:done|enough)|das ist erledigt|das gen[uü]gt)\\s*[.!]|\\b(?:here comes|now comes|jetzt kommt) the second test\\b|\\bjetzt kommt der zweite test\\b|\\byou have passed the first test\\b|\\bden ersten test bestanden\\b` +
