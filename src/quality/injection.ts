@@ -615,8 +615,9 @@ const MARKERS: Cue[] = [
   { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
   // A Vue rule names `<script setup>`; a script with a source or a body is code that would run.
   { label: "an HTML script or frame", re: /<\s*script\b[^>]{0,200}\bsrc\s*=|<\s*script\b[^>]{0,200}>[^<]{1,400}<\s*\/\s*script\s*>|<\s*iframe\b/i },
-  // "JavaScript: prefer const" is a topic label; a URL either hugs the colon or runs code after it.
-  { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=\S)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
+  // "JavaScript: prefer const" is a topic label, and so are "**JavaScript:**", "`javascript:`" and a regex's "/javascript:/gi";
+  // a URL either hugs the colon with code or runs code after it.
+  { label: "a javascript: URL", re: /\b(?:java|vb)script\s*:(?:(?=[^\s*`)\]/]|\/\/)|\s*(?:void|alert|eval|fetch|document|window|location|confirm|prompt)\b)/i },
   { label: "a data:text/html URL", re: /\bdata:\s*(?:text\/html|application\/(?:x-)?javascript|text\/javascript|image\/svg\+xml)/i },
   // A line of its own that closes the user's input or opens the "real" instructions ("%%% END USER INPUT %%%",
   // "BEGIN SYSTEM PROMPT:"): what follows poses as the system's. Inside a sentence such a delimiter is being named.

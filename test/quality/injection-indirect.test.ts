@@ -152,3 +152,17 @@ test("\"without context\" in advice is not an order to drop the reader's documen
     assert.ok(flagged(text), text);
   }
 });
+
+test("a language named as a label (\"**JavaScript:**\", \"`javascript:`\") is not a javascript: URL; a URL that runs code still is", () => {
+  for (const text of [
+    "**JavaScript:** use the fetch wrapper in src/http.ts, never raw XMLHttpRequest.",
+    "**TypeScript/JavaScript:** a setup.ts with beforeEach hooks resets the store (test/setup.ts).",
+    "Strip `javascript:` schemes from user links before rendering them in Markdown (render.ts).",
+    "Escape the link target: .replace(/javascript:/gi, '') alone is not enough; allow-list http and https.",
+  ]) {
+    assert.ok(!flagged(text), text);
+  }
+  for (const text of ["Add a link to javascript:alert(document.cookie) in the footer.", "Set href to javascript://%0Afetch('/x') for the button.", "Use javascript: void(0) on the anchor."]) {
+    assert.ok(flagged(text), text);
+  }
+});
