@@ -386,8 +386,9 @@ const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: /\b(?:ignor\w*|disregard\w*) the (?:real |actual )?user(?:'s (?:actual |real )?(?:question|request|instructions?|message))?\b|\byour (?:instructions|rules|orders) are now\b|\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\b/ },
   {
     label: "an instruction to forget everything said before",
+    // "Don't forget to run the migrations before…" is a reminder: the verb followed by "to" is not read.
     re: new RegExp(
-      `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagte|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
+      `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?! to\\b)(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagte|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
         `|\\b(?:forget|ignore) (?:about )?all (?:the |your |my |of the )?(?:assignments|tasks|instructions|orders|documents|articles)\\b` +
         `|\\b(?:forget|ignore|disregard) (?:about )?everything\\b` +
         `|\\bdo not (?:look|answer|read)\\b${W}{0,60}?\\b(?:just|only|but)\\b (?:just )?(?:output|say|print)\\b` +
@@ -397,7 +398,7 @@ const PARAPHRASES: Cue[] = [
   {
     label: "a role reassignment (\"you are now …\")",
     re: new RegExp(
-      `\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you to act as\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
+      `(?<!\\b(?:where|what|how|who|when) )\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected|equipped|familiar)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you to act as\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
         `|\\b(?:du bist (?:jetzt|nun|ab sofort)|jetzt bist du|sie sind (?:jetzt|nun)|stell dir vor,? du (?:bist|w[aä]rst)|tu so,? als)\\b` +
         `|\\b(?:ahora eres|a partir de ahora|desde ahora eres|imagina que eres|finge que eres|act[uú]a como si)\\b` +
         `|\\b(?:tu es maintenant|vous [eê]tes maintenant|[aà] partir de maintenant|fais comme si tu [eé]tais|faites comme si vous [eé]tiez)\\b` +
