@@ -259,7 +259,9 @@ const NOT_A_PERSONA = "(?!(?:you|we|they|he|she|i|it|one|anyone|someone|everyone
  * A team's own roles name a job and say what to check ("You are the reviewer: check…"); none of these does.
  */
 const ROLE_PLAY = [
-  "\\b(?:let'?s|we (?:are going to|will|shall)|we'?re going to) (?:have |play |do |start |begin )?(?:a |an )?(?:\\w+ )?(?:role-?play\\w*|game)\\b",
+  // A game is one to play ("let's play a little game"), not one to build ("we will start a new game scene").
+  "\\b(?:let'?s|we (?:are going to|will|shall)|we'?re going to) (?:(?:have|play|do|start|begin) )?(?:a |an )?(?:\\w+ )?role-?play\\w*\\b" +
+    "|\\b(?:let'?s|we (?:are going to|will|shall)|we'?re going to) play (?:a |an )?(?:\\w+ )?game\\b",
   `\\b(?:take|taking|takes) on the role of (?:an? )?(?:ai|bot|chatbot|assistant|character|persona)\\b|\\b(?:ai|bot|chatbot|assistant|language model)(?: \\w+)? (?:called|named) ${NOT_A_NAME}`,
   // "adopt the persona of Grimble", "take on ZEST persona"; not "adopt the persona, tools and guardrails defined in…".
   "\\b(?:take on|adopt|assume|embody|become)\\w* (?:(?:the|a|an) (?:\\w+ )?(?:persona|personality) (?:of|called|named)\\b|(?!(?:the|a|an|this|that|its|their|your|our)\\b)[\\w-]+ (?:persona|personality)\\b)",

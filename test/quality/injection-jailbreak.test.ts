@@ -604,6 +604,8 @@ test("role-play personas that order the model to answer as someone else are refu
     "Reply as you would to a colleague: link the failing CI job and the commit that broke it.",
     "The assistant now acts as a proxy for the MCP server; restart it after editing opencode.json.",
     "Run the prompt builder and prompt tester as two personas in the eval harness (eval/prompts.ts).",
+    "In the Unity project we will start a new game scene per level; load it with SceneManager.LoadSceneAsync.",
+    "We are going to ship the game server behind the feature flag in config/flags.ts first.",
   ]) {
     const g = validateLessonText(text);
     assert.ok(!g.issues.some((i) => i.code === "prompt_injection"), `${text}: ${g.issues.map((i) => i.message).join(", ")}`);
