@@ -38,6 +38,7 @@ export async function writeExport(
     }
   }
   const target = existing ? await realpath(path) : path;
+  if (existing) await assertNotDatabase(path, target);
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   const fh = await open(tmp, "wx").catch((e: NodeJS.ErrnoException) => {
     throw cannotWrite(path, e);
@@ -100,6 +101,32 @@ function writeToStream(out: NodeJS.WritableStream, text: string): Promise<void> 
     const done = (e?: Error | null) => (e ? reject(e) : resolve());
     out.write(text, done);
   });
+}
+
+// The first bytes of an SQLite database, and of its write-ahead log (either byte order).
+const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+const WAL_MAGIC = [0x377f0682, 0x377f0683];
+
+/**
+ * `cairn export .swarm/cairn.db` reads like "export the database" and would replace the lessons
+ * with their JSON Lines: a database (or its write-ahead log) is never an export's target.
+ */
+async function assertNotDatabase(path: string, target: string): Promise<void> {
+  const fh = await open(target, "r").catch(() => undefined);
+  if (!fh) return;
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  try {
+    await fh.read(head, 0, head.length, 0);
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+  if (!head.equals(SQLITE_HEADER) && !WAL_MAGIC.includes(head.readUInt32BE(0))) return;
+  const instead = join(dirname(path), "cairn-export.jsonl");
+  throw new CairnError(
+    "INVALID_INPUT",
+    `Cannot write ${path}: it is an SQLite database (or its log), and an export would replace it with JSON Lines. Name a new file, e.g. ${instead}.`,
+    { path },
+  );
 }
 
 /** The user named `path`, not the temp file beside it: say why that path cannot be written. */

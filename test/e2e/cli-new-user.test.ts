@@ -1,0 +1,38 @@
+// What a new user trips over first with plausible wrong input: each case once failed silently or destroyed data.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { sandbox } from "../helpers/cli.js";
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+const LESSON = "Run the migrations with npm run db:migrate before starting the API server locally";
+
+test("export refuses to write over a database (the project's own, or the hive), which stays readable", async () => {
+  const p = sb.project("export-over-db");
+  const added = await sb.json(p, "add", LESSON);
+  assert.equal(added.body.action, "added", added.stderr);
+  const swarmDb = path.join(p, ".swarm", "cairn.db");
+  const before = fs.readFileSync(swarmDb);
+  for (const target of [swarmDb, sb.hive]) {
+    const r = await sb.json(p, "export", target);
+    assert.equal(r.code, 2, `${target}: ${r.stdout}`);
+    assert.equal(r.body.error.code, "INVALID_INPUT");
+    assert.match(r.body.error.message, /SQLite database/);
+    assert.match(r.body.error.message, /\.jsonl/, "the message names what to write instead");
+    assert.equal(fs.readFileSync(target, "latin1").slice(0, 15), "SQLite format 3", `${target} is still a database`);
+  }
+  assert.ok(fs.readFileSync(swarmDb).subarray(0, 100).equals(before.subarray(0, 100)));
+  const listed = await sb.json(p, "list");
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual(listed.body.map((e: { handle: string }) => e.handle), [added.body.handle]);
+  assert.equal(listed.stderr, "", "no damage notice");
+  // An ordinary file is still replaced, as the help says.
+  const backup = path.join(p, "backup.jsonl");
+  fs.writeFileSync(backup, "old\n");
+  const ok = await sb.json(p, "export", backup);
+  assert.equal(ok.code, 0, ok.stdout);
+  assert.equal(ok.body.written, 1);
+});
