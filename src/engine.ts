@@ -44,7 +44,7 @@ import { openTiers, storeFor, tierReadFailed, type Services } from "./services.j
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { ReplayReport } from "./hive/outbox.js";
 import type { TeamHiveStore } from "./hive/team-hive.js";
-import { maskUrl, resolveHiveUrl } from "./store/pg/url.js";
+import { assertHiveFileNotUrl, maskUrl, resolveHiveUrl } from "./store/pg/url.js";
 import { lazyModule } from "./core/lazy.js";
 import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, SourceUsage, Store, VectorSpace } from "./store/store.js";
 import { embeddingFor } from "./embed/service.js";
@@ -163,7 +163,9 @@ export interface PhaseCompleteReport {
 /** Resolves where the hive lives: explicit option, env, config, platform default. */
 export function resolveHivePath(opts: { hivePath?: string; env?: NodeJS.ProcessEnv }, config: CairnConfig): string {
   const env = opts.env ?? process.env;
-  return path.resolve(opts.hivePath ?? env.CAIRN_HIVE ?? config.hive_path ?? path.join(platformDataDir(env), "hive.db"));
+  const chosen = opts.hivePath ?? env.CAIRN_HIVE ?? config.hive_path;
+  if (chosen !== undefined) assertHiveFileNotUrl(chosen, hivePathSetting(opts, config));
+  return path.resolve(chosen ?? path.join(platformDataDir(env), "hive.db"));
 }
 
 /** Which setting chose the hive file, in the words a person changes it by. */

@@ -36,3 +36,28 @@ test("export refuses to write over a database (the project's own, or the hive), 
   assert.equal(ok.code, 0, ok.stdout);
   assert.equal(ok.body.written, 1);
 });
+
+test("a URL where a hive file belongs is refused, never made into a folder named `mysql:` or `postgres:`", async () => {
+  const p = sb.project("hive-url");
+  const cases: Array<{ args: string[]; env?: NodeJS.ProcessEnv; says: RegExp }> = [
+    { args: ["--hive", "mysql://db.internal/team"], says: /--hive.*postgres:\/\// },
+    { args: ["--hive", "https://example.com/hive.db"], says: /--hive.*postgres:\/\// },
+    { args: [], env: { CAIRN_HIVE: "postgres://alice:s3cret@db.internal:5432/team" }, says: /CAIRN_HIVE_URL/ },
+    { args: [], env: { CAIRN_HIVE: "sqlite:///tmp/hive.db" }, says: /CAIRN_HIVE/ },
+  ];
+  for (const c of cases) {
+    const r = await sb.raw(["--project", p, ...c.args, "add", LESSON, "--json"], { cwd: p, env: { ...sb.env, ...c.env } });
+    const what = `${c.args.join(" ")} ${JSON.stringify(c.env ?? {})}`;
+    assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.error.code, "INVALID_CONFIG", what);
+    assert.match(body.error.message, c.says, what);
+    assert.doesNotMatch(r.stdout, /s3cret/, "the password is masked");
+    assert.deepEqual(fs.readdirSync(p).filter((n) => n.endsWith(":")), [], `${what}: no folder named after the URL's scheme`);
+  }
+  // The MCP server and the web page take --hive as their environment: the same refusal, before they start.
+  const mcp = await sb.raw(["--project", p, "--hive", "mysql://db.internal/team", "mcp"], { cwd: p, timeoutMs: 60_000 });
+  assert.equal(mcp.code, 2, mcp.stderr);
+  assert.match(mcp.stderr, /postgres:\/\//);
+  assert.deepEqual(fs.readdirSync(p).filter((n) => n.endsWith(":")), []);
+});

@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import { CairnError } from "../../errors.js";
 import type { Cairn } from "../../engine.js";
 import { isHumanActor } from "../../governance/actors.js";
-import { isPostgresUrl } from "../../store/pg/url.js";
+import { assertHiveFileNotUrl, isPostgresUrl } from "../../store/pg/url.js";
 import { reportError } from "./errors.js";
 import { Output } from "./format.js";
 
@@ -57,7 +57,9 @@ function environment(g: GlobalOptions): NodeJS.ProcessEnv {
 
 /** `--hive` as given: a team database URL passes through untouched; a file path is made absolute. */
 function hiveLocation(hive: string): string {
-  return isPostgresUrl(hive) ? hive.trim() : path.resolve(hive);
+  if (isPostgresUrl(hive)) return hive.trim();
+  assertHiveFileNotUrl(hive, "--hive");
+  return path.resolve(hive);
 }
 
 /**

@@ -1,10 +1,32 @@
 // PostgreSQL connection strings: recognised, and shown only with the password masked (logs, errors, config output, doctor).
 import type { CairnConfig } from "../../config.js";
+import { CairnError } from "../../errors.js";
 
 const URL_RE = /^postgres(ql)?:\/\//i;
 
 export function isPostgresUrl(value: string | undefined): value is string {
   return typeof value === "string" && URL_RE.test(value.trim());
+}
+
+// Any URL: a scheme of two or more characters, then "://" (one letter before ":" is a Windows drive).
+const ANY_URL_RE = /^([a-z][a-z0-9+.-]+):\/\//i;
+
+/**
+ * A hive file setting that holds a URL would become a folder named `mysql:` (or `postgres:`) in the
+ * working directory, holding a local hive nobody meant: refused, saying where a team hive URL goes.
+ */
+export function assertHiveFileNotUrl(value: string, setting: string): void {
+  const url = value.trim();
+  const scheme = ANY_URL_RE.exec(url)?.[1];
+  if (!scheme) return;
+  const urlGoes = setting === "--hive" ? "--hive" : "CAIRN_HIVE_URL (or hive_url in the config)";
+  if (isPostgresUrl(url)) {
+    throw new CairnError("INVALID_CONFIG", `${setting} names a hive file, but it holds a team hive URL (${maskUrl(url)}): put the URL in ${urlGoes} instead.`);
+  }
+  throw new CairnError(
+    "INVALID_CONFIG",
+    `${setting} ${maskUrl(url)} is a ${scheme}:// URL, but a team hive is PostgreSQL only: give a hive file path, or a postgres://user@host:5432/db URL in ${urlGoes}.`,
+  );
 }
 
 /** `postgres://alice:***@db.internal:5432/team` — the password (and any `password=` parameter) replaced. */
