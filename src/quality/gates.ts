@@ -3,9 +3,14 @@ import { normalizeLessonText } from "./normalize.js";
 import { findHarmfulAdvice, findHiddenChars, findInjectionMarkers } from "./safety.js";
 import { findInvisibleChars, INVISIBLE_LABELS, stripInvisibleChars } from "./sanitize.js";
 import { findSecrets } from "./secrets.js";
-import { checkStructure } from "./structure.js";
+import { checkStructure, HARD_MAX_CHARS } from "./structure.js";
 import type { GateOptions, GateResult, QualityIssue } from "./types.js";
 import { checkVagueness } from "./vague.js";
+
+// How much of an oversize lesson the content layers read. Up to here every layer reads all of it (a
+// 100 KB paste with an injection at its end is refused for both); the lesson is refused anyway, and
+// past a few megabytes the rules' regexes ran out of stack ("Maximum call stack size exceeded").
+const CONTENT_WINDOW = HARD_MAX_CHARS * 64;
 
 /**
  * Never returns early: a warning (or a rejection) at one layer must not hide what a later layer
@@ -13,12 +18,12 @@ import { checkVagueness } from "./vague.js";
  */
 export function validateLessonText(text: string, opts: GateOptions = {}): GateResult {
   const trusted = opts.trusted === true;
-  const normal = normalizeLessonText(text);
+  const whole = normalizeLessonText(text);
   // Hidden characters are always taken out of the returned text; untrusted input is also refused for them.
+  const issues: QualityIssue[] = [...checkStructure(stripInvisibleChars(whole), opts)];
+  // Only a lesson the structure layer refused as oversize is ever cut; every layer still runs on what it reads.
+  const normal = whole.length > CONTENT_WINDOW ? whole.slice(0, CONTENT_WINDOW) : whole;
   const clean = stripInvisibleChars(normal);
-  const issues: QualityIssue[] = [];
-
-  issues.push(...checkStructure(clean, opts));
 
   if (trusted) {
     const hidden = findInvisibleChars(normal);

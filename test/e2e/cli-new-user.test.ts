@@ -1,9 +1,10 @@
 // What a new user trips over first with plausible wrong input: each case once failed silently or destroyed data.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { sandbox } from "../helpers/cli.js";
+import { BIN, sandbox } from "../helpers/cli.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -60,4 +61,21 @@ test("a URL where a hive file belongs is refused, never made into a folder named
   assert.equal(mcp.code, 2, mcp.stderr);
   assert.match(mcp.stderr, /postgres:\/\//);
   assert.deepEqual(fs.readdirSync(p).filter((n) => n.endsWith(":")), []);
+});
+
+test("a pasted log of megabytes is refused as too long, not a crash (every layer still judges it)", async () => {
+  const p = sb.project("huge-stdin");
+  // One unbroken run of letters: a regex that backtracks per character ran out of stack on it.
+  const huge = "a".repeat(10_000_000);
+  const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(process.execPath, [BIN, "--project", p, "add", "-", "--json"], { cwd: p, env: sb.env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(huge);
+  });
+  assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
+  const body = JSON.parse(r.stdout);
+  assert.equal(body.action, "rejected");
+  assert.ok(body.issues.some((i: { code: string }) => i.code === "oversize"), r.stdout.slice(0, 600));
+  assert.doesNotMatch(r.stderr, /stack/i);
 });

@@ -239,3 +239,11 @@ test("a line of marks stays linear in the fake-end-of-input rule: hyphens, under
     assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
   }
 });
+
+test("a paste of megabytes (one run of letters, of lines, of dashes) is refused as oversize, never a stack overflow", () => {
+  for (const [name, text] of [["letters", "a".repeat(10_000_000)], ["lines", "x\n".repeat(5_000_000)], ["dashes", "-".repeat(10_000_000)]] as const) {
+    const r = validateLessonText(text);
+    assert.equal(r.ok, false, name);
+    assert.ok(rejects(r.issues).some((i) => i.code === "oversize"), name);
+  }
+});
