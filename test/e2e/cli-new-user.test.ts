@@ -79,3 +79,15 @@ test("a pasted log of megabytes is refused as too long, not a crash (every layer
   assert.ok(body.issues.some((i: { code: string }) => i.code === "oversize"), r.stdout.slice(0, 600));
   assert.doesNotMatch(r.stderr, /stack/i);
 });
+
+test("--project naming a file is refused like a missing folder, by read commands and doctor too", async () => {
+  const file = path.join(sb.project("project-file"), "notes.txt");
+  fs.writeFileSync(file, "not a project\n");
+  for (const args of [["list"], ["recall", "auth middleware"], ["doctor"], ["stats"]]) {
+    const r = await sb.json(file, ...args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}`);
+    assert.equal(r.body.error.code, "INVALID_INPUT", args.join(" "));
+    assert.match(r.body.error.message, /is a file, not a folder/, args.join(" "));
+  }
+  assert.equal(fs.readFileSync(file, "utf8"), "not a project\n");
+});

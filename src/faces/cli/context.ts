@@ -97,9 +97,23 @@ export interface OpenOptions {
   lenientConfig?: boolean;
 }
 
-/** No command conjures a project out of a typo'd path, `init` and `ui` included: `.swarm/` is made in a folder that exists. */
+/**
+ * No command conjures a project out of a typo'd path, `init` and `ui` included: `.swarm/` is made in a
+ * folder that exists. A file is no project either (read commands used to answer "no entries", doctor "ok").
+ */
 export function assertProjectExists(projectDir: string): void {
-  if (fs.existsSync(projectDir)) return;
+  // ENOTDIR (a path through a file) reads as "does not exist", as ENOENT does.
+  const stat = (() => {
+    try {
+      return fs.statSync(projectDir);
+    } catch {
+      return undefined;
+    }
+  })();
+  if (stat?.isDirectory()) return;
+  if (stat) {
+    throw new CairnError("INVALID_INPUT", `Project directory ${projectDir} is a file, not a folder. Give --project the project's folder, e.g. ${path.dirname(projectDir)}.`);
+  }
   throw new CairnError(
     "INVALID_INPUT",
     `Project directory ${projectDir} does not exist. Check the --project path, or create the folder first (mkdir -p ${/^[\w./:\\-]+$/.test(projectDir) ? projectDir : JSON.stringify(projectDir)}).`,
