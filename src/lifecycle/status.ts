@@ -124,7 +124,14 @@ function requestFlag(actor: string, reason: string): string {
   return flag.length <= 200 ? flag : flag.slice(0, 199) + "…";
 }
 
-async function setStatus(loc: Located, status: Status, actor: string, type: "quarantined" | "restored" | "archived", reason?: string): Promise<Entry> {
+/** The schema keeps a status reason to 500 characters; a pasted log or stack trace is cut to fit, visibly. */
+const REASON_MAX = 500;
+function fittedReason(reason: string): string {
+  return reason.length <= REASON_MAX ? reason : reason.slice(0, REASON_MAX - 1) + "…";
+}
+
+async function setStatus(loc: Located, status: Status, actor: string, type: "quarantined" | "restored" | "archived", given?: string): Promise<Entry> {
+  const reason = given ? fittedReason(given) : undefined;
   return loc.store.updateEntry(
     loc.entry.id,
     (e) => {
@@ -145,7 +152,7 @@ async function setStatus(loc: Located, status: Status, actor: string, type: "qua
 export async function quarantineEntry(s: Services, ref: string, reason: string, actor: string): Promise<StatusChange> {
   const loc = await locate(s, ref);
   if (loc.entry.lifecycle.status === "quarantined") return loc.entry;
-  const why = reason || "quarantined without a reason";
+  const why = fittedReason(reason || "quarantined without a reason");
   if (protectedFrom(loc.entry, actor)) {
     const flag = requestFlag(actor, why);
     const mine = `${QUARANTINE_REQUEST}${actor.slice(0, 60)}:`;
@@ -156,7 +163,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
         e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !f.startsWith(mine)), flag];
         return e;
       },
-      { type: "quarantine_requested", actor, data: { reason: why.slice(0, 500) } },
+      { type: "quarantine_requested", actor, data: { reason: why } },
     );
   }
   const done = await loc.store.updateEntry(

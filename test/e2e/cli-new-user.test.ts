@@ -91,3 +91,18 @@ test("--project naming a file is refused like a missing folder, by read commands
   }
   assert.equal(fs.readFileSync(file, "utf8"), "not a project\n");
 });
+
+test("a long pasted reason for quarantine or archive is kept (cut to fit), not an internal error", async () => {
+  const p = sb.project("long-reason");
+  const reason = "the stack trace from the failing deploy: " + "at handler (src/api/server.ts:42) ".repeat(60);
+  for (const cmd of ["quarantine", "archive"]) {
+    const added = await sb.json(p, "add", `${LESSON} (${cmd})`);
+    assert.equal(added.body.action, "added", added.stdout);
+    const r = await sb.json(p, cmd, added.body.handle, reason);
+    assert.equal(r.code, 0, `${cmd}: ${r.stdout}${r.stderr}`);
+    const shown = await sb.json(p, "show", added.body.handle);
+    const kept: string = shown.body.entry.lifecycle.status_reason;
+    assert.ok(kept.length <= 500 && kept.startsWith("the stack trace from the failing deploy"), `${cmd}: ${kept}`);
+    assert.ok(kept.endsWith("…"), "the cut is visible");
+  }
+});
