@@ -3,6 +3,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { BIN, sandbox } from "../helpers/cli.js";
 
@@ -104,5 +105,24 @@ test("a long pasted reason for quarantine or archive is kept (cut to fit), not a
     const kept: string = shown.body.entry.lifecycle.status_reason;
     assert.ok(kept.length <= 500 && kept.startsWith("the stack trace from the failing deploy"), `${cmd}: ${kept}`);
     assert.ok(kept.endsWith("…"), "the cut is visible");
+  }
+});
+
+test("a second `cairn ui` (or `mcp --http`) on a taken port says so and what to pass instead; `ui --json` errors are JSON", async () => {
+  const p = sb.project("port-taken");
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  const port = String((taken.address() as net.AddressInfo).port);
+  try {
+    const ui = await sb.raw(["--project", p, "ui", "--port", port, "--json"], { timeoutMs: 60_000 });
+    assert.equal(ui.code, 1, ui.stdout + ui.stderr);
+    const body = JSON.parse(ui.stdout);
+    assert.equal(body.error.code, "IO_ERROR");
+    assert.match(body.error.message, new RegExp(`port ${port} .*already in use.*--port 0`, "i"));
+    const mcp = await sb.raw(["--project", p, "mcp", "--http", "--port", port], { timeoutMs: 60_000 });
+    assert.equal(mcp.code, 1, mcp.stderr);
+    assert.match(mcp.stderr, new RegExp(`port ${port} .*already in use.*--port 0`, "i"));
+  } finally {
+    taken.close();
   }
 });

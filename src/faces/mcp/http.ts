@@ -10,6 +10,7 @@ import { ProjectPool } from "./projects.js";
 import { createCairnMcpServer, type CairnMcpSession } from "./server.js";
 import type { McpHandle } from "./stdio.js";
 import { DEFAULT_HTTP_PORT, MCP_PATH } from "./defaults.js";
+import { listenError } from "../../core/listen-error.js";
 
 export { DEFAULT_HTTP_PORT, MCP_PATH };
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -122,9 +123,10 @@ export async function runHttpServer(opts: HttpServerOptions = {}): Promise<HttpH
   }, 60_000);
   sweeper.unref();
 
+  const wanted = opts.port ?? DEFAULT_HTTP_PORT;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? DEFAULT_HTTP_PORT, host, () => resolve());
+    server.once("error", (e) => reject(listenError(e, host, wanted, "`cairn mcp --http`")));
+    server.listen(wanted, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") ? `[${host}]` : host;

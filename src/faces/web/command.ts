@@ -35,10 +35,11 @@ Examples:
   $ CAIRN_UI_TOKEN="$(openssl rand -hex 24)" cairn ui --host 0.0.0.0`,
     )
     .action(async (flags: UiFlags, cmd: Command) => {
-      const [{ runUiServer }, { isCairnError }, { assertProjectExists, invocation }] = await Promise.all([
+      const [{ runUiServer }, { assertProjectExists, invocation }, { reportError }, { Output }] = await Promise.all([
         import("./server.js"),
-        import("../../errors.js"),
         import("../cli/context.js"),
+        import("../cli/errors.js"),
+        import("../cli/format.js"),
       ]);
       try {
         // The global flags as every command reads them: a postgres:// --hive is a URL, not a file path.
@@ -55,8 +56,8 @@ Examples:
         process.once("SIGTERM", stop);
         await handle.closed;
       } catch (e) {
-        process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = isCairnError(e) && (e.code === "INVALID_CONFIG" || e.code === "INVALID_INPUT") ? 2 : 1;
+        // As every command reports: with --json, the error is the one JSON value on stdout.
+        process.exitCode = reportError(e, new Output(Boolean(cmd.optsWithGlobals<{ json?: boolean }>().json)));
       }
     });
 }

@@ -9,6 +9,7 @@ import { checkBinding, isLoopbackHost } from "../mcp/http-guard.js";
 import { createUiApp } from "./app.js";
 import { Assets } from "./assets.js";
 import { cleanName, randomToken } from "./security.js";
+import { listenError } from "../../core/listen-error.js";
 
 export const DEFAULT_UI_PORT = 7392;
 
@@ -105,7 +106,7 @@ export async function runUiServer(opts: UiServerOptions): Promise<UiHandle> {
     });
     server = await new Promise<Server>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
-      s.once("error", reject);
+      s.once("error", (e) => reject(listenError(e, host, port, "`cairn ui`")));
     });
   } catch (e) {
     await cairn.close();
