@@ -126,3 +126,11 @@ test("a second `cairn ui` (or `mcp --http`) on a taken port says so and what to 
     taken.close();
   }
 });
+
+test("add --from-file naming a folder says which path is a folder", async () => {
+  const p = sb.project("from-file-dir");
+  const r = await sb.json(p, "add", "--from-file", p);
+  assert.equal(r.code, 1, r.stdout);
+  assert.equal(r.body.error.code, "IO_ERROR");
+  assert.equal(r.body.error.message, `Cannot read ${p}: it is a folder; name a YAML or JSON lesson file in it.`);
+});

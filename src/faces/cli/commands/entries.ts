@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { decodeText } from "../../../core/decode.js";
+import { CairnError } from "../../../errors.js";
 import { derivedFromLabel } from "../../../core/derived-from.js";
 import { linkLabel, withHandles, type EntryLinks } from "../../../core/entry-links.js";
 import type { Entry, NewEntryInput } from "../../../core/entry.js";
@@ -128,7 +129,7 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
 export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string, out?: Output): Promise<LessonInput> {
   const { inputFromFields, parseLessonFile } = await import("../../../governance/structured.js");
   const file = fromFile && fromFile !== "-" ? path.resolve(fromFile) : undefined;
-  const base = fromFile ? parseLessonFile(file ? decodeText(fs.readFileSync(file)) : readStdin(), file ?? "<stdin>") : {};
+  const base = fromFile ? parseLessonFile(file ? readLessonFile(file) : readStdin(), file ?? "<stdin>") : {};
   if (base.ignored_keys) {
     out?.note(`note: ${base.ignored_keys.join(", ")} in ${file ? path.basename(file) : "the document"} not applied: Cairn keeps a lesson's status, approvals and usage itself (a person approves with cairn approve).`);
   }
@@ -184,6 +185,14 @@ function number(v: string): number {
   const n = Number(v);
   if (v.trim() === "" || Number.isNaN(n)) throw new InvalidArgumentError("must be a number.");
   return n;
+}
+
+/** A --from-file document as text; a folder is named as such (the bare read error said "Cannot read: is a directory", no path). */
+function readLessonFile(file: string): string {
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CairnError("IO_ERROR", `Cannot read ${file}: it is a folder; name a YAML or JSON lesson file in it.`, { path: file });
+  }
+  return decodeText(fs.readFileSync(file));
 }
 
 /** Standard input as text: what a Windows shell pipes may be UTF-16 with a byte-order mark. */
