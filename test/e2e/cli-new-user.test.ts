@@ -134,3 +134,11 @@ test("add --from-file naming a folder says which path is a folder", async () => 
   assert.equal(r.body.error.code, "IO_ERROR");
   assert.equal(r.body.error.message, `Cannot read ${p}: it is a folder; name a YAML or JSON lesson file in it.`);
 });
+
+test("hive push --to with a non-PostgreSQL URL is not told to pull into a file named after that URL", async () => {
+  const p = sb.project("hive-push-url");
+  const r = await sb.json(p, "hive", "push", "--to", "mysql://db.internal/team");
+  assert.equal(r.code, 2, r.stdout);
+  assert.doesNotMatch(r.body.error.message, /hive pull --to mysql:/);
+  assert.match(r.body.error.message, /postgres:\/\//);
+});

@@ -11,13 +11,18 @@ export function isPostgresUrl(value: string | undefined): value is string {
 // Any URL: a scheme of two or more characters, then "://" (one letter before ":" is a Windows drive).
 const ANY_URL_RE = /^([a-z][a-z0-9+.-]+):\/\//i;
 
+/** The scheme of anything written as a URL (`mysql`, `https`, `postgres`); undefined for a file path. */
+export function urlScheme(value: string): string | undefined {
+  return ANY_URL_RE.exec(value.trim())?.[1];
+}
+
 /**
  * A hive file setting that holds a URL would become a folder named `mysql:` (or `postgres:`) in the
  * working directory, holding a local hive nobody meant: refused, saying where a team hive URL goes.
  */
 export function assertHiveFileNotUrl(value: string, setting: string): void {
   const url = value.trim();
-  const scheme = ANY_URL_RE.exec(url)?.[1];
+  const scheme = urlScheme(url);
   if (!scheme) return;
   const urlGoes = setting === "--hive" ? "--hive" : "CAIRN_HIVE_URL (or hive_url in the config)";
   if (isPostgresUrl(url)) {

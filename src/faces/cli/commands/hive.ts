@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { counted } from "../../../core/counted.js";
 import { CairnError } from "../../../errors.js";
 import type { CopyReport } from "../../../hive/copy.js";
-import { isPostgresUrl, maskUrl } from "../../../store/pg/url.js";
+import { isPostgresUrl, maskUrl, urlScheme } from "../../../store/pg/url.js";
 import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
 
@@ -59,7 +59,13 @@ Examples:
         const config = await configOf(inv);
         const to = flags.to ?? config.hive_url;
         if (!to) throw new CairnError("INVALID_INPUT", "Give the team database: --to postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
-        if (!isPostgresUrl(to)) throw notTeamDatabase("--to", to, "push copies a hive file into a team database; to copy the team hive into a file, run `cairn hive pull --to " + maskUrl(to) + "`");
+        if (!isPostgresUrl(to)) {
+          // A file path means push and pull were swapped; another database's URL is not a file to pull into.
+          const instead = urlScheme(String(to))
+            ? "a team hive is PostgreSQL only (postgres://user@host:5432/db)"
+            : "push copies a hive file into a team database; to copy the team hive into a file, run `cairn hive pull --to " + maskUrl(to) + "`";
+          throw notTeamDatabase("--to", to, instead);
+        }
         const { resolveHivePath } = await import("../../../engine.js");
         const from = flags.from ?? resolveHivePath({ env: inv.env, ...(inv.hivePath && !isPostgresUrl(inv.hivePath) ? { hivePath: inv.hivePath } : {}) }, config);
         printCopy(inv, "pushed", await transfer(from, to, config, inv));
