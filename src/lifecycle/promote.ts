@@ -5,7 +5,7 @@ import { CairnError } from "../errors.js";
 import type { Services } from "../services.js";
 import { distinctConfirmations } from "./confirm.js";
 import { hasNegativeFeedback } from "./feedback.js";
-import { locate } from "./status.js";
+import { hiveCopyOf, locate } from "./status.js";
 import { writeHiveLesson } from "../hive/outbox.js";
 import type { WriteResult } from "./write.js";
 
@@ -61,22 +61,6 @@ async function markPromoted(s: Services, e: Entry, hiveId: string, route: Promot
     },
     { type: "promoted", actor, data: { route, hive_id: hiveId } },
   );
-}
-
-/**
- * The hive copy a promoted swarm entry went up as (its latest `promoted` event), or null once that copy
- * was removed. Undefined when the hive cannot say (unreachable): the entry then counts as still there.
- */
-async function hiveCopyOf(s: Services, e: Entry): Promise<Entry | null | undefined> {
-  // Oldest first: read them all (a rare, manual path), so a re-promotion's newer event is not cut off.
-  const events = await s.swarm.listEvents(e.id, 1_000_000);
-  const hiveId = [...events].reverse().find((ev) => ev.type === "promoted" && typeof ev.data.hive_id === "string")?.data.hive_id as string | undefined;
-  if (!hiveId || !s.hive) return undefined;
-  try {
-    return (await s.hive.getEntry(hiveId)) ?? null;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function promoteEntry(s: Services, ref: string, actor: string, route: PromotionRoute = "manual"): Promise<PromotionResult> {

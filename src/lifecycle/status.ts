@@ -112,6 +112,55 @@ async function restoreOriginals(s: Services, hive: Entry, actor: string): Promis
   return also;
 }
 
+/**
+ * The hive copy a promoted swarm entry went up as (its latest `promoted` event), or null once that copy
+ * was removed. Undefined when the hive cannot say (unreachable): the entry then counts as still there.
+ */
+export async function hiveCopyOf(s: Services, e: Entry): Promise<Entry | null | undefined> {
+  // Oldest first: read them all (a rare, manual path), so a re-promotion's newer event is not cut off.
+  const events = await s.swarm.listEvents(e.id, 1_000_000);
+  const hiveId = [...events].reverse().find((ev) => ev.type === "promoted" && typeof ev.data.hive_id === "string")?.data.hive_id as string | undefined;
+  if (!hiveId || !s.hive) return undefined;
+  try {
+    return (await s.hive.getEntry(hiveId)) ?? null;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Statuses in which a lesson no longer reaches agents. */
+const RETIRED: readonly Status[] = ["quarantined", "archived", "superseded"];
+
+/**
+ * Quarantining a promoted original is quarantining its lesson: agents read the hive copy, not the
+ * original (a record of origin), so hiding only the original would leave the same text in every
+ * project's prompts, this one's included. The hive copy is quarantined instead, which takes this
+ * original with it (quarantineOriginals); undefined when there is no live copy to go through.
+ */
+async function quarantineThroughHiveCopy(s: Services, original: Entry, why: string, actor: string): Promise<StatusChange | undefined> {
+  if (original.tier !== "swarm" || original.lifecycle.status !== "promoted") return undefined;
+  const copy = await hiveCopyOf(s, original);
+  if (!copy || RETIRED.includes(copy.lifecycle.status)) return undefined;
+  const done = await quarantineEntry(s, copy.id, why, actor);
+  const now = await s.swarm.getEntry(original.id);
+  if (!now || now.lifecycle.status !== "quarantined") return undefined;
+  return { ...now, also: [{ id: done.id, handle: done.handle, status: done.lifecycle.status }] };
+}
+
+/** Restoring an original that went with its hive copy restores the copy, which brings the original back as promoted. */
+async function restoreThroughHiveCopy(s: Services, original: Entry, actor: string): Promise<StatusChange | undefined> {
+  if (original.tier !== "swarm" || original.lifecycle.status !== "quarantined" || !s.hive) return undefined;
+  const events = await s.swarm.listEvents(original.id, 1_000_000);
+  const hiveId = [...events].reverse().find((ev) => ev.type === "quarantined")?.data.hive_id;
+  if (typeof hiveId !== "string") return undefined;
+  const copy = await s.hive.getEntry(hiveId).catch(() => undefined);
+  if (!copy || copy.lifecycle.status !== "quarantined") return undefined;
+  const done = await restoreEntry(s, copy.id, actor);
+  const now = await s.swarm.getEntry(original.id);
+  if (!now || now.lifecycle.status === "quarantined") return undefined;
+  return { ...now, also: [{ id: done.id, handle: done.handle, status: done.lifecycle.status }] };
+}
+
 /** The flag an agent's quarantine request leaves on an approved lesson, until a person decides. */
 export const QUARANTINE_REQUEST = "quarantine-requested:";
 
@@ -166,6 +215,8 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
       { type: "quarantine_requested", actor, data: { reason: why } },
     );
   }
+  const lineage = await quarantineThroughHiveCopy(s, loc.entry, why, actor);
+  if (lineage) return lineage;
   const done = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
@@ -233,6 +284,8 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
     throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined, archived or superseded; nothing to restore.`);
   }
   await assertMayRestore(loc, actor);
+  const lineage = await restoreThroughHiveCopy(s, loc.entry, actor);
+  if (lineage) return lineage;
   // The gates load only when something is restored: reads that locate an entry must not pay for them.
   const { validateLessonText } = await import("../quality/gates.js");
   const imported = loc.entry.provenance.derived_from.kind === "import";

@@ -77,3 +77,46 @@ test("cli: `cairn quarantine H-n` says the project original went with it; `cairn
   const back = await sb.json(p, "show", added.body.handle);
   assert.match(JSON.stringify(back.body), /"status":"promoted"/);
 });
+
+test("engine: a person quarantining the promoted S-n quarantines its hive copy too — the same lesson no longer reaches any agent, here or elsewhere; restoring S-n brings both back", async () => {
+  // Seed 000: a quarantined lesson must not influence prompts; after a promotion agents read the hive copy, not the original.
+  const box = makeSandbox();
+  const a = await openCairn({ projectDir: addProject(box, "alpha"), hivePath: box.hivePath, env: box.env });
+  const b = await openCairn({ projectDir: addProject(box, "beta"), hivePath: box.hivePath, env: box.env });
+  try {
+    const added = await a.add({ lesson: LESSON, category: "architecture" });
+    const promoted = await a.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    const q = await a.quarantine(added.id!, "wrong for our driver", "human:alice");
+    assert.equal(q.lifecycle.status, "quarantined");
+    assert.deepEqual(q.also?.map((x) => x.id), [promoted.id], "the hive copy went with its original");
+    assert.equal((await a.get(promoted.id!)).lifecycle.status, "quarantined");
+    for (const c of [a, b]) {
+      const block = await c.inject(TASK, { recordShown: false });
+      assert.ok(!block.entries.some((e) => e.id === added.id || e.id === promoted.id), block.text);
+      assert.ok(!(await c.recall(TASK.task)).some((h) => h.entry.id === promoted.id || h.entry.id === added.id));
+    }
+    const r = await a.restore(added.id!, "human:alice");
+    assert.equal(r.lifecycle.status, "promoted", "the original comes back as the record of its promotion");
+    assert.notEqual((await a.get(promoted.id!)).lifecycle.status, "quarantined");
+    assert.ok((await b.inject(TASK, { recordShown: false })).entries.some((e) => e.id === promoted.id));
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(box);
+  }
+});
+
+test("cli: `cairn quarantine S-n` of a promoted lesson names its hive copy as gone with it, and `cairn recall` finds neither", async () => {
+  const p = sb.project("lineage-original");
+  const added = await sb.json(p, "add", LESSON, "--category", "architecture");
+  const promoted = await sb.json(p, "promote", "--from-swarm", added.body.handle);
+  assert.equal(promoted.code, 0, promoted.stderr);
+  const q = await sb.run(p, "quarantine", added.body.handle, "wrong for our driver");
+  assert.equal(q.code, 0, q.stderr);
+  assert.match(q.stdout, new RegExp(`its hive copy ${promoted.body.handle} \\(quarantined\\)`), q.stdout);
+  const found = await sb.json(p, "recall", TASK.task);
+  assert.ok(!JSON.stringify(found.body).includes(promoted.body.id ?? promoted.body.handle), JSON.stringify(found.body));
+  const r = await sb.run(p, "restore", added.body.handle);
+  assert.match(r.stdout, new RegExp(`restored ${added.body.handle} \\(promoted\\)\\n  and its hive copy ${promoted.body.handle} \\(candidate\\)`), r.stdout);
+});

@@ -12,7 +12,9 @@ import { lessonInput, lessonOptions, reportWrite } from "./entries.js";
 function changed(inv: Invocation, verb: string, e: StatusChange): void {
   if (inv.out.json) return inv.out.print(e);
   inv.out.line(`${verb} ${e.handle} (${e.lifecycle.status})`);
-  for (const a of e.also ?? []) inv.out.line(`  and this project's original ${a.handle} it was promoted from (${a.status})`);
+  // A hive copy takes this project's original with it; a promoted original takes its hive copy.
+  const which = e.tier === "hive" ? (h: string) => `this project's original ${h} it was promoted from` : (h: string) => `its hive copy ${h}`;
+  for (const a of e.also ?? []) inv.out.line(`  and ${which(a.handle)} (${a.status})`);
 }
 
 function simple(program: Command, name: string, description: string, example: string): Command {
