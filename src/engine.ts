@@ -551,7 +551,7 @@ export class Cairn {
     return restoreEntry(this.services, ref, actor);
   }
 
-  async archive(ref: string, reason?: string, actor = this.actor): Promise<Entry> {
+  async archive(ref: string, reason?: string, actor = this.actor): Promise<StatusChange> {
     this.assertOpenTo(actor);
     await this.hideDraft(ref, actor);
     return archiveEntry(this.services, ref, reason, actor);

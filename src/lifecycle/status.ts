@@ -67,36 +67,39 @@ async function originalsHere(s: Services, hive: Entry, statuses: readonly Status
   for await (const e of s.swarm.iterateEntries({ statuses })) {
     if (found.has(e.id)) continue;
     const events = await s.swarm.listEvents(e.id, 1000);
-    const last = [...events].reverse().find((ev) => ev.type === "promoted" || ev.type === "quarantined");
+    const last = [...events].reverse().find((ev) => ev.type === "promoted" || ev.type === "quarantined" || ev.type === "archived");
     if (last?.data.hive_id === hive.id) found.set(e.id, e);
   }
   return [...found.values()];
 }
 
-async function quarantineOriginals(s: Services, hive: Entry, why: string, actor: string): Promise<StatusChange["also"]> {
+/** How a lesson leaves circulation together with its lineage: quarantined (suspect) or archived (retired). */
+type Retirement = "quarantined" | "archived";
+
+async function retireOriginals(s: Services, hive: Entry, status: Retirement, why: string, actor: string): Promise<StatusChange["also"]> {
   const also: NonNullable<StatusChange["also"]> = [];
   for (const e of await originalsHere(s, hive, ["promoted"])) {
     if (protectedFrom(e, actor)) continue;
     const done = await s.swarm.updateEntry(
       e.id,
       (x) => {
-        x.lifecycle.status = "quarantined";
-        x.lifecycle.status_reason = `its hive copy ${hive.handle} was quarantined: ${why}`.slice(0, 500);
+        x.lifecycle.status = status;
+        x.lifecycle.status_reason = `its hive copy ${hive.handle} was ${status}: ${why}`.slice(0, 500);
         return x;
       },
-      { type: "quarantined", actor, data: { from: e.lifecycle.status, reason: why, hive_id: hive.id } },
+      { type: status, actor, data: { from: e.lifecycle.status, reason: why, hive_id: hive.id } },
     );
     also.push({ id: done.id, handle: done.handle, status: done.lifecycle.status });
   }
   return also;
 }
 
-/** Only originals that went with this hive copy come back with it (their last quarantine names it), as the promoted record they were. */
+/** Only originals that went with this hive copy come back with it (their last quarantine or archive names it), as the promoted record they were. */
 async function restoreOriginals(s: Services, hive: Entry, actor: string): Promise<StatusChange["also"]> {
   const also: NonNullable<StatusChange["also"]> = [];
-  for (const e of await originalsHere(s, hive, ["quarantined"])) {
+  for (const e of await originalsHere(s, hive, ["quarantined", "archived"])) {
     const events = await s.swarm.listEvents(e.id, 1000);
-    const last = [...events].reverse().find((ev) => ev.type === "quarantined");
+    const last = [...events].reverse().find((ev) => ev.type === e.lifecycle.status);
     if (last?.data.hive_id !== hive.id) continue;
     const done = await s.swarm.updateEntry(
       e.id,
@@ -105,7 +108,7 @@ async function restoreOriginals(s: Services, hive: Entry, actor: string): Promis
         x.lifecycle.status_reason = `promoted to hive as ${hive.id}; restored with it`;
         return x;
       },
-      { type: "restored", actor, data: { from: "quarantined", hive_id: hive.id } },
+      { type: "restored", actor, data: { from: e.lifecycle.status, hive_id: hive.id } },
     );
     also.push({ id: done.id, handle: done.handle, status: done.lifecycle.status });
   }
@@ -132,32 +135,35 @@ export async function hiveCopyOf(s: Services, e: Entry): Promise<Entry | null | 
 const RETIRED: readonly Status[] = ["quarantined", "archived", "superseded"];
 
 /**
- * Quarantining a promoted original is quarantining its lesson: agents read the hive copy, not the
- * original (a record of origin), so hiding only the original would leave the same text in every
- * project's prompts, this one's included. The hive copy is quarantined instead, which takes this
- * original with it (quarantineOriginals); undefined when there is no live copy to go through.
+ * Quarantining or archiving a promoted original is retiring its lesson: agents read the hive copy, not
+ * the original (a record of origin), so retiring only the original would leave the same text in every
+ * project's prompts, this one's included. The hive copy is retired instead, which takes this original
+ * with it (retireOriginals); undefined when there is no live copy to go through, or (archive) the copy
+ * is one a person approved and this actor is not a person: then only the original is retired.
  */
-async function quarantineThroughHiveCopy(s: Services, original: Entry, why: string, actor: string): Promise<StatusChange | undefined> {
+async function retireThroughHiveCopy(s: Services, original: Entry, status: Retirement, why: string, actor: string): Promise<StatusChange | undefined> {
   if (original.tier !== "swarm" || original.lifecycle.status !== "promoted") return undefined;
   const copy = await hiveCopyOf(s, original);
   if (!copy || RETIRED.includes(copy.lifecycle.status)) return undefined;
-  const done = await quarantineEntry(s, copy.id, why, actor);
+  if (status === "archived" && protectedFrom(copy, actor)) return undefined;
+  const done = status === "quarantined" ? await quarantineEntry(s, copy.id, why, actor) : await archiveEntry(s, copy.id, why, actor);
   const now = await s.swarm.getEntry(original.id);
-  if (!now || now.lifecycle.status !== "quarantined") return undefined;
+  if (!now || now.lifecycle.status !== status) return undefined;
   return { ...now, also: [{ id: done.id, handle: done.handle, status: done.lifecycle.status }] };
 }
 
 /** Restoring an original that went with its hive copy restores the copy, which brings the original back as promoted. */
 async function restoreThroughHiveCopy(s: Services, original: Entry, actor: string): Promise<StatusChange | undefined> {
-  if (original.tier !== "swarm" || original.lifecycle.status !== "quarantined" || !s.hive) return undefined;
+  const status = original.lifecycle.status;
+  if (original.tier !== "swarm" || (status !== "quarantined" && status !== "archived") || !s.hive) return undefined;
   const events = await s.swarm.listEvents(original.id, 1_000_000);
-  const hiveId = [...events].reverse().find((ev) => ev.type === "quarantined")?.data.hive_id;
+  const hiveId = [...events].reverse().find((ev) => ev.type === status)?.data.hive_id;
   if (typeof hiveId !== "string") return undefined;
   const copy = await s.hive.getEntry(hiveId).catch(() => undefined);
-  if (!copy || copy.lifecycle.status !== "quarantined") return undefined;
+  if (!copy || copy.lifecycle.status !== status) return undefined;
   const done = await restoreEntry(s, copy.id, actor);
   const now = await s.swarm.getEntry(original.id);
-  if (!now || now.lifecycle.status === "quarantined") return undefined;
+  if (!now || now.lifecycle.status === status) return undefined;
   return { ...now, also: [{ id: done.id, handle: done.handle, status: done.lifecycle.status }] };
 }
 
@@ -215,7 +221,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
       { type: "quarantine_requested", actor, data: { reason: why } },
     );
   }
-  const lineage = await quarantineThroughHiveCopy(s, loc.entry, why, actor);
+  const lineage = await retireThroughHiveCopy(s, loc.entry, "quarantined", why, actor);
   if (lineage) return lineage;
   const done = await loc.store.updateEntry(
     loc.entry.id,
@@ -229,7 +235,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
     { type: "quarantined", actor, data: { from: loc.entry.lifecycle.status, reason: why } },
   );
   if (loc.store.tier !== "hive") return done;
-  const also = await quarantineOriginals(s, done, why, actor);
+  const also = await retireOriginals(s, done, "quarantined", why, actor);
   return also?.length ? { ...done, also } : done;
 }
 
@@ -336,10 +342,16 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   return also?.length ? { ...restored, also } : restored;
 }
 
-export async function archiveEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<Entry> {
+export async function archiveEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<StatusChange> {
   const loc = await locate(s, ref);
   assertMayRetire(loc.entry, actor, "archive");
-  return setStatus(loc, "archived", actor, "archived", reason ?? "archived by request");
+  const why = reason ?? "archived by request";
+  const lineage = await retireThroughHiveCopy(s, loc.entry, "archived", why, actor);
+  if (lineage) return lineage;
+  const done = await setStatus(loc, "archived", actor, "archived", why);
+  if (loc.store.tier !== "hive") return done;
+  const also = await retireOriginals(s, done, "archived", why, actor);
+  return also?.length ? { ...done, also } : done;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Quarantining a promoted lesson's hive copy hides its project original too, and restoring the copy brings both back.
+// Quarantining or archiving a promoted lesson — its hive copy or its project original — retires both; restoring either brings both back.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { withCairn } from "../helpers/engine.js";
@@ -119,4 +119,43 @@ test("cli: `cairn quarantine S-n` of a promoted lesson names its hive copy as go
   assert.ok(!JSON.stringify(found.body).includes(promoted.body.id ?? promoted.body.handle), JSON.stringify(found.body));
   const r = await sb.run(p, "restore", added.body.handle);
   assert.match(r.stdout, new RegExp(`restored ${added.body.handle} \\(promoted\\)\\n  and its hive copy ${promoted.body.handle} \\(candidate\\)`), r.stdout);
+});
+
+test("engine: archiving a promoted lesson — its hive copy or its project original — retires both, so neither is recalled or injected; restoring either brings both back", async () => {
+  // Seed 000: archived entries must never be recalled; after a promotion the original and its hive copy are one lesson.
+  const box = makeSandbox();
+  const a = await openCairn({ projectDir: addProject(box, "alpha"), hivePath: box.hivePath, env: box.env });
+  const b = await openCairn({ projectDir: addProject(box, "beta"), hivePath: box.hivePath, env: box.env });
+  const gone = async (ids: string[]) => {
+    for (const c of [a, b]) {
+      const block = await c.inject(TASK, { recordShown: false });
+      assert.ok(!block.entries.some((e) => ids.includes(e.id)), block.text);
+      assert.ok(!(await c.recall(TASK.task)).some((h) => ids.includes(h.entry.id)));
+    }
+  };
+  try {
+    const added = await a.add({ lesson: LESSON, category: "architecture" });
+    const promoted = await a.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    const ids = [added.id!, promoted.id!];
+
+    const viaCopy = await a.archive(promoted.id!, "not true", "human:alice");
+    assert.deepEqual(viaCopy.also?.map((x) => x.id), [added.id]);
+    assert.equal((await a.get(added.id!)).lifecycle.status, "archived");
+    await gone(ids);
+    await a.restore(promoted.id!, "human:alice");
+    assert.equal((await a.get(added.id!)).lifecycle.status, "promoted");
+
+    const viaOriginal = await a.archive(added.id!, "not true", "human:alice");
+    assert.equal(viaOriginal.lifecycle.status, "archived");
+    assert.equal((await a.get(promoted.id!)).lifecycle.status, "archived", "the hive copy went with its original");
+    await gone(ids);
+    const back = await a.restore(added.id!, "human:alice");
+    assert.equal(back.lifecycle.status, "promoted");
+    assert.ok((await b.inject(TASK, { recordShown: false })).entries.some((e) => e.id === promoted.id));
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(box);
+  }
 });
