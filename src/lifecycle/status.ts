@@ -67,7 +67,7 @@ async function originalsHere(s: Services, hive: Entry, statuses: readonly Status
   for await (const e of s.swarm.iterateEntries({ statuses })) {
     if (found.has(e.id)) continue;
     const events = await s.swarm.listEvents(e.id, 1000);
-    const last = [...events].reverse().find((ev) => ev.type === "promoted" || ev.type === "quarantined" || ev.type === "archived");
+    const last = [...events].reverse().find((ev) => ev.type === "promoted" || ev.type === "quarantined" || ev.type === "archived" || ev.type === "superseded");
     if (last?.data.hive_id === hive.id) found.set(e.id, e);
   }
   return [...found.values()];
@@ -76,7 +76,8 @@ async function originalsHere(s: Services, hive: Entry, statuses: readonly Status
 /** How a lesson leaves circulation together with its lineage: quarantined (suspect) or archived (retired). */
 type Retirement = "quarantined" | "archived";
 
-async function retireOriginals(s: Services, hive: Entry, status: Retirement, why: string, actor: string): Promise<StatusChange["also"]> {
+/** A superseded hive copy's originals are replaced by what replaced it (`by`); the others go as their copy went. */
+async function retireOriginals(s: Services, hive: Entry, status: Retirement | "superseded", why: string, actor: string, by?: string): Promise<StatusChange["also"]> {
   const also: NonNullable<StatusChange["also"]> = [];
   for (const e of await originalsHere(s, hive, ["promoted"])) {
     if (protectedFrom(e, actor)) continue;
@@ -85,19 +86,20 @@ async function retireOriginals(s: Services, hive: Entry, status: Retirement, why
       (x) => {
         x.lifecycle.status = status;
         x.lifecycle.status_reason = `its hive copy ${hive.handle} was ${status}: ${why}`.slice(0, 500);
+        if (by) x.lifecycle.superseded_by = by;
         return x;
       },
-      { type: status, actor, data: { from: e.lifecycle.status, reason: why, hive_id: hive.id } },
+      { type: status, actor, data: { from: e.lifecycle.status, reason: why, hive_id: hive.id, ...(by ? { by } : {}) } },
     );
     also.push({ id: done.id, handle: done.handle, status: done.lifecycle.status });
   }
   return also;
 }
 
-/** Only originals that went with this hive copy come back with it (their last quarantine or archive names it), as the promoted record they were. */
+/** Only originals that went with this hive copy come back with it (their last quarantine, archive or supersede names it), as the promoted record they were. */
 async function restoreOriginals(s: Services, hive: Entry, actor: string): Promise<StatusChange["also"]> {
   const also: NonNullable<StatusChange["also"]> = [];
-  for (const e of await originalsHere(s, hive, ["quarantined", "archived"])) {
+  for (const e of await originalsHere(s, hive, ["quarantined", "archived", "superseded"])) {
     const events = await s.swarm.listEvents(e.id, 1000);
     const last = [...events].reverse().find((ev) => ev.type === e.lifecycle.status);
     if (last?.data.hive_id !== hive.id) continue;
@@ -106,6 +108,7 @@ async function restoreOriginals(s: Services, hive: Entry, actor: string): Promis
       (x) => {
         x.lifecycle.status = "promoted";
         x.lifecycle.status_reason = `promoted to hive as ${hive.id}; restored with it`;
+        delete x.lifecycle.superseded_by;
         return x;
       },
       { type: "restored", actor, data: { from: e.lifecycle.status, hive_id: hive.id } },
@@ -152,10 +155,10 @@ async function retireThroughHiveCopy(s: Services, original: Entry, status: Retir
   return { ...now, also: [{ id: done.id, handle: done.handle, status: done.lifecycle.status }] };
 }
 
-/** Restoring an original that went with its hive copy restores the copy, which brings the original back as promoted. */
+/** Restoring an original that went with its hive copy (quarantined, archived or superseded) restores the copy, which brings the original back as promoted. */
 async function restoreThroughHiveCopy(s: Services, original: Entry, actor: string): Promise<StatusChange | undefined> {
   const status = original.lifecycle.status;
-  if (original.tier !== "swarm" || (status !== "quarantined" && status !== "archived") || !s.hive) return undefined;
+  if (original.tier !== "swarm" || !["quarantined", "archived", "superseded"].includes(status) || !s.hive) return undefined;
   const events = await s.swarm.listEvents(original.id, 1_000_000);
   const hiveId = [...events].reverse().find((ev) => ev.type === status)?.data.hive_id;
   if (typeof hiveId !== "string") return undefined;
@@ -426,6 +429,8 @@ export async function supersedeEntry(s: Services, oldRef: string, newRef: string
     },
     { type: "superseded", actor, data: { by: newLoc.entry.id } },
   );
+  // This project's original of a hive lesson is the same lesson: left promoted, it would go on being recalled here.
+  if (oldLoc.store.tier === "hive") await retireOriginals(s, old, "superseded", `by ${newLoc.entry.handle}`, actor, newLoc.entry.id);
   const replacement = await newLoc.store.updateEntry(
     newLoc.entry.id,
     (e) => {

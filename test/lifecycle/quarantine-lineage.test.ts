@@ -159,3 +159,36 @@ test("engine: archiving a promoted lesson — its hive copy or its project origi
     removeSandbox(box);
   }
 });
+
+test("engine: superseding a hive copy supersedes this project's promoted original too, so the replaced text is not recalled where it was learned; restoring the copy brings both back", async () => {
+  // Seed 000 / 004: a superseded lesson is never recalled or injected; the original is the same lesson as its copy.
+  await withCairn(async (c) => {
+    const added = await c.add({ lesson: LESSON, category: "architecture" });
+    const promoted = await c.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    const { old, replacement } = await c.supersede(
+      promoted.id!,
+      { lesson: "Run the database migrations inside one transaction per file, so a failed step leaves that file's schema unchanged.", category: "architecture" },
+      "human:alice",
+    );
+    assert.equal(old.lifecycle.status, "superseded");
+    const original = await c.get(added.id!);
+    assert.equal(original.lifecycle.status, "superseded", "the project original went with its hive copy");
+    assert.equal(original.lifecycle.superseded_by, replacement.id);
+    const block = await c.inject(TASK, { recordShown: false });
+    assert.ok(!block.entries.some((e) => e.id === added.id || e.id === promoted.id), block.text);
+    assert.ok(!(await c.recall(TASK.task)).some((h) => h.entry.id === added.id || h.entry.id === promoted.id));
+    await c.restore(promoted.id!, "human:alice");
+    const back = await c.get(added.id!);
+    assert.equal(back.lifecycle.status, "promoted");
+    assert.equal(back.lifecycle.superseded_by, undefined);
+    // Superseded again, then undone from the original's side: the copy comes back, unlinked from its replacement.
+    const again = await c.supersede(promoted.id!, replacement.id, "human:alice");
+    assert.equal(again.old.lifecycle.status, "superseded");
+    assert.equal((await c.get(added.id!)).lifecycle.status, "superseded");
+    const viaOriginal = await c.restore(added.id!, "human:alice");
+    assert.equal(viaOriginal.lifecycle.status, "promoted");
+    assert.notEqual((await c.get(promoted.id!)).lifecycle.status, "superseded");
+    assert.equal((await c.get(replacement.id)).lifecycle.supersedes, undefined);
+  });
+});
