@@ -61,21 +61,23 @@ async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => P
 
 /**
  * A promoted original still ranked on its own (its hive copy did not absorb it in the merge) whose hive
- * copy a person quarantined from another project: quarantining it in the promoting project hides the
- * original too (lifecycle/status.ts), but from elsewhere this project's database cannot be reached, so
- * the original is left out here. The hive is asked only when such an original is in the pool, once, by
- * an indexed read of the quarantined lessons this project contributed; if it cannot answer, nothing is hidden.
+ * copy a person quarantined or superseded from another project: doing so in the promoting project
+ * retires the original too (lifecycle/status.ts), but from elsewhere this project's database cannot be
+ * reached, so the original is left out here (a superseded one gives way to its replacement in the hive).
+ * A copy the system archived for lack of use is no verdict on the lesson, so archived ones are not asked.
+ * The hive is asked only when such an original is in the pool, once, by an indexed read of the retired
+ * lessons this project contributed; if it cannot answer, nothing is hidden.
  */
-async function withoutQuarantinedOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
+async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
   const alone = scored.slice(0, pool).filter((r) => r.entry.tier === "swarm" && r.entry.lifecycle.status === "promoted");
   if (!alone.length || !s.hive) return scored;
   let hidden: Set<string>;
   try {
-    const ask = s.hive.listEntries({ statuses: ["quarantined"], sourceProjects: [s.project.id] }, { limit: 1000 });
+    const ask = s.hive.listEntries({ statuses: ["quarantined", "superseded"], sourceProjects: [s.project.id] }, { limit: 1000 });
     // A team hive's list has only its statement timeout: on the hot path it gets the search's wait, no longer.
-    const quarantined = s.hive.networked ? (await answerWithin(ask, s.config.hive_postgres.read_timeout_ms))?.value : await ask;
-    if (!quarantined) return scored;
-    hidden = new Set(quarantined.flatMap((h) => (h.provenance.promoted_from?.entry_id ? [h.provenance.promoted_from.entry_id] : [])));
+    const retired = s.hive.networked ? (await answerWithin(ask, s.config.hive_postgres.read_timeout_ms))?.value : await ask;
+    if (!retired) return scored;
+    hidden = new Set(retired.flatMap((h) => (h.provenance.promoted_from?.entry_id ? [h.provenance.promoted_from.entry_id] : [])));
   } catch {
     return scored;
   }
@@ -132,7 +134,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const profileOf = lessonProfiles();
   const k = s.config.knowledge;
   const encounter = { same: k.same_project_weight, cross: k.cross_project_weight };
-  const scored = await withoutQuarantinedOriginals(
+  const scored = await withoutRetiredOriginals(
     s,
     mergeAcrossTiers(
       scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),

@@ -192,3 +192,28 @@ test("engine: superseding a hive copy supersedes this project's promoted origina
     assert.equal((await c.get(replacement.id)).lifecycle.supersedes, undefined);
   });
 });
+
+test("engine: superseded from another project, the hive copy's original is no longer recalled where it was promoted; its replacement is", async () => {
+  const box = makeSandbox();
+  const a = await openCairn({ projectDir: addProject(box, "alpha"), hivePath: box.hivePath, env: box.env });
+  const b = await openCairn({ projectDir: addProject(box, "beta"), hivePath: box.hivePath, env: box.env });
+  try {
+    const added = await a.add({ lesson: LESSON, category: "architecture" });
+    const promoted = await a.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    const { replacement } = await b.supersede(
+      promoted.id!,
+      { lesson: "Give every database migration a down script and test it in CI before the schema change ships.", category: "architecture" },
+      "human:bob",
+    );
+    const block = await a.inject(TASK, { recordShown: false });
+    assert.ok(!block.entries.some((e) => e.id === added.id || e.id === promoted.id), block.text);
+    const hits = await a.recall(TASK.task);
+    assert.ok(!hits.some((h) => h.entry.id === added.id), hits.map((h) => h.entry.lesson).join("\n"));
+    assert.ok(hits.some((h) => h.entry.id === replacement.id), hits.map((h) => h.entry.lesson).join("\n"));
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(box);
+  }
+});
