@@ -6,7 +6,8 @@ import { ENTRY_ROW_COLUMNS } from "./entry-columns.js";
 import { filterSql } from "./sqlite-filter.js";
 import type { EntryRow } from "./sqlite-store.js";
 import type { EntryFilter, UnreadVectorHit, VectorCount, VectorHit, VectorSearchOptions, VectorSpace } from "./store.js";
-import { quantize, VectorIndex, type Ranked } from "./vector-index.js";
+import type { RankedShortlist } from "./ranked-shortlist.js";
+import { quantize, VectorIndex } from "./vector-index.js";
 
 /**
  * A vector search re-ranks the nearest by sign code: 16 × `limit`, at least 256, and at least a 50th of
@@ -84,13 +85,13 @@ export class SqliteVectors {
     const shortlist = vectorShortlist(limit, idx.size);
     // The shortlist re-ranked exactly, then the filter in rank order: a chunk a little over `limit`
     // first (most entries pass a recall's filter), then the rest of the shortlist.
-    const ranked = idx.nearest(query, shortlist);
+    const ranked = idx.ranked(query, shortlist);
     const hits = this.passingInOrder(ranked, f, limit, read);
     if (hits.length >= limit || ranked.length >= idx.size) return hits;
     // A filter that passes few of the nearest: ask SQL which entries pass, and shortlist only those,
     // so the filter applies before the top-k and never empties it.
     const pass = new Set(this.driver.all<{ seq: number }>(`SELECT e.seq AS seq FROM entries e WHERE ${f.where}`, f.params).map((r) => r.seq));
-    return this.passingInOrder(idx.nearest(query, shortlist, (seq) => pass.has(seq)), f, limit, read);
+    return this.passingInOrder(idx.ranked(query, shortlist, (seq) => pass.has(seq)), f, limit, read);
   }
 
   /**
@@ -134,42 +135,50 @@ export class SqliteVectors {
    * ~52 vector hits not found by words sit below it.
    */
   private passingInOrder(
-    ranked: readonly Ranked[], f: { where: string; params: SqlValue[] }, limit: number,
+    ranked: RankedShortlist, f: { where: string; params: SqlValue[] }, limit: number,
     read: { known: ReadonlyMap<number, Entry>; entriesFrom: number; readAtMost: number; wholeSql: string; seqSql: string },
   ): Array<VectorHit | UnreadVectorHit> {
     const { known, entriesFrom, readAtMost, wholeSql, seqSql } = read;
     const hits: Array<VectorHit | UnreadVectorHit> = [];
+    const n = ranked.length;
     // Ranked best first: entries are wanted for the places before `cut` (from entriesFrom up, and no more
     // than readAtMost of them to read), only a yes or no after it.
     let cut = 0;
-    for (let toRead = 0; cut < ranked.length && ranked[cut]!.similarity >= entriesFrom; cut++) {
-      if (!known.has(ranked[cut]!.seq) && toRead++ === readAtMost) break;
+    for (let toRead = 0; cut < n && ranked.similarity(cut) >= entriesFrom; cut++) {
+      if (!known.has(ranked.seq(cut)) && toRead++ === readAtMost) break;
     }
     let walked = 0;
-    for (let from = 0, chunk = Math.ceil(limit * 1.5) + 8; from < ranked.length && hits.length < limit; ) {
+    for (let from = 0, chunk = Math.ceil(limit * 1.5) + 8; from < n && hits.length < limit; ) {
       // A chunk never straddles the cut: its rows are read whole or not at all.
-      const part = ranked.slice(from, from < cut ? Math.min(from + chunk, cut) : from + chunk);
+      const to = Math.min(n, from < cut ? Math.min(from + chunk, cut) : from + chunk);
       const whole = from < cut;
       const wanted = limit - hits.length;
-      const unread = part.filter((r) => !known.has(r.seq));
+      const unread: number[] = [];
       // As many as the chunk's first `wanted` places hold (all that is needed if every one passes); none
       // when those are all known, as they fill the rest.
-      const take = part.slice(0, wanted).filter((r) => !known.has(r.seq)).length;
-      const params = [JSON.stringify(unread.map((r) => r.seq)), ...f.params, take];
+      let take = 0;
+      for (let i = from; i < to; i++) {
+        const seq = ranked.seq(i);
+        if (known.has(seq)) continue;
+        unread.push(seq);
+        if (i < from + wanted) take++;
+      }
+      const params = [JSON.stringify(unread), ...f.params, take];
       const rows: Array<{ seq: number | string; row?: EntryRow }> =
         take === 0 ? [] : whole ? this.entries.rows(wholeSql, params).map((row) => ({ seq: row.seq, row })) : this.driver.all<{ seq: number }>(seqSql, params);
       const bySeq = new Map(rows.map((r) => [Number(r.seq), r] as const));
       const lastRead = take > 0 && rows.length === take ? Number(rows[rows.length - 1]!.seq) : undefined;
-      let end = part.length;
-      for (let i = 0; i < part.length && hits.length < limit; i++) {
-        const r = part[i]!;
-        const entry = known.get(r.seq);
-        const passed = entry ? undefined : bySeq.get(r.seq);
-        if (entry) hits.push({ entry, similarity: r.similarity });
-        else if (passed?.row) hits.push({ entry: this.entries.toEntry(passed.row), similarity: r.similarity });
-        else if (passed) hits.push({ tier: this.tier, similarity: r.similarity });
-        end = i + 1;
-        if (r.seq === lastRead) break;
+      let end = to - from;
+      for (let i = from; i < to && hits.length < limit; i++) {
+        const seq = ranked.seq(i);
+        const similarity = ranked.similarity(i);
+        const entry = known.get(seq);
+        const passed = entry ? undefined : bySeq.get(seq);
+        if (entry) hits.push({ entry, similarity });
+        else if (passed?.row) hits.push({ entry: this.entries.toEntry(passed.row), similarity });
+        else if (passed) hits.push({ tier: this.tier, similarity });
+        end = i + 1 - from;
+        if (seq === lastRead) break;
       }
       from += end;
       walked += end;

@@ -2,6 +2,7 @@
 import type { SqliteDriver } from "./driver.js";
 import { dotInt8, QuantizedRows } from "./quantized-rows.js";
 import { descendingOrder } from "./rank-order.js";
+import { RankedShortlist, type Ranked } from "./ranked-shortlist.js";
 import { SignCodes } from "./sign-codes.js";
 
 /** int8 with one scale per vector: a quarter of f32's bytes, and the ranking it gives is the same to ±0.005 cosine. */
@@ -128,11 +129,7 @@ export interface VectorIndexOptions {
   simd?: boolean;
 }
 
-/** Candidates ranked by similarity: entries' seqs, best first. */
-export interface Ranked {
-  seq: number;
-  similarity: number;
-}
+export type { Ranked } from "./ranked-shortlist.js";
 
 /**
  * One batch of vectors packed into a single row: seqs and scales as JSON, the vectors concatenated in
@@ -375,8 +372,13 @@ export class VectorIndex {
    * re-scored exactly (their similarities exact int8 cosines, the rest's within ~0.04 of theirs).
    */
   nearest(query: Float32Array, shortlist: number, accept?: (seq: number) => boolean): Ranked[] {
+    return this.ranked(query, shortlist, accept).toArray();
+  }
+
+  /** {@link nearest}, read place by place: ordered only as far as the reader goes (see ranked-shortlist.ts). */
+  ranked(query: Float32Array, shortlist: number, accept?: (seq: number) => boolean): RankedShortlist {
     const n = this.#size;
-    if (n === 0 || shortlist <= 0) return [];
+    if (n === 0 || shortlist <= 0) return RankedShortlist.of(new Int32Array(0), new Float64Array(0));
     let slots: Int32Array;
     if (n <= shortlist) {
       slots = new Int32Array(n);
@@ -417,25 +419,30 @@ export class VectorIndex {
         return this.#refineHead(slots, seqs, sims, q, qs);
       }
     }
-    const order = descendingOrder(sims);
-    const out: Ranked[] = new Array(order.length);
-    for (let k = 0; k < order.length; k++) out[k] = { seq: seqs[order[k]!]!, similarity: sims[order[k]!]! };
-    return out;
+    return RankedShortlist.of(seqs, sims);
   }
 
   /**
    * Candidates (`slots`, their `seqs`) ranked by their 4-bit estimates, the best EXACT_HEAD re-read
    * from SQLite and re-ranked by exact int8 cosine.
    */
-  #refineHead(slots: Int32Array, seqs: Int32Array, estimates: Float64Array, q: Int8Array, qs: number): Ranked[] {
+  #refineHead(slots: Int32Array, seqs: Int32Array, estimates: Float64Array, q: Int8Array, qs: number): RankedShortlist {
     const order = descendingOrder(estimates).slice();
     const headN = Math.min(EXACT_HEAD, order.length);
     const head = this.#exactFromSql(Array.from(order.subarray(0, headN), (i) => slots[i]!), q, qs);
     const headOrder = descendingOrder(head.sims);
-    const out: Ranked[] = new Array(headOrder.length + order.length - headN);
+    const size = headOrder.length + order.length - headN;
+    const outSeqs = new Int32Array(size);
+    const outSims = new Float64Array(size);
     let k = 0;
-    for (const i of headOrder) out[k++] = { seq: head.seqs[i]!, similarity: head.sims[i]! };
-    for (let j = headN; j < order.length; j++) out[k++] = { seq: seqs[order[j]!]!, similarity: estimates[order[j]!]! };
-    return out;
+    for (const i of headOrder) {
+      outSeqs[k] = head.seqs[i]!;
+      outSims[k++] = head.sims[i]!;
+    }
+    for (let j = headN; j < order.length; j++) {
+      outSeqs[k] = seqs[order[j]!]!;
+      outSims[k++] = estimates[order[j]!]!;
+    }
+    return RankedShortlist.ordered(outSeqs, outSims);
   }
 }
