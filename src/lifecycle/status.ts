@@ -340,7 +340,10 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
       );
     }
   }
-  if (loc.store.tier !== "hive") return restored;
+  if (loc.store.tier !== "hive") {
+    if (replacedBy) await unflagOriginSuperseded(s, restored, actor);
+    return restored;
+  }
   const also = await restoreOriginals(s, restored, actor);
   return also?.length ? { ...restored, also } : restored;
 }
@@ -390,6 +393,49 @@ export async function assertNotSuperseded(s: Services, e: Entry, replacementId?:
   throw new CairnError("CONFLICT", `${e.handle} is already superseded by ${by ?? "another entry"}; supersede ${by ?? "that entry"} instead.`);
 }
 
+/** The flag a hive lesson carries once the project it came from superseded its original there. */
+export const ORIGIN_SUPERSEDED = "origin-superseded:";
+
+/**
+ * Superseding a promoted original with a project lesson replaces it here only: superseding the hive copy
+ * would take the lesson from every other project. The copy stays (recall leaves it out in this project)
+ * and carries a flag a person sees (`cairn show`, the detail page), to decide for the hive. Best effort:
+ * an unreachable hive leaves the copy unflagged, never the supersede undone.
+ */
+async function flagOriginSuperseded(s: Services, original: Entry, replacement: Entry, actor: string): Promise<void> {
+  const copy = await hiveCopyOf(s, original).catch(() => undefined);
+  if (!copy || !s.hive || RETIRED.includes(copy.lifecycle.status)) return;
+  const text = replacement.lesson.replace(/\s+/g, " ").trim();
+  const full = `${ORIGIN_SUPERSEDED} its origin project ${s.project.name} superseded it by ${replacement.handle} "${text}"`;
+  const flag = full.length <= 200 ? full : full.slice(0, 198) + "…\"";
+  await s.hive
+    .updateEntry(
+      copy.id,
+      (e) => {
+        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !f.startsWith(ORIGIN_SUPERSEDED)), flag];
+        return e;
+      },
+      { type: "updated", actor, data: { origin_superseded: { project_id: s.project.id, original: original.id, by: replacement.id } } },
+    )
+    .catch(() => undefined);
+}
+
+/** Restoring a superseded original takes back what its flag told the hive. */
+async function unflagOriginSuperseded(s: Services, original: Entry, actor: string): Promise<void> {
+  const copy = await hiveCopyOf(s, original).catch(() => undefined);
+  if (!copy || !s.hive || !copy.lifecycle.flags.some((f) => f.startsWith(ORIGIN_SUPERSEDED))) return;
+  await s.hive
+    .updateEntry(
+      copy.id,
+      (e) => {
+        e.lifecycle.flags = e.lifecycle.flags.filter((f) => !f.startsWith(ORIGIN_SUPERSEDED));
+        return e;
+      },
+      { type: "updated", actor, data: { origin_superseded: null } },
+    )
+    .catch(() => undefined);
+}
+
 /** Marks `oldRef` superseded by `newRef` (same tier); both stay, linked both ways. */
 export async function supersedeEntry(s: Services, oldRef: string, newRef: string, actor: string): Promise<{ old: Entry; replacement: Entry }> {
   const oldLoc = await locate(s, oldRef);
@@ -431,6 +477,7 @@ export async function supersedeEntry(s: Services, oldRef: string, newRef: string
   );
   // This project's original of a hive lesson is the same lesson: left promoted, it would go on being recalled here.
   if (oldLoc.store.tier === "hive") await retireOriginals(s, old, "superseded", `by ${newLoc.entry.handle}`, actor, newLoc.entry.id);
+  else if (oldLoc.entry.lifecycle.status === "promoted") await flagOriginSuperseded(s, oldLoc.entry, newLoc.entry, actor);
   const replacement = await newLoc.store.updateEntry(
     newLoc.entry.id,
     (e) => {

@@ -84,6 +84,27 @@ async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool:
   return hidden.size ? scored.filter((r) => !(r.entry.tier === "swarm" && hidden.has(r.entry.id))) : scored;
 }
 
+/**
+ * The other way round: a hive lesson this project contributed whose original here a person superseded.
+ * The hive copy stays for every other project (a project-only replacement must not take it from them;
+ * the copy carries a flag for a person to decide for the hive), but here it would rank the replaced
+ * text beside, or above, its replacement. Asked only for hive results promoted from this project
+ * (a handful in a pool), each by its id; an original that cannot be read hides nothing.
+ */
+async function withoutCopiesOfSupersededOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
+  const mine = scored
+    .slice(0, pool)
+    .filter((r) => r.entry.tier === "hive" && r.entry.provenance.promoted_from?.project_id === s.project.id)
+    .map((r) => r.entry);
+  if (!mine.length) return scored;
+  const hidden = new Set<string>();
+  for (const copy of mine) {
+    const original = await s.swarm.getEntry(copy.provenance.promoted_from!.entry_id).catch(() => undefined);
+    if (original?.lifecycle.status === "superseded") hidden.add(copy.id);
+  }
+  return hidden.size ? scored.filter((r) => !(r.entry.tier === "hive" && hidden.has(r.entry.id))) : scored;
+}
+
 /** Ranked entries for a context (or a plain query as `{ task: query }`). */
 export async function recallForContext(s: Services, given: RetrievalContext, opts: RecallOptions = {}): Promise<ScoredEntry[]> {
   const limit = opts.limit ?? 10;
@@ -134,14 +155,11 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const profileOf = lessonProfiles();
   const k = s.config.knowledge;
   const encounter = { same: k.same_project_weight, cross: k.cross_project_weight };
-  const scored = await withoutRetiredOriginals(
-    s,
-    mergeAcrossTiers(
-      scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),
-      dedup, diversityPool(limit), profileOf,
-    ),
-    diversityPool(limit),
+  const merged = mergeAcrossTiers(
+    scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),
+    dedup, diversityPool(limit), profileOf,
   );
+  const scored = await withoutCopiesOfSupersededOriginals(s, await withoutRetiredOriginals(s, merged, diversityPool(limit)), diversityPool(limit));
   if (opts.diverse === false) return scored.slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.
   return diversify(scored, limit, MMR_LAMBDA, dedup, profileOf);

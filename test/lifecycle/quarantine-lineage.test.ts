@@ -217,3 +217,50 @@ test("engine: superseded from another project, the hive copy's original is no lo
     removeSandbox(box);
   }
 });
+
+const ESLINT = "Run eslint with --max-warnings 0 in CI so new warnings fail the build";
+const ESLINT_NEW = "Run eslint with --max-warnings 0 and --cache in CI so new warnings fail the build fast";
+
+test("engine: superseding a promoted original leaves its hive copy out of this project's recall and inject, flags it for a person, and keeps it for other projects", async () => {
+  const box = makeSandbox();
+  const a = await openCairn({ projectDir: addProject(box, "alpha"), hivePath: box.hivePath, env: box.env });
+  const b = await openCairn({ projectDir: addProject(box, "beta"), hivePath: box.hivePath, env: box.env });
+  try {
+    const added = await a.add({ lesson: ESLINT, category: "tooling" });
+    const promoted = await a.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    const { replacement } = await a.supersede(added.id!, { lesson: ESLINT_NEW, category: "tooling" }, "human:alice");
+    const task = { task: "eslint max-warnings CI build" };
+    const hits = await a.recall(task.task);
+    assert.ok(!hits.some((h) => h.entry.id === promoted.id), hits.map((h) => `${h.entry.handle} ${h.entry.lesson}`).join("\n"));
+    assert.ok(hits.some((h) => h.entry.id === replacement.id), hits.map((h) => h.entry.lesson).join("\n"));
+    const block = await a.inject(task, { recordShown: false });
+    assert.ok(!block.entries.some((e) => e.id === promoted.id), block.text);
+    const copy = await a.get(promoted.id!);
+    assert.notEqual(copy.lifecycle.status, "superseded", "the hive copy stays for every other project");
+    assert.ok(copy.lifecycle.flags.some((f) => f.includes("origin project") && f.includes(replacement.handle)), copy.lifecycle.flags.join("; "));
+    assert.ok((await b.recall(task.task)).some((h) => h.entry.id === promoted.id), "another project still recalls the hive lesson");
+    await a.restore(added.id!, "human:alice");
+    assert.deepEqual((await a.get(promoted.id!)).lifecycle.flags, [], "restoring the original takes the flag back");
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(box);
+  }
+});
+
+test("cli: `cairn supersede S-n` of a promoted lesson: `cairn recall` ranks the replacement, not the old hive copy; `cairn show H-m` says the origin superseded it", async () => {
+  const p = sb.project("lineage-supersede-original");
+  const added = await sb.json(p, "add", ESLINT);
+  assert.equal(added.body.action, "added", added.stderr);
+  const promoted = await sb.json(p, "promote", "--from-swarm", added.body.handle);
+  assert.equal(promoted.code, 0, promoted.stderr);
+  const sup = await sb.json(p, "supersede", added.body.handle, ESLINT_NEW);
+  assert.equal(sup.code, 0, sup.stderr);
+  const found = await sb.json(p, "recall", "eslint max-warnings CI build");
+  const text = JSON.stringify(found.body);
+  assert.ok(!text.includes(`"${promoted.body.handle}"`), text);
+  assert.ok(text.includes("--cache"), text);
+  const shown = await sb.run(p, "show", promoted.body.handle);
+  assert.match(shown.stdout, /origin project .*superseded it by S-\d+/, shown.stdout);
+});
