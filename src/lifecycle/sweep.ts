@@ -2,6 +2,7 @@
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
+import { unusedArchiveReason } from "./unused-archive.js";
 import { utilityOf } from "./utility.js";
 import { isUnavailable } from "../errors.js";
 
@@ -92,7 +93,7 @@ async function sweepTier(s: Services, store: Store, opts: { phase?: string; acto
       e.id,
       (x) => {
         x.lifecycle.status = "archived";
-        x.lifecycle.status_reason = `unused: shown ${x.usage.shown} times, never applied`;
+        x.lifecycle.status_reason = unusedArchiveReason(x.usage.shown);
         return x;
       },
       { type: "archived", actor, data: { reason: "unused", phase: opts.phase } },

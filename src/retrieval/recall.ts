@@ -1,5 +1,6 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { answerWithin } from "../core/answer-within.js";
+import { archivedForLackOfUse } from "../lifecycle/unused-archive.js";
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
 import { openTiers, tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter, SearchHit, Store } from "../store/store.js";
@@ -61,23 +62,24 @@ async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => P
 
 /**
  * A promoted original still ranked on its own (its hive copy did not absorb it in the merge) whose hive
- * copy a person quarantined or superseded from another project: doing so in the promoting project
+ * copy was quarantined, superseded or archived from another project: doing so in the promoting project
  * retires the original too (lifecycle/status.ts), but from elsewhere this project's database cannot be
  * reached, so the original is left out here (a superseded one gives way to its replacement in the hive).
- * A copy the system archived for lack of use is no verdict on the lesson, so archived ones are not asked.
- * The hive is asked only when such an original is in the pool, once, by an indexed read of the retired
- * lessons this project contributed; if it cannot answer, nothing is hidden.
+ * A copy the sweep archived for lack of use is no verdict on the lesson: told apart by the reason the
+ * sweep writes on the entry (no event is read), it leaves the original in. The hive is asked only when
+ * such an original is in the pool, once, by an indexed read of the retired lessons this project
+ * contributed; if it cannot answer, nothing is hidden.
  */
 async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
   const alone = scored.slice(0, pool).filter((r) => r.entry.tier === "swarm" && r.entry.lifecycle.status === "promoted");
   if (!alone.length || !s.hive) return scored;
   let hidden: Set<string>;
   try {
-    const ask = s.hive.listEntries({ statuses: ["quarantined", "superseded"], sourceProjects: [s.project.id] }, { limit: 1000 });
+    const ask = s.hive.listEntries({ statuses: ["quarantined", "superseded", "archived"], sourceProjects: [s.project.id] }, { limit: 1000 });
     // A team hive's list has only its statement timeout: on the hot path it gets the search's wait, no longer.
     const retired = s.hive.networked ? (await answerWithin(ask, s.config.hive_postgres.read_timeout_ms))?.value : await ask;
     if (!retired) return scored;
-    hidden = new Set(retired.flatMap((h) => (h.provenance.promoted_from?.entry_id ? [h.provenance.promoted_from.entry_id] : [])));
+    hidden = new Set(retired.flatMap((h) => (h.provenance.promoted_from?.entry_id && !archivedForLackOfUse(h) ? [h.provenance.promoted_from.entry_id] : [])));
   } catch {
     return scored;
   }

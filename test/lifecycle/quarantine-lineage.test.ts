@@ -264,3 +264,36 @@ test("cli: `cairn supersede S-n` of a promoted lesson: `cairn recall` ranks the 
   const shown = await sb.run(p, "show", promoted.body.handle);
   assert.match(shown.stdout, /origin project .*superseded it by S-\d+/, shown.stdout);
 });
+
+const CSP = "Set a Content-Security-Policy header with nonces on every HTML response in server/headers.ts";
+
+test("engine: a hive copy a person archived from another project takes its promoted original out of recall where it was promoted; one the sweep archived for lack of use does not", async () => {
+  const box = makeSandbox();
+  const config = { knowledge: { auto_archive_min_shown: 1 } };
+  const a = await openCairn({ projectDir: addProject(box, "p16"), hivePath: box.hivePath, env: box.env, config });
+  const b = await openCairn({ projectDir: addProject(box, "p17"), hivePath: box.hivePath, env: box.env, config });
+  const task = "Content-Security-Policy header nonces HTML response";
+  try {
+    const added = await a.add({ lesson: CSP, category: "security" });
+    const promoted = await a.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    await b.archive(promoted.id!, "wrong", "human:bob");
+    const hits = await a.recall(task);
+    assert.ok(!hits.some((h) => h.entry.id === added.id || h.entry.id === promoted.id), hits.map((h) => `${h.entry.handle} ${h.entry.lesson}`).join("\n"));
+    assert.ok(!(await a.inject({ task }, { recordShown: false })).entries.some((e) => e.id === added.id));
+
+    // The sweep's archive is no verdict: a lesson it archived for lack of use stays recalled where it was learned.
+    const other = await a.add({ lesson: "Pin the Node version in .nvmrc and read it in the CI setup-node step so local and CI builds match", category: "tooling", auto_generated: true });
+    const up = await a.promote({ id: other.id! });
+    assert.equal(up.action, "added", up.reason);
+    await b.inject({ task: "Node version nvmrc CI setup-node" }, { recordShown: true });
+    await b.sweep();
+    const swept = await b.get(up.id!);
+    assert.equal(swept.lifecycle.status, "archived", JSON.stringify(swept.lifecycle));
+    assert.ok((await a.recall("Node version nvmrc CI setup-node")).some((h) => h.entry.id === other.id || h.entry.id === up.id));
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(box);
+  }
+});
