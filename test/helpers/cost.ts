@@ -28,11 +28,19 @@ export async function cpuMicrosAsync(f: () => Promise<unknown>, opts: { calls?: 
 
 /**
  * How much more a call on the large input costs than on the small one, each warmed first. With
- * inputs 4× apart, linear work gives ~4 and quadratic ~16; tests assert well below 16.
+ * inputs 4× apart, linear work gives ~4 and quadratic ~16; tests assert well below 16. A ratio past
+ * `recheckAbove` is measured again, up to twice, and the least kept: on a loaded machine one burst
+ * (another process's cache traffic, a GC landing in the large batch) lifted a linear ratio to 10,
+ * whereas quadratic work stays near 16 on every try, so the tests still catch it.
  */
-export function growth(small: () => void, large: () => void, opts?: { calls?: number; batches?: number }): number {
+export function growth(small: () => void, large: () => void, opts?: { calls?: number; batches?: number; recheckAbove?: number }): number {
   small();
   large();
-  // A floor of 20 µs: below it CPU accounting is too coarse for a ratio to mean anything.
-  return cpuMicros(large, opts) / Math.max(cpuMicros(small, opts), 20);
+  const once = () => cpuMicros(large, opts) / Math.max(cpuMicros(small, opts), FLOOR_MICROS);
+  let least = once();
+  for (let retry = 0; retry < 2 && least > (opts?.recheckAbove ?? 6); retry++) least = Math.min(least, once());
+  return least;
 }
+
+/** Below it CPU accounting is too coarse for a ratio to mean anything. */
+const FLOOR_MICROS = 20;
