@@ -471,13 +471,9 @@ export class Cairn {
   async browse(q: BrowseQuery = {}): Promise<BrowsePage> {
     const { browseEntries } = await import("./governance/browse.js");
     const statuses = this.visibleStatuses(q.statuses);
+    // A promoted lesson once, as `list` shows it: the hive copy stands for its project original (browseEntries).
     const { value, unreachable } = await this.sparingHive(q.tier, (s) => browseEntries(s, statuses ? { ...q, statuses } : q));
-    // A promoted lesson once, as `list` shows it: the hive copy stands for its project original on the page.
-    const { onePerLesson } = await import("./governance/list-tiers.js");
-    const listed = await onePerLesson(this.services, value.entries);
-    const promotedFrom = Object.fromEntries(listed.flatMap((l) => (l.promoted_from ? [[l.entry.id, l.promoted_from] as const] : [])));
-    const page: BrowsePage = { ...value, entries: listed.map((l) => l.entry), ...(Object.keys(promotedFrom).length ? { promoted_from: promotedFrom } : {}) };
-    return unreachable ? { ...page, hive_unreachable: unreachable } : page;
+    return unreachable ? { ...value, hive_unreachable: unreachable } : value;
   }
 
   /** What waits for a person: drafts, open contradictions, low-utility lessons. */

@@ -2,6 +2,7 @@
 import { CATEGORIES, expandStatuses, KINDS, TIERS, type Category, type Entry, type Kind, type StatusFilter, type Tier } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { openTiers, type Services } from "../services.js";
+import { promotedFromOf, standIns } from "./promoted-pairs.js";
 import { PAGE_SORTS, type EntryFilter, type PageRow, type PageSort, type Store } from "../store/store.js";
 
 export interface BrowseQuery {
@@ -148,25 +149,33 @@ export async function browseEntries(s: Services, q: BrowseQuery): Promise<Browse
   const relevance = sort === "relevance";
   const cursor = decodeCursor(q.cursor, relevance);
 
-  const counts = await Promise.all(stores.map((st) => st.countEntriesCapped(filter, text, TOTAL_CAP)));
+  // A promoted lesson is one row, its hive copy: the originals it stands for are left out of the count and of every page alike.
+  const pairs = stores.length > 1 ? await standIns(s, filter, text) : new Map();
+  const hidden = [...pairs.keys()];
+  const filterFor = (st: Store): EntryFilter => (st.tier === "swarm" && hidden.length ? { ...filter, excludeIds: hidden } : filter);
+  const counts = await Promise.all(stores.map((st) => st.countEntriesCapped(filterFor(st), text, TOTAL_CAP)));
   const total = counts.reduce((a, b) => a + b, 0);
   const capped = counts.some((n) => n >= TOTAL_CAP);
+  const withOrigins = (page: BrowsePage): BrowsePage => {
+    const from = promotedFromOf(pairs, page.entries);
+    return Object.keys(from).length ? { ...page, promoted_from: from } : page;
+  };
 
   if (relevance) {
     const offset = (cursor as OffsetCursor | undefined)?.o ?? 0;
     // Ranks of two indexes are close enough to interleave; each tier gives its best offset+limit+1.
-    const lists = await Promise.all(stores.map((st) => st.pageEntries({ filter, text, sort, desc: false, offset: 0, limit: offset + limit + 1 })));
+    const lists = await Promise.all(stores.map((st) => st.pageEntries({ filter: filterFor(st), text, sort, desc: false, offset: 0, limit: offset + limit + 1 })));
     const merged = lists.flat().sort((a, b) => compareRows(a, b, false));
     const page = merged.slice(offset, offset + limit);
     const more = merged.length > offset + limit && offset + limit <= MAX_RELEVANCE_OFFSET;
-    return { entries: page.map((r) => r.entry), total, capped, sort, desc: false, ...(more ? { next: encodeCursor({ o: offset + limit }) } : {}) };
+    return withOrigins({ entries: page.map((r) => r.entry), total, capped, sort, desc: false, ...(more ? { next: encodeCursor({ o: offset + limit }) } : {}) });
   }
 
   const keyset = cursor as KeysetCursor | undefined;
   const lists = await Promise.all(
     stores.map((st, i) =>
       st.pageEntries({
-        filter, sort, desc, limit: limit + 1, matches: counts[i]!,
+        filter: filterFor(st), sort, desc, limit: limit + 1, matches: counts[i]!,
         ...(text ? { text } : {}), ...(keyset ? { after: boundFor(st.tier, keyset, desc) } : {}),
       }),
     ),
@@ -175,5 +184,5 @@ export async function browseEntries(s: Services, q: BrowseQuery): Promise<Browse
   const page = merged.slice(0, limit);
   const last = page[page.length - 1];
   const next = merged.length > limit && last ? encodeCursor({ k: last.key, t: last.entry.tier, s: last.seq }) : undefined;
-  return { entries: page.map((r) => r.entry), total, capped, sort, desc, ...(next ? { next } : {}) };
+  return withOrigins({ entries: page.map((r) => r.entry), total, capped, sort, desc, ...(next ? { next } : {}) });
 }

@@ -38,7 +38,7 @@ export function listColumn(values: readonly string[]): string {
 
 /** Filters that an index can serve; a page walks its sort index instead when they match many rows. */
 export function hasIndexedFilter(f: EntryFilter): boolean {
-  return Boolean(f.statuses || f.categories || f.kinds || f.scopes || f.anyTags || f.sourceProjects || f.contradicted !== undefined || f.advisory !== undefined);
+  return Boolean(f.statuses || f.categories || f.kinds || f.scopes || f.anyTags || f.sourceProjects || f.ids || f.contradicted !== undefined || f.advisory !== undefined);
 }
 
 /** `walk`: see FilterOptions. An empty filter is "1" (every row). */
@@ -102,6 +102,11 @@ export function filterSql(f: EntryFilter, opts: FilterOptions = {}): { where: st
     }
   }
   inList("e.source_project_id", f.sourceProjects, where, params, walk);
+  inList("e.id", f.ids, where, params, walk);
+  if (f.excludeIds?.length) {
+    where.push(`${walk ? "+" : ""}e.id NOT IN (${f.excludeIds.map(() => "?").join(",")})`);
+    params.push(...f.excludeIds);
+  }
   if (f.contradicted !== undefined) {
     // The subquery reads the entries_contradicted partial index (migration 6): its WHERE must match the index's.
     const flagged = `e.seq IN (SELECT seq FROM entries WHERE ${CONTRADICTED_SQL})`;

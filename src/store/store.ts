@@ -53,6 +53,10 @@ export interface EntryFilter {
   sourceProjects?: readonly string[];
   /** Only entries carrying a `contradicts:<id>` flag (a person should decide between them). */
   contradicted?: boolean;
+  /** Only these entries (by id). */
+  ids?: readonly string[];
+  /** Not these entries (by id): a listing that shows a promoted lesson once leaves its project original out. */
+  excludeIds?: readonly string[];
 }
 
 export interface SourceUsage {

@@ -27,3 +27,37 @@ test("knowledge_query and the web's browse list a promoted lesson once, as its h
     await env.close();
   }
 });
+
+test("after a promotion, browse's total counts the lesson once and every page is full, with no original on a later page", async () => {
+  const env = await openEnv();
+  try {
+    const added = await env.human.add({ lesson: LESSON, category: "tooling" });
+    const promoted = await env.human.promote({ id: added.id! }, "human:alice");
+    const more = [];
+    for (const text of ["Pin the node version in .nvmrc so CI and laptops build with the same runtime.", "Close the redis pool in test teardown or the runner hangs after the last suite."]) {
+      more.push(await env.human.add({ lesson: text, category: "tooling" }));
+    }
+    const first = await env.human.browse({});
+    assert.equal(first.total, 3, "three lessons shown, three counted");
+    assert.equal(first.entries.length, 3);
+    for (const desc of [true, false]) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 10; i++) {
+        const page = await env.human.browse({ limit: 1, sort: "created", desc, ...(cursor ? { cursor } : {}) });
+        assert.equal(page.total, 3);
+        seen.push(...page.entries.map((e) => e.id));
+        if (!page.next) break;
+        assert.equal(page.entries.length, 1, "a page before the last is full");
+        cursor = page.next;
+      }
+      assert.deepEqual([...seen].sort(), [promoted.id!, ...more.map((m) => m.id!)].sort(), `desc=${desc}`);
+    }
+    // Words that match the lesson: counted once as well.
+    assert.equal((await env.human.browse({ text: "prisma migrate" })).total, 1);
+    // The project tier alone still counts and shows the original.
+    assert.equal((await env.human.browse({ tier: "swarm" })).total, 3);
+  } finally {
+    await env.close();
+  }
+});

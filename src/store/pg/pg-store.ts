@@ -122,6 +122,8 @@ function filterSql(f: EntryFilter, p: Params): string {
   if (f.advisory !== undefined) where.push(`e.advisory = ${p.add(f.advisory)}`);
   if (f.anyTags) where.push(`e.tags && ${p.add([...f.anyTags])}::text[]`);
   anyOf("e.source_project_id", f.sourceProjects);
+  anyOf("e.id", f.ids);
+  if (f.excludeIds?.length) where.push(`NOT (e.id = ANY(${p.add([...f.excludeIds])}::text[]))`);
   if (f.contradicted !== undefined) where.push(`${f.contradicted ? "" : "NOT "}(${CONTRADICTED_SQL})`);
   return where.length ? where.join(" AND ") : "true";
 }
