@@ -417,22 +417,30 @@ export class Cairn {
   }
 
   async list(filter: ListFilter = {}): Promise<Entry[]> {
-    const { tier = "all", limit = 50, offset = 0, order, statuses: asked, ...rest } = filter;
-    this.assertTierOpen(tier);
-    const statuses = this.visibleStatuses(asked);
-    const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
+    const { tier, f, order, offset, limit } = this.listArgs(filter);
     const { listAcrossTiers } = await import("./governance/list-tiers.js");
-    const { value } = await this.sparingHive(tier, (s) =>
-      listAcrossTiers(s, openTiers(s).filter((st) => tier === "all" || st.tier === tier), f, order, offset, limit),
-    );
+    const { value } = await this.sparingHive(tier, (s) => listAcrossTiers(s, this.tiersOf(s, tier), f, order, offset, limit));
     return value;
   }
 
   /** `list`, with a promoted lesson once: its hive copy names the project original, which is left out (`/swarm knowledge`). */
   async listLessons(filter: ListFilter = {}): Promise<ListedLesson[]> {
-    const entries = await this.list(filter);
-    const { onePerLesson } = await import("./governance/list-tiers.js");
-    return onePerLesson(this.services, entries);
+    const { tier, f, order, offset, limit } = this.listArgs(filter);
+    const { listOnePerLesson } = await import("./governance/list-tiers.js");
+    const { value } = await this.sparingHive(tier, (s) => listOnePerLesson(s, this.tiersOf(s, tier), f, order, offset, limit));
+    return value;
+  }
+
+  private listArgs(filter: ListFilter) {
+    const { tier = "all", limit = 50, offset = 0, order, statuses: asked, ...rest } = filter;
+    this.assertTierOpen(tier);
+    const statuses = this.visibleStatuses(asked);
+    const f: EntryFilter = statuses ? { ...rest, statuses } : rest;
+    return { tier, f, order, offset, limit };
+  }
+
+  private tiersOf(s: Services, tier: Tier | "all"): Store[] {
+    return openTiers(s).filter((st) => tier === "all" || st.tier === tier);
   }
 
   /** A read of the hive alone, with the hive switched off (or left out as damaged), says so rather than answering empty. */

@@ -1,7 +1,8 @@
 // `list` across tiers: each tier read in its own order a chunk at a time, merged, the page cut after the merge.
-import type { Entry } from "../core/entry.js";
+import type { Entry, Tier } from "../core/entry.js";
 import { tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter, ListOptions, Store } from "../store/store.js";
+import { promotedFromOf, standIns } from "./promoted-pairs.js";
 
 /**
  * Entries read per tier per step when merging: a shallow page reads offset + limit once, as before; a
@@ -28,9 +29,13 @@ interface Cursor {
 }
 
 /** One page of the stores' entries in one order; a single store pages in SQL. */
-export async function listAcrossTiers(s: Services, stores: readonly Store[], filter: EntryFilter, order: Order, offset: number, limit: number): Promise<Entry[]> {
+export async function listAcrossTiers(
+  s: Services, stores: readonly Store[], filter: EntryFilter, order: Order, offset: number, limit: number,
+  /** A tier's own filter, where it differs from `filter`. */
+  byTier: Partial<Record<Tier, EntryFilter>> = {},
+): Promise<Entry[]> {
   const key = sortKey(order);
-  const read = (store: Store, opts: ListOptions) => store.listEntries(filter, opts).catch((e: unknown) => tierReadFailed(s, store, e, [] as Entry[]));
+  const read = (store: Store, opts: ListOptions) => store.listEntries(byTier[store.tier] ?? filter, opts).catch((e: unknown) => tierReadFailed(s, store, e, [] as Entry[]));
   // Within a page, the same key orders it (stable: a tier's own order breaks ties).
   const byKey = (xs: Entry[]) => xs.sort((a, b) => key(a) - key(b));
   if (stores.length === 1) return byKey(await read(stores[0]!, { limit, offset, order }));
@@ -69,30 +74,15 @@ export interface ListedLesson {
 
 /**
  * One line per lesson: after a promotion the project original (status promoted) is only the record of
- * where the hive copy came from, so where both are on the page the hive copy stands for the two. An
- * original whose copy is not on the page (removed, further down, the hive unreachable) stays listed.
+ * where the hive copy came from, so where the copy is listed too it stands for the two. The originals
+ * are left out of the read itself (standIns), not dropped after the page is cut, so `limit` lessons
+ * come back when there are that many. An original whose copy is not listed (removed, filtered out, the
+ * hive unreachable) stays listed.
  */
-export async function onePerLesson(s: Services, entries: readonly Entry[]): Promise<ListedLesson[]> {
-  const onPage = new Map(entries.map((e) => [e.id, e]));
-  const originalOf = new Map<string, Entry>();
-  for (const e of entries) {
-    if (e.tier !== "swarm" || e.lifecycle.status !== "promoted") continue;
-    const byLineage = entries.find((h) => h.tier === "hive" && h.provenance.promoted_from?.entry_id === e.id);
-    // A promotion that reinforced an existing hive lesson leaves no lineage on it, only the project's `promoted` event.
-    const hiveId = byLineage?.id ?? (await lastPromotedTo(s, e));
-    if (hiveId && onPage.get(hiveId)?.tier === "hive" && !originalOf.has(hiveId)) originalOf.set(hiveId, e);
-  }
-  const hidden = new Set([...originalOf.values()].map((e) => e.id));
-  return entries
-    .filter((e) => !hidden.has(e.id))
-    .map((e) => {
-      const from = originalOf.get(e.id);
-      return from ? { entry: e, promoted_from: { id: from.id, handle: from.handle } } : { entry: e };
-    });
-}
-
-async function lastPromotedTo(s: Services, e: Entry): Promise<string | undefined> {
-  const events = await s.swarm.listEvents(e.id, 1000).catch(() => []);
-  const ev = [...events].reverse().find((x) => x.type === "promoted" && typeof x.data.hive_id === "string");
-  return ev?.data.hive_id as string | undefined;
+export async function listOnePerLesson(s: Services, stores: readonly Store[], filter: EntryFilter, order: Order, offset: number, limit: number): Promise<ListedLesson[]> {
+  const pairs = stores.length > 1 ? await standIns(s, filter) : new Map();
+  const hidden = [...pairs.keys()];
+  const entries = await listAcrossTiers(s, stores, filter, order, offset, limit, hidden.length ? { swarm: { ...filter, excludeIds: hidden } } : {});
+  const from = promotedFromOf(pairs, entries);
+  return entries.map((entry) => (from[entry.id] ? { entry, promoted_from: from[entry.id]! } : { entry }));
 }

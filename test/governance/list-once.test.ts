@@ -61,3 +61,27 @@ test("after a promotion, browse's total counts the lesson once and every page is
     await env.close();
   }
 });
+
+test("listLessons gives `limit` lessons when there are that many, a promoted original not taking a place", async () => {
+  const env = await openEnv();
+  try {
+    const added = await env.human.add({ lesson: LESSON, category: "tooling" });
+    const promoted = await env.human.promote({ id: added.id! }, "human:alice");
+    const more = [];
+    for (const text of ["Pin the node version in .nvmrc so CI and laptops build with the same runtime.", "Close the redis pool in test teardown or the runner hangs after the last suite."]) {
+      more.push(await env.human.add({ lesson: text, category: "tooling" }));
+    }
+    for (const order of ["newest", "oldest", "confidence"] as const) {
+      for (let limit = 1; limit <= 3; limit++) {
+        const listed = await env.human.listLessons({ limit, order });
+        assert.equal(listed.length, limit, `${order} --limit ${limit}: ${listed.map((l) => l.entry.handle).join(",")}`);
+        assert.ok(!listed.some((l) => l.entry.id === added.id), `${order} --limit ${limit}: the original is not listed beside its copy`);
+      }
+      const all = await env.human.listLessons({ limit: 10, order });
+      assert.deepEqual(all.map((l) => l.entry.id).sort(), [promoted.id!, ...more.map((m) => m.id!)].sort());
+      assert.equal(all.find((l) => l.entry.id === promoted.id)?.promoted_from?.handle, added.handle);
+    }
+  } finally {
+    await env.close();
+  }
+});

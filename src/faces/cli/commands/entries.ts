@@ -249,7 +249,7 @@ Examples:
       action(async (inv, flags: { tier: Tier | "all"; status?: string; category?: Entry["category"]; limit: number; offset: number; flagged?: boolean; order?: "newest" | "oldest" | "confidence" }) =>
         readCairn(inv, async (cairn) => {
           const statuses = parseStatuses(flags.status);
-          // A promoted lesson is listed once: its hive copy, naming the project original (`onePerLesson`).
+          // A promoted lesson is listed once: its hive copy, naming the project original (`listOnePerLesson`).
           const listed: ListedLesson[] = flags.flagged ? (await cairn.flagged(flags.tier, flags.limit)).map((entry) => ({ entry })) : await cairn.listLessons({
             tier: flags.tier,
             limit: flags.limit,
