@@ -2,7 +2,7 @@
 import { ownCategory } from "../core/categories.js";
 import type { Entry, NewEntryInput, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { assertNotSuperseded, locate, restoreEntry, supersedeEntry } from "../lifecycle/status.js";
+import { assertNotSuperseded, assertRestorable, locate, restoreEntry, supersedeEntry } from "../lifecycle/status.js";
 import { gateInput } from "../lifecycle/gate-input.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
@@ -91,6 +91,13 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   const dropped = loc.entry.lifecycle.supersedes && supersedes !== loc.entry.lifecycle.supersedes ? loc.entry.lifecycle.supersedes : undefined;
   const unretire = dropped ? await locate(s, dropped).then((l) => l.entry, () => undefined) : undefined;
   const restore = unretire?.lifecycle.status === "superseded" && unretire.lifecycle.superseded_by === loc.entry.id ? unretire : undefined;
+  // Checked before the edit is written: a refused restore must not leave the link cleared and the old lesson superseded by nothing.
+  if (restore) {
+    await assertRestorable(s, restore.id, actor).catch((e: unknown) => {
+      if (!(e instanceof CairnError)) throw e;
+      throw new CairnError(e.code, `Nothing saved: clearing supersedes: of ${loc.entry.handle} restores ${restore.handle}, which is refused. ${e.message}`, e.details);
+    });
+  }
   const prevention = {
     ...(n.prevention?.rule ? { rule: n.prevention.rule } : {}),
     ...(n.prevention?.detection_pattern ? { detection_pattern: n.prevention.detection_pattern } : {}),

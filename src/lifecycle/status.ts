@@ -155,15 +155,22 @@ async function retireThroughHiveCopy(s: Services, original: Entry, status: Retir
   return { ...now, also: [{ id: done.id, handle: done.handle, status: done.lifecycle.status }] };
 }
 
-/** Restoring an original that went with its hive copy (quarantined, archived or superseded) restores the copy, which brings the original back as promoted. */
-async function restoreThroughHiveCopy(s: Services, original: Entry, actor: string): Promise<StatusChange | undefined> {
+/** The hive copy a retired original went with (its last retirement event names it), while that copy is retired the same way. */
+async function retiredHiveCopy(s: Services, original: Entry): Promise<Entry | undefined> {
   const status = original.lifecycle.status;
   if (original.tier !== "swarm" || !["quarantined", "archived", "superseded"].includes(status) || !s.hive) return undefined;
   const events = await s.swarm.listEvents(original.id, 1_000_000);
   const hiveId = [...events].reverse().find((ev) => ev.type === status)?.data.hive_id;
   if (typeof hiveId !== "string") return undefined;
   const copy = await s.hive.getEntry(hiveId).catch(() => undefined);
-  if (!copy || copy.lifecycle.status !== status) return undefined;
+  return copy && copy.lifecycle.status === status ? copy : undefined;
+}
+
+/** Restoring an original that went with its hive copy (quarantined, archived or superseded) restores the copy, which brings the original back as promoted. */
+async function restoreThroughHiveCopy(s: Services, original: Entry, actor: string): Promise<StatusChange | undefined> {
+  const status = original.lifecycle.status;
+  const copy = await retiredHiveCopy(s, original);
+  if (!copy) return undefined;
   const done = await restoreEntry(s, copy.id, actor);
   const now = await s.swarm.getEntry(original.id);
   if (!now || now.lifecycle.status === status) return undefined;
@@ -279,6 +286,42 @@ export async function assertMayRestore(loc: Located, actor: string): Promise<voi
   );
 }
 
+// Superseded too: it is the only way back from a supersede made by mistake (a wrong id), and every
+// message about a superseded lesson (approve, a re-add of its text) tells the person to restore it.
+function assertRetired(e: Entry): void {
+  if (!["quarantined", "archived", "superseded"].includes(e.lifecycle.status)) {
+    throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}, not quarantined, archived or superseded; nothing to restore.`);
+  }
+}
+
+async function assertPassesGatesAgain(s: Services, e: Entry): Promise<void> {
+  // The gates load only when something is restored: reads that locate an entry must not pay for them.
+  const { validateLessonText } = await import("../quality/gates.js");
+  const imported = e.provenance.derived_from.kind === "import";
+  const gate = validateLessonText(e.lesson, { trusted: imported || !s.config.knowledge.validation_enabled });
+  if (!gate.ok) {
+    const reason = gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ");
+    throw new CairnError("REJECTED", `Cannot restore ${e.handle}: it fails validation now (${reason}). Edit it (${HOW_TO_EDIT}) or remove it.`, {
+      issues: gate.issues,
+    });
+  }
+}
+
+/**
+ * Throws what restoreEntry would refuse with (not retired, not this actor's to restore, fails the gates
+ * now), writing nothing: a change that restores a lesson as its last step checks first, so a refusal
+ * leaves it all unsaved rather than half done. A lesson that comes back through its hive copy is
+ * judged by that copy, as restoreEntry restores it.
+ */
+export async function assertRestorable(s: Services, ref: string, actor: string): Promise<void> {
+  const loc = await locate(s, ref);
+  assertRetired(loc.entry);
+  await assertMayRestore(loc, actor);
+  const copy = await retiredHiveCopy(s, loc.entry);
+  if (copy) return assertRestorable(s, copy.id, actor);
+  await assertPassesGatesAgain(s, loc.entry);
+}
+
 /**
  * Restoring runs the gates again: a quarantined lesson must not come back in through a side door.
  * An imported lesson meets the gates of an import it could have come by (a `--trusted` load skips the
@@ -287,24 +330,11 @@ export async function assertMayRestore(loc: Located, actor: string): Promise<voi
  */
 export async function restoreEntry(s: Services, ref: string, actor: string): Promise<StatusChange> {
   const loc = await locate(s, ref);
-  // Superseded too: it is the only way back from a supersede made by mistake (a wrong id), and every
-  // message about a superseded lesson (approve, a re-add of its text) tells the person to restore it.
-  if (!["quarantined", "archived", "superseded"].includes(loc.entry.lifecycle.status)) {
-    throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}, not quarantined, archived or superseded; nothing to restore.`);
-  }
+  assertRetired(loc.entry);
   await assertMayRestore(loc, actor);
   const lineage = await restoreThroughHiveCopy(s, loc.entry, actor);
   if (lineage) return lineage;
-  // The gates load only when something is restored: reads that locate an entry must not pay for them.
-  const { validateLessonText } = await import("../quality/gates.js");
-  const imported = loc.entry.provenance.derived_from.kind === "import";
-  const gate = validateLessonText(loc.entry.lesson, { trusted: imported || !s.config.knowledge.validation_enabled });
-  if (!gate.ok) {
-    const reason = gate.issues.filter((i) => i.severity === "reject").map((i) => i.message).join("; ");
-    throw new CairnError("REJECTED", `Cannot restore ${loc.entry.handle}: it fails validation now (${reason}). Edit it (${HOW_TO_EDIT}) or remove it.`, {
-      issues: gate.issues,
-    });
-  }
+  await assertPassesGatesAgain(s, loc.entry);
   // A lesson written under approval that no person approved yet goes back to the review queue: a restore is no approval.
   const e0 = loc.entry;
   const awaitsReview =

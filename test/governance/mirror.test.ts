@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { APPROVAL_ON, AUTH_STRUCTURED, openEnv, tool } from "./helpers.js";
 
 const MIRROR_ON = { governance: { ...APPROVAL_ON.governance, mirror: { enabled: true } } };
@@ -427,6 +428,35 @@ test("`supersedes:` cleared in a replacement's mirror file restores the lesson i
     assert.deepEqual(restored.map((e) => [e.actor, e.data.superseded_by]), [["human:alice", repl.id]]);
     assert.equal(path.basename(path.dirname(fileFor(dir, old.handle!))), "approved", "its mirror file moved back to approved/");
     assert.equal((await env.human.rebuildMirror()).written, 0, "both files already say so");
+  } finally {
+    await env.close();
+  }
+});
+
+test("`supersedes:` cleared in a replacement's mirror file while the replaced lesson cannot be restored saves nothing and says why", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const old = await env.human.add({ lesson: "Use corepack enable in CI so the pinned pnpm version from packageManager is used.", category: "tooling" });
+    const repl = await env.human.add({ lesson: "Run corepack prepare pnpm@9 --activate in CI images before installing dependencies.", category: "tooling" });
+    await env.human.approve(repl.id!);
+    await env.human.approve(old.id!);
+    await env.human.supersede(old.id!, repl.id!);
+    // The old lesson no longer passes the gates (written before they were tightened): restoring it is refused.
+    const store = new SqliteStore(path.join(env.sb.projectDir, ".swarm", "cairn.db"), "swarm");
+    await store.updateEntry(old.id!, (e) => ({ ...e, lesson: "Be careful." }), { type: "updated", actor: "test" });
+    await store.close();
+    const file = fileFor(dir, repl.handle!);
+    const text = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, text.replace(/^supersedes: .*$/m, "supersedes:"));
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.applied, [], "nothing saved");
+    assert.equal(r.errors.length, 1, JSON.stringify(r.errors));
+    assert.match(JSON.stringify(r.errors[0]), new RegExp(`Cannot restore ${old.handle}`));
+    assert.equal((await env.human.get(repl.id!)).lifecycle.supersedes, old.id, "the replacement still names what it replaces");
+    const o = await env.human.get(old.id!);
+    assert.equal(o.lifecycle.status, "superseded");
+    assert.equal(o.lifecycle.superseded_by, repl.id);
   } finally {
     await env.close();
   }
