@@ -11,7 +11,7 @@ import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, distinctConfirmations, isNewConfirmation } from "./confirm.js";
-import { HOW_TO_EDIT, locate, supersedeEntry } from "./status.js";
+import { hiveCopyOf, HOW_TO_EDIT, locate, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
@@ -487,6 +487,13 @@ function applyMerge(e: Entry, merge: SightingMerge): Entry {
   return e;
 }
 
+/** The hive copy a promoted project original went up as, while it takes sightings; undefined otherwise (or when the hive cannot say). */
+async function liveHiveCopy(s: Services, e: Entry): Promise<Entry | undefined> {
+  if (e.tier !== "swarm" || e.lifecycle.status !== "promoted" || !s.hive) return undefined;
+  const copy = await hiveCopyOf(s, e);
+  return copy && MERGEABLE.includes(copy.lifecycle.status) ? copy : undefined;
+}
+
 /** A new sighting confirms the entry; when it adds no new phase or project, nothing is written at all. */
 async function reinforce(
   s: Services,
@@ -498,8 +505,16 @@ async function reinforce(
   issues: QualityIssue[],
 ): Promise<WriteResult> {
   const confirmation = { phase: sightingPhase(input, opts, s), project_id: s.project.id, by: opts.actor };
+  // A promoted original is only the record of where its hive copy came from; agents read the copy, so a
+  // sighting of the original is one of the copy: what a person brings (tags, globs) lands where retrieval uses it.
+  const copy = await liveHiveCopy(s, target);
+  const original = copy ? target : undefined;
+  if (copy) {
+    store = storeFor(s, "hive");
+    target = copy;
+  }
   // An agent changes nothing a person vouched for (approved, or promoted to the hive): what it brings waits for a person's edit.
-  const held = !isHumanActor(opts.actor) && isProtected(target);
+  const held = !isHumanActor(opts.actor) && (isProtected(target) || (original !== undefined && isProtected(original)));
   const merge = held ? {} : sightingMerge(input, target);
   const merging = Object.keys(merge).length > 0;
   const unmerged = fieldsNotMerged(input, merging ? applyMerge(structuredClone(target), merge) : target);
