@@ -5,6 +5,8 @@ import type { EntryFilter } from "../store/store.js";
 
 /** Promoted originals read per listing at most: each is a lesson this project handed to the hive, so they are few. */
 const MAX_ORIGINALS = 5_000;
+/** `promoted` events read at once: a promotion each, and a few re-promotions. */
+const MAX_PROMOTED_EVENTS = 20_000;
 
 /** By project original id: the hive copy that stands for it in a listing. */
 export type StandIns = Map<string, { original: Entry; copyId: string }>;
@@ -28,9 +30,16 @@ export async function standIns(s: Services, filter: EntryFilter, text?: string):
     const matched = new Set(byWords.map((r) => r.entry.id));
     originals = originals.filter((e) => matched.has(e.id));
   }
+  // The project's `promoted` events in one indexed read (oldest first, so a re-promotion's later event wins);
+  // a read cut off at its limit could miss an original's latest event, so then each original is asked on its own.
+  const promotedTo = new Map<string, string>();
+  const events = await s.swarm.listEventsByType("promoted", "", MAX_PROMOTED_EVENTS);
+  if (events.length < MAX_PROMOTED_EVENTS) {
+    for (const ev of events) if (typeof ev.data.hive_id === "string") promotedTo.set(ev.entry_id, ev.data.hive_id);
+  }
   const copyOf = new Map<string, Entry>();
   for (const e of originals) {
-    const id = await lastPromotedTo(s, e);
+    const id = promotedTo.get(e.id) ?? (await lastPromotedTo(s, e));
     if (id) copyOf.set(id, e);
   }
   if (!copyOf.size) return found;
