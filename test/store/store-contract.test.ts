@@ -547,6 +547,16 @@ function contract(impl: Implementation): void {
     assert.equal(await o.store.countEntriesCapped({}, undefined, 3), 3, "the count stops at its cap");
     assert.equal(await o.store.countEntriesCapped({ anyTags: ["orm"] }, undefined, 100), 2);
     assert.equal(await o.store.countEntriesCapped({ sourceProjects: ["proj-b"] }, undefined, 100), 2);
+    // By id, in and out: a listing that shows a promoted lesson once leaves its project original out of the count and the page.
+    const two = [added[0]!.id, added[3]!.id];
+    assert.equal(await o.store.countEntriesCapped({ excludeIds: two }, undefined, 100), 3);
+    assert.equal(await o.store.countEntriesCapped({ excludeIds: two }, "prisma", 100), 0);
+    assert.deepEqual((await o.store.listEntries({ ids: two }, { order: "oldest" })).map((e) => e.id), two);
+    assert.deepEqual(
+      (await o.store.pageEntries({ filter: { excludeIds: two }, sort: "created", desc: false, limit: 10 })).map((r) => r.entry.id),
+      added.map((e) => e.id).filter((id) => !two.includes(id)),
+    );
+    assert.deepEqual((await o.store.pageEntries({ filter: { ids: two }, text: "prisma", sort: "created", desc: false, limit: 10 })).length, 2);
 
     const days = await o.store.eventCountsByDay(["created", "shown"], "2000-01-01");
     const total = (type: string) => days.filter((d) => d.type === type).reduce((n, d) => n + Number(d.n), 0);
