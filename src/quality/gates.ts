@@ -3,14 +3,14 @@ import { normalizeLessonText } from "./normalize.js";
 import { findHarmfulAdvice, findHiddenChars, findInjectionMarkers } from "./safety.js";
 import { findInvisibleChars, INVISIBLE_LABELS, stripInvisibleChars } from "./sanitize.js";
 import { findSecrets } from "./secrets.js";
-import { checkStructure, HARD_MAX_CHARS } from "./structure.js";
+import { checkStructure, HARD_MAX_INPUT_BYTES } from "./structure.js";
 import type { GateOptions, GateResult, QualityIssue } from "./types.js";
 import { checkVagueness } from "./vague.js";
 
 // How much of an oversize lesson the content layers read. Up to here every layer reads all of it (a
 // 100 KB paste with an injection at its end is refused for both); the lesson is refused anyway, and
 // past a few megabytes the rules' regexes ran out of stack ("Maximum call stack size exceeded").
-const CONTENT_WINDOW = HARD_MAX_CHARS * 64;
+const CONTENT_WINDOW = HARD_MAX_INPUT_BYTES;
 
 /**
  * Never returns early: a warning (or a rejection) at one layer must not hide what a later layer

@@ -67,3 +67,31 @@ test("a lesson piped or saved as UTF-16 (a Windows shell, Notepad's \"Unicode\")
     sb.cleanup();
   }
 });
+
+test("`cairn add -` stops reading standard input once it is past any lesson's size and refuses it as oversize at once", async () => {
+  const sb = sandbox();
+  try {
+    const project = sb.project("flood");
+    const offered = 64 * 1024 * 1024;
+    const chunk = Buffer.from("word ".repeat(13107) + "\n");
+    const child = spawn(process.execPath, [BIN, "--project", project, "add", "-"], { cwd: sb.root, env: sb.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.stdin.on("error", () => {}); // EPIPE once the CLI stops reading: what this test wants
+    let written = 0;
+    let closed = false;
+    const done = new Promise<number>((resolve) => child.on("close", (code) => { closed = true; resolve(code ?? 1); }));
+    while (!closed && written < offered) {
+      written += chunk.length;
+      if (!child.stdin.write(chunk)) await new Promise((r) => { child.stdin.once("drain", r); child.once("close", r); });
+    }
+    if (!closed) child.stdin.end();
+    const code = await done;
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /over 16000/);
+    // The CLI read about a megabyte (plus what the pipe buffers), not the 64 MB offered.
+    assert.ok(written < offered / 8, `wrote ${written} of ${offered} bytes before the CLI stopped reading`);
+  } finally {
+    sb.cleanup();
+  }
+});

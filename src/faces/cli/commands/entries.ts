@@ -200,6 +200,33 @@ function readStdin(): string {
   return decodeText(fs.readFileSync(0));
 }
 
+/**
+ * One lesson from standard input, read no further than any lesson may be: past that it is refused
+ * at once, with the gate's message, instead of after reading (and holding) all of a flood.
+ */
+async function readLessonFromStdin(): Promise<string> {
+  const { HARD_MAX_INPUT_BYTES, oversizeMessage } = await import("../../../quality/structure.js");
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.alloc(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      // A non-blocking stdin (some terminals and pipes) has nothing yet: wait briefly and read again.
+      if ((e as NodeJS.ErrnoException).code === "EAGAIN") { await new Promise((r) => setTimeout(r, 5)); continue; }
+      if ((e as NodeJS.ErrnoException).code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+    total += n;
+    if (total > HARD_MAX_INPUT_BYTES) throw new CairnError("REJECTED", oversizeMessage(`over ${HARD_MAX_INPUT_BYTES} bytes on standard input`));
+  }
+  return decodeText(Buffer.concat(chunks));
+}
+
 export function registerEntryCommands(program: Command): void {
   lessonOptions(
     program
@@ -228,7 +255,7 @@ Examples:
         if (lesson === undefined && !flags.fromFile) throw usageError("Give the lesson text, `-` to read it from standard input, or --from-file <file>.");
         if (lesson === "-" && flags.fromFile === "-") throw usageError("Standard input can hold the lesson or the --from-file document, not both.");
         // `-` keeps a lesson (and anything secret a person pasted into it) out of argv, shell history and npm's debug log.
-        const text = lesson === "-" ? readStdin().trim() : lesson;
+        const text = lesson === "-" ? (await readLessonFromStdin()).trim() : lesson;
         const input = await lessonInput(text, flags, flags.fromFile, inv.out);
         return withCairn(inv, async (cairn) => reportWrite(inv.out, await cairn.add(input, { tier: flags.tier ?? "swarm" })));
       }),
