@@ -56,3 +56,18 @@ test("doctor: a config file that is not JSON, and an unknown key, are findings w
   assert.equal(fixed.code, 0, fixed.stderr);
   assert.deepEqual(fixed.body.config_problems ?? [], []);
 });
+
+test("a server with a bad config refuses to start as every command does: `cairn mcp` (stdio, --http) and `cairn ui` exit 2 with the finding on stderr, nothing on stdout", async () => {
+  const p = sb.project("bad-server-config");
+  const file = path.join(sb.root, "typo.json");
+  fs.writeFileSync(file, JSON.stringify({ knowledge: { max_inject_cont: 3 } }));
+  const servers = [["mcp"], ["mcp", "--http", "--port", "0"], ["ui", "--port", "0"]];
+  for (const args of servers) {
+    // A server that does start is ended by the timeout (a signal, no exit code 2).
+    const r = await sb.raw(["--project", p, "--config", file, ...args], { cwd: p, timeoutMs: 20_000 });
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert.equal(r.stdout, "", args.join(" "));
+    assert.match(r.stderr, /max_inject_cont \(did you mean max_inject_count\?\)/, args.join(" "));
+    assert.doesNotMatch(r.stderr, /ready|listening/, args.join(" "));
+  }
+});

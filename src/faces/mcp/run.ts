@@ -1,6 +1,7 @@
 // `runMcp`: the one entry every launcher (the cairn CLI, main.ts) calls with parsed options.
 import fs from "node:fs";
 import path from "node:path";
+import { loadConfig } from "../../config.js";
 import { CairnError } from "../../errors.js";
 import { runHttpServer, type HttpHandle } from "./http.js";
 import { log } from "./log.js";
@@ -36,6 +37,9 @@ function checkProject(dir: string | undefined): string | undefined {
 
 export async function runMcp(opts: McpOptions = {}): Promise<McpHandle | HttpHandle> {
   const project = checkProject(opts.project);
+  // As every command does: a bad config (an unknown key, a wrong value) is refused before the server
+  // starts, not found by the first tool call of a client that was told the server was ready.
+  loadConfig({ projectDir: project ?? process.cwd(), env: opts.env ?? process.env });
   const handle = opts.http
     ? await runHttpServer({ port: parsePort(opts.port), host: opts.host, token: opts.token, project, env: opts.env })
     : await runStdioServer({ project, env: opts.env });
