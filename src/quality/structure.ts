@@ -16,14 +16,14 @@ export const HARD_MAX_CHARS = 16000;
  */
 export const HARD_MAX_INPUT_BYTES = HARD_MAX_CHARS * 64;
 
-/** The refusal of an oversize lesson; `size` is its count, or "over N bytes" when the reader stopped early. */
-export function oversizeMessage(size: string): string {
-  return `The lesson is ${size}; nothing over ${HARD_MAX_CHARS} is accepted. Split it or link to a document.`;
-}
-
 const issue = (severity: QualityIssue["severity"], code: string, message: string): QualityIssue => ({
   layer: "structure", severity, code, message,
 });
+
+/** The refusal of an oversize lesson; `size` is its count, or "over N bytes" when the reader stopped early. */
+export function oversizeIssue(size: string): QualityIssue {
+  return issue("reject", "oversize", `The lesson is ${size}; nothing over ${HARD_MAX_CHARS} is accepted. Split it or link to a document.`);
+}
 
 export function checkStructure(text: string, opts: GateOptions = {}): QualityIssue[] {
   const t = normalizeLessonText(text);
@@ -33,7 +33,7 @@ export function checkStructure(text: string, opts: GateOptions = {}): QualityIss
   if (n === 0) return [issue("reject", "empty", "The lesson is empty.")];
   const out: QualityIssue[] = [];
   if (n > HARD_MAX_CHARS) {
-    out.push(issue("reject", "oversize", oversizeMessage(counted(n, "character"))));
+    out.push(oversizeIssue(counted(n, "character")));
   } else if (!opts.trusted && n > MAX_CHARS) {
     out.push(issue("reject", "too_long", `The lesson is ${counted(n, "character")}; keep it to ${MAX_CHARS} (one insight — put detail in "why").`));
   } else if (opts.trusted && n > TRUSTED_SOFT_MAX_CHARS) {

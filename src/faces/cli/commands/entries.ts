@@ -12,6 +12,7 @@ import { CATEGORY_CHOICES, CATEGORY_NAMES, LEGACY_CATEGORY_NOTE, type CategoryNa
 import type { ListedLesson } from "../../../governance/list-tiers.js";
 import type { LessonFields } from "../../../governance/structured.js";
 import type { WriteResult } from "../../../lifecycle/write.js";
+import type { QualityIssue } from "../../../quality/types.js";
 import { action, int, readCairn, withCairn } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { truncateAtWord } from "../../../quality/sanitize.js";
@@ -204,8 +205,8 @@ function readStdin(): string {
  * One lesson from standard input, read no further than any lesson may be: past that it is refused
  * at once, with the gate's message, instead of after reading (and holding) all of a flood.
  */
-async function readLessonFromStdin(): Promise<string> {
-  const { HARD_MAX_INPUT_BYTES, oversizeMessage } = await import("../../../quality/structure.js");
+async function readLessonFromStdin(): Promise<{ text: string } | { oversize: QualityIssue }> {
+  const { HARD_MAX_INPUT_BYTES, oversizeIssue } = await import("../../../quality/structure.js");
   const chunks: Buffer[] = [];
   let total = 0;
   const buf = Buffer.alloc(64 * 1024);
@@ -222,9 +223,9 @@ async function readLessonFromStdin(): Promise<string> {
     if (n === 0) break;
     chunks.push(Buffer.from(buf.subarray(0, n)));
     total += n;
-    if (total > HARD_MAX_INPUT_BYTES) throw new CairnError("REJECTED", oversizeMessage(`over ${HARD_MAX_INPUT_BYTES} bytes on standard input`));
+    if (total > HARD_MAX_INPUT_BYTES) return { oversize: oversizeIssue(`over ${HARD_MAX_INPUT_BYTES} bytes on standard input`) };
   }
-  return decodeText(Buffer.concat(chunks));
+  return { text: decodeText(Buffer.concat(chunks)) };
 }
 
 export function registerEntryCommands(program: Command): void {
@@ -255,7 +256,12 @@ Examples:
         if (lesson === undefined && !flags.fromFile) throw usageError("Give the lesson text, `-` to read it from standard input, or --from-file <file>.");
         if (lesson === "-" && flags.fromFile === "-") throw usageError("Standard input can hold the lesson or the --from-file document, not both.");
         // `-` keeps a lesson (and anything secret a person pasted into it) out of argv, shell history and npm's debug log.
-        const text = lesson === "-" ? (await readLessonFromStdin()).trim() : lesson;
+        const piped = lesson === "-" ? await readLessonFromStdin() : undefined;
+        if (piped && "oversize" in piped) {
+          // Refused as the gate refuses it (same issue, exit 2), without reading the rest of the flood.
+          return reportWrite(inv.out, { action: "rejected", tier: flags.tier ?? "swarm", reason: piped.oversize.message, issues: [piped.oversize] });
+        }
+        const text = piped ? piped.text.trim() : lesson;
         const input = await lessonInput(text, flags, flags.fromFile, inv.out);
         return withCairn(inv, async (cairn) => reportWrite(inv.out, await cairn.add(input, { tier: flags.tier ?? "swarm" })));
       }),
