@@ -163,7 +163,8 @@ export interface PhaseCompleteReport {
 /** Resolves where the hive lives: explicit option, env, config, platform default. */
 export function resolveHivePath(opts: { hivePath?: string; env?: NodeJS.ProcessEnv }, config: CairnConfig): string {
   const env = opts.env ?? process.env;
-  const chosen = opts.hivePath ?? env.CAIRN_HIVE ?? config.hive_path;
+  // An empty CAIRN_HIVE is unset, as the config reads it (`CAIRN_HIVE= cairn …` once opened the working directory).
+  const chosen = opts.hivePath || env.CAIRN_HIVE || config.hive_path;
   if (chosen !== undefined) assertHiveFileNotUrl(chosen, hivePathSetting(opts, config));
   return path.resolve(chosen ?? path.join(platformDataDir(env), "hive.db"));
 }

@@ -1,5 +1,6 @@
 // The `cairn` command: global options, the command groups, and usage errors mapped to exit code 2.
 import { Command, CommanderError, Option } from "commander";
+import { nonEmpty } from "./non-empty.js";
 import { registerEntryCommands } from "./commands/entries.js";
 import { registerIoCommands } from "./commands/io.js";
 import { registerLearningCommands } from "./commands/learning.js";
@@ -19,10 +20,10 @@ export function buildProgram(): Command {
   const program = new Command("cairn")
     .description("Cairn: lessons for teams of AI coding agents — record, gate, recall, review.")
     .version(packageVersion(), "-V, --version")
-    .addOption(new Option("--project <dir>", "project whose .swarm/cairn.db to use (default: current directory)"))
-    .addOption(new Option("--hive <path|url>", "hive database file, or a team hive postgres://… URL (default: CAIRN_HIVE_URL / hive_url, else CAIRN_HIVE, hive_path, platform data dir)"))
+    .addOption(new Option("--project <dir>", "project whose .swarm/cairn.db to use (default: current directory)").argParser(nonEmpty("--project", "a path")))
+    .addOption(new Option("--hive <path|url>", "hive database file, or a team hive postgres://… URL (default: CAIRN_HIVE_URL / hive_url, else CAIRN_HIVE, hive_path, platform data dir)").argParser(nonEmpty("--hive", "a path or a postgres:// URL")))
     .addOption(new Option("--json", "print one JSON value on stdout (errors as {\"error\": {code, message}})"))
-    .addOption(new Option("--config <file>", "user config file to read instead of the default (like CAIRN_CONFIG)"))
+    .addOption(new Option("--config <file>", "user config file to read instead of the default (like CAIRN_CONFIG)").argParser(nonEmpty("--config", "a path")))
     .addOption(new Option("--actor <who>", "who performs writes, e.g. human:alice, agent:coder (default: $CAIRN_ACTOR, else human:cli)"))
     .showSuggestionAfterError(true)
     .exitOverride();

@@ -1,5 +1,6 @@
 // The `mcp` command (commander): the same flags for `cairn mcp` and the standalone main.ts.
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { nonEmpty } from "../cli/non-empty.js";
 import { isCairnError } from "../../errors.js";
 import { DEFAULT_HTTP_PORT } from "./defaults.js";
 import { errorText, log } from "./log.js";
@@ -12,7 +13,7 @@ export function createMcpCommand(name = "mcp", environment?: () => NodeJS.Proces
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)`)
     .option("--host <host>", "HTTP interface to bind (default 127.0.0.1; anything else requires a token)")
     .option("--token <token>", "bearer token HTTP clients must send (prefer env CAIRN_MCP_TOKEN: flags show in ps)")
-    .option("--project <dir>", "project used when a client offers no roots (default: the working directory)")
+    .addOption(new Option("--project <dir>", "project used when a client offers no roots (default: the working directory)").argParser(nonEmpty("--project", "a path")))
     .addHelpText(
       "after",
       `

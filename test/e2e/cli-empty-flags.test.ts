@@ -1,0 +1,32 @@
+// An empty --hive, --project or --config given explicitly is refused (exit 2), not silently taken as the default.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { sandbox } from "../helpers/cli.js";
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+test("`--hive \"\"`, `--project \"\"`, `--config \"\"` (and blank ones) are refused with what the flag needs, before anything is opened", async () => {
+  const p = sb.project("empty-flags");
+  const cases: Array<[string[], RegExp]> = [
+    [["--hive", "", "list"], /--hive needs a path/],
+    [["--hive", "  ", "list"], /--hive needs a path/],
+    [["--project", "", "list"], /--project needs a path/],
+    [["--config", "", "list"], /--config needs a path/],
+    [["mcp", "--project", ""], /--project needs a path/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await sb.raw(args, { cwd: p, timeoutMs: 20_000 });
+    assert.equal(r.code, 2, `${JSON.stringify(args)}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, message, JSON.stringify(args));
+  }
+  const json = await sb.raw(["--json", "--hive", "", "list"], { cwd: p });
+  assert.equal(json.code, 2);
+  assert.match(JSON.parse(json.stdout).error.message, /--hive needs a path/);
+});
+
+test("an empty CAIRN_HIVE is taken as unset, as shells commonly mean it (the default hive is used)", async () => {
+  const p = sb.project("empty-env");
+  const r = await sb.raw(["list", "--json"], { cwd: p, env: { ...sb.env, CAIRN_HIVE: "" } });
+  assert.equal(r.code, 0, r.stderr);
+});
