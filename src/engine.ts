@@ -10,7 +10,7 @@ import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput, type ConfigProblem } from "./config.js";
 import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
 import { nearestExistingAncestor } from "./core/folders.js";
-import { damagedMessage, isDamaged, noticeOnce } from "./store/faults.js";
+import { damagedDoctorMessage, isDamaged, noticeOnce } from "./store/faults.js";
 import type { RepairReport } from "./store/repair.js";
 import { isEntryRef, validateEntryRef } from "./core/ids.js";
 import { assertHuman, isHumanActor } from "./governance/actors.js";
@@ -79,6 +79,8 @@ export interface OpenCairnOptions {
    * every other command refuses to run on a config it cannot honour.
    */
   lenientConfig?: boolean;
+  /** The caller reports damaged tiers itself (`cairn doctor`): no "Working without…" notice on stderr. */
+  quietDamage?: boolean;
 }
 
 export interface AddOptions {
@@ -209,13 +211,13 @@ const writeModule = lazyModule(() => import("./lifecycle/write.js"));
 const outboxModule = lazyModule(() => import("./hive/outbox.js"));
 
 /** Opens one tier; a damaged file is recorded in `faults` (and said once on stderr) instead of stopping the other tier. */
-function openTier(open: () => SqliteStore, faults: Partial<Record<Tier, DatabaseDamagedError>>, tier: Tier): SqliteStore | undefined {
+function openTier(open: () => SqliteStore, faults: Partial<Record<Tier, DatabaseDamagedError>>, tier: Tier, quiet = false): SqliteStore | undefined {
   try {
     return open();
   } catch (e) {
     if (!isDamaged(e)) throw e;
     faults[tier] = e;
-    noticeOnce(`damaged:${e.details.path}`, `${e.message} Working without the ${tier} tier until then.`);
+    if (!quiet) noticeOnce(`damaged:${e.details.path}`, `${e.message} Working without the ${tier} tier until then.`);
     return undefined;
   }
 }
@@ -266,7 +268,7 @@ export class Cairn {
     const swarm =
       opts.createSwarm === false && !fs.existsSync(this.swarmPath)
         ? new SqliteStore(":memory:", "swarm", driverOpts, this.swarmPath)
-        : (openTier(() => new SqliteStore(this.swarmPath, "swarm", driverOpts), faults, "swarm") ?? damagedStandIn(this.swarmPath, faults.swarm!));
+        : (openTier(() => new SqliteStore(this.swarmPath, "swarm", driverOpts), faults, "swarm", opts.quietDamage) ?? damagedStandIn(this.swarmPath, faults.swarm!));
     let hive: Store | undefined;
     if (this.config.knowledge.hive_enabled) {
       this.teamHiveUrl = resolveHiveUrl(opts.hivePath, this.config);
@@ -279,7 +281,7 @@ export class Cairn {
         assertHiveFilePath(this.hivePath, hivePathSetting(opts, this.config));
         const hivePath = this.hivePath;
         // A damaged hive is left out (with one notice): the project's own lessons keep working.
-        hive = openTier(() => new SqliteStore(hivePath, "hive", driverOpts), faults, "hive");
+        hive = openTier(() => new SqliteStore(hivePath, "hive", driverOpts), faults, "hive", opts.quietDamage);
         this.hiveLocation = hivePath;
       }
     }
@@ -825,8 +827,10 @@ export class Cairn {
   async doctor(): Promise<DoctorTier[]> {
     const out: DoctorTier[] = [];
     const faults = this.services.faults ?? {};
+    // Said in doctor's own words: the stores' message sends a person to `cairn doctor`, which is running.
     const damaged = (tier: Tier, location: string, e: CairnError): DoctorTier => ({
-      tier, kind: "sqlite", location, integrity: "damaged", entries: 0, schema_version: 0, error: e.message, damaged: true,
+      tier, kind: "sqlite", location, integrity: "damaged", entries: 0, schema_version: 0, damaged: true,
+      error: typeof e.details?.damage === "string" ? damagedDoctorMessage(location, e.details.damage) : e.message,
     });
     for (const store of openTiers(this.services)) {
       const team = store === this.services.hive ? this.teamHive() : undefined;
@@ -851,7 +855,7 @@ export class Cairn {
           schema_version,
           ...(team ? { reachable: true, latency_ms } : {}),
           ...(readOnly ? { read_only: readOnly } : {}),
-          ...(integrity !== "ok" && !team ? { damaged: true, error: damagedMessage(store.location, integrity.split("\n")[0]!) } : {}),
+          ...(integrity !== "ok" && !team ? { damaged: true, error: damagedDoctorMessage(store.location, integrity.split("\n")[0]!) } : {}),
           ...(await this.vectorStatusOf(store)),
         });
       } catch (e) {

@@ -74,6 +74,8 @@ export class KnowledgeDisabledError extends CairnError {
 /** What the store-fault errors carry: the file, and what the user can do about it. */
 export interface StoreFaultDetails extends Record<string, unknown> {
   path: string;
+  /** What is wrong with it, in words (a damaged file), for advice worded where it is said. */
+  damage?: string;
 }
 
 /** A database that SQLite reports as malformed or not a database. Nothing is written to it. */

@@ -84,11 +84,25 @@ export function readOnlyReason(file: string): string | undefined {
   return undefined;
 }
 
+/** What is wrong, without what to do: each reader adds the advice that fits where it is said. */
+function damageFact(file: string, what: string): string {
+  return `The database ${file} is damaged (${what}). Nothing was written to it.`;
+}
+
+/** Said by every command but doctor: it sends the person to doctor. */
 export function damagedMessage(file: string, what: string): string {
   return (
-    `The database ${file} is damaged (${what}). Nothing was written to it. ` +
+    `${damageFact(file, what)} ` +
     "Run `cairn doctor` (with the same --project or --hive, if you gave one) to see what is affected, then `cairn doctor --repair` to copy every readable lesson into a fresh file " +
     "(the damaged file is kept beside it, renamed with a timestamp)."
+  );
+}
+
+/** Doctor's own words: the person is already running it, so it says what to do next. */
+export function damagedDoctorMessage(file: string, what: string): string {
+  return (
+    `${damageFact(file, what)} Run \`cairn doctor --repair\` to copy every readable lesson into a fresh file (the damaged file is kept beside it, renamed with a timestamp). ` +
+    "If that saves too little, move the file aside and restore it from a backup, or `cairn import` an earlier `cairn export` into a fresh one."
   );
 }
 
@@ -127,9 +141,9 @@ export function storeFault(e: unknown, file: string, opts: { pageLimit?: () => n
   const message = (e as Error | null)?.message ?? String(e);
   switch (code) {
     case CORRUPT:
-      return new DatabaseDamagedError(damagedMessage(file, message), { path: file, sqlite: message });
+      return new DatabaseDamagedError(damagedMessage(file, message), { path: file, sqlite: message, damage: message });
     case NOTADB:
-      return new DatabaseDamagedError(damagedMessage(file, "the file is not an SQLite database"), { path: file, sqlite: message });
+      return new DatabaseDamagedError(damagedMessage(file, "the file is not an SQLite database"), { path: file, sqlite: message, damage: "the file is not an SQLite database" });
     case FULL:
       return diskFullError(file, opts.pageLimit?.());
     case READONLY:

@@ -84,6 +84,37 @@ test("regression 11.16: a damaged project database is named, doctor finds it, do
   }
 });
 
+test("doctor's own advice for a damaged database says what to do (repair, else a backup or an export), not \"Run `cairn doctor`\"; other commands still point at doctor", async () => {
+  const sb = sandbox();
+  try {
+    const dir = await projectWithLessons(sb, "damaged-advice");
+    const db = path.join(dir, ".swarm", "cairn.db");
+    for (const s of ["-wal", "-shm"]) fs.rmSync(db + s, { force: true });
+    overwritePageHolding(db, "schema file number 20 of");
+    // A hive file saved over with text: damaged from its first byte (the fault path, not the integrity check).
+    fs.mkdirSync(path.dirname(sb.hive), { recursive: true });
+    fs.writeFileSync(sb.hive, "not a database\n".repeat(400));
+
+    const list = await sb.run(dir, "list");
+    assert.match(list.stderr, /Run `cairn doctor`/, "other commands send a person to doctor");
+
+    for (const args of [["doctor"], ["doctor", "--json"]]) {
+      const r = await sb.run(dir, ...args);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      const said = r.stdout + r.stderr;
+      assert.doesNotMatch(said, /Run `cairn doctor`/, `${args.join(" ")}: ${said}`);
+      assert.match(r.stdout, /cairn doctor --repair/, args.join(" "));
+      assert.match(r.stdout, /backup/, args.join(" "));
+      assert.match(r.stdout, /cairn import/, args.join(" "));
+    }
+    const json = await sb.json(dir, "doctor");
+    const damaged = json.body.tiers.filter((t: { damaged?: boolean }) => t.damaged).map((t: { tier: string }) => t.tier).sort();
+    assert.deepEqual(damaged, ["hive", "swarm"], JSON.stringify(json.body.tiers));
+  } finally {
+    sb.cleanup();
+  }
+});
+
 test("regression 11.16: a hive file that is not a database leaves the swarm tier working, with one notice", async () => {
   const sb = makeSandbox();
   try {

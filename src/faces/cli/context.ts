@@ -95,6 +95,8 @@ export interface OpenOptions {
   read?: boolean;
   /** Open past an invalid config layer, leaving it out (doctor reports it as a finding). */
   lenientConfig?: boolean;
+  /** The command reports damaged databases itself (doctor): no notice on stderr. */
+  quietDamage?: boolean;
 }
 
 /**
@@ -131,6 +133,7 @@ export async function open(inv: Invocation, opts: OpenOptions = {}): Promise<Cai
     env: inv.env,
     ...(opts.read ? { createSwarm: false } : {}),
     ...(opts.lenientConfig ? { lenientConfig: true } : {}),
+    ...(opts.quietDamage ? { quietDamage: true } : {}),
   });
 }
 

@@ -227,12 +227,12 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
       if (problems.length) inv.out.line("          (the checks above ran without the layers at fault; every other command refuses to run until they are fixed)");
     }
     return ok ? EXIT.OK : EXIT.FAILURE;
-  }, { read: true, lenientConfig: true });
+  }, { read: true, lenientConfig: true, quietDamage: true });
 }
 
 /** Rebuilds each damaged SQLite tier from what can still be read (the damaged file is kept aside). */
 async function repair(inv: Invocation) {
   if (!fs.existsSync(inv.projectDir)) throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
   const { repairCairn } = await import("../../../engine.js");
-  return repairCairn({ projectDir: inv.projectDir, ...(inv.hivePath ? { hivePath: inv.hivePath } : {}), actor: inv.actor, env: inv.env, createSwarm: false, lenientConfig: true });
+  return repairCairn({ projectDir: inv.projectDir, ...(inv.hivePath ? { hivePath: inv.hivePath } : {}), actor: inv.actor, env: inv.env, createSwarm: false, lenientConfig: true, quietDamage: true });
 }
