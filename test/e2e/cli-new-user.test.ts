@@ -144,3 +144,15 @@ test("hive push --to with a non-PostgreSQL URL is not told to pull into a file n
   assert.doesNotMatch(r.body.error.message, /hive pull --to mysql:/);
   assert.match(r.body.error.message, /postgres:\/\//);
 });
+
+test("a validation error the engine did not word (a project folder name over 200 characters) is INVALID_INPUT naming the field, not INTERNAL with zod's issue list", async () => {
+  const p = sb.project("n".repeat(230));
+  const r = await sb.json(p, "add", LESSON);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.equal(r.body.error.code, "INVALID_INPUT", r.stdout);
+  assert.match(r.body.error.message, /source_project_name is too long \(at most 200 characters\)/);
+  assert.doesNotMatch(r.body.error.message, /"code"|\[\s*\{/, "no raw issue list");
+  const text = await sb.run(p, "add", LESSON);
+  assert.equal(text.code, 2);
+  assert.doesNotMatch(text.stderr, /CAIRN_DEBUG|"origin"/, text.stderr);
+});

@@ -1,4 +1,5 @@
 // Turns any failure into an exit code and one message (stderr, or a JSON error object on stdout with --json).
+import { asCairnError } from "../../core/validation-error.js";
 import { CairnError, isCairnError, NotFoundError, type CairnErrorCode } from "../../errors.js";
 import type { Output } from "./format.js";
 
@@ -41,7 +42,8 @@ const CLI_HINTS: Partial<Record<CairnErrorCode, string>> = {
 };
 
 /** Reports `e` and returns the exit code. Stack traces only for unexpected errors under CAIRN_DEBUG=1. */
-export function reportError(e: unknown, out: Output): number {
+export function reportError(thrown: unknown, out: Output): number {
+  const e = asCairnError(thrown);
   const fsMsg = isCairnError(e) ? undefined : fsMessage(e);
   const unexpected = !isCairnError(e) && !fsMsg;
   const code = isCairnError(e) ? e.code : fsMsg ? "IO_ERROR" : "INTERNAL";

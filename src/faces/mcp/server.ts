@@ -1,4 +1,5 @@
 // The MCP server for one session: every shared tool and the resources, bound to the session's own project.
+import { asCairnError } from "../../core/validation-error.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isCairnError } from "../../errors.js";
@@ -33,7 +34,8 @@ function actorFor(server: McpServer): string {
   return `mcp:${name || "client"}`;
 }
 
-function toolError(tool: ToolDefinition, e: unknown): CallToolResult {
+function toolError(tool: ToolDefinition, thrown: unknown): CallToolResult {
+  const e = asCairnError(thrown);
   if (isCairnError(e)) {
     const message = toolErrorMessage(e);
     return { isError: true, content: [{ type: "text", text: message }], structuredContent: { error: e.code, message } };

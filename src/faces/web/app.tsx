@@ -2,6 +2,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Cairn } from "../../engine.js";
+import { asCairnError } from "../../core/validation-error.js";
 import { isCairnError } from "../../errors.js";
 import { editBasis } from "../../governance/edit-basis.js";
 import type { LessonFields } from "../../governance/structured.js";
@@ -232,7 +233,8 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
       const r = await cairn.edit(entry.id, fieldsFromForm(values), c.get("session").actor, "web", basis ? { basis } : {});
       say(c, "ok", r.changed.length ? `Saved ${r.entry.handle}: ${r.changed.join(", ")} changed.${r.warnings.length ? ` Warnings: ${r.warnings.join("; ")}` : ""}` : "Nothing changed.");
       return c.redirect(back, 303);
-    } catch (e) {
+    } catch (thrown) {
+      const e = asCairnError(thrown);
       if (!isCairnError(e) || !["REJECTED", "INVALID_INPUT", "INVALID_ID", "NOT_FOUND", "CONFLICT"].includes(e.code)) throw e;
       const issues = (e.details?.issues as Array<{ severity: string; message: string }> | undefined)?.filter((i) => i.severity === "reject").map((i) => i.message);
       const errors = issues?.length ? issues : [e.message];
@@ -251,7 +253,8 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     const back = safeBack(body.back, "/review");
     try {
       say(c, "ok", await fn(c, ref, body, c.get("session").actor));
-    } catch (e) {
+    } catch (thrown) {
+      const e = asCairnError(thrown);
       if (!isCairnError(e)) throw e;
       say(c, "error", e.message);
     }
@@ -320,7 +323,8 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   });
 
   app.notFound((c) => render(c, <ErrorPage frame={frame(c, "Not found")} status={404} message="No such page." />, 404));
-  app.onError((e, c) => {
+  app.onError((thrown, c) => {
+    const e = asCairnError(thrown);
     const status = statusOf(e);
     if (status === 500) process.stderr.write(`cairn ui: ${(e as Error).stack ?? String(e)}\n`);
     const message = status === 500 ? "The server failed on this request; details are in the terminal running `cairn ui`." : (e as Error).message;

@@ -1,0 +1,44 @@
+// A zod validation error that escaped the engine, said in plain words as the typed error every face reports.
+import { CairnError } from "../errors.js";
+
+/** The parts of a zod issue read here; checked by shape so the faces need not load zod to recognise one. */
+interface ValidationIssue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  origin?: string;
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+  expected?: string;
+  input?: unknown;
+}
+
+function isValidationError(e: unknown): e is Error & { issues: ValidationIssue[] } {
+  return e instanceof Error && e.name === "ZodError" && Array.isArray((e as { issues?: unknown }).issues);
+}
+
+function plainIssue(i: ValidationIssue): string {
+  const field = i.path.map(String).join(".") || "the input";
+  const unit = i.origin === "string" ? " characters" : i.origin === "array" || i.origin === "set" ? " items" : "";
+  switch (i.code) {
+    case "too_big":
+      return `${field} is too ${i.origin === "string" ? "long" : i.origin === "array" ? "long a list" : "large"} (at most ${String(i.maximum)}${unit})`;
+    case "too_small":
+      return `${field} is too ${i.origin === "string" ? "short" : i.origin === "array" ? "short a list" : "small"} (at least ${String(i.minimum)}${unit})`;
+    case "invalid_type":
+      return `${field} should be ${i.expected === "array" ? "a list" : `a ${i.expected ?? "different type"}`}`;
+    default:
+      return `${field}: ${i.message}`;
+  }
+}
+
+/**
+ * `e` as a CairnError when it is a validation error (INVALID_INPUT, naming each field and its problem),
+ * else `e` unchanged. Every face's error report calls this, so zod's raw issue list never reaches a person.
+ */
+export function asCairnError(e: unknown): unknown {
+  if (!isValidationError(e)) return e;
+  const shown = e.issues.slice(0, 3).map(plainIssue);
+  const more = e.issues.length > 3 ? ` (and ${e.issues.length - 3} more)` : "";
+  return new CairnError("INVALID_INPUT", `Invalid input: ${shown.join("; ")}${more}.`, { issues: e.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) });
+}
