@@ -16,6 +16,15 @@ export interface EntryLinks {
 /** Event fields that name another entry by id: a supersede's `by`, a link's `supersedes` ({from, to} when unlinked), a restore's `superseded_by`, a promotion's `hive_id`. */
 export const LINK_FIELDS = ["by", "supersedes", "superseded_by", "hive_id"] as const;
 
+/** The hive lesson an entry last went up as: the `hive_id` of its latest `promoted` event (events oldest first). */
+export function lastPromotionHiveId(events: readonly { type: string; data: Record<string, unknown> }[]): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i]!;
+    if (ev.type === "promoted" && typeof ev.data.hive_id === "string") return ev.data.hive_id;
+  }
+  return undefined;
+}
+
 /** The entry ids an event's data names (LINK_FIELDS), for looking up their handles. */
 export function idsNamedIn(data: Record<string, unknown>): string[] {
   const out: string[] = [];

@@ -1,5 +1,5 @@
 // One lesson as a person reviews it: every field, its event history, lineage, usage, and where it would be injected.
-import { idsNamedIn, type EntryLinks } from "../core/entry-links.js";
+import { idsNamedIn, lastPromotionHiveId, type EntryLinks } from "../core/entry-links.js";
 import { LIVE_STATUSES, type Entry, type EntryEvent, type Status, type Tier } from "../core/entry.js";
 import { locate } from "../lifecycle/status.js";
 import { utilityOf } from "../lifecycle/utility.js";
@@ -119,7 +119,6 @@ function reachOf(s: Services, e: Entry): Reach {
 
 export async function lessonDetail(s: Services, entry: Entry): Promise<LessonDetail> {
   const events = await storeFor(s, entry.tier).listEvents(entry.id, MAX_EVENTS);
-  const promotedEvent = [...events].reverse().find((ev) => ev.type === "promoted" && typeof ev.data.hive_id === "string");
   const from = entry.provenance.promoted_from;
   let promoted_from: LinkedEntry | undefined;
   if (from) {
@@ -140,7 +139,7 @@ export async function lessonDetail(s: Services, entry: Entry): Promise<LessonDet
   const supersededBy = await linked(s, entry.lifecycle.superseded_by);
   if (supersededBy) lineage.superseded_by = supersededBy;
   if (promoted_from) lineage.promoted_from = promoted_from;
-  const promotedTo = await linked(s, promotedEvent?.data.hive_id as string | undefined);
+  const promotedTo = await linked(s, lastPromotionHiveId(events));
   if (promotedTo) lineage.promoted_to = promotedTo;
   return { entry, utility: utilityOf(entry), events, lineage, reach: reachOf(s, entry), handles: await eventHandles(s, events) };
 }

@@ -1,4 +1,5 @@
 // Which promoted project originals a listing of both tiers leaves out, because their hive copy is listed in their place.
+import { lastPromotionHiveId } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
@@ -59,9 +60,7 @@ export async function standIns(s: Services, filter: EntryFilter, text?: string):
 
 /** The hive lesson an original last went up as (a promotion that reinforced an existing hive lesson leaves no lineage on it, only this event). */
 async function lastPromotedTo(s: Services, e: Entry): Promise<string | undefined> {
-  const events = await s.swarm.listEvents(e.id, 1000).catch(() => []);
-  const ev = [...events].reverse().find((x) => x.type === "promoted" && typeof x.data.hive_id === "string");
-  return ev?.data.hive_id as string | undefined;
+  return lastPromotionHiveId(await s.swarm.listEvents(e.id, 1000).catch(() => []));
 }
 
 /** By hive id: the original each listed copy stands for (what the faces print as "promoted from this project's S-n"). */

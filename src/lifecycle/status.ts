@@ -1,4 +1,5 @@
 // Status changes a person or agent asks for: quarantine, restore (re-validated), archive, remove, supersede.
+import { lastPromotionHiveId } from "../core/entry-links.js";
 import type { Entry, Status } from "../core/entry.js";
 import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
@@ -124,8 +125,7 @@ async function restoreOriginals(s: Services, hive: Entry, actor: string): Promis
  */
 export async function hiveCopyOf(s: Services, e: Entry): Promise<Entry | null | undefined> {
   // Oldest first: read them all (a rare, manual path), so a re-promotion's newer event is not cut off.
-  const events = await s.swarm.listEvents(e.id, 1_000_000);
-  const hiveId = [...events].reverse().find((ev) => ev.type === "promoted" && typeof ev.data.hive_id === "string")?.data.hive_id as string | undefined;
+  const hiveId = lastPromotionHiveId(await s.swarm.listEvents(e.id, 1_000_000));
   if (!hiveId || !s.hive) return undefined;
   try {
     return (await s.hive.getEntry(hiveId)) ?? null;
