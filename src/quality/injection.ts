@@ -362,9 +362,9 @@ const SECRET_WORD = "(?:password|access code|passcode|passphrase|code|access|key
  * letters, so base64 zero padding ("AAAA…") and digit runs are data.
  */
 const WORD_RUN = /[a-z0-9_]{40,}/g;
-const LONG_WORD = /[a-z0-9_]{40}/;
+const LONG_RUN = 40;
 function gluedFlood(folded: string): boolean {
-  if (!LONG_WORD.test(folded)) return false;
+  if (!hasLongWordRun(folded)) return false;
   for (const [run] of folded.matchAll(WORD_RUN)) {
     for (let p = 5; p <= 24; p++) {
       if (run.length < 8 * p) break;
@@ -633,7 +633,7 @@ const MARKERS: Cue[] = [
   { label: "a flood of line breaks", re: /(?:\\ ?n\s*){6,}|\n(?:[ \t]*\n){7,}/ },
   // So does one short token, or a cycle of up to four ("ö ö ö…", ") ] } ) ] }…"), repeated thirty times and more.
   // A token of digits and separators alone is data ("0, 0, 0…" in a fixture), not a flood.
-  { label: "a flood of repeated tokens", re: /(?<!\S)((?:(?=\S*[^\s\d,.;:])\S{1,8}[ \t\r\n]{1,4}){1,4}?)\1{29,}/ },
+  { label: "a flood of repeated tokens", re: tokenFlood },
   // Markdown a chat UI renders: an image whose URL carries data out when fetched, a role hidden in a link label.
   { label: "a Markdown image that sends data out", re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{1,300}[?&=/](?:\{\{?|\[|%7B|\$\{?|<)[^)\n]{0,200}\)/i },
   { label: "a chat role prefix at a line start", re: /\[(?:system|assistant|user|developer)\]\(#[\w-]*\)/i },
@@ -641,6 +641,56 @@ const MARKERS: Cue[] = [
   { label: "a hidden comment addressed to the model", re: /<!--[^>]{0,200}?\b(?:system|assistant|ai|agent|llm|model|claude|gpt|copilot|developer)\s*:/i },
   { label: "a prototype-pollution key", re: /__proto__|\bconstructor\s*\.\s*prototype\b|\bconstructor\s*\[/ },
 ];
+
+/**
+ * Whether the text holds 40 word characters in a row (what WORD_RUN finds), counted in one pass: the
+ * pattern `[a-z0-9_]{40}` tried forty characters from every position, ~5 µs on an ordinary lesson.
+ */
+export function hasLongWordRun(folded: string): boolean {
+  let run = 0;
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95) {
+      if (++run >= LONG_RUN) return true;
+    } else run = 0;
+  }
+  return false;
+}
+
+/**
+ * A short token, or a cycle of up to four, repeated thirty times and more ("ö ö ö…", ") ] } ) ] }…"): the pattern
+ * tries one to four tokens at every word, a quarter of this check's time on an ordinary lesson, which has no such run.
+ */
+const REPEATED_TOKENS = /(?<!\S)((?:(?=\S*[^\s\d,.;:])\S{1,8}[ \t\r\n]{1,4}){1,4}?)\1{29,}/;
+/** Copies of the unit a flood needs: the group and its 29 repeats. */
+const FLOOD_COPIES = 30;
+/**
+ * Whether the text holds a token flood: REPEATED_TOKENS, read only where it can match. Each copy of its unit holds a
+ * space, tab or line break, and its first token — a whole run of non-space characters, at most 8 long — once: a text
+ * with fewer than thirty of those blanks, or no such token thirty times over, cannot match, and is passed over.
+ */
+export function tokenFlood(kept: string): boolean {
+  let blanks = 0;
+  for (let i = 0; i < kept.length && blanks < FLOOD_COPIES; i++) {
+    const c = kept.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13) blanks++;
+  }
+  if (blanks < FLOOD_COPIES) return false;
+  // Token by token, not split into one array: a pasted megabyte holds over 150,000 of them.
+  const counts = new Map<string, number>();
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(kept); m; m = TOKEN.exec(kept)) {
+    if (m[0].length > 8) continue;
+    const n = (counts.get(m[0]) ?? 0) + 1;
+    if (n >= FLOOD_COPIES) {
+      TOKEN.lastIndex = 0;
+      return REPEATED_TOKENS.test(kept);
+    }
+    counts.set(m[0], n);
+  }
+  return false;
+}
+const TOKEN = /\S+/g;
 
 /** Runs long enough to hold a short phrase once decoded (16 characters are 12 bytes); `-_` for the URL-safe alphabet. */
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}/g;
@@ -726,7 +776,7 @@ function countUpTo(text: string, re: RegExp, limit: number): number {
 /** The labels of every cue the text carries: markers on the text as kept, paraphrases on it folded. */
 function cueLabels(kept: string, folded: string): string[] {
   return [
-    ...MARKERS.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
+    ...MARKERS.filter((c) => (typeof c.re === "function" ? c.re(kept) : c.re.test(kept))).map((c) => c.label),
     ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
     ...(OTHER_SCRIPTS.test(kept) ? otherScriptLabels(kept.toLowerCase()) : []),
   ];
