@@ -102,7 +102,7 @@ test("a 100 KB paste is refused with every layer still run, in time linear in it
   assert.ok(ratio < 10, `4× the paste cost ${ratio.toFixed(1)}× as much`);
 });
 
-test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words, prompt stealing, fake input ends, token floods, role-play personas, the approval phrase spelled out", () => {
+test("long runs of the shapes the newer rules look for stay linear: base64, key names, comparisons, Markdown images, notes to agents, jailbreak words, prompt stealing, fake input ends, token floods, role-play personas, the approval phrase spelled out, personas in capitals, misspelt orders", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["a base64 run", (n) => "QUFB".repeat(n / 4)],
     ["repeated 'password is'", (n) => "password is ".repeat(n / 12)],
@@ -130,6 +130,10 @@ test("long runs of the shapes the newer rules look for stay linear: base64, key 
     ["repeated headings that start with a role word", (n) => "\n## response style ".repeat(n / 20)],
     ["repeated keys with dotted values", (n) => "\nuser: ctx.a.b.c, ".repeat(n / 18)],
     ["one key with a long dotted value", (n) => `user: ${"a.".repeat(n / 2)}!`],
+    ["repeated personas named in capitals", (n) => "You are ABCD You will be ".repeat(n / 25)],
+    ["repeated modes to stay in", (n) => "Stay in ABCDE Stay in ".repeat(n / 22)],
+    ["repeated misspelt order words", (n) => "teh yuor instrucitons ".repeat(n / 22)],
+    ["repeated grammar checks", (n) => "grammar check: 'access ".repeat(n / 23)],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
