@@ -1,5 +1,6 @@
 // Priming a long-running process (MCP server, OpenCode plugin) after open, so its first real call costs what later ones do.
 import { EntrySchema } from "./core/entry.js";
+import { collectGarbageNow } from "./core/full-collection.js";
 import { embeddingTextOf } from "./embed/entry-vectors.js";
 import { newEntryId } from "./core/ids.js";
 import { gateInput } from "./lifecycle/gate-input.js";
@@ -98,6 +99,11 @@ export async function warmServices(s: Services): Promise<void> {
     await injectForContext(s, { ...CONTEXT, task: `${CONTEXT.task} ${lesson}` }, { recordShown: false });
     await recallForContext(s, { task: lesson.split(/\s+/).slice(0, 6).join(" ") }, { limit: 10 });
   }
+  // The warm-up's garbage (~15 MB at 10k entries) left V8 part way through marking the heap, and the
+  // collection's end fell in the first real call: a Mark-Compact of 90–200 ms in 2 of 6 first adds on
+  // the bench (--trace-gc). Collected here, the next one is many calls away. Before the settle below:
+  // V8 sweeps the collected pages on its helper threads, which that loop waits out too.
+  collectGarbageNow();
   await settleBackgroundCompiles();
 }
 
