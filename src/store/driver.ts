@@ -5,6 +5,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { CairnError } from "../errors.js";
 import { makeFolder, nearestExistingAncestor } from "../core/folders.js";
+import { collectGarbageNow } from "../core/full-collection.js";
 import { betweenCalls } from "./between-calls.js";
 import { noticeOnce, readOnlyError, readOnlyReason, storeFault } from "./faults.js";
 
@@ -144,14 +145,8 @@ function sleepSync(ms: number): void {
  * closed in this process really let go of their files (rare paths only: `doctor --repair`).
  */
 export async function collectClosedConnections(): Promise<void> {
-  try {
-    const v8 = await import("node:v8");
-    const vm = await import("node:vm");
-    v8.setFlagsFromString("--expose-gc");
-    (vm.runInNewContext("gc") as (() => void) | undefined)?.();
-  } catch {
-    // A runtime without these hooks: the exclusive check may then refuse, naming the way out.
-  }
+  // A runtime offering no collection: the exclusive check may then refuse, naming the way out.
+  collectGarbageNow();
   await new Promise((r) => setImmediate(r));
 }
 
