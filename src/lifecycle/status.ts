@@ -1,6 +1,6 @@
 // Status changes a person or agent asks for: quarantine, restore (re-validated), archive, remove, supersede.
 import { lastPromotionHiveId } from "../core/entry-links.js";
-import type { Entry, Status } from "../core/entry.js";
+import type { Entry, EntryEvent, Status } from "../core/entry.js";
 import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
@@ -51,25 +51,31 @@ function assertMayRetire(e: Entry, actor: string, what: string): void {
 /** A status change, with what changed along with it (a hive copy's project original). */
 export type StatusChange = Entry & { also?: Array<{ id: string; handle: string; status: Status }> };
 
+/** A project original of a hive lesson, with its events when finding it took reading them (callers need not read them again). */
+interface Original {
+  entry: Entry;
+  events?: EntryEvent[];
+}
+
 /**
  * This project's originals of a hive lesson: the swarm entries it was promoted from (by promoted_from,
  * or by a `promoted` event naming it, as a promotion that reinforced an existing hive lesson leaves).
  * After a promotion the original is only a record of origin, yet retrieval still finds it, so left
  * alone it would go on injecting the very lesson a person just hid from every agent.
  */
-async function originalsHere(s: Services, hive: Entry, statuses: readonly Status[]): Promise<Entry[]> {
-  const found = new Map<string, Entry>();
+async function originalsHere(s: Services, hive: Entry, statuses: readonly Status[]): Promise<Original[]> {
+  const found = new Map<string, Original>();
   const from = hive.provenance.promoted_from;
   if (from && (!from.project_id || from.project_id === s.project.id)) {
     const e = await s.swarm.getEntry(from.entry_id);
-    if (e && statuses.includes(e.lifecycle.status)) found.set(e.id, e);
+    if (e && statuses.includes(e.lifecycle.status)) found.set(e.id, { entry: e });
   }
   // Promoted originals are few (each is a lesson this project handed to the hive), so their events are read directly.
   for await (const e of s.swarm.iterateEntries({ statuses })) {
     if (found.has(e.id)) continue;
     const events = await s.swarm.listEvents(e.id, 1000);
     const last = [...events].reverse().find((ev) => ev.type === "promoted" || ev.type === "quarantined" || ev.type === "archived" || ev.type === "superseded");
-    if (last?.data.hive_id === hive.id) found.set(e.id, e);
+    if (last?.data.hive_id === hive.id) found.set(e.id, { entry: e, events });
   }
   return [...found.values()];
 }
@@ -80,7 +86,7 @@ type Retirement = "quarantined" | "archived";
 /** A superseded hive copy's originals are replaced by what replaced it (`by`); the others go as their copy went. */
 async function retireOriginals(s: Services, hive: Entry, status: Retirement | "superseded", why: string, actor: string, by?: string): Promise<StatusChange["also"]> {
   const also: NonNullable<StatusChange["also"]> = [];
-  for (const e of await originalsHere(s, hive, ["promoted"])) {
+  for (const { entry: e } of await originalsHere(s, hive, ["promoted"])) {
     if (protectedFrom(e, actor)) continue;
     const done = await s.swarm.updateEntry(
       e.id,
@@ -100,8 +106,8 @@ async function retireOriginals(s: Services, hive: Entry, status: Retirement | "s
 /** Only originals that went with this hive copy come back with it (their last quarantine, archive or supersede names it), as the promoted record they were. */
 async function restoreOriginals(s: Services, hive: Entry, actor: string): Promise<StatusChange["also"]> {
   const also: NonNullable<StatusChange["also"]> = [];
-  for (const e of await originalsHere(s, hive, ["quarantined", "archived", "superseded"])) {
-    const events = await s.swarm.listEvents(e.id, 1000);
+  for (const { entry: e, events: read } of await originalsHere(s, hive, ["quarantined", "archived", "superseded"])) {
+    const events = read ?? (await s.swarm.listEvents(e.id, 1000));
     const last = [...events].reverse().find((ev) => ev.type === e.lifecycle.status);
     if (last?.data.hive_id !== hive.id) continue;
     const done = await s.swarm.updateEntry(
