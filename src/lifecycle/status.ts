@@ -329,6 +329,38 @@ export async function assertRestorable(s: Services, ref: string, actor: string):
 }
 
 /**
+ * The hive lesson a retired project original is still the record of: it was promoted when it was
+ * retired (its retirement event's `from`; a supersede recorded before `from` was written counts as
+ * promoted when its last status change before it was a promotion) and that hive copy is still there
+ * (or the hive cannot say). Restoring it then brings back `promoted`, the status it had, not the
+ * candidate it was before its promotion; a removed copy leaves it a project lesson that may go up again.
+ */
+async function stillPromotedAs(s: Services, loc: Located): Promise<string | undefined> {
+  const e = loc.entry;
+  if (loc.store.tier !== "swarm") return undefined;
+  const events = await s.swarm.listEvents(e.id, 1_000_000);
+  const at = events.map((ev): string => ev.type).lastIndexOf(e.lifecycle.status);
+  if (at < 0) return undefined;
+  const from = events[at]!.data.from ?? (e.lifecycle.status === "superseded" ? statusBefore(events.slice(0, at)) : undefined);
+  if (from !== "promoted") return undefined;
+  const hiveId = lastPromotionHiveId(events);
+  if (!hiveId) return undefined;
+  // As hiveCopyOf: a hive that cannot answer counts the copy as still there.
+  const gone = s.hive ? await s.hive.getEntry(hiveId).then((copy) => !copy, () => false) : false;
+  return gone ? undefined : hiveId;
+}
+
+/** The status the last status change among `events` left (promoted, or restored with its hive copy, read as promoted). */
+function statusBefore(events: readonly EntryEvent[]): Status | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const ev = events[i]!;
+    if (ev.type === "promoted" || (ev.type === "restored" && typeof ev.data.hive_id === "string")) return "promoted";
+    if (["restored", "quarantined", "archived", "superseded", "approved"].includes(ev.type)) return undefined;
+  }
+  return undefined;
+}
+
+/**
  * Restoring runs the gates again: a quarantined lesson must not come back in through a side door.
  * An imported lesson meets the gates of an import it could have come by (a `--trusted` load skips the
  * length, advice and vagueness checks, never secrets, injection markers or sanitising): else every long
@@ -345,9 +377,12 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   const e0 = loc.entry;
   const awaitsReview =
     !e0.provenance.approved_at && needsApproval(s.config, e0.tier, e0.provenance.created_by, e0.provenance.derived_from.kind === "import" ? "import" : "add");
-  const status: Status = awaitsReview
-    ? "draft"
-    : e0.provenance.approved_at || e0.lifecycle.confirmations.length >= s.config.knowledge.confirmations_to_establish ? "established" : "candidate";
+  const promotedAs = await stillPromotedAs(s, loc);
+  const status: Status = promotedAs
+    ? "promoted"
+    : awaitsReview
+      ? "draft"
+      : e0.provenance.approved_at || e0.lifecycle.confirmations.length >= s.config.knowledge.confirmations_to_establish ? "established" : "candidate";
   const { settleFeedback } = await import("./feedback.js");
   const replacedBy = e0.lifecycle.status === "superseded" ? e0.lifecycle.superseded_by : undefined;
   const restored = await loc.store.updateEntry(
@@ -356,11 +391,12 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
       e.lifecycle.status = status;
       e.lifecycle.phases_alive = 0;
       settleFeedback(e, s.now(), s.config.knowledge.feedback_half_life_days);
-      delete e.lifecycle.status_reason;
+      if (promotedAs) e.lifecycle.status_reason = `promoted to hive as ${promotedAs}; restored`;
+      else delete e.lifecycle.status_reason;
       delete e.lifecycle.superseded_by;
       return e;
     },
-    { type: "restored", actor, data: { from: loc.entry.lifecycle.status, ...(replacedBy ? { superseded_by: replacedBy } : {}) } },
+    { type: "restored", actor, data: { from: loc.entry.lifecycle.status, ...(replacedBy ? { superseded_by: replacedBy } : {}), ...(promotedAs ? { hive_id: promotedAs } : {}) } },
   );
   // Both lessons live again, the replacement must not go on claiming to replace it (detail pages, the mirror, approval's retire).
   if (replacedBy) {
@@ -509,7 +545,7 @@ export async function supersedeEntry(s: Services, oldRef: string, newRef: string
       e.lifecycle.superseded_by = newLoc.entry.id;
       return e;
     },
-    { type: "superseded", actor, data: { by: newLoc.entry.id } },
+    { type: "superseded", actor, data: { from: oldLoc.entry.lifecycle.status, by: newLoc.entry.id } },
   );
   // This project's original of a hive lesson is the same lesson: left promoted, it would go on being recalled here.
   if (oldLoc.store.tier === "hive") await retireOriginals(s, old, "superseded", `by ${newLoc.entry.handle}`, actor, newLoc.entry.id);
