@@ -5,6 +5,7 @@ import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { openTiers, type Services } from "../services.js";
+import { ORIGIN_SUPERSEDED } from "./origin-superseded.js";
 import type { Store } from "../store/store.js";
 
 export interface Located {
@@ -149,6 +150,12 @@ const RETIRED: readonly Status[] = ["quarantined", "archived", "superseded"];
  * project's prompts, this one's included. The hive copy is retired instead, which takes this original
  * with it (retireOriginals); undefined when there is no live copy to go through, or (archive) the copy
  * is one a person approved and this actor is not a person: then only the original is retired.
+ * A promotion that reinforced a lesson the hive already held (another project contributed it) is
+ * treated the same: it is this original's hive lesson as much as a copy it created would be (the same
+ * text, what this project's agents read), and every hive lesson, a created copy too, is shared by every
+ * project, so quarantining or archiving the original retires it for all alike, where a person sees and
+ * can restore it. A supersede, which names a replacement only this project has, hides it here only
+ * (recall's withoutCopiesOfSupersededOriginals), as it does a created copy.
  */
 async function retireThroughHiveCopy(s: Services, original: Entry, status: Retirement, why: string, actor: string): Promise<StatusChange | undefined> {
   if (original.tier !== "swarm" || original.lifecycle.status !== "promoted") return undefined;
@@ -465,8 +472,7 @@ export async function assertNotSuperseded(s: Services, e: Entry, replacementId?:
   throw new CairnError("CONFLICT", `${e.handle} is already superseded by ${by ?? "another entry"}; supersede ${by ?? "that entry"} instead.`);
 }
 
-/** The flag a hive lesson carries once the project it came from superseded its original there. */
-export const ORIGIN_SUPERSEDED = "origin-superseded:";
+export { ORIGIN_SUPERSEDED } from "./origin-superseded.js";
 
 /**
  * Superseding a promoted original with a project lesson replaces it here only: superseding the hive copy

@@ -1,7 +1,12 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { answerWithin } from "../core/answer-within.js";
+import { lastPromotionHiveId } from "../core/entry-links.js";
 import { archivedForLackOfUse } from "../lifecycle/unused-archive.js";
+import { ORIGIN_SUPERSEDED } from "../lifecycle/origin-superseded.js";
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
+
+/** Statuses in which a hive lesson no longer speaks for the originals promoted into it. */
+const RETIRED: readonly Status[] = ["quarantined", "superseded", "archived"];
 import { openTiers, tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter, SearchHit, Store } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
@@ -73,15 +78,32 @@ async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => P
 async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
   const alone = scored.slice(0, pool).filter((r) => r.entry.tier === "swarm" && r.entry.lifecycle.status === "promoted");
   if (!alone.length || !s.hive) return scored;
-  let hidden: Set<string>;
-  try {
-    const ask = s.hive.listEntries({ statuses: ["quarantined", "superseded", "archived"], sourceProjects: [s.project.id] }, { limit: 1000 });
+  const hive = s.hive;
+  const retiredAmong = async (filter: EntryFilter): Promise<Entry[] | undefined> => {
+    const ask = hive.listEntries({ ...filter, statuses: RETIRED }, { limit: 1000 });
     // A team hive's list has only its statement timeout: on the hot path it gets the search's wait, no longer.
-    const retired = s.hive.networked ? (await answerWithin(ask, s.config.hive_postgres.read_timeout_ms))?.value : await ask;
+    return hive.networked ? (await answerWithin(ask, s.config.hive_postgres.read_timeout_ms))?.value : await ask;
+  };
+  const hidden = new Set<string>();
+  try {
+    const retired = await retiredAmong({ sourceProjects: [s.project.id] });
     if (!retired) return scored;
-    hidden = new Set(retired.flatMap((h) => (h.provenance.promoted_from?.entry_id && !archivedForLackOfUse(h) ? [h.provenance.promoted_from.entry_id] : [])));
+    for (const h of retired) if (h.provenance.promoted_from?.entry_id && !archivedForLackOfUse(h)) hidden.add(h.provenance.promoted_from.entry_id);
+    // A promotion that reinforced a hive lesson another project contributed left no promoted_from on it,
+    // only the original's `promoted` event naming it: the originals still left are looked up by their
+    // events (a local read each; rare in a pool, where a live copy absorbs its original), their hive
+    // lessons by one indexed read.
+    const byHive = new Map<string, string>();
+    for (const r of alone) {
+      if (hidden.has(r.entry.id)) continue;
+      const hiveId = lastPromotionHiveId(await s.swarm.listEvents(r.entry.id, 1000));
+      if (hiveId) byHive.set(hiveId, r.entry.id);
+    }
+    if (byHive.size) {
+      for (const h of (await retiredAmong({ ids: [...byHive.keys()] })) ?? []) if (!archivedForLackOfUse(h)) hidden.add(byHive.get(h.id)!);
+    }
   } catch {
-    return scored;
+    if (!hidden.size) return scored;
   }
   return hidden.size ? scored.filter((r) => !(r.entry.tier === "swarm" && hidden.has(r.entry.id))) : scored;
 }
@@ -92,17 +114,34 @@ async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool:
  * the copy carries a flag for a person to decide for the hive), but here it would rank the replaced
  * text beside, or above, its replacement. Asked only for hive results promoted from this project
  * (a handful in a pool), each by its id; an original that cannot be read hides nothing.
+ * A hive lesson this project's promotion only reinforced (another project contributed it) names no
+ * original here; the supersede flagged it (ORIGIN_SUPERSEDED), so only a flagged result sends this
+ * project to its `promoted` events (one indexed read) for the originals that last went up as it: it is
+ * left out while one of them is superseded and none is still promoted.
  */
 async function withoutCopiesOfSupersededOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
-  const mine = scored
-    .slice(0, pool)
-    .filter((r) => r.entry.tier === "hive" && r.entry.provenance.promoted_from?.project_id === s.project.id)
-    .map((r) => r.entry);
-  if (!mine.length) return scored;
+  const hiveHits = scored.slice(0, pool).filter((r) => r.entry.tier === "hive").map((r) => r.entry);
+  const mine = hiveHits.filter((e) => e.provenance.promoted_from?.project_id === s.project.id);
+  const reinforced = hiveHits.filter((e) => e.provenance.promoted_from?.project_id !== s.project.id && e.lifecycle.flags.some((f) => f.startsWith(ORIGIN_SUPERSEDED)));
+  if (!mine.length && !reinforced.length) return scored;
   const hidden = new Set<string>();
   for (const copy of mine) {
     const original = await s.swarm.getEntry(copy.provenance.promoted_from!.entry_id).catch(() => undefined);
     if (original?.lifecycle.status === "superseded") hidden.add(copy.id);
+  }
+  if (reinforced.length) {
+    const wanted = new Set(reinforced.map((e) => e.id));
+    const lastWentUpAs = new Map<string, string>();
+    const events = await s.swarm.listEventsByType("promoted", "", 20_000).catch(() => []);
+    // Oldest first: a re-promotion's later event wins.
+    for (const ev of events) if (typeof ev.data.hive_id === "string") lastWentUpAs.set(ev.entry_id, ev.data.hive_id);
+    const originals = new Map<string, Status[]>();
+    for (const [originalId, hiveId] of lastWentUpAs) {
+      if (!wanted.has(hiveId)) continue;
+      const original = await s.swarm.getEntry(originalId).catch(() => undefined);
+      if (original) originals.set(hiveId, [...(originals.get(hiveId) ?? []), original.lifecycle.status]);
+    }
+    for (const [hiveId, statuses] of originals) if (statuses.includes("superseded") && !statuses.includes("promoted")) hidden.add(hiveId);
   }
   return hidden.size ? scored.filter((r) => !(r.entry.tier === "hive" && hidden.has(r.entry.id))) : scored;
 }
