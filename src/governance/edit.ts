@@ -2,7 +2,7 @@
 import { ownCategory } from "../core/categories.js";
 import type { Entry, NewEntryInput, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { assertNotSuperseded, assertRestorable, locate, restoreEntry, supersedeEntry } from "../lifecycle/status.js";
+import { assertNotSuperseded, assertRestorable, locate, restoreEntry, supersedeEntry, type Located } from "../lifecycle/status.js";
 import { gateInput } from "../lifecycle/gate-input.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
@@ -140,7 +140,42 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     { type: "updated", actor, data: { via, fields: changed } },
   );
   // The same rules as `cairn restore` (the gates again, who may restore what): only a person edits, so a person restores.
-  if (restore) await restoreEntry(s, restore.id, actor);
+  // The check above and this restore are two steps another process may come between (a quarantine, a
+  // restore, a removal of the old lesson): the restore re-checks, inside its own write, that the lesson is
+  // still superseded by this entry, and a refusal takes the edit back, so nothing stays saved (no store
+  // transaction spans two entries, the hive copy an original may come back through included).
+  if (restore) {
+    try {
+      await restoreEntry(s, restore.id, actor, { supersededBy: entry.id });
+    } catch (e) {
+      await undoEdit(loc, changed, actor, via);
+      if (!(e instanceof CairnError)) throw e;
+      throw new CairnError(e.code, `Nothing saved: clearing supersedes: of ${loc.entry.handle} restores ${restore.handle}, which is refused. ${e.message}`, e.details);
+    }
+  }
   if (retire) return { entry: (await supersedeEntry(s, retire.id, entry.id, actor)).replacement, changed: [...changed], warnings };
   return { entry: restore ? (await locate(s, entry.id)).entry : entry, changed: [...changed], warnings };
+}
+
+/** Puts back the fields an edit wrote (the entry as it was read before it), when the restore it asked for was refused. */
+async function undoEdit(loc: Located, changed: readonly string[], actor: string, via: string): Promise<void> {
+  const before = loc.entry;
+  await loc.store.updateEntry(
+    before.id,
+    (e) => {
+      e.title = before.title;
+      e.lesson = before.lesson;
+      e.why = before.why;
+      e.root_cause = before.root_cause;
+      e.category = before.category;
+      e.kind = before.kind;
+      e.tags = [...before.tags];
+      e.prevention = { ...before.prevention };
+      e.applicability = { ...e.applicability, projects: before.applicability.projects, file_globs: before.applicability.file_globs, tech_stack: before.applicability.tech_stack };
+      e.directive.enforcement = before.directive.enforcement;
+      e.lifecycle.supersedes = before.lifecycle.supersedes;
+      return e;
+    },
+    { type: "updated", actor, data: { via, fields: [...changed], undone: "the restore it asked for was refused" } },
+  );
 }

@@ -367,14 +367,29 @@ function statusBefore(events: readonly EntryEvent[]): Status | undefined {
   return undefined;
 }
 
+export interface RestoreOptions {
+  /** Restore only while the lesson is still superseded by this entry (an edit dropping its supersedes link). */
+  supersededBy?: string;
+}
+
+function assertStillSupersededBy(e: Entry, by: string | undefined): void {
+  if (by === undefined || (e.lifecycle.status === "superseded" && e.lifecycle.superseded_by === by)) return;
+  throw new CairnError("CONFLICT", `${e.handle} changed meanwhile: it is ${e.lifecycle.status}${e.lifecycle.superseded_by ? ` (superseded by ${e.lifecycle.superseded_by})` : ""}, no longer superseded by ${by}; look at it again.`, { id: e.id });
+}
+
+function changedWhileRestoring(now: Entry, read: Entry): CairnError {
+  return new CairnError("CONFLICT", `${now.handle} changed while it was being restored (${read.lifecycle.status} → ${now.lifecycle.status}, at ${now.updated_at}); nothing restored. Look at it again, then restore it if it still should be.`, { id: now.id });
+}
+
 /**
  * Restoring runs the gates again: a quarantined lesson must not come back in through a side door.
  * An imported lesson meets the gates of an import it could have come by (a `--trusted` load skips the
  * length, advice and vagueness checks, never secrets, injection markers or sanitising): else every long
  * note of a trusted load, once quarantined, could never come back.
  */
-export async function restoreEntry(s: Services, ref: string, actor: string): Promise<StatusChange> {
+export async function restoreEntry(s: Services, ref: string, actor: string, opts: RestoreOptions = {}): Promise<StatusChange> {
   const loc = await locate(s, ref);
+  assertStillSupersededBy(loc.entry, opts.supersededBy);
   assertRetired(loc.entry);
   await assertMayRestore(loc, actor);
   const lineage = await restoreThroughHiveCopy(s, loc.entry, actor);
@@ -395,6 +410,9 @@ export async function restoreEntry(s: Services, ref: string, actor: string): Pro
   const restored = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
+      // Checked again where the write is atomic: what was judged restorable above is what is restored,
+      // not a status another process set since (a person's quarantine must not be undone unasked).
+      if (e.lifecycle.status !== e0.lifecycle.status || e.lifecycle.superseded_by !== e0.lifecycle.superseded_by) throw changedWhileRestoring(e, e0);
       e.lifecycle.status = status;
       e.lifecycle.phases_alive = 0;
       settleFeedback(e, s.now(), s.config.knowledge.feedback_half_life_days);
