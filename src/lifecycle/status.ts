@@ -5,7 +5,7 @@ import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { openTiers, type Services } from "../services.js";
-import { ORIGIN_SUPERSEDED } from "./origin-superseded.js";
+import { isOriginFlagOf, originFlagPrefix } from "./origin-superseded.js";
 import type { Store } from "../store/store.js";
 
 export interface Located {
@@ -238,7 +238,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
       loc.entry.id,
       (e) => {
         // One standing request per actor: asking again restates the reason.
-        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !f.startsWith(mine)), flag];
+        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !isOriginFlagOf(f, s.project.name)), flag];
         return e;
       },
       { type: "quarantine_requested", actor, data: { reason: why } },
@@ -502,13 +502,14 @@ async function flagOriginSuperseded(s: Services, original: Entry, replacement: E
   const copy = await hiveCopyOf(s, original).catch(() => undefined);
   if (!copy || !s.hive || RETIRED.includes(copy.lifecycle.status)) return;
   const text = replacement.lesson.replace(/\s+/g, " ").trim();
-  const full = `${ORIGIN_SUPERSEDED} its origin project ${s.project.name} superseded it by ${replacement.handle} "${text}"`;
+  const mine = originFlagPrefix(s.project.name);
+  const full = `${mine} by ${replacement.handle} "${text}"`;
   const flag = full.length <= 200 ? full : full.slice(0, 198) + "…\"";
   await s.hive
     .updateEntry(
       copy.id,
       (e) => {
-        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !f.startsWith(ORIGIN_SUPERSEDED)), flag];
+        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !isOriginFlagOf(f, s.project.name)), flag];
         return e;
       },
       { type: "updated", actor, data: { origin_superseded: { project_id: s.project.id, original: original.id, by: replacement.id } } },
@@ -519,15 +520,16 @@ async function flagOriginSuperseded(s: Services, original: Entry, replacement: E
 /** Restoring a superseded original takes back what its flag told the hive. */
 async function unflagOriginSuperseded(s: Services, original: Entry, actor: string): Promise<void> {
   const copy = await hiveCopyOf(s, original).catch(() => undefined);
-  if (!copy || !s.hive || !copy.lifecycle.flags.some((f) => f.startsWith(ORIGIN_SUPERSEDED))) return;
+  // Only this project's flag: another project that superseded its own original of the same lesson keeps its own.
+  if (!copy || !s.hive || !copy.lifecycle.flags.some((f) => isOriginFlagOf(f, s.project.name))) return;
   await s.hive
     .updateEntry(
       copy.id,
       (e) => {
-        e.lifecycle.flags = e.lifecycle.flags.filter((f) => !f.startsWith(ORIGIN_SUPERSEDED));
+        e.lifecycle.flags = e.lifecycle.flags.filter((f) => !isOriginFlagOf(f, s.project.name));
         return e;
       },
-      { type: "updated", actor, data: { origin_superseded: null } },
+      { type: "updated", actor, data: { origin_superseded: null, project_id: s.project.id } },
     )
     .catch(() => undefined);
 }

@@ -70,3 +70,16 @@ test("engine: the hive lesson quarantined from beta takes alpha's reinforced ori
     assert.ok((await a.inject(TASK, { recordShown: false })).entries.some((e) => e.id === hive));
   });
 });
+
+test("engine: beta superseding and restoring its own original leaves alpha's origin-superseded flag on the hive lesson, which stays out of alpha's recall", async () => {
+  await withPair(async ({ a, b, original, hive, betaOriginal }) => {
+    await a.supersede(original, { lesson: NEWER, category: "tooling" }, "human:alice");
+    const betaNewer = "Run eslint with --max-warnings 0 and --format compact in CI so new warnings fail the build readably";
+    await b.supersede(betaOriginal, { lesson: betaNewer, category: "tooling" }, "human:bob");
+    await b.restore(betaOriginal, "human:bob");
+    const flags = (await a.get(hive)).lifecycle.flags;
+    assert.ok(flags.some((f) => f.includes("origin project alpha")), `alpha's flag stays: ${flags.join("; ")}`);
+    assert.ok(!flags.some((f) => f.includes("origin project beta")), `beta's restore took its own flag back: ${flags.join("; ")}`);
+    assert.ok(!ids(await a.recall(TASK.task)).includes(hive), "still superseded in alpha");
+  });
+});
