@@ -4,10 +4,10 @@ import type { Entry } from "../core/entry.js";
 import { tierReadFailed, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
 
-/** Promoted originals read per listing at most: each is a lesson this project handed to the hive, so they are few. */
-const MAX_ORIGINALS = 5_000;
-/** `promoted` events read at once: a promotion each, and a few re-promotions. */
-const MAX_PROMOTED_EVENTS = 20_000;
+/** Ids asked of a store at once: promoted originals and their copies are read in chunks, however many there are. */
+const CHUNK = 5_000;
+/** `promoted` events read at once: a promotion each, and a few re-promotions; paged past it. */
+const PROMOTED_EVENTS_PAGE = 20_000;
 
 /** By project original id: the hive copy that stands for it in a listing. */
 export type StandIns = Map<string, { original: Entry; copyId: string }>;
@@ -15,47 +15,83 @@ export type StandIns = Map<string, { original: Entry; copyId: string }>;
 /**
  * The project originals (status promoted) matching a listing's filter and words whose hive copy matches
  * them too. Decided for the whole listing, not per page, so the count, the page cut and the cursor all
- * leave out the same rows: the copy stands for both wherever it falls. Reads only promoted originals,
- * their `promoted` events and one indexed read of their copies; empty when there is no hive, or the
+ * leave out the same rows: the copy stands for both wherever it falls. Reads only promoted originals (all
+ * of them, in batches), their `promoted` events and indexed reads of their copies by id; empty when there is no hive, or the
  * filter's statuses leave out `promoted`. A hive that cannot answer throws (the caller spares it).
  */
 export async function standIns(s: Services, filter: EntryFilter, text?: string): Promise<StandIns> {
   const found: StandIns = new Map();
   if (!s.hive || (filter.statuses && !filter.statuses.includes("promoted"))) return found;
   const originalsFilter: EntryFilter = { ...filter, statuses: ["promoted"] };
+  // Every promoted original, not the first few thousand: each left uncounted was counted twice (its copy too).
   // A damaged tier hides nothing here: the listing's own read says so and answers from the other.
-  let originals = await s.swarm.listEntries(originalsFilter, { limit: MAX_ORIGINALS }).catch((e: unknown) => tierReadFailed(s, s.swarm, e, [] as Entry[]));
+  let originals = await allOf(s.swarm.iterateEntries(originalsFilter)).catch((e: unknown) => tierReadFailed(s, s.swarm, e, [] as Entry[]));
   if (!originals.length) return found;
   if (text) {
-    const byWords = await s.swarm.pageEntries({ filter: { ...originalsFilter, ids: originals.map((e) => e.id) }, text, sort: "created", desc: true, limit: originals.length });
-    const matched = new Set(byWords.map((r) => r.entry.id));
+    const matched = new Set<string>();
+    for (const ids of chunks(originals.map((e) => e.id))) {
+      const byWords = await s.swarm.pageEntries({ filter: { ...originalsFilter, ids }, text, sort: "created", desc: true, limit: ids.length });
+      for (const r of byWords) matched.add(r.entry.id);
+    }
     originals = originals.filter((e) => matched.has(e.id));
   }
-  // The project's `promoted` events in one indexed read (oldest first, so a re-promotion's later event wins);
-  // a read cut off at its limit could miss an original's latest event, so then each original is asked on its own.
-  const promotedTo = new Map<string, string>();
-  const events = await s.swarm.listEventsByType("promoted", "", MAX_PROMOTED_EVENTS);
-  if (events.length < MAX_PROMOTED_EVENTS) {
-    for (const ev of events) if (typeof ev.data.hive_id === "string") promotedTo.set(ev.entry_id, ev.data.hive_id);
-  }
+  const promotedTo = await promotedEvents(s);
   const copyOf = new Map<string, Entry>();
   for (const e of originals) {
-    const id = promotedTo.get(e.id) ?? (await lastPromotedTo(s, e));
+    const id = promotedTo ? promotedTo.get(e.id) : await lastPromotedTo(s, e);
     if (id) copyOf.set(id, e);
   }
   if (!copyOf.size) return found;
-  const copyFilter: EntryFilter = { ...filter, ids: [...copyOf.keys()] };
   const hive = s.hive;
-  const copies = await (text
-    ? hive.pageEntries({ filter: copyFilter, text, sort: "created", desc: true, limit: copyOf.size }).then((rows) => rows.map((r) => r.entry))
-    : hive.listEntries(copyFilter, { limit: copyOf.size })
-  ).catch((e: unknown) => tierReadFailed(s, hive, e, [] as Entry[]));
-  for (const copy of copies) {
-    // Two originals promoted into one hive lesson: the last read stands for it (as the map keeps one per copy), the other stays listed.
-    const original = copyOf.get(copy.id);
-    if (original) found.set(original.id, { original, copyId: copy.id });
+  for (const ids of chunks([...copyOf.keys()])) {
+    const copyFilter: EntryFilter = { ...filter, ids };
+    const copies = await (text
+      ? hive.pageEntries({ filter: copyFilter, text, sort: "created", desc: true, limit: ids.length }).then((rows) => rows.map((r) => r.entry))
+      : hive.listEntries(copyFilter, { limit: ids.length })
+    ).catch((e: unknown) => tierReadFailed(s, hive, e, [] as Entry[]));
+    for (const copy of copies) {
+      // Two originals promoted into one hive lesson: the last read stands for it (as the map keeps one per copy), the other stays listed.
+      const original = copyOf.get(copy.id);
+      if (original) found.set(original.id, { original, copyId: copy.id });
+    }
   }
   return found;
+}
+
+async function allOf<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of items) out.push(x);
+  return out;
+}
+
+function chunks<T>(xs: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
+  return out;
+}
+
+/**
+ * By original id, the hive lesson of its latest `promoted` event: the project's promotions in indexed
+ * pages (oldest first, so a re-promotion's later event wins). Undefined when a page cannot move on (more
+ * than a page of promotions at one instant): then each original is asked on its own.
+ */
+async function promotedEvents(s: Services): Promise<Map<string, string> | undefined> {
+  const promotedTo = new Map<string, string>();
+  const seen = new Set<number>();
+  let since = "";
+  for (;;) {
+    const events = await s.swarm.listEventsByType("promoted", since, PROMOTED_EVENTS_PAGE);
+    for (const ev of events) {
+      if (seen.has(ev.seq)) continue;
+      seen.add(ev.seq);
+      if (typeof ev.data.hive_id === "string") promotedTo.set(ev.entry_id, ev.data.hive_id);
+    }
+    if (events.length < PROMOTED_EVENTS_PAGE) return promotedTo;
+    const last = events[events.length - 1]!.at;
+    if (last === since) return undefined;
+    // The next page starts at the last instant read (`at >=`): events of that instant already read are skipped by seq.
+    since = last;
+  }
 }
 
 /** The hive lesson an original last went up as (a promotion that reinforced an existing hive lesson leaves no lineage on it, only this event). */

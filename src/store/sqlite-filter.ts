@@ -22,8 +22,20 @@ function inList(column: string, values: readonly unknown[] | undefined, where: s
     where.push("0");
     return;
   }
-  where.push(`${walk ? "+" : ""}${column} IN (${values.map(() => "?").join(",")})`);
-  params.push(...(values as SqlValue[]));
+  where.push(`${walk ? "+" : ""}${column} IN ${valuesSql(values, params)}`);
+}
+
+/** Past this many values a list goes as one JSON parameter: SQLite takes at most 32,766 parameters a statement. */
+const INLINE_VALUES = 500;
+
+/** `(?,?,…)`, or for a long list `(SELECT value FROM json_each(?))`, its values pushed onto `params`. */
+function valuesSql(values: readonly unknown[], params: SqlValue[]): string {
+  if (values.length <= INLINE_VALUES) {
+    params.push(...(values as SqlValue[]));
+    return `(${values.map(() => "?").join(",")})`;
+  }
+  params.push(JSON.stringify(values));
+  return "(SELECT value FROM json_each(?))";
 }
 
 /** ",x," for instr() against the for_* columns: whole names only, case-insensitive. */
@@ -104,8 +116,7 @@ export function filterSql(f: EntryFilter, opts: FilterOptions = {}): { where: st
   inList("e.source_project_id", f.sourceProjects, where, params, walk);
   inList("e.id", f.ids, where, params, walk);
   if (f.excludeIds?.length) {
-    where.push(`${walk ? "+" : ""}e.id NOT IN (${f.excludeIds.map(() => "?").join(",")})`);
-    params.push(...f.excludeIds);
+    where.push(`${walk ? "+" : ""}e.id NOT IN ${valuesSql(f.excludeIds, params)}`);
   }
   if (f.contradicted !== undefined) {
     // The subquery reads the entries_contradicted partial index (migration 6): its WHERE must match the index's.
