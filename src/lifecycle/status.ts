@@ -238,7 +238,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
       loc.entry.id,
       (e) => {
         // One standing request per actor: asking again restates the reason.
-        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !isOriginFlagOf(f, s.project.name)), flag];
+        e.lifecycle.flags = [...e.lifecycle.flags.filter((f) => !f.startsWith(mine)), flag];
         return e;
       },
       { type: "quarantine_requested", actor, data: { reason: why } },

@@ -48,6 +48,11 @@ test("regression 11.9: an agent cannot remove, archive or quarantine a lesson a 
     assert.ok(after.lifecycle.flags.some((f) => f.startsWith("quarantine-requested:agent:coder: looks wrong")), after.lifecycle.flags.join(" | "));
     const history = await env.human.history(id);
     assert.ok(history.some((e) => e.type === "quarantine_requested" && e.actor === "agent:coder"));
+    // Asking again restates the reason: one standing request per actor.
+    await tool(env.agent, "knowledge_quarantine", { id, reason: "still wrong after the auth rewrite" });
+    const again = (await env.human.get(id)).lifecycle.flags.filter((f) => f.startsWith("quarantine-requested:agent:coder:"));
+    assert.deepEqual(again.length, 1, again.join(" | "));
+    assert.match(again[0]!, /still wrong/);
     // Still recalled for agents: a request is not a decision.
     assert.ok((await env.agent.recall("session token null check auth middleware")).some((h) => h.entry.id === id));
   } finally {
