@@ -2,7 +2,7 @@
 import { answerWithin } from "../core/answer-within.js";
 import { lastPromotionHiveId } from "../core/entry-links.js";
 import { archivedForLackOfUse } from "../lifecycle/unused-archive.js";
-import { ORIGIN_SUPERSEDED } from "../lifecycle/origin-superseded.js";
+import { isOriginFlagOf } from "../lifecycle/origin-superseded.js";
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
 
 /** Statuses in which a hive lesson no longer speaks for the originals promoted into it. */
@@ -115,14 +115,14 @@ async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool:
  * text beside, or above, its replacement. Asked only for hive results promoted from this project
  * (a handful in a pool), each by its id; an original that cannot be read hides nothing.
  * A hive lesson this project's promotion only reinforced (another project contributed it) names no
- * original here; the supersede flagged it (ORIGIN_SUPERSEDED), so only a flagged result sends this
+ * original here; the supersede flagged it with this project's name, so only a result flagged by this project (never another's) sends this
  * project to its `promoted` events (one indexed read) for the originals that last went up as it: it is
  * left out while one of them is superseded and none is still promoted.
  */
 async function withoutCopiesOfSupersededOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
   const hiveHits = scored.slice(0, pool).filter((r) => r.entry.tier === "hive").map((r) => r.entry);
   const mine = hiveHits.filter((e) => e.provenance.promoted_from?.project_id === s.project.id);
-  const reinforced = hiveHits.filter((e) => e.provenance.promoted_from?.project_id !== s.project.id && e.lifecycle.flags.some((f) => f.startsWith(ORIGIN_SUPERSEDED)));
+  const reinforced = hiveHits.filter((e) => e.provenance.promoted_from?.project_id !== s.project.id && e.lifecycle.flags.some((f) => isOriginFlagOf(f, s.project.name)));
   if (!mine.length && !reinforced.length) return scored;
   const hidden = new Set<string>();
   for (const copy of mine) {
