@@ -127,9 +127,19 @@ export type Entry = z.infer<typeof EntrySchema>;
 /** EntrySchema for a path that parses stored entries in bulk (an import, a repair scan): compiled once it is busy. */
 export const BulkEntrySchema = compiledWhenBusy(EntrySchema);
 
-const tagSchema = z.string().trim().min(1).max(60).regex(/^[\p{L}\p{N}_.:/+#-]+$/u, {
-  message: "tags may hold letters, digits and _ . : / + # - only",
-});
+/** Letters (with their combining marks: "İ" lower-cases to "i" + U+0307), digits and a few separators. */
+const TAG_CHARS = /^[\p{L}\p{M}\p{N}_.:/+#-]+$/u;
+const TAG_CHARS_MESSAGE = "tags may hold letters, digits and _ . : / + # - only";
+/** The most code units a tag or entity may hold, as stored. */
+export const TAG_MAX = 60;
+
+/**
+ * A tag is judged as it is stored, lower-cased: checked before, a tag at the limit holding "İ" (one code
+ * unit, two lower-cased) was stored past it, and every later edit of its lesson was refused.
+ */
+const tagSchema = z.string().trim().toLowerCase().min(1).max(TAG_MAX).regex(TAG_CHARS, { message: TAG_CHARS_MESSAGE });
+/** Entities keep their case (a class or package name). */
+const entitySchema = z.string().trim().min(1).max(TAG_MAX).regex(TAG_CHARS, { message: TAG_CHARS_MESSAGE });
 
 /** What a caller supplies to add a lesson. Everything but `lesson` has a default. */
 export const NewEntryInputSchema = z.object({
@@ -141,7 +151,7 @@ export const NewEntryInputSchema = z.object({
   kind: z.enum(KINDS).default("learning"),
   root_cause: z.enum(ROOT_CAUSES).optional(),
   tags: z.array(tagSchema).max(30).default([]),
-  entities: z.array(tagSchema).max(30).default([]),
+  entities: z.array(entitySchema).max(30).default([]),
   scope: ScopeSchema.default("global"),
   applicability: ApplicabilitySchema.omit({ scope: true }).partial().optional(),
   directive: DirectiveSchema.partial().optional(),

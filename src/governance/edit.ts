@@ -22,6 +22,16 @@ export interface EditResult {
 const LIVE: readonly Status[] = ["candidate", "established", "promoted"];
 const RETIRABLE: readonly Status[] = ["draft", "candidate", "established", "promoted"];
 
+/** NewEntryInputSchema's cap on tags. */
+const MAX_TAGS = 30;
+
+/** The edit's tags in the order given: the held ones as stored, each new one as the gates normalised it. */
+function mergeTags(given: readonly string[], held: ReadonlySet<string>, judged: readonly string[]): string[] {
+  if (judged.length === given.length) return [...judged];
+  let next = 0;
+  return given.map((t) => (held.has(t) ? t : judged[next++]!));
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const words = (xs: readonly string[] | undefined) => [...(xs ?? [])];
 
@@ -46,6 +56,11 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   const take = <K extends keyof LessonFields>(k: K): LessonFields[K] => (k in fields ? fields[k] : current[k]);
   // A category named the opencode-swarm way is stored as `cairn add --category` stores it (kind, tags), and said.
   const named = ownCategory({ lesson: take("lesson") ?? "", category: take("category"), kind: "kind" in fields ? fields.kind : undefined, tags: take("tags") ?? [] });
+  const tags = named.input.tags ?? [];
+  // A tag the lesson already holds is kept as stored, not judged again: one stored before a check changed
+  // (a tag past the limit once lower-cased) must not refuse every later edit. New tags pass the gates.
+  const held = new Set(loc.entry.tags);
+  const judgedTags = tags.length > MAX_TAGS ? tags : tags.filter((t) => !held.has(t));
   const input: NewEntryInput = {
     lesson: take("lesson") ?? "",
     title: take("title"),
@@ -53,7 +68,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     root_cause: take("root_cause"),
     category: named.input.category ?? loc.entry.category,
     kind: named.input.kind ?? loc.entry.kind,
-    tags: named.input.tags ?? [],
+    tags: judgedTags,
     prevention: take("prevention") ?? {},
     applicability: take("applicability") ?? {},
     directive: { enforcement: take("enforcement") ?? "warn" },
@@ -110,7 +125,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
     root_cause: n.root_cause,
     category: n.category,
     kind: n.kind,
-    tags: [...new Set(n.tags.map((t) => t.toLowerCase()))],
+    tags: [...new Set(mergeTags(tags, held, n.tags).map((t) => t.toLowerCase()))],
     prevention,
     applicability: { projects: words(n.applicability?.projects), file_globs: words(n.applicability?.file_globs), tech_stack: words(n.applicability?.tech_stack) },
     enforcement: n.directive?.enforcement ?? "warn",
