@@ -55,6 +55,25 @@ export function resolveProject(dir: string): ProjectIdentity {
   const id = `p_${createHash("sha256").update(key).digest("hex").slice(0, 16)}`;
   const raw = remote ? normalizeRemote(remote).split("/").pop() || path.basename(abs) : path.basename(abs);
   // A folder name may hold anything: terminal escapes and hidden characters must not reach a terminal, a page or a teammate's hive.
-  const name = stripInvisibleChars(raw).replace(/\s+/g, " ").trim() || "project";
+  const name = fitProjectName(stripInvisibleChars(raw).replace(/\s+/g, " ").trim() || "project");
   return { id, name, dir: abs };
+}
+
+/** The longest project name a lesson's provenance holds (ProvenanceSchema.source_project_name). */
+export const PROJECT_NAME_MAX = 200;
+
+/**
+ * A name past the limit is cut, whole characters only, and ends "…" + 8 hex of the full name: still
+ * readable, the same on every run, and two long folders sharing their first 190 characters stay apart.
+ * Before, such a folder's lessons were all refused (source_project_name too long).
+ */
+export function fitProjectName(name: string): string {
+  if (name.length <= PROJECT_NAME_MAX) return name;
+  const suffix = `…${createHash("sha256").update(name).digest("hex").slice(0, 8)}`;
+  let head = "";
+  for (const ch of name) {
+    if (head.length + ch.length + suffix.length > PROJECT_NAME_MAX) break;
+    head += ch;
+  }
+  return head.trimEnd() + suffix;
 }

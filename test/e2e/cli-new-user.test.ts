@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { BIN, sandbox } from "../helpers/cli.js";
+import { storeOverlongTitle } from "../helpers/out-of-schema.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -145,14 +146,17 @@ test("hive push --to with a non-PostgreSQL URL is not told to pull into a file n
   assert.match(r.body.error.message, /postgres:\/\//);
 });
 
-test("a validation error the engine did not word (a project folder name over 200 characters) is INVALID_INPUT naming the field, not INTERNAL with zod's issue list", async () => {
-  const p = sb.project("n".repeat(230));
-  const r = await sb.json(p, "add", LESSON);
+test("a validation error the engine did not word (a stored lesson's title over the schema's 80 characters) is INVALID_INPUT naming the field, not INTERNAL with zod's issue list", async () => {
+  const p = sb.project("title-over-schema");
+  const added = await sb.json(p, "add", LESSON);
+  assert.equal(added.body.action, "added", added.stdout);
+  storeOverlongTitle(path.join(p, ".swarm", "cairn.db"), added.body.id);
+  const r = await sb.json(p, "archive", added.body.handle, "replaced by the compose file");
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.equal(r.body.error.code, "INVALID_INPUT", r.stdout);
-  assert.match(r.body.error.message, /source_project_name is too long \(at most 200 characters\)/);
+  assert.match(r.body.error.message, /title is too long \(at most 80 characters\)/);
   assert.doesNotMatch(r.body.error.message, /"code"|\[\s*\{/, "no raw issue list");
-  const text = await sb.run(p, "add", LESSON);
+  const text = await sb.run(p, "archive", added.body.handle);
   assert.equal(text.code, 2);
   assert.doesNotMatch(text.stderr, /CAIRN_DEBUG|"origin"/, text.stderr);
 });

@@ -35,3 +35,33 @@ test("a project folder named with terminal escapes and a BiDi override: its name
     sb.cleanup();
   }
 });
+
+test("a project folder named over 200 characters: lessons can be added, under a shortened name that stays the same", async () => {
+  const sb = sandbox();
+  try {
+    const long = "payments-service-" + "x".repeat(220);
+    const p = path.join(sb.root, "projects", long);
+    fs.mkdirSync(p, { recursive: true });
+    const added = await sb.json(p, "add", "Run prisma migrate deploy before starting the api container; the app crashes on a missing column.");
+    assert.equal(added.code, 0, added.stdout + added.stderr);
+    assert.equal(added.body.action, "added", added.stdout);
+    const shown = await sb.json(p, "show", added.body.handle);
+    const name = shown.body.entry.provenance.source_project_name as string;
+    assert.ok(name.length <= 200, `${name.length} characters`);
+    assert.ok(name.startsWith("payments-service-"), name);
+    // A second run names the project the same (the hive groups a project's lessons by it).
+    const again = await sb.json(p, "add", "Set statement_timeout on every postgres connection pool so a runaway query cannot hold locks forever.");
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    const second = await sb.json(p, "show", again.body.handle);
+    assert.equal(second.body.entry.provenance.source_project_name, name);
+    // Another long folder with the same first 200 characters gets a different name.
+    const other = path.join(sb.root, "projects", long.slice(0, -1) + "y");
+    fs.mkdirSync(other, { recursive: true });
+    const third = await sb.json(other, "add", "Pin the node version in the CI workflow file so builds are reproducible across runners.");
+    assert.equal(third.code, 0, third.stdout + third.stderr);
+    const otherName = (await sb.json(other, "show", third.body.handle)).body.entry.provenance.source_project_name as string;
+    assert.ok(otherName.length <= 200 && otherName !== name, `${name} / ${otherName}`);
+  } finally {
+    sb.cleanup();
+  }
+});
