@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { storeOverlongTitle } from "../helpers/out-of-schema.js";
 import { ListRootsRequestSchema, ResourceListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
@@ -202,6 +203,19 @@ test("invalid arguments come back as error results with a reason, and the server
 
   const ok = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
   assert.equal(ok.data.action, "added", "the server still works after the errors");
+});
+
+test("a validation error the engine did not word (a stored lesson's title over the schema) is INVALID_INPUT naming the field, not an internal error", async () => {
+  const dir = project("out-of-schema");
+  const { client } = await connect({ cwd: dir });
+  const added = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
+  assert.equal(added.data.action, "added", added.text);
+  storeOverlongTitle(path.join(dir, ".swarm", "cairn.db"), added.data.id);
+  const r = await call(client, "knowledge_archive", { id: added.data.id, reason: "the cache client was replaced" });
+  assert.equal(r.isError, true, r.text);
+  assert.equal(r.data.error, "INVALID_INPUT", r.text);
+  assert.match(r.text, /title is too long \(at most 80 characters\)/);
+  assert.doesNotMatch(r.text, /Internal error|"code"|\[\s*\{/);
 });
 
 test("an argument name a tool does not take is refused, naming it and the nearest known one, and nothing is written", async () => {
