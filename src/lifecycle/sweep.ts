@@ -29,13 +29,41 @@ export function isEvergreen(e: Entry, s: Services): boolean {
   return e.lifecycle.confidence >= k.evergreen_confidence && utility !== null && utility >= k.evergreen_utility;
 }
 
+/** How long a sweep's lease lasts: far past any sweep, short enough that one a crash left behind frees itself. */
+const SWEEP_LEASE_MS = 10 * 60_000;
+
+const skippedReports = (s: Services, skipped: string): SweepReport[] =>
+  openTiers(s).map((store) => ({ tier: store.tier, aged: 0, archived: [], removed: [], kept_evergreen: [], archived_unused: [], skipped }));
+
+/**
+ * One sweep of a project at a time: two at once (the plugin and the CLI, two terminals) each aged every
+ * lesson and archived each expired one, reporting it twice. The second is told and does nothing.
+ */
 export async function sweepExpiredEntries(s: Services, opts: { phase?: string; actor?: string } = {}): Promise<SweepReport[]> {
+  const now = s.now().getTime();
+  const until = now + SWEEP_LEASE_MS;
+  const lease = await s.swarm.claimSweepLease?.(now, until);
+  if (lease && !lease.claimed) {
+    const since = new Date(lease.until - SWEEP_LEASE_MS).toISOString();
+    return skippedReports(
+      s,
+      `another sweep of this project is under way (started at ${since}); running both would age every lesson twice, so nothing was done. Run \`cairn sweep\` again once it is done if a further phase completed (a sweep cut short frees the project after ${SWEEP_LEASE_MS / 60_000} minutes).`,
+    );
+  }
+  try {
+    return await sweepClaimed(s, opts);
+  } finally {
+    if (lease?.claimed) await s.swarm.releaseSweepLease?.(until).catch(() => undefined);
+  }
+}
+
+async function sweepClaimed(s: Services, opts: { phase?: string; actor?: string }): Promise<SweepReport[]> {
   const claim = opts.phase === undefined ? undefined : await s.swarm.claimSweptPhase?.(opts.phase, s.now().toISOString());
   if (claim && !claim.claimed) {
     // Only an immediate repeat is skipped (keyed on the last phase, not every title ever swept), so a later
     // plan's "Phase 1" still ages once another phase came between.
     const skipped = `phase "${opts.phase}" was already swept (at ${claim.at}); an immediate repeat would age every lesson twice, so nothing was done. Sweep the next phase when it completes.`;
-    return openTiers(s).map((store) => ({ tier: store.tier, aged: 0, archived: [], removed: [], kept_evergreen: [], archived_unused: [], skipped }));
+    return skippedReports(s, skipped);
   }
   const reports: SweepReport[] = [];
   for (const store of openTiers(s)) {

@@ -403,6 +403,20 @@ export class SqliteStore implements Store {
     });
   }
 
+  async claimSweepLease(now: number, until: number): Promise<{ claimed: true } | { claimed: false; until: number }> {
+    // A row of meta (key/integer value, every schema version has it): the lease's end, which also names its holder.
+    return this.driver.transaction(() => {
+      const held = this.driver.get<{ value: number }>("SELECT value FROM meta WHERE key = 'sweep_lease'");
+      if (held && held.value > now) return { claimed: false as const, until: held.value };
+      this.driver.run("INSERT INTO meta(key, value) VALUES ('sweep_lease', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [until]);
+      return { claimed: true as const };
+    });
+  }
+
+  async releaseSweepLease(until: number): Promise<void> {
+    this.driver.transaction(() => this.driver.run("DELETE FROM meta WHERE key = 'sweep_lease' AND value = ?", [until]));
+  }
+
   async enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean> {
     return (
       this.driver.run("INSERT OR IGNORE INTO reflection_queue(id, payload, enqueued_at) VALUES (?, ?, ?)", [id, JSON.stringify(payload), at])

@@ -410,6 +410,13 @@ export interface Store {
   claimSweptPhase?(phase: string, at: string): Promise<{ claimed: true; previous?: SweptPhase } | { claimed: false; at: string }>;
   /** Puts back what claimSweptPhase replaced, when the sweep it was claimed for failed. */
   restoreSweptPhase?(previous: SweptPhase | undefined): Promise<void>;
+  /**
+   * Takes the one sweep lease of this database until `until` (ms since the epoch), unless another
+   * sweep holds it past `now`: two sweeps at once each aged every lesson and archived each expired one.
+   */
+  claimSweepLease?(now: number, until: number): Promise<{ claimed: true } | { claimed: false; until: number }>;
+  /** Gives the lease back, if it is still the one taken until `until`. */
+  releaseSweepLease?(until: number): Promise<void>;
 
   /** Durable reflection queue: enqueue is idempotent by id. */
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;
