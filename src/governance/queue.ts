@@ -1,7 +1,7 @@
 // The review queue for people: drafts, lessons flagged as contradicting a live one, low-utility lessons, and their nearest neighbours.
 import { LIVE_STATUSES, type Entry, type Tier } from "../core/entry.js";
 import { queryTerms } from "../core/text.js";
-import { locate, quarantineRequests } from "../lifecycle/status.js";
+import { locate, ORIGIN_SUPERSEDED, quarantineRequests } from "../lifecycle/status.js";
 import { MERGEABLE } from "../lifecycle/upsert.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { compareLessons, profileLesson } from "../quality/similarity.js";
@@ -14,7 +14,9 @@ export type ReviewReason =
   | { kind: "contradiction"; with: string[] }
   | { kind: "low_utility"; utility: number }
   /** Agents asked for this approved lesson to be quarantined; a person quarantines it or approves it again. */
-  | { kind: "quarantine_request"; requests: string[] };
+  | { kind: "quarantine_request"; requests: string[] }
+  /** A hive lesson the project it came from superseded there: a person decides for the hive (supersede, archive, or keep). */
+  | { kind: "origin_superseded"; note: string };
 
 export interface ReviewItem {
   entry: Entry;
@@ -23,7 +25,7 @@ export interface ReviewItem {
 
 export interface ReviewQueue {
   items: ReviewItem[];
-  counts: { drafts: number; contradictions: number; low_utility: number; quarantine_requests: number };
+  counts: { drafts: number; contradictions: number; low_utility: number; quarantine_requests: number; origin_superseded: number };
   /** Set when the team hive was unreachable and the answer holds the project tier only: the reason to show. */
   hive_unreachable?: string;
 }
@@ -64,6 +66,11 @@ function lowUtilityFilter(s: Services): EntryFilter {
   return { statuses: LIVE_STATUSES, maxUtility: k.low_utility_threshold, minShown: k.min_retrievals_for_utility, minApplied: k.low_utility_min_applied };
 }
 
+/** The words of a hive lesson's origin-superseded flag ("its origin project … superseded it by S-n …"), if it has one. */
+export function originSupersededNote(e: Entry): string | undefined {
+  return e.lifecycle.flags.find((f) => f.startsWith(ORIGIN_SUPERSEDED))?.slice(ORIGIN_SUPERSEDED.length).trim();
+}
+
 export function contradictionTargets(e: Entry): string[] {
   return e.lifecycle.flags.filter((f) => f.startsWith(CONTRADICTS)).map((f) => f.slice(CONTRADICTS.length).trim()).filter(Boolean);
 }
@@ -88,10 +95,11 @@ export async function reviewQueue(s: Services, opts: { limit?: number } = {}): P
     item.reasons.push(reason);
     items.set(entry.id, item);
   };
-  const counts = { drafts: 0, contradictions: 0, low_utility: 0, quarantine_requests: 0 };
+  const counts = { drafts: 0, contradictions: 0, low_utility: 0, quarantine_requests: 0, origin_superseded: 0 };
   const drafts: Entry[] = [];
   const flagged: Entry[] = [];
   const requested: Entry[] = [];
+  const outgrown: Entry[] = [];
   for (const store of openTiers(s)) {
     // Requests are found through their events (indexed by type), never by reading every entry's flags.
     const seen = new Set<string>();
@@ -104,6 +112,7 @@ export async function reviewQueue(s: Services, opts: { limit?: number } = {}): P
     counts.drafts += await store.countEntries({ statuses: ["draft"] });
     drafts.push(...(await store.listEntries({ statuses: ["draft"] }, { order: "oldest", limit })));
     flagged.push(...(await store.listEntries({ statuses: MERGEABLE, contradicted: true }, { order: "oldest", limit })));
+    if (store.tier === "hive") outgrown.push(...(await store.listEntries({ statuses: LIVE_STATUSES, flagPrefix: ORIGIN_SUPERSEDED }, { order: "oldest", limit })));
   }
   drafts.sort((a, b) => a.created_at.localeCompare(b.created_at));
   for (const e of drafts.slice(0, limit)) add(e, { kind: "draft" });
@@ -115,6 +124,12 @@ export async function reviewQueue(s: Services, opts: { limit?: number } = {}): P
   }
   counts.quarantine_requests = requested.length;
   for (const e of requested) add(e, { kind: "quarantine_request", requests: quarantineRequests(e) });
+  for (const e of outgrown) {
+    const note = originSupersededNote(e);
+    if (!note) continue;
+    counts.origin_superseded++;
+    add(e, { kind: "origin_superseded", note });
+  }
   const low = await lowUtilityEntries(s, "all", limit);
   counts.low_utility = low.length;
   for (const e of low) add(e, { kind: "low_utility", utility: utilityOf(e) ?? 0 });

@@ -118,6 +118,11 @@ export function filterSql(f: EntryFilter, opts: FilterOptions = {}): { where: st
   if (f.excludeIds?.length) {
     where.push(`${walk ? "+" : ""}e.id NOT IN ${valuesSql(f.excludeIds, params)}`);
   }
+  if (f.flagPrefix !== undefined) {
+    // The flags as stored JSON: a flag starting with the prefix follows an opening quote.
+    where.push(`instr(json_extract(e.data, '$.lifecycle.flags'), ?) > 0`);
+    params.push(`"${f.flagPrefix}`);
+  }
   if (f.contradicted !== undefined) {
     // The subquery reads the entries_contradicted partial index (migration 6): its WHERE must match the index's.
     const flagged = `e.seq IN (SELECT seq FROM entries WHERE ${CONTRADICTED_SQL})`;

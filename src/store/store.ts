@@ -53,6 +53,8 @@ export interface EntryFilter {
   sourceProjects?: readonly string[];
   /** Only entries carrying a `contradicts:<id>` flag (a person should decide between them). */
   contradicted?: boolean;
+  /** Only entries carrying a flag that starts with this (e.g. `origin-superseded:`); read row by row, no index. */
+  flagPrefix?: string;
   /** Only these entries (by id). */
   ids?: readonly string[];
   /** Not these entries (by id): a listing that shows a promoted lesson once leaves its project original out. */

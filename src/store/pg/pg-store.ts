@@ -124,6 +124,7 @@ function filterSql(f: EntryFilter, p: Params): string {
   anyOf("e.source_project_id", f.sourceProjects);
   anyOf("e.id", f.ids);
   if (f.excludeIds?.length) where.push(`NOT (e.id = ANY(${p.add([...f.excludeIds])}::text[]))`);
+  if (f.flagPrefix !== undefined) where.push(`strpos(e.data->'lifecycle'->>'flags', ${p.add(`"${f.flagPrefix}`)}) > 0`);
   if (f.contradicted !== undefined) where.push(`${f.contradicted ? "" : "NOT "}(${CONTRADICTED_SQL})`);
   return where.length ? where.join(" AND ") : "true";
 }

@@ -9,6 +9,7 @@ import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
 import type { GovernanceMetrics } from "../../../governance/metrics.js";
+import type { ReviewReason } from "../../../governance/queue.js";
 import { action, readCairn, int, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { clean, list, type Output } from "../format.js";
@@ -57,16 +58,69 @@ function editInEditor(text: string): string {
   }
 }
 
-async function review(inv: Invocation, flags: { limit: number }): Promise<number> {
+function reasonLabel(r: ReviewReason): string {
+  if (r.kind === "draft") return "draft";
+  if (r.kind === "contradiction") return `contradicts ${r.with.length}`;
+  if (r.kind === "quarantine_request") return `quarantine requested (${r.requests.length})`;
+  if (r.kind === "origin_superseded") return "origin superseded";
+  return `low utility ${Math.round(r.utility * 100)}%`;
+}
+
+/** What a person reads under an item: the words behind each reason that has some. */
+function reasonDetails(r: ReviewReason): string[] {
+  if (r.kind === "origin_superseded") return [r.note];
+  if (r.kind === "quarantine_request") return r.requests;
+  return [];
+}
+
+/** `cairn review --list` / `--json`: the whole review queue, every reason, without prompting. */
+async function listQueue(inv: Invocation, limit: number): Promise<number> {
+  return readCairn(inv, async (cairn) => {
+    const queue = await cairn.reviewQueue({ limit, actor: inv.actor });
+    if (queue.hive_unreachable) inv.out.warn(`cairn: ${queue.hive_unreachable}`);
+    if (inv.out.json) {
+      inv.out.print(queue);
+      return EXIT.OK;
+    }
+    const n = queue.counts;
+    inv.out.line(
+      `review queue: ${n.drafts} drafts, ${n.contradictions} contradictions, ${n.quarantine_requests} quarantine requests, ${n.origin_superseded} origin superseded, ${n.low_utility} low utility`,
+    );
+    const { c } = inv.out;
+    for (const { entry: e, reasons } of queue.items) {
+      inv.out.line(`${c.bold(e.handle)}  ${e.tier}  ${e.lifecycle.status}  ${reasons.map(reasonLabel).join(", ")}  ${clean(e.title ?? e.lesson).slice(0, 90)}`);
+      for (const d of reasons.flatMap(reasonDetails)) inv.out.line(`  ${c.dim(clean(d))}`);
+    }
+    return EXIT.OK;
+  });
+}
+
+/** Before the drafts: hive lessons their origin project superseded, for a person to decide for the hive. */
+async function printOriginSuperseded(inv: Invocation, cairn: Cairn): Promise<void> {
+  const queue = await cairn.reviewQueue({ limit: 200, actor: inv.actor });
+  for (const { entry: e, reasons } of queue.items) {
+    for (const r of reasons) {
+      if (r.kind !== "origin_superseded") continue;
+      inv.out.line(`${inv.out.c.bold(e.handle)}  ${e.tier}  ${e.lifecycle.status}  origin superseded: ${clean(r.note)}`);
+      inv.out.line(`  decide for the hive: \`cairn supersede ${e.handle} <new lesson>\`, \`cairn archive ${e.handle}\`, or keep it`);
+    }
+  }
+}
+
+async function review(inv: Invocation, flags: { limit: number; list?: boolean }): Promise<number> {
   // Before the terminal check, so an agent's shell gets the real reason, not "needs a terminal".
   assertHuman(inv.actor, "review drafts");
-  if (inv.out.json || !process.stdin.isTTY || !process.stdout.isTTY) {
-    throw usageError("`cairn review` is interactive and needs a terminal. Use `cairn approve <id>` or `cairn reject <id> [reason]` instead (drafts: `cairn list --status draft`).");
+  if (flags.list || inv.out.json) return listQueue(inv, flags.limit);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw usageError(
+      "`cairn review` is interactive and needs a terminal. Use `cairn review --list` (or --json) to see the queue, and `cairn approve <id>` or `cairn reject <id> [reason]` to decide.",
+    );
   }
   const { select, input } = await import("@inquirer/prompts");
   const { completeFields, documentYaml, parseLessonFile } = await import("../../../governance/structured.js");
   const { editBasis } = await import("../../../governance/edit-basis.js");
   return withCairn(inv, async (cairn) => {
+    await printOriginSuperseded(inv, cairn);
     const drafts = await cairn.list({ statuses: ["draft"], order: "oldest", limit: flags.limit });
     if (drafts.length === 0) {
       inv.out.line("no drafts waiting for review");
@@ -162,7 +216,8 @@ export function registerGovernanceCommands(program: Command): void {
     .command("review")
     .description("walk the draft queue in the terminal: approve, edit in $EDITOR, reject or skip each")
     .option("--limit <n>", "at most n drafts, oldest first", int("--limit", 1), 200)
-    .addHelpText("after", "\nNeeds a terminal; scripts use `cairn approve` / `cairn reject`.\n\nExamples:\n  $ cairn review\n  $ EDITOR=nano cairn review")
+    .option("--list", "print the whole review queue (drafts, contradictions, quarantine requests, hive lessons their origin superseded, low utility) instead of walking it; --json prints it as JSON")
+    .addHelpText("after", "\nWalking the queue needs a terminal; scripts use `cairn review --list` / `--json`, then `cairn approve` / `cairn reject`.\n\nExamples:\n  $ cairn review\n  $ EDITOR=nano cairn review\n  $ cairn review --list")
     .action(action(review));
 
   program

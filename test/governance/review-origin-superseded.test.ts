@@ -1,0 +1,59 @@
+// A hive lesson its origin project superseded there waits for a person's decision for the hive: the review queue lists it, `cairn review` shows it.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { sandbox } from "../helpers/cli.js";
+import { openCairn } from "../../src/index.js";
+import { addProject, makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+const OLD = "Run eslint with --max-warnings 0 in the CI build so new warnings fail the pipeline before review.";
+const NEW = "Run eslint with --max-warnings 0 --cache in the CI build so new warnings fail the pipeline quickly.";
+
+interface Item { entry: { id: string; handle: string }; reasons: Array<{ kind: string; note?: string }> }
+
+test("cli: `cairn review --json` and `cairn review --list` show a hive lesson whose origin project superseded it, with the flag's words", async () => {
+  const p = sb.project("review-origin");
+  const added = await sb.json(p, "add", OLD);
+  assert.equal(added.body.action, "added", added.stderr);
+  const promoted = await sb.json(p, "promote", "--from-swarm", added.body.handle);
+  assert.equal(promoted.code, 0, promoted.stderr);
+  const sup = await sb.json(p, "supersede", added.body.handle, NEW);
+  assert.equal(sup.code, 0, sup.stderr);
+
+  const json = await sb.json(p, "review");
+  assert.equal(json.code, 0, json.stdout + json.stderr);
+  const item = (json.body.items as Item[]).find((i) => i.entry.id === promoted.body.id);
+  assert.ok(item, JSON.stringify(json.body));
+  const reason = item.reasons.find((r) => r.kind === "origin_superseded");
+  assert.ok(reason, JSON.stringify(item.reasons));
+  assert.match(reason.note ?? "", /origin project .*superseded it by S-\d+/);
+  assert.equal(json.body.counts.origin_superseded, 1);
+
+  const text = await sb.run(p, "review", "--list");
+  assert.equal(text.code, 0, text.stdout + text.stderr);
+  assert.match(text.stdout, new RegExp(`${promoted.body.handle}\\b.*origin superseded`), text.stdout);
+  assert.match(text.stdout, /origin project .*superseded it by S-\d+/, text.stdout);
+});
+
+test("engine: the review queue of another project lists the flagged hive lesson too (the decision is for the hive); restoring the original takes it off", async () => {
+  const box = makeSandbox();
+  const a = await openCairn({ projectDir: addProject(box, "alpha"), hivePath: box.hivePath, env: box.env, actor: "human:alice" });
+  const b = await openCairn({ projectDir: addProject(box, "beta"), hivePath: box.hivePath, env: box.env, actor: "human:bob" });
+  try {
+    const added = await a.add({ lesson: OLD, category: "tooling" });
+    const promoted = await a.promote({ id: added.id! });
+    await a.supersede(added.id!, { lesson: NEW, category: "tooling" });
+    const queue = await b.reviewQueue();
+    const item = queue.items.find((i) => i.entry.id === promoted.id);
+    assert.ok(item?.reasons.some((r) => r.kind === "origin_superseded"), JSON.stringify(queue.items.map((i) => [i.entry.handle, i.reasons])));
+    await a.restore(added.id!);
+    const after = await b.reviewQueue();
+    assert.ok(!after.items.some((i) => i.entry.id === promoted.id), "no longer flagged");
+  } finally {
+    await a.close();
+    await b.close();
+    removeSandbox(box);
+  }
+});
