@@ -1,7 +1,7 @@
 // Approval and rejection: a person moves a lesson to established (retiring what it supersedes) or archives it.
 import type { Entry, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
-import { locate, QUARANTINE_REQUEST, quarantineRequests, supersedeEntry } from "../lifecycle/status.js";
+import { locate, ORIGIN_SUPERSEDED, QUARANTINE_REQUEST, supersedeEntry } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
 
@@ -17,6 +17,9 @@ const APPROVABLE: readonly Status[] = ["draft", "candidate", "established", "pro
 const REJECTABLE: readonly Status[] = ["draft", "candidate"];
 const LIVE_TARGET: readonly Status[] = ["draft", "candidate", "established", "promoted"];
 
+/** Flags a person's approval answers: agents' quarantine requests, and a hive lesson's origin-superseded note (keep it). */
+const settledByApproval = (f: string) => f.startsWith(QUARANTINE_REQUEST) || f.startsWith(ORIGIN_SUPERSEDED);
+
 export async function approveEntry(s: Services, ref: string, actor: string): Promise<ApprovalResult> {
   assertHuman(actor, "approve a lesson");
   const loc = await locate(s, ref);
@@ -25,13 +28,14 @@ export async function approveEntry(s: Services, ref: string, actor: string): Pro
     throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; restore it before approving.`);
   }
   if (e.provenance.approved_at && e.lifecycle.status !== "draft") {
-    // Approving again keeps the lesson and dismisses agents' standing quarantine requests.
-    const requests = quarantineRequests(e);
+    // Approving again keeps the lesson and dismisses agents' standing quarantine requests, and the
+    // note that its origin project superseded it (the review queue lists it until a person decides).
+    const requests = e.lifecycle.flags.filter(settledByApproval);
     if (!requests.length) return { entry: e, unchanged: true };
     const entry = await loc.store.updateEntry(
       e.id,
       (x) => {
-        x.lifecycle.flags = x.lifecycle.flags.filter((f) => !f.startsWith(QUARANTINE_REQUEST));
+        x.lifecycle.flags = x.lifecycle.flags.filter((f) => !settledByApproval(f));
         return x;
       },
       { type: "updated", actor, data: { dismissed: requests } },
@@ -48,6 +52,7 @@ export async function approveEntry(s: Services, ref: string, actor: string): Pro
       x.provenance.approved_at = at;
       if (x.lifecycle.status !== "promoted") x.lifecycle.status = "established";
       delete x.lifecycle.status_reason;
+      x.lifecycle.flags = x.lifecycle.flags.filter((f) => !f.startsWith(ORIGIN_SUPERSEDED));
       return x;
     },
     { type: "approved", actor, data: { from: e.lifecycle.status, waited_ms: Number.isFinite(waited) ? waited : 0 } },

@@ -37,7 +37,7 @@ test("cli: `cairn review --json` and `cairn review --list` show a hive lesson wh
   assert.match(text.stdout, /origin project .*superseded it by S-\d+/, text.stdout);
 });
 
-test("engine: the review queue of another project lists the flagged hive lesson too (the decision is for the hive); restoring the original takes it off", async () => {
+test("engine: the review queue of another project lists the flagged hive lesson too (the decision is for the hive); a person approving it (keep) takes it off", async () => {
   const box = makeSandbox();
   const a = await openCairn({ projectDir: addProject(box, "alpha"), hivePath: box.hivePath, env: box.env, actor: "human:alice" });
   const b = await openCairn({ projectDir: addProject(box, "beta"), hivePath: box.hivePath, env: box.env, actor: "human:bob" });
@@ -48,9 +48,10 @@ test("engine: the review queue of another project lists the flagged hive lesson 
     const queue = await b.reviewQueue();
     const item = queue.items.find((i) => i.entry.id === promoted.id);
     assert.ok(item?.reasons.some((r) => r.kind === "origin_superseded"), JSON.stringify(queue.items.map((i) => [i.entry.handle, i.reasons])));
-    await a.restore(added.id!);
-    const after = await b.reviewQueue();
-    assert.ok(!after.items.some((i) => i.entry.id === promoted.id), "no longer flagged");
+    // A person of another project keeps it for the hive: approving it settles the note.
+    const kept = await b.approve(promoted.id!);
+    assert.ok(!kept.entry.lifecycle.flags.some((f) => f.startsWith("origin-superseded:")), kept.entry.lifecycle.flags.join("; "));
+    assert.ok(!(await b.reviewQueue()).items.some((i) => i.entry.id === promoted.id), "kept: off the queue");
   } finally {
     await a.close();
     await b.close();

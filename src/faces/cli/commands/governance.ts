@@ -102,7 +102,7 @@ async function printOriginSuperseded(inv: Invocation, cairn: Cairn): Promise<voi
     for (const r of reasons) {
       if (r.kind !== "origin_superseded") continue;
       inv.out.line(`${inv.out.c.bold(e.handle)}  ${e.tier}  ${e.lifecycle.status}  origin superseded: ${clean(r.note)}`);
-      inv.out.line(`  decide for the hive: \`cairn supersede ${e.handle} <new lesson>\`, \`cairn archive ${e.handle}\`, or keep it`);
+      inv.out.line(`  decide for the hive: \`cairn supersede ${e.handle} <new lesson>\`, \`cairn archive ${e.handle}\`, or keep it: \`cairn approve ${e.handle}\``);
     }
   }
 }

@@ -33,7 +33,7 @@ function Reasons(props: { reasons: ReviewReason[] }) {
 // Approving an approved lesson again is how a person keeps it and dismisses agents' quarantine requests.
 const approvable = (e: Entry) =>
   ["draft", "candidate", "established", "promoted"].includes(e.lifecycle.status) &&
-  (!(e.provenance.approved_at && e.lifecycle.status !== "draft") || e.lifecycle.flags.some((f) => f.startsWith("quarantine-requested:")));
+  (!(e.provenance.approved_at && e.lifecycle.status !== "draft") || e.lifecycle.flags.some((f) => f.startsWith("quarantine-requested:") || f.startsWith("origin-superseded:")));
 const rejectable = (e: Entry) => e.lifecycle.status === "draft" || e.lifecycle.status === "candidate";
 
 function Actions(props: { item: ReviewItem; csrf: string; next?: string }) {
