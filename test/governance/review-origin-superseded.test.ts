@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { sandbox } from "../helpers/cli.js";
 import { openCairn } from "../../src/index.js";
 import { addProject, makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -55,6 +56,30 @@ test("engine: the review queue of another project lists the flagged hive lesson 
   } finally {
     await a.close();
     await b.close();
+    removeSandbox(box);
+  }
+});
+
+test("engine, team hive on PostgreSQL: the review queue lists the hive lesson its origin project superseded", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("originsup");
+  const box = makeSandbox();
+  const config = { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } };
+  const a = await openCairn({ projectDir: addProject(box, "alpha"), env: box.env, actor: "human:alice", config });
+  try {
+    const added = await a.add({ lesson: OLD, category: "tooling" });
+    const promoted = await a.promote({ id: added.id! });
+    assert.equal(promoted.action, "added", promoted.reason);
+    const before = await a.reviewQueue();
+    assert.ok(!before.items.some((i) => i.entry.id === promoted.id));
+    await a.supersede(added.id!, { lesson: NEW, category: "tooling" });
+    const queue = await a.reviewQueue();
+    const item = queue.items.find((i) => i.entry.id === promoted.id);
+    assert.ok(item?.reasons.some((r) => r.kind === "origin_superseded"), JSON.stringify(queue.items.map((i) => [i.entry.handle, i.reasons])));
+    assert.equal(queue.counts.origin_superseded, 1);
+  } finally {
+    await a.close();
+    await dropSchema(url, schema);
     removeSandbox(box);
   }
 });
