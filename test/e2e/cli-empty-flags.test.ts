@@ -30,3 +30,16 @@ test("an empty CAIRN_HIVE is taken as unset, as shells commonly mean it (the def
   const r = await sb.raw(["list", "--json"], { cwd: p, env: { ...sb.env, CAIRN_HIVE: "" } });
   assert.equal(r.code, 0, r.stderr);
 });
+
+test("`cairn sweep --phase \"\"` (an unset shell variable) is refused, not run as an unnamed sweep that no repeat guard covers", async () => {
+  const p = sb.project("empty-phase");
+  const added = await sb.json(p, "add", "Run prisma migrate deploy before starting the api container; the app crashes on a missing column.");
+  assert.equal(added.body.action, "added", added.stdout);
+  for (const args of [["sweep", "--phase", ""], ["sweep", "--phase", "  ", "--promote"]]) {
+    const r = await sb.run(p, ...args);
+    assert.equal(r.code, 2, `${JSON.stringify(args)}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /--phase needs/, JSON.stringify(args));
+  }
+  const shown = await sb.json(p, "show", added.body.handle);
+  assert.equal(shown.body.entry.lifecycle.phases_alive, 0, "nothing was aged");
+});

@@ -1,4 +1,5 @@
 // Status commands: quarantine, restore, archive, remove, promote, supersede, feedback, sweep.
+import { nonEmpty } from "../non-empty.js";
 import { Argument, type Command } from "commander";
 import type { Entry } from "../../../core/entry.js";
 import { VERDICTS, type Verdict } from "../../../core/enums.js";
@@ -126,7 +127,7 @@ Examples:
   program
     .command("sweep")
     .description("age entries one phase and archive (or, for todos, remove) the expired ones")
-    .option("--phase <name>", "the phase that just completed (kept in the event log)")
+    .option("--phase <name>", "the phase that just completed (kept in the event log)", nonEmpty("--phase", "the name of the phase that completed"))
     .option("--promote", "also run phase completion's automatic promotions to the hive")
     .addHelpText("after", '\nExamples:\n  $ cairn sweep --phase "Phase 3: API"\n  $ cairn sweep --promote --json')
     .action(
