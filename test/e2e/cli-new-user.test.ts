@@ -160,3 +160,13 @@ test("a validation error the engine did not word (a stored lesson's title over t
   assert.equal(text.code, 2);
   assert.doesNotMatch(text.stderr, /CAIRN_DEBUG|"origin"/, text.stderr);
 });
+
+test("`cairn mcp --port 7391` without --http is refused (exit 2, saying to add --http), not a stdio server that ignores the port", async () => {
+  const p = sb.project("mcp-port-no-http");
+  for (const args of [["mcp", "--port", "7391"], ["mcp", "--host", "0.0.0.0"], ["mcp", "--token", "abcdefabcdefabcdefabcdef"]]) {
+    const r = await sb.raw(["--project", p, ...args], { cwd: p, timeoutMs: 20_000 });
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /--http/, args.join(" "));
+    assert.doesNotMatch(r.stderr, /stdio server ready/, args.join(" "));
+  }
+});

@@ -35,7 +35,19 @@ function checkProject(dir: string | undefined): string | undefined {
   return abs;
 }
 
+/** --port, --host and --token shape the HTTP server only: over stdio they were silently ignored. */
+function assertHttpOnlyFlags(opts: McpOptions): void {
+  if (opts.http) return;
+  const given = (["port", "host", "token"] as const).filter((k) => opts[k] !== undefined).map((k) => `--${k}`);
+  if (!given.length) return;
+  throw new CairnError(
+    "INVALID_INPUT",
+    `${given.join(", ")} ${given.length > 1 ? "are" : "is"} for the HTTP server: add --http (e.g. cairn mcp --http --port 7391), or leave ${given.length > 1 ? "them" : "it"} out to serve over stdio.`,
+  );
+}
+
 export async function runMcp(opts: McpOptions = {}): Promise<McpHandle | HttpHandle> {
+  assertHttpOnlyFlags(opts);
   const project = checkProject(opts.project);
   // As every command does: a bad config (an unknown key, a wrong value) is refused before the server
   // starts, not found by the first tool call of a client that was told the server was ready.
