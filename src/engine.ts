@@ -351,6 +351,18 @@ export class Cairn {
     return this.config.knowledge.enabled;
   }
 
+  /**
+   * The tiers left out because their SQLite file is damaged (said once on stderr when opened), with the
+   * message that sends a person to `cairn doctor`: for faces whose users never see that stderr line.
+   */
+  damagedTiers(): Array<{ tier: Tier; path: string; message: string }> {
+    const faults = this.services.faults ?? {};
+    return (["swarm", "hive"] as const).flatMap((tier) => {
+      const f = faults[tier];
+      return f ? [{ tier, path: f.details.path, message: f.message }] : [];
+    });
+  }
+
   private assertEnabled(): void {
     if (!this.enabled) throw new KnowledgeDisabledError();
   }

@@ -269,12 +269,21 @@ test("/swarm on odd input: an empty plan, a long plan, an agent config with line
     assert.match(await ask("plan 41"), /41\.2: to do/);
     const agents = await ask("agents");
     assert.doesNotMatch(agents, /\n## injected/, "a model name cannot start a heading of its own");
-    // The knowledge base cannot open: .swarm is a file. Every command still answers, saying why.
-    fs.rmSync(path.join(q.dir, ".swarm"), { recursive: true, force: true });
-    fs.writeFileSync(path.join(q.dir, ".swarm"), "not a folder");
-    assert.match(await ask("knowledge stats"), /^\/swarm knowledge stats\n\nFailed: /);
   } finally {
     await q.close();
+  }
+  // The knowledge base cannot open: .swarm is a file (in a plugin that has not opened it yet: /swarm status does). Every command still answers, saying why.
+  const closed = p.dir + "-odd-closed";
+  fs.mkdirSync(closed, { recursive: true });
+  fs.writeFileSync(path.join(closed, ".swarm"), "not a folder");
+  const r = await loadPlugin({ orchestrators: ["architect"] }, closed);
+  try {
+    await r.hook("config")({});
+    const out = { parts: [{ type: "text", text: "template" }] as never[] };
+    await r.hook("command.execute.before")({ command: "swarm", sessionID: "ses_odd", arguments: "knowledge stats" }, out);
+    assert.match((out.parts[0] as unknown as { text: string }).text, /^\/swarm knowledge stats\n\nFailed: /);
+  } finally {
+    await r.close();
   }
 });
 

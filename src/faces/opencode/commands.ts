@@ -55,6 +55,8 @@ export function registerCommand(state: PluginState, config: Config): void {
 const registered = new WeakSet<PluginState>();
 
 async function status(state: PluginState): Promise<string> {
+  // Opened first, so what opening it found (a damaged database, a config it refused) is among the problems.
+  await state.openedEngine();
   const planned = state.plans.read();
   const lines: string[] = [];
   if (!planned || planned.plan.phases.length === 0) lines.push("No active swarm plan found (.swarm/plan.md).");

@@ -134,10 +134,12 @@ export async function knowledgeCommand(state: PluginState, args: string[]): Prom
   switch (sub) {
     case "list": {
       const entries = await cairn.listLessons({ statuses: LIVE_STATUSES, limit: LIST_LIMIT + 1 });
-      if (!entries.length) return `No lessons recorded yet. Add one with \`/${name} knowledge add "…"\`.`;
+      // A damaged file's lessons are unreadable, not absent: said before the rest, and no invitation to add.
+      const damaged = cairn.damagedTiers().map((d) => `Not listed: ${d.message}`);
+      if (!entries.length) return damaged.length ? damaged.join("\n") : `No lessons recorded yet. Add one with \`/${name} knowledge add "…"\`.`;
       const more = entries.length > LIST_LIMIT ? ` (first ${LIST_LIMIT}; search to narrow down)` : "";
       const line = (l: ListedLesson) => entryLine(l.entry, l.promoted_from ? `promoted from this project's ${l.promoted_from.handle}` : undefined);
-      return [`Live lessons${more}:`, ...entries.slice(0, LIST_LIMIT).map(line)].join("\n");
+      return [...damaged, `Live lessons${more}:`, ...entries.slice(0, LIST_LIMIT).map(line)].join("\n");
     }
     case "add": {
       const parsed = lessonArgs(rest);
