@@ -85,8 +85,8 @@ export class Injector {
     const planned = this.state.plans.read();
     const phase = planned?.plan.current?.title;
     const task = planned ? currentTask(planned.plan) : undefined;
-    // Reported by the system hook of an earlier step with this model (messages.transform runs first and is given none).
-    const window = user.info.model ? this.state.usage.windowOf(user.info.model.providerID, user.info.model.modelID) : undefined;
+    // messages.transform is given no limits: reported by an earlier step's system hook, else listed by OpenCode's server.
+    const window = user.info.model ? await this.state.modelWindow(user.info.model.providerID, user.info.model.modelID) : undefined;
     const ctx: RetrievalContext = {
       ...(phase ? { phase } : {}),
       ...(task ? { task: `${task.id} ${task.text}` } : {}),

@@ -19,8 +19,23 @@ function serverLog(client: PluginInput["client"]): (message: string) => void {
   };
 }
 
+/** Each configured model's context window as OpenCode knows it ("provider/model" → tokens), asked of its own server. */
+function modelWindows(client: PluginInput["client"]): () => Promise<Map<string, number>> {
+  return async () => {
+    const r = await client.config.providers();
+    const windows = new Map<string, number>();
+    for (const p of r.data?.providers ?? []) {
+      for (const [id, m] of Object.entries(p.models ?? {})) {
+        const w = m?.limit?.context;
+        if (typeof w === "number" && w > 0) windows.set(`${p.id}/${id}`, w);
+      }
+    }
+    return windows;
+  };
+}
+
 export const CairnPlugin: Plugin = async (input, options) => {
-  const state = new PluginState({ directory: input.directory, options: resolveOptions(options), report: serverLog(input.client) });
+  const state = new PluginState({ directory: input.directory, options: resolveOptions(options), report: serverLog(input.client), modelWindows: modelWindows(input.client) });
   const curator = new Curator(state);
   const injector = new Injector(state, (phase, ids) => curator.noteShown(phase, ids));
   const advisories = new Advisories(state);

@@ -18,7 +18,12 @@ export interface PluginEnv {
   env?: NodeJS.ProcessEnv;
   /** Where to send the one-time report of problems besides the log file (OpenCode's server log). */
   report?: (message: string) => void;
+  /** The context window of every model OpenCode has configured ("provider/model" → tokens), from its server. */
+  modelWindows?: () => Promise<Map<string, number>>;
 }
+
+/** Asking OpenCode's server for the windows must never hold a turn up for long. */
+const WINDOWS_TIMEOUT_MS = 3000;
 
 export class PluginState {
   readonly directory: string;
@@ -38,6 +43,8 @@ export class PluginState {
   private openFailureSaid = false;
   private readonly env: NodeJS.ProcessEnv | undefined;
   private readonly reportFn: ((message: string) => void) | undefined;
+  private readonly modelWindowsFn: (() => Promise<Map<string, number>>) | undefined;
+  private knownWindows: Promise<Map<string, number>> | undefined;
 
   constructor(e: PluginEnv) {
     this.directory = path.resolve(e.directory);
@@ -49,6 +56,7 @@ export class PluginState {
     this.activity = new AgentActivity(this.directory);
     this.env = e.env;
     this.reportFn = e.report;
+    this.modelWindowsFn = e.modelWindows;
     if (e.options.problems.length) this.report(`invalid plugin options (defaults used for these): ${e.options.problems.join("; ")}`);
   }
 
@@ -134,6 +142,36 @@ export class PluginState {
     const c = this.opening;
     this.opening = undefined;
     if (c) await (await c.catch(() => undefined))?.close();
+  }
+
+  /**
+   * A model's context window: as the system hook last reported it, else as OpenCode's server lists it
+   * (asked once). messages.transform, where the lessons block is sized, runs before the system hook of
+   * the same call, so the first turn of a process would otherwise size it for the 128k default.
+   */
+  async modelWindow(providerID: string, modelID: string): Promise<number | undefined> {
+    const reported = this.usage.windowOf(providerID, modelID);
+    if (reported !== undefined) return reported;
+    this.knownWindows ??= this.askWindows();
+    return (await this.knownWindows).get(`${providerID}/${modelID}`);
+  }
+
+  private async askWindows(): Promise<Map<string, number>> {
+    if (!this.modelWindowsFn) return new Map();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${WINDOWS_TIMEOUT_MS} ms`)), WINDOWS_TIMEOUT_MS);
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([this.modelWindowsFn(), timeout]);
+    } catch (e) {
+      // model_limits (or its default) sizes the block until the system hook reports the model.
+      this.log.write("warn", `could not ask OpenCode for the models' context windows: ${(e as Error).message}`);
+      return new Map();
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   isOrchestrator(agent: string | undefined): boolean {
