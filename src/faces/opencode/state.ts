@@ -1,5 +1,6 @@
 // What one plugin instance shares across its hooks: options, log, the lazily opened engine, plan reader, activity.
 import path from "node:path";
+import { answerWithin } from "../../core/answer-within.js";
 import type { Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
 import { PlanReader } from "../../retrieval/plan.js";
@@ -158,20 +159,15 @@ export class PluginState {
 
   private async askWindows(): Promise<Map<string, number>> {
     if (!this.modelWindowsFn) return new Map();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer in ${WINDOWS_TIMEOUT_MS} ms`)), WINDOWS_TIMEOUT_MS);
-      timer.unref?.();
-    });
     try {
-      return await Promise.race([this.modelWindowsFn(), timeout]);
+      const answer = await answerWithin(this.modelWindowsFn(), WINDOWS_TIMEOUT_MS);
+      if (answer) return answer.value;
+      this.log.write("warn", `could not ask OpenCode for the models' context windows: no answer in ${WINDOWS_TIMEOUT_MS} ms`);
     } catch (e) {
-      // model_limits (or its default) sizes the block until the system hook reports the model.
       this.log.write("warn", `could not ask OpenCode for the models' context windows: ${(e as Error).message}`);
-      return new Map();
-    } finally {
-      clearTimeout(timer);
     }
+    // model_limits (or its default) sizes the block until the system hook reports the model.
+    return new Map();
   }
 
   isOrchestrator(agent: string | undefined): boolean {
