@@ -381,7 +381,26 @@ function isStandIn(span: SecretSpan, text: string): boolean {
   const value = text.slice(span.start, span.end);
   if ((span.rule === "hashicorp-tf-password" || span.rule === "generic-api-key") && isPlaceholder(value)) return true;
   if (!NAMED_ONLY.has(span.rule)) return false;
+  if (isDigestOfNamedThing(value, text.slice(Math.max(0, span.start - 160), span.start))) return true;
   return (value.length >= 16 && looksTypedByHand(value)) || (span.rule === "generic-api-key" && NOT_A_CREDENTIAL_NAME.test(text.slice(Math.max(0, span.start - 60), span.start)));
+}
+
+/**
+ * A digest word, then within five words the secret's name: "the checksum for the token module is", "the SHA-1 of the secret
+ * loader:", "the commit that moved the api key loader is". The name says what was hashed; the value is the digest. The words
+ * between may not start another clause (`is`, `and`, a comma), so "the checksum is …, and the token is …" stays read.
+ */
+const DIGEST_THEN_NAME =
+  /\b(?:checksum|sha-?(?:1|2|3|224|256|384|512)?|md5|crc-?(?:32|64)?|hash|digest|fingerprint|commit)(?:\s+(?!(?:is|was|are|were|and|or|but|then)\b)[\w'’-]{1,30}){0,5}?\s+[\w-]{0,30}?(?:password|passwd|passphrase|secret|token|credential|key)s?\b[^.!?\n,;]{0,80}$/i;
+/** Hex of a digest's or a commit's length, or a padded base64 digest (MD5 24, SHA-1 28, SHA-256 44, SHA-384 64, SHA-512 88). */
+const DIGEST_SHAPED = /^(?:[a-f0-9]{7,128}|(?=[A-Za-z0-9+/]*={1,2}$)[A-Za-z0-9+/=]{24,88})$/i;
+
+/** The value is a digest said of a thing named like a secret (DIGEST_THEN_NAME in its clause) and shaped like one. */
+function isDigestOfNamedThing(value: string, before: string): boolean {
+  if (!DIGEST_SHAPED.test(value)) return false;
+  // Only the clause the value ends: after the last sentence end or line break.
+  const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.!?]\s(?!.*[.!?]\s)/s)) + 1);
+  return DIGEST_THEN_NAME.test(clause);
 }
 
 /**

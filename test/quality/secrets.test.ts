@@ -909,3 +909,22 @@ test("a bare secret named earlier in its clause is a secret (\"use this token fo
     "The access key id is AKIAEXAMPLEKEYID0000 and the secret lives in Vault",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
+
+test("a digest word before the secret's name says the value is a digest (\"the checksum for the token module is <hex>\"); the secret itself, or a digest named after the value, stays refused", () => {
+  for (const text of [
+    "The checksum for the token module is 3f786850e387550fdab836ed7e6dc881de23001b",
+    "The SHA-1 of the secret loader is 3f786850e387550fdab836ed7e6dc881de23001b",
+    "the sha256 of the password reset script: 9b2d7f4a1c8e5b3d4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a4f9c2e7a",
+    "The digest of the password file: 3f786850e387550fdab836ed7e6dc881de23001b",
+    "The commit that moved the api key loader is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a",
+    "The MD5 hash for the token service bundle was 0c5e9b2d7f4a1c8e4f9c2e7a1b8d3f6a",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+  assertCaught([
+    // The digest word belongs to another clause, or a secret follows the digest: still a secret.
+    ["The checksum for the release is 3f786850e387550fdab836ed7e6dc881de23001b and the token is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", /./],
+    ["We verified the checksum. The token is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", /./],
+    ["The checksum job's api key is Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", /./],
+    ["The token is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", /./],
+    ["hash_secret = 'Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G'", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", /./],
+  ]);
+});
