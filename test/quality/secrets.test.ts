@@ -928,3 +928,18 @@ test("a digest word before the secret's name says the value is a digest (\"the c
     ["hash_secret = 'Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G'", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", /./],
   ]);
 });
+
+test("a Jenkins crumb or API token beside the word Jenkins is refused (as Nosey Parker's np.jenkins.1 reads it); a Jenkins build's commit or a war's checksum is not", () => {
+  assertCaught([
+    ["curl -X POST http://ci.internal/job/app/build -H 'Jenkins-Crumb:7c2f9e4a1b8d3f6a0c5e9b2d7f4a1c8e'", "7c2f9e4a1b8d3f6a0c5e9b2d7f4a1c8e", /Jenkins/],
+    ["Send the header Jenkins-Crumb: 7c2f9e4a1b8d3f6a0c5e9b2d7f4a1c8e with every POST", "7c2f9e4a1b8d3f6a0c5e9b2d7f4a1c8e", /Jenkins/],
+    ["export JENKINS_TOKEN=11f4274ec59be12eace9a08b08ee13d54b", "11f4274ec59be12eace9a08b08ee13d54b", /./],
+    ["jenkinsToken = \"df490bc6-ef6e-4f6a-99a0-b03d26cb56f9\"", "df490bc6-ef6e-4f6a-99a0-b03d26cb56f9", /./],
+  ]);
+  for (const text of [
+    "Jenkins built commit 3f786850e387550fdab836ed7e6dc881de23001b last night",
+    "Jenkins-Crumb: ${CRUMB} is fetched from /crumbIssuer/api/json first",
+    "The Jenkins crumb header is Jenkins-Crumb; fetch it from /crumbIssuer before each POST",
+    "jenkins.war sha256 is 9b2d7f4a1c8e5b3d4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a4f9c2e7a",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});

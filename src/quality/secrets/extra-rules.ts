@@ -114,6 +114,13 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "resend-api-key", regex: `\\b(re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})${END}`, keywords: ["re_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   // The password Jenkins' setup wizard prints to its log: whoever reads it can take over the instance.
   { id: "jenkins-setup-password", regex: `(?i)password to proceed to installation:\\s{0,10}([a-f0-9]{32})\\b`, keywords: ["proceed to installation"], entropy: 3 },
+  // A Jenkins API token or CSRF crumb a few characters after the word (`Jenkins-Crumb:…`, `JENKINS_TOKEN=…`), as Nosey Parker's np.jenkins.1.
+  {
+    id: "jenkins-token",
+    regex: `(?i)jenkins.{0,12}(?:(?:crumb|token).{0,10})?\\b([0-9a-f]{32,36}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[^0-9a-f-]|$)`,
+    keywords: ["jenkins"],
+    entropy: 3,
+  },
   { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
   {
     id: "postmark-server-token",
