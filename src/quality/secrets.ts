@@ -14,7 +14,7 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * passwords given on a command line, written out in a sentence or quoted in config and code,
  * webhook URLs and signed links, password hashes, base64-wrapped private keys and Discord bot tokens.
  */
-type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash" | "session_cookie" | "stored_secret";
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash" | "session_cookie" | "stored_secret" | "lone_secret";
 
 const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
@@ -29,6 +29,7 @@ const OWN_LABELS: Record<OwnKind, string> = {
   password_hash: "a password hash (it can be cracked offline)",
   session_cookie: "a session cookie (whoever holds it is logged in)",
   stored_secret: "a secret handed to a secret store on a command line",
+  lone_secret: "a key or token standing alone (a random value no name, id or format explains)",
 };
 
 interface OwnDetector {
@@ -306,6 +307,15 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && !isPlaceholder(v) && !WORDS_JOINED.test(v) && hasRandomPart(v),
   },
+  // A random key standing alone in a sentence, no name beside it: "I pasted fLcg…4j5w into the dashboard". Only a value set off
+  // by spaces, a bracket or backticks (a piece of a path, a URL, a dotted name or a string quoted in code is left to the rules
+  // that read its name), and only one no id, address, hash or name looks like (isLoneSecret).
+  {
+    kind: "lone_secret",
+    re: /(?<![^\s(`])(?<v>[A-Za-z0-9][A-Za-z0-9_-]{23,255})(?=$|[\s)`]|[.,;:!?](?:\s|$))/dg,
+    needs: /[A-Za-z0-9_-]{24}/,
+    accept: (v) => isLoneSecret(v),
+  },
   // Discord: the bot's id in base64 (a snowflake: digits only), a timestamp, an HMAC.
   { kind: "discord_bot_token", re: /\b(?<v>[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40})(?![A-Za-z\d_-])/dg, needs: /\.[A-Za-z\d_-]{6}\./, accept: isDiscordToken },
   // A value given to a field named for a password or a secret: quoted, whatever characters it holds (`'\`123QWERasdf'`,
@@ -465,6 +475,38 @@ function typedRunLength(value: string): number {
     }
   }
   endPairs();
+  // Letters and digits each counting in turn, interleaved (`X9y8Z7a6B5c4`, `a9b8c7d6`): four pairs in a row, past z and 0 too.
+  // Not in hex: `9f8e7d6c5b4a…` is how a hex key is made up for a test, and a test of a key's shape keeps it a key.
+  if (/^[0-9a-f-]*$/i.test(value)) return typed;
+  let steps = 0;
+  let lastPlace = 0;
+  let lastDigit = 0;
+  let letterStep = 0;
+  let digitStep = 0;
+  const endSteps = () => {
+    if (steps >= 4) typed += 2 * steps;
+  };
+  for (let i = 0; i + 1 < value.length; ) {
+    const kind = isAlnumOfKind(value.charCodeAt(i));
+    const place = (value.charCodeAt(i) | 0x20) - 97;
+    const digit = value.charCodeAt(i + 1) - 48;
+    if ((kind === 1 || kind === 2) && digit >= 0 && digit <= 9) {
+      const ls = (place - lastPlace + 26) % 26;
+      const ds = (digit - lastDigit + 10) % 10;
+      if (steps > 0 && (ls === 1 || ls === 25) && (ds === 1 || ds === 9) && (steps === 1 || (ls === letterStep && ds === digitStep))) steps++;
+      else {
+        endSteps();
+        steps = 1;
+      }
+      [lastPlace, lastDigit, letterStep, digitStep] = [place, digit, ls, ds];
+      i += 2;
+    } else {
+      endSteps();
+      steps = 0;
+      i += 1;
+    }
+  }
+  endSteps();
   return typed;
 }
 
@@ -783,6 +825,29 @@ function isBareSecret(v: string): boolean {
   if (/^[a-f0-9]{32,}$/i.test(v)) return /\d/.test(v) && /[a-f]/i.test(v);
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return true;
   return /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && v.split(/[._~-]/).some(hasRandomPart);
+}
+
+/**
+ * Ids a provider prints in its logs and answers, prefixed with what they name (Stripe's charges, customers and events,
+ * OpenAI's and Anthropic's messages, completions and tool calls, request ids): a lesson quotes them to say what failed.
+ */
+const OBJECT_ID = /^(?:ch|pi|pm|py|cus|evt|in|ii|il|sub|si|price|prod|plan|txn|re|seti|src|card|ba|acct|po|tr|req|cs_(?:test|live)|file|msg|toolu|call|chatcmpl|run|thread|asst|step|batch|resp|ftjob|org|proj|user|sess)[_-]/;
+/** Base58 of an address's length: Bitcoin and Solana addresses, IPFS content ids — public, and printed to be shared. */
+const BASE58_ADDRESS = /^(?:[1-9A-HJ-NP-Za-km-z]{26,44}|Qm[1-9A-HJ-NP-Za-km-z]{44})$/;
+/** Hex after at most four letters: `AC3f78…` (a Twilio account SID), `308046B0AF4A39CB` (a ProgID's hash). An id or a digest. */
+const HEX_PIECE = /^[A-Za-z]{0,4}(?:[0-9a-f]+|[0-9A-F]+)$/;
+
+/**
+ * A value with nothing beside it to say what it is (the lone_secret detector): a secret only if nothing else looks like it.
+ * Upper and lower case mixed, a piece of 16+ characters with 3+ digits that is neither hex nor words, random by its
+ * letter counts (4 bits a character), and not an object's id, a base58 address, a stand-in or a run typed by hand.
+ * Hex alone is never read here: a bare 40-character hex is a commit far more often than a key.
+ */
+function isLoneSecret(v: string): boolean {
+  // `eyJ…` is a JSON object in base64url: a JWT's header or claims alone, which anyone can read (a whole JWT has its own rule).
+  if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || OBJECT_ID.test(v) || BASE58_ADDRESS.test(v) || v.startsWith("eyJ")) return false;
+  if (!v.split(/[_-]/).some((p) => hasRandomPart(p) && /[a-z]/.test(p) && /[A-Z]/.test(p) && !HEX_PIECE.test(p))) return false;
+  return shannonEntropy(v) >= 4 && !isPlaceholder(v) && !looksTypedByHand(v);
 }
 
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword or isPlainPassword, or a long random value. */

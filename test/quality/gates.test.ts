@@ -197,6 +197,10 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["one long user part after a URL scheme with no @", (n) => "https://" + "a1B".repeat(n / 3)],
     ["repeated URL schemes", (n) => "git://".repeat(n / 6)],
     ["one long value of letters in order after a secret's name", (n) => "api_key = " + "abcdefghijklmnopqrstuvwxyz".repeat(n / 26)],
+    ["repeated lone runs of 255 characters cut by a plus", (n) => (" " + "aB3".repeat(85) + "+").repeat(n / 257)],
+    ["one lone run of mixed case and digits with no end", (n) => " " + "Zp8Kx3Vm7Lq2Wn9R".repeat(n / 16)],
+    ["repeated lone ids after a space", (n) => " msg_01XFDUDYJgAACzvnptvVoYEL".repeat(n / 29)],
+    ["repeated digest words before a secret's name with hex after", (n) => "the checksum for the token module is 3f786850e387550fdab836ed7e6dc881de23001b; ".repeat(n / 80)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -943,3 +943,38 @@ test("a Jenkins crumb or API token beside the word Jenkins is refused (as Nosey 
     "jenkins.war sha256 is 9b2d7f4a1c8e5b3d4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a4f9c2e7a",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
+
+test("a random key standing alone in a sentence, with no name beside it, is refused; ids, addresses, hashes, names and paths of the same length are not", () => {
+  assertCaught([
+    ["I pasted fLcgsfJunui80HIa5cWyD6Ju2PIz4j5w into the billing dashboard and it worked.", "fLcgsfJunui80HIa5cWyD6Ju2PIz4j5w", /stand/],
+    ["The staging worker authenticates with WFOOdBTezZTxLIL2u2ougFa4L7FCnLTkqjh07GT5 until Friday", "WFOOdBTezZTxLIL2u2ougFa4L7FCnLTkqjh07GT5", /stand/],
+    ["Run the sync with `tPrht99kpOCuAwj90s2CFZ0HEKMs9sdYCQANEP5eYvY7FoWV` (ops only).", "tPrht99kpOCuAwj90s2CFZ0HEKMs9sdYCQANEP5eYvY7FoWV", /stand/],
+    ["For the mailer, 9wlTSbHFT6E7c5UlWmvNX1xcFqyw3sOcjqo9 goes in the header.", "9wlTSbHFT6E7c5UlWmvNX1xcFqyw3sOcjqo9", /stand/],
+    ["Legacy clients still send acme_Q7vK2mLp9XzR4tW8nB3cY6hJ1dF5gS0 to the gateway.", "acme_Q7vK2mLp9XzR4tW8nB3cY6hJ1dF5gS0", /stand/],
+  ]);
+  for (const text of [
+    // Names in code, however long: few digits, words joined.
+    "Register a Jackson2ObjectMapperBuilderCustomizer bean and a WebGL2RenderingContext check",
+    "Call GenerateTokenRequestV2TargetWorkspace with the workspace id",
+    // Hex (a digest, a commit, an id), a UUID, and hex after a short prefix (a Twilio SID, a ProgID).
+    "Pin the image to 9b2d7f4a1c8e5b3d4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a4f9c2e7a in the chart",
+    "The account AC3f786850e387550fdab836ed7e6dc881 sends the SMS",
+    "It returns a value like FirefoxHTML-308046B0AF4A39CB for the default browser",
+    // Public addresses and content ids (base58), and object ids a provider prints in its logs.
+    "The program id is JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4 on mainnet",
+    "Donations go to 1BoatSLRHtKNngkdXEeobR76b53LETtpyT as before",
+    "The file is pinned as QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco on IPFS",
+    "The failed charge was ch_3Pq8vLm2Zx7Rt4Wn9Bs3Yc6H and the customer cus_Q7vK2mLp9XzR4t",
+    "Anthropic answered msg_01XFDUDYJgAACzvnptvVoYEL with a tool call toolu_01A09q90qw90lq917835lq9",
+    "OpenAI's reply chatcmpl-9Xk2Lm7Qp4Rv8Wn3Zt6Yb1Hc had a tool call call_Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1",
+    // In a URL or a path the piece names a resource.
+    "See https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit for the list",
+    "The cache lives in ~/.cache/build/Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G/out.bin",
+    // Typed by hand, a stand-in, a base64 run with padding, an integrity hash.
+    "Keys look like ABCDEFGHIJKLMNOP1234567890abcdef in the docs",
+    "A PAT looks like X9y8Z7a6B5c4D3e2F1g0H9i8J7k6L5m4N3o2P1q0 once it is issued",
+    "The header is always eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9 for HS256",
+    "The integrity is sha512-Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G+abc/def== in the lockfile",
+    "The header decodes from dXNlcjpwYXNzd29yZDEyMzQ1Njc4OQ== as usual",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
