@@ -834,6 +834,25 @@ function isBareSecret(v: string): boolean {
 const OBJECT_ID = /^(?:ch|pi|pm|py|cus|evt|in|ii|il|sub|si|price|prod|plan|txn|re|seti|src|card|ba|acct|po|tr|req|cs_(?:test|live)|file|msg|toolu|call|chatcmpl|run|thread|asst|step|batch|resp|ftjob|org|proj|user|sess)[_-]/;
 /** Base58 of an address's length: Bitcoin and Solana addresses, IPFS content ids — public, and printed to be shared. */
 const BASE58_ADDRESS = /^(?:[1-9A-HJ-NP-Za-km-z]{26,44}|Qm[1-9A-HJ-NP-Za-km-z]{44})$/;
+/** YouTube's public ids: a playlist (PL…, 18–34 characters) or a channel (UC + 22), shared in links to be watched. */
+const YOUTUBE_ID = /^(?:PL[A-Za-z0-9_-]{16,32}|UC[A-Za-z0-9_-]{22})$/;
+
+/**
+ * Base64 of a sentence ("SGVsbG8gV29ybGQh…" in a test fixture): decoded, printable ASCII with words between spaces. A key
+ * decodes to bytes, and a credential ("user:pass") to text without spaces.
+ */
+function isEncodedSentence(v: string): boolean {
+  const bytes = Buffer.from(v, "base64");
+  if (bytes.length < 12) return false;
+  let printable = 0;
+  let spaces = 0;
+  for (const b of bytes) {
+    if (b >= 32 && b < 127) printable++;
+    if (b === 32) spaces++;
+  }
+  return spaces >= 2 && printable >= bytes.length - 1;
+}
+
 /** Hex after at most four letters: `AC3f78…` (a Twilio account SID), `308046B0AF4A39CB` (a ProgID's hash). An id or a digest. */
 const HEX_PIECE = /^[A-Za-z]{0,4}(?:[0-9a-f]+|[0-9A-F]+)$/;
 
@@ -847,7 +866,7 @@ function isLoneSecret(v: string): boolean {
   // `eyJ…` is a JSON object in base64url: a JWT's header or claims alone, which anyone can read (a whole JWT has its own rule).
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || OBJECT_ID.test(v) || BASE58_ADDRESS.test(v) || v.startsWith("eyJ")) return false;
   if (!v.split(/[_-]/).some((p) => hasRandomPart(p) && /[a-z]/.test(p) && /[A-Z]/.test(p) && !HEX_PIECE.test(p))) return false;
-  return shannonEntropy(v) >= 4 && !isPlaceholder(v) && !looksTypedByHand(v);
+  return shannonEntropy(v) >= 4 && !isPlaceholder(v) && !looksTypedByHand(v) && !YOUTUBE_ID.test(v) && !isEncodedSentence(v);
 }
 
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword or isPlainPassword, or a long random value. */

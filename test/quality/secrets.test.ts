@@ -976,5 +976,8 @@ test("a random key standing alone in a sentence, with no name beside it, is refu
     "The header is always eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9 for HS256",
     "The integrity is sha512-Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G+abc/def== in the lockfile",
     "The header decodes from dXNlcjpwYXNzd29yZDEyMzQ1Njc4OQ== as usual",
+    // Base64 of a sentence (a fixture), and YouTube's public playlist and channel ids.
+    "Test fixtures use the base64 string SGVsbG8gV29ybGQhIFRoaXMgaXMgYSB0ZXN0IGZpeHR1cmU for the upload endpoint.",
+    "The playlist PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG and the channel UCx9Kp2mL8nR4tY7bQ3vW1zA hold the onboarding videos",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
