@@ -10,7 +10,7 @@ import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput, type ConfigProblem } from "./config.js";
 import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
 import { nearestExistingAncestor } from "./core/folders.js";
-import { damagedDoctorMessage, isDamaged, noticeOnce } from "./store/faults.js";
+import { damagedDoctorMessage, isDamaged, noticeOnce, readOnlyTierMessage } from "./store/faults.js";
 import type { RepairReport } from "./store/repair.js";
 import { isEntryRef, validateEntryRef } from "./core/ids.js";
 import { assertHuman, isHumanActor } from "./governance/actors.js";
@@ -360,6 +360,17 @@ export class Cairn {
     return (["swarm", "hive"] as const).flatMap((tier) => {
       const f = faults[tier];
       return f ? [{ tier, path: f.details.path, message: f.message }] : [];
+    });
+  }
+
+  /**
+   * The tiers opened read-only for this user (reads work, usage counters and writes do not: said once on
+   * stderr when first counted), with a message saying so: for faces whose users never see that stderr line.
+   */
+  readOnlyTiers(): Array<{ tier: Tier; path: string; reason: string; message: string }> {
+    return openTiers(this.services).flatMap((store) => {
+      const reason = store instanceof SqliteStore ? store.driver.readOnly : undefined;
+      return reason ? [{ tier: store.tier, path: store.location, reason, message: readOnlyTierMessage(store.location, reason) }] : [];
     });
   }
 

@@ -113,6 +113,14 @@ export function readOnlyError(file: string, reason: string): ReadOnlyDatabaseErr
   );
 }
 
+/** A tier opened read-only, for faces whose users never see the stderr notice: what still works, what does not, the way out. */
+export function readOnlyTierMessage(file: string, reason: string): string {
+  return (
+    `${file} is read-only: ${reason}. Lessons are still read and injected, but their usage counters are not updated and nothing can be recorded there; ` +
+    "to record, make it writable (e.g. `chmod u+w` on the file and its folder) or run as its owner."
+  );
+}
+
 export function diskFullError(file: string, pageLimit?: number): DiskFullError {
   const free = freeBytes(file);
   const needed = WAL_ROOM_BYTES;

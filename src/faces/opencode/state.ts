@@ -111,6 +111,7 @@ export class PluginState {
     const cairn = await this.openEngine();
     // OpenCode's TUI hides stderr, where the engine said it: the log, OpenCode's log and `/swarm status` say it too.
     for (const d of cairn.damagedTiers()) this.report(d.message);
+    for (const r of cairn.readOnlyTiers()) this.report(r.message);
     // Off the hot path: after the hook that opened the engine has its answer, the other first calls get cheap (issue 16.2).
     setTimeout(() => void cairn.warm(), WARM_DELAY_MS).unref();
     return cairn;

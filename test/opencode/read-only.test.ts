@@ -1,0 +1,78 @@
+// A read-only project database inside OpenCode: lessons are still injected, and /swarm status and the plugin log say why nothing is counted.
+import { execFile, execFileSync } from "node:child_process";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openCairn } from "../../src/engine.js";
+import { INJECTION_SENTINEL } from "../../src/retrieval/render.js";
+import { REPO_ROOT, WORKERS_DIR } from "../fixtures/workers/sandbox.js";
+import { SANDBOX } from "./helpers.js";
+
+const LESSON = "In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login.";
+const TASK = "fix the session token null check in src/auth/middleware.ts";
+
+/** Root writes through any mode bits: the plugin runs in a child as nobody, as the store's own read-only tests do. */
+function canDropPrivileges(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    execFileSync("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "true"]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Shown {
+  turns: string[];
+  status: string;
+  log: string;
+}
+
+function pluginAsNobody(dir: string): Promise<{ shown: Shown; stderr: string }> {
+  const args = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", process.execPath, "--import", "tsx", path.join(WORKERS_DIR, "opencode-status-worker.ts"), dir, TASK];
+  return new Promise((resolve, reject) =>
+    execFile("setpriv", args, { cwd: REPO_ROOT, env: process.env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`worker failed: ${err.message}\n${stderr}`)) : resolve({ shown: JSON.parse(stdout) as Shown, stderr }),
+    ),
+  );
+}
+
+for (const variant of ["file 0444", "folder 0555"] as const) {
+  test(`a read-only project database (${variant}): lessons are injected, and /swarm status lists the file, why it is read-only and what is not recorded; nothing in the conversation`, { skip: canDropPrivileges() ? false : "needs root and setpriv to run a child as nobody" }, async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-oc-ro-"));
+    try {
+      const dir = path.join(root, "project");
+      fs.mkdirSync(dir);
+      const c = await openCairn({ projectDir: dir, hivePath: path.join(SANDBOX, "hive.db"), actor: "human:test" });
+      assert.equal((await c.add({ lesson: LESSON, category: "security" })).action, "added");
+      await c.close();
+      const swarmDir = path.join(dir, ".swarm");
+      const db = path.join(swarmDir, "cairn.db");
+      // The project belongs to nobody, so only the mode bits under test stop it writing.
+      execFileSync("chown", ["-R", "nobody", root]);
+      fs.chmodSync(root, 0o755);
+      if (variant === "file 0444") fs.chmodSync(db, 0o444);
+      else fs.chmodSync(swarmDir, 0o555);
+
+      const { shown, stderr } = await pluginAsNobody(dir);
+      for (const turn of shown.turns) {
+        assert.ok(turn.includes(INJECTION_SENTINEL) && turn.includes("session token"), `the lesson is still injected: ${turn}`);
+        assert.doesNotMatch(turn, /read-only|not writable|usage counters/, "nothing about it in the conversation");
+      }
+      assert.match(stderr, /usage counters are not updated/);
+      const problems = shown.status.split("\nProblems:\n")[1] ?? "";
+      assert.ok(problems.includes(db), `/swarm status names the file under Problems:\n${shown.status}`);
+      assert.match(problems, variant === "file 0444" ? /file is not writable \(mode 0444/ : /folder .* is not writable \(mode 0555/);
+      assert.match(problems, /usage counters are not updated/);
+      if (variant === "file 0444") {
+        // The folder is writable, so the plugin log is: the problem is in it once, for both turns and the status.
+        assert.equal(shown.log.split(db).length - 1, 1, `plugin log: ${shown.log}`);
+      }
+    } finally {
+      execFileSync("chmod", ["-R", "u+w", root]);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+}
