@@ -40,7 +40,7 @@ import type { RetrievalContext } from "./retrieval/context.js";
 import type { InjectOptions, InjectResult } from "./retrieval/inject.js";
 import { recallForContext, type RecallOptions } from "./retrieval/recall.js";
 import type { ScoredEntry } from "./retrieval/score.js";
-import { openTiers, storeFor, tierReadFailed, type Services } from "./services.js";
+import { openTiers, storeFor, tiersAsked, type Services } from "./services.js";
 import { SqliteStore } from "./store/sqlite-store.js";
 import type { ReplayReport } from "./hive/outbox.js";
 import type { TeamHiveStore } from "./hive/team-hive.js";
@@ -466,12 +466,12 @@ export class Cairn {
   }
 
   private tiersOf(s: Services, tier: Tier | "all"): Store[] {
-    return openTiers(s).filter((st) => tier === "all" || st.tier === tier);
+    return tiersAsked(s, tier);
   }
 
-  /** A read of the hive alone, with the hive switched off (or left out as damaged), says so rather than answering empty. */
+  /** A read of one tier alone, with that tier damaged or the hive switched off, says so rather than answering empty. */
   private assertTierOpen(tier: Tier | "all" | undefined): void {
-    if (tier === "hive") storeFor(this.services, "hive");
+    tiersAsked(this.services, tier ?? "all");
   }
 
   /**
@@ -796,7 +796,7 @@ export class Cairn {
   /** Writes every entry of the chosen tier(s) as lossless JSONL: to a file (replaced atomically) or to a stream such as stdout. */
   async exportFile(file: string | NodeJS.WritableStream, opts: { format?: "cairn" | "jsonl"; tier?: Tier | "all" } = {}): Promise<{ written: number }> {
     const tier = opts.tier ?? "all";
-    const stores = openTiers(this.services).filter((s) => tier === "all" || s.tier === tier);
+    const stores = tiersAsked(this.services, tier);
     async function* all(): AsyncIterable<Entry> {
       for (const s of stores) yield* s.iterateEntries();
     }
@@ -811,7 +811,8 @@ export class Cairn {
   }
 
   rejected(tier: Tier = "swarm", limit = 50): Promise<RejectedLesson[]> {
-    return storeFor(this.services, tier).listRejected(limit);
+    const [store] = tiersAsked(this.services, tier);
+    return store!.listRejected(limit);
   }
 
   /** Every figure comes from the tallies, counters or a capped index count: never from reading the entries. */
@@ -924,7 +925,7 @@ export class Cairn {
     for (const e of this.embedders) await e.drain();
     const tier = opts.tier ?? "all";
     const out: ReindexReport[] = [];
-    for (const store of openTiers(this.services).filter((st) => tier === "all" || st.tier === tier)) {
+    for (const store of tiersAsked(this.services, tier)) {
       out.push(await reindexStore(store, emb, space, this.config.embedding.batch_size, opts.onProgress));
     }
     return out;

@@ -39,11 +39,31 @@ export function openTiers(s: Services): Store[] {
 }
 
 /**
- * A read across tiers when one tier turns out damaged mid-query: the other tier still answers, and
- * the damage is said once on stderr. Anything else (or a single tier) is rethrown.
+ * The open tiers a read of `tier` answers from. A tier asked for alone whose file is damaged (left out,
+ * or an empty stand-in) throws its damage, and a disabled hive says so: an empty answer would read as
+ * "no lessons" in a tier that could not be read at all.
  */
-export function tierReadFailed<T>(s: Services, store: Store, e: unknown, empty: T): T {
-  if (!isDamaged(e) || openTiers(s).length < 2) throw e;
-  noticeOnce(`damaged:${store.location}`, `${e.message} Answering from the ${store.tier === "hive" ? "project (swarm)" : "hive"} tier only.`);
-  return empty;
+export function tiersAsked(s: Services, tier: Tier | "all"): Store[] {
+  if (tier === "all") return openTiers(s);
+  const fault = s.faults?.[tier];
+  if (fault) throw fault;
+  return [storeFor(s, tier)];
+}
+
+/**
+ * For a read across the tiers asked for: when a tier turns out damaged mid-read, the others still answer
+ * (the damage said once on stderr) and its part answers empty. When no tier asked for is left, the
+ * damage is thrown: a tier asked for alone, or every tier damaged, must not answer "no lessons".
+ * Anything but damage is rethrown. One per read: it remembers which tiers failed.
+ */
+export function spareDamagedTiers(asked: readonly Store[]): <T>(store: Store, e: unknown, empty: T) => T {
+  const failed = new Set<Store>();
+  return (store, e, empty) => {
+    if (!isDamaged(e)) throw e;
+    failed.add(store);
+    const other = asked.find((st) => !failed.has(st));
+    if (!other) throw e;
+    noticeOnce(`damaged:${store.location}`, `${e.message} Answering from the ${other.tier === "swarm" ? "project (swarm)" : "hive"} tier only.`);
+    return empty;
+  };
 }

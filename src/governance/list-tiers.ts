@@ -1,6 +1,6 @@
 // `list` across tiers: each tier read in its own order a chunk at a time, merged, the page cut after the merge.
 import type { Entry, Tier } from "../core/entry.js";
-import { tierReadFailed, type Services } from "../services.js";
+import { spareDamagedTiers, type Services } from "../services.js";
 import type { EntryFilter, ListOptions, Store } from "../store/store.js";
 import { promotedFromOf, standIns } from "./promoted-pairs.js";
 
@@ -35,7 +35,8 @@ export async function listAcrossTiers(
   byTier: Partial<Record<Tier, EntryFilter>> = {},
 ): Promise<Entry[]> {
   const key = sortKey(order);
-  const read = (store: Store, opts: ListOptions) => store.listEntries(byTier[store.tier] ?? filter, opts).catch((e: unknown) => tierReadFailed(s, store, e, [] as Entry[]));
+  const spared = spareDamagedTiers(stores);
+  const read = (store: Store, opts: ListOptions) => store.listEntries(byTier[store.tier] ?? filter, opts).catch((e: unknown) => spared(store, e, [] as Entry[]));
   // Within a page, the same key orders it (stable: a tier's own order breaks ties).
   const byKey = (xs: Entry[]) => xs.sort((a, b) => key(a) - key(b));
   if (stores.length === 1) return byKey(await read(stores[0]!, { limit, offset, order }));

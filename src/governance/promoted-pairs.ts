@@ -1,7 +1,7 @@
 // Which promoted project originals a listing of both tiers leaves out, because their hive copy is listed in their place.
 import { lastPromotionHiveId } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
-import { tierReadFailed, type Services } from "../services.js";
+import { openTiers, spareDamagedTiers, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
 
 /** Ids asked of a store at once: promoted originals and their copies are read in chunks, however many there are. */
@@ -25,7 +25,8 @@ export async function standIns(s: Services, filter: EntryFilter, text?: string):
   const originalsFilter: EntryFilter = { ...filter, statuses: ["promoted"] };
   // Every promoted original, not the first few thousand: each left uncounted was counted twice (its copy too).
   // A damaged tier hides nothing here: the listing's own read says so and answers from the other.
-  let originals = await allOf(s.swarm.iterateEntries(originalsFilter)).catch((e: unknown) => tierReadFailed(s, s.swarm, e, [] as Entry[]));
+  const spared = spareDamagedTiers(openTiers(s));
+  let originals = await allOf(s.swarm.iterateEntries(originalsFilter)).catch((e: unknown) => spared(s.swarm, e, [] as Entry[]));
   if (!originals.length) return found;
   if (text) {
     const matched = new Set<string>();
@@ -48,7 +49,7 @@ export async function standIns(s: Services, filter: EntryFilter, text?: string):
     const copies = await (text
       ? hive.pageEntries({ filter: copyFilter, text, sort: "created", desc: true, limit: ids.length }).then((rows) => rows.map((r) => r.entry))
       : hive.listEntries(copyFilter, { limit: ids.length })
-    ).catch((e: unknown) => tierReadFailed(s, hive, e, [] as Entry[]));
+    ).catch((e: unknown) => spared(hive, e, [] as Entry[]));
     for (const copy of copies) {
       // Two originals promoted into one hive lesson: the last read stands for it (as the map keeps one per copy), the other stays listed.
       const original = copyOf.get(copy.id);

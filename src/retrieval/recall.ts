@@ -7,7 +7,7 @@ import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from
 
 /** Statuses in which a hive lesson no longer speaks for the originals promoted into it. */
 const RETIRED: readonly Status[] = ["quarantined", "superseded", "archived"];
-import { openTiers, tierReadFailed, type Services } from "../services.js";
+import { spareDamagedTiers, tiersAsked, type Services } from "../services.js";
 import type { EntryFilter, SearchHit, Store } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
 import { readPlanContext } from "./plan.js";
@@ -162,14 +162,15 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
     project: { id: s.project.id, name: s.project.name },
   };
   const tier = opts.tier ?? "all";
-  const stores = openTiers(s).filter((st) => tier === "all" || st.tier === tier);
+  const stores = tiersAsked(s, tier);
+  const spared = spareDamagedTiers(stores);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
   const mode = opts.retrieval ?? s.config.embedding.retrieval;
   const vector = mode === "lexical" ? Promise.resolve(undefined) : queryVector(s, contextText(ctx));
   // Awaited by each tier's search below; with no tier to search, its failure is nobody's to report.
   vector.catch(() => {});
   const byWords = (st: Store): Promise<SearchHit[]> =>
-    mode === "semantic" ? Promise.resolve([]) : st.searchEntries(terms, filter, perTier).catch((e: unknown) => tierReadFailed(s, st, e, []));
+    mode === "semantic" ? Promise.resolve([]) : st.searchEntries(terms, filter, perTier).catch((e: unknown) => spared(st, e, []));
   // In hybrid recall a lesson no word of the context found places on meaning and priors alone: a
   // tier's nearest `limit` such lessons are as many as the answer could hold. Reading them all (up to
   // `perTier`) was most of the vector path's cost at 10k entries; on the retrieval eval hybrid recall@5

@@ -84,6 +84,69 @@ test("regression 11.16: a damaged project database is named, doctor finds it, do
   }
 });
 
+/** Asserts a CLI run failed with the damaged-database error for `file`: one JSON error with --json, the message on stderr without. */
+function assertDamaged(r: CliResult, file: string, json: boolean, what: string): void {
+  assert.equal(r.code, 1, `${what}: ${r.stdout}${r.stderr}`);
+  assert.doesNotMatch(r.stderr, /Answering from the/, what);
+  const message = json ? errorOf(r).message : r.stderr;
+  if (json) assert.equal(errorOf(r).code, "DAMAGED", what);
+  assert.ok(message.includes(file), `${what}: ${message}`);
+  assert.match(message, /cairn doctor --repair/, what);
+}
+
+test("a damaged tier asked for alone (--tier swarm or --tier hive) fails with the damage, instead of \"answering from the other tier only\" and answering empty", async () => {
+  const sb = sandbox();
+  try {
+    const dir = await projectWithLessons(sb, "damaged-tier");
+    const db = path.join(dir, ".swarm", "cairn.db");
+    // The hive's lessons, through the library: the same texts, so a page of the hive holds lesson 20 too.
+    const cairn = await openCairn({ projectDir: dir, hivePath: sb.hive, env: sb.env });
+    try {
+      for (const lesson of LESSONS) await cairn.add({ lesson, category: "tooling" }, { tier: "hive" });
+    } finally {
+      await cairn.close();
+    }
+
+    // The project's file damaged in a lesson's page: it opens, and fails mid-read.
+    for (const s of ["-wal", "-shm"]) fs.rmSync(db + s, { force: true });
+    overwritePageHolding(db, "schema file number 20 of");
+    for (const args of [["list", "--tier", "swarm"], ["recall", "prisma generate billing schema", "--tier", "swarm"]]) {
+      assertDamaged(await sb.run(dir, ...args, "--json"), db, true, args.join(" "));
+      assertDamaged(await sb.run(dir, ...args), db, false, args.join(" "));
+    }
+    // Asked for both tiers, the hive still answers, with the notice.
+    const both = await sb.json(dir, "list", "--limit", "100");
+    assert.equal(both.code, 0, both.stderr);
+    assert.match(both.stderr, /Answering from the hive tier only/);
+    assert.ok(both.body.length > 0 && both.body.every((e: { tier: string }) => e.tier === "hive"), JSON.stringify(both.body).slice(0, 300));
+
+    // The hive's file damaged in a lesson's page: --tier hive fails alike.
+    for (const s of ["-wal", "-shm"]) fs.rmSync(sb.hive + s, { force: true });
+    overwritePageHolding(sb.hive, "schema file number 20 of");
+    for (const args of [["list", "--tier", "hive"], ["recall", "prisma generate billing schema", "--tier", "hive"]]) {
+      assertDamaged(await sb.run(dir, ...args, "--json"), sb.hive, true, args.join(" "));
+    }
+    // Both tiers damaged: no tier is left to answer from, so a read of both fails too.
+    for (const args of [["list"], ["recall", "prisma generate billing schema"]]) {
+      const r = await sb.run(dir, ...args, "--json");
+      assert.equal(r.code, 1, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+      assert.equal(errorOf(r).code, "DAMAGED", args.join(" "));
+      assert.match(errorOf(r).message, /cairn doctor --repair/);
+    }
+
+    // Files damaged from the first byte (left out when opened): a tier asked for alone says so too.
+    fs.writeFileSync(db, Buffer.alloc(64 * 1024, 0x5a));
+    fs.writeFileSync(sb.hive, "not a database\n".repeat(400));
+    for (const [file, tier] of [[db, "swarm"], [sb.hive, "hive"]] as const) {
+      for (const args of [["list", "--tier", tier], ["recall", "prisma generate billing schema", "--tier", tier], ["export", path.join(sb.root, `${tier}.jsonl`), "--tier", tier], ["rejected", "--tier", tier]]) {
+        assertDamaged(await sb.run(dir, ...args, "--json"), file, true, args.join(" "));
+      }
+    }
+  } finally {
+    sb.cleanup();
+  }
+});
+
 test("doctor's own advice for a damaged database says what to do (repair, else a backup or an export), not \"Run `cairn doctor`\"; other commands still point at doctor", async () => {
   const sb = sandbox();
   try {
