@@ -31,6 +31,10 @@ export interface Traceability {
   session_id?: string | undefined;
 }
 
+/** The traceability fields, and the finding that reads a random value alone as a key (an id there is one by design). */
+const TRACE_FIELDS = new Set(["derived from", "session id"]);
+const LONE_SECRET = "secret_lone_secret";
+
 /** Free-text fields besides the lesson get the same secret and injection screening (a lossless restore too). */
 export function extraTextIssues(input: ExtraTextFields, trace: Traceability = {}): QualityIssue[] {
   const fields = (name: string, xs: Array<string | undefined>) =>
@@ -49,9 +53,10 @@ export function extraTextIssues(input: ExtraTextFields, trace: Traceability = {}
     ...fields("derived from", [trace.derived_from?.ref]), ...fields("session id", [trace.session_id]),
   ];
   if (screened.length === 0) return [];
-  // One pass over them all (most lessons carry none); only a find is traced back to its field.
+  // One pass over them all (most lessons carry none); only a find is traced back to its field. A traceability
+  // value is an id (a session's, an issue's): random by nature, so only a secret something names or marks counts there.
   const secrets = findSecrets(screened.map((f) => f.text).join("\n")).issues.length === 0
-    ? [] : screened.flatMap((f) => findSecrets(f.text).issues.map((i) => inField(f.name, i)));
+    ? [] : screened.flatMap((f) => findSecrets(f.text).issues.filter((i) => !(TRACE_FIELDS.has(f.name) && i.code === LONE_SECRET)).map((i) => inField(f.name, i)));
   // Each field is an order of its own ("DO: …" for a required action): judged alone, as the lesson text
   // is, so a warning in one ("never run rm -rf /") neither hides nor taints a command in another.
   const safety = new Map<string, QualityIssue>();

@@ -829,9 +829,9 @@ function isBareSecret(v: string): boolean {
 
 /**
  * Ids a provider prints in its logs and answers, prefixed with what they name (Stripe's charges, customers and events,
- * OpenAI's and Anthropic's messages, completions and tool calls, request ids): a lesson quotes them to say what failed.
+ * OpenAI's and Anthropic's messages, completions and tool calls, request ids, OpenCode's sessions, parts and permissions): a lesson quotes them to say what failed.
  */
-const OBJECT_ID = /^(?:ch|pi|pm|py|cus|evt|in|ii|il|sub|si|price|prod|plan|txn|re|seti|src|card|ba|acct|po|tr|req|cs_(?:test|live)|file|msg|toolu|call|chatcmpl|run|thread|asst|step|batch|resp|ftjob|org|proj|user|sess)[_-]/;
+const OBJECT_ID = /^(?:ch|pi|pm|py|cus|evt|in|ii|il|sub|si|price|prod|plan|txn|re|seti|src|card|ba|acct|po|tr|req|cs_(?:test|live)|file|msg|toolu|call|chatcmpl|run|thread|asst|step|batch|resp|ftjob|org|proj|user|sess|ses|prt|per)[_-]/;
 /** Base58 of an address's length: Bitcoin and Solana addresses, IPFS content ids — public, and printed to be shared. */
 const BASE58_ADDRESS = /^(?:[1-9A-HJ-NP-Za-km-z]{26,44}|Qm[1-9A-HJ-NP-Za-km-z]{44})$/;
 /** YouTube's public ids: a playlist (PL…, 18–34 characters) or a channel (UC + 22), shared in links to be watched. */

@@ -232,3 +232,14 @@ test("regression: a secret in a lesson's traceability (derived_from, session id)
     }
   });
 });
+
+test("regression: a session id is an id — OpenCode's (ses_…) and any random one an MCP client sends are stored, not refused as a key standing alone", async () => {
+  await withCairn(async (c) => {
+    const lesson = "Run the migration check in ci/db.yml before merging a change to packages/db/schema.prisma.";
+    // The shapes OpenCode and other clients give their sessions: a prefix and base62, or base62 alone.
+    for (const session_id of ["ses_5b2a7c1e4ffeMhT0aK3nZ8pQxW", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", "prt_9a8b7c6d5e4fQwErTy1234UiOp"]) {
+      const r = await c.add({ lesson: `${lesson} (${session_id.slice(0, 3)})`, category: "tooling", session_id });
+      assert.notEqual(r.action, "rejected", `${session_id}: ${JSON.stringify(r)}`);
+    }
+  });
+});
