@@ -210,8 +210,8 @@ test("show names a lesson's supersedes and superseded_by by handle (S-n), and --
   assert.deepEqual(json.links?.superseded_by && { id: json.links.superseded_by.id, handle: json.links.superseded_by.handle }, { id: b.body.id, handle: b.body.handle });
   const rjson = (await sb.json(p, "show", b.body.handle)).body;
   assert.equal(rjson.links?.supersedes?.handle, a.body.handle);
-  // The history names them by handle too ("superseded  human:cli  {"by":"S-2"}"); --json keeps the stored ids.
-  assert.match(old.stdout, new RegExp(`superseded\\s+human:\\S+\\s+\\{"by":"${b.body.handle}"\\}`), old.stdout);
+  // The history names them by handle too ("superseded  human:cli  {"from":"candidate","by":"S-2"}"); --json keeps the stored ids.
+  assert.match(old.stdout, new RegExp(`superseded\\s+human:\\S+\\s+\\{(?:"from":"\\w+",)?"by":"${b.body.handle}"\\}`), old.stdout);
   assert.doesNotMatch(repl.stdout, new RegExp(a.body.id), "no raw id in the replacement's history");
   assert.equal(json.events.find((ev: { type: string }) => ev.type === "superseded").data.by, b.body.id);
 });
