@@ -66,6 +66,24 @@ async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => P
 }
 
 /**
+ * The hive lesson a promoted original last went up as, by its events: remembered per store by the entry's id and
+ * `updated_at`, which every status change (a promotion included) moves, so the same pool's originals are read once
+ * per process, not on every recall (bounded: forgotten all at once past 4,096).
+ */
+const promotionTargets = new WeakMap<Store, Map<string, string | null>>();
+async function promotedAs(store: Store, entry: Entry): Promise<string | undefined> {
+  let known = promotionTargets.get(store);
+  if (!known) promotionTargets.set(store, (known = new Map()));
+  const key = `${entry.id}@${entry.updated_at}`;
+  const cached = known.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const hiveId = lastPromotionHiveId(await store.listEvents(entry.id, 1000));
+  if (known.size >= 4096) known.clear();
+  known.set(key, hiveId ?? null);
+  return hiveId;
+}
+
+/**
  * A promoted original still ranked on its own (its hive copy did not absorb it in the merge) whose hive
  * copy was quarantined, superseded or archived from another project: doing so in the promoting project
  * retires the original too (lifecycle/status.ts), but from elsewhere this project's database cannot be
@@ -96,7 +114,7 @@ async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool:
     const byHive = new Map<string, string>();
     for (const r of alone) {
       if (hidden.has(r.entry.id)) continue;
-      const hiveId = lastPromotionHiveId(await s.swarm.listEvents(r.entry.id, 1000));
+      const hiveId = await promotedAs(s.swarm, r.entry);
       if (hiveId) byHive.set(hiveId, r.entry.id);
     }
     if (byHive.size) {
