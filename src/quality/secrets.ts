@@ -312,7 +312,8 @@ const OWN: OwnDetector[] = [
   // that read its name), and only one no id, address, hash or name looks like (isLoneSecret).
   {
     kind: "lone_secret",
-    re: /(?<![^\s(`])(?<v>[A-Za-z0-9][A-Za-z0-9_-]{23,255})(?=$|[\s)`]|[.,;:!?](?:\s|$))/dg,
+    // A value the sentence calls an id ("the sheet id 1Bxi…") is explained, unless it is a session's or a secret's id.
+    re: /(?<![^\s(`])(?<!(?<!\b(?:session|secret|access|private|api)[ _-]?)\b(?:id|ids|ID|IDs|Id)[:=]?\s{1,3}`?)(?<v>[A-Za-z0-9][A-Za-z0-9_-]{23,255})(?=$|[\s)`]|[.,;:!?](?:\s|$))/dg,
     needs: /[A-Za-z0-9_-]{24}/,
     accept: (v) => isLoneSecret(v),
   },

@@ -951,6 +951,8 @@ test("a random key standing alone in a sentence, with no name beside it, is refu
     ["Run the sync with `tPrht99kpOCuAwj90s2CFZ0HEKMs9sdYCQANEP5eYvY7FoWV` (ops only).", "tPrht99kpOCuAwj90s2CFZ0HEKMs9sdYCQANEP5eYvY7FoWV", /stand/],
     ["For the mailer, 9wlTSbHFT6E7c5UlWmvNX1xcFqyw3sOcjqo9 goes in the header.", "9wlTSbHFT6E7c5UlWmvNX1xcFqyw3sOcjqo9", /stand/],
     ["Legacy clients still send acme_Q7vK2mLp9XzR4tW8nB3cY6hJ1dF5gS0 to the gateway.", "acme_Q7vK2mLp9XzR4tW8nB3cY6hJ1dF5gS0", /stand/],
+    // An id that is a credential stays one: a session's or a secret's.
+    ["Log in as the bot with session id Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G until the SSO fix lands.", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", /./],
   ]);
   for (const text of [
     // Names in code, however long: few digits, words joined.
@@ -976,6 +978,9 @@ test("a random key standing alone in a sentence, with no name beside it, is refu
     "The header is always eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9 for HS256",
     "The integrity is sha512-Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G+abc/def== in the lockfile",
     "The header decodes from dXNlcjpwYXNzd29yZDEyMzQ1Njc4OQ== as usual",
+    // A value the sentence calls an id.
+    "The budget sheet id 1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms is read by scripts/budget.ts",
+    "The Terraform state lock ID: 7fA9kQ2mL8nR4tY7bZ3vW1cX was left behind after a cancelled job",
     // Base64 of a sentence (a fixture), and YouTube's public playlist and channel ids.
     "Test fixtures use the base64 string SGVsbG8gV29ybGQhIFRoaXMgaXMgYSB0ZXN0IGZpeHR1cmU for the upload endpoint.",
     "The playlist PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG and the channel UCx9Kp2mL8nR4tY7bQ3vW1zA hold the onboarding videos",
