@@ -9,20 +9,11 @@ import { openCairn } from "../../src/engine.js";
 import { INJECTION_SENTINEL } from "../../src/retrieval/render.js";
 import { REPO_ROOT, WORKERS_DIR } from "../fixtures/workers/sandbox.js";
 import { SANDBOX } from "./helpers.js";
+import { canDropPrivileges } from "../helpers/privileges.js";
 
 const LESSON = "In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login.";
 const TASK = "fix the session token null check in src/auth/middleware.ts";
 
-/** Root writes through any mode bits: the plugin runs in a child as nobody, as the store's own read-only tests do. */
-function canDropPrivileges(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  try {
-    execFileSync("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "true"]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 interface Shown {
   turns: string[];

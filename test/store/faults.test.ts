@@ -7,6 +7,7 @@ import { test } from "node:test";
 import { openCairn } from "../../src/index.js";
 import { BIN, sandbox, type CliResult } from "../helpers/cli.js";
 import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+import { canDropPrivileges } from "../helpers/privileges.js";
 
 const LESSONS = Array.from({ length: 40 }, (_, i) => `Run prisma generate after editing schema file number ${i} of the billing service before building`);
 
@@ -232,16 +233,6 @@ test("regression 11.16: a damaged project database leaves the hive answering, an
   }
 });
 
-/** setpriv drops root to nobody for one child; tests run as root here, where permissions never bite. */
-function canDropPrivileges(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  try {
-    execFileSync("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "true"]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function runAsNobody(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CliResult> {
   return new Promise((resolve) => {
