@@ -1,13 +1,11 @@
 // Which promoted project originals a listing of both tiers leaves out, because their hive copy is listed in their place.
-import { lastPromotionHiveId } from "../core/entry-links.js";
+import { lastPromotionHiveId, lastPromotionsByOriginal } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, spareDamagedTiers, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
 
 /** Ids asked of a store at once: promoted originals and their copies are read in chunks, however many there are. */
 const CHUNK = 5_000;
-/** `promoted` events read at once: a promotion each, and a few re-promotions; paged past it. */
-const PROMOTED_EVENTS_PAGE = 20_000;
 
 /** By project original id: the hive copy that stands for it in a listing. */
 export type StandIns = Map<string, { original: Entry; copyId: string }>;
@@ -36,7 +34,7 @@ export async function standIns(s: Services, filter: EntryFilter, text?: string):
     }
     originals = originals.filter((e) => matched.has(e.id));
   }
-  const promotedTo = await promotedEvents(s);
+  const promotedTo = await lastPromotionsByOriginal(s.swarm);
   const copyOf = new Map<string, Entry>();
   for (const e of originals) {
     const id = promotedTo ? promotedTo.get(e.id) : await lastPromotedTo(s, e);
@@ -69,30 +67,6 @@ function chunks<T>(xs: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
-}
-
-/**
- * By original id, the hive lesson of its latest `promoted` event: the project's promotions in indexed
- * pages (oldest first, so a re-promotion's later event wins). Undefined when a page cannot move on (more
- * than a page of promotions at one instant): then each original is asked on its own.
- */
-async function promotedEvents(s: Services): Promise<Map<string, string> | undefined> {
-  const promotedTo = new Map<string, string>();
-  const seen = new Set<number>();
-  let since = "";
-  for (;;) {
-    const events = await s.swarm.listEventsByType("promoted", since, PROMOTED_EVENTS_PAGE);
-    for (const ev of events) {
-      if (seen.has(ev.seq)) continue;
-      seen.add(ev.seq);
-      if (typeof ev.data.hive_id === "string") promotedTo.set(ev.entry_id, ev.data.hive_id);
-    }
-    if (events.length < PROMOTED_EVENTS_PAGE) return promotedTo;
-    const last = events[events.length - 1]!.at;
-    if (last === since) return undefined;
-    // The next page starts at the last instant read (`at >=`): events of that instant already read are skipped by seq.
-    since = last;
-  }
 }
 
 /** The hive lesson an original last went up as (a promotion that reinforced an existing hive lesson leaves no lineage on it, only this event). */

@@ -1,6 +1,6 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { answerWithin } from "../core/answer-within.js";
-import { lastPromotionHiveId } from "../core/entry-links.js";
+import { lastPromotionHiveId, lastPromotionsByOriginal } from "../core/entry-links.js";
 import { archivedForLackOfUse } from "../lifecycle/unused-archive.js";
 import { isOriginFlagOf } from "../lifecycle/origin-superseded.js";
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
@@ -149,10 +149,7 @@ async function withoutCopiesOfSupersededOriginals(s: Services, scored: ScoredEnt
   }
   if (reinforced.length) {
     const wanted = new Set(reinforced.map((e) => e.id));
-    const lastWentUpAs = new Map<string, string>();
-    const events = await s.swarm.listEventsByType("promoted", "", 20_000).catch(() => []);
-    // Oldest first: a re-promotion's later event wins.
-    for (const ev of events) if (typeof ev.data.hive_id === "string") lastWentUpAs.set(ev.entry_id, ev.data.hive_id);
+    const lastWentUpAs = (await lastPromotionsByOriginal(s.swarm).catch(() => undefined)) ?? new Map<string, string>();
     const originals = new Map<string, Status[]>();
     for (const [originalId, hiveId] of lastWentUpAs) {
       if (!wanted.has(hiveId)) continue;
