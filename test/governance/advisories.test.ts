@@ -1,5 +1,5 @@
 // Pre-action advisories: globs and detection patterns of vetted lessons, bounded matching, consultations, the rule cache.
-import { cpuMicrosAsync } from "../helpers/cost.js";
+import { costRatioAsync } from "../helpers/cost.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -86,8 +86,8 @@ test("a hostile regex cannot stall a check, and text beyond the cap is not read"
     const r1 = await env.agent.checkAdvisories({ tool: "bash", text: hostile });
     assert.equal(r1.length, 0, "(a+)+$ does not match a string ending in !");
     // Only the first 64 KB are read, so 5 MB costs about what 100 KB does (reading it all would be ~50×).
-    const cost = (text: string) => cpuMicrosAsync(() => env.agent.checkAdvisories({ tool: "bash", text, record: false }));
-    const ratio = (await cost("a".repeat(5_000_000) + "!")) / Math.max(await cost("a".repeat(100_000) + "!"), 20);
+    const check = (text: string) => () => env.agent.checkAdvisories({ tool: "bash", text, record: false });
+    const ratio = await costRatioAsync(check("a".repeat(5_000_000) + "!"), check("a".repeat(100_000) + "!"), { recheckAbove: 8 });
     assert.ok(ratio < 8, `5 MB cost ${ratio.toFixed(1)}× as much CPU as 100 KB`);
     // Only the first 64 KB are read: a match past it is not seen.
     await vetted(env.human, { lesson: "Never call process.exit inside request handlers of the api server; it drops every in-flight request.", prevention: { detection_pattern: "process\\.exit\\(" } });
