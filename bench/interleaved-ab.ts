@@ -69,6 +69,16 @@ async function main(): Promise<void> {
         `recall CPU p50 ${f(c.recall, 50)} ms, wall p50 ${f(w.recall, 50)} p99 ${f(w.recall, 99)} | inject CPU p50 ${f(c.inject, 50)} p99 ${f(c.inject, 99)} ms, wall p50 ${f(w.inject, 50)} p99 ${f(w.inject, 99)}`,
     );
   }
+  // Call i of every engine had the same input under nearly the same load: the median of the per-call
+  // differences is steadier than the difference of two medians.
+  for (let k = 1; k < engines.length; k++) {
+    const paired = (kind: "recall" | "inject") => {
+      const d = cpu[k]![kind].map((x, i) => x - cpu[0]![kind][i]!);
+      const mid = percentile(d, 50);
+      return `${mid >= 0 ? "+" : ""}${mid.toFixed(3)} ms (${((mid / percentile(cpu[0]![kind], 50)) * 100).toFixed(1)} %), faster in ${d.filter((x) => x < 0).length} of ${d.length}`;
+    };
+    console.log(`${engines[k]!.label} against ${engines[0]!.label}, CPU per call, median of paired differences: recall ${paired("recall")} | inject ${paired("inject")}`);
+  }
   for (const e of engines) {
     await e.cairn.close();
     e.remove();
