@@ -75,12 +75,20 @@ export const PATH_NOISE: ReadonlySet<string> = new Set(
 /** Candidates (best by BM25 first) whose text is checked for each context term in `focus`. */
 export const FOCUS_POOL = 60;
 
-/** Intent words in the query boost kinds (Memory Lane +15%). */
+/**
+ * Intent words in the query boost kinds (Memory Lane +15%). Each keyword in the forms people write
+ * it — "the mistakes we made", "fixing the bugs", "which decisions", "our conventions" — not only
+ * the document's singular: a plural or -ing form used to lift nothing.
+ */
 export const INTENT_BOOSTS: ReadonlyArray<{ pattern: RegExp; kinds: readonly string[]; factor: number }> = [
-  { pattern: /\b(mistake|wrong|bug|broke|broken|fail(ed|ing|ure)?|error|regression|fix)\b/i, kinds: ["correction", "gap"], factor: 1.15 },
-  { pattern: /\b(decid(e|ed|ing)|decision|chose|choose|chosen|picked)\b/i, kinds: ["decision"], factor: 1.15 },
-  { pattern: /\b(pattern|convention|always|never|prefer)\b/i, kinds: ["pattern", "commitment"], factor: 1.15 },
-  { pattern: /\b(learn(ed|t)?|discover(ed)?|insight|noticed)\b/i, kinds: ["learning", "insight"], factor: 1.15 },
+  {
+    pattern: /\b(mistakes?|wrong|bugs?|buggy|broke|broken|fail(s|ed|ing|ures?)?|errors?|regress(ed|ions?)?|fix(es|ed|ing)?)\b/i,
+    kinds: ["correction", "gap"],
+    factor: 1.15,
+  },
+  { pattern: /\b(decid(e|es|ed|ing)|decisions?|chose|choos(e|es|ing)|chosen|picked)\b/i, kinds: ["decision"], factor: 1.15 },
+  { pattern: /\b(patterns?|conventions?|always|never|prefer(s|red|ring)?)\b/i, kinds: ["pattern", "commitment"], factor: 1.15 },
+  { pattern: /\b(learn(s|ed|t)?|discover(s|ed|y|ies)?|insights?|noticed)\b/i, kinds: ["learning", "insight"], factor: 1.15 },
 ];
 
 /** Which categories fit a phase, by words in the phase or task title. */
