@@ -106,3 +106,15 @@ test("regression 10.14: recall hits carry their rank; the order is best first af
     sb,
   );
 });
+
+test("Memory Lane's kind weights order equally worded lessons: corrections, decisions, commitments (1.0) before insights and learnings (0.7) before workflow notes and gaps (0.4)", async () => {
+  const kinds = ["workflow_note", "learning", "correction", "gap", "insight", "decision"] as const;
+  const order = await ranked(
+    kinds.map((kind, i) => ({ lesson: `Retry the nightly ledger export with a fresh session token${".!?;…,"[i]}`, kind })),
+    // No intent word: only the kinds' weights tell these lessons apart.
+    { task: "Nightly ledger export session token retry" },
+  );
+  const tierOf = (i: string) => ({ correction: 0, decision: 0, learning: 1, insight: 1, workflow_note: 2, gap: 2 })[kinds[Number(i)]!];
+  assert.equal(order.length, kinds.length, `every lesson found: ${order}`);
+  assert.deepEqual(order.map(tierOf), [0, 0, 1, 1, 2, 2], `order ${order.map((i) => kinds[Number(i)]).join(", ")}`);
+});
