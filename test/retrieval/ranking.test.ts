@@ -118,3 +118,19 @@ test("Memory Lane's kind weights order equally worded lessons: corrections, deci
   assert.equal(order.length, kinds.length, `every lesson found: ${order}`);
   assert.deepEqual(order.map(tierOf), [0, 0, 1, 1, 2, 2], `order ${order.map((i) => kinds[Number(i)]).join(", ")}`);
 });
+
+test("explicit feedback reorders equally worded lessons: a helpful one rises above its neutral twin, a harmful one sinks below it (Memory Lane re-ranking)", async () => {
+  const sb = makeSandbox();
+  const rows = await insertRaw(sb, [".", "!", "?"].map((end) => ({ lesson: `Retry the nightly ledger export with a fresh session token${end}`, kind: "learning" as const })));
+  await withWorld(
+    async ({ cairn }) => {
+      const order = async () => (await cairn.recall({ task: "Nightly ledger export session token retry" }, { limit: 3, diverse: false })).map((h) => rows.findIndex((r) => r.id === h.entry.id));
+      const [helpful, neutral, harmful] = [2, 0, 1];
+      await cairn.feedback(rows[helpful]!.id, "helpful");
+      await cairn.feedback(rows[harmful]!.id, "harmful");
+      assert.deepEqual(await order(), [helpful, neutral, harmful]);
+    },
+    {},
+    sb,
+  );
+});
