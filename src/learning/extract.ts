@@ -8,10 +8,15 @@ import type { Outcome } from "./outcome.js";
  */
 const CONFIG_FILE = /(^|[/._-])(config|configs|configuration|setup|settings)([/._-]|$)|\.(conf|ini|toml|ya?ml)$|(^|\/)\.[a-z0-9-]+rc(\.[a-z]+)?$|(^|\/)(package\.json|[jt]sconfig[^/]*\.json|dockerfile|docker-compose[^/]*|\.env[^/]*)$/i;
 
+/**
+ * The memory-catcher's words ("always/never/prefer", "missing/lacking", "unexpected/discovered") in the
+ * forms people write them: "the team prefers …" or "the cluster lacked …" carried no signal before, and
+ * the lesson was lost.
+ */
 const SIGNALS: ReadonlyArray<{ kind: Kind; pattern: RegExp; boost: number }> = [
-  { kind: "commitment", pattern: /\b(always|never|prefer|must not|do not|don't)\b/i, boost: 15 },
-  { kind: "gap", pattern: /\b(missing|lacking|lacks|no support|not supported|unsupported)\b/i, boost: 10 },
-  { kind: "insight", pattern: /\b(unexpected(ly)?|discovered|surprising(ly)?|turns out|found that)\b/i, boost: 5 },
+  { kind: "commitment", pattern: /\b(always|never|prefer(s|red|ring)?|must not|do not|don't)\b/i, boost: 15 },
+  { kind: "gap", pattern: /\b(missing|lack(s|ed|ing)?|no support|not supported|unsupported)\b/i, boost: 10 },
+  { kind: "insight", pattern: /\b(unexpected(ly)?|discover(s|ed|y|ies)|surprising(ly)?|turns out|found that)\b/i, boost: 5 },
 ];
 
 const CODE_ROOTS = new Set(["src", "lib", "app"]);

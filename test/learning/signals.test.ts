@@ -200,3 +200,14 @@ test("a lesson extracted from a task in a feature-folder layout (src/features/<n
   assert.deepEqual(entitiesFromPaths(["src/features/index.ts"]), [], "a file directly in features/ names no feature");
   assert.deepEqual(entitiesFromPaths(["src/components/Button.tsx"]), ["feature:components"], "other folders under src are unchanged");
 });
+
+test("extraction: the memory-catcher's words count in the forms people write them (prefers, preferred, lacked, discovery, unexpectedly)", () => {
+  const files = ["src/payments/charge.ts"];
+  const kindOf = (evaluation: string) => kinds({ task: "t", success: true, files_touched: files, evaluation }).map((k) => k[0]);
+  // Without the exact word the sentence carried no signal and the lesson was lost (a plain summary yields nothing).
+  assert.deepEqual(kindOf("The team prefers named exports in the payments module so tree-shaking drops unused charge helpers."), ["commitment"]);
+  assert.deepEqual(kindOf("Reviewers preferred the idempotency key header over client-side dedup for retried charges."), ["commitment"]);
+  assert.deepEqual(kindOf("The staging cluster lacked the Redis sentinel config, so failover could not be rehearsed there."), ["gap"]);
+  assert.deepEqual(kindOf("Key discovery: the payment sandbox rejects amounts below 50 cents with a generic error."), ["insight"]);
+  assert.deepEqual(kindOf("The webhook retries unexpectedly arrive out of order after a deploy of the charge worker."), ["insight"]);
+});
