@@ -94,17 +94,37 @@ export async function checkAdvisories(s: Services, q: AdvisoryQuery, defaultActo
       if (a) hits.push({ rule: r, advisory: a });
     }
   }
-  hits.sort(
+  const unique = onePerLesson(hits);
+  unique.sort(
     (x, y) =>
       Number(y.rule.enforcement === "enforce") - Number(x.rule.enforcement === "enforce") ||
       Number(y.advisory.matched === "pattern") - Number(x.advisory.matched === "pattern") ||
       y.rule.priority - x.rule.priority ||
       y.rule.confidence - x.rule.confidence,
   );
-  const chosen = hits.slice(0, cfg.max_results).map((h) => h.advisory);
+  const chosen = unique.slice(0, cfg.max_results).map((h) => h.advisory);
   const actor = q.actor ?? defaultActor;
   if (chosen.length && q.record !== false && !isHumanActor(actor)) await recordConsultations(s, chosen, actor, q, files);
   return chosen;
+}
+
+/**
+ * A promoted lesson matches twice, as its project original and as the hive copy it went up as: the copy
+ * advises for both (it is where every project's consultations count), unless only the original is marked
+ * `enforce` — a person's stricter setting on it is never dropped for a warning.
+ */
+function onePerLesson(hits: Hit[]): Hit[] {
+  const copyOf = new Map<string, Hit>();
+  for (const h of hits) if (h.rule.promotedFrom) copyOf.set(h.rule.promotedFrom, h);
+  if (copyOf.size === 0) return hits;
+  const dropped = new Set<Hit>();
+  for (const h of hits) {
+    const copy = h.rule.tier === "swarm" ? copyOf.get(h.rule.id) : undefined;
+    if (!copy) continue;
+    const keepOriginal = h.rule.enforcement === "enforce" && copy.rule.enforcement !== "enforce";
+    dropped.add(keepOriginal ? copy : h);
+  }
+  return hits.filter((h) => !dropped.has(h));
 }
 
 /** One event per entry, carrying what matched: outcome evaluation later needs to know it was the pattern. */

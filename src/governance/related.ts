@@ -1,7 +1,7 @@
 // Related knowledge: vetted entries that apply to given files and tags (glob match from the rule cache, tag overlap in SQL).
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
-import { ADVISORY_STATUSES, appliesToProject, projectPaths, rulesFor } from "./rules.js";
+import { ADVISORY_STATUSES, appliesToProject, projectPaths, promotedOriginOf, rulesFor } from "./rules.js";
 
 /** Entries read per query for glob matches; a glob like "**" on every lesson must not read them all. */
 const MAX_GLOB_HITS = 200;
@@ -47,7 +47,10 @@ export async function relatedEntries(s: Services, q: RelatedQuery): Promise<Rela
       }
     }
   }
+  // A promoted lesson is listed once, as the hive copy that stands for its project original (advisories.ts).
+  const copied = new Set([...hits.values()].map((h) => promotedOriginOf(h.entry)).filter((id): id is string => Boolean(id)));
   return [...hits.values()]
+    .filter((h) => !(h.entry.tier === "swarm" && copied.has(h.entry.id)))
     .sort((a, b) => b.reasons.length - a.reasons.length || b.entry.lifecycle.confidence - a.entry.lifecycle.confidence)
     .slice(0, limit);
 }

@@ -27,6 +27,8 @@ export interface AdvisoryRule {
   pattern?: CompiledPattern;
   tools: string[];
   projects: string[];
+  /** For a hive copy: the project original it was promoted from (both are vetted; one advises). */
+  promotedFrom?: string;
 }
 
 /** Without a slash a glob names a file anywhere ("*.config.ts"), as in .gitignore (see core/globs). */
@@ -51,7 +53,17 @@ function toRule(e: Entry): AdvisoryRule {
     ...(e.prevention.detection_pattern ? { pattern: compilePattern(e.prevention.detection_pattern) } : {}),
     tools: e.applicability.tools.map((t) => t.toLowerCase()),
     projects: e.applicability.projects.map((p) => p.toLowerCase()),
+    ...(promotedOriginOf(e) ? { promotedFrom: promotedOriginOf(e)! } : {}),
   };
+}
+
+/**
+ * The project original a hive lesson was promoted from. After a promotion both are vetted (the original
+ * promoted, the copy established or promoted) and hold the same rule; the copy stands for both, as in
+ * recall (retrieval/merge.ts), so an agent is not told one lesson twice.
+ */
+export function promotedOriginOf(e: Pick<Entry, "tier" | "provenance">): string | undefined {
+  return e.tier === "hive" ? e.provenance.promoted_from?.entry_id : undefined;
 }
 
 interface Cached {

@@ -222,3 +222,32 @@ test("knowledge_check refuses an empty call and reports no advisories plainly", 
     await env.close();
   }
 });
+
+test("a promoted lesson advises once, as its hive copy, not once per tier (cairn check, knowledge_check, cairn related)", async () => {
+  const env = await openEnv();
+  try {
+    const original = await vetted(env.human, { ...AUTH_STRUCTURED });
+    const promoted = await env.human.promote({ id: original });
+    assert.equal(promoted.action, "added", promoted.reason);
+    const copy = promoted.id!;
+    await env.human.approve(copy);
+    const other = await vetted(env.human, {
+      lesson: "Files under src/auth/ must log the session id, never the raw token, when a login fails.",
+      prevention: { rule: "Log the session id, never the token, on a failed login." },
+      applicability: { file_globs: ["src/auth/**"] },
+    });
+    const advised = await env.agent.checkAdvisories({ tool: "edit", files: ["src/auth/session.ts"], text: "const exp = token.exp * 1000;" });
+    assert.deepEqual(advised.map((a) => a.id).sort(), [copy, other].sort(), `one advisory per lesson: ${advised.map((a) => `${a.handle} ${a.tier}`).join(", ")}`);
+    // Only the copy agents were warned with counts the consultation: the original is its record of origin.
+    assert.equal((await env.human.get(original)).usage.consulted, 0);
+    assert.equal((await env.human.get(copy)).usage.consulted, 1);
+    const related = await env.human.related({ files: ["src/auth/session.ts"], tags: ["auth"] });
+    assert.deepEqual(related.map((r) => r.entry.id).sort(), [copy, other].sort(), "related lists the lesson once too");
+    // A person who marks only the original `enforce` is never overruled by the copy's warning.
+    await env.human.edit(original, { enforcement: "enforce" });
+    const enforced = await env.agent.checkAdvisories({ tool: "edit", files: ["src/auth/session.ts"], record: false });
+    assert.deepEqual(enforced.map((a) => [a.id, a.enforcement]), [[original, "enforce"], [other, "warn"]]);
+  } finally {
+    await env.close();
+  }
+});
