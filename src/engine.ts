@@ -692,10 +692,13 @@ export class Cairn {
     return proposeGuardrail(this.services, ref, { ...opts, actor: opts.actor ?? this.actor });
   }
 
-  /** Rewrites the Markdown mirror from the databases (whether or not sync is enabled). */
-  async rebuildMirror(): Promise<MirrorReport> {
+  /**
+   * Rewrites the Markdown mirror from the databases (whether or not sync is enabled). Files holding a
+   * person's edit or move not yet pulled are kept and reported, unless `force`.
+   */
+  async rebuildMirror(opts: { force?: boolean } = {}): Promise<MirrorReport> {
     const { rebuildMirror } = await import("./governance/mirror.js");
-    return rebuildMirror(this.services);
+    return rebuildMirror(this.services, opts);
   }
 
   /** Applies edits made in the Markdown mirror; conflicts with newer database versions are reported, not applied. */

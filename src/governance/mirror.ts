@@ -125,14 +125,50 @@ export interface MirrorReport {
   written: number;
   unchanged: number;
   removed: number;
+  /** Files holding a person's change not yet pulled (edited, or moved to another status's folder): left as they are. */
+  kept: Array<{ file: string; reason: "edited" | "moved" }>;
 }
 
-export async function rebuildMirror(s: Services): Promise<MirrorReport> {
+/**
+ * A change a person made to a mirror file and has not pulled: its editable content no longer matches
+ * the hash it was written with (or its front matter no longer reads: we never write such a file), or it
+ * sits in another folder than its status's (dragged there to approve or archive it).
+ */
+function personsChange(file: string, folder: string): "edited" | "moved" | undefined {
+  let parsed: ParsedMirrorFile;
+  try {
+    parsed = parseMirrorText(decodeText(fs.readFileSync(file)));
+  } catch {
+    return "edited";
+  }
+  if (parsed.content_hash !== undefined && contentHash(parsed) !== parsed.content_hash) return "edited";
+  return movedTo(folder, parsed.status) ? "moved" : undefined;
+}
+
+/**
+ * Writes every entry's file and deletes our files no entry has. A lesson whose file holds a person's
+ * change not yet pulled is left as the person left it, and reported (`kept`): a rebuild used to write
+ * over the edit, or delete the moved file and write the lesson back where it was, and the change was
+ * lost. `force` overwrites them (after a conflict merged by hand, or to throw an edit away).
+ */
+export async function rebuildMirror(s: Services, opts: { force?: boolean } = {}): Promise<MirrorReport> {
   const root = mirrorRoot(s);
-  const report: MirrorReport = { dir: root, written: 0, unchanged: 0, removed: 0 };
+  const report: MirrorReport = { dir: root, written: 0, unchanged: 0, removed: 0, kept: [] };
+  const pending = new Set<string>();
+  if (!opts.force) {
+    for (const folder of FOLDER_NAMES) {
+      for (const name of filesOf(root, folder)) {
+        const reason = personsChange(path.join(root, folder, name), folder);
+        if (!reason) continue;
+        pending.add(FILE_RE.exec(name)![1]!);
+        report.kept.push({ file: path.join(folder, name), reason });
+      }
+    }
+  }
   const keep = new Set<string>();
   for (const store of openTiers(s)) {
     for await (const e of store.iterateEntries()) {
+      if (pending.has(e.handle)) continue;
       const r = syncEntryFile(root, e, { scanStale: false });
       keep.add(r.file);
       if (r.written) report.written++;
@@ -142,7 +178,7 @@ export async function rebuildMirror(s: Services): Promise<MirrorReport> {
   for (const folder of FOLDER_NAMES) {
     for (const name of filesOf(root, folder)) {
       const full = path.join(root, folder, name);
-      if (!keep.has(full)) {
+      if (!keep.has(full) && !pending.has(FILE_RE.exec(name)![1]!)) {
         fs.rmSync(full, { force: true });
         report.removed++;
       }
@@ -231,7 +267,7 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
           loc = await locate(s, parsed.id).catch(() => undefined);
         }
         if (!loc) {
-          report.errors.push({ file: rel, message: `no entry with id ${parsed.id.slice(0, 60)} (removed?); run \`cairn mirror\` to rebuild` });
+          report.errors.push({ file: rel, message: `no entry with id ${parsed.id.slice(0, 60)} (removed?); run \`cairn mirror --force\` to rebuild` });
           continue;
         }
         const current = parseMirrorText(renderEntry(loc.entry));
@@ -242,12 +278,12 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         const statusEdited = touched && parsed.status !== undefined && parsed.status !== current.status;
         const moved = statusEdited ? undefined : movedTo(folder, parsed.status);
         if (moved === "unsupported") {
-          report.errors.push({ file: rel, message: `moved into ${folder}/: a move into approved/ (approve) or archived/ (reject, archive) is applied, not this one; put it back, or run \`cairn mirror\`` });
+          report.errors.push({ file: rel, message: `moved into ${folder}/: a move into approved/ (approve) or archived/ (reject, archive) is applied, not this one; put it back, or run \`cairn mirror --force\`` });
           continue;
         }
         if (moved && (matchesDb || !touched)) {
           if (!parsed.updated_at || parsed.updated_at < loc.entry.updated_at) {
-            report.conflicts.push({ handle: loc.entry.handle, file: rel, reason: `moved to ${folder}/, but the database changed at ${loc.entry.updated_at}, after this file was written; run \`cairn mirror\` and move it again` });
+            report.conflicts.push({ handle: loc.entry.handle, file: rel, reason: `moved to ${folder}/, but the database changed at ${loc.entry.updated_at}, after this file was written; run \`cairn mirror --force\` and move it again` });
             continue;
           }
           await settled(loc.entry.id, [], await applyStatus(s, loc.entry, moved, actor));
@@ -265,7 +301,7 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
           report.conflicts.push({
             handle: loc.entry.handle,
             file: rel,
-            reason: `the database changed at ${loc.entry.updated_at}, after this file was written (${parsed.updated_at ?? "no updated_at"}); merge by hand, then \`cairn mirror\``,
+            reason: `the database changed at ${loc.entry.updated_at}, after this file was written (${parsed.updated_at ?? "no updated_at"}); merge by hand, then \`cairn mirror --force\``,
           });
           continue;
         }

@@ -503,3 +503,45 @@ test("with the mirror on, an edited draft file is not deleted when the lesson is
     await env.close();
   }
 });
+
+test("`cairn mirror` (rebuild) keeps a person's edits and moves not yet pulled, and says so; --force overwrites them", async () => {
+  const env = await openEnv();
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const edited = await env.human.add({ ...AUTH_STRUCTURED });
+    const moved = await env.human.add({ lesson: "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale and builds fail." });
+    const untouched = await env.human.add({ lesson: "Pin the Postgres major version in docker-compose so local and CI databases behave the same." });
+    await env.human.rebuildMirror();
+    const editedFile = fileFor(dir, edited.handle!);
+    fs.writeFileSync(editedFile, fs.readFileSync(editedFile, "utf8").replace("title: Null check required at auth token boundaries", "title: Edited in Obsidian"));
+    // Dragged from candidates/ into approved/ to approve it, in Obsidian.
+    const movedFrom = fileFor(dir, moved.handle!);
+    const movedTo = path.join(dir, "approved", path.basename(movedFrom));
+    fs.mkdirSync(path.dirname(movedTo), { recursive: true });
+    fs.renameSync(movedFrom, movedTo);
+    // The untouched lesson changes in the database meanwhile: its file is rewritten as before.
+    await env.human.edit(untouched.id!, { title: "Pin the Postgres major version" });
+
+    const r = await env.human.rebuildMirror();
+    assert.match(fs.readFileSync(editedFile, "utf8"), /title: Edited in Obsidian/, "the edit is still in the file");
+    assert.ok(fs.existsSync(movedTo), "the move is still there");
+    assert.ok(!fs.existsSync(movedFrom), "and no second copy of the moved lesson is written beside it");
+    assert.deepEqual(r.kept.map((k) => [path.basename(k.file), k.reason]).sort(), [[path.basename(editedFile), "edited"], [path.basename(movedTo), "moved"]].sort());
+    assert.match(fs.readFileSync(fileFor(dir, untouched.handle!), "utf8"), /title: Pin the Postgres major version/);
+
+    // Pulled, both are applied: nothing was lost to the rebuild.
+    const pulled = await env.human.pullMirror();
+    assert.deepEqual(pulled.errors, []);
+    assert.equal((await env.human.get(edited.id!)).title, "Edited in Obsidian");
+    assert.equal((await env.human.get(moved.id!)).lifecycle.status, "established");
+
+    // A person who means to throw an edit away says so.
+    const again = fileFor(dir, edited.handle!);
+    fs.writeFileSync(again, fs.readFileSync(again, "utf8").replace("title: Edited in Obsidian", "title: A draft edit to discard"));
+    const forced = await env.human.rebuildMirror({ force: true });
+    assert.deepEqual(forced.kept, []);
+    assert.match(fs.readFileSync(fileFor(dir, edited.handle!), "utf8"), /title: Edited in Obsidian/);
+  } finally {
+    await env.close();
+  }
+});

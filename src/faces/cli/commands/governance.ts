@@ -264,18 +264,21 @@ export function registerGovernanceCommands(program: Command): void {
     .command("mirror")
     .description("rebuild the Markdown mirror (governance.mirror.dir), or --pull edits made in it back into the database")
     .option("--pull", "apply edits made in the Markdown files (validated; conflicts with newer database versions are reported, not applied)")
+    .option("--force", "rebuild over files holding edits or moves not yet pulled (they are kept and listed otherwise)")
     .addHelpText(
       "after",
       "\nFolders: approved/ (established, promoted), candidates/, drafts/, archived/ (archived, superseded, quarantined).\n" +
-        "Exit codes with --pull: 0 applied or nothing to do, 2 a file was invalid, 4 a conflict.\n\nExamples:\n  $ cairn mirror\n  $ cairn mirror --pull --json",
+        "A rebuild leaves a file you edited or moved and have not pulled as it is, and lists it; --force overwrites it.\n" +
+        "Exit codes with --pull: 0 applied or nothing to do, 2 a file was invalid, 4 a conflict.\n\nExamples:\n  $ cairn mirror\n  $ cairn mirror --pull --json\n  $ cairn mirror --force",
     )
     .action(
-      action(async (inv, flags: { pull?: boolean }) =>
+      action(async (inv, flags: { pull?: boolean; force?: boolean }) =>
         withCairn(inv, async (cairn) => {
           if (!flags.pull) {
-            const r = await cairn.rebuildMirror();
+            const r = await cairn.rebuildMirror({ force: Boolean(flags.force) });
             if (inv.out.json) return inv.out.print(r);
-            inv.out.line(`mirror ${r.dir}: ${r.written} written, ${r.unchanged} unchanged, ${r.removed} removed`);
+            for (const k of r.kept) inv.out.warn(`kept ${k.file}: ${k.reason} and not pulled yet (cairn mirror --pull applies it; --force overwrites it)`);
+            inv.out.line(`mirror ${r.dir}: ${r.written} written, ${r.unchanged} unchanged, ${r.removed} removed${r.kept.length ? `, ${r.kept.length} kept` : ""}`);
             return EXIT.OK;
           }
           const r = await cairn.pullMirror();
