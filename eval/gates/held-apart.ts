@@ -9,7 +9,9 @@ import { files } from "./checkout.js";
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
  *   [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>]
- *   [--tensor-trust <checkout>] [--list] [--json]
+ *   [--tensor-trust <checkout>] [--list] [--list-all] [--json]
+ * `--list-all` prints every refused bullet of the two development collections (copilot, cursorrules) as
+ * codes, file and bullet, tab-separated; the held-out continuedev collection is never listed.
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -62,9 +64,9 @@ const IMPERATIVE =
  * another), `all` every one. Many are generic ("Write clean code"), which the gate refuses on purpose:
  * `--list` prints the refused, to read.
  */
-function codingRules(checkout: string, under: string, suffix: RegExp, refused: string[]): Record<string, Rate> {
+function codingRules(checkout: string, under: string, suffix: RegExp, refused: string[], every?: string[]): Record<string, Rate> {
   const rates = { sample: { caught: 0, total: 0 }, all: { caught: 0, total: 0 } };
-  for (const { text } of files(checkout, under, "").filter((f) => suffix.test(f.name))) {
+  for (const { name, text } of files(checkout, under, "").filter((f) => suffix.test(f.name))) {
     const bullets = [...text.matchAll(/^\s*[-*]\s+(.{20,240})$/gm)]
       .map((m) => m[1]!.replace(/\*\*/g, "").trim())
       .filter((b) => IMPERATIVE.test(b) && !b.includes("|"));
@@ -77,6 +79,7 @@ function codingRules(checkout: string, under: string, suffix: RegExp, refused: s
         if (accepted) r.caught++;
       }
       if (!accepted && i < 2) refused.push(`${g.issues.filter((x) => x.severity !== "warn").map((x) => x.code).join(",")}: ${b}`);
+      if (!accepted && every) every.push(`${g.issues.filter((x) => x.severity !== "warn").map((x) => x.code).join(",")}\t${name}\t${b}`);
     }
   }
   return rates;
@@ -194,19 +197,22 @@ if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !cont
   process.exit(2);
 }
 const refused: string[] = [];
+// Every refusal of the development collections, for --list-all; undefined keeps the held-out one unlisted.
+const everyRefused: string[] | undefined = args.includes("--list-all") ? [] : undefined;
 const missed: string[] = [];
 const report = {
   ...(trufflehogDir ? { trufflehog: trufflehog(trufflehogDir) } : {}),
   ...(noseyparkerDir ? { noseyparker: noseyparker(noseyparkerDir) } : {}),
   // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
-  ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused) } : {}),
-  ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused) } : {}),
+  ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused, everyRefused) } : {}),
+  ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused, everyRefused) } : {}),
   // continuedev/awesome-rules' rule files: held out from tuning the vagueness gate (measured before and after, its refusals not read).
   ...(continueDir ? { "continue rules accepted": codingRules(continueDir, "rules", /\.md$/, refused) } : {}),
   ...(giskardDir || promptmapDir || garakDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir, garakDir) } : {}),
   ...(tensorTrustDir ? { "tensor trust attacks": tensorTrust(tensorTrustDir, missed) } : {}),
 };
-if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed } : {}) }, null, 2));
+if (everyRefused) for (const line of everyRefused) console.log(line);
+else if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed } : {}) }, null, 2));
 else {
   for (const [corpus, rates] of Object.entries(report)) {
     for (const [name, r] of Object.entries(rates)) console.log(`${corpus} ${name}: ${r.caught}/${r.total}`);
