@@ -201,6 +201,13 @@ const STANDARDS = new Set(
   "wcag aria nist owasp iso rfc gdpr hipaa pci fips cve cwe sast dast sbom soc2 ietf w3c ecma iec ieee posix semver utc iana".split(" "),
 );
 
+// Acronyms of the trade that no package list holds, or that are also English words and so read as shouted ones
+// ("RAG", "GNU"): counted in capitals only, as the standards are. Metrics (RMSE, ROC AUC), AI and data work (RAG,
+// NLP, OCR, ETL), and systems (GNU, ABI, FFI, IPC, RPC, CRUD, REPL, AOT).
+const TECH_ACRONYMS = new Set(
+  "rag nlp ocr etl elt rmse mse mae mape auc roc gnu abi ffi ipc rpc crud repl aot".split(" "),
+);
+
 // A mixed-case name: JSDoc, GraphQL, iOS. (Plain acronyms count when known, or when written as a name: below.)
 const MIXED_CASE = /\b[A-Z]{2,}[a-z]+[A-Za-z]*\b|\b[a-z]+[A-Z][A-Za-z]*\b/;
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,5}(?=s?\b)/g;
@@ -302,7 +309,7 @@ function namesATool(text: string): boolean {
   if (!titleCase && MIXED_CASE.test(text)) return true;
   for (const m of text.matchAll(ACRONYM)) {
     const a = m[0].toLowerCase();
-    if (STANDARDS.has(a) || DOMAIN_WORDS.has(a) || names.has(a)) return true;
+    if (STANDARDS.has(a) || TECH_ACRONYMS.has(a) || DOMAIN_WORDS.has(a) || names.has(a)) return true;
   }
   if (namesAnAcronym(text)) return true;
   if (!titleCase && namesAProductBeforeItsNoun(text)) return true;

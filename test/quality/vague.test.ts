@@ -155,6 +155,22 @@ test("an acronym used as a rule's object or subject names a thing: \"Optimize fo
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a technical acronym that is also an English word, or listed as a metric, names a thing in capitals: \"a RAG pattern\", \"GNU Make\", \"RMSE, ROC AUC\"", () => {
+  // Each shape was refused as vague (awesome-copilot and awesome-cursorrules bullets): RAG and GNU read as the
+  // shouted words "rag" and "gnu", and metrics listed with commas stand before no noun.
+  for (const text of [
+    "Use a RAG pattern to bring long documents into context instead of pasting them.",
+    "Avoid GNU Make extensions when the Makefile must run under BSD make.",
+    "Report regression models by RMSE, and classifiers by ROC AUC.",
+    "Score the forecasts with MAE and MAPE, not accuracy.",
+    "Keep ETL jobs idempotent so a rerun is safe.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // In lower case they are the English words; a truly vague rule stays refused.
+  for (const text of ["Wipe the bench with a rag first", "Write clean code.", "Follow best practices.", "Do it NOW and then stop"]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("an acronym given with its words in lower case or after it is specific: \"the one-definition rule (ODR)\", \"RAII (Resource Acquisition Is Initialization)\"", () => {
   // Each was refused as vague: only capitalised words before the acronym counted as its spelling.
   for (const text of [
