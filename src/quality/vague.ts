@@ -456,11 +456,28 @@ function wishesOnlyForQuality(text: string): boolean {
   return QUALITY_WISH.test(text) || PRINCIPLE_TO_FOLLOW.test(text);
 }
 
+// Where one clause of a rule ends and another begins: a semicolon, a colon, a dash, a parenthesis, or a comma before
+// a participle ("…, favoring composition over deep inheritance chains"). A plain comma is not one: "Use proper padding,
+// margins and borders" wishes for all three.
+const CLAUSE_BREAK = /[;:()\u2013\u2014]|\s-\s|,\s+(?=[a-z]+ing\b)/;
+
+/**
+ * A term of the trade in plain words named in a clause that wishes for no quality: "Keep recipes readable; break long
+ * commands with backslash continuations" names what to do in its second clause, which a wish in the first
+ * ("readable") no longer hides. The clauses are cut only when the whole rule holds both a term and a wish.
+ */
+function namesAPlainTermWithoutWish(text: string): boolean {
+  if (!PLAIN_WORD_PHRASES.test(text) && !SOLID.test(text)) return false;
+  if (!wishesOnlyForQuality(text)) return true;
+  if (!CLAUSE_BREAK.test(text)) return false;
+  return text.split(CLAUSE_BREAK).some((c) => (PLAIN_WORD_PHRASES.test(c) || SOLID.test(c)) && !wishesOnlyForQuality(c));
+}
+
 function namesAThing(text: string): boolean {
   if (TECH_PATTERNS.some((re) => re.test(text)) || TECH_PHRASES.test(text) || FRAMEWORK_ATTRIBUTE.test(text)) return true;
   if (wordForms(text).some((w) => DOMAIN_WORDS.has(w))) return true;
   // After the word look-ups, which settle most texts for less, and before the dearer tool names.
-  if ((PLAIN_WORD_PHRASES.test(text) || SOLID.test(text)) && !wishesOnlyForQuality(text)) return true;
+  if (namesAPlainTermWithoutWish(text)) return true;
   return namesATool(text);
 }
 

@@ -583,9 +583,17 @@ test("a term of the trade in plain words with only praise or hedging around it i
     "Use proper status codes.",
     "Follow SOLID principles.",
     "Follow the single responsibility principle.",
+    "Use proper padding, margins and borders.",
+    "Keep notebooks clean and readable; make things nice.",
+    "Write clean code.",
+    "Follow best practices.",
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
   // The same terms with something to do: still specific.
   for (const text of [
+    // A wish in one clause and the term with what to do in another: refused as vague before.
+    "Keep recipes readable; break long commands across lines with backslash continuations",
+    "Treat gaps in the data appropriately (imputation or removal)",
+    "Design proper type families, favoring composition over deep inheritance chains",
     "Keep controllers thin",
     "Show data labels only when the bars are wide enough",
     "Keep timestamps with their time zone",
