@@ -296,6 +296,46 @@ function namesAProductBeforeItsNoun(text: string): boolean {
   return false;
 }
 
+// A product the rule has one use: two or three capitalised words right after the rule's opening verb of using, with
+// the sentence going on in lower case ("Use Scheduled Apex for recurring operations", "Leverage Quarkus Dev Mode for
+// faster development cycles"). Only after such a verb: "Ask Nicky Smith about the plan" names a person.
+const USED_PRODUCT =
+  /^\W*(?:[Uu]se|[Pp]refer|[Ll]everage|[Uu]tili[sz]e|[Aa]dopt|[Ff]avou?r|[Ee]nable|[Cc]hoose)\s+(?:the\s+)?([A-Z][A-Za-z0-9]*(?:\s+[A-Z][A-Za-z0-9]*){1,2})(?=\s+[a-z])/;
+// Capitalised for stress, or a title's words, not a name: "Use Clear Names for everything", "Use Common Sense".
+const STRESSED_WORDS = new Set("clear common sense best judgment judgement descriptive meaningful good great nice proper right".split(" "));
+
+/**
+ * Written in Title Case ("Use Meaningful and Descriptive Names"): half or more of the words that open no sentence are
+ * capitalised, three at least. Unlike namesATool's count, the rule's opening word is left out: "Use Queueable Apex for
+ * …" is a sentence naming a product.
+ */
+function isTitleCase(text: string): boolean {
+  let words = 0;
+  let capitalised = 0;
+  let sentenceStart = true;
+  for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[.!?:;]/g)) {
+    if (/^[.!?:;]$/.test(m[0])) {
+      sentenceStart = true;
+      continue;
+    }
+    if (!sentenceStart) {
+      words++;
+      if (/^[A-Z]/.test(m[0])) capitalised++;
+    }
+    sentenceStart = false;
+  }
+  return capitalised >= 3 && capitalised / words >= 0.5;
+}
+
+function namesAUsedProduct(text: string): boolean {
+  const run = USED_PRODUCT.exec(text)?.[1];
+  // "Use Fail Fast principle" only names a principle to follow, as "Follow SOLID principles" does.
+  if (!run || PRINCIPLE_TO_FOLLOW.test(text)) return false;
+  const words = run.split(/\s+/).map((w) => w.toLowerCase());
+  if (words.some((w) => FUNCTION_WORDS.has(w) || PRAISE_WORDS.has(w) || STRESSED_WORDS.has(w) || QUALITY_WISH.test(w))) return false;
+  return !isTitleCase(text);
+}
+
 /**
  * A lesson that names a tool, library, framework or standard is specific: "Run Ruff before
  * committing", "Use Pydantic models", "Meet WCAG AA contrast". Package names that are also English
@@ -313,6 +353,7 @@ function namesATool(text: string): boolean {
   }
   if (namesAnAcronym(text)) return true;
   if (!titleCase && namesAProductBeforeItsNoun(text)) return true;
+  if (namesAUsedProduct(text)) return true;
   let sentenceStart = true;
   for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[.!?:;]/g)) {
     const w = m[0];

@@ -332,6 +332,32 @@ test("a product no list knows, named before its noun mid-sentence, is specific: 
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a product of two or three capitalised words, used by the rule, is specific: \"Use Scheduled Apex for recurring jobs\", \"Leverage Quarkus Dev Mode\"", () => {
+  // Each shape was refused as vague (awesome-copilot bullets): the product's words are in no list, and a short rule
+  // with three capitals in six words read as Title Case.
+  for (const text of [
+    "Use Scheduled Apex for nightly recalculations.",
+    "Use Queueable Apex when one job has to start the next.",
+    "Leverage Quarkus Dev Mode for quick reloads while coding.",
+    "Use Copilot Chat for changes that span several files.",
+    "Prefer Entity Value Resolvers over lookups written by hand.",
+    "Use Power Fx syntax for formulas.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Look-alikes naming nothing: words capitalised for stress or as a title, a person asked, and truly vague rules.
+  for (const text of [
+    "Use Clear Names for everything",
+    "Use Common Sense when in doubt",
+    "Use Meaningful Names",
+    "Use Your Best Judgment here",
+    "Use Proper Error Handling",
+    "Use Least Astonishment principle",
+    "Ask Nicky Smith about the plan",
+    "Follow the User's intent PRECISELY",
+    "Write clean code.",
+    "Follow best practices.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("a rule naming a visual property of a design is specific: \"Give borders or shadows to cards, never both\"", () => {
   // Each shape was refused as vague: the properties are plain words (gradient, radius, padding, line height).
   for (const text of [
