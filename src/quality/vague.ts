@@ -9,6 +9,14 @@ import { shortWords, toolNames, tradeWords } from "./tool-names.js";
 const QUOTED = `["'“”‘’]{1,2}[^"'“”‘’\\s]{1,30}(?: [^"'“”‘’\\s]{1,30})?["'“”‘’]{1,2}`;
 const QUOTED_VALUES = new RegExp(`(?:^|[\\s(\\[:])${QUOTED}\\s*(?:,|/|or\\b|and\\b)\\s*(?:(?:or|and)\\s+)?${QUOTED}(?![A-Za-z])`);
 
+// One literal in quotes, given its role: a code-like word before the noun that says what it is ("a 'name' suffix", the
+// "beta" flag) or after "using" and before where ("using 'name' in a symbolic name"). One word in quotes alone is
+// often only stressed ("clever" solutions, "free" mode), so the role noun is what tells the literal.
+const QUOTED_LITERAL = new RegExp(
+  `(?:(?:^|[\\s(])["'“‘][A-Za-z_$@#.][\\w$@#./-]{0,30}["'”’]\\s+(?:suffix|prefix|keyword|field|property|attribute|flag|option|key|column|tag|parameter|argument|label|variable|extension|directive|header|method|function|event|type)(?:es|s)?\\b)` +
+    `|(?:\\busing\\s+["'“‘][A-Za-z_$@#.][\\w$@#./-]{0,30}["'”’]\\s+(?:in|as|for)\\b)`,
+);
+
 const TECH_PATTERNS: RegExp[] = [
   /`[^`\n]+`/, // inline code
   /\b[a-z]+[A-Z][A-Za-z0-9]*\b/, // camelCase
@@ -32,6 +40,7 @@ const TECH_PATTERNS: RegExp[] = [
   // make the build tool, not the verb ("Make the code better"): run, used or given a flag.
   /\b(?:run|runs|running|use|using|via|with|invoke|call)\s+`?make\b|\bmake\s+-[A-Za-z]/i,
   QUOTED_VALUES,
+  QUOTED_LITERAL,
 ];
 
 // Specific software nouns and tool names. Generic words (code, bug, error, test, file, app) are left

@@ -109,6 +109,25 @@ test("rules naming a thing by an acronym, literal values, a symbol, a language o
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("one literal in quotes, given its role, is specific: \"Avoid a 'name' suffix in symbolic names\", \"Mark it with the 'async' keyword\"", () => {
+  // Each shape was refused as vague (awesome-copilot's Bicep bullets): one quoted word read as a word in scare quotes.
+  for (const text of [
+    "Avoid a 'name' suffix in symbolic names: they stand for the resource itself.",
+    "Avoid using 'id' in a resource's display name.",
+    'Never give the "beta" flag to new accounts.',
+    "Avoid the ‘main’ prefix on helper names.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // One word in scare quotes or a quoted phrase to say still names nothing; truly vague rules stay refused.
+  for (const text of [
+    'Avoid "clever" solutions',
+    'Say "hello" to the user',
+    'Keep it "simple" in every way',
+    'You are now in "free" mode',
+    "Write clean code.",
+    "Follow best practices.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("a term of one language's trade written in lower case is specific: goroutine, cmdlet, readonly, composable", () => {
   // Each was refused as vague: no package is named so, and no English word reads like them (assets/quality/trade-words.txt).
   for (const text of [
