@@ -170,6 +170,12 @@ const DATA_KIND_PHRASES =
 const TESTING_PHRASES =
   /\b(?:fuzz(?:ing|ers?|ed)?|(?:differential|mutation|metamorphic|snapshot|contract|chaos|load|soak) testing|visual regression(?: tests?| testing)?|hardware[- ]in[- ]the[- ]loop|static analy(?:sis|zers?|sers?)|test impact analysis)\b/i;
 
+// Mechanisms of one framework, in its own plain words: Vue's watchers and computed values, the autowiring of Spring and
+// Symfony, Durable Functions' orchestrators, Salesforce's scratch orgs and bulkified code ("Prefer computed values
+// over watchers"). "computed" alone and "wiring" are everyday words.
+const FRAMEWORK_PHRASES =
+  /\b(?:watchers?|computed (?:values?|properties|property|refs?)|autowir(?:e|es|ed|ing)|auto-?configurations?|orchestrators?|orchestrator functions?|scratch orgs?|bulkif(?:y|ies|ied|ying|ication))\b/i;
+
 // Design principles by their names, as the Law of Demeter (TECH_PHRASES) is: single responsibility, open/closed,
 // least astonishment, fail fast, don't repeat yourself, premature optimisation, C++'s rule of zero, three or five
 // ("Fail fast on bad input at the boundary"); SOLID in capitals only ("Stay solid under pressure" names nothing).
@@ -197,7 +203,7 @@ const PLAIN_WORD_PHRASES = new RegExp(
   [
     ACCESSIBILITY_PHRASES, SYSTEMS_PHRASES, CONSTRUCT_PHRASES, DATA_SCIENCE_PHRASES, DEPLOYMENT_PHRASES, VISUAL_PHRASES,
     SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES, PRINCIPLE_PHRASES,
-    WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES, TESTING_PHRASES,
+    WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES, TESTING_PHRASES, FRAMEWORK_PHRASES,
   ].map((re) => re.source).join("|"),
   "i",
 );

@@ -611,6 +611,23 @@ test("a rule naming a testing technique, a kind of chart, emoji, cryptography or
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule naming a mechanism of a framework in plain words is specific: \"Prefer computed values over watchers\", \"Use autowiring\"", () => {
+  // Each shape was refused as vague (awesome-copilot and awesome-cursorrules bullets): the mechanism is a framework's
+  // own plain word — Vue's watchers and computed values, Spring's and Symfony's autowiring, Durable Functions'
+  // orchestrators, Salesforce's scratch orgs and bulkified code.
+  for (const text of [
+    "Prefer computed values over watchers to derive one value from another.",
+    "Rely on autowiring instead of wiring services by hand.",
+    "Keep orchestrators deterministic; let activities talk to the outside world.",
+    "Give each feature its own scratch org for review.",
+    "Bulkify every trigger so that it handles many records at once.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // A wish for quality alone around them, and truly vague rules, stay refused.
+  for (const text of ["Implement proper watchers", "Use autowiring wisely.", "Write clean code.", "Follow best practices."]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
 test("a term of the trade in plain words with only praise or hedging around it is still generic: \"Use meaningful identifiers\", \"Keep controllers clean\"", () => {
   // The plain-word phrases are the weakest evidence of a specific rule: a wish for quality about such a
   // thing says nothing to do differently, as "Use meaningful variable names" (eval/gates' generic) does not.
