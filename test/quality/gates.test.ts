@@ -228,6 +228,21 @@ test("one long hyphen-joined line stays linear in the vagueness layer: hex runs 
   }
 });
 
+test("long runs of the shapes the vagueness layer's clause, literal and product rules look for stay linear: wishes cut by clauses, quoted literals, emoji, capitalised runs", () => {
+  const shapes: Array<[string, (n: number) => string]> = [
+    ["a wish and a term in clauses", (n) => "keep it readable; use proper padding, using ".repeat(n / 44)],
+    ["quoted words before a role noun", (n) => "'a' 'b' suffix using 'c' ".repeat(n / 25)],
+    ["emoji before where", (n) => "emoji in a b emojis within ".repeat(n / 27)],
+    ["a long capitalised run after a verb of using", (n) => `Use ${"Ab ".repeat(n / 3)}x`],
+  ];
+  for (const [name, make] of shapes) {
+    const small = make(25_000);
+    const large = make(100_000);
+    const ratio = growth(() => validateLessonText(small), () => validateLessonText(large), { calls: 1, batches: 3 });
+    assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
+  }
+});
+
 test("a line of marks stays linear in the fake-end-of-input rule: hyphens, underscores, asterisks, '>', mixed", () => {
   // Its lead-in was split between two runs of marks in every way: a line of "-" took 25 s at 100 KB, 1.7 s at 25 KB.
   // 10 and 40 KB here, so that the old code fails in seconds rather than minutes.
