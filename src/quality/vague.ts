@@ -317,7 +317,10 @@ function namesAProductBeforeItsNoun(text: string): boolean {
 const USED_PRODUCT =
   /^\W*(?:[Uu]se|[Pp]refer|[Ll]everage|[Uu]tili[sz]e|[Aa]dopt|[Ff]avou?r|[Ee]nable|[Cc]hoose)\s+(?:the\s+)?([A-Z][A-Za-z0-9]*(?:\s+[A-Z][A-Za-z0-9]*){1,2})(?=\s+[a-z])/;
 // Capitalised for stress, or a title's words, not a name: "Use Clear Names for everything", "Use Common Sense".
-const STRESSED_WORDS = new Set("clear common sense best judgment judgement descriptive meaningful good great nice proper right".split(" "));
+// Words that name no product: "Leverage Team Knowledge to decide", "Use Existing Patterns in the codebase".
+const STRESSED_WORDS = new Set(
+  "clear common sense best judgment judgement descriptive meaningful good great nice proper right existing team shared standard appropriate relevant small clean established known official recommended helpful useful smart safe sensible reasonable available current new same".split(" "),
+);
 
 /**
  * Written in Title Case ("Use Meaningful and Descriptive Names"): half or more of the words that open no sentence are

@@ -371,6 +371,8 @@ test("a product of two or three capitalised words, used by the rule, is specific
     "Use Proper Error Handling",
     "Use Least Astonishment principle",
     "Ask Nicky Smith about the plan",
+    "Leverage Team Knowledge to decide.",
+    "Leverage Existing Patterns in the codebase.",
     "Follow the User's intent PRECISELY",
     "Write clean code.",
     "Follow best practices.",
