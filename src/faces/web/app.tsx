@@ -106,6 +106,8 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     const s = c.get("session") as Session | undefined;
     const flash = s ? flashes.get(s) : undefined;
     if (s && flash) flashes.delete(s);
+    // A damaged file reads as an empty tier: a signed-in person is told which file and how to repair it, as the CLI says on stderr.
+    const damage = s ? cairn.damagedTiers().map((d) => d.message) : [];
     return {
       title,
       ...(nav ? { nav } : {}),
@@ -113,6 +115,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
       project: cairn.project.name,
       ...(s ? { actor: s.actor, csrf: s.csrf } : {}),
       ...(flash ? { flash } : {}),
+      ...(damage.length ? { damage } : {}),
     };
   };
   const say = (c: Context<Env>, kind: "ok" | "error", text: string) => flashes.set(c.get("session"), { kind, text: text.slice(0, 600) });

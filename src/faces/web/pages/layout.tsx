@@ -15,6 +15,8 @@ export interface Frame {
   flash?: { kind: "ok" | "error"; text: string };
   /** Why the page holds less than usual (the team hive unreachable): shown above it until that passes. */
   notice?: string;
+  /** Why a tier is left out (its database file is damaged), with how to repair it: shown on every page while it lasts. */
+  damage?: string[];
 }
 
 const NAV: Array<{ key: NonNullable<Frame["nav"]>; href: string; label: string; key_hint: string }> = [
@@ -96,6 +98,11 @@ export function Layout(props: Frame & { children?: Child }) {
               {props.flash.text}
             </p>
           ) : null}
+          {props.damage?.map((text) => (
+            <p class="flash error" role="alert">
+              {text}
+            </p>
+          ))}
           {props.notice ? (
             <p class="flash error" role="status">
               {props.notice}
