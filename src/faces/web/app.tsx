@@ -245,7 +245,13 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
       const current = e.code === "CONFLICT" ? await cairn.get(entry.id) : entry;
       const shownBasis = e.code === "CONFLICT" ? editBasis(current) : (basis ?? "");
       const status = statusOf(e);
-      return render(c, <EditPage frame={frame(c, `Edit ${current.handle}`, "lessons")} entry={current} values={values} basis={shownBasis} back={back} errors={errors} maxBytes={MAX_BODY} />, status === 404 || status === 409 ? status : 422);
+      const page = (
+        <EditPage
+          frame={frame(c, `Edit ${current.handle}`, "lessons")} entry={current} values={values} basis={shownBasis} back={back} errors={errors} maxBytes={MAX_BODY}
+          {...(e.code === "CONFLICT" ? { current: editValuesOf(current) } : {})}
+        />
+      );
+      return render(c, page, status === 404 || status === 409 ? status : 422);
     }
   });
 

@@ -259,7 +259,48 @@ function Choice(props: { name: keyof EditValues; label: string; v: EditValues; o
 }
 
 /** `basis`: the version the form was opened on (governance/edit-basis.ts), sent back so a save over someone else's change is caught. */
-export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues; basis: string; back: string; errors: string[]; maxBytes: number }) {
+/** The edit form's fields as a person reads their names, in the form's order. */
+const FIELD_LABELS: ReadonlyArray<[keyof EditValues, string]> = [
+  ["title", "Title"], ["lesson", "Lesson"], ["why", "Why it matters"], ["category", "Category"], ["root_cause", "Root cause"], ["tags", "Tags"],
+  ["rule", "Prevention rule"], ["detection_pattern", "Detection pattern"], ["guardrail", "Suggested guardrail"], ["file_globs", "File globs"],
+  ["tech_stack", "Tech stack"], ["projects", "Projects"], ["enforcement", "Enforcement"],
+];
+
+/**
+ * After a refused save over someone else's change: the stored version's fields that differ from the form,
+ * side by side, so saving again is a choice made seeing what it replaces (the form keeps what was typed).
+ */
+function ChangedSince(props: { current: EditValues; yours: EditValues }) {
+  const differ = FIELD_LABELS.filter(([k]) => props.current[k].trim() !== props.yours[k].trim());
+  if (!differ.length) return null;
+  return (
+    <section class="conflict" aria-labelledby="conflict-title">
+      <h2 id="conflict-title">The current version, where it differs from your form</h2>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Saved now</th>
+              <th scope="col">Your form (not saved)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {differ.map(([k, label]) => (
+              <tr>
+                <th scope="row">{label}</th>
+                <td class="lesson-text">{props.current[k] || "(empty)"}</td>
+                <td class="lesson-text">{props.yours[k] || "(empty)"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues; basis: string; back: string; errors: string[]; maxBytes: number; current?: EditValues }) {
   const e = props.entry;
   const v = props.values;
   return (
@@ -277,6 +318,7 @@ export function EditPage(props: { frame: Frame; entry: Entry; values: EditValues
           </ul>
         </div>
       ) : null}
+      {props.current ? <ChangedSince current={props.current} yours={v} /> : null}
       <ActionForm action={`/lessons/${encodeURIComponent(e.id)}/edit`} csrf={props.frame.csrf ?? ""} class="edit" maxBytes={props.maxBytes}>
         <input type="hidden" name="back" value={props.back} />
         <input type="hidden" name="basis" value={props.basis} />
