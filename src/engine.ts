@@ -20,7 +20,7 @@ import type { Dashboard } from "./governance/dashboard.js";
 import type { EntryLinks } from "./core/entry-links.js";
 import type { LessonDetail } from "./governance/lesson-detail.js";
 import type { Neighbour, ReviewQueue } from "./governance/queue.js";
-import { approveEntries, approveEntry, rejectEntry, type ApprovalResult } from "./governance/approval.js";
+import { approveEntries, approveEntry, rejectEntry, type ApprovalResult, type DecisionOptions } from "./governance/approval.js";
 import type { EditOptions, EditResult } from "./governance/edit.js";
 import type { GuardrailProposal } from "./governance/guardrail.js";
 import type { GovernanceMetrics } from "./governance/metrics.js";
@@ -640,9 +640,9 @@ export class Cairn {
     return supersedeEntry(this.services, oldRef, newRef, actor);
   }
 
-  /** A person approves a lesson: established, approved_by/at recorded, what it supersedes retired. Agents get FORBIDDEN. */
-  approve(ref: string, actor = this.actor): Promise<ApprovalResult> {
-    return approveEntry(this.services, ref, actor);
+  /** A person approves a lesson: established, approved_by/at recorded, what it supersedes retired. Agents get FORBIDDEN. `opts.seen` refuses a version changed since the person read it. */
+  approve(ref: string, actor = this.actor, opts: DecisionOptions = {}): Promise<ApprovalResult> {
+    return approveEntry(this.services, ref, actor, opts);
   }
 
   /** Approves every lesson named, or none: each is found and checked before the first is approved. */
@@ -650,9 +650,9 @@ export class Cairn {
     return approveEntries(this.services, refs, actor);
   }
 
-  /** A person rejects a draft (or candidate): archived with the reason, counted in the approval rate. */
-  reject(ref: string, reason?: string, actor = this.actor): Promise<Entry> {
-    return rejectEntry(this.services, ref, reason, actor);
+  /** A person rejects a draft (or candidate): archived with the reason, counted in the approval rate. `opts.seen` as for approve. */
+  reject(ref: string, reason?: string, actor = this.actor, opts: DecisionOptions = {}): Promise<Entry> {
+    return rejectEntry(this.services, ref, reason, actor, opts);
   }
 
   /** A person edits a lesson's fields (those named replace the current ones), through the write gates; `opts.basis` refuses a save over a change made since. */

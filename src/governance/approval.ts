@@ -4,6 +4,12 @@ import { CairnError } from "../errors.js";
 import { locate, ORIGIN_SUPERSEDED, QUARANTINE_REQUEST, supersedeEntry } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
+import { assertSeen } from "./edit-basis.js";
+
+export interface DecisionOptions {
+  /** reviewBasis() of the lesson as the person's page showed it: a decision on a version changed since is refused. */
+  seen?: string;
+}
 
 export interface ApprovalResult {
   entry: Entry;
@@ -20,10 +26,11 @@ const LIVE_TARGET: readonly Status[] = ["draft", "candidate", "established", "pr
 /** Flags a person's approval answers: agents' quarantine requests, and a hive lesson's origin-superseded note (keep it). */
 const settledByApproval = (f: string) => f.startsWith(QUARANTINE_REQUEST) || f.startsWith(ORIGIN_SUPERSEDED);
 
-export async function approveEntry(s: Services, ref: string, actor: string): Promise<ApprovalResult> {
+export async function approveEntry(s: Services, ref: string, actor: string, opts: DecisionOptions = {}): Promise<ApprovalResult> {
   assertHuman(actor, "approve a lesson");
   const loc = await locate(s, ref);
   const e = loc.entry;
+  assertSeen(e, opts.seen);
   if (!APPROVABLE.includes(e.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; restore it before approving.`);
   }
@@ -93,10 +100,11 @@ export async function approveEntries(s: Services, refs: readonly string[], actor
 }
 
 /** A rejected draft is archived (kept for the record and the approval rate), never deleted. */
-export async function rejectEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<Entry> {
+export async function rejectEntry(s: Services, ref: string, reason: string | undefined, actor: string, opts: DecisionOptions = {}): Promise<Entry> {
   assertHuman(actor, "reject a lesson");
   const loc = await locate(s, ref);
   const e = loc.entry;
+  assertSeen(e, opts.seen);
   if (!REJECTABLE.includes(e.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; only drafts and candidates are rejected (use \`cairn archive\` to retire it).`);
   }

@@ -53,6 +53,8 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const commaList = (v: string) => v.split(/[,\n]/).map((x) => x.trim()).filter(Boolean);
 const lineList = (v: string) => v.split("\n").map((x) => x.trim()).filter(Boolean);
 const opt = (v: string) => (v.trim() ? v.trim() : undefined);
+/** The version of a lesson a decision form was shown with (reviewBasis), so a decision on a version changed since is refused. */
+const seenOn = (body: Record<string, unknown>) => (typeof body.seen === "string" && body.seen ? { seen: body.seen } : {});
 
 function statusOf(e: unknown): 400 | 403 | 404 | 409 | 422 | 500 | 503 {
   if (!isCairnError(e)) return 500;
@@ -272,15 +274,15 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
 
   app.post(
     "/lessons/:ref/approve",
-    act(async (_c, ref, _b, actor) => {
-      const r = await cairn.approve(ref, actor);
+    act(async (_c, ref, body, actor) => {
+      const r = await cairn.approve(ref, actor, seenOn(body));
       return r.unchanged ? `${r.entry.handle} was already approved.` : `Approved ${r.entry.handle} (${r.entry.lifecycle.status})${r.superseded ? `, superseding ${r.superseded.handle}` : ""}.`;
     }),
   );
   app.post(
     "/lessons/:ref/reject",
     act(async (_c, ref, body, actor) => {
-      const e = await cairn.reject(ref, str(body.reason), actor);
+      const e = await cairn.reject(ref, str(body.reason), actor, seenOn(body));
       return `Rejected ${e.handle} (archived).`;
     }),
   );

@@ -2,6 +2,7 @@
 import { derivedFromLabel } from "../../../core/derived-from.js";
 import { CATEGORIES, ENFORCEMENTS, ROOT_CAUSES, type Entry, type EntryEvent } from "../../../core/entry.js";
 import { withHandles } from "../../../core/entry-links.js";
+import { reviewBasis } from "../../../governance/edit-basis.js";
 import type { LessonDetail, LinkedEntry, Reach } from "../../../governance/lesson-detail.js";
 import { ActionForm, Layout, type Frame } from "./layout.js";
 import { clip, entryHref, Field, LessonFields, List, num, pct, StatusBadge, Time } from "./parts.js";
@@ -87,6 +88,7 @@ export function LessonPage(props: { frame: Frame; detail: LessonDetail }) {
         {["draft", "candidate"].includes(e.lifecycle.status) || (["established", "promoted"].includes(e.lifecycle.status) && !e.provenance.approved_at) ? (
           <ActionForm action={`/lessons/${id}/approve`} csrf={csrf} class="inline">
             <input type="hidden" name="back" value={`/lessons/${id}`} />
+            <input type="hidden" name="seen" value={reviewBasis(e)} />
             <button type="submit" class="primary">
               Approve
             </button>
@@ -95,6 +97,7 @@ export function LessonPage(props: { frame: Frame; detail: LessonDetail }) {
         {["draft", "candidate"].includes(e.lifecycle.status) ? (
           <ActionForm action={`/lessons/${id}/reject`} csrf={csrf} class="inline">
             <input type="hidden" name="back" value={`/lessons/${id}`} />
+            <input type="hidden" name="seen" value={reviewBasis(e)} />
             <label for="lesson-reject-reason" class="sr-only">
               Reason
             </label>

@@ -1,5 +1,6 @@
 // The review queue: drafts and flagged lessons on the left, the selected one with its nearest neighbours and the actions on the right.
 import type { Entry } from "../../../core/entry.js";
+import { reviewBasis } from "../../../governance/edit-basis.js";
 import type { Neighbour, ReviewItem, ReviewQueue, ReviewReason } from "../../../governance/queue.js";
 import { ActionForm, Layout, type Frame } from "./layout.js";
 import { clip, EntryLink, entryHref, LessonFields, pct, StatusBadge } from "./parts.js";
@@ -46,6 +47,7 @@ function Actions(props: { item: ReviewItem; csrf: string; next?: string }) {
       {approvable(e) ? (
         <ActionForm action={`/lessons/${id}/approve`} csrf={props.csrf} id="approve-form" class="inline">
           <input type="hidden" name="back" value={back} />
+          <input type="hidden" name="seen" value={reviewBasis(e)} />
           <button type="submit" class="primary" aria-keyshortcuts="a">
             {contradiction && e.lifecycle.status !== "draft" ? "Keep both (approve)" : "Approve"} <kbd>a</kbd>
           </button>
@@ -56,6 +58,7 @@ function Actions(props: { item: ReviewItem; csrf: string; next?: string }) {
       </a>
       <ActionForm action={`/lessons/${id}/${rejectable(e) ? "reject" : "archive"}`} csrf={props.csrf} id="reject-form" class="inline reject">
         <input type="hidden" name="back" value={back} />
+        <input type="hidden" name="seen" value={reviewBasis(e)} />
         <label for="reject-reason" class="sr-only">
           Reason
         </label>
