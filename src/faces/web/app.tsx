@@ -13,6 +13,7 @@ import { DashboardPage } from "./pages/dashboard.js";
 import type { Frame } from "./pages/layout.js";
 import { EditPage, editValuesOf, LessonPage, type EditValues } from "./pages/lesson.js";
 import { LessonsPage, type LessonsParams } from "./pages/lessons.js";
+import { keptFields, NotSavedPage } from "./pages/not-saved.js";
 import { ReviewPage } from "./pages/review.js";
 import { cleanName, originGuard, secretMatches, securityHeaders, Sessions, type Session } from "./security.js";
 
@@ -164,14 +165,19 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   // Everything below needs a session; a write also needs the session's CSRF token.
   app.use("*", async (c, next) => {
     const s = sessions.of(c);
+    // A refused form is answered with a page that gives back what was typed: the edit is not lost with the session.
+    const notSaved = async (message: string, status: 401 | 403) => {
+      const body = c.req.method === "POST" ? await c.req.parseBody().catch(() => ({})) : {};
+      return render(c, <NotSavedPage frame={frame(c, "Not saved")} message={message} kept={keptFields(body)} signIn="/login" />, status);
+    };
     if (!s) {
-      if (c.req.method !== "GET" && c.req.method !== "HEAD") return c.text("Sign in first: open the link `cairn ui` printed, or /login.", 401);
+      if (c.req.method !== "GET" && c.req.method !== "HEAD") return notSaved("Sign in first: your session ended (signed out, or `cairn ui` restarted), so nothing was saved. Open the link `cairn ui` printed, or /login.", 401);
       return c.redirect(`/login?next=${encodeURIComponent(c.req.path + (new URL(c.req.url).search || ""))}`, 303);
     }
     if (c.req.method === "POST") {
       const body = await c.req.parseBody();
       const given = c.req.header("x-csrf-token") ?? str(body._csrf);
-      if (!secretMatches(given, s.csrf)) return c.text("Forbidden: missing or stale form token; reload the page and try again.", 403);
+      if (!secretMatches(given, s.csrf)) return notSaved("Forbidden: missing or stale form token (the page was opened before you signed in again); nothing was saved. Reload the page and try again.", 403);
     }
     c.set("session", s);
     await next();
