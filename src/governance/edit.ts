@@ -51,7 +51,8 @@ function changedSince(e: Entry): CairnError {
 export async function editEntry(s: Services, ref: string, fields: LessonFields, actor: string, via: string, opts: EditOptions = {}): Promise<EditResult> {
   assertHuman(actor, "edit a lesson");
   const loc = await locate(s, ref);
-  if (opts.basis && editBasis(loc.entry) !== opts.basis) throw changedSince(loc.entry);
+  // Decided once the edit is known: a form asking for exactly what is stored (the same save sent twice) overwrites nothing.
+  const stale = Boolean(opts.basis && editBasis(loc.entry) !== opts.basis);
   const current = fieldsOfEntry(loc.entry);
   const take = <K extends keyof LessonFields>(k: K): LessonFields[K] => (k in fields ? fields[k] : current[k]);
   // A category named the opencode-swarm way is stored as `cairn add --category` stores it (kind, tags), and said.
@@ -134,6 +135,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   const changed = EDITABLE_FIELDS.filter((k) => !same(next[k], current[k]));
   const warnings = [...(named.note ? [named.note] : []), ...issues.filter((i) => i.severity === "warn").map((i) => i.message)];
   if (changed.length === 0) return { entry: loc.entry, changed: [], warnings };
+  if (stale) throw changedSince(loc.entry);
   const entry = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {

@@ -126,3 +126,22 @@ test("an edit saved over a change someone else made after the form was opened is
     await w.close();
   }
 });
+
+test("the same edit sent twice from one form (a double click on Save): the second finds its values stored and is no conflict", async () => {
+  const w = await world();
+  try {
+    const opened = await (await w.app.request(`/lessons/${w.id}/edit`, { headers: { host: HOST, cookie: w.cookie } })).text();
+    const hidden = Object.fromEntries([...opened.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, decode(m[2]!)]));
+    const typed = "The payments webhook handler must verify the Stripe-Signature header against the raw body before JSON parsing.";
+    const body = new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(editForm(w, { lesson: typed }))), ...hidden, lesson: typed }).toString();
+    const first = await postEdit(w, body);
+    assert.equal(first.status, 303, await first.text());
+    const second = await postEdit(w, body);
+    assert.equal(second.status, 303, `the second send is not refused as someone else's change: ${decode(await second.clone().text()).slice(0, 300)}`);
+    const page = decode(await (await w.app.request(second.headers.get("location")!, { headers: { host: HOST, cookie: w.cookie } })).text());
+    assert.match(page, /already holds/, "the page says the lesson holds what the form says");
+    assert.equal((await w.cairn.get(w.id)).lesson, typed);
+  } finally {
+    await w.close();
+  }
+});

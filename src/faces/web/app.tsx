@@ -242,7 +242,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     const basis = typeof body.basis === "string" && body.basis ? body.basis : undefined;
     try {
       const r = await cairn.edit(entry.id, fieldsFromForm(values), c.get("session").actor, "web", basis ? { basis } : {});
-      say(c, "ok", r.changed.length ? `Saved ${r.entry.handle}: ${r.changed.join(", ")} changed.${r.warnings.length ? ` Warnings: ${r.warnings.join("; ")}` : ""}` : "Nothing changed.");
+      say(c, "ok", r.changed.length ? `Saved ${r.entry.handle}: ${r.changed.join(", ")} changed.${r.warnings.length ? ` Warnings: ${r.warnings.join("; ")}` : ""}` : `Nothing to save: ${r.entry.handle} already holds what the form says.`);
       return c.redirect(back, 303);
     } catch (thrown) {
       const e = asCairnError(thrown);
