@@ -534,6 +534,12 @@ export class Cairn {
     return entryLinks(this.services, e);
   }
 
+  /** The entry as every face shows it: helpful/harmful decayed to now, as ranking weighs them. */
+  async shownEntry(e: Entry): Promise<Entry> {
+    const { shownEntry } = await import("./governance/lesson-detail.js");
+    return shownEntry(this.services, e);
+  }
+
   /** The handle of each entry these events name by id (a supersede's `by`, a link's `supersedes`, a promotion's `hive_id`). */
   async eventHandles(events: readonly EntryEvent[]): Promise<Record<string, string>> {
     const { eventHandles } = await import("./governance/lesson-detail.js");

@@ -1,6 +1,7 @@
 // One lesson as a person reviews it: every field, its event history, lineage, usage, and where it would be injected.
 import { idsNamedIn, lastPromotionHiveId, type EntryLinks } from "../core/entry-links.js";
 import { LIVE_STATUSES, type Entry, type EntryEvent, type Status, type Tier } from "../core/entry.js";
+import { decayedFeedback, roundSum } from "../lifecycle/feedback.js";
 import { locate } from "../lifecycle/status.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { storeFor, type Services } from "../services.js";
@@ -117,7 +118,18 @@ function reachOf(s: Services, e: Entry): Reach {
   };
 }
 
-export async function lessonDetail(s: Services, entry: Entry): Promise<LessonDetail> {
+/**
+ * The entry as a person or agent is shown it: helpful and harmful decayed to now, the sums ranking
+ * weighs. Stored sums are decayed only to the last verdict, so a year-old "helpful 2" would otherwise
+ * still show while recall has long let it fade. A copy; the stored entry is not changed.
+ */
+export function shownEntry(s: Services, e: Entry): Entry {
+  const d = decayedFeedback(e, s.now(), s.config.knowledge.feedback_half_life_days);
+  return { ...e, usage: { ...e.usage, helpful: roundSum(d.helpful), harmful: roundSum(d.harmful) } };
+}
+
+export async function lessonDetail(s: Services, stored: Entry): Promise<LessonDetail> {
+  const entry = shownEntry(s, stored);
   const events = await storeFor(s, entry.tier).listEvents(entry.id, MAX_EVENTS);
   const from = entry.provenance.promoted_from;
   let promoted_from: LinkedEntry | undefined;

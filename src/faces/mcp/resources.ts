@@ -54,7 +54,7 @@ export function registerResources(server: McpServer, session: SessionProject): v
         const id = Array.isArray(vars.id) ? vars.id[0] : vars.id;
         const { cairn } = await session.resolve(extra);
         // The engine validates the id (no paths, no SQL); this face only decodes the URI segment.
-        const entry = await cairn.get(decodeURIComponent(id ?? ""));
+        const entry = await cairn.shownEntry(await cairn.get(decodeURIComponent(id ?? "")));
         const links = await cairn.links(entry);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: cleanJson(Object.keys(links).length ? { ...entry, links } : entry) }] };
       }),

@@ -307,7 +307,7 @@ Examples:
     .action(
       action(async (inv, ref: string) =>
         readCairn(inv, async (cairn) => {
-          const entry = await cairn.get(ref);
+          const entry = await cairn.shownEntry(await cairn.get(ref));
           const events = await cairn.history(entry.id);
           const links = await cairn.links(entry);
           if (inv.out.json) return inv.out.print({ entry, events, links });
