@@ -111,15 +111,20 @@ export async function checkAdvisories(s: Services, q: AdvisoryQuery, defaultActo
 /**
  * A promoted lesson matches twice, as its project original and as the hive copy it went up as: the copy
  * advises for both (it is where every project's consultations count), unless only the original is marked
- * `enforce` — a person's stricter setting on it is never dropped for a warning.
+ * `enforce` — a person's stricter setting on it is never dropped for a warning. The pair is known from
+ * either side: the copy's promoted_from, or the original's last promotion (a promotion that reinforced a
+ * hive lesson another project put there leaves no promoted_from on it).
  */
 function onePerLesson(hits: Hit[]): Hit[] {
   const copyOf = new Map<string, Hit>();
   for (const h of hits) if (h.rule.promotedFrom) copyOf.set(h.rule.promotedFrom, h);
-  if (copyOf.size === 0) return hits;
+  const hiveHit = new Map<string, Hit>();
+  for (const h of hits) if (h.rule.tier === "hive") hiveHit.set(h.rule.id, h);
+  if (hiveHit.size === 0) return hits;
   const dropped = new Set<Hit>();
   for (const h of hits) {
-    const copy = h.rule.tier === "swarm" ? copyOf.get(h.rule.id) : undefined;
+    if (h.rule.tier !== "swarm") continue;
+    const copy = copyOf.get(h.rule.id) ?? (h.rule.promotedTo ? hiveHit.get(h.rule.promotedTo) : undefined);
     if (!copy) continue;
     const keepOriginal = h.rule.enforcement === "enforce" && copy.rule.enforcement !== "enforce";
     dropped.add(keepOriginal ? copy : h);

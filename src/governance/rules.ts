@@ -1,5 +1,6 @@
 // The advisory rule cache: compiled globs and detection patterns of vetted entries, per store, reloaded only when rules change.
 import path from "node:path";
+import { lastPromotionHiveId, lastPromotionsByOriginal } from "../core/entry-links.js";
 import { anyGlobMatcher } from "../core/globs.js";
 import type { Entry, Status, Tier } from "../core/entry.js";
 import type { ProjectIdentity } from "../core/project.js";
@@ -29,6 +30,11 @@ export interface AdvisoryRule {
   projects: string[];
   /** For a hive copy: the project original it was promoted from (both are vetted; one advises). */
   promotedFrom?: string;
+  /**
+   * For a project original (status promoted): the hive lesson its last promotion went up as. A promotion
+   * that reinforced a hive lesson another project put there leaves no promoted_from on it, only this event.
+   */
+  promotedTo?: string;
 }
 
 /** Without a slash a glob names a file anywhere ("*.config.ts"), as in .gitignore (see core/globs). */
@@ -80,16 +86,34 @@ export async function rulesFor(store: Store): Promise<AdvisoryRule[]> {
     const hit = caches.get(store);
     if (hit && hit.version === version) return hit.rules;
     const rules: AdvisoryRule[] = [];
+    const promoted: AdvisoryRule[] = [];
     for await (const e of store.iterateEntries({ statuses: ADVISORY_STATUSES, advisory: true })) {
-      rules.push(toRule(e));
+      const r = toRule(e);
+      rules.push(r);
+      if (e.tier === "swarm" && e.lifecycle.status === "promoted") promoted.push(r);
       if (rules.length >= MAX_RULES) break;
     }
+    await linkPromotions(store, promoted);
     caches.set(store, { version, rules });
     return rules;
   } catch (e) {
     // A team hive that cannot answer keeps advising with the rules it last loaded (none yet: none).
     if (!isUnavailable(e)) throw e;
     return caches.get(store)?.rules ?? [];
+  }
+}
+
+/**
+ * Sets each promoted original's hive lesson from its `promoted` events: read once per cache load (the
+ * tier's promotions by the indexed event type), never per check. Only when a page of promotions cannot
+ * move on is each original asked on its own.
+ */
+async function linkPromotions(store: Store, promoted: AdvisoryRule[]): Promise<void> {
+  if (!promoted.length) return;
+  const byOriginal = await lastPromotionsByOriginal(store);
+  for (const r of promoted) {
+    const to = byOriginal ? byOriginal.get(r.id) : lastPromotionHiveId(await store.listEvents(r.id, 1000));
+    if (to) r.promotedTo = to;
   }
 }
 

@@ -211,6 +211,34 @@ test("enforced entries come first and mark the result blocking; tools and projec
   }
 });
 
+test("a lesson promoted onto a hive lesson another project put there advises once (cairn check, knowledge_check), by its promotion event", async () => {
+  const env = await openEnv();
+  try {
+    // Another project's lesson reached the hive first (its promoted_from names that project's entry, or nothing).
+    const first = await env.human.promote({ lesson: { ...AUTH_STRUCTURED } });
+    assert.equal(first.action, "added", first.reason);
+    const hive = first.id!;
+    await env.human.approve(hive).catch(() => undefined);
+    // This project learns the same lesson; promoting it reinforces the hive lesson: the link is only in the `promoted` event.
+    const original = await vetted(env.human, { ...AUTH_STRUCTURED });
+    const promoted = await env.human.promote({ id: original });
+    assert.equal(promoted.action, "reinforced", promoted.reason);
+    assert.equal(promoted.id, hive);
+    assert.equal((await env.human.get(hive)).provenance.promoted_from, undefined, "no lineage on the hive lesson");
+    const advised = await env.agent.checkAdvisories({ tool: "edit", files: ["src/auth/session.ts"], text: "const exp = token.exp * 1000;" });
+    assert.deepEqual(advised.map((a) => a.id), [hive], `one advisory: ${advised.map((a) => `${a.handle} ${a.tier}`).join(", ")}`);
+    assert.equal((await env.human.get(original)).usage.consulted, 0);
+    const viaTool = await tool(env.agent, "knowledge_check", { tool: "edit", files: ["src/auth/session.ts"] });
+    assert.equal((viaTool.text.match(/\[[SH]-\d+\]/g) ?? []).length, 1, viaTool.text);
+    // Only the original marked enforce: it advises in the copy's place, never beside it.
+    await env.human.edit(original, { enforcement: "enforce" });
+    const enforced = await env.agent.checkAdvisories({ tool: "edit", files: ["src/auth/session.ts"], record: false });
+    assert.deepEqual(enforced.map((a) => [a.id, a.enforcement]), [[original, "enforce"]]);
+  } finally {
+    await env.close();
+  }
+});
+
 test("knowledge_check refuses an empty call and reports no advisories plainly", async () => {
   const env = await openEnv();
   try {
