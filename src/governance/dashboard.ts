@@ -2,7 +2,7 @@
 import { LIVE_STATUSES, type Entry, type EventType, type Tier } from "../core/entry.js";
 import type { QueuedOutcome, QueueStatus, ProjectUsageSummary, SourceProject } from "../store/store.js";
 import { openTiers, type Services } from "../services.js";
-import type { GovernanceMetrics } from "./metrics.js";
+import { vettedOriginalsWithCopies, type GovernanceMetrics } from "./metrics.js";
 import { ADVISORY_STATUSES } from "./rules.js";
 import { lowUtilityEntries } from "./queue.js";
 
@@ -167,6 +167,7 @@ export async function dashboard(s: Services, opts: { weeks?: number } = {}): Pro
     totals.live += await store.countEntries({ statuses: LIVE_STATUSES });
     totals.drafts += await store.countEntries({ statuses: ["draft"] });
   }
+  totals.vetted -= await vettedOriginalsWithCopies(s);
   const low = await lowUtilityEntries(s, "all", ATTENTION_CAP);
   const rejected = await rejections(s, since);
   const approvals = rows.reduce((n, r) => n + r.approved, 0);

@@ -105,3 +105,38 @@ test("governance metrics: lessons per resolved task, approval rate, consultation
     await env.close();
   }
 });
+
+test("mean consultations per vetted lesson counts a promoted lesson once, not as its project original and its hive copy", async () => {
+  const env = await openEnv(QUIET);
+  try {
+    const original = await env.human.add({ ...AUTH_STRUCTURED });
+    await env.human.approve(original.id!);
+    const copy = await env.human.promote({ id: original.id! });
+    assert.equal(copy.action, "added", copy.reason);
+    await env.human.approve(copy.id!);
+    // A hive lesson another project put there, and this project's lesson promoted onto it (reinforced: no promoted_from).
+    const shared = "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale and builds fail.";
+    const theirs = await env.human.promote({ lesson: { lesson: shared, applicability: { file_globs: ["packages/db/**"] } } });
+    assert.equal(theirs.action, "added", theirs.reason);
+    await env.human.approve(theirs.id!);
+    const ours = await env.human.add({ lesson: shared, applicability: { file_globs: ["packages/db/**"] } });
+    await env.human.approve(ours.id!);
+    const reinforced = await env.human.promote({ id: ours.id! });
+    assert.equal(reinforced.action, "reinforced", reinforced.reason);
+    const alone = await env.human.add({ lesson: "Session cookies set in src/auth must be httpOnly and sameSite=lax, or the admin panel leaks them to scripts.", applicability: { file_globs: ["src/auth/**"] } });
+    await env.human.approve(alone.id!);
+    await env.agent.checkAdvisories({ files: ["src/auth/x.ts"] });
+    await env.agent.checkAdvisories({ files: ["packages/db/schema.prisma"] });
+
+    const m = await env.human.governanceStats();
+    // Three lessons: the promoted pair, the reinforced pair, the one never promoted.
+    assert.equal(m.vetted_lessons, 3, `vetted ${m.vetted_lessons}`);
+    assert.equal(m.consultations, 3);
+    assert.equal(m.mean_consultations_per_lesson, 1);
+    const page = (await env.human.dashboard()).governance;
+    assert.equal(page.vetted_lessons, 3, "the dashboard counts the same lessons");
+    assert.equal(page.mean_consultations_per_lesson, 1);
+  } finally {
+    await env.close();
+  }
+});
