@@ -167,7 +167,7 @@ function sectionsOf(body: string): Map<string, string> {
   let key: string | undefined;
   let buf: string[] = [];
   const flush = () => {
-    if (key) out.set(key, unescapeText(buf.join("\n")).trim());
+    if (key) out.set(key, unescapeText(buf.join("\n")).trim().replace(TRAILING_RULE, "").trim());
   };
   for (const line of body.split(/\r?\n/)) {
     const h = /^##\s+(.+?)\s*$/.exec(line);
@@ -182,10 +182,36 @@ function sectionsOf(body: string): Map<string, string> {
   return out;
 }
 
-function unfence(text: string | undefined): string | undefined {
-  if (!text) return undefined;
-  const m = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\1\s*$/.exec(text);
-  return (m ? m[2]! : text).trim() || undefined;
+/** A line that only separates (---, ***, ___), as the seed's template puts before Traceability: never part of a section. */
+const TRAILING_RULE = /(?:^|\n)[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$/;
+
+/** "Files: `src/services/auth*`, `src/middleware/auth*`" (bold or not): the files a detection pattern is for. */
+const FILES_LINE = /^(?:\*\*)?files(?:\*\*)?\s*:(?:\*\*)?\s*(.+)$/i;
+
+/**
+ * The Detection Pattern section: a bare pattern, or one fenced block — ```text as the mirror writes it,
+ * ```regex as seed 004's Markdown template does — which the seed follows with a `Files:` line naming
+ * the files the pattern applies to (read into file_patterns). Any other text beside a fence is kept
+ * whole, as before: nothing a person wrote is dropped unread.
+ */
+function patternSection(text: string | undefined): { pattern?: string; files: string[] } {
+  if (!text) return { files: [] };
+  const m = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\1[ \t]*(?:\n([\s\S]*))?$/.exec(text);
+  const rest = m?.[3]?.trim() ?? "";
+  const files = rest ? FILES_LINE.exec(rest) : null;
+  if (!m || (rest && (!files || rest.includes("\n")))) return { pattern: text.trim() || undefined, files: [] };
+  const pattern = m[2]!.trim() || undefined;
+  if (!files) return { ...(pattern ? { pattern } : {}), files: [] };
+  const ticked = [...files[1]!.matchAll(/`([^`]+)`/g)].map((x) => x[1]!);
+  const listed = (ticked.length ? ticked : files[1]!.split(",")).map((f) => f.trim()).filter(Boolean);
+  return { ...(pattern ? { pattern } : {}), files: listed };
+}
+
+/** The front matter's file_patterns, then any a `Files:` line adds, each once. */
+function withFiles(front: unknown, files: readonly string[]): unknown {
+  if (!files.length) return front ?? null;
+  const listed = Array.isArray(front) ? front.map(String) : typeof front === "string" && front.trim() ? [front] : [];
+  return [...new Set([...listed, ...files])];
 }
 
 const optString = (v: unknown) => (typeof v === "string" ? v : v === null || v === undefined ? undefined : String(v));
@@ -206,6 +232,7 @@ export function parseMirrorText(raw: string): ParsedMirrorFile {
   const id = optString(front.id);
   if (!id) throw new CairnError("INVALID_INPUT", "front matter has no id");
   const sec = sectionsOf(text.slice(m[0].length));
+  const pattern = patternSection(sec.get("pattern"));
   const fields = fieldsFromDocument({
     title: front.title ?? null,
     lesson: sec.get("lesson") ?? null,
@@ -214,8 +241,8 @@ export function parseMirrorText(raw: string): ParsedMirrorFile {
     category: front.category ?? null,
     kind: front.kind ?? null,
     tags: front.tags ?? null,
-    prevention: { rule: sec.get("rule") || null, detection_pattern: unfence(sec.get("pattern")) ?? null, suggested_guardrail: sec.get("guardrail") || null },
-    applicability: { projects: front.projects ?? null, file_patterns: front.file_patterns ?? null, tech_stack: front.tech_stack ?? null },
+    prevention: { rule: sec.get("rule") || null, detection_pattern: pattern.pattern ?? null, suggested_guardrail: sec.get("guardrail") || null },
+    applicability: { projects: front.projects ?? null, file_patterns: withFiles(front.file_patterns, pattern.files), tech_stack: front.tech_stack ?? null },
     enforcement: front.enforcement ?? null,
     supersedes: front.supersedes ?? null,
   });

@@ -232,6 +232,50 @@ test("with the mirror off nothing is written until `rebuildMirror`; only a perso
   }
 });
 
+test("a mirror file in the seed's own template (a ```regex fence, then a Files: line, a --- before Traceability) is pulled as the pattern, its files and the guardrail", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED, applicability: { file_globs: ["src/auth/**"], tech_stack: ["typescript", "jwt"], projects: ["*"] } });
+    const file = fileFor(dir, d.handle!);
+    // The Detection Pattern and Suggested Guardrail sections as seed 004 (§5, "Markdown Template") writes them.
+    const seedForm = [
+      "## Detection Pattern",
+      "",
+      "```regex",
+      "token\\.(claims|payload|exp|iat|sub)",
+      "```",
+      "",
+      "Files: `src/services/auth*`, `src/middleware/auth*`",
+      "",
+      "## Suggested Guardrail",
+      "",
+      "Add ESLint rule or TypeScript strict null check for token access patterns.",
+      "Consider: `@typescript-eslint/no-unsafe-member-access` with auth file scope.",
+      "",
+      "---",
+      "",
+      "## Traceability",
+    ].join("\n");
+    const edited = fs.readFileSync(file, "utf8").replace(/## Detection Pattern\n[\s\S]*?## Traceability/, seedForm);
+    assert.notEqual(edited, fs.readFileSync(file, "utf8"));
+    fs.writeFileSync(file, edited);
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(r.conflicts, []);
+    const e = await env.human.get(d.id!);
+    assert.equal(e.prevention.detection_pattern, "token\\.(claims|payload|exp|iat|sub)");
+    assert.equal(e.prevention.suggested_guardrail, "Add ESLint rule or TypeScript strict null check for token access patterns.\nConsider: `@typescript-eslint/no-unsafe-member-access` with auth file scope.");
+    assert.deepEqual(e.applicability.file_globs, ["src/auth/**", "src/services/auth*", "src/middleware/auth*"]);
+    // Pulled once: the rebuilt file holds the same fields, so a second pull finds nothing to apply.
+    await env.human.rebuildMirror({ force: true });
+    const again = await env.human.pullMirror();
+    assert.deepEqual(again.applied, []);
+  } finally {
+    await env.close();
+  }
+});
+
 test("a mirror file saved by a Windows editor (UTF-8 BOM, CRLF line ends) is pulled like any other", async () => {
   const env = await openEnv(MIRROR_ON);
   const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
