@@ -1,4 +1,5 @@
 // Related knowledge: vetted entries that apply to given files and tags (glob match from the rule cache, tag overlap in SQL).
+import { lastPromotionHiveId } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
 import { ADVISORY_STATUSES, appliesToProject, projectPaths, promotedOriginOf, rulesFor } from "./rules.js";
@@ -47,10 +48,29 @@ export async function relatedEntries(s: Services, q: RelatedQuery): Promise<Rela
       }
     }
   }
-  // A promoted lesson is listed once, as the hive copy that stands for its project original (advisories.ts).
-  const copied = new Set([...hits.values()].map((h) => promotedOriginOf(h.entry)).filter((id): id is string => Boolean(id)));
-  return [...hits.values()]
-    .filter((h) => !(h.entry.tier === "swarm" && copied.has(h.entry.id)))
+  const shown = [...hits.values()];
+  const standIns = await originalsWithCopies(s, shown);
+  return shown
+    .filter((h) => !standIns.has(h.entry.id))
     .sort((a, b) => b.reasons.length - a.reasons.length || b.entry.lifecycle.confidence - a.entry.lifecycle.confidence)
     .slice(0, limit);
+}
+
+/**
+ * A promoted lesson is listed once, as the hive copy that stands for its project original (advisories.ts).
+ * The pair is known by the copy's promoted_from or by the original's last promotion — a promotion that
+ * reinforced a hive lesson another project put there leaves only that: from the rule cache for an
+ * original with globs or a pattern, else its own events (only promoted originals listed here, a few).
+ */
+async function originalsWithCopies(s: Services, shown: readonly RelatedHit[]): Promise<Set<string>> {
+  const out = new Set(shown.map((h) => promotedOriginOf(h.entry)).filter((id): id is string => Boolean(id)));
+  const hiveIds = new Set(shown.filter((h) => h.entry.tier === "hive").map((h) => h.entry.id));
+  const originals = shown.filter((h) => h.entry.tier === "swarm" && h.entry.lifecycle.status === "promoted" && !out.has(h.entry.id));
+  if (!hiveIds.size || !originals.length) return out;
+  const promotedTo = new Map((await rulesFor(s.swarm)).flatMap((r) => (r.promotedTo ? [[r.id, r.promotedTo] as const] : [])));
+  for (const { entry } of originals) {
+    const to = promotedTo.get(entry.id) ?? lastPromotionHiveId(await s.swarm.listEvents(entry.id, 1000).catch(() => []));
+    if (to && hiveIds.has(to)) out.add(entry.id);
+  }
+  return out;
 }

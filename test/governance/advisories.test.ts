@@ -228,6 +228,8 @@ test("a lesson promoted onto a hive lesson another project put there advises onc
     const advised = await env.agent.checkAdvisories({ tool: "edit", files: ["src/auth/session.ts"], text: "const exp = token.exp * 1000;" });
     assert.deepEqual(advised.map((a) => a.id), [hive], `one advisory: ${advised.map((a) => `${a.handle} ${a.tier}`).join(", ")}`);
     assert.equal((await env.human.get(original)).usage.consulted, 0);
+    const related = await env.human.related({ files: ["src/auth/session.ts"], tags: ["auth"] });
+    assert.deepEqual(related.map((r) => r.entry.id), [hive], "related lists the lesson once too");
     const viaTool = await tool(env.agent, "knowledge_check", { tool: "edit", files: ["src/auth/session.ts"] });
     assert.equal((viaTool.text.match(/\[[SH]-\d+\]/g) ?? []).length, 1, viaTool.text);
     // Only the original marked enforce: it advises in the copy's place, never beside it.
