@@ -825,15 +825,17 @@ export class Cairn {
   }
 
   /** Every figure comes from the tallies, counters or a capped index count: never from reading the entries. */
-  async stats(): Promise<Stats> {
-    const { value: tiers } = await this.sparingHive("all", (s) => this.tierStats(s));
+  async stats(opts: { tier?: Tier | "all" } = {}): Promise<Stats> {
+    const tier = opts.tier ?? "all";
+    this.assertTierOpen(tier);
+    const { value: tiers } = await this.sparingHive(tier, (s) => this.tierStats(s, tier));
     return { project: this.project, tiers, queue: await this.services.swarm.queueCounts() };
   }
 
-  private async tierStats(s: Services): Promise<TierStats[]> {
+  private async tierStats(s: Services, tier: Tier | "all"): Promise<TierStats[]> {
     const { countLowUtility } = await import("./governance/queue.js");
     const tiers: TierStats[] = [];
-    for (const store of openTiers(s)) {
+    for (const store of tiersAsked(s, tier)) {
       const tallies = await store.entryTallies();
       const bySource = usageBySourceOf(tallies);
       const usage = sumTallies(tallies);

@@ -1,6 +1,6 @@
 // Setup and health commands: init, doctor, config, stats.
 import fs from "node:fs";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { counted } from "../../../core/counted.js";
 import { CairnError } from "../../../errors.js";
 import { isPostgresUrl, maskUrl, teamUrlParts } from "../../../store/pg/url.js";
@@ -10,6 +10,7 @@ import { EXIT } from "../errors.js";
 import { clean, table } from "../format.js";
 import { printGovernanceStats } from "./governance.js";
 import type { Tier } from "../../../core/entry.js";
+import { TIERS } from "../../../core/enums.js";
 import type { VectorStatus } from "../../../embed/entry-vectors.js";
 
 export function registerSetupCommands(program: Command): void {
@@ -122,13 +123,16 @@ Examples:
   program
     .command("stats")
     .description("entry counts by tier and status, usage totals, recent rejections")
+    .addOption(new Option("--tier <tier>", "which tier's counts").choices(["all", ...TIERS]))
     .option("--governance", "the Knowledge Objects success metrics instead (lessons per task, approval rate, consultations, prevented, time to approve)")
-    .addHelpText("after", "\nExamples:\n  $ cairn stats\n  $ cairn stats --json\n  $ cairn stats --governance")
+    .addHelpText("after", "\nExamples:\n  $ cairn stats\n  $ cairn stats --tier hive --json\n  $ cairn stats --governance")
     .action(
-      action(async (inv, flags: { governance?: boolean }) =>
-        readCairn(inv, async (cairn) => {
+      action(async (inv, flags: { governance?: boolean; tier?: Tier | "all" }) => {
+        // The governance metrics are one figure over both tiers: a --tier would be silently ignored.
+        if (flags.governance && flags.tier) throw new CairnError("INVALID_INPUT", "--governance measures both tiers together; drop --tier (or drop --governance for one tier's counts).");
+        return readCairn(inv, async (cairn) => {
           if (flags.governance) return printGovernanceStats(inv, cairn);
-          const stats = await cairn.stats();
+          const stats = await cairn.stats({ tier: flags.tier ?? "all" });
           if (inv.out.json) return inv.out.print(stats);
           inv.out.line(`project ${stats.project.name} (${stats.project.id})`);
           const rows = table(
@@ -145,8 +149,8 @@ Examples:
             inv.out,
           );
           rows.forEach((l) => inv.out.line(l));
-        }),
-      ),
+        });
+      }),
     );
 }
 
