@@ -19,6 +19,9 @@ interface Shown {
   turns: string[];
   status: string;
   log: string;
+  /** The user-level file the plugin logs to when the project's log cannot be written, and what it holds. */
+  fallback: string;
+  fallbackLog: string;
 }
 
 function pluginAsNobody(dir: string): Promise<{ shown: Shown; stderr: string }> {
@@ -60,6 +63,18 @@ for (const variant of ["file 0444", "folder 0555"] as const) {
       if (variant === "file 0444") {
         // The folder is writable, so the plugin log is: the problem is in it once, for both turns and the status.
         assert.equal(shown.log.split(db).length - 1, 1, `plugin log: ${shown.log}`);
+        assert.equal(shown.fallbackLog, "", "no fallback while the project's log is writable");
+      } else {
+        // The log's own folder is read-only: it said so, loudly and once, and logged to a file the user owns instead.
+        const log = path.join(swarmDir, "cairn-plugin.log");
+        assert.equal(shown.log, "");
+        const said = problems.split("\n").filter((l) => l.includes(log));
+        assert.equal(said.length, 1, `/swarm status names the unwritable log once:\n${shown.status}`);
+        assert.match(said[0]!, /cannot be written \(permission denied\)/);
+        assert.ok(said[0]!.includes(shown.fallback), `and where it is written instead: ${said[0]}`);
+        assert.match(stderr, /cairn-plugin\.log cannot be written/);
+        assert.ok(shown.fallbackLog.includes(db), `the fallback log has the read-only problem: ${shown.fallbackLog}`);
+        assert.ok(shown.fallbackLog.includes("cannot be written"), "and why it is used");
       }
     } finally {
       execFileSync("chmod", ["-R", "u+w", root]);

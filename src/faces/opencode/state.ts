@@ -5,7 +5,7 @@ import type { Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
 import { PlanReader } from "../../retrieval/plan.js";
 import { AgentActivity } from "./awareness.js";
-import { PluginLog } from "./log.js";
+import { PluginLog, pluginLogFallback } from "./log.js";
 import type { ResolvedOptions } from "./options.js";
 import { ContextUsage } from "./usage.js";
 
@@ -52,7 +52,18 @@ export class PluginState {
     this.options = e.options;
     const dir = e.options.engine.swarm_dir;
     this.swarmDir = typeof dir === "string" && dir ? dir : ".swarm";
-    this.log = new PluginLog(this.directory, this.swarmDir);
+    this.log = new PluginLog(this.directory, this.swarmDir, {
+      fallback: pluginLogFallback(this.directory, e.env ?? process.env),
+      // The log cannot say it about itself: stderr once, OpenCode's log and `/swarm status` do.
+      onUnwritable: (message) => {
+        try {
+          process.stderr.write(`cairn: ${message}\n`);
+        } catch {
+          // OpenCode's log and /swarm status still get it.
+        }
+        this.report(message, { logged: true });
+      },
+    });
     this.plans = new PlanReader(this.directory, this.swarmDir);
     this.activity = new AgentActivity(this.directory);
     this.env = e.env;
@@ -61,11 +72,11 @@ export class PluginState {
     if (e.options.problems.length) this.report(`invalid plugin options (defaults used for these): ${e.options.problems.join("; ")}`);
   }
 
-  /** Logs a problem once and keeps it for `/swarm status`. */
-  report(message: string): void {
+  /** Logs a problem once and keeps it for `/swarm status` (`logged`: the log file already holds it). */
+  report(message: string, opts: { logged?: boolean } = {}): void {
     if (this.problems.includes(message)) return;
     this.problems.push(message);
-    this.log.write("warn", message);
+    if (!opts.logged) this.log.write("warn", message);
     try {
       this.reportFn?.(`cairn: ${message}`);
     } catch {
