@@ -25,6 +25,24 @@ test("`--hive \"\"`, `--project \"\"`, `--config \"\"` (and blank ones) are refu
   assert.match(JSON.parse(json.stdout).error.message, /--hive needs a path/);
 });
 
+test("the servers' `--host \"\"`, `--token \"\"` and `--name \"\"` (an unset shell variable) are refused, not served with no token or a blank interface", async () => {
+  const p = sb.project("empty-server-flags");
+  const cases: Array<[string[], RegExp]> = [
+    [["mcp", "--http", "--port", "0", "--host", ""], /--host needs an interface/],
+    [["mcp", "--http", "--port", "0", "--token", ""], /--token needs a secret/],
+    [["mcp", "--http", "--port", "0", "--token", " "], /--token needs a secret/],
+    [["ui", "--port", "0", "--host", ""], /--host needs an interface/],
+    [["ui", "--port", "0", "--token", ""], /--token needs a secret/],
+    [["ui", "--port", "0", "--name", ""], /--name needs a name/],
+  ];
+  for (const [args, message] of cases) {
+    // Before, these started a server: the timeout ends it and the exit check fails.
+    const r = await sb.raw(["--project", p, ...args], { cwd: p, timeoutMs: 20_000 });
+    assert.equal(r.code, 2, `${JSON.stringify(args)}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, message, JSON.stringify(args));
+  }
+});
+
 test("an empty CAIRN_HIVE is taken as unset, as shells commonly mean it (the default hive is used)", async () => {
   const p = sb.project("empty-env");
   const r = await sb.raw(["list", "--json"], { cwd: p, env: { ...sb.env, CAIRN_HIVE: "" } });

@@ -11,8 +11,9 @@ export function createMcpCommand(name = "mcp", environment?: () => NodeJS.Proces
     .description("Serve Cairn's knowledge tools over the Model Context Protocol (stdio by default).")
     .option("--http", "serve Streamable HTTP instead of stdio")
     .option("--port <port>", `HTTP port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)`)
-    .option("--host <host>", "HTTP interface to bind (default 127.0.0.1; anything else requires a token)")
-    .option("--token <token>", "bearer token HTTP clients must send (prefer env CAIRN_MCP_TOKEN: flags show in ps)")
+    .addOption(new Option("--host <host>", "HTTP interface to bind (default 127.0.0.1; anything else requires a token)").argParser(nonEmpty("--host", "an interface, e.g. 127.0.0.1")))
+    // An empty --token (an unset shell variable) would serve with no token at all.
+    .addOption(new Option("--token <token>", "bearer token HTTP clients must send (prefer env CAIRN_MCP_TOKEN: flags show in ps)").argParser(nonEmpty("--token", "a secret")))
     .addOption(new Option("--project <dir>", "project used when a client offers no roots (default: the working directory)").argParser(nonEmpty("--project", "a path")))
     .addHelpText(
       "after",

@@ -1,5 +1,6 @@
 // The `ui` command: its flags, and the web server imported only when the command runs (other commands never load it).
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { nonEmpty } from "../cli/non-empty.js";
 
 interface UiFlags {
   port?: number;
@@ -19,9 +20,9 @@ export function createUiCommand(): Command {
   return new Command("ui")
     .description("serve the web UI: review queue, lessons, dashboard, advisories (local only unless you configure a token)")
     .option("--port <port>", "port (default 7392; 0 picks a free one)", port)
-    .option("--host <host>", "interface to bind (default 127.0.0.1; anything else needs a configured token)")
-    .option("--token <token>", "sign-in token instead of a random one (prefer env CAIRN_UI_TOKEN: flags show in ps)")
-    .option("--name <name>", "your name for the sign-in link's session, recorded as human:<name> (default: your OS user)")
+    .addOption(new Option("--host <host>", "interface to bind (default 127.0.0.1; anything else needs a configured token)").argParser(nonEmpty("--host", "an interface, e.g. 127.0.0.1")))
+    .addOption(new Option("--token <token>", "sign-in token instead of a random one (prefer env CAIRN_UI_TOKEN: flags show in ps)").argParser(nonEmpty("--token", "a secret")))
+    .addOption(new Option("--name <name>", "your name for the sign-in link's session, recorded as human:<name> (default: your OS user)").argParser(nonEmpty("--name", "a name")))
     .option("--open", "open the sign-in link in your browser")
     .addHelpText(
       "after",
