@@ -70,9 +70,9 @@ export async function run(argv: string[]): Promise<number> {
     // Commander's own text (errors, the help it shows for a missing command, the version) would break
     // the one-JSON-value rule; the catch below prints each as JSON. `--help` itself is still text.
     const asked = argv.slice(2).some((a) => a === "--help" || a === "-h" || a === "help");
-    const quiet = { outputError: () => {}, ...(asked ? {} : { writeOut: () => {} }) };
-    program.configureOutput(quiet);
-    for (const cmd of program.commands) cmd.configureOutput(quiet);
+    // A group run bare (`cairn hive`) writes its help as an error, to stderr: that is the JSON error's too.
+    const quiet = { outputError: () => {}, ...(asked ? {} : { writeOut: () => {}, writeErr: () => {} }) };
+    for (const cmd of everyCommand(program)) cmd.configureOutput(quiet);
   }
   try {
     await program.parseAsync(argv);
@@ -83,16 +83,37 @@ export async function run(argv: string[]): Promise<number> {
       out.print({ version: e.message });
       return EXIT.OK;
     }
+    const group = groupNamed(program, argv.slice(2));
     if (json && e.code === "commander.help") {
-      out.print({ error: { code: "INVALID_INPUT", message: "A command is required, e.g. cairn recall \"<query>\"; cairn --help lists them." } });
+      const message = group
+        ? `A subcommand of cairn ${group.name()} is required (${group.commands.map((c) => c.name()).join(", ")}); cairn ${group.name()} --help says what each does.`
+        : "A command is required, e.g. cairn recall \"<query>\"; cairn --help lists them.";
+      out.print({ error: { code: "INVALID_INPUT", message } });
       return EXIT.USAGE;
     }
     if (e.exitCode === 0) return EXIT.OK;
     // Commander printed the error and its "(Did you mean …?)"; a pointer beats the whole help after a typo.
-    if (e.code === "commander.unknownCommand" && !json) process.stderr.write("Run `cairn --help` for every command.\n");
+    if (e.code === "commander.unknownCommand" && !json) {
+      process.stderr.write(group ? `Run \`cairn ${group.name()} --help\` for its subcommands.\n` : "Run `cairn --help` for every command.\n");
+    }
     if (json) out.print({ error: { code: "INVALID_INPUT", message: e.message.replace(/^error: /, "") } });
     return EXIT.USAGE;
   }
+}
+
+/** The program and every command under it, nested groups' subcommands too. */
+function everyCommand(cmd: Command): Command[] {
+  return [cmd, ...cmd.commands.flatMap(everyCommand)];
+}
+
+/** The command group (one with subcommands, such as `hive`) the arguments name, if any. */
+function groupNamed(program: Command, args: string[]): Command | undefined {
+  let cmd = program;
+  for (const arg of args) {
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (sub) cmd = sub;
+  }
+  return cmd !== program && cmd.commands.length > 0 ? cmd : undefined;
 }
 
 // `cairn list | head` closes the pipe early: that is the reader's choice, not an error.
