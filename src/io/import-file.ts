@@ -34,6 +34,8 @@ export interface ImportOptions {
   queueInserts?: boolean;
   /** Called after each committed batch (≤ 1,000 records or ¼ s) with the count processed and committed so far. */
   onProgress?: (processed: number) => void;
+  /** Stops the import after the batch in flight commits (Ctrl-C): the report says `interrupted`, the rest of the file is not read. */
+  signal?: AbortSignal;
 }
 
 export interface ImportReport {
@@ -50,6 +52,8 @@ export interface ImportReport {
   warnings: Array<{ line: number; warning: string }>;
   /** Entries evicted because imported lessons took a tier past its cap (lowest utility first, as on add; once, at the end of a trusted import). */
   evicted: number;
+  /** Present (true) when `signal` stopped the import before the end of the file; what it counts was committed. */
+  interrupted?: true;
 }
 
 async function resolveFormat(file: string, format: ImportOptions["format"]): Promise<ImportFormat> {
@@ -189,6 +193,14 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   // A trusted import is a bulk load: its stores tuned for it until it ends (an untrusted one, the full write path a row at a time, keeps their usual settings).
   const load = async (): Promise<void> => {
     while (!done) {
+      // A batch's awaits settle as microtasks (the driver is synchronous), so a signal handler would
+      // wait for the whole file: one turn of the event loop per batch lets a Ctrl-C in.
+      if (opts.signal) await new Promise((resolve) => setImmediate(resolve));
+      if (opts.signal?.aborted) {
+        await stop();
+        report.interrupted = true;
+        return;
+      }
       await inBatch(s, async () => {
         const started = Date.now();
         try {

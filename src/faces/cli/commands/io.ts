@@ -44,13 +44,24 @@ Examples:
         if (!stat.isFile()) throw usageError(`Cannot import ${abs}: ${saveFirst}`);
         const { importProgress } = await import("../progress.js");
         const progress = await importProgress(abs, inv.out.json);
+        const interrupt = stopOnSignal(progress);
         const report = await withCairn(inv, (c) =>
-          c.importFile(abs, { format: flags.format, trusted: Boolean(flags.trusted), onProgress: (n) => progress.update(n) }),
-        ).finally(() => progress.stop());
-        if (inv.out.json) return inv.out.print(report);
+          c.importFile(abs, { format: flags.format, trusted: Boolean(flags.trusted), onProgress: (n) => progress.update(n), signal: interrupt.signal }),
+        ).finally(() => {
+          progress.stop();
+          interrupt.release();
+        });
+        const code = report.interrupted ? INTERRUPTED : undefined;
+        if (report.interrupted) {
+          inv.out.warn(`The import was interrupted: the rest of ${abs} was not read, and what the report counts is stored. Run the same import again to finish it (rows already imported are left unchanged or reinforced, never added twice).`);
+        }
+        if (inv.out.json) {
+          inv.out.print(report);
+          return code;
+        }
         const { c } = inv.out;
         inv.out.line(
-          `${c.green(`imported ${report.imported}`)}, reinforced ${report.reinforced}, unchanged ${report.unchanged}, ` +
+          `${report.interrupted ? "interrupted: " : ""}${c.green(`imported ${report.imported}`)}, reinforced ${report.reinforced}, unchanged ${report.unchanged}, ` +
             `rejected ${report.rejected}, skipped ${report.skipped_lines.length} line(s) (format ${report.format})`,
         );
         for (const b of report.skipped_lines) inv.out.warn(`line ${b.line}: ${b.error}`);
@@ -58,6 +69,7 @@ Examples:
         for (const w of report.warnings) inv.out.warn(`line ${w.line}: ${w.warning}`);
         if (report.rejected > report.rejections.length) inv.out.warn(`… and ${report.rejected - report.rejections.length} more rejected`);
         if (report.evicted) inv.out.warn(`${report.evicted} lesson(s) of lowest utility were evicted: the import took a tier past its cap (knowledge.*_max_entries)`);
+        return code;
       }),
     );
 
@@ -85,4 +97,33 @@ Examples:
         });
       }),
     );
+}
+
+/** The shell's code for a run stopped by Ctrl-C (128 + SIGINT). */
+const INTERRUPTED = 130;
+
+/**
+ * Ctrl-C (or SIGTERM) during an import: the first asks it to stop after the batch in flight commits, so the
+ * report can say what was kept; a second stops at once (SQLite rolls back the open batch).
+ */
+function stopOnSignal(progress: { stop(): void }): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) {
+      process.stderr.write("cairn import: stopped at once; the batch in flight was rolled back, everything before it is stored.\n");
+      process.exit(name === "SIGTERM" ? 143 : INTERRUPTED);
+    }
+    controller.abort();
+    progress.stop();
+    process.stderr.write("cairn import: stopping after the batch in flight (Ctrl-C again to stop at once)…\n");
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
 }
