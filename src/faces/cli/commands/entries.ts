@@ -193,12 +193,12 @@ function readLessonFile(file: string): string {
   if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
     throw new CairnError("IO_ERROR", `Cannot read ${file}: it is a folder; name a YAML or JSON lesson file in it.`, { path: file });
   }
-  return decodeText(fs.readFileSync(file));
+  return decodeText(fs.readFileSync(file), file);
 }
 
 /** Standard input as text: what a Windows shell pipes may be UTF-16 with a byte-order mark. */
 function readStdin(): string {
-  return decodeText(fs.readFileSync(0));
+  return decodeText(fs.readFileSync(0), "standard input");
 }
 
 /**
@@ -225,7 +225,7 @@ async function readLessonFromStdin(): Promise<{ text: string } | { oversize: Qua
     total += n;
     if (total > HARD_MAX_INPUT_BYTES) return { oversize: oversizeIssue(`over ${HARD_MAX_INPUT_BYTES} bytes on standard input`) };
   }
-  return { text: decodeText(Buffer.concat(chunks)) };
+  return { text: decodeText(Buffer.concat(chunks), "standard input") };
 }
 
 export function registerEntryCommands(program: Command): void {
