@@ -6,6 +6,8 @@ import { utf16Order, withoutBom } from "../core/decode.js";
 export interface Line {
   line: number;
   text: string;
+  /** The line's bytes are not UTF-8 (a Latin-1 letter): `text` holds U+FFFD in their place, never to be stored. */
+  notUtf8?: true;
 }
 
 /**
@@ -15,11 +17,15 @@ export interface Line {
  */
 export async function* readLines(path: string): AsyncGenerator<Line> {
   const utf16 = await fileUtf16Order(path);
-  const stream = createReadStream(path, { highWaterMark: 64 * 1024, ...(utf16 ? {} : { encoding: "utf8" }) });
+  if (!utf16) {
+    yield* readUtf8Lines(path);
+    return;
+  }
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
   let pending = "";
   let line = 0;
   try {
-    for await (const chunk of utf16 ? decodeUtf16(stream as AsyncIterable<Buffer>, utf16) : (stream as AsyncIterable<string>)) {
+    for await (const chunk of decodeUtf16(stream as AsyncIterable<Buffer>, utf16)) {
       pending += chunk;
       let start = 0;
       let nl: number;
@@ -31,6 +37,46 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
     }
     // A final line without a newline still counts; a trailing newline does not add one.
     if (pending.length > 0) yield { line: ++line, text: clean(pending, line) };
+  } finally {
+    stream.destroy();
+  }
+}
+
+/**
+ * A UTF-8 file's lines, each decoded on its own so a line whose bytes are not UTF-8 is marked (and
+ * numbered) rather than read with U+FFFD where its letters were; a stream decoder could not say which.
+ */
+async function* readUtf8Lines(path: string): AsyncGenerator<Line> {
+  const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  let pending: Buffer = Buffer.alloc(0);
+  let line = 0;
+  const decode = (bytes: Buffer): Line => {
+    line++;
+    const text = clean(bytes.toString("utf8"), line);
+    // Only a line showing U+FFFD is checked again: it may be written in the file (valid) or stand for bad bytes.
+    if (!text.includes("\uFFFD")) return { line, text };
+    try {
+      strict.decode(bytes);
+      return { line, text };
+    } catch {
+      return { line, text, notUtf8: true };
+    }
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const bytes = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      let start = 0;
+      let nl: number;
+      while ((nl = bytes.indexOf(10, start)) !== -1) {
+        yield decode(bytes.subarray(start, nl));
+        start = nl + 1;
+      }
+      // Copied: the stream may reuse its buffer, and a long line's tail must outlive this chunk.
+      pending = Buffer.from(bytes.subarray(start));
+    }
+    // A final line without a newline still counts; a trailing newline does not add one.
+    if (pending.length > 0) yield decode(pending);
   } finally {
     stream.destroy();
   }

@@ -29,12 +29,18 @@ export async function* parseFile(path: string, format: ImportFormat): AsyncGener
     return;
   }
   const parseLine = LINE_PARSERS[format];
-  for await (const { line, text } of lines) {
+  for await (const { line, text, notUtf8 } of lines) {
     if (text.trim() === "") continue;
+    if (notUtf8) {
+      yield { ok: false, bad: { line, error: NOT_UTF8 } };
+      continue;
+    }
     const item = parseLine(text, line, ctx);
     if (item) yield item;
   }
 }
+
+const NOT_UTF8 = "not UTF-8 text (a byte UTF-8 does not allow, as a file saved as Latin-1 or Windows-1252 holds); save the file as UTF-8 (e.g. `iconv -f windows-1252 -t utf-8`) and import it again";
 
 async function* readable(path: string): AsyncGenerator<Line> {
   try {

@@ -55,3 +55,21 @@ test("`cairn add --from-file` of a Latin-1 YAML file is refused naming the file 
   assert.equal(ok.body.action, "added", ok.stdout);
   assert.deepEqual(await lessons(p), [text], "é and ï kept as written");
 });
+
+test("`cairn import` skips a line that is not UTF-8 (reported by number with the fix) and imports the rest as written", async () => {
+  const p = sb.project("import-latin1");
+  const file = path.join(p, "memories.jsonl");
+  const row = (id: string, text: Buffer) => Buffer.concat([Buffer.from(`{"id":"${id}","information":"`), text, Buffer.from(`"}\n`)]);
+  const good = "Pin the Node version in .nvmrc so CI and local builds use the same runtime: café rule";
+  fs.writeFileSync(file, Buffer.concat([row("m1", Buffer.from(good, "utf8")), row("m2", LATIN1), row("m3", Buffer.from("Use pg_dump --format=custom for PostgreSQL backups so pg_restore can restore selectively", "utf8"))]));
+  const r = await sb.json(p, "import", file, "--format", "swarm-tools");
+  assert.equal(r.code, 0, r.stdout);
+  assert.equal(r.body.imported, 2, r.stdout);
+  assert.equal(r.body.skipped_lines.length, 1, r.stdout);
+  assert.equal(r.body.skipped_lines[0].line, 2);
+  assert.match(r.body.skipped_lines[0].error, /not UTF-8/);
+  assert.match(r.body.skipped_lines[0].error, /save the file as UTF-8/);
+  const stored = await lessons(p);
+  assert.ok(stored.includes(good), "the UTF-8 line keeps its é");
+  assert.ok(!stored.some((l) => l.includes("\uFFFD")), `no replacement characters stored: ${JSON.stringify(stored)}`);
+});
