@@ -43,6 +43,25 @@ test("the servers' `--host \"\"`, `--token \"\"` and `--name \"\"` (an unset she
   }
 });
 
+test("an empty file for import/export, or an empty --status, is a usage error, not the project folder or every status", async () => {
+  const p = sb.project("empty-args");
+  const added = await sb.json(p, "add", "Run prisma migrate deploy before starting the api container; the app crashes on a missing column.");
+  assert.equal(added.body.action, "added", added.stdout);
+  const cases: Array<[string[], RegExp]> = [
+    [["import", ""], /needs a file/],
+    [["export", ""], /needs a file/],
+    [["list", "--status", ""], /--status needs/],
+    [["list", "--status", " , "], /--status needs/],
+    [["recall", "prisma migrate", "--status", ""], /--status needs/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await sb.json(p, ...args);
+    assert.equal(r.code, 2, `${JSON.stringify(args)}: ${r.stdout}`);
+    assert.equal(r.body.error.code, "INVALID_INPUT", JSON.stringify(args));
+    assert.match(r.body.error.message, message, JSON.stringify(args));
+  }
+});
+
 test("an empty CAIRN_HIVE is taken as unset, as shells commonly mean it (the default hive is used)", async () => {
   const p = sb.project("empty-env");
   const r = await sb.raw(["list", "--json"], { cwd: p, env: { ...sb.env, CAIRN_HIVE: "" } });

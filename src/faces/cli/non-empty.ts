@@ -8,3 +8,11 @@ export function nonEmpty(flag: string, what: string): (value: string) => string 
     return value;
   };
 }
+
+/** A comma-separated flag whose every item is blank (`--status ""`, `--status " , "`) is refused the same way. */
+export function nonEmptyList(flag: string, what: string): (value: string) => string {
+  return (value: string) => {
+    if (!value.split(",").some((item) => item.trim() !== "")) throw new InvalidArgumentError(`${flag} needs ${what}; leave the flag out to use the default.`);
+    return value;
+  };
+}

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { decodeText } from "../../../core/decode.js";
+import { nonEmptyList } from "../non-empty.js";
 import { CairnError } from "../../../errors.js";
 import { derivedFromLabel } from "../../../core/derived-from.js";
 import { linkLabel, withHandles, type EntryLinks } from "../../../core/entry-links.js";
@@ -271,7 +272,7 @@ Examples:
     .command("list")
     .description("list entries, newest first")
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
-    .option("--status <a,b>", "only these statuses (comma-separated; approved = established and promoted, active = every live one)")
+    .option("--status <a,b>", "only these statuses (comma-separated; approved = established and promoted, active = every live one)", nonEmptyList("--status", "statuses, e.g. candidate,established"))
     .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
     .option("--limit <n>", "at most n entries", int("--limit", 1), 50)
     .option("--offset <n>", "skip the first n", int("--offset"), 0)

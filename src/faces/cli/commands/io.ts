@@ -31,6 +31,7 @@ Examples:
       action(async (inv, file: string, flags: { format: ImportFormat | "auto"; trusted?: boolean }) => {
         // An import reads its file twice (its first lines tell the format), which a pipe cannot give.
         const saveFirst = "cairn import reads a file, not a pipe; save the input first, e.g. `… > lessons.jsonl && cairn import lessons.jsonl`.";
+        if (file.trim() === "") throw usageError("cairn import needs a file to read, e.g. cairn import backup.jsonl.");
         if (file === "-") throw usageError(saveFirst);
         const abs = path.resolve(file);
         let stat: fs.Stats;
@@ -82,6 +83,8 @@ Examples:
     .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json\n  $ cairn export - --tier swarm | gzip > swarm.jsonl.gz")
     .action(
       action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all" }) => {
+        // An empty name (an unset shell variable) resolved to the project folder, refused as "a folder".
+        if (file.trim() === "") throw usageError("cairn export needs a file to write (or - for stdout), e.g. cairn export backup.jsonl.");
         // --json promises one JSON value on stdout, which `-` fills with the export's JSON Lines.
         if (file === "-" && inv.out.json) throw usageError("`export -` writes the entries to stdout as JSON Lines, so --json (one JSON value on stdout) cannot go with it: drop --json, or give a file to get the count as JSON.");
         return readCairn(inv, async (c) => {

@@ -5,6 +5,7 @@ import type { RecallHit } from "../../../engine.js";
 import { action, int, readCairn } from "../context.js";
 import { usageError } from "../errors.js";
 import { table, type Output } from "../format.js";
+import { nonEmptyList } from "../non-empty.js";
 
 interface RecallFlags {
   limit: number;
@@ -46,7 +47,7 @@ export function registerRecallCommand(program: Command): void {
     .description("lessons relevant to a query, best first after diversity (a restatement gives way to a different lesson)")
     .option("--limit <n>", "at most n lessons", int("--limit", 1), 10)
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
-    .option("--status <a,b>", "statuses to include (default: candidate, established, promoted)")
+    .option("--status <a,b>", "statuses to include (default: candidate, established, promoted)", nonEmptyList("--status", "statuses, e.g. candidate,established"))
     .addOption(new Option("--category <c>", "only this category").choices(CATEGORIES))
     .option("--explain", "show how each score was made (the semantic part with its cosine)")
     .addOption(new Option("--retrieval <mode>", "find candidates by words, by meaning, or both (default: config embedding.retrieval)").choices(["hybrid", "lexical", "semantic"]))
