@@ -51,6 +51,7 @@ Examples:
           ...(inv.hivePath ? { hivePath: inv.hivePath } : {}),
           env: inv.env,
           ...flags,
+          json: inv.out.json,
         });
         const stop = () => void handle.close();
         process.once("SIGINT", stop);

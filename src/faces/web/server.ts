@@ -27,6 +27,8 @@ export interface UiServerOptions {
   open?: boolean;
   /** Where the sign-in link is written (stdout by default). */
   print?: (line: string) => void;
+  /** `cairn ui --json`: the link as one JSON line ({url, sign_in, project}) instead of two lines of text. */
+  json?: boolean;
 }
 
 export interface UiHandle {
@@ -117,9 +119,12 @@ export async function runUiServer(opts: UiServerOptions): Promise<UiHandle> {
   const url = `http://${shownHost}:${bound}`;
   const loginUrl = `${url}/login?token=${encodeURIComponent(token)}`;
   const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  print(`Cairn UI for ${cairn.project.name} at ${url}`);
   const shownLink = configured ? `${url}/login` : loginUrl;
-  print(configured ? `Sign in with your configured token (CAIRN_UI_TOKEN or --token): ${shownLink}` : `Sign in: ${shownLink}`);
+  if (opts.json) print(JSON.stringify({ url, sign_in: shownLink, token_configured: Boolean(configured), project: cairn.project }));
+  else {
+    print(`Cairn UI for ${cairn.project.name} at ${url}`);
+    print(configured ? `Sign in with your configured token (CAIRN_UI_TOKEN or --token): ${shownLink}` : `Sign in: ${shownLink}`);
+  }
   process.stderr.write(`cairn ui: listening on ${host}:${bound}; project ${cairn.project.dir}; stop with Ctrl-C\n`);
   if (opts.open) openBrowser(loginUrl, shownLink);
 
