@@ -78,7 +78,8 @@ async function migrate(state: PluginState, cairn: Cairn, force: boolean): Promis
 
 async function stats(cairn: Cairn): Promise<string> {
   const s = await cairn.stats();
-  const lines = [`Knowledge for ${s.project.name}:`];
+  // The name is the folder's (or the git remote's) and may hold anything; this answer is in the model's message.
+  const lines = [`Knowledge for ${sanitizeForPrompt(s.project.name, 80)}:`];
   for (const t of s.tiers) {
     const by = Object.entries(t.by_status).map(([k, v]) => `${k} ${v}`).join(", ") || "empty";
     lines.push(`- ${t.tier}: ${t.total} entries (${by}); shown ${t.shown}×, applied ${t.applied}×; ${t.rejected_recent} rejected lessons on record`);
