@@ -769,6 +769,9 @@ export class Cairn {
    * return before those items are done.
    */
   async reflect(opts: ReflectOptions = {}): Promise<ReflectReport> {
+    // Reflection writes lessons and feedback: machine learning, off for everyone while knowledge is.
+    // Queued outcomes wait, and are applied once it is back on.
+    this.assertEnabled();
     await this.reflecting;
     return this.drainReflectionQueue(opts);
   }

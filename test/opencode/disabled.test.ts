@@ -116,3 +116,34 @@ test("with knowledge off, an agent's import, sweep and review change nothing; a 
     await person.close();
   }
 });
+
+test("with knowledge off, outcomes recorded before stay queued: reflect refuses (DISABLED) and writes no lesson or feedback; back on, they are applied", async () => {
+  const dir = newProject("off-reflect");
+  const NO_BACKGROUND = { learning: { reflect_in_background: false } };
+  const on = await openCairn({ projectDir: dir, config: NO_BACKGROUND });
+  let shown: string;
+  try {
+    shown = (await on.add({ lesson: LESSON })).id!;
+    await on.inject({ task: "fix the null session token crash in src/auth/middleware.ts" });
+    await on.recordOutcome({ task: "fix the null session token crash on /login", success: true, shown_entry_ids: [shown], evaluation: "Always clear the redis session cache before running the checkout e2e suite." });
+  } finally {
+    await on.close();
+  }
+  const off = await openCairn({ projectDir: dir, config: { ...OFF, ...NO_BACKGROUND }, actor: "human:ann" });
+  try {
+    const before = JSON.stringify(await off.list({ tier: "swarm" }));
+    await assert.rejects(off.reflect(), (e: Error & { code?: string }) => e.code === "DISABLED", "machine learning from outcomes is off for everyone");
+    assert.equal(JSON.stringify(await off.list({ tier: "swarm" })), before, "no lesson extracted, no feedback applied");
+    assert.equal((await off.queue("pending")).counts.pending, 1, "the outcome waits, not lost");
+  } finally {
+    await off.close();
+  }
+  const back = await openCairn({ projectDir: dir, config: NO_BACKGROUND });
+  try {
+    const r = await back.reflect();
+    assert.deepEqual([r.processed, r.lessons_added], [1, 1]);
+    assert.equal((await back.get(shown)).usage.helpful, 1);
+  } finally {
+    await back.close();
+  }
+});
