@@ -6,6 +6,7 @@ import path from "node:path";
 import { EntrySchema, openCairn, type Cairn, type OpenCairnOptions } from "../../src/index.js";
 import { newEntryId } from "../../src/core/ids.js";
 import type { Store } from "../../src/store/store.js";
+import { callTool, knowledgeQuery, knowledgeRecall } from "../../src/tools/index.js";
 import { addProject, makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
 
 const DAY = 86_400_000;
@@ -198,6 +199,34 @@ test("recall tier filter: swarm, hive and all return exactly their tiers", async
     assert.deepEqual(await ids("swarm"), [s.id]);
     assert.deepEqual(await ids("hive"), [h.id]);
     assert.deepEqual(await ids("all"), [s.id!, h.id!].sort());
+  });
+});
+
+test("finding 11 and the tier filter, as agents call them: knowledge_recall by tier, and neither tool lists a retired lesson unasked", async () => {
+  await withCairn(async (c) => {
+    const as = { cairn: c, actor: "agent:architect" };
+    const s = await c.add({ lesson: "The marmotqueue retry loop must back off exponentially starting at 200 ms.", category: "integration" });
+    const h = await c.promote({ lesson: { lesson: "Marmotqueue consumers must ack only after the database commit succeeds.", category: "integration" } });
+    const retired = [];
+    for (const [lesson, retire] of [
+      ["Marmotqueue dead letters are replayed by the ops/replay.sh script every night at 03:00.", (id: string) => c.archive(id, "outdated")],
+      ["Marmotqueue topics need 12 partitions in production or the consumers starve under load.", (id: string) => c.quarantine(id, "suspicious")],
+      ["Marmotqueue messages are capped at 256 KB by the broker; larger payloads go to S3.", (id: string) => c.supersede(id, s.id!)],
+    ] as const) {
+      const r = await c.add({ lesson, category: "integration" });
+      await retire(r.id!);
+      retired.push(r.id!);
+    }
+    const recalled = async (tier?: string) =>
+      ((await callTool(knowledgeRecall, { query: "marmotqueue", top_n: 20, ...(tier ? { tier } : {}) }, as)).data.results as Array<{ id: string }>).map((r) => r.id).sort();
+    assert.deepEqual(await recalled("swarm"), [s.id]);
+    assert.deepEqual(await recalled("hive"), [h.id]);
+    assert.deepEqual(await recalled("all"), [s.id!, h.id!].sort());
+    assert.deepEqual(await recalled(), [s.id!, h.id!].sort(), "all is the default");
+    const listed = ((await callTool(knowledgeQuery, { limit: 200 }, as)).data.entries as Array<{ id: string }>).map((e) => e.id);
+    for (const id of retired) assert.ok(!listed.includes(id), `knowledge_query lists ${id} unasked`);
+    const archived = ((await callTool(knowledgeQuery, { status: ["archived"] }, as)).data.entries as Array<{ id: string }>).map((e) => e.id);
+    assert.deepEqual(archived, [retired[0]], "asked for by status, an archived lesson is there");
   });
 });
 
