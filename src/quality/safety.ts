@@ -126,7 +126,9 @@ const ADVICE: AdviceRule[] = [
   },
   {
     code: "destructive_command", label: "evaluating untrusted input",
-    re: /\b(?:eval|new\s+Function|exec(?:Sync)?|vm\.runIn\w+)\b\s*\(?[^\n;]{0,60}?(?:\breq(?:uest)?\.(?:query|body|params|headers|cookies)\b|\buser[-_ ]?(?:input|data|supplied|provided)\b|\buntrusted\b|\bargv\b|\$_(?:GET|POST|REQUEST|COOKIE)\b|\bstdin\b|\bpayload\b|\bexternal\s+input\b)/gi,
+    // The input named in code (req.body) or in words ("the request body", "the request's query", "the JSON
+    // body", "webhook payloads"): seed 001 lists eval among what the content gate refuses.
+    re: /\b(?:eval|new\s+Function|exec(?:Sync)?|vm\.runIn\w+)\b\s*\(?[^\n;]{0,60}?(?:\breq(?:uest)?(?:\.|'s\s+|\s+)(?:query|body|params|headers|cookies)\b|\b(?:json|post|http|form|incoming)\s+(?:body|bodies)\b|\buser[-_ ]?(?:input|data|supplied|provided)\b|\buntrusted\b|\bargv\b|\$_(?:GET|POST|REQUEST|COOKIE)\b|\bstdin\b|\bpayloads?\b|\bexternal\s+input\b)/gi,
   },
   { code: "destructive_command", label: "formatting a drive (format c:)", re: /\bformat\s+[a-z]:(?=[\s\\/]|$)/gi },
   { code: "destructive_command", label: "a recursive Windows delete (del /s)", re: /\b(?:del|erase)\s+(?:\/[a-z]\s+)*\/s\b|\b(?:rd|rmdir)\s+(?:\/[a-z]\s+)*\/s\s+(?:\/[a-z]\s+)*(?:[a-z]:\\?|\\)(?=\s|$)/gi },
