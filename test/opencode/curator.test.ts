@@ -3,7 +3,8 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { loadPlugin, writePlan, PLAN, userMessage } from "./helpers.js";
+import { openCairn } from "../../src/engine.js";
+import { loadPlugin, newProject, writePlan, PLAN, userMessage } from "./helpers.js";
 
 const p = await loadPlugin({ orchestrators: ["architect"] });
 after(() => p.close());
@@ -110,13 +111,25 @@ test("a phase turning complete in plan.md runs the sweep once and records the ou
   assert.equal((await cairn.get(probe.id!)).lifecycle.phases_alive, aliveBefore + 1, "never twice for one phase");
 });
 
-test("opencode-swarm's phase_complete tool completes the named phase", async () => {
+test("opencode-swarm's phase_complete tool completes the named phase, and its promotions reach the one hive other projects read (seed 000: no test of the hook-to-hive chain)", async () => {
   const probe = await cairn.add({ lesson: "Use crypto.timingSafeEqual in src/auth/compare.ts for token comparison; string equality leaks timing." });
+  const fast = await cairn.add({ lesson: "Generate the OpenAPI client in the build step of packages/sdk instead of committing the generated files.", tags: ["hive-fast-track"] });
   const before = (await cairn.get(probe.id!)).lifecycle.phases_alive;
   await wrote("phase_complete", { phase: 3, summary: "hardening done" });
   assert.equal((await cairn.get(probe.id!)).lifecycle.phases_alive, before + 1);
   const log = fs.readFileSync(path.join(p.dir, ".swarm", "cairn-plugin.log"), "utf8");
   assert.match(log, /phase complete: Phase 3: Hardening/);
+
+  assert.equal((await cairn.get(fast.id!)).lifecycle.status, "promoted", "the fast-track route ran on the plugin's phase completion");
+  const other = await openCairn({ projectDir: newProject("reader") });
+  try {
+    const copies = (await other.list({ tier: "hive", limit: 100 })).filter((e) => e.provenance.promoted_from?.entry_id === fast.id);
+    assert.deepEqual(copies.map((e) => e.lesson), [(await cairn.get(fast.id!)).lesson]);
+    // The hive is shared by every test of this file: leave it as it was.
+    await other.remove(copies[0]!.id, { force: true, actor: "human:test" });
+  } finally {
+    await other.close();
+  }
 });
 
 test("curation can be switched off", async () => {
