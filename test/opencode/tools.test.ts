@@ -57,6 +57,8 @@ test("knowledge_add stores a lesson as the calling agent; a duplicate reinforces
   const e = await cairn.get(String(r.metadata.id));
   assert.equal(e.provenance.created_by, "agent:coder");
   assert.equal(e.provenance.session_id, "ses_t");
+  // Seed 000 finding 6: the audited tool stamped every explicit add auto_generated (less trusted, archived when unused).
+  assert.equal(e.provenance.auto_generated, false);
   const dup = await call("knowledge_add", { lesson: LESSON });
   assert.match(dup.output, /^reinforced/);
   const vague = await call("knowledge_add", { lesson: "be careful" });
