@@ -133,6 +133,10 @@ test("knowledge migrate imports context.md and the old JSONL once", async () => 
   assert.match(again, /context\.md: already migrated/);
   const cairn = await p.cairn();
   assert.ok((await cairn.recall("pnpm workspaces eslint")).length >= 1);
+  // Seed 001's commands name entries by opencode-swarm's ids (`quarantine lesson-abc123 "false positive"`): a migrated one still answers to it.
+  assert.match(await answer('knowledge quarantine lesson-1 "false positive"'), /^Quarantined S-\d+/m);
+  assert.deepEqual([(await cairn.get("lesson-1")).lifecycle.status, (await cairn.get("lesson-1")).lifecycle.status_reason], ["quarantined", "false positive"]);
+  assert.match(await answer("knowledge restore lesson-1"), /^Restored S-\d+ \(candidate\)/m);
 });
 
 test("knowledge migrate leaves context.md alone once opencode-swarm has migrated it (its .knowledge-migrated marker)", async () => {
