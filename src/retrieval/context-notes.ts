@@ -26,8 +26,8 @@ export function parseContextNotes(markdown: string): ContextNotes {
     if (heading) {
       open = false;
       if (heading[1]!.length > 2) continue;
-      const kind = heading[1]!.length === 2 ? sectionFor(heading[2]!)?.kind : undefined;
-      into = kind === "decision" ? notes.decisions : kind === "pattern" ? notes.patterns : undefined;
+      const section = heading[1]!.length === 2 ? sectionFor(heading[2]!) : undefined;
+      into = section === "decision" ? notes.decisions : section === "pattern" ? notes.patterns : undefined;
       continue;
     }
     const bullet = /^[-*+]\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(line);

@@ -1,23 +1,23 @@
 // Parser for opencode-swarm's legacy `.swarm/context.md`: one record per bullet in known `## ` sections.
-import type { Category, Kind, NewEntryInput } from "../../core/entry.js";
+import { placeCategory, type LegacyCategory } from "../../core/categories.js";
+import type { NewEntryInput } from "../../core/entry.js";
 import type { Line } from "../lines.js";
 import type { ParseItem } from "../types.js";
 
-interface SectionMap {
-  category: Category;
-  kind: Kind;
-  tags: string[];
-}
-
-const SECTIONS: Readonly<Record<string, SectionMap>> = {
-  "lessons-learned": { category: "other", kind: "learning", tags: [] },
-  patterns: { category: "other", kind: "pattern", tags: [] },
-  "sme-cache": { category: "other", kind: "learning", tags: ["domain"] },
-  decisions: { category: "other", kind: "decision", tags: [] },
+/**
+ * Each section's category in opencode-swarm's own migration (seed 001: lessons-learned → lesson, patterns →
+ * pattern, sme-cache → domain, decisions → decision). Placed by the one mapping (core/categories.ts), so a
+ * bullet is stored as the knowledge.jsonl row that migration writes would be.
+ */
+const SECTIONS: Readonly<Record<string, LegacyCategory>> = {
+  "lessons-learned": "lesson",
+  patterns: "pattern",
+  "sme-cache": "domain",
+  decisions: "decision",
 };
 
 /** "Lessons Learned", "lessons_learned", "SME Cache (phase 2)" → the SECTIONS entry, if any. */
-export function sectionFor(heading: string): SectionMap | undefined {
+export function sectionFor(heading: string): LegacyCategory | undefined {
   const key = heading.trim().toLowerCase().replace(/[\s_-]+/g, "-").replace(/[^a-z0-9-]/g, "");
   const name = Object.keys(SECTIONS).find((k) => key === k || key.startsWith(`${k}-`));
   return name ? SECTIONS[name] : undefined;
@@ -28,7 +28,7 @@ export function sectionFor(heading: string): SectionMap | undefined {
  * or an unindented line; indented lines (including nested bullets) are folded into it.
  */
 export async function* parseContextMd(lines: AsyncIterable<Line>, source = "context.md"): AsyncGenerator<ParseItem> {
-  let section: SectionMap | undefined;
+  let section: LegacyCategory | undefined;
   let open: { line: number; parts: string[] } | undefined;
   let inFence = false;
 
@@ -38,11 +38,12 @@ export async function* parseContextMd(lines: AsyncIterable<Line>, source = "cont
     if (!bullet || !section) return undefined;
     const lesson = bullet.parts.join(" ").trim();
     if (lesson === "") return undefined;
+    const placed = placeCategory(section, lesson);
     const input: NewEntryInput = {
       lesson,
-      category: section.category,
-      kind: section.kind,
-      tags: [...section.tags],
+      category: placed.category,
+      ...(placed.kind ? { kind: placed.kind } : {}),
+      tags: placed.tags,
       derived_from: { kind: "import", ref: source },
     };
     return { ok: true, record: { line: bullet.line, input } };
