@@ -403,6 +403,15 @@ function isStandIn(span: SecretSpan, text: string): boolean {
  */
 const DIGEST_THEN_NAME =
   /\b(?:checksum|sha-?(?:1|2|3|224|256|384|512)?|md5|crc-?(?:32|64)?|hash|digest|fingerprint|commit)(?:\s+(?!(?:is|was|are|were|and|or|but|then)\b)[\w'’-]{1,30}){0,5}?\s+[\w-]{0,30}?(?:password|passwd|passphrase|secret|token|credential|key)s?\b[^.!?\n,;]{0,80}$/i;
+/** The secret's name right before the value, only `is`, `was`, `:` or `=` between: "… api key is <value>", "… token: <value>". */
+const NAME_RIGHT_BEFORE = /(?:password|passwd|passphrase|secret|token|credential|key)s?["'`]?\s*(?:\s(?:is|was)|:=|=>|[:=])\s*["'`]?$/i;
+/**
+ * A digest word (or two: "sha256 checksum", "commit hash") joined to what follows by "of", "for", "that"…: the digest is of the
+ * thing named next ("the SHA-256 of the api key is", "the commit that rotated the token is"). Followed by a noun instead
+ * ("the checksum job's api key", "the commit hook's token"), the digest word names another thing, whose secret it is.
+ */
+const DIGEST_OF =
+  /\b(?:checksum|sha-?(?:1|2|3|224|256|384|512)?|md5|crc-?(?:32|64)?|hash|digest|fingerprint|commit)(?:\s+(?:checksum|sha-?(?:1|2|3|224|256|384|512)?|md5|crc-?(?:32|64)?|hash|digest|fingerprint|commit))?\s+(?:of|for|that|which|from|in|on|over|behind|to|by)\b/i;
 /** Hex of a digest's or a commit's length, or a padded base64 digest (MD5 24, SHA-1 28, SHA-256 44, SHA-384 64, SHA-512 88). */
 const DIGEST_SHAPED = /^(?:[a-f0-9]{7,128}|(?=[A-Za-z0-9+/]*={1,2}$)[A-Za-z0-9+/=]{24,88})$/i;
 
@@ -411,7 +420,9 @@ function isDigestOfNamedThing(value: string, before: string): boolean {
   if (!DIGEST_SHAPED.test(value)) return false;
   // Only the clause the value ends: after the last sentence end or line break.
   const clause = before.slice(Math.max(before.lastIndexOf("\n"), before.search(/[.!?]\s(?!.*[.!?]\s)/s)) + 1);
-  return DIGEST_THEN_NAME.test(clause);
+  if (!DIGEST_THEN_NAME.test(clause)) return false;
+  // "the checksum job's api key is <hex>": the key's own name sits right before the value, and the digest word names the job.
+  return !NAME_RIGHT_BEFORE.test(clause) || DIGEST_OF.test(clause);
 }
 
 /**

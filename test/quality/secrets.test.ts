@@ -918,12 +918,20 @@ test("a digest word before the secret's name says the value is a digest (\"the c
     "The digest of the password file: 3f786850e387550fdab836ed7e6dc881de23001b",
     "The commit that moved the api key loader is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a",
     "The MD5 hash for the token service bundle was 0c5e9b2d7f4a1c8e4f9c2e7a1b8d3f6a",
+    // The digest word joined to the name by "of", "for" or "that": the value is the digest of the secret, not the secret.
+    "The SHA-256 of the api key is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "The sha256 checksum for the deploy token: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "The commit that rotated the api key is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
   assertCaught([
     // The digest word belongs to another clause, or a secret follows the digest: still a secret.
     ["The checksum for the release is 3f786850e387550fdab836ed7e6dc881de23001b and the token is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", /./],
     ["We verified the checksum. The token is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", /./],
     ["The checksum job's api key is Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", /./],
+    // The digest word names another thing (the job, the hook) whose key it is; the key's own name sits right before the value.
+    ["the checksum job's api key is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", /./],
+    ["The commit hook's token: 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d9f2a", /./],
+    ["The hash service secret = 0c5e9b2d7f4a1c8e4f9c2e7a1b8d3f6a", "0c5e9b2d7f4a1c8e4f9c2e7a1b8d3f6a", /./],
     ["The token is 4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", "4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e", /./],
     ["hash_secret = 'Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G'", "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G", /./],
   ]);
