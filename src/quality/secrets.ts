@@ -66,6 +66,15 @@ const OWN: OwnDetector[] = [
   { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{0,256}:(?<v>[^\s@/]{1,256})@/dgi, needs: /:\/\//, accept: (v) => !isPlaceholder(v) },
   { kind: "basic_auth", re: /\bBasic\s+(?<v>[A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/dg, needs: /Basic/, accept: (v) => !isPlaceholder(v) && isBasicPair(v) },
   { kind: "bearer_token", re: /\bBearer\s+(?<v>[A-Za-z0-9._~+/-]{20,4096}=*)/dg, needs: /Bearer/, accept: (v) => !isPlaceholder(v) && looksRandom(v) },
+  // In an Authorization header a bearer token is one however short (RFC 6750's example, `mF_9.B5f-4.1JqM`, is 15 characters),
+  // unless it is a stand-in, a variable, a name or a run typed by hand.
+  {
+    kind: "bearer_token",
+    re: /\bAuthorization["'`]?\s*[:=]\s*["'`]?Bearer\s+(?<v>[A-Za-z0-9._~+/-]{8,19}=*)(?![A-Za-z0-9._~+/=-])/dgi,
+    needs: /authorization["'`]?\s*[:=]\s*["'`]?bearer/,
+    lower: true,
+    accept: isShortBearerToken,
+  },
   // `curl -u user:pass` — gitleaks' curl rule wants the whole command; a lesson often quotes just the flag.
   // `C:\Users\…` after `-u` is a drive and a path (cygpath -u), not user and password.
   { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u/, accept: (v) => !isPlaceholder(v) && !/^[$\\/]/.test(v) },
@@ -682,6 +691,12 @@ export function isPlaceholder(value: string): boolean {
   if (/^(?:wrong|invalid|bad|incorrect|test|fake|dummy|hard[_-]?coded|actual)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|key|api[_-]?key)(?:[_-]?(?:key|token))?[_@-]?\d{1,6}$/i.test(v)) return true;
   // One character repeated is a mask, not a key.
   return new Set(v).size <= 2;
+}
+
+/** A short token in an Authorization header: a digit among random characters, not a stand-in, a name, a reference or a run typed by hand. */
+function isShortBearerToken(v: string): boolean {
+  if (isPlaceholder(v) || isCodeReference(v) || WORDS_JOINED.test(v) || NAME_PART.test(v) || looksTypedByHand(v)) return false;
+  return /\d/.test(v) && /[A-Za-z]/.test(v) && looksRandom(v);
 }
 
 /** What a password flag was given, when it is the password: not a stand-in, a variable (`%PASS%`, `$PASS`), another flag or a prompt. */

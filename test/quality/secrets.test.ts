@@ -134,6 +134,28 @@ test("a key or token sent as a request header (-H / --header) is a secret, with 
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("an Authorization: Bearer header's token is a secret however short (RFC 6750's own example is 15 characters); a stand-in, a variable or a name is not", () => {
+  assertCaught([
+    ["GET /resource HTTP/1.1\nHost: server.example.com\nAuthorization: Bearer mF_9.B5f-4.1JqM", "mF_9.B5f-4.1JqM", /bearer/],
+    ["curl -H 'Authorization: Bearer 7Hq2Lm9Xv4Kp' https://api.internal/v1/jobs", "7Hq2Lm9Xv4Kp", /bearer|Curl/],
+    ["fetch(url, { headers: { \"Authorization\": \"Bearer Zk3q9Xw2Lp7v\" } }) in the smoke test", "Zk3q9Xw2Lp7v", /bearer/],
+    ["The proxy forwards authorization: bearer q8Z-2vLm_9Kx4 to the backend", "q8Z-2vLm_9Kx4", /bearer/],
+  ]);
+  for (const text of [
+    "Authorization: Bearer <token> on every call",
+    "Authorization: Bearer $TOKEN on every call",
+    "Authorization: Bearer YOUR_TOKEN on every call",
+    "Authorization: Bearer ACCESS_TOKEN on every call",
+    "Authorization: Bearer token123 on every call",
+    "Authorization: Bearer myAccessToken2 on every call",
+    "Authorization: Bearer test-token-123 in the fixtures",
+    "Authorization: Bearer valid-token in the fixtures",
+    "Authorization: Bearer abcdef123456 in the docs",
+    "Authorization: Bearer ctx.token2 from the request context",
+    "Send the Authorization: Bearer header with the user's JWT",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
+
 test("passwords given on a command line, said in prose, or in a URL without a user name are secrets", () => {
   for (const text of [
     "Run sshpass -p 'Vq8#mZ2!kL' ssh deploy@10.0.0.5 to reach the bastion when the key agent is down.",
