@@ -293,6 +293,21 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) => !NOT_THE_SECRET.test(all.slice(0, all.length - v.length)) && isBareSecret(withoutTrailingPunctuation(v)),
   },
+  // The value first, then what it is for: "use 34ce…73ec as the Facebook secret key", "paste fnhq…oy0 as the Google OAuth client
+  // secret", "use Summer2024 as the admin password". The name must end the phrase (`as the token's checksum`, `as the password
+  // hash` name another thing), and the words between may not say the value is something else (`as the idempotency key`).
+  {
+    kind: "stated_secret",
+    re: /(?<![^\s(])(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>\s{1,4}as\s{1,4}(?:(?:the|our|a|an|your|my|their|its|this)\s{1,4})?(?<gap>(?:[\w.’-]{1,30}\s{1,4}){0,4}?)(?<name>password|passwd|passphrase|secret|token|credential|(?:api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?(?=\s{0,4}$|\s{0,4}[.,;:!?)]|\s{1,4}(?:in|for|on|to|of|and|or|when|until|from|at|with|so|because|while|if|before|after|instead)\b)/dgi,
+    needs: /\sas\s/,
+    lower: true,
+    accept: (v, all) => {
+      const between = /\sas\s(.*)$/is.exec(all)?.[1] ?? "";
+      if (NOT_THE_SECRET.test(between) || NOT_A_SECRET_QUALIFIER.test(between)) return false;
+      // A password's name lets a short one through (Summer2024), as after "password is".
+      return isStatedSecret(v, /pass(?:word|wd|phrase)s?$/i.test(between.trim()) ? "password " : "");
+    },
+  },
   // A token as a URL's whole user part (`https://4f9c…@git.internal/…`): git and many APIs take one there.
   {
     kind: "url_secret",
@@ -842,6 +857,10 @@ function isPlainPassword(value: string): boolean {
 /** Words between a secret's name and a value that say the value is something else: a commit, a digest, an id, a format. */
 const NOT_THE_SECRET =
   /\b(?:commit|sha\w*|hash\w*|digest|checksum|fingerprint|ids?|uuid|guid|version|build|revision|release|tag|nonce|salt|iv|request|trace|span|correlation|public|primary|foreign|partition|row|name|format|length|prefix|example|sample|placeholder|like|e\.g|field|column|header|type|policy|rotation|expir\w*|ttl|count|size|file|path|url|arn)\b/i;
+
+/** Words before a key's or a token's name that say it opens nothing: an idempotency or page token, a cache key, a test's password. */
+const NOT_A_SECRET_QUALIFIER =
+  /\b(?:page|pagination|continuation|cursor|cancellation|idempotency|dedupe?|cache|sort|lookup|design|csrf|xsrf|sync|state|verification|test|fake|dummy|mock|sample|example)\b/i;
 
 /**
  * A value with no name of its own that only a secret looks like: hex of 32+ characters, a UUID, or 20+ characters

@@ -907,6 +907,28 @@ test("passwords that only say what they are stand for one: test, wrong or hard-c
   ]);
 });
 
+test("a value named after it, \"use <value> as the <provider> api key\", is a secret (Nosey Parker's Facebook, Heroku and Google OAuth secrets put so were accepted); an idempotency or page token, an algorithm, a digest or a reference put so is not", () => {
+  assertCaught([
+    ["Use 34cebc81c056a21bc66e212f947d73ec as the Facebook secret key in the deploy job.", "34cebc81c056a21bc66e212f947d73ec", /./],
+    ["Paste fnhqAakzWrX-mtFQ4PRdMoy0 as the Google OAuth client secret.", "fnhqAakzWrX-mtFQ4PRdMoy0", /./],
+    ["Set c55dbac4-e0e8-4a06-b892-75cac2387ce5 as the Heroku API key until the rotation.", "c55dbac4-e0e8-4a06-b892-75cac2387ce5", /./],
+    ["We pass 'zt7GeN6IH911xvRj' as our LinkedIn secret key", "zt7GeN6IH911xvRj", /./],
+    ["Use Summer2024 as the admin password until IT resets it", "Summer2024", /./],
+  ]);
+  for (const text of [
+    "Use 550e8400-e29b-41d4-a716-446655440000 as the idempotency key for the retry.",
+    "Use 3f786850e387550fdab836ed7e6dc881de23001b as the base commit for the token fix.",
+    "Use RS256 as the token signing algorithm.",
+    "Use CancellationToken.None as the cancellation token.",
+    "Use $STRIPE_SECRET_KEY as the Stripe secret key.",
+    "Use nextPageToken2 as the page token.",
+    "Use 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 as the token's checksum.",
+    "Use bcrypt as the password hash.",
+    "Use Passw0rd123 as the test password in the fixtures.",
+    "Use 0123456789abcdef0123456789abcdef as the sample api key in the docs.",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
+
 test("a bare secret named earlier in its clause is a secret (\"use this token for the staging deploy: …\", \"the deploy key we rotated yesterday is …\"), and so is a token as a URL's whole user part or after private_token= or password= in a query; digests, ids, formats, names and the words between that say so are not", () => {
   assertCaught([
     ["Use this token for the staging deploy: 7Hq2Lm9Xv4Kp8Zr3Nt6Wb1Yc5Jd0Fs", "7Hq2Lm9Xv4Kp8Zr3Nt6Wb1Yc5Jd0Fs", /./],
