@@ -268,8 +268,9 @@ const OWN: OwnDetector[] = [
   // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…", "set the redis password to Xk9m…".
   {
     kind: "stated_secret",
-    re: /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|access[ _-]?key)\s+(?:(?:is|was|of|to|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
-    needs: /passw|passphrase|secret|token|key/,
+    // A key named for what it opens or signs ("our secret key is …", "the signing key is …"), and credentials ("the OAuth credentials are …"), too.
+    re: /\b(?:password|passwd|passphrase|secret|token|credentials?|(?:api|access|secret|private|deploy|signing|encryption|master)[ _-]?key)\s+(?:(?:is|was|are|were|of|to|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
+    needs: /passw|passphrase|secret|token|key|credential/,
     lower: true,
     accept: (v, all) => isStatedSecret(v, all),
   },

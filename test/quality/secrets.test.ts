@@ -907,6 +907,22 @@ test("passwords that only say what they are stand for one: test, wrong or hard-c
   ]);
 });
 
+test("a secret key or credentials written out in a sentence is a secret however short (\"our LinkedIn secret key is zt7GeN6IH911xvRj\", 16 characters, was accepted); what such a key is like, or where it is kept, is not", () => {
+  assertCaught([
+    ["Our LinkedIn secret key is zt7GeN6IH911xvRj until we rotate it.", "zt7GeN6IH911xvRj", /./],
+    ["The Gitalk OAuth credentials are d17d49be2e680b78a83d", "d17d49be2e680b78a83d", /./],
+    ["the signing key is Vq8mZ2kL9xR4tW7p", "Vq8mZ2kL9xR4tW7p", /./],
+  ]);
+  for (const text of [
+    "The secret key is stored in Vault under kv/prod/app.",
+    "The private key is 4096 bits and never leaves the HSM.",
+    "The signing key is rotated every 90 days.",
+    "The secret key is sk_test_xxxxxxxxxxxxxxxxxxxxxxxx in the docs.",
+    "The deploy key is read-only-deploy-key-2024 in the repo settings.",
+    "The encryption key is AES256GCM, per the policy.",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
+
 test("a value named after it, \"use <value> as the <provider> api key\", is a secret (Nosey Parker's Facebook, Heroku and Google OAuth secrets put so were accepted); an idempotency or page token, an algorithm, a digest or a reference put so is not", () => {
   assertCaught([
     ["Use 34cebc81c056a21bc66e212f947d73ec as the Facebook secret key in the deploy job.", "34cebc81c056a21bc66e212f947d73ec", /./],
