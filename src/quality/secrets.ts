@@ -855,9 +855,12 @@ function isPlainPassword(value: string): boolean {
   return /^[A-Za-z0-9]{8,64}$/.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value) && !ALGORITHM_NAME.test(value) && !isPlaceholder(value);
 }
 
-/** Words between a secret's name and a value that say the value is something else: a commit, a digest, an id, a format. */
+/**
+ * Words between a secret's name and a value that say the value is something else: a commit, a digest, an id, a format.
+ * A digest's words only (sha256, hashed), not words that start alike ("we shared", "HashiCorp").
+ */
 const NOT_THE_SECRET =
-  /\b(?:commit|sha\w*|hash\w*|digest|checksum|fingerprint|ids?|uuid|guid|version|build|revision|release|tag|nonce|salt|iv|request|trace|span|correlation|public|primary|foreign|partition|row|name|format|length|prefix|example|sample|placeholder|like|e\.g|field|column|header|type|policy|rotation|expir\w*|ttl|count|size|file|path|url|arn)\b/i;
+  /\b(?:commit|sha(?:-?\d{1,3}\w*)?|hash(?:es|ed|ing|sum|code)?|digest|checksum|fingerprint|ids?|uuid|guid|version|build|revision|release|tag|nonce|salt|iv|request|trace|span|correlation|public|primary|foreign|partition|row|name|format|length|prefix|example|sample|placeholder|like|e\.g|field|column|header|type|policy|rotation|expir\w*|ttl|count|size|file|path|url|arn)\b/i;
 
 /** Words before a key's or a token's name that say it opens nothing: an idempotency or page token, a cache key, a test's password. */
 const NOT_A_SECRET_QUALIFIER =

@@ -907,6 +907,21 @@ test("passwords that only say what they are stand for one: test, wrong or hard-c
   ]);
 });
 
+test("\"sha…\" and \"hash…\" words say a value is a digest only when they name one: a token \"we shared\", a \"shared secret\" or a \"HashiCorp Vault\" token stays a secret (they were accepted), a SHA-256 or a hashed value stays not", () => {
+  assertCaught([
+    ["The deploy token we shared is Xk9mQ2vLp7zzR4tW8nB3Yc", "Xk9mQ2vLp7zzR4tW8nB3Yc", /./],
+    ["The deploy token we shared with HashiCorp is Xk9mQ2vLp7zzR4tW8nB3Yc", "Xk9mQ2vLp7zzR4tW8nB3Yc", /./],
+    ["Use Xk9mQ2vLp7zzR4tW8nB3 as the shared secret for the webhook.", "Xk9mQ2vLp7zzR4tW8nB3", /./],
+    ["Use s.Z4bTMtngfLeQ18AqVoBBkUAOD1 as the HashiCorp Vault token in the deploy job.", "s.Z4bTMtngfLeQ18AqVoBBkUAOD1", /./],
+  ]);
+  for (const text of [
+    "The deploy token's SHA-256 is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "The api key hashed with sha256sum is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "The token hashes to 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "Use 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 as the sha256 of the release token.",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
+
 test("a secret key or credentials written out in a sentence is a secret however short (\"our LinkedIn secret key is zt7GeN6IH911xvRj\", 16 characters, was accepted); what such a key is like, or where it is kept, is not", () => {
   assertCaught([
     ["Our LinkedIn secret key is zt7GeN6IH911xvRj until we rotate it.", "zt7GeN6IH911xvRj", /./],
