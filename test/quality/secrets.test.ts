@@ -512,6 +512,25 @@ test("keys of AI and developer platforms are secrets by their prefix: Pinecone, 
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("more keys known by their documented prefix are secrets bare: SonarQube user, project and global tokens (squ_, sqp_, sqa_), Plaid access tokens, Airtable personal access tokens, MailerSend tokens, Slack's older app-level tokens (as Nosey Parker's np.slack.5)", () => {
+  // Made-up values in each format, built in pieces so no line of this file reads as one.
+  const h = "3f9a2c7e1b4d4e8f9a6c2d7e5b1f8c3a9c2d1f8a";
+  assertCaught([
+    ["The scanner ran with " + "squ_" + h + " from the build agent.", h, /Sonar/],
+    ["CI analysis used " + "sqp_" + h + " as SONAR_TOKEN.", h, /Sonar/],
+    ["The bank link stored " + "access-production-" + "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a for the user.", "3f9a2c7e-1b4d-4e8f-9a6c-2d7e5b1f8c3a", /Plaid/],
+    ["The sync script reads the base with " + "patK2m9xq7wz4pt8v." + h + "9a6c2d7e5b1f8c3a9c2d1f8a in the cron.", h, /Airtable/],
+    ["Mail goes out with " + "mlsn." + h + "9a6c2d7e5b1f8c3a9c2d1f8a from the worker.", h, /MailerSend/],
+    ["The socket mode bot used " + "xapp-" + "083452001657-" + "Sh8Ywge/87H4lC3j7lZ48pAL in its env.", "Sh8Ywge/87H4lC3j7lZ48pAL", /Slack/],
+  ]);
+  for (const text of [
+    "SonarQube tokens start with squ_ (user), sqp_ (project) and sqa_ (global); keep them in the CI vault.",
+    "Plaid access tokens look like access-sandbox-<uuid>; store them encrypted.",
+    "The squ_total and sqp_mean columns hold the squared sums.",
+    "Set AIRTABLE_TOKEN=patXXXXXXXXXXXXXX.xxxx in .env.local.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";

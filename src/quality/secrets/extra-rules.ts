@@ -121,6 +121,20 @@ export const EXTRA_RULES: GitleaksRule[] = [
     keywords: ["jenkins"],
     entropy: 3,
   },
+  // Prefixes the providers document and neither gitleaks' rules (which want the provider's name near) nor Nosey Parker's read alone:
+  // SonarQube's user, project and global analysis tokens (docs.sonarsource.com, "Managing your tokens"), Plaid's access tokens
+  // (plaid.com/docs, "access-<environment>-<uuid>"), Airtable's personal access tokens (pat….<64 hex>), MailerSend's API tokens.
+  { id: "sonarqube-token", regex: `\\b((?:squ|sqp|sqa)_[a-f0-9]{40})${END}`, keywords: ["squ_", "sqp_", "sqa_"], entropy: 3 },
+  {
+    id: "plaid-access-token",
+    regex: `\\b(access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`,
+    keywords: ["access-sandbox-", "access-development-", "access-production-"],
+    entropy: 3,
+  },
+  { id: "airtable-pat", regex: `\\b(pat[A-Za-z0-9]{14}\\.[a-f0-9]{64})\\b`, keywords: ["pat"], entropy: 3.5 },
+  { id: "mailersend-api-token", regex: `\\b(mlsn\\.[a-f0-9]{64})\\b`, keywords: ["mlsn."], entropy: 3 },
+  // Slack's older app-level token shape, as Nosey Parker's np.slack.5 reads it (gitleaks' slack-app-token knows xapp-1-A…-…-… only).
+  { id: "slack-app-token", regex: `\\b(xapp-[0-9]{12}-[A-Za-z0-9/+]{24})(?:[^A-Za-z0-9/+]|$)`, keywords: ["xapp-"], entropy: 3 },
   { id: "codeclimate-reporter-id", regex: `(?i)cc_test_reporter_id["']?\\s*[:=]\\s*["']?([a-f0-9]{64})\\b`, keywords: ["cc_test_reporter_id"], entropy: 3 },
   {
     id: "postmark-server-token",
