@@ -299,7 +299,7 @@ const OWN: OwnDetector[] = [
   // hash` name another thing), and the words between may not say the value is something else (`as the idempotency key`).
   {
     kind: "stated_secret",
-    re: /(?<![^\s(])(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>\s{1,4}as\s{1,4}(?:(?:the|our|a|an|your|my|their|its|this)\s{1,4})?(?<gap>(?:[\w.’-]{1,30}\s{1,4}){0,4}?)(?<name>password|passwd|passphrase|secret|token|credential|(?:api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?(?=\s{0,4}$|\s{0,4}[.,;:!?)]|\s{1,4}(?:in|for|on|to|of|and|or|when|until|from|at|with|so|because|while|if|before|after|instead)\b)/dgi,
+    re: /(?<![^\s(])(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>\s{1,4}as\s{1,4}(?:(?:the|our|a|an|your|my|their|its|this)\s{1,4})?(?<gap>(?:[\w.’-]{1,30}\s{1,4}){0,4}?)(?<name>password|passwd|passphrase|secret|token|credential|(?:api|access|secret|private|deploy|signing|encryption|master|licen[cs]e|pre-?shared|unseal)[ _-]?key)s?(?=\s{0,4}$|\s{0,4}[.,;:!?)]|\s{1,4}(?:in|for|on|to|of|and|or|when|until|from|at|with|so|because|while|if|before|after|instead)\b)/dgi,
     // " as " is in most prose: a lesson must also hold a secret's word before this pattern runs.
     needs: /^(?=[^]*\sas\s)(?=[^]*(?:passw|passphrase|secret|token|credential|key))/,
     lower: true,

@@ -979,6 +979,15 @@ test("a value named after it, \"use <value> as the <provider> api key\", is a se
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
 
+test("a WireGuard preshared key or a Vault unseal key named after its value (\"use <base64> as the Vault unseal key\") is a secret, as it is before \"is\"; a count of them is not", () => {
+  const k = "0tZn+7QQCxphpHwTm7/dC3Lp" + "P5JGIbYl3PK8Sy81R+P2";
+  assertCaught([
+    ["Use " + k + " as the Vault unseal key.", k, /./],
+    ["Paste " + k + "= as the WireGuard pre-shared key on the peer.", k, /./],
+  ]);
+  for (const text of ["Use 5 as the unseal key count.", "Use wg genpsk as the preshared key source."]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("a bare secret named earlier in its clause is a secret (\"use this token for the staging deploy: …\", \"the deploy key we rotated yesterday is …\"), and so is a token as a URL's whole user part or after private_token= or password= in a query; digests, ids, formats, names and the words between that say so are not", () => {
   assertCaught([
     ["Use this token for the staging deploy: 7Hq2Lm9Xv4Kp8Zr3Nt6Wb1Yc5Jd0Fs", "7Hq2Lm9Xv4Kp8Zr3Nt6Wb1Yc5Jd0Fs", /./],
