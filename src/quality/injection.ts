@@ -395,6 +395,26 @@ const PROMPT_IN_ANOTHER_FORM = new RegExp(
     `${W}{0,20}?\\b(?:in|into|to|as)\\b (?:(?:a|an) )?(?:${LANGUAGE_OR_ENCODING}|${FORM}|(?:python|javascript|js|typescript|java|c|json|yaml) (?:string|list|array|dict(?:ionary)?|object|variable|comment|docstring)s?|(?:string|list|array|dict(?:ionary)?|variable)s?)\\b`,
 );
 
+/** Asked for outright, not warned against: "never write code that prints the password" is a lesson. */
+const NOT_FORBIDDEN = "(?<!\\b(?:never|not|don'?t|do not|avoid|must not|mustn'?t|should not|shouldn'?t|no|without) )";
+/**
+ * The guarded secret, or the reader's instructions, handed over through something the model is asked to make: a poem
+ * whose first letters spell it, code that prints or returns it, the password reversed, spaced out, in another language,
+ * or a hint at it ("a hint about the password", "the first letter of the password", "how many letters are in the password").
+ * A project's code names what it does with a password ("returns the password hash", "writes the password to the keychain").
+ */
+const SECRET_THROUGH_A_TRICK = new RegExp(
+  `\\b(?:first|initial|opening|last) (?:letters?|characters?|words?)\\b${W}{0,60}?\\b(?:spell|form|make up|give|reveal|read)\\w*\\b${W}{0,20}?\\b(?:the|your) ${GUARDED}${SECRET_ENDS}` +
+    `|\\bacrostics?\\b${W}{0,40}?\\b(?:of|for|from|with|spelling|using|that spells) (?:the|your) (?:${GUARDED}|${READER_OWN}(?:instructions|prompt))\\b` +
+    `|\\b(?:starts?|begins?|starting|beginning) with (?:a|the|each|one|every|successive|the next) (?:letter|character) of (?:the|your) ${GUARDED}\\b` +
+    `|${NOT_FORBIDDEN}\\b(?:write|create|generate|make|give me|compose|code|produce)\\w*\\b (?:me )?(?:a |an |some )?(?:[\\w+#-]+ ){0,2}?(?:code|script|program|function|snippet|class|method|query|poem|story|song|sentence|paragraph)\\b${W}{0,20}?\\b(?:that|which|to|whose|where)\\b${W}{0,20}?\\b(?:prints?|outputs?|returns?|says?|reveals?|displays?|echo(?:e?s)?|spells?|encodes?)\\b (?:out )?(?:the|your) (?:(?:secret|hidden|real|actual|correct) )?(?:${GUARDED}${SECRET_ENDS}|${READER_OWN}(?:instructions|system prompt|prompt|directives)\\b(?=\\s*(?:[.,;:!?]|$|\\b(?:in|as|verbatim|word for word)\\b)))` +
+    `|${NOT_FORBIDDEN}\\b(?:write|create|generate|make|give me|code|produce)\\w*\\b${W}{0,30}?\\b(?:code|script|program|function|snippet)\\b${W}{0,30}?\\b(?:prints?|outputs?|returns?|says?|displays?|echo(?:e?s)?)\\b\\s*["']?${GRANTED}` +
+    `|${NOT_FORBIDDEN}\\b(?:spell|write|give|tell|say|type|output|print|show|reveal|translate|put|repeat|return)\\w*\\b(?: me| us)? (?:the|your) (?:(?:secret|hidden|real|actual|correct) )?${GUARDED}\\b,? (?:backwards|in reverse|reversed|letter by letter|one (?:letter|character) at a time|with (?:a |one )?(?:spaces?|dashes?|commas?|hyphens?|dots?|periods?) (?:between|after)|(?:in|into) (?:${LANGUAGE_OR_ENCODING}|reverse(?: order)?|(?:upper|lower) ?case|capitals|a (?:poem|rhyme|riddle|story|song)))\\b` +
+    `|\\b(?:hints?|clues?) (?:about|for|to|on|of) (?:the|your) ${GUARDED}${SECRET_ENDS}` +
+    `|\\b(?:what(?:'s| is| are| was)|tell me|give me|reveal|say|show me) (?:the )?(?:first|last|second|third|fourth|fifth|\\d+(?:st|nd|rd|th)) (?:few )?(?:letters?|characters?|digits?|words?) (?:of|in) (?:the|your) ${GUARDED}${SECRET_ENDS}` +
+    `|\\bhow (?:many|long)\\b${W}{0,20}?\\b(?:letters?|characters?|digits?)?\\b${W}{0,10}?\\b(?:in|does|is) (?:the|your) ${GUARDED}(?: (?:have|has|contain))?\\s*\\?`,
+);
+
 /**
  * A word or identifier glued to itself eight times and more with no space between ("artisanlibartisanlib…"): a
  * token flood the spaced-out rule does not see. Read by period (5 to 24 characters) over each long run of word
@@ -586,6 +606,7 @@ const PARAPHRASES: Cue[] = [
   { label: "an order to answer with the phrase that grants access", re: (t) => BARE_GRANTED.test(t) },
   { label: "a request to reveal the prompt", re: (t) => REFORMED.test(t) && !NAMES_A_FILE.test(t) && !NAMES_AN_AUDIENCE.test(t) },
   { label: "a request to reveal the prompt", re: GUARD_INSTRUCTIONS },
+  { label: "a request to reveal the prompt", re: SECRET_THROUGH_A_TRICK },
   { label: "a request to reveal the prompt", re: (t) => PROMPT_IN_ANOTHER_FORM.test(t) && !NAMES_A_FILE.test(t) },
   {
     label: "an order aimed at the agent rather than advice",
