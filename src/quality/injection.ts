@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { shortcuts } from "../core/shortcuts.js";
 import type { QualityIssue } from "./types.js";
 import { stripInvisibleChars } from "./sanitize.js";
+import { promptAskedForAbroad } from "./injection-abroad.js";
 
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
@@ -607,6 +608,7 @@ const PARAPHRASES: Cue[] = [
   { label: "a request to reveal the prompt", re: (t) => REFORMED.test(t) && !NAMES_A_FILE.test(t) && !NAMES_AN_AUDIENCE.test(t) },
   { label: "a request to reveal the prompt", re: GUARD_INSTRUCTIONS },
   { label: "a request to reveal the prompt", re: SECRET_THROUGH_A_TRICK },
+  { label: "a request to reveal the prompt", re: promptAskedForAbroad },
   { label: "a request to reveal the prompt", re: (t) => PROMPT_IN_ANOTHER_FORM.test(t) && !NAMES_A_FILE.test(t) },
   {
     label: "an order aimed at the agent rather than advice",
