@@ -596,7 +596,7 @@ const PARAPHRASES: Cue[] = [
     label: "a request to reveal the prompt",
     re: new RegExp(
       `\\b(?:tell|give|show|reveal|say|spell|whisper|share)\\w* (?:me|us) (?:the|your) (?:secret |hidden |correct |real )?${GUARDED}${SECRET_ENDS}` +
-        `|\\bwhat(?:'s| is| was| are) (?:the|your) (?:secret |hidden |correct |real )?${GUARDED}${SECRET_ENDS}`,
+        `|\\bwhat(?:'?s| is| was| are) (?:the|your) (?:secret |hidden |correct |real )?${GUARDED}${SECRET_ENDS}`,
     ),
   },
   { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
@@ -872,6 +872,9 @@ const TYPO_TARGETS = [
   "instructions", "instruction", "password", "previous", "summarize", "everything", "disregard", "granted",
   "prompt", "access", "reveal", "repeat", "output", "ignore", "format", "system", "display",
   "your", "the", "above", "words", "print", "with", "rules", "show",
+  // The verbs that hand the prompt back in another form, and the nouns of the requests in German, Spanish, French, Portuguese and Italian.
+  "translate", "explain", "encode", "write", "spell",
+  "anweisungen", "passwort", "instrucciones", "contrasena", "consignes", "instrucoes", "senha", "istruzioni",
 ];
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 /** Each misspelling to the word it stands for (about 6,700): built once, the first time a text is read for them. */
