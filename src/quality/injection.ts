@@ -332,6 +332,15 @@ const SHORT_VERBS = words(
   "ignor\\w*|disregard\\w*|forget|drop|change|overrid\\w*|olvid\\w*|oubli\\w*|esque\\w*|dimentica|vergiss|ne tiens plus compte des?|haz caso omiso de|desconsidere|non tenere conto de\\w*|fais abstraction de",
 );
 const DETERMINERS = "all|alle|todas|toutes|tutte|your|tus|tes|vos|deine|ihre|le tue|suas|as suas|las|les|as|le|die|the";
+/**
+ * Changing or dropping "the" order, command or context is a project's ("change the order of headings", "just change the
+ * launch command", "drop the context"): those two verbs drop instructions only when they are all of them or the reader's.
+ */
+const SHORT_VERBS_ANY_DETERMINER = words(
+  "ignor\\w*|disregard\\w*|forget|overrid\\w*|olvid\\w*|oubli\\w*|esque\\w*|dimentica|vergiss|ne tiens plus compte des?|haz caso omiso de|desconsidere|non tenere conto de\\w*|fais abstraction de",
+);
+const CHANGE_VERBS = words("drop|change");
+const READER_DETERMINERS = "all|alle|todas|toutes|tutte|your|tus|tes|vos|deine|ihre|le tue|suas|as suas";
 const AFTER_VERBS = words("ignor\\w*|vergessen|olvid\\w*|oubli\\w*|dimentica\\w*|esque\\w*");
 
 /** The slot a jailbreak template leaves for the payload. */
@@ -455,7 +464,8 @@ const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([words("no|nao|non|not|nicht|ne|no longer"), words("seguir|follow|befolgen|suivre|seguire|obey"), words("system|sistema|systeme")], [30, 30]) },
   // "forget all (of) your instructions", "ignora las instrucciones previas", "oubliez toutes les instructions précédentes".
-  { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(DETERMINERS), words(ORDERS)], [1, 14]) },
+  { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS_ANY_DETERMINER, words(DETERMINERS), words(ORDERS)], [1, 14]) },
+  { label: "an instruction to ignore previous instructions", re: inOrder([CHANGE_VERBS, words(READER_DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(ORDERS), words(BEFORE)], [24, 12]) },
   { label: "an instruction to ignore previous instructions", re: /\b(?:ignor\w*|disregard\w*) the (?:real |actual )?user(?:'s (?:actual |real )?(?:question|request|instructions?|message))?\b|\byour (?:instructions|rules|orders) are now\b|\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\b/ },
   {
