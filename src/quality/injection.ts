@@ -484,10 +484,10 @@ const PARAPHRASES: Cue[] = [
     re: new RegExp(
       `(?<!\\b(?:where|what|how|who|when) )\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected|equipped|familiar)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you(?: to)? (?:act as|turn (?:in)?to an?|transform (?:yourself )?into an?)\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
         `|\\b(?:du bist (?:jetzt|nun|ab sofort)|jetzt bist du|sie sind (?:jetzt|nun)|stell dir vor,? du (?:bist|w[aä]rst)|tu so,? als)\\b` +
-        `|\\b(?:ahora eres|a partir de ahora|desde ahora eres|imagina que eres|finge que eres|act[uú]a como si)\\b` +
-        `|\\b(?:tu es maintenant|vous [eê]tes maintenant|[aà] partir de maintenant|fais comme si tu [eé]tais|faites comme si vous [eé]tiez)\\b` +
-        `|\\b(?:agora voc[eê] [eé]|voc[eê] agora [eé]|a partir de agora|finja que (?:voc[eê] )?[eé])\\b` +
-        `|\\b(?:ora sei|adesso sei|d'ora in poi|fai finta di essere|fingi di essere)\\b`,
+        `|\\b(?:ahora eres|a partir de ahora,? (?:eres|seras|tu|usted|vas a|debes|actua|responde|contesta|ignora|olvida|dime|di|solo|ya no)|desde ahora eres|imagina que eres|finge que eres|act[uú]a como si)\\b` +
+        `|\\b(?:tu es maintenant|vous [eê]tes maintenant|[aà] partir de maintenant,? (?:tu|vous|tes|ton|ta|vos|votre|reponds|repondez|agis|agissez|ignore|oublie|dis|ne)|fais comme si tu [eé]tais|faites comme si vous [eé]tiez)\\b` +
+        `|\\b(?:agora voc[eê] [eé]|voc[eê] agora [eé]|a partir de agora,? (?:voc[eê]|tu|seu|sua|seus|suas|responda|aja|ignore|esqueca|diga|fale|seja|sera|nao)|finja que (?:voc[eê] )?[eé])\\b` +
+        `|\\b(?:ora sei|adesso sei|d'ora in poi,? (?:sei|tu|sarai|rispondi|agisci|ignora|dimentica|di|dimmi|devi|non)|fai finta di essere|fingi di essere)\\b`,
     ),
   },
   {
