@@ -474,7 +474,8 @@ const PARAPHRASES: Cue[] = [
     re: new RegExp(
       `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?! to\\b)(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagte|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
         `|\\b(?:forget|ignore) (?:about )?all (?:the |your |my |of the )?(?:assignments|tasks|instructions|orders|documents|articles)\\b` +
-        `|\\b(?:forget|ignore|disregard) (?:about )?everything\\b` +
+        // What someone else may forget is not an order to the reader: "…remember if they forget everything else".
+        `|(?<!\\bif (?:they|people|users|readers|teams?|he|she) )\\b(?:forget|ignore|disregard) (?:about )?everything\\b` +
         `|\\bdo not (?:look|answer|read)\\b${W}{0,60}?\\b(?:just|only|but)\\b (?:just )?(?:output|say|print)\\b` +
         `|\\b(?:that is (?:done|enough)|das (?:ist erledigt|gen[uü]gt))\\b${W}{0,3}?[.!] ?(?:now|but now|jetzt|nun)\\b`,
     ),
@@ -482,7 +483,7 @@ const PARAPHRASES: Cue[] = [
   {
     label: "a role reassignment (\"you are now …\")",
     re: new RegExp(
-      `(?<!\\b(?:where|what|how|who|when) )\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected|equipped|familiar)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you(?: to)? (?:act as|turn (?:in)?to an?|transform (?:yourself )?into an?)\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
+      `(?<!\\b(?:where|what|how|who|when) )\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected|equipped|familiar|tasked|responsible|required|expected)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you(?: to)? (?:act as|turn (?:in)?to an?|transform (?:yourself )?into an?)\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
         `|\\b(?:du bist (?:jetzt|nun|ab sofort)|jetzt bist du|sie sind (?:jetzt|nun)|stell dir vor,? du (?:bist|w[aä]rst)|tu so,? als)\\b` +
         `|\\b(?:ahora eres|a partir de ahora,? (?:eres|seras|tu|usted|vas a|debes|actua|responde|contesta|ignora|olvida|dime|di|solo|ya no)|desde ahora eres|imagina que eres|finge que eres|act[uú]a como si)\\b` +
         `|\\b(?:tu es maintenant|vous [eê]tes maintenant|[aà] partir de maintenant,? (?:tu|vous|tes|ton|ta|vos|votre|reponds|repondez|agis|agissez|ignore|oublie|dis|ne)|fais comme si tu [eé]tais|faites comme si vous [eé]tiez)\\b` +
@@ -704,7 +705,8 @@ const MARKERS: Cue[] = [
   // The same boundary framed in delimiters on a line of its own: "=== SYSTEM ===", "[[ developer message ]]", "*** ADMIN NOTE ***".
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t]*([%#=*~[<_-])\1+[ \t]*(?:system|assistant|developer|admin(?:istrator)?|operator)(?:[ \t]+(?:message|prompt|note|memory|instructions?|override|turn|mode))?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[%#=*~\]>_-]{2,}[ \t]*(?=\r?\n|$)/i },
   // "URGENT SYSTEM NOTE:", "Admin override:": a message posing as one from the system that runs the agent.
-  { label: "a message posing as the system's", re: /(?:^|\n|[.!?]\s)[ \t>*_-]*(?:(?:urgent|important|critical|new)\s+)?(?:system|admin|administrator|developer|security|operator)\s+(?:note|message|notice|update|override|alert|instructions?|directive)s?\s*:/i },
+  // "Security note:" and "Security updates:" head a rule file's advice; only an urgent one poses as the system's.
+  { label: "a message posing as the system's", re: /(?:^|\n|[.!?]\s)[ \t>*_-]*(?:(?:(?:urgent|important|critical|new)\s+)?(?:system|admin|administrator|developer|operator)|(?:urgent|important|critical|new)\s+security)\s+(?:note|message|notice|update|override|alert|instructions?|directive)s?\s*:/i },
   { label: "a chat-template tag", re: /<\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>|<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/i },
   { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
   // A Vue rule names `<script setup>`; a script with a source or a body is code that would run.
