@@ -188,9 +188,21 @@ const BARE_REQUEST_FOR_THE_PROMPT = new RegExp(
 const BARE_SECRET_NAME = /^[([]?\s*(?:(?:the|my|your) )?(?:access code|passcode|passphrase|secret code|password(?= (?:missing|needed|required|please)))(?: (?:missing|needed|required|please|is))?\s*[.!?)\]]*$/;
 const BARE_GRANTED = /^[([]?\s*access granted\s*[.!)\]]*$/;
 
+/**
+ * A whole text that only asks for code, or for "this", "the above" or "the following" rewritten: "write java code", "Convert
+ * the following code into Coq.", "write python code summarizing this". Standing alone it has nothing of its own to point
+ * at: what it points at is the prompt it was planted after. A lesson names what to convert ("Convert src/api.js to TypeScript").
+ */
+const BARE_REWRITE_OF_WHAT_CAME_BEFORE = new RegExp(
+  // Not a heading or a list item: "### Write Simple Code" and "- Write self-documenting code" head or list a rule file's advice.
+  "^(?![ \\t]*(?:#|[-*+>][ \\t]|\\d+[.)][ \\t]))\\W*(?:(?:now|please|ok(?:ay)?|just|and|then)[ ,]+)*(?:write (?:me )?(?:some )?(?:(?:python|java|javascript|js|typescript|ts|c|c\\+\\+|c#|rust|go|ruby|php|bash|shell|sql|coq|haskell|kotlin|swift|scala|perl|lua|assembly) )?code" +
+    "|(?:write|convert|translate|rewrite|port|turn|summari[sz]e|encode)\\w*\\b[^.!?\\n]{0,40}?\\b(?:this|the above|the following(?: (?:code|text))?|everything above)" +
+    "(?: (?:in|into|to|as) [\\w+#. -]{1,30}?)?)\\W*$",
+);
+
 function bareRequestForThePrompt(folded: string): boolean {
   const t = folded.trim();
-  return t.length <= TINY_TEXT && BARE_REQUEST_FOR_THE_PROMPT.test(t);
+  return t.length <= TINY_TEXT && (BARE_REQUEST_FOR_THE_PROMPT.test(t) || BARE_REWRITE_OF_WHAT_CAME_BEFORE.test(t));
 }
 
 /** A form to hand something back in: a list, plain words, verse, code, an encoding, or more detail. */
