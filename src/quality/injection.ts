@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { shortcuts } from "../core/shortcuts.js";
 import type { QualityIssue } from "./types.js";
 import { stripInvisibleChars } from "./sanitize.js";
-import { promptAskedForAbroad } from "./injection-abroad.js";
+import { personaAbroad, promptAskedForAbroad } from "./injection-abroad.js";
 
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
@@ -87,7 +87,7 @@ const READERS = "(?:ai |llm |coding )?(?:agents?|assistants?|models?|llms?|bots?
 
 /** Words a lesson does not use about its own subject: orders and instructions to the reader. */
 const ORDERS =
-  "instructions?|instruktionen|prompts?|rules?|directions?|directives?|orders?|tasks?|assignments?|commands?|guidelines?|guidance|guardrails?|context|conversation|constraints?|polic(?:y|ies)|information|informationen|angaben|anweisungen|aufgaben|auftr[aä]ge|befehle|ausf[uü]hrungen|instrucciones|[oó]rdenes|tareas|reglas|consignes|t[aâ]ches|r[eè]gles|instru[cç][oõ]es|ordens|tarefas|regras|istruzioni|ordini|compiti|regole";
+  "instructions?|instruktionen|prompts?|rules?|directions?|directives?|orders?|tasks?|assignments?|commands?|guidelines?|guidance|guardrails?|context|conversation|constraints?|polic(?:y|ies)|information|informationen|angaben|anweisungen|aufgaben|auftr[aä]ge|befehle|regeln|vorgaben|richtlinien|ausf[uü]hrungen|instrucciones|[oó]rdenes|tareas|reglas|consignes|t[aâ]ches|r[eè]gles|instru[cç][oõ]es|ordens|tarefas|regras|istruzioni|ordini|compiti|regole";
 const BEFORE =
   "previous|prior|above|earlier|preceding|foregoing|former|original|initial|system|vorherige[nrs]?|bisherige[nrs]?|obige[nrs]?|vorangehende[nrs]?|vorige[nrs]?|anteriores?|previ[ao]s|de arriba|pr[eé]c[eé]dentes?|ci-dessus|ant[eé]rieures?|acima|precedenti|sopra";
 
@@ -484,7 +484,7 @@ const PARAPHRASES: Cue[] = [
     label: "an instruction to forget everything said before",
     // "Don't forget to run the migrations before…" is a reminder: the verb followed by "to" is not read.
     re: new RegExp(
-      `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?! to\\b)(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagte|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
+      `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?! to\\b)(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagt\\w*|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
         `|\\b(?:forget|ignore) (?:about )?all (?:the |your |my |of the )?(?:assignments|tasks|instructions|orders|documents|articles)\\b` +
         // What someone else may forget is not an order to the reader: "…remember if they forget everything else".
         `|(?<!\\bif (?:they|people|users|readers|teams?|he|she) )\\b(?:forget|ignore|disregard) (?:about )?everything\\b` +
@@ -635,6 +635,7 @@ const PARAPHRASES: Cue[] = [
     ),
   },
   { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
+  { label: "a jailbreak phrase", re: personaAbroad },
   { label: "a role reassignment (\"you are now …\")", re: anyOf(ROLE_PLAY) },
   { label: "a request to reveal the prompt", re: anyOf(PROMPT_STEALING) },
   { label: "a request to reveal the prompt", re: bareRequestForThePrompt },
