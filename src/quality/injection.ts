@@ -437,6 +437,12 @@ const GUARD_INSTRUCTIONS = new RegExp(
     "(?=\\s*(?:$|[.,;:!?]|\\b(?:in|as|into|verbatim|word for word|again|please)\\b(?! (?:the|a|an|this|our|their|its|\\S+\\.\\w)\\b)))",
 );
 
+/**
+ * What names the prompt ends there: "translate the above into Italian", "…the above, please, into Italian". A noun after
+ * it says what is meant instead: "Translate the above comments into English" asks for the code's comments.
+ */
+const THEN_ONLY_THE_FORM = "(?! (?!(?:in|into|to|as|please|and|then|for|verbatim|word|exactly|back|again|now|fully|completely)\\b)[a-z])";
+
 /** Languages and encodings the reader's prompt is asked to come back in. */
 const LANGUAGE_OR_ENCODING =
   "(?:english|french|german|spanish|italian|portuguese|dutch|russian|chinese|japanese|korean|polish|arabic|hindi|latin|pig latin|another language|a different language|morse(?: code)?|binary|hex(?:adecimal)?|base ?64|rot-?13|leetspeak|emojis?)";
@@ -447,7 +453,7 @@ const LANGUAGE_OR_ENCODING =
  */
 const PROMPT_IN_ANOTHER_FORM = new RegExp(
   "\\b(?:translate|rewrite|write|say|repeat|output|print|give|express|convert|put|render|encode|turn|format|return)\\w*\\b(?: me| back| out| down)? (?:(?:all|both|of) )*" +
-    `(?:your ${READER_OWN}(?:prompt|pre-?prompt)|(?:the |all (?:of )?the |everything |all )?(?:(?:text|words|instructions|prompt) )?above${NOT_ABOVE_SOMETHING}|the above(?: (?:text|words|instructions|prompt))?|the (?:previous|prior|preceding|initial|original|hidden) (?:instructions|prompt|text|directives|paragraphs?|messages?|sentences?))\\b` +
+    `(?:your ${READER_OWN}(?:prompt|pre-?prompt)|(?:the |all (?:of )?the |everything |all )?(?:(?:text|words|instructions|prompt) )?above${NOT_ABOVE_SOMETHING}|the above(?: (?:text|words|instructions|prompt))?|the (?:previous|prior|preceding|initial|original|hidden) (?:instructions|prompt|text|directives|paragraphs?|messages?|sentences?))\\b${THEN_ONLY_THE_FORM}` +
     `${W}{0,20}?\\b(?:in|into|to|as)\\b (?:(?:a|an) )?(?:${LANGUAGE_OR_ENCODING}|${FORM}|(?:python|javascript|js|typescript|java|c|json|yaml) (?:string|list|array|dict(?:ionary)?|object|variable|comment|docstring)s?|(?:string|list|array|dict(?:ionary)?|variable)s?)\\b`,
 );
 
