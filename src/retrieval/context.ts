@@ -1,5 +1,6 @@
 // The live context of an agent turn, and the weighted query built from it (task and files over chatter).
 import { queryTerms, splitIdentifiers } from "../core/text.js";
+import { withoutStackNoise } from "./stack-trace.js";
 import { CONTEXT_FIELD_WEIGHTS, PATH_NOISE } from "./weights.js";
 
 export interface RetrievalContext {
@@ -48,10 +49,11 @@ function fileTerms(files: readonly string[]): string[] {
 export function weightedContextTerms(ctx: RetrievalContext): WeightedTerm[] {
   const W = CONTEXT_FIELD_WEIGHTS;
   const fields: Array<[string[], number]> = [
-    [queryTerms(ctx.task ?? "", W.task.max), W.task.value],
+    // A pasted error's frames would fill the field's terms with paths and line numbers before its message.
+    [queryTerms(withoutStackNoise(ctx.task ?? ""), W.task.max), W.task.value],
     [queryTerms(fileTerms(ctx.files ?? []).join(" "), W.files.max), W.files.value],
     [queryTerms(phaseTitle(ctx.phase), W.phase.max), W.phase.value],
-    [queryTerms(ctx.lastMessage ?? "", W.message.max), W.message.value],
+    [queryTerms(withoutStackNoise(ctx.lastMessage ?? ""), W.message.max), W.message.value],
     [queryTerms((ctx.techStack ?? []).join(" "), W.stack.max), W.stack.value],
   ];
   const out = new Map<string, number>();
