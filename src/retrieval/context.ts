@@ -1,5 +1,6 @@
 // The live context of an agent turn, and the weighted query built from it (task and files over chatter).
 import { queryTerms, splitIdentifiers } from "../core/text.js";
+import { versionForms } from "./query-variants.js";
 import { withoutStackNoise } from "./stack-trace.js";
 import { CONTEXT_FIELD_WEIGHTS, PATH_NOISE } from "./weights.js";
 
@@ -42,6 +43,16 @@ function fileTerms(files: readonly string[]): string[] {
   return splitIdentifiers(files.join(" ")).filter((t) => !PATH_NOISE.has(t));
 }
 
+/** How many other spellings (see query-variants.ts) a field may add past its own terms. */
+const MAX_VARIANTS = 4;
+
+/** A free-text field's terms, then the other spellings of its versions that are not among them. */
+function textTerms(text: string, max: number): string[] {
+  const terms = queryTerms(text, max);
+  const have = new Set(terms);
+  return [...terms, ...versionForms(text).filter((t) => !have.has(t)).slice(0, MAX_VARIANTS)];
+}
+
 /**
  * Distinct query terms, each with the weight of the most important field it came from:
  * the task first, then the files in play, the phase, the last message, the stack.
@@ -50,10 +61,10 @@ export function weightedContextTerms(ctx: RetrievalContext): WeightedTerm[] {
   const W = CONTEXT_FIELD_WEIGHTS;
   const fields: Array<[string[], number]> = [
     // A pasted error's frames would fill the field's terms with paths and line numbers before its message.
-    [queryTerms(withoutStackNoise(ctx.task ?? ""), W.task.max), W.task.value],
+    [textTerms(withoutStackNoise(ctx.task ?? ""), W.task.max), W.task.value],
     [queryTerms(fileTerms(ctx.files ?? []).join(" "), W.files.max), W.files.value],
-    [queryTerms(phaseTitle(ctx.phase), W.phase.max), W.phase.value],
-    [queryTerms(withoutStackNoise(ctx.lastMessage ?? ""), W.message.max), W.message.value],
+    [textTerms(phaseTitle(ctx.phase), W.phase.max), W.phase.value],
+    [textTerms(withoutStackNoise(ctx.lastMessage ?? ""), W.message.max), W.message.value],
     [queryTerms((ctx.techStack ?? []).join(" "), W.stack.max), W.stack.value],
   ];
   const out = new Map<string, number>();

@@ -32,8 +32,8 @@ const BACKGROUND: string[] = [
   "Retry failed payment webhooks with exponential backoff and a dead-letter queue.",
 ];
 
-/** The lesson `target` among BACKGROUND (and `others`) must rank in the top 3 for `query` and be injected. */
-async function assertFound(target: string, query: string | RetrievalContext, others: string[] = []): Promise<void> {
+/** The lesson `target` among BACKGROUND (and `others`) must rank in the top `within` (3) for `query` and be injected. */
+async function assertFound(target: string, query: string | RetrievalContext, others: string[] = [], within = 3): Promise<void> {
   const sb = makeSandbox();
   const lessons = [...BACKGROUND, ...others, target];
   await insertRaw(sb, lessons.map((lesson): RawEntry => ({ lesson })));
@@ -43,7 +43,7 @@ async function assertFound(target: string, query: string | RetrievalContext, oth
       const hits = await cairn.recall(ctx, { limit: 10 });
       const at = hits.findIndex((h) => h.entry.lesson === target);
       const shown = hits.slice(0, 5).map((h, i) => `${i + 1}. ${h.entry.lesson.slice(0, 70)}`).join("\n");
-      assert.ok(at >= 0 && at < 3, `the lesson must rank in the top 3, ranked ${at < 0 ? "nowhere" : at + 1}:\n${shown}`);
+      assert.ok(at >= 0 && at < within, `the lesson must rank in the top ${within}, ranked ${at < 0 ? "nowhere" : at + 1}:\n${shown}`);
       const injected = await cairn.inject(ctx, { recordShown: false });
       assert.ok(injected.entries.some((e) => e.id === hits[at]!.entry.id), `the lesson must be injected:\n${injected.text}`);
     },
@@ -83,4 +83,26 @@ test("a Node stack pasted with a test runner's preamble: the error's own words w
     at Module.load (node:internal/modules/cjs/loader:1119:32)
     Error [ERR_REQUIRE_ESM]: require() of ES Module node-fetch/src/index.js not supported.`,
   );
+});
+
+/** Lessons about one tool that differ in the version they are about: only the version tells them apart. */
+const NODE_VERSIONS = [
+  "Node 16 lacks a global fetch; the crawler loads undici for its HTTP client.",
+  "Node 18 fetch is experimental and prints a warning in the crawler's logs.",
+  "Node 22 enables require of ESM modules; the crawler's fetch loader shim can go.",
+  "Node 14 reached end of life; the crawler's fetch polyfill stays only for the old runners.",
+  "Node 21 ships a WebSocket client; the crawler may drop the ws package beside fetch.",
+];
+const PYTHON_VERSIONS = [
+  "Python 3.8 wheels are no longer built for the scientific stack; pin numpy below 1.25.",
+  "Python 3.10 pattern matching is allowed in the build scripts.",
+  "Python 3.11 tomllib replaces the toml package in the build scripts.",
+];
+
+// Among lessons that differ only in their version, the one about the version asked for comes first.
+test("a version joined to its name in the query: 'node20' finds the lesson about Node 20 first among other Node versions", async () => {
+  await assertFound("Node 20 changed the default keepalive of fetch; the crawler must pin its own agent.", "crawler fetch on node20", NODE_VERSIONS, 1);
+  await assertFound("Node 20 changed the default keepalive of fetch; the crawler must pin its own agent.", "crawler fetch on Node20", NODE_VERSIONS, 1);
+  await assertFound("Python 3.12 removed distutils from the build scripts; import setuptools instead.", "python3.12 build scripts", PYTHON_VERSIONS, 1);
+  await assertFound("python3.12 removed distutils from the build scripts; import setuptools instead.", "python 3.12 build scripts", PYTHON_VERSIONS, 1);
 });

@@ -1,0 +1,25 @@
+// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20").
+import { STOP_WORDS } from "../core/text.js";
+
+/** A name with its version joined on: `node20`, `python3`, `es2022`, `ipv6`. */
+const JOINED_RE = /^(\p{L}{2,})(\p{N}+)$/u;
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+
+/**
+ * The version forms the text does not spell itself: each joined name-and-version split ("node20"
+ * → "node", "20"). unicode61 keeps "node20" one token, so without them a query naming "node20"
+ * finds no lesson about "Node 20". The other way ("node 20" → "node20") is left out: the joined
+ * term is rare, so it takes one of the few terms a large tier's search keeps (term-stats.ts) from a
+ * word of the task, and a lesson that writes it joined mostly writes it apart too.
+ */
+export function versionForms(text: string): string[] {
+  const out = new Set<string>();
+  for (const word of text.match(WORD_RE) ?? []) {
+    const m = JOINED_RE.exec(word);
+    if (m) {
+      out.add(m[1]!.toLowerCase());
+      out.add(m[2]!);
+    }
+  }
+  return [...out].filter((t) => t.length >= 2 && !STOP_WORDS.has(t));
+}
