@@ -106,3 +106,38 @@ test("a version joined to its name in the query: 'node20' finds the lesson about
   await assertFound("Python 3.12 removed distutils from the build scripts; import setuptools instead.", "python3.12 build scripts", PYTHON_VERSIONS, 1);
   await assertFound("python3.12 removed distutils from the build scripts; import setuptools instead.", "python 3.12 build scripts", PYTHON_VERSIONS, 1);
 });
+
+/** Lessons that name where code lives: folder and extension words (src, lib, ts, index) are in every one. */
+const PATH_HEAVY = [
+  "src/lib/logger.ts must not import from src/app; the lib folder stays free of app code.",
+  "Every src/index.ts re-exports only the public API; internals stay in src/lib.",
+  "Keep ts-node out of src/main.ts; build with tsc and run the compiled js.",
+  "Tests in src/**/*.test.ts run with the ts loader; a src import of a .js path still resolves.",
+  "The src/app/layout.tsx file sets the lang attribute from the user's locale.",
+];
+
+test("a file path or glob pasted as the query: its folder and extension words do not outweigh the module's name", async () => {
+  await assertFound("The users API module must validate the email before calling the repository.", "src/api/users.ts", PATH_HEAVY);
+  await assertFound("Snapshot tests for the checkout page break when the locale is not pinned.", "editing src/checkout/**/*.test.tsx", PATH_HEAVY);
+});
+
+test("code identifiers in any case style find the lesson written in words, and words find the lesson written as an identifier", async () => {
+  await assertFound("The get user by id lookup returns null for soft-deleted accounts; check deleted_at first.", "getUserById returns undefined");
+  await assertFound("fetchOrderHistory pages past the last order when the cursor is stale; reset it after a refund.", "fetch order history cursor");
+  await assertFound("Set the max retry count to three in the billing queue config; higher values stall the worker.", "MAX_RETRY_COUNT billing");
+  await assertFound("The date picker component loses focus when the popover portal remounts.", "date-picker focus lost");
+  await assertFound("UserProfileCard re-renders on every keystroke unless its props are memoized.", "user profile card keeps re-rendering");
+  await assertFound("The invoice table view sorts amounts as strings unless the column type is set.", "InvoiceTableView sorting wrong");
+  await assertFound("The sync_inventory_job must hold the warehouse lock while it writes counts.", "SyncInventoryJob warehouse lock");
+});
+
+test("dotted names (process.env.NODE_ENV, os.path.join) find lessons that name their parts", async () => {
+  await assertFound("NODE_ENV is read once at startup by the config loader; changing the process env later has no effect.", "process.env.NODE_ENV ignored after startup");
+  await assertFound("On Windows join paths with os.path.join, never with a slash literal, in the packaging script.", "path join on windows for packaging");
+});
+
+test("plural, singular and other inflections, and a query in capitals, find the lesson", async () => {
+  await assertFound("A migration that adds an index to a large table must create it concurrently.", "adding indexes to tables in migrations");
+  await assertFound("Flaky snapshot tests usually come from unpinned dates.", "snapshot test flakiness");
+  await assertFound("The webhook signature must be verified against the raw request body.", "WEBHOOK SIGNATURE VERIFICATION FAILS");
+});
