@@ -1,24 +1,6 @@
 // Prompt stealing in German, Spanish, French, Portuguese and Italian: the reader's instructions or prompt shown, repeated, translated or summarised, and the password asked for.
 import { test } from "node:test";
-import assert from "node:assert/strict";
-import { validateLessonText } from "../../src/quality/gates.js";
-
-const refusedAsInjection = (text: string, trusted: boolean) =>
-  validateLessonText(text, { trusted }).issues.some((i) => i.code === "prompt_injection" && i.severity === "reject");
-
-function assertRefused(texts: readonly string[]): void {
-  for (const text of texts) {
-    assert.ok(refusedAsInjection(text, false), `add: ${text}`);
-    assert.ok(refusedAsInjection(text, true), `trusted import: ${text}`);
-  }
-}
-
-function assertNotInjection(texts: readonly string[]): void {
-  for (const text of texts) {
-    const g = validateLessonText(text, { trusted: true });
-    assert.ok(!g.issues.some((i) => i.code === "prompt_injection"), `${text}: ${g.issues.map((i) => i.message).join(", ")}`);
-  }
-}
+import { assertNotInjection, assertRefused } from "../helpers/injection-verdicts.js";
 
 test("requests for the instructions, the prompt or the password in German, Spanish, French, Portuguese and Italian are refused as prompt stealing", () => {
   assertRefused([

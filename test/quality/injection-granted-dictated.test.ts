@@ -2,9 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { validateLessonText } from "../../src/quality/gates.js";
-
-const refusedAsInjection = (text: string, trusted: boolean) =>
-  validateLessonText(text, { trusted }).issues.some((i) => i.code === "prompt_injection" && i.severity === "reject");
+import { refusedAsInjection } from "../helpers/injection-verdicts.js";
 
 test("\"access granted\" as the text's last words after a sentence or an order's colon, or its two words asked for apart, is refused", () => {
   for (const text of [

@@ -2,9 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { validateLessonText } from "../../src/quality/gates.js";
-
-const refusedAsInjection = (text: string, trusted: boolean) =>
-  validateLessonText(text, { trusted }).issues.some((i) => i.code === "prompt_injection" && i.severity === "reject");
+import { refusedAsInjection } from "../helpers/injection-verdicts.js";
 
 test("jailbreak personas, prompt stealing and hijacks are refused as prompt injection, trusted or not", () => {
   for (const text of [

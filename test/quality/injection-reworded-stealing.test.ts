@@ -1,24 +1,6 @@
 // Prompt stealing by families of phrasing the collected sets use: the guard's instructions named by what they guard, the prompt translated or encoded, the password passed through a poem, code, a transformation or a hint.
 import { test } from "node:test";
-import assert from "node:assert/strict";
-import { validateLessonText } from "../../src/quality/gates.js";
-
-const refusedAsInjection = (text: string, trusted: boolean) =>
-  validateLessonText(text, { trusted }).issues.some((i) => i.code === "prompt_injection" && i.severity === "reject");
-
-function assertRefused(texts: readonly string[]): void {
-  for (const text of texts) {
-    assert.ok(refusedAsInjection(text, false), `add: ${text}`);
-    assert.ok(refusedAsInjection(text, true), `trusted import: ${text}`);
-  }
-}
-
-function assertNotInjection(texts: readonly string[]): void {
-  for (const text of texts) {
-    const g = validateLessonText(text, { trusted: true });
-    assert.ok(!g.issues.some((i) => i.code === "prompt_injection"), `${text}: ${g.issues.map((i) => i.message).join(", ")}`);
-  }
-}
+import { assertNotInjection, assertRefused } from "../helpers/injection-verdicts.js";
 
 test("the guard's instructions named by what they guard, and the prompt translated, encoded or turned into code, are refused as prompt stealing", () => {
   assertRefused([
