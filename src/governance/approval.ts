@@ -4,7 +4,16 @@ import { CairnError } from "../errors.js";
 import { locate, ORIGIN_SUPERSEDED, QUARANTINE_REQUEST, supersedeEntry } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
-import { assertSeen } from "./edit-basis.js";
+
+/**
+ * Only the web page passes the version it showed; the version's fields come from structured.ts, which
+ * loads the YAML parser, so `cairn recall` and agents' calls that load this module do not pay for it.
+ */
+async function assertSeenIfAsked(e: Entry, seen: string | undefined): Promise<void> {
+  if (seen === undefined) return;
+  const { assertSeen } = await import("./edit-basis.js");
+  assertSeen(e, seen);
+}
 
 export interface DecisionOptions {
   /** reviewBasis() of the lesson as the person's page showed it: a decision on a version changed since is refused. */
@@ -30,7 +39,7 @@ export async function approveEntry(s: Services, ref: string, actor: string, opts
   assertHuman(actor, "approve a lesson");
   const loc = await locate(s, ref);
   const e = loc.entry;
-  assertSeen(e, opts.seen);
+  await assertSeenIfAsked(e, opts.seen);
   if (!APPROVABLE.includes(e.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; restore it before approving.`);
   }
@@ -104,7 +113,7 @@ export async function rejectEntry(s: Services, ref: string, reason: string | und
   assertHuman(actor, "reject a lesson");
   const loc = await locate(s, ref);
   const e = loc.entry;
-  assertSeen(e, opts.seen);
+  await assertSeenIfAsked(e, opts.seen);
   if (!REJECTABLE.includes(e.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; only drafts and candidates are rejected (use \`cairn archive\` to retire it).`);
   }
