@@ -104,7 +104,7 @@ export function DashboardPage(props: { frame: Frame; d: Dashboard }) {
       <div class="stats">
         <Stat label="lessons (live)" value={`${num(d.totals.entries)} (${num(d.totals.live)})`} />
         <Stat label="application rate" value={pct(d.totals.rate)} hint={`${num(d.totals.applied)} applied of ${num(d.totals.shown)} shown`} />
-        <Stat label={`approval rate (${d.weeks.length} weeks)`} value={pct(g.approval_rate)} hint={`target ${METRIC_TARGETS.approval_rate}; ${g.approvals} approved, ${g.rejections} rejected, ${g.drafts_pending} pending`} />
+        <Stat label={`approval rate (${d.weeks.length} ${d.weeks.length === 1 ? "week" : "weeks"})`} value={pct(g.approval_rate)} hint={`target ${METRIC_TARGETS.approval_rate}; ${g.approvals} approved, ${g.rejections} rejected, ${g.drafts_pending} pending`} />
         <Stat label="consultations per lesson" value={g.mean_consultations_per_lesson === null ? "—" : g.mean_consultations_per_lesson.toFixed(2)} hint={`target ${METRIC_TARGETS.mean_consultations_per_lesson}`} />
         <Stat label="prevented" value={num(g.prevented_total)} hint={`target ${METRIC_TARGETS.prevented_total}`} />
         <Stat label="low utility" value={`${num(d.low_utility.count)}${d.low_utility.capped ? "+" : ""}`} />
