@@ -57,6 +57,19 @@ export async function lastPromotionsByOriginal(events: PromotionEvents): Promise
   }
 }
 
+/** An entry's own events, oldest first (a Store). */
+interface EntryEvents {
+  listEvents(entryId: string, limit?: number): Promise<Array<{ type: string; data: Record<string, unknown> }>>;
+}
+
+/**
+ * The hive lesson an original last went up as: from its tier's promotions read whole
+ * (`byOriginal`, lastPromotionsByOriginal) when they could be, else from its own events.
+ */
+export async function lastPromotedTo(store: EntryEvents, originalId: string, byOriginal: ReadonlyMap<string, string> | undefined): Promise<string | undefined> {
+  return byOriginal ? byOriginal.get(originalId) : lastPromotionHiveId(await store.listEvents(originalId, 1000));
+}
+
 /** The entry ids an event's data names (LINK_FIELDS), for looking up their handles. */
 export function idsNamedIn(data: Record<string, unknown>): string[] {
   const out: string[] = [];

@@ -1,5 +1,5 @@
 // Which promoted project originals a listing of both tiers leaves out, because their hive copy is listed in their place.
-import { lastPromotionHiveId, lastPromotionsByOriginal } from "../core/entry-links.js";
+import { lastPromotedTo, lastPromotionsByOriginal } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, spareDamagedTiers, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
@@ -37,7 +37,7 @@ export async function standIns(s: Services, filter: EntryFilter, text?: string):
   const promotedTo = await lastPromotionsByOriginal(s.swarm);
   const copyOf = new Map<string, Entry>();
   for (const e of originals) {
-    const id = promotedTo ? promotedTo.get(e.id) : await lastPromotedTo(s, e);
+    const id = await lastPromotedTo(s.swarm, e.id, promotedTo).catch(() => undefined);
     if (id) copyOf.set(id, e);
   }
   if (!copyOf.size) return found;
@@ -67,11 +67,6 @@ function chunks<T>(xs: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
-}
-
-/** The hive lesson an original last went up as (a promotion that reinforced an existing hive lesson leaves no lineage on it, only this event). */
-async function lastPromotedTo(s: Services, e: Entry): Promise<string | undefined> {
-  return lastPromotionHiveId(await s.swarm.listEvents(e.id, 1000).catch(() => []));
 }
 
 /** By hive id: the original each listed copy stands for (what the faces print as "promoted from this project's S-n"). */

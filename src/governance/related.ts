@@ -1,5 +1,5 @@
 // Related knowledge: vetted entries that apply to given files and tags (glob match from the rule cache, tag overlap in SQL).
-import { lastPromotionHiveId } from "../core/entry-links.js";
+import { lastPromotedTo } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
 import { ADVISORY_STATUSES, appliesToProject, projectPaths, promotedOriginOf, rulesFor } from "./rules.js";
@@ -69,7 +69,7 @@ async function originalsWithCopies(s: Services, shown: readonly RelatedHit[]): P
   if (!hiveIds.size || !originals.length) return out;
   const promotedTo = new Map((await rulesFor(s.swarm)).flatMap((r) => (r.promotedTo ? [[r.id, r.promotedTo] as const] : [])));
   for (const { entry } of originals) {
-    const to = promotedTo.get(entry.id) ?? lastPromotionHiveId(await s.swarm.listEvents(entry.id, 1000).catch(() => []));
+    const to = promotedTo.get(entry.id) ?? (await lastPromotedTo(s.swarm, entry.id, undefined).catch(() => undefined));
     if (to && hiveIds.has(to)) out.add(entry.id);
   }
   return out;

@@ -1,6 +1,6 @@
 // The advisory rule cache: compiled globs and detection patterns of vetted entries, per store, reloaded only when rules change.
 import path from "node:path";
-import { lastPromotionHiveId, lastPromotionsByOriginal } from "../core/entry-links.js";
+import { lastPromotedTo, lastPromotionsByOriginal } from "../core/entry-links.js";
 import { anyGlobMatcher } from "../core/globs.js";
 import type { Entry, Status, Tier } from "../core/entry.js";
 import type { ProjectIdentity } from "../core/project.js";
@@ -112,7 +112,7 @@ async function linkPromotions(store: Store, promoted: AdvisoryRule[]): Promise<v
   if (!promoted.length) return;
   const byOriginal = await lastPromotionsByOriginal(store);
   for (const r of promoted) {
-    const to = byOriginal ? byOriginal.get(r.id) : lastPromotionHiveId(await store.listEvents(r.id, 1000));
+    const to = await lastPromotedTo(store, r.id, byOriginal);
     if (to) r.promotedTo = to;
   }
 }
