@@ -1,4 +1,5 @@
-// How an entry names the lessons it supersedes or is superseded by: the handle a person reads beside the stored id (no dependency, for the CLI's light load).
+// How an entry names the lessons it supersedes, is superseded by or went up to the hive as: the handle a person reads beside the stored id, the promoted pairs (no dependency, for the CLI's light load).
+import type { Entry } from "./entry.js";
 
 /** A linked lesson as a face names it: its handle (S-n, H-n) beside the stored id; `missing` when it is gone. */
 export interface LinkRef {
@@ -55,6 +56,49 @@ export async function lastPromotionsByOriginal(events: PromotionEvents): Promise
     // The next page starts at the last instant read (`at >=`): events of that instant already read are skipped by seq.
     since = last;
   }
+}
+
+/** A project original as the pairing reads it: its id and, when known, the hive lesson its last promotion went up as (lastPromotedTo). */
+export interface PromotedOriginal {
+  id: string;
+  promotedTo?: string | undefined;
+}
+
+/** A hive lesson as the pairing reads it: its id and the project original it was created from (promotedOriginOf), if any. */
+export interface HiveLesson {
+  id: string;
+  promotedFrom?: string | undefined;
+}
+
+/**
+ * The project original a hive lesson was created from (its promoted_from); a project entry has none. After a
+ * promotion both are vetted (the original promoted, the copy established or promoted) and hold the same rule;
+ * the copy stands for both, as in recall (retrieval/merge.ts), so an agent is not told one lesson twice.
+ */
+export function promotedOriginOf(e: Pick<Entry, "tier" | "provenance">): string | undefined {
+  return e.tier === "hive" ? e.provenance.promoted_from?.entry_id : undefined;
+}
+
+/**
+ * By original id: the hive lesson among `copies` that stands for it, the one created from it (promoted_from),
+ * else the one its last promotion went up as (a promotion that reinforced a hive lesson already there leaves
+ * only that). The one rule for advisories, related knowledge, listings and the metrics, over what each
+ * caller already read. Several originals may share one hive lesson (each promotion after the first
+ * reinforced it): each is paired. An original with no such lesson among `copies` is left out.
+ */
+export function pairPromoted<O extends PromotedOriginal, C extends HiveLesson>(originals: Iterable<O>, copies: Iterable<C>): Map<string, { original: O; copy: C }> {
+  const byId = new Map<string, C>();
+  const createdFrom = new Map<string, C>();
+  for (const c of copies) {
+    byId.set(c.id, c);
+    if (c.promotedFrom) createdFrom.set(c.promotedFrom, c);
+  }
+  const pairs = new Map<string, { original: O; copy: C }>();
+  for (const original of originals) {
+    const copy = createdFrom.get(original.id) ?? (original.promotedTo ? byId.get(original.promotedTo) : undefined);
+    if (copy) pairs.set(original.id, { original, copy });
+  }
+  return pairs;
 }
 
 /** An entry's own events, oldest first (a Store). */

@@ -1,6 +1,6 @@
 // The Knowledge Objects document's success metrics, computed from counters and events (never by reading every entry).
 import { openTiers, type Services } from "../services.js";
-import { standIns } from "./promoted-pairs.js";
+import { promotedPairs } from "./promoted-pairs.js";
 import { ADVISORY_STATUSES } from "./rules.js";
 
 export interface GovernanceMetrics {
@@ -45,11 +45,12 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 
 /**
  * Project originals counted among the vetted lessons although their vetted hive copy stands for them:
- * a promoted lesson is one lesson, consulted as its copy (as advisories and listings treat it), not a
- * second, never-consulted one. Subtracted from both tiers' vetted count (stats and the dashboard).
+ * a promoted lesson is one lesson, consulted as its copy (as advisories and related knowledge treat it),
+ * not a second, never-consulted one — every original promoted into it, the ones that reinforced it too.
+ * Subtracted from both tiers' vetted count (stats and the dashboard).
  */
 export async function vettedOriginalsWithCopies(s: Services): Promise<number> {
-  return (await standIns(s, { statuses: [...ADVISORY_STATUSES] })).size;
+  return (await promotedPairs(s, { statuses: [...ADVISORY_STATUSES] })).size;
 }
 
 /** Lessons per task count this project's tier only (outcomes are recorded per project); the rest spans both tiers. */

@@ -1,5 +1,5 @@
-// Which promoted project originals a listing of both tiers leaves out, because their hive copy is listed in their place.
-import { lastPromotedTo, lastPromotionsByOriginal } from "../core/entry-links.js";
+// Which promoted project originals have their hive copy in a listing or a count of both tiers (which then leaves them out).
+import { lastPromotedTo, lastPromotionsByOriginal, pairPromoted, promotedOriginOf } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, spareDamagedTiers, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
@@ -12,12 +12,13 @@ export type StandIns = Map<string, { original: Entry; copyId: string }>;
 
 /**
  * The project originals (status promoted) matching a listing's filter and words whose hive copy matches
- * them too. Decided for the whole listing, not per page, so the count, the page cut and the cursor all
- * leave out the same rows: the copy stands for both wherever it falls. Reads only promoted originals (all
- * of them, in batches), their `promoted` events and indexed reads of their copies by id; empty when there is no hive, or the
- * filter's statuses leave out `promoted`. A hive that cannot answer throws (the caller spares it).
+ * them too, every one of them: several originals promoted into one hive lesson (the later ones reinforcing
+ * it) each have it as their copy. Decided for the whole listing, not per page, so the count, the page cut and
+ * the cursor all leave out the same rows. Reads only promoted originals (all of them, in batches), their
+ * `promoted` events and indexed reads of their copies by id; empty when there is no hive, or the filter's
+ * statuses leave out `promoted`. A hive that cannot answer throws (the caller spares it).
  */
-export async function standIns(s: Services, filter: EntryFilter, text?: string): Promise<StandIns> {
+export async function promotedPairs(s: Services, filter: EntryFilter, text?: string): Promise<StandIns> {
   const found: StandIns = new Map();
   if (!s.hive || (filter.statuses && !filter.statuses.includes("promoted"))) return found;
   const originalsFilter: EntryFilter = { ...filter, statuses: ["promoted"] };
@@ -34,27 +35,36 @@ export async function standIns(s: Services, filter: EntryFilter, text?: string):
     }
     originals = originals.filter((e) => matched.has(e.id));
   }
-  const promotedTo = await lastPromotionsByOriginal(s.swarm);
-  const copyOf = new Map<string, Entry>();
+  const byOriginal = await lastPromotionsByOriginal(s.swarm);
+  const sides: Array<{ id: string; promotedTo: string; entry: Entry }> = [];
   for (const e of originals) {
-    const id = await lastPromotedTo(s.swarm, e.id, promotedTo).catch(() => undefined);
-    if (id) copyOf.set(id, e);
+    const to = await lastPromotedTo(s.swarm, e.id, byOriginal).catch(() => undefined);
+    if (to) sides.push({ id: e.id, promotedTo: to, entry: e });
   }
-  if (!copyOf.size) return found;
+  if (!sides.length) return found;
   const hive = s.hive;
-  for (const ids of chunks([...copyOf.keys()])) {
+  const copies: Entry[] = [];
+  for (const ids of chunks([...new Set(sides.map((x) => x.promotedTo))])) {
     const copyFilter: EntryFilter = { ...filter, ids };
-    const copies = await (text
+    copies.push(...(await (text
       ? hive.pageEntries({ filter: copyFilter, text, sort: "created", desc: true, limit: ids.length }).then((rows) => rows.map((r) => r.entry))
       : hive.listEntries(copyFilter, { limit: ids.length })
-    ).catch((e: unknown) => spared(hive, e, [] as Entry[]));
-    for (const copy of copies) {
-      // Two originals promoted into one hive lesson: the last read stands for it (as the map keeps one per copy), the other stays listed.
-      const original = copyOf.get(copy.id);
-      if (original) found.set(original.id, { original, copyId: copy.id });
-    }
+    ).catch((e: unknown) => spared(hive, e, [] as Entry[]))));
   }
+  const pairs = pairPromoted(sides, copies.map((c) => ({ id: c.id, promotedFrom: promotedOriginOf(c) })));
+  for (const [id, { original, copy }] of pairs) found.set(id, { original: original.entry, copyId: copy.id });
   return found;
+}
+
+/**
+ * The originals a listing of both tiers leaves out, one per hive copy: the copy is printed as "promoted from
+ * this project's S-n", which names one original, so when several went up into one hive lesson the one
+ * written last (originals are read in the order they were written) stands in; the others stay listed.
+ */
+export async function standIns(s: Services, filter: EntryFilter, text?: string): Promise<StandIns> {
+  const byCopy = new Map<string, [string, { original: Entry; copyId: string }]>();
+  for (const pair of await promotedPairs(s, filter, text)) byCopy.set(pair[1].copyId, pair);
+  return new Map(byCopy.values());
 }
 
 async function allOf<T>(items: AsyncIterable<T>): Promise<T[]> {

@@ -309,3 +309,36 @@ test("cairn add --from-file takes opencode-swarm's category names as cairn add -
   assert.ok((CATEGORIES as readonly string[]).includes(shown.body.entry.category), shown.body.entry.category);
   assert.ok((shown.body.entry.tags as string[]).includes("legacy-category:decision"), "stored as cairn add --category stores it");
 });
+
+test("stats --governance counts a hive lesson once when two of this project's lessons were promoted into it (the second reinforcing it)", async () => {
+  // A hive of its own: the lessons below must not meet the other tests' hive lessons.
+  const own = sandbox();
+  try {
+    const a = own.project("two-originals");
+    const b = own.project("other-project");
+    // Two lessons of this project, too different to merge here, each close enough to a hive lesson another project wrote to reinforce it.
+    const first = await own.json(a, "add", "Run prisma generate after editing schema.prisma in packages/db or builds fail with a stale generated client in the api service.", "--files", "packages/db/**");
+    const second = await own.json(a, "add", "After editing schema.prisma in packages/db run prisma generate, otherwise the generated client is stale and jest crashes on new models.", "--files", "packages/db/**");
+    assert.equal(second.body.action, "added", second.body.reason);
+    assert.equal((await own.run(a, "approve", first.body.handle, second.body.handle)).code, 0);
+    const shared = await own.json(b, "promote", "Run prisma generate after editing schema.prisma in packages/db, or the generated client is stale and builds fail.", "--files", "packages/db/**");
+    assert.equal(shared.body.action, "added", shared.body.reason);
+    assert.equal((await own.run(b, "approve", shared.body.handle)).code, 0);
+    for (const original of [first, second]) {
+      const up = await own.json(a, "promote", original.body.handle);
+      assert.equal(up.body.action, "reinforced", up.body.reason);
+      assert.equal(up.body.id, shared.body.id);
+    }
+    // An agent is warned once, by the hive lesson: one lesson, one consultation.
+    const warned = await own.json(a, "--actor", "agent:coder", "check", "--files", "packages/db/schema.prisma");
+    assert.deepEqual(warned.body.advisories.map((x: { handle: string }) => x.handle), [shared.body.handle]);
+
+    const stats = await own.json(a, "stats", "--governance");
+    assert.equal(stats.body.vetted_lessons, 1, `vetted ${stats.body.vetted_lessons}`);
+    assert.equal(stats.body.consultations, 1);
+    assert.equal(stats.body.mean_consultations_per_lesson, 1);
+    assert.match((await own.run(a, "stats", "--governance")).stdout, /1 over 1 established\/promoted/);
+  } finally {
+    own.cleanup();
+  }
+});
