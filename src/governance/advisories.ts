@@ -1,4 +1,5 @@
 // Pre-action advisories: which vetted lessons apply to the files and text an agent is about to write, within a time bound.
+import { pairPromoted } from "../core/entry-links.js";
 import { sanitizeForPrompt } from "../quality/sanitize.js";
 import { openTiers, type Services } from "../services.js";
 import { isHumanActor } from "./actors.js";
@@ -111,25 +112,19 @@ export async function checkAdvisories(s: Services, q: AdvisoryQuery, defaultActo
 /**
  * A promoted lesson matches twice, as its project original and as the hive copy it went up as: the copy
  * advises for both (it is where every project's consultations count), unless only the original is marked
- * `enforce` — a person's stricter setting on it is never dropped for a warning. The pair is known from
- * either side: the copy's promoted_from, or the original's last promotion (a promotion that reinforced a
- * hive lesson another project put there leaves no promoted_from on it).
+ * `enforce` — a person's stricter setting on it is never dropped for a warning. Which copy stands for which
+ * original is pairPromoted's rule (the copy's promoted_from, else the original's last promotion).
  */
 function onePerLesson(hits: Hit[]): Hit[] {
-  const copyOf = new Map<string, Hit>();
-  for (const h of hits) if (h.rule.promotedFrom) copyOf.set(h.rule.promotedFrom, h);
-  const hiveHit = new Map<string, Hit>();
-  for (const h of hits) if (h.rule.tier === "hive") hiveHit.set(h.rule.id, h);
-  if (hiveHit.size === 0) return hits;
-  const dropped = new Set<Hit>();
-  for (const h of hits) {
-    if (h.rule.tier !== "swarm") continue;
-    const copy = copyOf.get(h.rule.id) ?? (h.rule.promotedTo ? hiveHit.get(h.rule.promotedTo) : undefined);
-    if (!copy) continue;
-    const keepOriginal = h.rule.enforcement === "enforce" && copy.rule.enforcement !== "enforce";
-    dropped.add(keepOriginal ? copy : h);
+  const copies = hits.filter((h) => h.rule.tier === "hive").map((h) => h.rule);
+  if (copies.length === 0) return hits;
+  const originals = hits.filter((h) => h.rule.tier === "swarm").map((h) => h.rule);
+  const dropped = new Set<string>();
+  for (const { original, copy } of pairPromoted(originals, copies).values()) {
+    const keepOriginal = original.enforcement === "enforce" && copy.enforcement !== "enforce";
+    dropped.add(keepOriginal ? copy.id : original.id);
   }
-  return hits.filter((h) => !dropped.has(h));
+  return hits.filter((h) => !dropped.has(h.rule.id));
 }
 
 /** One event per entry, carrying what matched: outcome evaluation later needs to know it was the pattern. */

@@ -1,8 +1,8 @@
 // Related knowledge: vetted entries that apply to given files and tags (glob match from the rule cache, tag overlap in SQL).
-import { lastPromotedTo } from "../core/entry-links.js";
+import { lastPromotedTo, pairPromoted, promotedOriginOf, type PromotedOriginal } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
-import { ADVISORY_STATUSES, appliesToProject, projectPaths, promotedOriginOf, rulesFor } from "./rules.js";
+import { ADVISORY_STATUSES, appliesToProject, projectPaths, rulesFor } from "./rules.js";
 
 /** Entries read per query for glob matches; a glob like "**" on every lesson must not read them all. */
 const MAX_GLOB_HITS = 200;
@@ -57,20 +57,22 @@ export async function relatedEntries(s: Services, q: RelatedQuery): Promise<Rela
 }
 
 /**
- * A promoted lesson is listed once, as the hive copy that stands for its project original (advisories.ts).
- * The pair is known by the copy's promoted_from or by the original's last promotion — a promotion that
- * reinforced a hive lesson another project put there leaves only that: from the rule cache for an
+ * A promoted lesson is listed once, as the hive copy that stands for its project original (pairPromoted,
+ * as advisories pair them). An original the copy's promoted_from does not name — a promotion that
+ * reinforced a hive lesson already there — is paired by its last promotion: from the rule cache for an
  * original with globs or a pattern, else its own events (only promoted originals listed here, a few).
  */
 async function originalsWithCopies(s: Services, shown: readonly RelatedHit[]): Promise<Set<string>> {
-  const out = new Set(shown.map((h) => promotedOriginOf(h.entry)).filter((id): id is string => Boolean(id)));
-  const hiveIds = new Set(shown.filter((h) => h.entry.tier === "hive").map((h) => h.entry.id));
-  const originals = shown.filter((h) => h.entry.tier === "swarm" && h.entry.lifecycle.status === "promoted" && !out.has(h.entry.id));
-  if (!hiveIds.size || !originals.length) return out;
-  const promotedTo = new Map((await rulesFor(s.swarm)).flatMap((r) => (r.promotedTo ? [[r.id, r.promotedTo] as const] : [])));
-  for (const { entry } of originals) {
-    const to = promotedTo.get(entry.id) ?? (await lastPromotedTo(s.swarm, entry.id, undefined).catch(() => undefined));
-    if (to && hiveIds.has(to)) out.add(entry.id);
+  const copies = shown.filter((h) => h.entry.tier === "hive").map((h) => ({ id: h.entry.id, promotedFrom: promotedOriginOf(h.entry) }));
+  const originals: PromotedOriginal[] = shown.filter((h) => h.entry.tier === "swarm").map((h) => ({ id: h.entry.id }));
+  if (!copies.length || !originals.length) return new Set();
+  const named = new Set(copies.map((c) => c.promotedFrom));
+  const unnamed = new Set(shown.filter((h) => h.entry.tier === "swarm" && h.entry.lifecycle.status === "promoted" && !named.has(h.entry.id)).map((h) => h.entry.id));
+  if (unnamed.size) {
+    const promotedTo = new Map((await rulesFor(s.swarm)).flatMap((r) => (r.promotedTo ? [[r.id, r.promotedTo] as const] : [])));
+    for (const o of originals) {
+      if (unnamed.has(o.id)) o.promotedTo = promotedTo.get(o.id) ?? (await lastPromotedTo(s.swarm, o.id, undefined).catch(() => undefined));
+    }
   }
-  return out;
+  return new Set(pairPromoted(originals, copies).keys());
 }

@@ -1,6 +1,6 @@
 // The advisory rule cache: compiled globs and detection patterns of vetted entries, per store, reloaded only when rules change.
 import path from "node:path";
-import { lastPromotedTo, lastPromotionsByOriginal } from "../core/entry-links.js";
+import { lastPromotedTo, lastPromotionsByOriginal, promotedOriginOf } from "../core/entry-links.js";
 import { anyGlobMatcher } from "../core/globs.js";
 import type { Entry, Status, Tier } from "../core/entry.js";
 import type { ProjectIdentity } from "../core/project.js";
@@ -61,15 +61,6 @@ function toRule(e: Entry): AdvisoryRule {
     projects: e.applicability.projects.map((p) => p.toLowerCase()),
     ...(promotedOriginOf(e) ? { promotedFrom: promotedOriginOf(e)! } : {}),
   };
-}
-
-/**
- * The project original a hive lesson was promoted from. After a promotion both are vetted (the original
- * promoted, the copy established or promoted) and hold the same rule; the copy stands for both, as in
- * recall (retrieval/merge.ts), so an agent is not told one lesson twice.
- */
-export function promotedOriginOf(e: Pick<Entry, "tier" | "provenance">): string | undefined {
-  return e.tier === "hive" ? e.provenance.promoted_from?.entry_id : undefined;
 }
 
 interface Cached {

@@ -332,6 +332,8 @@ test("stats --governance counts a hive lesson once when two of this project's le
     // An agent is warned once, by the hive lesson: one lesson, one consultation.
     const warned = await own.json(a, "--actor", "agent:coder", "check", "--files", "packages/db/schema.prisma");
     assert.deepEqual(warned.body.advisories.map((x: { handle: string }) => x.handle), [shared.body.handle]);
+    const related = await own.json(a, "related", "--files", "packages/db/schema.prisma");
+    assert.deepEqual(related.body.map((x: { entry: { handle: string } }) => x.entry.handle), [shared.body.handle]);
 
     const stats = await own.json(a, "stats", "--governance");
     assert.equal(stats.body.vetted_lessons, 1, `vetted ${stats.body.vetted_lessons}`);
