@@ -57,9 +57,12 @@ export function fileNameFor(e: Entry): string {
   return `${e.handle}-${slugOf(e.title ?? e.lesson)}.md`;
 }
 
-// A line that would read as one of our headings is escaped, so free text never splits a section.
-const escapeText = (t: string) => t.replace(/^(\\*## )/gm, "\\$1");
-const unescapeText = (t: string) => t.replace(/^\\(\\*## )/gm, "$1");
+// A line that would read as one of our headings is escaped, so free text never splits a section; so is a
+// line of only dashes, stars or underscores, which the parser drops at a section's end (the seed's template
+// puts one before Traceability) and Markdown reads as a rule or turns the line above into a heading.
+const ESCAPED = /^(\\*(?:## |[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$))/gm;
+const escapeText = (t: string) => t.replace(ESCAPED, "\\$1");
+const unescapeText = (t: string) => t.replace(/^\\(\\*(?:## |[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$))/gm, "$1");
 
 function fence(pattern: string): string {
   const longest = Math.max(0, ...(pattern.match(/`+/g) ?? []).map((r) => r.length));
@@ -167,7 +170,8 @@ function sectionsOf(body: string): Map<string, string> {
   let key: string | undefined;
   let buf: string[] = [];
   const flush = () => {
-    if (key) out.set(key, unescapeText(buf.join("\n")).trim().replace(TRAILING_RULE, "").trim());
+    // The separator is dropped before unescaping: a rule line of the text itself was written escaped.
+    if (key) out.set(key, unescapeText(buf.join("\n").trim().replace(TRAILING_RULE, "").trim()));
   };
   for (const line of body.split(/\r?\n/)) {
     const h = /^##\s+(.+?)\s*$/.exec(line);

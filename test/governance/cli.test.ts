@@ -344,3 +344,24 @@ test("stats --governance counts a hive lesson once when two of this project's le
     own.cleanup();
   }
 });
+
+test("a lesson whose text ends in a line of dashes keeps it through the mirror: a tag edited in the file and pulled changes only the tags", async () => {
+  const p = project("mirror-rules");
+  const file = path.join(p, "rule-lines.json");
+  const lesson = "Pin the Node major in .nvmrc and in CI to the production one; a mismatch broke fetch in the deploy step.\n---";
+  const why = "Deploys fail only in production, after every test passed.\n***";
+  fs.writeFileSync(file, JSON.stringify({ title: "Pin the Node major everywhere", lesson, why, tags: ["ci"] }));
+  const a = await sb.json(p, "add", "--from-file", file);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal((await sb.json(p, "show", a.body.handle)).body.entry.lesson, lesson, "stored as written");
+  assert.equal((await sb.json(p, "mirror")).code, 0);
+  const md = path.join(p, ".swarm", "knowledge", "candidates", `${a.body.handle}-pin-the-node-major-everywhere.md`);
+  fs.writeFileSync(md, fs.readFileSync(md, "utf8").replace("tags: [ci]", "tags: [ci, node]"));
+  const pulled = await sb.json(p, "mirror", "--pull");
+  assert.equal(pulled.code, 0, pulled.stderr);
+  assert.deepEqual(pulled.body.applied.map((x: { fields: string[] }) => x.fields), [["tags"]]);
+  const e = (await sb.json(p, "show", a.body.handle)).body.entry;
+  assert.deepEqual(e.tags, ["ci", "node"]);
+  assert.equal(e.lesson, lesson);
+  assert.equal(e.why, why);
+});
