@@ -34,6 +34,29 @@ test("cairn ui --project <a folder that does not exist> refuses, as every other 
   }
 });
 
+test("cairn ui in an agent's shell (CAIRN_ACTOR=agent:…) refuses: the page approves as a person, which an agent may not", async () => {
+  const sb = sandbox();
+  try {
+    const p = sb.project("api");
+    const child = spawn(process.execPath, [BIN, "--project", p, "ui", "--port", "0"], { cwd: sb.root, env: { ...sb.env, CAIRN_ACTOR: "agent:coder" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+    // A server that started anyway would never exit: stop it once it prints its sign-in link.
+    const timer = setInterval(() => {
+      if (/Sign in:/.test(out)) child.kill("SIGTERM");
+    }, 50);
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    clearInterval(timer);
+    assert.doesNotMatch(out, /Sign in:/, "no sign-in link for an agent");
+    assert.equal(code, 1, out);
+    assert.match(out, /Only a person can/);
+    assert.match(out, /agent:coder/);
+  } finally {
+    sb.cleanup();
+  }
+});
+
 test("cairn ui --hive postgres://… serves the team hive (the URL is not taken for a file path)", { ...pgTestOptions(), timeout: 300_000 }, async () => {
   const url = pgTestUrl()!;
   const schema = uniqueSchema("uihive");

@@ -36,15 +36,19 @@ Examples:
   $ CAIRN_UI_TOKEN="$(openssl rand -hex 24)" cairn ui --host 0.0.0.0`,
     )
     .action(async (flags: UiFlags, cmd: Command) => {
-      const [{ runUiServer }, { assertProjectExists, invocation }, { reportError }, { Output }] = await Promise.all([
+      const [{ runUiServer }, { assertProjectExists, invocation }, { reportError }, { Output }, { assertHuman }] = await Promise.all([
         import("./server.js"),
         import("../cli/context.js"),
         import("../cli/errors.js"),
         import("../cli/format.js"),
+        import("../../governance/actors.js"),
       ]);
       try {
         // The global flags as every command reads them: a postgres:// --hive is a URL, not a file path.
         const inv = invocation(cmd);
+        // Every change on the page is a person's (approve, reject, edit): an agent's shell (CAIRN_ACTOR=agent:…,
+        // as the plugin sets it) may no more serve it than run `cairn approve` or claim --actor human:….
+        assertHuman(inv.actor, "serve the review page, where every change is made as a person");
         assertProjectExists(inv.projectDir);
         const handle = await runUiServer({
           projectDir: inv.projectDir,
