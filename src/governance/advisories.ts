@@ -4,6 +4,7 @@ import { sanitizeForPrompt } from "../quality/sanitize.js";
 import { openTiers, type Services } from "../services.js";
 import { isHumanActor } from "./actors.js";
 import { patternText, type PatternKind } from "./patterns.js";
+import { originalsOfRetiredCopies } from "./retired-copies.js";
 import { appliesToProject, projectPaths, rulesFor, type AdvisoryRule } from "./rules.js";
 
 export interface AdvisoryQuery {
@@ -95,7 +96,7 @@ export async function checkAdvisories(s: Services, q: AdvisoryQuery, defaultActo
       if (a) hits.push({ rule: r, advisory: a });
     }
   }
-  const unique = onePerLesson(hits);
+  const unique = await withoutRetiredOriginals(s, onePerLesson(hits));
   unique.sort(
     (x, y) =>
       Number(y.rule.enforcement === "enforce") - Number(x.rule.enforcement === "enforce") ||
@@ -125,6 +126,20 @@ function onePerLesson(hits: Hit[]): Hit[] {
     dropped.add(keepOriginal ? copy.id : original.id);
   }
   return hits.filter((h) => !dropped.has(h.rule.id));
+}
+
+/**
+ * A promoted original that matched without the hive lesson it last went up as: when another project
+ * superseded, quarantined or archived that lesson, the original advises no more (retired-copies.ts).
+ * The hive is asked only when such an original matched.
+ */
+async function withoutRetiredOriginals(s: Services, hits: Hit[]): Promise<Hit[]> {
+  const hiveIds = new Set(hits.filter((h) => h.rule.tier === "hive").map((h) => h.rule.id));
+  const alone = new Map<string, string>();
+  for (const { rule } of hits) if (rule.tier === "swarm" && rule.promotedTo && !hiveIds.has(rule.promotedTo)) alone.set(rule.id, rule.promotedTo);
+  if (!alone.size) return hits;
+  const hidden = await originalsOfRetiredCopies(s, alone);
+  return hidden.size ? hits.filter((h) => !hidden.has(h.rule.id)) : hits;
 }
 
 /** One event per entry, carrying what matched: outcome evaluation later needs to know it was the pattern. */

@@ -2,6 +2,7 @@
 import { lastPromotedTo, pairPromoted, promotedOriginOf, type PromotedOriginal } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
+import { originalsOfRetiredCopies } from "./retired-copies.js";
 import { ADVISORY_STATUSES, appliesToProject, projectPaths, rulesFor } from "./rules.js";
 
 /** Entries read per query for glob matches; a glob like "**" on every lesson must not read them all. */
@@ -61,18 +62,21 @@ export async function relatedEntries(s: Services, q: RelatedQuery): Promise<Rela
  * as advisories pair them). An original the copy's promoted_from does not name — a promotion that
  * reinforced a hive lesson already there — is paired by its last promotion: from the rule cache for an
  * original with globs or a pattern, else its own events (only promoted originals listed here, a few).
+ * An original whose hive lesson is not listed is left out too when another project retired that lesson
+ * (retired-copies.ts), as advisories leave it out.
  */
 async function originalsWithCopies(s: Services, shown: readonly RelatedHit[]): Promise<Set<string>> {
   const copies = shown.filter((h) => h.entry.tier === "hive").map((h) => ({ id: h.entry.id, promotedFrom: promotedOriginOf(h.entry) }));
-  const originals: PromotedOriginal[] = shown.filter((h) => h.entry.tier === "swarm").map((h) => ({ id: h.entry.id }));
-  if (!copies.length || !originals.length) return new Set();
   const named = new Set(copies.map((c) => c.promotedFrom));
+  const originals: PromotedOriginal[] = shown.filter((h) => h.entry.tier === "swarm").map((h) => ({ id: h.entry.id }));
   const unnamed = new Set(shown.filter((h) => h.entry.tier === "swarm" && h.entry.lifecycle.status === "promoted" && !named.has(h.entry.id)).map((h) => h.entry.id));
-  if (unnamed.size) {
+  if (unnamed.size && s.hive) {
     const promotedTo = new Map((await rulesFor(s.swarm)).flatMap((r) => (r.promotedTo ? [[r.id, r.promotedTo] as const] : [])));
     for (const o of originals) {
       if (unnamed.has(o.id)) o.promotedTo = promotedTo.get(o.id) ?? (await lastPromotedTo(s.swarm, o.id, undefined).catch(() => undefined));
     }
   }
-  return new Set(pairPromoted(originals, copies).keys());
+  const paired = pairPromoted(originals, copies);
+  const alone = new Map(originals.flatMap((o) => (o.promotedTo && !paired.has(o.id) ? [[o.id, o.promotedTo] as const] : [])));
+  return new Set([...paired.keys(), ...(await originalsOfRetiredCopies(s, alone))]);
 }

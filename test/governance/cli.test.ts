@@ -365,3 +365,41 @@ test("a lesson whose text ends in a line of dashes keeps it through the mirror: 
   assert.equal(e.lesson, lesson);
   assert.equal(e.why, why);
 });
+
+test("a hive lesson another project supersedes or quarantines stops advising here too: this project's original promoted into it is not checked or related on its own", async () => {
+  const own = sandbox();
+  try {
+    const a = own.project("reinforcer");
+    const b = own.project("owner");
+    const lessons = [
+      "Set a lock_timeout before ALTER TABLE in migrations/*.sql; an ALTER waiting on a long transaction blocked every write to orders.",
+      "Pass an idempotency key to every Stripe charge in services/payments/*.ts; a retried request billed a customer twice.",
+    ];
+    const globs = ["migrations/**", "services/payments/**"];
+    const shared: string[] = [];
+    for (const [i, lesson] of lessons.entries()) {
+      const mine = await own.json(a, "add", lesson, "--files", globs[i]!, "--tags", `tag${i}`);
+      assert.equal((await own.run(a, "approve", mine.body.handle)).code, 0);
+      const theirs = await own.json(b, "promote", lesson, "--files", globs[i]!);
+      assert.equal(theirs.body.action, "added", theirs.body.reason);
+      assert.equal((await own.run(b, "approve", theirs.body.handle)).code, 0);
+      const up = await own.json(a, "promote", mine.body.handle);
+      assert.equal(up.body.action, "reinforced", up.body.reason);
+      shared.push(theirs.body.handle);
+    }
+    const before = await own.json(a, "check", "--files", "migrations/001.sql,services/payments/charge.ts");
+    assert.deepEqual(before.body.advisories.map((x: { handle: string }) => x.handle).sort(), [...shared].sort());
+
+    // The other project retires both hive lessons: one replaced, one quarantined (hidden from every agent).
+    const replaced = await own.json(b, "supersede", shared[0]!, "Set lock_timeout to a few seconds before any ALTER TABLE in migrations/*.sql and retry; an ALTER queued behind a long transaction blocked writes.");
+    assert.equal(replaced.code, 0, replaced.stderr);
+    assert.equal((await own.run(b, "quarantine", shared[1]!, "wrong advice")).code, 0);
+
+    const after = await own.json(a, "check", "--files", "migrations/001.sql,services/payments/charge.ts");
+    assert.deepEqual(after.body.advisories.map((x: { handle: string; rule: string }) => `${x.handle} ${x.rule}`), []);
+    const related = await own.json(a, "related", "--files", "migrations/001.sql,services/payments/charge.ts", "--tags", "tag0,tag1");
+    assert.deepEqual(related.body.map((x: { entry: { handle: string } }) => x.entry.handle), []);
+  } finally {
+    own.cleanup();
+  }
+});
