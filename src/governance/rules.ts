@@ -37,7 +37,7 @@ export interface AdvisoryRule {
   promotedTo?: string;
 }
 
-/** Without a slash a glob names a file anywhere ("*.config.ts"), as in .gitignore (see core/globs). */
+/** Globs read as .gitignore lines: without a slash a file anywhere, a leading slash the project root, a trailing one a folder (core/globs). */
 export const globMatcher = anyGlobMatcher;
 
 const PRIORITY_RANK = { low: 0, medium: 1, high: 2, critical: 3 } as const;

@@ -403,3 +403,27 @@ test("a hive lesson another project supersedes or quarantines stops advising her
     own.cleanup();
   }
 });
+
+test("file globs written as in .gitignore apply: a leading slash anchors at the project root, a trailing slash means everything in that folder", async () => {
+  const p = project("gitignore-globs");
+  const lessons: Array<[string, string]> = [
+    ["/src/auth/**", "Check the session token for null before reading its claims in the auth module; a missing token crashed /login."],
+    ["src/billing/", "Read the Stripe webhook tolerance from config in the billing module; the hard-coded 300s broke replays."],
+    ["migrations/", "Set a lock_timeout before ALTER TABLE in migration files; an ALTER queued behind a long transaction blocked writes."],
+    ["/Makefile", "Keep the Makefile's test target running the type check first; CI passed a build that did not compile."],
+  ];
+  const handles: string[] = [];
+  for (const [glob, lesson] of lessons) {
+    const a = await sb.json(p, "add", lesson, "--files", glob);
+    assert.equal(a.body.action, "added", a.body.reason);
+    assert.equal((await sb.run(p, "approve", a.body.handle)).code, 0);
+    handles.push(a.body.handle);
+  }
+  const warned = async (file: string) => (await sb.json(p, "check", "--files", file)).body.advisories.map((x: { handle: string }) => x.handle);
+  assert.deepEqual(await warned("src/auth/session.ts"), [handles[0]]);
+  assert.deepEqual(await warned("lib/src/auth/session.ts"), [], "anchored at the root");
+  assert.deepEqual(await warned("src/billing/webhooks/stripe.ts"), [handles[1]]);
+  assert.deepEqual(await warned("db/migrations/001_orders.sql"), [handles[2]], "a folder name without another slash is any folder of that name");
+  assert.deepEqual(await warned("Makefile"), [handles[3]]);
+  assert.deepEqual(await warned("tools/Makefile"), [], "anchored at the root");
+});
