@@ -1,4 +1,5 @@
 // Code-aware tokenisation shared by the full-text index, query building and similarity checks.
+import { cjkForms, cjkIndexTokens, hasCjk } from "./cjk.js";
 import { shortcuts } from "./shortcuts.js";
 
 /**
@@ -146,12 +147,15 @@ function wordSetOf(text: string): (t: string) => boolean {
  */
 export function buildSearchText(parts: string[]): string {
   const text = parts.map((p) => p.trim()).filter(Boolean).join("\n");
+  // A CJK run is one unicode61 token: its character pairs go on a line of their own (core/cjk.ts).
+  const cjk = cjkIndexTokens(text);
+  const withCjk = cjk.length > 0 ? `${text}\n${cjk.join(" ")}` : text;
   const split = splitIdentifiers(text);
-  if (split.length === 0) return text;
+  if (split.length === 0) return withCjk;
   const lower = text.toLowerCase();
   const isWord = shortcuts.enabled ? (t: string) => hasWholeWord(lower, t) : wordSetOf(lower);
   const extra = split.filter((t) => !isWord(t));
-  return extra.length > 0 ? `${text}\n${extra.join(" ")}` : text;
+  return extra.length > 0 ? `${withCjk}\n${extra.join(" ")}` : withCjk;
 }
 
 /**
@@ -169,8 +173,15 @@ export function queryTerms(text: string, max = 32): string[] {
     }
   };
   const original = text.replace(/(\p{L})['’](\p{L})/gu, "$1$2").match(WORD_RE) ?? [];
+  // One test of the whole text: a query without CJK never looks at its words' scripts.
+  const cjk = hasCjk(text);
   for (const word of original) {
     if (out.length >= max) break;
+    if (cjk && hasCjk(word)) {
+      // The index holds a CJK run as its character pairs (core/cjk.ts), so the query asks for those.
+      for (const form of cjkForms(word)) push(form);
+      continue;
+    }
     push(word.toLowerCase());
     for (const part of camelParts(word)) push(part);
   }

@@ -1,5 +1,6 @@
 // The `focus` signal: how much of the context's weighted terms a candidate holds, read from its opening text.
 import type { Entry } from "../core/entry.js";
+import { hasCjk } from "../core/cjk.js";
 import { porterStem } from "../core/porter.js";
 import type { WeightedTerm } from "./context.js";
 
@@ -77,9 +78,11 @@ export function focusScores(pool: readonly Entry[], terms: readonly WeightedTerm
   const out = new Map<Entry, number>();
   if (pool.length === 0 || terms.length === 0) return out;
   const stems = terms.map((t) => stemOf(t.term));
+  // A CJK term is a character pair (core/cjk.ts) that sits inside a run with no word boundary around it.
+  const inRun = stems.map(hasCjk);
   const hits = pool.map((e) => {
     const text = focusText(e);
-    return stems.map((st) => holds(text, st));
+    return stems.map((st, j) => (inRun[j] ? text.includes(st) : holds(text, st)));
   });
   const worth = terms.map((t, j) => {
     const df = hits.reduce((n, row) => n + (row[j] ? 1 : 0), 0);

@@ -1,4 +1,5 @@
 // SQLite's `porter unicode61` tokenizer and FTS5's bm25 term score, in JS: what an in-memory ranking needs to rank as the index does.
+import { hasCjk, NON_CJK_RUN_RE } from "../core/cjk.js";
 import { porterStem } from "../core/porter.js";
 
 /** FTS5's bm25 constants (fts5_aux.c). */
@@ -13,9 +14,15 @@ function stemToken(t: string): string {
   return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? porterStem(t) : t;
 }
 
+function withoutMarks(text: string): string {
+  return text.normalize("NFD").replace(/\p{Mn}/gu, "");
+}
+
 /** `porter unicode61`: case folded, Latin diacritics removed, split on non-token characters, stemmed. */
 export function ftsTokens(text: string): string[] {
-  const folded = text.toLowerCase().normalize("NFD").replace(/\p{Mn}/gu, "");
+  const lower = text.toLowerCase();
+  // unicode61 takes marks off Latin letters only: a kana's voicing mark (デ) stays, a Hangul syllable is never split into its letters.
+  const folded = hasCjk(lower) ? lower.replace(NON_CJK_RUN_RE, withoutMarks) : withoutMarks(lower);
   return (folded.match(TOKEN_RE) ?? []).map(stemToken);
 }
 

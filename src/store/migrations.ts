@@ -1,11 +1,37 @@
 // Numbered schema migrations for the SQLite store; applied in order, each exactly once.
+import { CJK_SQL_CLASS, cjkIndexTokens } from "../core/cjk.js";
+import type { Entry } from "../core/entry.js";
 import type { SqliteDriver } from "./driver.js";
+import { searchTextOf } from "./entry-columns.js";
 import { readOnlyError } from "./faults.js";
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A step SQL cannot express (text the engine derives in JavaScript), run after `sql` in the same transaction. */
+  run?: (db: SqliteDriver) => void;
+}
+
+/**
+ * Rows whose search text holds CJK characters get the search text this version derives: their runs'
+ * character pairs (core/cjk.ts). The update trigger takes the old tokens out of the index and puts
+ * the new ones in. Other rows are not read into JavaScript; their text is unchanged.
+ */
+function reindexCjkRows(db: SqliteDriver): void {
+  const rows = db.all<{ seq: number; data: string; search_text: string }>(
+    `SELECT seq, data, search_text FROM entries WHERE search_text GLOB '*${CJK_SQL_CLASS}*'`,
+  );
+  for (const r of rows) db.run("UPDATE entries SET search_text = ? WHERE seq = ?", [cjkSearchText(r.data, r.search_text), r.seq]);
+}
+
+/** The search text a row's entry gives now; a row whose JSON this version cannot read keeps its text, the pairs added. */
+function cjkSearchText(data: string, old: string): string {
+  try {
+    return searchTextOf(JSON.parse(data) as Entry);
+  } catch {
+    return `${old}\n${cjkIndexTokens(old).join(" ")}`;
+  }
 }
 
 /** The creator kind of a row ("agent" of "agent:claude"), as the tallies key it; SQL over a JSON column. */
@@ -402,6 +428,17 @@ UPDATE entries SET
 WHERE helpful <> round(helpful, 3) OR harmful <> round(harmful, 3);
 `,
   },
+  {
+    version: 15,
+    name: "CJK runs indexed as character pairs",
+    sql: `
+-- A run of CJK characters is one unicode61 token, so a word inside it ("连接池" in "数据库连接池超时")
+-- matched nothing. The search text now carries each run's character pairs; rows written before get
+-- theirs in the migration's JavaScript step (reindexCjkRows).
+SELECT 1;
+`,
+    run: reindexCjkRows,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */
@@ -419,6 +456,7 @@ export function migrate(db: SqliteDriver): number {
     for (const m of MIGRATIONS) {
       if (m.version <= now) continue;
       db.exec(m.sql);
+      m.run?.(db);
       version = m.version;
       db.exec(`PRAGMA user_version = ${version}`);
     }

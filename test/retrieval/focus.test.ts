@@ -36,8 +36,10 @@ function oracle(pool: readonly Entry[], terms: readonly WeightedTerm[]): number[
   if (pool.length === 0 || terms.length === 0) return [];
   const stems = terms.map((t) => stemOf(t.term));
   const hits = pool.map((e) => {
-    const index = wordIndex(focusText(e));
-    return stems.map((st) => holds(index, st));
+    const text = focusText(e);
+    const index = wordIndex(text);
+    // A CJK term is a character pair: found anywhere inside a run, which has no word boundaries.
+    return stems.map((st) => (/[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u.test(st) ? text.includes(st) : holds(index, st)));
   });
   const worth = terms.map((t, j) => {
     const df = hits.reduce((n, row) => n + (row[j] ? 1 : 0), 0);
@@ -64,7 +66,7 @@ test("focus scores are those of the former word index, for random texts and term
     );
     const terms: WeightedTerm[] = Array.from({ length: 1 + Math.floor(rng() * 12) }, () => {
       const w = pick(WORDS).toLowerCase();
-      // Whole words, prefixes, porter stems, the inside of a word (must not match mid-word), and terms no word holds.
+      // Whole words, prefixes, porter stems, the inside of a word (must not match mid-word, but for a CJK run's pair), and terms no word holds.
       const r = rng();
       const term = r < 0.25 ? w : r < 0.5 ? w.slice(0, 1 + Math.floor(rng() * w.length)) : r < 0.7 ? stemmer(w) : r < 0.85 ? [...w].slice(1).join("") : r < 0.95 ? `${w}.ts` : "";
       return { term, weight: 0.5 + rng() } as WeightedTerm;

@@ -141,3 +141,18 @@ test("plural, singular and other inflections, and a query in capitals, find the 
   await assertFound("Flaky snapshot tests usually come from unpinned dates.", "snapshot test flakiness");
   await assertFound("The webhook signature must be verified against the raw request body.", "WEBHOOK SIGNATURE VERIFICATION FAILS");
 });
+
+/** Lessons written in Chinese and Japanese: a sentence is one run of characters with no spaces between its words. */
+const CJK_BACKGROUND = [
+  "数据库迁移必须先在预发布环境运行一次。",
+  "前端构建失败时先清理缓存目录再重试。",
+  "日志里不要打印用户的手机号码。",
+  "テストは本番データベースに接続してはいけない。",
+];
+
+test("a CJK word inside a longer run of CJK characters is found: '连接池' finds the lesson about '数据库连接池超时'", async () => {
+  await assertFound("数据库连接池超时的时候，要先检查最大连接数的配置。", "连接池", CJK_BACKGROUND);
+  await assertFound("数据库连接池超时的时候，要先检查最大连接数的配置。", "连接池超时怎么办", CJK_BACKGROUND);
+  await assertFound("本番環境ではデータベース接続プールの上限を二十にする。", "接続プール", CJK_BACKGROUND);
+  await assertFound("결제모듈재시도횟수는세번으로제한한다", "재시도", []);
+});

@@ -1,12 +1,42 @@
 // Numbered schema migrations for the PostgreSQL store, in their own schema, applied once under an advisory lock.
+import { CJK_SQL_CLASS } from "../../core/cjk.js";
+import type { Entry } from "../../core/entry.js";
 import { CairnError } from "../../errors.js";
-import type { PgClient } from "./client.js";
+import { searchTextOf } from "../entry-columns.js";
+import type { PgClient, Querier } from "./client.js";
+import { tsvectorOf } from "./lexemes.js";
 
 export interface PgMigration {
   version: number;
   name: string;
   /** `S` is the quoted schema name (validated, never user text). */
   sql: (S: string) => string;
+  /** A step SQL cannot express (text the engine derives in JavaScript), run after `sql` in the same transaction. */
+  run?: (q: Querier, S: string) => Promise<void>;
+}
+
+/** Rows rewritten per statement by a JavaScript step. */
+const REINDEX_BATCH = 500;
+
+/**
+ * Rows whose lesson JSON holds CJK characters get the search vector this version derives (their runs'
+ * character pairs, core/cjk.ts), read and written a batch at a time by seq; other rows are not read.
+ */
+async function reindexCjkRows(q: Querier, S: string): Promise<void> {
+  for (let after = -1; ; ) {
+    const rows = await q.query<{ seq: string; data: string }>(
+      `SELECT seq::text AS seq, data::text AS data FROM ${S}.entries WHERE seq > $1 AND data::text ~ $2 ORDER BY seq LIMIT ${REINDEX_BATCH}`,
+      [after, CJK_SQL_CLASS],
+    );
+    if (rows.length === 0) return;
+    const vecs = rows.map((r) => tsvectorOf(searchTextOf(JSON.parse(r.data) as Entry)));
+    await q.query(
+      `UPDATE ${S}.entries e SET search_vec = v.vec::tsvector, search_len = v.len
+         FROM unnest($1::bigint[], $2::text[], $3::int[]) AS v(seq, vec, len) WHERE e.seq = v.seq`,
+      [rows.map((r) => r.seq), vecs.map((v) => v.literal), vecs.map((v) => v.length)],
+    );
+    after = Number(rows[rows.length - 1]!.seq);
+  }
 }
 
 /** Counters are spread over this many rows so concurrent writers rarely wait on the same one. */
@@ -404,6 +434,17 @@ UPDATE ${S}.entries SET
 WHERE helpful::numeric <> round(helpful::numeric, 3) OR harmful::numeric <> round(harmful::numeric, 3);
 `,
   },
+  {
+    version: 11,
+    name: "CJK runs indexed as character pairs",
+    sql: () => `
+-- A run of CJK characters was one lexeme, so a word inside it ("连接池" in "数据库连接池超时") matched
+-- nothing. Search vectors now carry each run's character pairs; rows written before get theirs in the
+-- migration's JavaScript step (reindexCjkRows).
+SELECT 1;
+`,
+    run: reindexCjkRows,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */
@@ -450,6 +491,7 @@ export async function migratePg(db: PgClient, schema: string): Promise<number> {
     for (const m of PG_MIGRATIONS) {
       if (m.version <= version) continue;
       await q.exec(m.sql(S), MIGRATION_TIMEOUT_MS);
+      await m.run?.(q, S);
       await q.query(`INSERT INTO ${S}.schema_migrations(version, name) VALUES ($1, $2)`, [m.version, m.name]);
       version = m.version;
     }

@@ -1,0 +1,80 @@
+// A store written before CJK runs were indexed as character pairs is reindexed on open, so a word inside a run is found there too.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { EntrySchema } from "../../src/core/entry.js";
+import { newEntryId } from "../../src/core/ids.js";
+import { queryTerms } from "../../src/core/text.js";
+import { SqliteDriver } from "../../src/store/driver.js";
+import { MIGRATIONS } from "../../src/store/migrations.js";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { PostgresStore } from "../../src/store/pg/pg-store.js";
+import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
+import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+
+/** The schema version before CJK runs were indexed as pairs. */
+const OLD_VERSION = 14;
+const at = "2026-01-02T10:00:00.000Z";
+const CJK_LESSON = "数据库连接池超时的时候，要先检查最大连接数的配置。";
+const LATIN_LESSON = "The billing worker retries a failed charge three times.";
+
+function lessonEntry(lesson: string, tier: "swarm" | "hive") {
+  return EntrySchema.parse({ id: newEntryId(), handle: "", tier, lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at });
+}
+
+test("opening a database of schema 14 indexes its CJK lessons' character pairs: '连接池' then finds '数据库连接池超时'", async () => {
+  const sb = makeSandbox();
+  const file = path.join(sb.root, "old.db");
+  const driver = new SqliteDriver(file);
+  driver.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+  driver.exec("INSERT OR IGNORE INTO meta(key, value) VALUES ('entry_count', 0)");
+  for (const m of MIGRATIONS.filter((x) => x.version <= OLD_VERSION)) driver.exec(m.sql);
+  driver.exec(`PRAGMA user_version = ${OLD_VERSION}`);
+  // As the older version wrote them: the search text is the lesson alone, a CJK run one token.
+  const rows = [CJK_LESSON, LATIN_LESSON].map((lesson, i) => {
+    const e = lessonEntry(lesson, "swarm");
+    driver.run(
+      `INSERT INTO entries(seq, id, tier, created_at, lesson, category, kind, status, scope, priority, confidence, fingerprint, updated_at, search_text, data)
+       VALUES (?, ?, 'swarm', ?, ?, 'tooling', 'learning', 'established', 'global', 'medium', 0.5, ?, ?, ?, ?)`,
+      [i + 1, e.id, at, lesson, `fp${i}`, at, lesson, JSON.stringify(e)],
+    );
+    return e;
+  });
+  driver.close();
+  const store = new SqliteStore(file, "swarm");
+  try {
+    const found = await store.searchEntries(queryTerms("连接池"), {}, 10);
+    assert.deepEqual(found.map((h) => h.entry.id), [rows[0]!.id]);
+    const latin = await store.searchEntries(queryTerms("billing worker"), {}, 10);
+    assert.deepEqual(latin.map((h) => h.entry.id), [rows[1]!.id], "a Latin lesson is found as before");
+    // The reindexed row can still be changed and deleted: the index's old tokens were removed with the old text.
+    await store.deleteEntry(rows[0]!.id, { type: "removed", actor: "test" });
+    assert.deepEqual(await store.searchEntries(queryTerms("连接池"), {}, 10), []);
+  } finally {
+    await store.close();
+    removeSandbox(sb);
+  }
+});
+
+test("the team hive's migration 11 indexes its CJK lessons' character pairs too", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("cjk");
+  const e = lessonEntry(CJK_LESSON, "hive");
+  try {
+    const first = new PostgresStore({ url, schema, poolMax: 1 }, "hive");
+    await first.insertEntry(e, { type: "created", actor: "test" });
+    await first.close();
+    // A hive an older version wrote: the lesson's run one lexeme, migration 11 not yet run.
+    await adminQuery(url, `UPDATE "${schema}".entries SET search_vec = to_tsvector('simple', lesson), search_len = 1`);
+    await adminQuery(url, `DELETE FROM "${schema}".schema_migrations WHERE version >= 11`);
+    const store = new PostgresStore({ url, schema, poolMax: 1 }, "hive");
+    try {
+      const found = await store.searchEntries(queryTerms("连接池"), {}, 10);
+      assert.deepEqual(found.map((h) => h.entry.id), [e.id]);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await dropSchema(url, schema);
+  }
+});
