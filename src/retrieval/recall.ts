@@ -16,6 +16,7 @@ import { diversify, diversityPool, lessonProfiles, scoreCandidates, type ScoredE
 import { mergeAcrossTiers } from "./merge.js";
 import { blendCandidates, queryVector, vectorCandidates, type TierVectorHits } from "./semantic.js";
 import { poolSmallTiers } from "./small-tier.js";
+import { spellingCorrections } from "./spelling.js";
 
 export interface RecallOptions {
   tier?: Tier | "all";
@@ -30,6 +31,8 @@ export interface RecallOptions {
   diverse?: boolean;
   /** Candidates by words, by meaning (vectors), or both; default config `embedding.retrieval`. */
   retrieval?: RetrievalMode;
+  /** Told the query words searched under another spelling (see spelling.ts), misspelt → known. */
+  onSpelling?: (corrections: ReadonlyMap<string, string>) => void;
 }
 
 export type RetrievalMode = "lexical" | "semantic" | "hybrid";
@@ -184,8 +187,8 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const vector = mode === "lexical" ? Promise.resolve(undefined) : queryVector(s, contextText(ctx));
   // Awaited by each tier's search below; with no tier to search, its failure is nobody's to report.
   vector.catch(() => {});
-  const byWords = (st: Store): Promise<SearchHit[]> =>
-    mode === "semantic" ? Promise.resolve([]) : st.searchEntries(terms, filter, perTier).catch((e: unknown) => spared(st, e, []));
+  const byWords = (st: Store, words = terms): Promise<SearchHit[]> =>
+    mode === "semantic" ? Promise.resolve([]) : st.searchEntries(words, filter, perTier).catch((e: unknown) => spared(st, e, []));
   // In hybrid recall a lesson no word of the context found places on meaning and priors alone: a
   // tier's nearest `limit` such lessons are as many as the answer could hold. Reading them all (up to
   // `perTier`) was most of the vector path's cost at 10k entries; on the retrieval eval hybrid recall@5
@@ -202,10 +205,21 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
     const words = await byWords(st);
     return [words, await byMeaning(st, words.map((h) => h.entry))] as const;
   });
-  const lexical = found.map(([words]) => words);
+  let lexical = found.map(([words]) => words);
+  let searched = terms;
+  // Fewer lessons than the answer holds: perhaps a slip in a rare word ("kuberentes"). Only then is the
+  // index asked for the spellings one edit away, so a search that found enough pays nothing for it.
+  if (mode !== "semantic" && lexical.reduce((n, hits) => n + hits.length, 0) < limit) {
+    const fixes = await spellingCorrections(stores, terms);
+    if (fixes.size > 0) {
+      searched = terms.map((t) => fixes.get(t) ?? t);
+      lexical = await Promise.all(stores.map((st) => byWords(st, searched)));
+      opts.onSpelling?.(fixes);
+    }
+  }
   const semantic = mode === "lexical" ? [] : found.map(([, meaning]) => meaning);
   // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts).
-  const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), terms);
+  const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), searched);
   const hits = blendCandidates(pooled.flat(), semantic, mode);
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).

@@ -156,3 +156,12 @@ test("a CJK word inside a longer run of CJK characters is found: '连接池' fin
   await assertFound("本番環境ではデータベース接続プールの上限を二十にする。", "接続プール", CJK_BACKGROUND);
   await assertFound("결제모듈재시도횟수는세번으로제한한다", "재시도", []);
 });
+
+test("a one-letter slip in a rare word ('kuberentes', 'postgers') still finds the lesson when the plain search finds nothing or too little", async () => {
+  const k8s = "Kubernetes liveness probes must not call the database; a slow query restarts every pod at once.";
+  await assertFound(k8s, "kuberentes liveness probe");
+  await assertFound(k8s, "kuberentes");
+  await assertFound("Postgres advisory locks are held per session; release them before returning the connection to the pool.", "postgers advisory lock", [
+    "Redis locks expire on their own; set the expiry longer than the longest job.",
+  ]);
+});

@@ -1,0 +1,60 @@
+// A one-letter slip in a rare query word ("kuberentes", "postgers"): the word the index knows one edit away, asked for only when the plain search found too little.
+import type { Store } from "../store/store.js";
+import { stemOf } from "../store/term-stats.js";
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+/** Shorter words are left alone: one edit away from a short word lie many other words ("pods", "rods", "pots"). */
+const MIN_LENGTH = 5;
+/** At most this many words of one query are corrected: each asks the index about ~54 × its length spellings. */
+const MAX_WORDS = 3;
+
+/**
+ * Every spelling one edit from `word` (a–z only): a letter dropped, two neighbours swapped, one letter
+ * changed, one added. The slips a typist makes; ~54 × length of them, deduplicated.
+ */
+export function oneEditAway(word: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    if (tail) out.add(head + tail.slice(1));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const c of LETTERS) {
+      if (tail) out.add(head + c + tail.slice(1));
+      out.add(head + c + tail);
+    }
+  }
+  out.delete(word);
+  return [...out];
+}
+
+/**
+ * For each plain word of the query (a–z, five letters or more; at most three) that no tier's index
+ * holds, the spelling one edit away that the most lessons hold, if any does. Only tiers that answer
+ * word counts from their own index without a round trip are asked (SQLite's FTS5 vocabulary: one
+ * query a tier for all of a word's spellings); a team hive on PostgreSQL is not, nor is a word it
+ * alone might know held against the query. Costs ~1–3 ms, so recall calls it only as a fallback.
+ */
+export async function spellingCorrections(stores: readonly Store[], terms: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const local = stores.filter((st) => !st.networked && st.termFrequencies);
+  const words = terms.filter((t) => t.length >= MIN_LENGTH && /^[a-z]+$/.test(t));
+  if (local.length === 0 || words.length === 0) return out;
+  const counts = async (spellings: readonly string[]) => {
+    const known = await Promise.all(local.map((st) => st.termFrequencies!(spellings)));
+    return (spelling: string) => known.reduce((n, k) => n + (k?.docs.get(stemOf(spelling)) ?? 0), 0);
+  };
+  const docsOf = await counts(words);
+  for (const word of words.filter((w) => docsOf(w) === 0).slice(0, MAX_WORDS)) {
+    const spellings = oneEditAway(word);
+    const docs = await counts(spellings);
+    let best: string | undefined;
+    let bestDocs = 0;
+    for (const sp of spellings) {
+      const n = docs(sp);
+      if (n > bestDocs) [best, bestDocs] = [sp, n];
+    }
+    if (best) out.set(word, best);
+  }
+  return out;
+}
