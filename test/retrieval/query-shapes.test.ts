@@ -165,3 +165,75 @@ test("a one-letter slip in a rare word ('kuberentes', 'postgers') still finds th
     "Redis locks expire on their own; set the expiry longer than the longest job.",
   ]);
 });
+
+test("a git diff hunk pasted as the query: the changed code's names win over the diff's markers and context lines", async () => {
+  await assertFound(
+    "The session cookie must be set with SameSite=Lax and Secure in the auth middleware, or Safari drops it after the OAuth redirect.",
+    `diff --git a/src/auth/middleware.ts b/src/auth/middleware.ts
+index 3f2a1c0..8b9d4e2 100644
+--- a/src/auth/middleware.ts
++++ b/src/auth/middleware.ts
+@@ -42,7 +42,7 @@ export function authMiddleware(req, res, next) {
+   const token = req.cookies.session;
+-  res.cookie("session", token, { httpOnly: true });
++  res.cookie("session", token, { httpOnly: true, sameSite: "lax", secure: true });
+   next();
+ }`,
+  );
+});
+
+test("a failing test's name in snake_case or as a path::name finds the lesson written in words", async () => {
+  await assertFound("After login the user is redirected to the page they asked for, read from the next parameter, never to the dashboard.", "test_user_login_redirects fails");
+  await assertFound(
+    "Invoice totals are rounded per line before summing; rounding the sum breaks the tax report.",
+    "FAILED tests/billing/test_invoice.py::test_invoice_totals_rounding - AssertionError: assert 10.01 == 10.0",
+  );
+});
+
+test("a compiler error with file:line:col finds the lesson about what it says, not the path", async () => {
+  await assertFound(
+    "TS2345 in the order reducer: the Action union needs the RefundIssued case before the switch narrows it.",
+    "src/store/orderReducer.ts:118:23 - error TS2345: Argument of type 'RefundIssued' is not assignable to parameter of type 'Action'.",
+    PATH_HEAVY,
+  );
+  await assertFound(
+    "rustc E0502 in the cache module: clone the key before calling insert while the map is borrowed.",
+    "error[E0502]: cannot borrow `cache` as mutable because it is also borrowed as immutable\n --> src/cache.rs:57:9",
+  );
+});
+
+test("a log line with its timestamp, level and request id finds the lesson about its message", async () => {
+  await assertFound(
+    "The image resizer times out on PNGs above 20 megapixels; downscale them in the upload worker first.",
+    `2026-11-30T14:02:17.481Z ERROR [req-7f3a9c] image-resizer: timeout after 30000ms processing upload 8812.png`,
+  );
+  await assertFound(
+    "Nginx 502 from the upstream means the app's keepalive timeout is shorter than nginx's; raise it above 65 seconds.",
+    `[30/Nov/2026:14:02:17 +0000] "POST /api/orders HTTP/1.1" 502 157 "-" upstream prematurely closed connection while reading response header from upstream`,
+  );
+});
+
+test("a question in a sentence finds the lesson that answers it", async () => {
+  await assertFound(
+    "Feature flags are read from the flags service at boot; a flag changed later takes effect only after a restart.",
+    "Why doesn't my feature flag change take effect until I restart the service?",
+  );
+  await assertFound("Background jobs must be enqueued after the transaction commits, never inside it.", "how should I enqueue a background job from inside a transaction?");
+});
+
+test("a query in capitals with code names, and one with emoji, find the lesson", async () => {
+  await assertFound("ECONNRESET on large S3 uploads comes from the proxy's idle timeout; use multipart uploads.", "ECONNRESET WHEN UPLOADING LARGE FILES TO S3");
+  await assertFound("The deploy pipeline's smoke test must hit the health endpoint through the load balancer.", "🚀 deploy pipeline smoke test failing 🔥🔥");
+  await assertFound("Emoji in commit messages break the changelog generator's parser; strip them first.", "changelog generator crashes on commits with 🎉 emoji");
+});
+
+test("a URL pasted as the query: its host and path words find the lesson, its scheme and query string do not drown them", async () => {
+  await assertFound(
+    "The Stripe webhook endpoint must answer 200 within ten seconds; hand the event to a queue and process it later.",
+    "https://dashboard.stripe.com/test/webhooks/we_1Nx2Yz?tab=attempts shows timeouts",
+  );
+  await assertFound(
+    "GitHub Actions cache keys must include the lockfile hash, or stale node_modules are restored.",
+    "https://github.com/acme/shop/actions/runs/6677889900/job/1827364 cache restore stale",
+  );
+});
