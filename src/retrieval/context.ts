@@ -1,7 +1,7 @@
 // The live context of an agent turn, and the weighted query built from it (task and files over chatter).
 import { queryTerms, splitIdentifiers } from "../core/text.js";
 import { versionForms } from "./query-variants.js";
-import { withoutStackNoise } from "./stack-trace.js";
+import { withoutPasteNoise } from "./paste-noise.js";
 import { CONTEXT_FIELD_WEIGHTS, PATH_NOISE } from "./weights.js";
 
 export interface RetrievalContext {
@@ -60,11 +60,11 @@ function textTerms(text: string, max: number): string[] {
 export function weightedContextTerms(ctx: RetrievalContext): WeightedTerm[] {
   const W = CONTEXT_FIELD_WEIGHTS;
   const fields: Array<[string[], number]> = [
-    // A pasted error's frames would fill the field's terms with paths and line numbers before its message.
-    [textTerms(withoutStackNoise(ctx.task ?? ""), W.task.max), W.task.value],
+    // A pasted error's frames, a diff's headers or a log line's ids would fill the field's terms before its message.
+    [textTerms(withoutPasteNoise(ctx.task ?? ""), W.task.max), W.task.value],
     [queryTerms(fileTerms(ctx.files ?? []).join(" "), W.files.max), W.files.value],
     [textTerms(phaseTitle(ctx.phase), W.phase.max), W.phase.value],
-    [textTerms(withoutStackNoise(ctx.lastMessage ?? ""), W.message.max), W.message.value],
+    [textTerms(withoutPasteNoise(ctx.lastMessage ?? ""), W.message.max), W.message.value],
     [queryTerms((ctx.techStack ?? []).join(" "), W.stack.max), W.stack.value],
   ];
   const out = new Map<string, number>();

@@ -237,3 +237,36 @@ test("a URL pasted as the query: its host and path words find the lesson, its sc
     "https://github.com/acme/shop/actions/runs/6677889900/job/1827364 cache restore stale",
   );
 });
+
+test("a diff whose header lines alone would fill the query's terms: the changed lines' words find the lesson", async () => {
+  await assertFound(
+    "A fetch with keepalive must still clear its abort timer once the response arrives, or the timer fires later and aborts a reused socket.",
+    `diff --git a/src/lib/http/client.ts b/src/lib/http/client.ts
+index 3f2a1c0..8b9d4e2 100644
+--- a/src/lib/http/client.ts
++++ b/src/lib/http/client.ts
+@@ -118,9 +118,11 @@ export async function request(url: string, init: RequestInit = {}) {
+   const controller = new AbortController();
+   const timer = setTimeout(() => controller.abort(), init.timeout ?? 10_000);
+-  const res = await fetch(url, { ...init, signal: controller.signal });
++  const res = await fetch(url, { ...init, signal: controller.signal, keepalive: true });
++  clearTimeout(timer);
+   return res;
+ }`,
+    PATH_HEAVY,
+  );
+});
+
+test("a log line whose timestamp, process ids and trace ids come before its message: the message finds the lesson", async () => {
+  await assertFound(
+    "SQLAlchemy QueuePool exhausted in the report worker: each task must close its session, or raise pool_size with the worker count.",
+    "2026-11-30 14:02:17,481 pid=3121 tid=140235 [worker-7] host=ip-10-0-3-17 trace=4bf92f3577b34da6a3ce929d0e0e4736 span=00f067aa0ba902b7 WARN sqlalchemy.pool.impl.QueuePool: Connection pool exhausted, overflow 10 reached, timeout 30.00",
+  );
+});
+
+test("a URL with a percent-encoded query string: its encoded words find the lesson", async () => {
+  await assertFound(
+    "Checkout error spikes after a deploy are usually the payment provider's sandbox keys left in the release config.",
+    "https://app.datadoghq.com/logs?query=service%3Acheckout%20status%3Aerror&cols=host%2Cservice&index=main&from_ts=1701352937000&to_ts=1701356537000&live=true spike after deploy",
+  );
+});
