@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { EntrySchema, type Entry, type Tier } from "../../src/core/entry.js";
 import { fingerprintLesson, newEntryId } from "../../src/core/ids.js";
+import { queryTerms } from "../../src/core/text.js";
 import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { PG_LATEST_SCHEMA_VERSION } from "../../src/store/pg/migrations.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/migrations.js";
@@ -169,6 +170,16 @@ function contract(impl: Implementation): void {
     for (const q of ["user", "session", "store", "flush", "auth", "token", "refresh", "getuserbyid", "retries", "race"]) {
       const hits = await o.store.searchEntries([q], {}, 10);
       assert.deepEqual(hits.map((h) => h.entry.id), [e.id], `query ${q}`);
+    }
+  });
+
+  it("a word inside a run of CJK characters is found, in Chinese, Japanese and Korean, and beside Latin written with no space", async (o) => {
+    const zh = await o.store.insertEntry(entry("Redis连接池的大小要和worker数量一致，否则高峰时会超时。"), created);
+    const ja = await o.store.insertEntry(entry("本番環境ではデータベース接続プールの上限を二十にする。"), created);
+    const ko = await o.store.insertEntry(entry("결제모듈재시도횟수는세번으로제한한다"), created);
+    for (const [q, id] of [["连接池", zh.id], ["redis", zh.id], ["worker", zh.id], ["超时", zh.id], ["接続プール", ja.id], ["データベース", ja.id], ["재시도", ko.id]] as const) {
+      const hits = await o.store.searchEntries(queryTerms(q), {}, 10);
+      assert.deepEqual(hits.map((h) => h.entry.id), [id], `query ${q}`);
     }
   });
 
