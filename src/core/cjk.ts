@@ -16,9 +16,6 @@ const CJK_CP_RE = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc
  */
 export const CJK_SQL_CLASS = "[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]";
 
-/** A run of characters none of which is CJK. */
-export const NON_CJK_RUN_RE = /[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc\u3005]+/gu;
-
 /** Whether the text holds any CJK character: one test, so Latin text pays nothing more. */
 export function hasCjk(text: string): boolean {
   return CJK_CHAR_RE.test(text);

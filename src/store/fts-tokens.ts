@@ -1,5 +1,4 @@
 // SQLite's `porter unicode61` tokenizer and FTS5's bm25 term score, in JS: what an in-memory ranking needs to rank as the index does.
-import { hasCjk, NON_CJK_RUN_RE } from "../core/cjk.js";
 import { porterStem } from "../core/porter.js";
 
 /** FTS5's bm25 constants (fts5_aux.c). */
@@ -14,15 +13,21 @@ function stemToken(t: string): string {
   return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? porterStem(t) : t;
 }
 
-function withoutMarks(text: string): string {
-  return text.normalize("NFD").replace(/\p{Mn}/gu, "");
+const NON_ASCII_RE = /[^\u0000-\u007f]/gu;
+const MARK_RE = /^\p{Mn}$/u;
+
+/**
+ * unicode61's remove_diacritics=1: a Latin letter with one mark loses it ("é" → "e", "ș" → "s"); a
+ * letter with two ("ễ"), and Greek, Cyrillic, kana ("デ") and Hangul letters, are left as they are.
+ */
+function withoutMark(ch: string): string {
+  const d = ch.normalize("NFD");
+  return d.length === 2 && d.charCodeAt(0) < 0x80 && MARK_RE.test(d[1]!) ? d[0]! : ch;
 }
 
-/** `porter unicode61`: case folded, Latin diacritics removed, split on non-token characters, stemmed. */
+/** `porter unicode61`: case folded, Latin diacritics removed (one mark a letter), split on non-token characters, stemmed. */
 export function ftsTokens(text: string): string[] {
-  const lower = text.toLowerCase();
-  // unicode61 takes marks off Latin letters only: a kana's voicing mark (デ) stays, a Hangul syllable is never split into its letters.
-  const folded = hasCjk(lower) ? lower.replace(NON_CJK_RUN_RE, withoutMarks) : withoutMarks(lower);
+  const folded = text.toLowerCase().replace(NON_ASCII_RE, withoutMark);
   return (folded.match(TOKEN_RE) ?? []).map(stemToken);
 }
 
