@@ -4,7 +4,7 @@ import Database from "libsql";
 import { BulkEntrySchema } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { SqliteDriver, type SqlValue } from "./driver.js";
-import { migrate } from "./migrations.js";
+import { migrate, MIGRATIONS } from "./migrations.js";
 
 type Row = Record<string, unknown>;
 interface RawStatement {
@@ -228,6 +228,17 @@ export function repairDatabase(file: string, now = new Date()): RepairReport {
         }
         tables.push({ table, recovered, refused, unreadable });
       }
+      // Rows of an older schema missed the JavaScript steps of the migrations after it (a reindex of
+      // text the engine derives): run over the copied rows as opening that file would have.
+      const copiedFrom = schemaVersion(src);
+      for (const m of MIGRATIONS) {
+        if (copiedFrom === undefined || m.version <= copiedFrom || !m.run) continue;
+        try {
+          fresh.transaction(() => m.run!(fresh));
+        } catch {
+          // A salvage keeps what it copied: the rows stay as the older version indexed them.
+        }
+      }
       // Handles are never reused: the fresh file continues after the highest one the damaged file gave out.
       const lastSeq = metaValue(src, "last_seq");
       if (lastSeq !== undefined) fresh.run("UPDATE meta SET value = max(value, ?) WHERE key = 'last_seq'", [lastSeq]);
@@ -246,6 +257,16 @@ export function repairDatabase(file: string, now = new Date()): RepairReport {
     }
   } finally {
     fresh.close();
+  }
+}
+
+/** The damaged file's schema version, when it can still be read. */
+function schemaVersion(src: RawDatabase): number | undefined {
+  try {
+    const v = src.prepare("PRAGMA user_version").get([])?.user_version;
+    return typeof v === "number" ? v : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,11 +2,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
+import Database from "libsql";
 import { EntrySchema } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
 import { queryTerms } from "../../src/core/text.js";
-import { SqliteDriver } from "../../src/store/driver.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
+import { repairDatabase } from "../../src/store/repair.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
@@ -22,15 +23,15 @@ function lessonEntry(lesson: string, tier: "swarm" | "hive") {
   return EntrySchema.parse({ id: newEntryId(), handle: "", tier, lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at });
 }
 
-test("opening a database of schema 14 indexes its CJK lessons' character pairs: '连接池' then finds '数据库连接池超时'", async () => {
-  const sb = makeSandbox();
-  const file = path.join(sb.root, "old.db");
-  const driver = new SqliteDriver(file);
+/** A database file as schema 14 wrote it: the CJK lesson's search text is the lesson alone, its run one token. */
+function schema14File(file: string): Array<{ id: string }> {
+  // libSQL itself, not the store's driver: repair must find no connection of this process left on the file.
+  const raw = new Database(file);
+  const driver = { exec: (sql: string) => raw.exec(sql), run: (sql: string, params: unknown[]) => raw.prepare(sql).run(params), close: () => raw.close() };
   driver.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   driver.exec("INSERT OR IGNORE INTO meta(key, value) VALUES ('entry_count', 0)");
   for (const m of MIGRATIONS.filter((x) => x.version <= OLD_VERSION)) driver.exec(m.sql);
   driver.exec(`PRAGMA user_version = ${OLD_VERSION}`);
-  // As the older version wrote them: the search text is the lesson alone, a CJK run one token.
   const rows = [CJK_LESSON, LATIN_LESSON].map((lesson, i) => {
     const e = lessonEntry(lesson, "swarm");
     driver.run(
@@ -41,6 +42,29 @@ test("opening a database of schema 14 indexes its CJK lessons' character pairs: 
     return e;
   });
   driver.close();
+  return rows;
+}
+
+test("repairing a damaged database of schema 14 indexes its CJK lessons' character pairs as opening one does", async () => {
+  const sb = makeSandbox();
+  const file = path.join(sb.root, "old.db");
+  const rows = schema14File(file);
+  // Its rows are copied into a fresh file of the current schema, search text as the old version wrote it.
+  repairDatabase(file);
+  const store = new SqliteStore(file, "swarm");
+  try {
+    const found = await store.searchEntries(queryTerms("连接池"), {}, 10);
+    assert.deepEqual(found.map((h) => h.entry.id), [rows[0]!.id]);
+  } finally {
+    await store.close();
+    removeSandbox(sb);
+  }
+});
+
+test("opening a database of schema 14 indexes its CJK lessons' character pairs: '连接池' then finds '数据库连接池超时'", async () => {
+  const sb = makeSandbox();
+  const file = path.join(sb.root, "old.db");
+  const rows = schema14File(file);
   const store = new SqliteStore(file, "swarm");
   try {
     const found = await store.searchEntries(queryTerms("连接池"), {}, 10);
