@@ -1,7 +1,6 @@
 // Injection: the block for a new agent turn — context query, budget regime, render, count as shown.
 import type { Tier } from "../core/entry.js";
 import { storeFor, type Services } from "../services.js";
-import { stemOf } from "../store/term-stats.js";
 import type { RetrievalContext } from "./context.js";
 import { contextLimit } from "./context-budget.js";
 import { recallForContext, withPlan } from "./recall.js";
@@ -45,14 +44,10 @@ export async function injectForContext(s: Services, given: RetrievalContext, opt
   // The plan's phase and task, when the context names neither: relatedness is judged on them too.
   const ctx = withPlan(s, given);
   // Directives are a minority: rank a wider pool so the filter still fills the budget.
-  let corrected: ReadonlyMap<string, string> | undefined;
-  const ranked = await recallForContext(s, ctx, {
-    limit: opts.directivesOnly ? budget.maxEntries * 4 : budget.maxEntries,
-    onSpelling: (fixes) => (corrected = fixes),
-  });
+  // No guessed spellings: a context's word one edit from a lesson's ("bread", "break") is usually a word of its own,
+  // and an injected lesson the agent did not ask for costs its budget.
+  const ranked = await recallForContext(s, ctx, { limit: opts.directivesOnly ? budget.maxEntries * 4 : budget.maxEntries, spelling: false });
   const stems = contentStems(ctx);
-  // A word searched under its corrected spelling relates a lesson as the word itself would.
-  for (const word of corrected?.values() ?? []) stems.add(stemOf(word));
   const chosen = ranked
     .filter((r) => isRelated(r, stems))
     .map((r) => r.entry)

@@ -31,8 +31,8 @@ export interface RecallOptions {
   diverse?: boolean;
   /** Candidates by words, by meaning (vectors), or both; default config `embedding.retrieval`. */
   retrieval?: RetrievalMode;
-  /** Told the query words searched under another spelling (see spelling.ts), misspelt → known. */
-  onSpelling?: (corrections: ReadonlyMap<string, string>) => void;
+  /** When the words find too little, search again with a rare word's slip mended (spelling.ts); default true, injection passes false. */
+  spelling?: boolean;
 }
 
 export type RetrievalMode = "lexical" | "semantic" | "hybrid";
@@ -209,12 +209,11 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   let searched = terms;
   // Fewer lessons than the answer holds: perhaps a slip in a rare word ("kuberentes"). Only then is the
   // index asked for the spellings one edit away, so a search that found enough pays nothing for it.
-  if (mode !== "semantic" && lexical.reduce((n, hits) => n + hits.length, 0) < limit) {
+  if (opts.spelling !== false && mode !== "semantic" && lexical.reduce((n, hits) => n + hits.length, 0) < limit) {
     const fixes = await spellingCorrections(stores, terms);
     if (fixes.size > 0) {
       searched = terms.map((t) => fixes.get(t) ?? t);
       lexical = await Promise.all(stores.map((st) => byWords(st, searched)));
-      opts.onSpelling?.(fixes);
     }
   }
   const semantic = mode === "lexical" ? [] : found.map(([, meaning]) => meaning);

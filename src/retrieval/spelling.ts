@@ -3,8 +3,8 @@ import type { Store } from "../store/store.js";
 import { stemOf } from "../store/term-stats.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
-/** Shorter words are left alone: one edit away from a short word lie many other words ("pods", "rods", "pots"). */
-const MIN_LENGTH = 5;
+/** Shorter words are left alone: one edit from a short word lie other words ("bread", "break"; "pods", "rods"). */
+const MIN_LENGTH = 7;
 /** At most this many words of one query are corrected: each asks the index about ~54 × its length spellings. */
 const MAX_WORDS = 3;
 
@@ -29,7 +29,7 @@ export function oneEditAway(word: string): string[] {
 }
 
 /**
- * For each plain word of the query (a–z, five letters or more; at most three) that no tier's index
+ * For each plain word of the query (a–z, seven letters or more; at most three) that no tier's index
  * holds, the spelling one edit away that the most lessons hold, if any does. Only tiers that answer
  * word counts from their own index without a round trip are asked (SQLite's FTS5 vocabulary: one
  * query a tier for all of a word's spellings); a team hive on PostgreSQL is not, nor is a word it

@@ -33,7 +33,7 @@ const BACKGROUND: string[] = [
 ];
 
 /** The lesson `target` among BACKGROUND (and `others`) must rank in the top `within` (3) for `query` and be injected. */
-async function assertFound(target: string, query: string | RetrievalContext, others: string[] = [], within = 3): Promise<void> {
+async function assertFound(target: string, query: string | RetrievalContext, others: string[] = [], within = 3, injected = true): Promise<void> {
   const sb = makeSandbox();
   const lessons = [...BACKGROUND, ...others, target];
   await insertRaw(sb, lessons.map((lesson): RawEntry => ({ lesson })));
@@ -44,8 +44,9 @@ async function assertFound(target: string, query: string | RetrievalContext, oth
       const at = hits.findIndex((h) => h.entry.lesson === target);
       const shown = hits.slice(0, 5).map((h, i) => `${i + 1}. ${h.entry.lesson.slice(0, 70)}`).join("\n");
       assert.ok(at >= 0 && at < within, `the lesson must rank in the top ${within}, ranked ${at < 0 ? "nowhere" : at + 1}:\n${shown}`);
-      const injected = await cairn.inject(ctx, { recordShown: false });
-      assert.ok(injected.entries.some((e) => e.id === hits[at]!.entry.id), `the lesson must be injected:\n${injected.text}`);
+      if (!injected) return;
+      const block = await cairn.inject(ctx, { recordShown: false });
+      assert.ok(block.entries.some((e) => e.id === hits[at]!.entry.id), `the lesson must be injected:\n${block.text}`);
     },
     {},
     sb,
@@ -160,10 +161,26 @@ test("a CJK word inside a longer run of CJK characters is found: '连接池' fin
 test("a one-letter slip in a rare word ('kuberentes', 'postgers') still finds the lesson when the plain search finds nothing or too little", async () => {
   const k8s = "Kubernetes liveness probes must not call the database; a slow query restarts every pod at once.";
   await assertFound(k8s, "kuberentes liveness probe");
-  await assertFound(k8s, "kuberentes");
+  // Recall only: a search someone typed. Injection never searches a guessed spelling (next test).
+  await assertFound(k8s, "kuberentes", [], 3, false);
   await assertFound("Postgres advisory locks are held per session; release them before returning the connection to the pool.", "postgers advisory lock", [
     "Redis locks expire on their own; set the expiry longer than the longest job.",
-  ]);
+  ], 3, false);
+});
+
+test("injection never adds a lesson for a word one edit from the context's own: an agent baking 'bread' is not told about 'break'", async () => {
+  const sb = makeSandbox();
+  await insertRaw(sb, ["Cache the user's session in redis with a short ttl.", "Never break the build on main: run the whole test suite before merging."].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      const block = await cairn.inject({ task: "Bake sourdough bread for the staff kitchen" }, { recordShown: false });
+      assert.equal(block.entries.length, 0, `nothing may be injected:\n${block.text}`);
+      // A search someone typed: seven letters or more before a slip is guessed at ("bread" is a word of its own).
+      assert.deepEqual(await cairn.recall({ task: "Bake sourdough bread for the staff kitchen" }, { limit: 10 }), []);
+    },
+    {},
+    sb,
+  );
 });
 
 test("a git diff hunk pasted as the query: the changed code's names win over the diff's markers and context lines", async () => {
