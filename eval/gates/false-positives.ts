@@ -1,4 +1,4 @@
-// The secrets gate (or, with --injection, the injection gate) on legitimate text: every line of the project's data, seeds, docs and written lessons (and, given, three rule collections) that it flags.
+// The secrets gate (or, with --injection, the injection gate) on legitimate text: every line of the project's data, seeds, docs and written lessons (and, given, five rule collections) that it flags.
 import fs from "node:fs";
 import path from "node:path";
 import { findInjectionMarkers } from "../../src/quality/injection.js";
@@ -7,7 +7,8 @@ import { writtenLessons } from "../retrieval/lessons/index.js";
 import { files } from "./checkout.js";
 
 /**
- * Usage: node --import tsx eval/gates/false-positives.ts [--injection] [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--list] [--json]
+ * Usage: node --import tsx eval/gates/false-positives.ts [--injection] [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>]
+ *   [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--list] [--json]
  * None of this text holds a real secret, so a flagged line is a false positive unless reading it shows
  * otherwise (a few lessons state a password on purpose: "My password is secret123"). `--list` prints each
  * flagged line with the rule that flagged it. `--injection` reads each line through the injection gate instead
@@ -54,15 +55,19 @@ const arg = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
-// The checkouts held-apart.ts reads for the vagueness gate, here every line of every Markdown and rule file in them.
-const collections: Array<[string, string | undefined]> = [
-  ["awesome-copilot", arg("--copilot")],
-  ["awesome-cursorrules", arg("--cursorrules")],
-  ["continuedev/awesome-rules", arg("--continue-rules")],
+// The checkouts held-apart.ts reads for the vagueness gate, here every line of every Markdown and rule file in them (of
+// awesome-cursor-rules-mdc, its generated rules-mdc/: the rest is awesome-cursorrules' own files, converted; of agent-rules,
+// Apple's API documentation pasted into docs/ too, code samples and all).
+const collections: Array<[string, string | undefined, string]> = [
+  ["awesome-copilot", arg("--copilot"), "."],
+  ["awesome-cursorrules", arg("--cursorrules"), "."],
+  ["continuedev/awesome-rules", arg("--continue-rules"), "."],
+  ["awesome-cursor-rules-mdc", arg("--cursor-rules-mdc"), "rules-mdc"],
+  ["agent-rules", arg("--agent-rules"), "."],
 ];
 const sources = [
   ...ownSources(),
-  ...collections.flatMap(([name, dir]) => (dir ? [{ name, texts: files(dir, ".", /\.(?:md|mdc|cursorrules)$/).map((f) => f.text) }] : [])),
+  ...collections.flatMap(([name, dir, under]) => (dir ? [{ name, texts: files(dir, under, /\.(?:md|mdc|cursorrules)$/).map((f) => f.text) }] : [])),
 ];
 
 const injection = args.includes("--injection");

