@@ -472,12 +472,17 @@ export function isPlaceholderText(text: string): boolean {
   if (all >= 2 && dummy / all >= 0.5) return true;
   if (longWords >= 3 && oneLongWord) return true;
   if (longWords === 0 || longWords > 12) return false;
-  // A known term without a vowel ("https") is not mash.
-  const mash = words.filter((w) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w))) && !DOMAIN_WORDS.has(w));
+  // A known term without a vowel ("https") is not mash, nor a package or a trade's word that holds a run ("zxcvbn", "powertools").
+  const mash = words.filter((w) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w))) && !isKnownTerm(w));
   return mash.length / words.length >= 0.5 && mash.length >= 1;
 }
 
 const WORD_OF_LETTERS = /[a-z]{2,}/g;
+
+/** A word of the lists: a domain word, a package's name or a trade's word. Looked up only for the few words that read as mash. */
+function isKnownTerm(w: string): boolean {
+  return DOMAIN_WORDS.has(w) || toolNames().names.has(w) || tradeWords().has(w);
+}
 
 /** Whether `s` holds `n` different characters (code points) or fewer: `new Set(s).size <= n`, stopping at the n+1st. */
 function atMostDistinct(s: string, n: number): boolean {

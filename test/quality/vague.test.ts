@@ -538,6 +538,16 @@ test("an acronym or a real word is not keyboard mash", () => {
   for (const text of ["Always use HTTPS", "Sort by property"]) assert.equal(isPlaceholderText(text), false, text);
 });
 
+test("a package's name that holds a keyboard run is not mash: \"Use AWS Powertools for idempotency\", \"Score passwords with zxcvbn\"", () => {
+  // Refused as placeholder text (awesome-cursor-rules-mdc): "powertools" holds the run "wert", and half its long words were "mash".
+  for (const text of ["Use AWS Powertools for Idempotency.", "Score passwords with zxcvbn", "Use zxcvbn.", "Keep Powertools loggers per handler"]) {
+    assert.equal(isPlaceholderText(text), false, text);
+    assert.deepEqual(checkVagueness(text), [], text);
+  }
+  // Mash is still mash, and made-up words around a run are not names.
+  for (const text of ["qwerty asdf", "wertz poiuz zxcvq", "dfghj wertyu"]) assert.equal(isPlaceholderText(text), true, text);
+});
+
 test("placeholder and test text is recognised", () => {
   for (const text of [
     "This is a lesson text", "this is a test lesson", "Lorem ipsum dolor sit amet", "test lesson",
