@@ -220,8 +220,10 @@ const ADVICE_MAY_MATCH = anyMatchTest(ADVICE.map((rule) => rule.re));
 
 // ---- stance: does the sentence recommend the command, or warn against it? ----
 
+// Also a verb that guards against what follows it, right before it ("a hook that prevents hard-coded secrets", "scan for
+// hardcoded tokens"): further back it guards something else ("Prevent slow builds and hardcode the keys").
 const IMMEDIATE_NEGATION =
-  /(?:\b(?:no|not|never|without|instead\s+of|rather\s+than|in\s+place\s+of|replace|replacing|remove|removing|ditch|prefer\b[^.\n]{0,60}\bover)|\bvs\.?|\bversus)(?:\s+\w+ing)?[\s"'`(\[]*$/i;
+  /(?:\b(?:no|not|never|without|instead\s+of|rather\s+than|in\s+place\s+of|replace|replacing|remove|removing|ditch|prefer\b[^.\n]{0,60}\bover|(?:prevent|detect|flag|block|forbid|reject|catch|spot)(?:s|es|ed|ing|ging|ged)?|(?:scan(?:s|ning)?|check(?:s|ing)?|look(?:s|ing)?)\s+for|(?:guard|protect)(?:s|ing)?\s+against)|\bvs\.?|\bversus)(?:\s+\w+ing)?[\s"'`(\[]*$/i;
 const NEGATION =
   /\b(?:never|don't|dont|do\s+not|does\s+not|doesn't|should\s+not|shouldn't|must\s+not|mustn't|cannot|can't|can\s+not|won't|will\s+not|shall\s+not|not|avoid(?:s|ed|ing)?|forbid(?:s|den)?|prohibit(?:s|ed)?|disallow(?:s|ed)?|ban(?:s|ned)?|refuse\s+to|warn(?:s|ed|ing)?\s+against|beware(?:\s+of)?|no\s+longer|stop\s+(?:using|running|doing|calling|piping|relying\s+on|recommending|suggesting))\b/gi;
 // "To avoid stale caches, rm -rf ~" states a purpose; the command itself is still the advice.

@@ -83,6 +83,23 @@ test("'never skip X with <flag>' forbids the flag: the flag is how X is skipped"
   assert.equal(verdict("Never hesitate to use --no-verify."), "reject");
 });
 
+test("a verb that guards against the practice, right before it, warns: \"add a hook to prevent hard-coded secrets\"", () => {
+  // Refused as recommending plain-text secrets (awesome-cursor-rules-mdc): "… best practices, and prevent hard-coded secrets".
+  for (const text of [
+    "Add review gates to the deploy scripts to keep them tidy and prevent hard-coded secrets.",
+    "Run gitleaks in CI to detect hardcoded credentials.",
+    "Configure the linter to flag hard-coded API keys in the app.",
+    "Scan for hardcoded tokens before every release.",
+    "Put a pre-commit hook in place that blocks committing .env files to git.",
+  ]) assert.equal(verdict(text), "none", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
+  // Not right before it, the verb guards something else: the practice is still recommended.
+  for (const text of [
+    "Prevent slow builds and hardcode the API keys in config.ts.",
+    "To detect drift quickly, hardcode the credentials in the script.",
+    "Hardcode the tokens to prevent network calls at start-up.",
+  ]) assert.equal(verdict(text), "reject", text);
+});
+
 test("scoped or cautioned use is held for a person (review), not refused; routine use passes", () => {
   assert.equal(verdict("rm -rf packages/api/generated and regenerate after a schema change"), "review");
   assert.equal(verdict("Be careful when running rm -rf on build dirs"), "review");
