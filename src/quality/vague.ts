@@ -136,8 +136,11 @@ const VISUAL_PHRASES =
 // The layout of source text and the matching of files: blank lines, tabs against spaces, backslashes and line
 // continuations, recipe lines, globs ("Indent recipe lines with tabs, never spaces"). Tabs only against spaces:
 // "browser tabs" name nothing.
+// Also an indentation width or a space's place in words ("two-space indentation", "one space after a colon"), soft tabs, a
+// brace style by its name (K&R, Allman), Markdown's fenced and indented code blocks and heading levels, whitespace
+// stripped or collapsed, spaces in names. A count of spaces elsewhere ("Leave two spaces for late joiners") names nothing.
 const SOURCE_LAYOUT_PHRASES =
-  /\b(?:blank lines?|(?:spaces|tabs),? (?:instead of|over|not|never|rather than) (?:spaces|tabs)|(?:with|use) tabs,? (?:not|never) spaces|tabs for indentation|backslash(?:es)?|line continuations?|recipe lines?|glob(?:s| patterns?))\b/i;
+  /\b(?:blank lines?|(?:spaces|tabs),? (?:instead of|over|not|never|rather than) (?:spaces|tabs)|(?:with|use) tabs,? (?:not|never) spaces|tabs for indentation|backslash(?:es)?|line continuations?|recipe lines?|glob(?:s| patterns?)|(?:one|two|three|four|eight|single)[- ]spaces? (?:indent(?:s|ed|ing|ation)?|soft tabs?|per (?:indent(?:ation)? )?level|for indentation|after|before|between|around)|indent(?:s|ed|ing|ation)? (?:with|by|of) (?:one|two|three|four|eight) spaces?|soft tabs?|K&R(?= )|allman|(?:fenced|indented|language-specific) code blocks?|code fences?|heading levels?|(?:strip|trim|collapse|normali[sz]e|remove)(?:s|d|ed|ping|ming|ing)? (?:[a-z]+ ){0,3}whitespace|spaces in (?:[a-z]+ )?names)\b/i;
 
 // Techniques of program design, in plain words: immutability and mutation, recursion, pure logic and side effects,
 // feature flags, exit conditions and infinite loops, serializable state, global state, domain events, eventual

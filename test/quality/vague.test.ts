@@ -413,6 +413,34 @@ test("a rule about the layout of source text is specific: \"Indent recipe lines 
   }
 });
 
+test("a rule about spacing, brace style, Markdown's code blocks and headings or whitespace is specific: \"Use four-space indentation throughout\"", () => {
+  // Each shape was refused as vague (awesome-cursor-rules-mdc, agent-rules): an indentation width or a space's place
+  // in words, a named brace style, Markdown's fenced and indented code blocks and heading levels, whitespace stripped.
+  for (const text of [
+    "Indent by two spaces per level, never tabs.",
+    "Use four-space indentation throughout.",
+    "Put exactly one space after each comma in argument lists.",
+    "Write K&R style braces for every block.",
+    "Keep braces in Allman style.",
+    "Use fenced code blocks, never indented ones.",
+    "Do not skip heading levels in the docs.",
+    "Collapse runs of whitespace in scraped text.",
+    "Strip trailing and leading whitespace from scraped titles.",
+    "Avoid spaces in file names.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // The same words elsewhere, a wish for consistency, and truly vague rules stay refused.
+  for (const text of [
+    "Use consistent indentation.",
+    "Leave two spaces for late joiners.",
+    "Leave a space for questions at the end.",
+    "Keep whitespace tidy.",
+    "Use spaces wisely.",
+    "Keep code clean and maintainable.",
+    "Use meaningful names.",
+    "Follow best practices.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("a rule naming a technique of program design is specific: \"Keep pure logic apart from side effects\", \"Hide unfinished work behind feature flags\"", () => {
   // Each shape was refused as vague: immutability, recursion, side effects, feature flags, domain events are plain words.
   for (const text of [
