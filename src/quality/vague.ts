@@ -58,7 +58,7 @@ webhook webhooks database databases db sql sqlite postgres postgresql mysql mong
 schema schemas migration migrations query queries index indexes indices table tables column columns
 row rows constraint foreign primary orm prisma drizzle sequelize fts fts5 vector vectors embedding
 embeddings function functions method methods interface interfaces generic generics enum enums module
-modules import imports export exports package packages dependency dependencies lockfile version
+modules submodule submodules import imports export exports package packages dependency dependencies lockfile version
 versions semver npm npx pnpm yarn bun node nodejs deno tsx tsc typescript javascript python pip
 poetry golang rust cargo java maven gradle kotlin swift ruby gem rails php composer dotnet csharp
 react vue svelte sveltekit angular nextjs nuxt remix astro vite webpack rollup esbuild babel eslint flexbox
@@ -100,25 +100,27 @@ const ACCESSIBILITY_PHRASES =
   /\b(?:keyboard|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|management|rings?|order|indicators?|traps?|outlines?)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion)\b/i;
 
 // The mechanisms of systems code, in plain words: memory allocation, interrupts, hot paths, critical sections,
-// busy-waiting, weak references and retain cycles, newtypes, Go's zero value, unsafe blocks ("Keep critical
+// busy-waiting, weak references and retain cycles, newtypes, Go's zero value, unsafe blocks, allocating ahead and
+// reallocating, garbage collection ("Keep critical
 // sections as short as possible", "Avoid dynamic allocation inside interrupts"). "interrupt" only as a noun
 // before its handler or priority, or plural; "allocation" only of memory or plural (not "budget allocation").
 const SYSTEMS_PHRASES =
-  /\b(?:(?:dynamic|heap|memory|stack) allocation|allocations|interrupts|interrupt (?:handlers?|priorit(?:y|ies)|context|latency|service routines?)|hot (?:paths?|loops?)|critical sections?|busy[- ]wait(?:s|ing)?|weak references?|retain cycles?|newtypes?|zero values?|unsafe (?:code|blocks?))\b/i;
+  /\b(?:(?:dynamic|heap|memory|stack) allocation|allocations|pre-?allocat(?:e|es|ed|ing|ions?)|reallocat(?:e|es|ed|ing|ions?)|garbage collect(?:ion|ors?|ed|ing)|interrupts|interrupt (?:handlers?|priorit(?:y|ies)|context|latency|service routines?)|hot (?:paths?|loops?)|critical sections?|busy[- ]wait(?:s|ing)?|weak references?|retain cycles?|newtypes?|zero values?|unsafe (?:code|blocks?))\b/i;
 
 // Constructs of a language and parts of a program's structure, in plain words: union types, ternaries, pattern
 // matching, switch expressions, arrow syntax, getters and setters, controllers, decorators, composition over
-// inheritance, the happy path, trailing whitespace, identifiers, the standard library ("Keep controllers thin", "Expose getters only").
+// inheritance, the happy path, trailing whitespace, identifiers, the standard library, type hints, SwiftUI's view modifiers and
+// property wrappers ("Keep controllers thin", "Expose getters only").
 // Not "type inference" or "error types": "Handle proper type inference" names nothing.
 const CONSTRUCT_PHRASES =
-  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library)\b/i;
+  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library|type (?:hints?|annotations?)|view modifiers?|property wrappers?)\b/i;
 
 // Methods of data science and machine learning, in plain words: imputation, leakage, grid search, confusion
 // matrices, vectorized operations, train/test splits, notebooks and their markdown cells ("Plot a confusion matrix
 // for every classifier"). Not "data exploration" or "summary statistics": "Begin analysis with data exploration
 // and summary statistics" names nothing.
 const DATA_SCIENCE_PHRASES =
-  /\b(?:imbalanced (?:data(?:sets?)?|classes|labels)|class imbalance|confusion matri(?:x|ces)|imputation|pre-?processing|(?:data|target|label|train(?:ing)?[- ]test) leakage|hyperparameters?|grid search|bayesian optimi[sz]ation|vectori[sz](?:ed|ation|e|ing)|random forests?|linear models?|time[- ]series|hypothesis tests?|data augmentation|feature (?:extraction|engineering|importances?|scaling|selection)|cross[- ]validation|(?:train(?:ing)?|test|validation) (?:splits?|sets?)|training and serving|search spaces?|notebooks?|markdown cells?|precision and recall)\b/i;
+  /\b(?:imbalanced (?:data(?:sets?)?|classes|labels)|class imbalance|confusion matri(?:x|ces)|imputation|pre-?processing|(?:data|target|label|train(?:ing)?[- ]test) leakage|hyperparameters?|grid search|bayesian optimi[sz]ation|vectori[sz](?:ed|ation|e|ing)|random forests?|linear models?|time[- ]series|hypothesis tests?|data augmentation|feature (?:extraction|engineering|importances?|scaling|selection)|cross[- ]validation|(?:train(?:ing)?|test|validation) (?:splits?|sets?)|training and serving|search spaces?|notebooks?|markdown cells?|precision and recall|tensors?)\b/i;
 
 // Parts of deployment and serving, in plain words: base images, firewalls, resource groups, managed identities and
 // service principals, idempotent applies, artifacts, connection pools, status codes, file paths, background tasks,
@@ -154,11 +156,11 @@ const DESIGN_PHRASES =
 const CONTRACT_PHRASES =
   /\b(?:gas[- ](?:usage|costs?|efficiency|efficient|intensive|limits?|optimi[sz]ations?|fees?|refunds?)|timelocks?|multi-?sig(?:s|natures?)?|self-?destruct|(?:on|off)-chain)\b/i;
 
-// Parts of a chart and of the tables behind it, in plain words: charts, axes, series, line styles, data labels,
-// trend lines, legends, markers, dimension and fact tables ("Give each series its own line style"). "line",
+// Parts of a chart or a diagram and of the tables behind it, in plain words: charts, axes, series, line styles, data labels,
+// trend lines, legends, markers, dimension and fact tables, a diagram's subgraphs ("Give each series its own line style"). "line",
 // "picture" and one "chart" alone are everyday words ("Follow the chart everywhere").
 const CHART_PHRASES =
-  /\b(?:(?:bar|line|pie|area|scatter|stacked|donut|column|gantt|flow|bubble|radar|funnel|waterfall) charts?|histograms?|heat ?maps?|charts|chart (?:types?|titles?|colou?rs?|palettes?|librar(?:y|ies))|axis|axes|(?:each|every|multiple|data) series|line styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?)\b/i;
+  /\b(?:(?:bar|line|pie|area|scatter|stacked|donut|column|gantt|flow|bubble|radar|funnel|waterfall) charts?|histograms?|heat ?maps?|charts|chart (?:types?|titles?|colou?rs?|palettes?|librar(?:y|ies))|axis|axes|(?:each|every|multiple|data) series|line ?styles?|data labels?|trend ?lines?|legends?|data[- ]point markers?|dimension (?:data|tables?)|fact tables?|star schemas?|subgraphs?)\b/i;
 
 // Kinds of data that break code, in plain words: timestamps, time zones, leap years, daylight saving, email
 // addresses, phone numbers, image and file formats, very large numbers and overflow ("Keep timestamps with their
@@ -168,10 +170,10 @@ const DATA_KIND_PHRASES =
   /\b(?:timestamps?|time ?zones?|leap (?:years?|seconds?|days?)|daylight saving|email addresses|e-mail addresses|phone numbers|(?:image|file|date|number) formats?|(?:very |extremely )?large numbers|overflows?|date ranges?|emojis? (?:in|inside|within) (?:[a-z]+ ){0,2}(?:code|comments?|commits?|logs?|docs|documentation|identifiers|names|strings|messages|output|headings|titles))\b/i;
 
 // Techniques of testing and checking code, by their names: fuzzing, differential and mutation testing, visual regression,
-// hardware in the loop, static analysis, test impact analysis ("Run the fuzz tests on every parser change"). Not "integration",
+// hardware in the loop, static analysis, test impact analysis, root cause analysis and the five whys ("Run the fuzz tests on every parser change"). Not "integration",
 // "unit" or "end-to-end tests", and not "testing strategy": eval/gates' generic "Implement proper integration tests" names nothing.
 const TESTING_PHRASES =
-  /\b(?:fuzz(?:ing|ers?|ed)?|(?:differential|mutation|metamorphic|snapshot|contract|chaos|load|soak) testing|visual regression(?: tests?| testing)?|hardware[- ]in[- ]the[- ]loop|static analy(?:sis|zers?|sers?)|test impact analysis)\b/i;
+  /\b(?:fuzz(?:ing|ers?|ed)?|(?:differential|mutation|metamorphic|snapshot|contract|chaos|load|soak) testing|visual regression(?: tests?| testing)?|hardware[- ]in[- ]the[- ]loop|static analy(?:sis|zers?|sers?)|test impact analysis|root[- ]cause analy(?:sis|ses)|five whys)\b/i;
 
 // Mechanisms of one framework, in its own plain words: Vue's watchers and computed values, the autowiring of Spring and
 // Symfony, Durable Functions' orchestrators, Salesforce's scratch orgs and bulkified code ("Prefer computed values

@@ -441,6 +441,37 @@ test("a rule about spacing, brace style, Markdown's code blocks and headings or 
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule naming a construct, a memory mechanism or a debugging technique in plain words is specific: \"Prefer explicit type hints everywhere\"", () => {
+  // Each shape was refused as vague (awesome-cursor-rules-mdc, agent-rules): Python's type hints, SwiftUI's view modifiers
+  // and property wrappers, tensors, a package's submodules, Matplotlib's linestyles, Mermaid's subgraphs, allocation
+  // ahead of time and reallocation, root cause analysis.
+  for (const text of [
+    "Prefer explicit type hints everywhere.",
+    "Always use explicit type annotations.",
+    "Prefer view modifiers for shared styling.",
+    "Prefer property wrappers for persisted settings.",
+    "Keep all tensors of one operation on the same device.",
+    "Keep aliases from the same submodule together.",
+    "Prefer dashed linestyles for projections.",
+    "Use subgraphs to keep each team's steps apart.",
+    "Pre-allocate slices when the final length is known.",
+    "Avoid repeated reallocations in tight loops.",
+    "Do a root cause analysis for every outage.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // A wish for quality beside the same terms, the everyday senses of their words, and truly vague rules stay refused.
+  for (const text of [
+    "Use proper type hints",
+    "Use type hints appropriately.",
+    "Allocate enough time for reviews.",
+    "Get to the root of problems.",
+    "Keep the garbage out of the way.",
+    "Give every view a good look.",
+    "Keep code clean and maintainable.",
+    "Follow best practices.",
+    "Use meaningful names.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("a rule naming a technique of program design is specific: \"Keep pure logic apart from side effects\", \"Hide unfinished work behind feature flags\"", () => {
   // Each shape was refused as vague: immutability, recursion, side effects, feature flags, domain events are plain words.
   for (const text of [
