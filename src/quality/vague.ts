@@ -146,9 +146,10 @@ const SOURCE_LAYOUT_PHRASES =
 
 // Techniques of program design, in plain words: immutability and mutation, recursion, pure logic and side effects,
 // feature flags, exit conditions and infinite loops, serializable state, global state, domain events, eventual
-// consistency, bounded contexts, circuit breakers ("Keep pure logic apart from side effects"). "state" alone names nothing.
+// consistency, bounded contexts, circuit breakers, code laid out by feature or domain rather than by kind ("Keep pure logic
+// apart from side effects", "Organize stores by feature"). "state" alone names nothing, nor "Organize things by priority".
 const DESIGN_PHRASES =
-  /\b(?:immutab(?:le|ility)|mutab(?:le|ility)|mutations?|recursion|recursive(?:ly)?|pure (?:logic|functions?)|side[- ]effects?|feature (?:flags?|toggles?)|exit conditions?|infinite loops?|serializable|global state|domain events?|eventual consistency|bounded contexts?|value objects?|aggregate roots?|event sourcing|circuit[- ]breakers?)\b/i;
+  /\b(?:immutab(?:le|ility)|mutab(?:le|ility)|mutations?|recursion|recursive(?:ly)?|pure (?:logic|functions?)|side[- ]effects?|feature (?:flags?|toggles?)|exit conditions?|infinite loops?|serializable|global state|domain events?|eventual consistency|bounded contexts?|value objects?|aggregate roots?|event sourcing|circuit[- ]breakers?|(?:organi[sz]|group|structur|arrang|divid|sort)\w* (?:[\w'-]+ ){0,3}by (?:business )?(?:features?|domains?)|(?:folders?|director(?:y|ies)|packages?) per (?:feature|domain)|feature folders?|vertical slices?|package[- ]by[- ]feature)\b/i;
 
 // Mechanisms of smart contracts, in plain words: gas, timelocks, multisig, self-destruct, on-chain and off-chain
 // ("Put every admin action behind a timelock"). Not "contract" alone: eval/gates' generic "Implement effective

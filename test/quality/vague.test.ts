@@ -472,6 +472,24 @@ test("a rule naming a construct, a memory mechanism or a debugging technique in 
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
 
+test("a rule to lay code out by feature or domain is specific: \"Group files by feature rather than by kind\"", () => {
+  // Refused as vague eight times in awesome-cursor-rules-mdc ("Organize code by feature, not by type.", "Organize stores by
+  // feature."): the choice of feature folders over layer folders is a decision a team can follow or not.
+  for (const text of [
+    "Group files by feature rather than by kind.",
+    "Arrange the screens by feature.",
+    "Keep one folder per feature.",
+    "Lay the app out in vertical slices.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  for (const text of [
+    "Organize code logically.",
+    "Organize things by priority.",
+    "Group ideas by theme.",
+    "Keep code clean and maintainable.",
+    "Follow best practices.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
+
 test("a rule naming a technique of program design is specific: \"Keep pure logic apart from side effects\", \"Hide unfinished work behind feature flags\"", () => {
   // Each shape was refused as vague: immutability, recursion, side effects, feature flags, domain events are plain words.
   for (const text of [
