@@ -370,7 +370,8 @@ const OWN: OwnDetector[] = [
   },
   {
     kind: "credential",
-    re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>`, "dgi"),
+    // A "(" right after the value is kept in the match: a class or a function called (`auth_scheme = OAuth2PasswordBearer(`).
+    re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>\\(?`, "dgi"),
     // Without the `u` flag, `i` folds ASCII letters only: every name KEY_NAME accepts holds one of these, lowercased.
     needs: /secret|token|passw|pwd|api|auth|credential|private|access|pat/,
     lower: true,
@@ -741,12 +742,18 @@ const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 const CALL_URL_OR_PATH = /\(|:\/\/|^\.{0,2}\//;
 /**
  * A cloud resource's name (`arn:aws:secretsmanager:…:secret:prod/db`, `urn:…`), or the rest of an ARN after a
- * service named like a secret (`secretsmanager:us-east-1:123456789012:secret:…`): where a secret is kept, not the secret.
+ * service named like a secret (`secretsmanager:us-east-1:123456789012:secret:…`), the region and the account maybe left as
+ * stand-ins (`REGION:ACCOUNT_ID:secret:…`, `${AWS_REGION}:${ACCOUNT}:`): where a secret is kept, not the secret.
  */
 const RESOURCE_NAME = /^(?:arn|urn):[\w-]{1,40}:|^(?:[a-z]{2}(?:-gov)?-[a-z]{1,12}-\d{1,2})?:\d{12}:/i;
+/** The region and the account as stand-ins, in capitals or as variables: `REGION:ACCOUNT_ID:`, `${AWS_REGION}:${ACCOUNT}:`. */
+const STAND_IN_REGION_ACCOUNT = /^(?:[A-Z][A-Z_]{2,30}|\$\{\w{1,30}\}):(?:[A-Z][A-Z_]{2,30}|\$\{\w{1,30}\}):/;
+function isResourceName(value: string): boolean {
+  return RESOURCE_NAME.test(value) || STAND_IN_REGION_ACCOUNT.test(value);
+}
 /** A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL, a path or a resource name. */
 function isCodeReference(value: string): boolean {
-  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || RESOURCE_NAME.test(value) || /^[A-Z][A-Z0-9_]*$/.test(value) || CMDLET.test(value) || isNameOfWords(value);
+  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || isResourceName(value) || /^[A-Z][A-Z0-9_]*$/.test(value) || CMDLET.test(value) || isNameOfWords(value);
 }
 /** A PowerShell cmdlet, Verb-Noun: `Get-AzKeyVaultSecret`, `ConvertTo-SecureString`: a call whose result is the secret. */
 const CMDLET = /^[A-Z][a-z]{1,10}(?:To|From)?-[A-Z][A-Za-z0-9]{2,60}$/;
@@ -758,7 +765,8 @@ const NAME_PART = /^\$?(?:[A-Z][a-z]+|[a-z]+|[A-Z][A-Z_]*)(?:[A-Z][a-z]{2,})*(?:
  */
 function isNameOfWords(value: string): boolean {
   if (!/[/:]/.test(value)) return false;
-  const parts = value.split(/[/:_]/);
+  // A Swift or Objective-C selector ends its last label with a colon too: `searchable(text:tokens:placement:prompt:token:)`.
+  const parts = value.replace(/(?<=[A-Za-z]):$/, "").split(/[/:_]/);
   return parts.length >= 2 && parts.every((p) => NAME_PART.test(p));
 }
 /**
@@ -767,12 +775,26 @@ function isNameOfWords(value: string): boolean {
  */
 const NOT_A_CREDENTIAL_NAME = /(?:row|partition|primary|sort|foreign|cache|idempotency|dedupe?|lookup|public)[_-]?key(?:[_-]?token)?["'`]?\s*(?::=|=>|[:=])?\s*["'`]?$/i;
 
+/** A name of capitalised words, an acronym or a version among them: `OAuth2PasswordBearer`, `StateNotifierProvider`, `AuthNotifier`. */
+const CLASS_NAME = /^[A-Z]{1,5}[a-z]{2,}\d{0,2}(?:[A-Z]{0,4}[A-Z][a-z]{2,}\d{0,2})+$/;
+/**
+ * A class in code, unquoted: called (`OAuth2PasswordBearer(`, the match keeps the "(") or made generic
+ * (`StateNotifierProvider<AuthNotifier`). A random key is not made of capitalised words; quoted, the same is a literal.
+ */
+function isClassInCode(value: string, all: string): boolean {
+  if (/["'`]\(?$/.test(all)) return false;
+  const generic = value.split("<");
+  if (generic.length === 2) return generic.every((n) => CLASS_NAME.test(n.replace(/>$/, "")));
+  return all.endsWith("(") && CLASS_NAME.test(value);
+}
+
 /** Words joined by separators (`jwt_with_refresh`, `rotation-policy`): names of things; keys do not read like that. */
 const WORDS_JOINED = /^[a-z]+(?:[_-][a-z0-9]+)*$/;
 
 function isCredentialValue(value: string, all: string): boolean {
   if (isPlaceholder(value)) return false;
   if (isCodeReference(value)) return false;
+  if (isClassInCode(value, all)) return false;
   const key = all.slice(0, all.lastIndexOf(value));
   if (NOT_A_CREDENTIAL_NAME.test(key)) return false;
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
@@ -795,7 +817,7 @@ function isQuotedPassword(value: string): boolean {
  * `'edit_password'`, `'newPassword'`. A password word run into others without a break (`thisismypassword`) is a password.
  */
 function namesAThing(value: string): boolean {
-  if (/^#|^[\w.#/-]*\/[\w.#/-]*$/.test(value) || REFERENCE.test(value) || RESOURCE_NAME.test(value)) return true;
+  if (/^#|^[\w.#/-]*\/[\w.#/-]*$/.test(value) || REFERENCE.test(value) || isResourceName(value)) return true;
   return /pass|pwd/i.test(value) && /[_.:#/-]|[a-z][A-Z]/.test(value);
 }
 

@@ -1097,3 +1097,26 @@ test("a random key standing alone in a sentence, with no name beside it, is refu
     "The playlist PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG and the channel UCx9Kp2mL8nR4tY7bQ3vW1zA hold the onboarding videos",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
+
+test("code in a rule file is not a secret after a name holding token, auth or secret: a Swift selector's labels, a class called or made generic, an ARN with its region and account left as stand-ins (each was flagged in awesome-cursor-rules-mdc or agent-rules)", () => {
+  for (const text of [
+    // A Swift selector: argument labels joined by colons, the last one too.
+    "Prefer `filter(items:tokens:matchingTokens:placement:token:)` for token fields.",
+    "- filter(items:tokens:matchingTokens:placement:)",
+    // A class called, or made generic, right after a name holding auth or token.
+    "auth_scheme = OAuth2ClientCredentialsFlow(scopes=scopes)",
+    "final authGuardProvider = StateNotifierProvider<AuthGuardNotifier, bool>((ref) => AuthGuardNotifier());",
+    "tokenStore = TokenCacheRepository()",
+    // Where a secret is kept, with the region and the account left for the reader to fill in.
+    "\"valueFrom\": \"arn:aws:secretsmanager:REGION:ACCOUNT_ID:secret:prod-api-secret-x1y2z3:API_TOKEN::\"",
+    "secretArn: arn:aws:secretsmanager:${AWS_REGION}:${ACCOUNT}:secret:app/db-creds",
+  ]) assert.deepEqual(findSecrets(text).spans, [], text);
+  // The same shapes holding a secret stay refused: a random value after a token's name, quoted or followed by other text, and a password.
+  for (const text of [
+    "tokens:Xk9fQ2mZ7pLw4RtY8vBnHd3J",
+    "auth_token = Qm7Vx2Lp9Zr4Tw8Nb3Cy6Hj1(",
+    "auth_token = \"OAuth2ClientCredentialsFlow9Xz\"",
+    "DB_PASSWORD=SuperSecret12",
+    "api_token: Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1:Hd5Jf0G",
+  ]) assert.ok(findSecrets(text).spans.length > 0, text);
+});
