@@ -743,8 +743,11 @@ const OTHER_SCRIPTS = /[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
   // A heading is a role when the role word is all it says ("## System", "### Instructions", "# System prompt"), not the first
-  // word of a topic ("## Response Style", "### User Settings"); a key given a code value ("user: ctx.user,", "user: null,") is code.
-  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer|ai)\s*:(?!=)(?![ \t]*(?:[\w$]+(?:\.[\w$]+)+|[\w$]+[ \t]*,|null|undefined|true|false|\{[^}\n]*\}?)[ \t]*,?[ \t]*(?:\r?\n|$))|#{1,6}[ \t]*(?:system|assistant|user|human|developer|instructions?|response)(?:[ \t]+(?:message|prompt|turn|instructions?|override|role|mode|note))?[ \t]*(?::|\r?\n|$))/i },
+  // word of a topic ("## Response Style", "### User Settings"); a key given a code value ("user: ctx.user,", "user: null,") is code,
+  // and so are a static call (`User::create(`), a cache key (`user:42:name`), a quoted word before a comma (`user: 'app',`; a
+  // quoted sentence is a turn: `system: "You are …",`),
+  // a typed field (`user: { id: string } | null;`) and an annotated assignment (`user: Mapped["User"] = relationship(…)`).
+  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer|ai)\s*:(?![=:\d])(?![ \t]*(?:[\w$]+(?:\.[\w$]+)+|[\w$]+[ \t]*,|null|undefined|true|false|\{[^}\n]*\}?|"[^"\s]*"[ \t]*,|'[^'\s]*'[ \t]*,|\{[^}\n]*\}(?:[ \t]*\|[ \t]*[\w$.]+)+[ \t]*;)[ \t]*,?[ \t]*(?:\r?\n|$))(?![ \t]*[\w$.]+(?:\[[^\]\n]*\]|<[^>\n]*>)?[ \t]*=(?!=))|#{1,6}[ \t]*(?:system|assistant|user|human|developer|instructions?|response)(?:[ \t]+(?:message|prompt|turn|instructions?|override|role|mode|note))?[ \t]*(?::|\r?\n|$))/i },
   // The same boundary framed in delimiters on a line of its own: "=== SYSTEM ===", "[[ developer message ]]", "*** ADMIN NOTE ***".
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t]*([%#=*~[<_-])\1+[ \t]*(?:system|assistant|developer|admin(?:istrator)?|operator)(?:[ \t]+(?:message|prompt|note|memory|instructions?|override|turn|mode))?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[%#=*~\]>_-]{2,}[ \t]*(?=\r?\n|$)/i },
   // "URGENT SYSTEM NOTE:", "Admin override:": a message posing as one from the system that runs the agent.
