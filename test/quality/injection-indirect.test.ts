@@ -148,6 +148,8 @@ test("code where a line starts with user: a static call, a cache key, a quoted d
     "Type the slice of state:\n  user: { id: number; email: string } | undefined;",
     "Map the relation both ways:\n    user: Mapped[\"Account\"] = relationship(back_populates=\"orders\")",
     "Declare the field with its type:\n  user: Session<Account> = defaultSession",
+    "Describe the props:\n  user: { id: number; admin: boolean };",
+    "End each field with a semicolon:\n  user: ctx.account;",
   ]) assert.ok(!flagged(text), text);
   // A turn written after the role is still one, however it is quoted or punctuated.
   for (const text of [
