@@ -569,7 +569,7 @@ const PROVIDERS: Record<string, string> = {
   planetscale: "PlanetScale", easypost: "EasyPost", flyio: "Fly.io", nuget: "NuGet", pypi: "PyPI", npm: "npm",
   new: "New Relic", truenas: "TrueNAS", stackhawk: "StackHawk",
   langsmith: "LangSmith", openrouter: "OpenRouter", xai: "xAI", posthog: "PostHog", nvidia: "NVIDIA", thingsboard: "ThingsBoard", codeclimate: "Code Climate",
-  sonarqube: "SonarQube", mailersend: "MailerSend",
+  sonarqube: "SonarQube", mailersend: "MailerSend", deepseek: "DeepSeek", elevenlabs: "ElevenLabs", launchdarkly: "LaunchDarkly", mongodb: "MongoDB",
 };
 
 function labelOf(rule: string): string {

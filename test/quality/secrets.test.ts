@@ -531,6 +531,34 @@ test("more keys known by their documented prefix are secrets bare: SonarQube use
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("keys of more providers are secrets bare, by the prefix their consoles print (Kingfisher's rules): DeepSeek sk-<32 hex>, ElevenLabs sk_<48 hex>, LaunchDarkly api-/sdk-/mob-<uuid>, MongoDB Atlas service-account secrets, PostHog keys holding _, Sourcegraph Cody slk_, Teamwork tkn.v1_, Slack's rotating xoxe tokens, Courier pk_prod_, Scrapfly scp-live-, Ubidots BBFF-", () => {
+  // Made-up values in each format, built in pieces so no line of this file reads as one.
+  const h32 = "9c41e7a2" + "5fd03b86" + "e2a94c17" + "0b6d58f3";
+  const uuid = "6f2e9a41-" + "c7d3-4b08-" + "9e15-3a7c2f80d4b6";
+  const b62 = "Qm7Tz2Kx" + "9RvLp4Wn" + "H8cYf3Jd" + "6GsBa5Ne";
+  // 160 characters: Slack's rotating tokens run 140–170 (gitleaks reads 163–166 only).
+  const xoxe = "Mi0yLTI" + b62 + b62.toLowerCase() + h32 + b62 + h32 + "Uk9Zb2" + "Ld1";
+  assertCaught([
+    ["The summariser calls the model with " + "sk-" + h32 + " from the worker env.", h32, /DeepSeek/],
+    ["Voices are rendered with " + "sk_" + h32 + "3e7a91c45b08d2f6" + " on the media box.", h32, /ElevenLabs/],
+    ["The flag service starts with " + "sdk-" + uuid + " in production.", uuid, /LaunchDarkly/],
+    ["The iOS build embeds " + "mob-" + uuid + ", and the audit script uses " + "api-" + uuid.replace("6f2e", "8b1d") + ".", uuid, /LaunchDarkly/],
+    ["The sync job signs in with " + "mdb_sa_sk_" + b62 + "x7Y_q2Wp" + " every hour.", b62, /MongoDB/],
+    ["Events are read back with " + "phx_" + b62.slice(0, 20) + "_" + b62.slice(8) + "Zq" + " from the dashboard script.", b62.slice(8), /PostHog/],
+    ["The editor plugin reads " + "slk_" + h32 + h32 + " at start.", h32, /Sourcegraph/],
+    ["The helpdesk import ran with " + "tkn.v1_" + b62 + b62 + "Xa7" + "=" + " as the bearer.", b62 + b62, /Teamwork/],
+    ["The bot refreshed to " + "xoxe.xoxp-1-" + xoxe + " after rotation.", xoxe.slice(20, 60), /Slack/],
+    ["Notifications go out with " + "pk_prod_" + b62.toUpperCase().slice(0, 28) + " in the worker.", b62.toUpperCase().slice(0, 28), /Courier/],
+    ["The crawler fetches pages with " + "scp-live-" + h32 + " every night.", h32, /Scrapfly/],
+    ["Sensor data is posted with " + "BBFF-" + b62.slice(0, 30) + " by the gateway.", b62.slice(0, 30), /Ubidots/],
+  ]);
+  for (const text of [
+    "DeepSeek keys start with sk- and ElevenLabs keys with sk_; LaunchDarkly SDK keys look like sdk-<uuid>.",
+    "The api-gateway and sdk-generator services share the key-value store.",
+    "Upload to the mob-programming-notes bucket and name it key-rotation-plan.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";

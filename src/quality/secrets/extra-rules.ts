@@ -93,7 +93,8 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "figma-pat", regex: `\\b(figd_[A-Za-z0-9_-]{36,60})${END}`, keywords: ["figd_"], entropy: 3.5, allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   { id: "supabase-token", regex: `\\b(sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{24,60})${END}`, keywords: ["sbp_", "sb_secret_"], entropy: 3 },
   { id: "notion-api-token", regex: `\\b(ntn_[0-9]{11}[A-Za-z0-9]{35})${END}`, keywords: ["ntn_"], entropy: 3.5 },
-  { id: "posthog-personal-api-key", regex: `\\b(phx_[A-Za-z0-9]{40,50})${END}`, keywords: ["phx_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
+  // PostHog's personal keys may hold `_` (phx_…_…), as Kingfisher's rule reads them.
+  { id: "posthog-personal-api-key", regex: `\\b(phx_[A-Za-z0-9_]{40,50})${END}`, keywords: ["phx_"], entropy: 3.5 , allowlists: [{ regexes: ["^[^0-9]*$"] }] },
   { id: "buildkite-api-token", regex: `\\b(bkua_[a-f0-9]{40})${END}`, keywords: ["bkua_"], entropy: 3 },
   { id: "braintree-access-token", regex: `\\b(access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32})\\b`, keywords: ["access_token$"], entropy: 3 },
   // Short-lived cloud credentials whose first characters say what they are: Google's OAuth access (ya29.) and refresh (1//0)
@@ -142,4 +143,19 @@ export const EXTRA_RULES: GitleaksRule[] = [
     keywords: ["postmark"],
     entropy: 3,
   },
+  // Prefixes the providers' consoles print that Kingfisher's rules (mongodb/kingfisher, Apache-2.0) read and gitleaks' do not, or only
+  // beside the provider's name: DeepSeek (sk- and 32 hex), ElevenLabs (sk_ and 48 hex), LaunchDarkly's API, SDK and mobile keys
+  // (api-, sdk-, mob- and a UUID), MongoDB Atlas service-account secrets, Sourcegraph Cody keys, Teamwork's API tokens, Courier's
+  // production keys, Scrapfly's keys, Ubidots tokens; and Slack's rotating tokens at the lengths Slack issues (gitleaks reads
+  // xoxe.xoxp- at 163–166 characters and xoxe- at 146 only). Not Mailgun's key-<32 hex> alone: a cache key named after an MD5 has that shape.
+  { id: "deepseek-api-key", regex: `\\b(sk-[a-f0-9]{32})${END}`, keywords: ["sk-"], entropy: 3 },
+  { id: "elevenlabs-api-key", regex: `\\b(sk_[a-f0-9]{48})${END}`, keywords: ["sk_"], entropy: 3 },
+  { id: "launchdarkly-key", regex: `\\b((?:api|sdk|mob)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\b`, keywords: ["api-", "sdk-", "mob-"], entropy: 3 },
+  { id: "mongodb-atlas-service-account-secret", regex: `\\b(mdb_sa_sk_[A-Za-z0-9_-]{40})${END}`, keywords: ["mdb_sa_sk_"], entropy: 3.5 },
+  { id: "sourcegraph-cody-key", regex: `\\b(slk_[a-f0-9]{64})${END}`, keywords: ["slk_"], entropy: 3 },
+  { id: "teamwork-api-token", regex: `\\b(tkn\\.v1_[A-Za-z0-9+/]{60,100}={0,2})(?:[^A-Za-z0-9+/=]|$)`, keywords: ["tkn.v1_"], entropy: 3.5 },
+  { id: "slack-rotating-token", regex: `\\b(xoxe\\.xox[bp]-[0-9]-[A-Za-z0-9]{140,180}|xoxe-[0-9]-[A-Za-z0-9]{130,160})${END}`, keywords: ["xoxe"], entropy: 3.5 },
+  { id: "courier-api-key", regex: `\\b(pk_prod_[A-Za-z0-9]{28})${END}`, keywords: ["pk_prod_"], entropy: 3 },
+  { id: "scrapfly-api-key", regex: `\\b(scp-(?:live|test)-[a-f0-9]{32})${END}`, keywords: ["scp-live-", "scp-test-"], entropy: 3 },
+  { id: "ubidots-token", regex: `\\b(BBFF-[A-Za-z0-9]{30})${END}`, keywords: ["bbff-"], entropy: 3.5 },
 ];
