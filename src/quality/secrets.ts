@@ -751,9 +751,12 @@ const STAND_IN_REGION_ACCOUNT = /^(?:[A-Z][A-Z_]{2,30}|\$\{\w{1,30}\}):(?:[A-Z][
 function isResourceName(value: string): boolean {
   return RESOURCE_NAME.test(value) || STAND_IN_REGION_ACCOUNT.test(value);
 }
-/** A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL, a path or a resource name. */
+/**
+ * A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL, a path or a resource name. Dotted pieces
+ * of which one is random (`Rk4m….Uq7X…….Vb3N…`, a session token in base64url pieces) are a value, not names.
+ */
 function isCodeReference(value: string): boolean {
-  return DOTTED_NAME.test(value) || CALL_URL_OR_PATH.test(value) || isResourceName(value) || /^[A-Z][A-Z0-9_]*$/.test(value) || CMDLET.test(value) || isNameOfWords(value);
+  return (DOTTED_NAME.test(value) && !value.split(".").some(hasRandomPart)) || CALL_URL_OR_PATH.test(value) || isResourceName(value) || /^[A-Z][A-Z0-9_]*$/.test(value) || CMDLET.test(value) || isNameOfWords(value);
 }
 /** A PowerShell cmdlet, Verb-Noun: `Get-AzKeyVaultSecret`, `ConvertTo-SecureString`: a call whose result is the secret. */
 const CMDLET = /^[A-Z][a-z]{1,10}(?:To|From)?-[A-Z][A-Za-z0-9]{2,60}$/;

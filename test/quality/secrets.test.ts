@@ -559,6 +559,28 @@ test("keys of more providers are secrets bare, by the prefix their consoles prin
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("a token in dotted pieces assigned to a secret's name is a secret, however long (gitleaks' generic rule stops at 150 characters), when a piece is random; a dotted name in code stays a reference", () => {
+  // Made up: three base64url pieces, the middle one long, as some providers' session tokens are.
+  const head = "Rk4mQ9zT" + "2xWp7LcV" + "8nJd3HsY" + "6bGf1Ka5";
+  const body = (head + "Uq7Xe2Mr" + "9Tz4Pw8N").repeat(3);
+  const sig = "Vb3Nq8Lk" + "2Ws7Yd5C" + "x9Hf4Jm6";
+  const token = `${head}.${body}.${sig}`;
+  for (const text of [
+    `Set EDITOR_TOKEN=${token} in CI before the release job runs.`,
+    `const sessionToken = "${token}";`,
+    `reports_api_key: ${token}`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!leaks(masked, body), masked);
+  }
+  for (const text of [
+    "Set API_TOKEN=settings.api.tokenValue in the template.",
+    "token: config.auth.secretToken",
+    "const authToken = ctx.session.userToken2;",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";
