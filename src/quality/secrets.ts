@@ -368,6 +368,22 @@ const OWN: OwnDetector[] = [
     // A date, a number or a version (`first_pass: 2024-01-01`, `v1.2.3`) is a setting.
     accept: (v, all) => isSecretFieldValue(v, all) && isCliPasswordInProse(v) && /[A-Za-z]/.test(v) && !/^v?\d+(?:\.\d+)+(?:-[\w.]+)?$/i.test(v),
   },
+  // A secret written as the fallback of an environment lookup, where it ships whenever the variable is unset: Python's
+  // os.environ.get / os.getenv (default=), Ruby's ENV.fetch, Laravel's env(), decouple's config(), JavaScript's
+  // process.env.X || "…" / ?? "…", and the shell's ${X:-…}. The variable must be named for a secret; the value is read as one
+  // assigned to that name (an empty, stand-in or plain default is not one).
+  {
+    kind: "credential",
+    re: new RegExp(
+      `\\b(?:(?:os\\.)?environ\\.get|(?:os\\.)?getenv|ENV\\.fetch|env|config)\\(\\s*(?<q0>["'])${KEY_NAME}\\k<q0>\\s*,\\s*(?:default\\s*=\\s*)?(?<q>["'])(?<v>[^"'\\n]{1,512})\\k<q>` +
+        `|\\bprocess\\.env(?:\\.${KEY_NAME}|\\[\\s*["']${KEY_NAME}["']\\s*\\])\\s*(?:\\|\\||\\?\\?)\\s*(?<q2>["'\`])(?<v2>[^"'\`\\n]{1,512})\\k<q2>` +
+        `|\\$\\{${KEY_NAME}:?-(?<v3>[^\\s{}"'\`$]{1,512})\\}`,
+      "dgi",
+    ),
+    needs: /environ|getenv|env\.fetch|env\(|config\(|process\.env|\$\{/,
+    lower: true,
+    accept: isCredentialValue,
+  },
   {
     kind: "credential",
     // A "(" right after the value is kept in the match: a class or a function called (`auth_scheme = OAuth2PasswordBearer(`).

@@ -581,6 +581,36 @@ test("a token in dotted pieces assigned to a secret's name is a secret, however 
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("a secret written as the fallback of an environment lookup is a secret: os.environ.get/os.getenv/ENV.fetch/env() defaults, process.env.X || \"…\", ${X:-…}; an empty, stand-in, plain or non-secret default is not", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const key = "q8#mZ2!v" + "Lp7@xR4t" + "N9$wK3&h";
+  const b62 = "Kq8mW2xZ" + "7pLr4Tn9" + "Yc3Vb6Hd";
+  const hex = "9f3b2c7e" + "1a4d4e8f" + "9a6c2d7e" + "5b1f8c3a";
+  const pw = "Xk9m" + "Q2vLp7Rt";
+  for (const [text, secret] of [
+    [`SECRET_KEY = os.environ.get('DJANGO_SECRET_KEY', '${key}')`, key],
+    [`token = os.getenv("GITLAB_TOKEN", default="${b62}")`, b62],
+    [`apiKey: process.env.MAPS_API_KEY || "${b62}",`, b62],
+    [`const secret = process.env["WEBHOOK_SECRET"] ?? '${hex}';`, hex],
+    [`'key' => env('BILLING_API_TOKEN', '${b62}'),`, b62],
+    [`token = ENV.fetch("SLACK_TOKEN", "${hex}")`, hex],
+    [`      POSTGRES_PASSWORD: \${DB_PASSWORD:-${pw}}`, pw],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    "SECRET_KEY = os.environ.get('DJANGO_SECRET_KEY', '')",
+    'token = os.getenv("API_TOKEN", "changeme")',
+    "apiKey: process.env.API_KEY || '',",
+    "      POSTGRES_PASSWORD: ${DB_PASSWORD:-postgres}",
+    "ttl = os.environ.get('TOKEN_TTL_SECONDS', '3600')",
+    "debug = env('APP_DEBUG', 'true')",
+    "const region = process.env.AWS_REGION || 'us-east-1';",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";
