@@ -611,6 +611,22 @@ test("a secret written as the fallback of an environment lookup is a secret: os.
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("a provider's token ends where a sentence puts punctuation after it: gitleaks' rules end most tokens at a quote, a space or ';' only, so 'dop_v1_…,' '(npm_…)' and 'hf_….' passed", () => {
+  // Made-up values in each format, built in pieces so no line of this file reads as one.
+  const hex64 = "ef0e04ed" + "c1391819" + "2246e0c9" + "0f0735c7" + "f4db7a5a" + "036a857e" + "48d6cc98" + "f1c95761";
+  const npm = "xk9mq2vl" + "p7rtkq8m" + "w2xz7plr" + "4tn9yc3v" + "b6hd";
+  const hf = "jYCNNYmx" + "uBtgRinm" + "PTvAmeHM" + "XzbXqYAdwF";
+  assertCaught([
+    ["The DigitalOcean token we use for staging is " + "dop_v1_" + hex64 + ", rotate it after the demo.", hex64, /DigitalOcean/],
+    ["CI publishes with a token (" + "npm_" + npm + ") kept in the runner.", npm, /npm/],
+    ["The model download used " + "hf_" + hf + ".", hf, /Hugging Face/],
+  ]);
+  for (const text of [
+    "DigitalOcean tokens start with dop_v1_, npm's with npm_ and Hugging Face's with hf_.",
+    "Name the files dop_v1_notes.md and npm_cache.txt, then commit.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";

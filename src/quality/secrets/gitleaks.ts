@@ -29,7 +29,18 @@ interface CompiledRule {
   allowlists?: CompiledAllowlist[];
 }
 
-const RULES: CompiledRule[] = [...GITLEAKS_CONFIG.rules, ...EXTRA_RULES].map((source, order) => ({ source, order }));
+/**
+ * gitleaks ends most tokens at a quote, a space or `;`, as code writes them; a lesson's sentence also puts `,` `.` `)` `]` `}` `>`
+ * `!` or `?` right after one ("use dop_v1_…, then", "(npm_…)"). Only for rules that know a token by its own prefix or shape: a
+ * rule reading a value assigned beside a provider's name (`AIRTABLE_TOKEN=…`, and the generic rule) reads code, where a value
+ * cut at a `.` or `,` is as often a stand-in's first piece (`patXXXX….xxxx`) or an argument's name.
+ */
+const CODE_END = `(?:[\\x60'"\\s;]|\\\\[nr]|$)`;
+const PROSE_END = `(?:[\\x60'"\\s;,.)\\]}>!?]|\\\\[nr]|$)`;
+const ASSIGNED = `(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)`;
+const inProse = (r: GitleaksRule): GitleaksRule => (r.regex.includes(ASSIGNED) ? r : { ...r, regex: r.regex.split(CODE_END).join(PROSE_END) });
+
+const RULES: CompiledRule[] = [...GITLEAKS_CONFIG.rules.map(inProse), ...EXTRA_RULES].map((source, order) => ({ source, order }));
 const ALWAYS = RULES.filter((r) => !r.source.keywords?.length);
 
 /** keyword → the rules it may wake up. One scan of the lowercased text finds every keyword present. */
