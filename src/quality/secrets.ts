@@ -910,14 +910,26 @@ const NOT_A_SECRET_QUALIFIER =
   /\b(?:page|pagination|continuation|cursor|cancellation|idempotency|dedupe?|cache|sort|lookup|design|csrf|xsrf|sync|state|verification|test|fake|dummy|mock|sample|example)\b/i;
 
 /**
- * A value with no name of its own that only a secret looks like: hex of 32+ characters, a UUID, or 20+ characters
- * mixing upper case, lower case and digits with a random piece; not a stand-in, a name, a dotted path or words joined.
+ * A value with no name of its own that only a secret looks like: hex of 32+ characters, a UUID, 20+ characters mixing upper
+ * case, lower case and digits with a random piece, or 20+ letters and digits in one case mixed all through (many providers'
+ * keys are base36: `k3v9q1x7m2…`); not a stand-in, a name, a dotted path or words joined.
  */
 function isBareSecret(v: string): boolean {
   if (isPlaceholder(v) || looksTypedByHand(v) || DOTTED_NAME.test(v) || isNameOfWords(v) || WORDS_JOINED.test(v)) return false;
   if (/^[a-f0-9]{32,}$/i.test(v)) return /\d/.test(v) && /[a-f]/i.test(v);
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return true;
+  if (/^(?:[a-z0-9]{20,}|[A-Z0-9]{20,})$/.test(v) && !/^[a-f0-9]+$/i.test(v)) return isMixedThrough(v);
   return /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && v.split(/[._~-]/).some(hasRandomPart);
+}
+
+/**
+ * Letters and digits mixed all through a value in one case, as a drawn base36 key's are: 4+ of each and 5+ changes between them,
+ * and 3.5 bits a character. A name with a date or a version in it (`deploybot2024`, `client20240115release`) changes twice.
+ */
+function isMixedThrough(v: string): boolean {
+  const digits = v.match(/\d/g)?.length ?? 0;
+  const changes = v.match(/\d(?=\D)|\D(?=\d)/g)?.length ?? 0;
+  return digits >= 4 && v.length - digits >= 4 && changes >= 5 && shannonEntropy(v) >= 3.5;
 }
 
 /**

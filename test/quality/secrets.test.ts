@@ -627,6 +627,28 @@ test("a provider's token ends where a sentence puts punctuation after it: gitlea
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("a key in one case only (letters and digits, 20+), named earlier in its clause, is a secret: \"the Algolia admin API key we use for staging is k3v9…\"; names, versions, short hex and words in one case are not", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const lower = "k3v9q1x7" + "m2p8w4z6" + "r0t5y2u8" + "i1o3e7sa";
+  const upper = "X7W8HTQ4" + "LVYZPM9R" + "ZJ2S";
+  for (const [text, secret] of [
+    [`The Algolia admin API key we use for staging is ${lower}, rotate it after the demo.`, lower],
+    [`Our Clockify access token for the reports job is ${lower}.`, lower],
+    [`The Eventbrite private token we rotated yesterday is ${upper}.`, upper],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(secret), masked);
+  }
+  for (const text of [
+    "The API key we use for staging is stored in the vault under billing-prod.",
+    "The token we use for staging is the one named deploybot2024 in the vault.",
+    "The api key for the pinned client is ghclient20240115release.",
+    "The deploy key we rotated is in commit 3f9a2c7e1b4d4e8f9a6c.",
+    "The secret we mount for staging is DATABASE_URL_2024_PRIMARY.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";
