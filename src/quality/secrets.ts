@@ -767,12 +767,13 @@ const STAND_IN_REGION_ACCOUNT = /^(?:[A-Z][A-Z_]{2,30}|\$\{\w{1,30}\}):(?:[A-Z][
 function isResourceName(value: string): boolean {
   return RESOURCE_NAME.test(value) || STAND_IN_REGION_ACCOUNT.test(value);
 }
-/**
- * A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL, a path or a resource name. Dotted pieces
- * of which one is random (`Rk4m….Uq7X…….Vb3N…`, a session token in base64url pieces) are a value, not names.
- */
+/** A dotted name (DOTTED_NAME) none of whose pieces is random: `Rk4m….Uq7X…….Vb3N…`, a session token in base64url pieces, is a value. */
+function isDottedName(value: string): boolean {
+  return DOTTED_NAME.test(value) && !value.split(".").some(hasRandomPart);
+}
+/** A reference in code rather than a literal: `a.b.c`, `getToken()`, `KEY_NAME`, a URL, a path or a resource name. */
 function isCodeReference(value: string): boolean {
-  return (DOTTED_NAME.test(value) && !value.split(".").some(hasRandomPart)) || CALL_URL_OR_PATH.test(value) || isResourceName(value) || /^[A-Z][A-Z0-9_]*$/.test(value) || CMDLET.test(value) || isNameOfWords(value);
+  return isDottedName(value) || CALL_URL_OR_PATH.test(value) || isResourceName(value) || /^[A-Z][A-Z0-9_]*$/.test(value) || CMDLET.test(value) || isNameOfWords(value);
 }
 /** A PowerShell cmdlet, Verb-Noun: `Get-AzKeyVaultSecret`, `ConvertTo-SecureString`: a call whose result is the secret. */
 const CMDLET = /^[A-Z][a-z]{1,10}(?:To|From)?-[A-Z][A-Za-z0-9]{2,60}$/;
@@ -915,7 +916,7 @@ const NOT_A_SECRET_QUALIFIER =
  * keys are base36: `k3v9q1x7m2…`); not a stand-in, a name, a dotted path or words joined.
  */
 function isBareSecret(v: string): boolean {
-  if (isPlaceholder(v) || looksTypedByHand(v) || DOTTED_NAME.test(v) || isNameOfWords(v) || WORDS_JOINED.test(v)) return false;
+  if (isPlaceholder(v) || looksTypedByHand(v) || isDottedName(v) || isNameOfWords(v) || WORDS_JOINED.test(v)) return false;
   if (/^[a-f0-9]{32,}$/i.test(v)) return /\d/.test(v) && /[a-f]/i.test(v);
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return true;
   if (/^(?:[a-z0-9]{20,}|[A-Z0-9]{20,})$/.test(v) && !/^[a-f0-9]+$/i.test(v)) return isMixedThrough(v);

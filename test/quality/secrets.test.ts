@@ -649,6 +649,22 @@ test("a key in one case only (letters and digits, 20+), named earlier in its cla
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("a token in dotted pieces named earlier in its clause is a secret when a piece is random: \"the Eden AI token we use for staging is Rk4m….Uq7X….Vb3N…\"; a dotted name stays one", () => {
+  // Made up: base64url pieces of a session token.
+  const head = "Rk4mQ9zT" + "2xWp7LcV" + "8nJd3HsY";
+  const body = "Uq7Xe2Mr" + "9Tz4Pw8N" + "b5Kc1Vg6";
+  const token = `${head}.${body}.Vb3Nq8Lk2Ws7`;
+  for (const text of [`The Eden AI API token we use for staging is ${token}, rotate it after the demo.`, `Our secret for the reports job: ${token}`]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!leaks(masked, body), masked);
+  }
+  for (const text of [
+    "The token we read for staging is config.auth.stagingTokenValue.",
+    "Our secret for the reports job: settings.reports.signingSecret",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";
