@@ -268,8 +268,9 @@ const OWN: OwnDetector[] = [
   // A secret written out in a sentence: "the root password is Gr33n&Tea#42", "the auth token 9f8e…", "set the redis password to Xk9m…".
   {
     kind: "stated_secret",
-    // A key named for what it opens or signs ("our secret key is …", "the signing key is …"), and credentials ("the OAuth credentials are …"), too.
-    re: /\b(?:password|passwd|passphrase|secret|token|credentials?|(?:api|access|secret|private|deploy|signing|encryption|master)[ _-]?key)\s+(?:(?:is|was|are|were|of|to|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
+    // A key named for what it opens or signs ("our secret key is …", "the signing key is …"), and credentials ("the OAuth credentials are …"), too;
+    // an API's key with its name run into the word ("the NewsAPI key is …", "our RapidAPI key …").
+    re: /\b(?:password|passwd|passphrase|secret|token|credentials?|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master)[ _-]?key)\s+(?:(?:is|was|are|were|of|to|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
     needs: /passw|passphrase|secret|token|key|credential/,
     lower: true,
     accept: (v, all) => isStatedSecret(v, all),
@@ -289,7 +290,7 @@ const OWN: OwnDetector[] = [
   // between say it is something else ("the key rotation commit is 4f9c…", "the API key's request id: …").
   {
     kind: "stated_secret",
-    re: /\b(?:password|passwd|passphrase|secret|token|credential|(?:api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?\b(?<gap>[^.!?\n:=]{0,60}?)(?:\s(?:is|was)|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[A-Za-z0-9+/_~.-]{20,512}={0,2})\k<q>(?![A-Za-z0-9+/_~=-])/dgi,
+    re: /\b(?:password|passwd|passphrase|secret|token|credential|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?\b(?<gap>[^.!?\n:=]{0,60}?)(?:\s(?:is|was)|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[A-Za-z0-9+/_~.-]{20,512}={0,2})\k<q>(?![A-Za-z0-9+/_~=-])/dgi,
     needs: /passw|passphrase|secret|token|credential|key/,
     lower: true,
     accept: (v, all) => !NOT_THE_SECRET.test(all.slice(0, all.length - v.length)) && isBareSecret(withoutTrailingPunctuation(v)),

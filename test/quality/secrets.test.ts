@@ -665,6 +665,20 @@ test("a token in dotted pieces named earlier in its clause is a secret when a pi
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
 
+test("a key named after an API written as one word is a secret: \"the NewsAPI key is <32 hex>\", \"our RapidAPI key we rotated is …\"; the word alone or a name after it is not", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const hex = "b7d41c9e" + "06a3f258" + "e91b47d0" + "3c6a8f25";
+  for (const text of [`The NewsAPI key is ${hex}.`, `Our RapidAPI key we rotated yesterday is ${hex}, keep it out of logs.`]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!masked.includes(hex), masked);
+  }
+  for (const text of [
+    "The NewsAPI key is in the team vault under news-prod.",
+    "Ask for a RapidAPI key before the workshop starts.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
+
 test("passwords handed to more tools on a command line are secrets: registry logins' -p, LDAP's -w, htpasswd -b, Samba's user%pass, keytool's -storepass, OpenSSL's pass:, sqlcmd's -P, ConvertTo-SecureString, net use, cmdkey, schtasks, echo into sudo -S or --password-stdin", () => {
   // A made-up password, built so no line of this file reads as one.
   const pw = "Xk9m" + "Q2vLp7Rt";
