@@ -191,6 +191,11 @@ export function queryTerms(text: string, max = 32): string[] {
 /** Prefix matching starts at this length: shorter prefixes match too much to rank. */
 export const PREFIX_MIN_LENGTH = 4;
 
+/** Whether a (trimmed) search word matches as a prefix: PREFIX_MIN_LENGTH letters or digits, nothing else. Every store decides alike. */
+export function isPrefixTerm(term: string): boolean {
+  return term.length >= PREFIX_MIN_LENGTH && /^[\p{L}\p{N}]+$/u.test(term);
+}
+
 /**
  * An FTS5 MATCH expression OR-ing the terms. Every term is a double-quoted string (inner
  * quotes doubled, control characters dropped), so no input can form FTS5 operators, column
@@ -206,7 +211,7 @@ export function toFtsMatchQuery(terms: string[], opts: { prefix?: boolean } = {}
     // A term with no letter or digit tokenises to nothing and FTS5 rejects `""*`.
     if (!/[\p{L}\p{N}]/u.test(term)) continue;
     const quoted = `"${term.replace(/"/g, '""')}"`;
-    const star = prefix && term.length >= PREFIX_MIN_LENGTH && /^[\p{L}\p{N}]+$/u.test(term);
+    const star = prefix && isPrefixTerm(term);
     out.push(star ? `${quoted}*` : quoted);
   }
   return out.join(" OR ");

@@ -39,10 +39,15 @@ export function tsvectorOf(searchText: string): { literal: string; length: numbe
   return { literal, length: tokens.length };
 }
 
-/** One query term as a tsquery: a lexeme, or a phrase (`a <-> b`) when the term holds several words. */
-export function termQuery(term: string): { query: string; lexemes: string[] } | undefined {
+/**
+ * One query term as a tsquery: a lexeme, or a phrase (`a <-> b`) when the term holds several words.
+ * `prefix`: its last lexeme matches as a prefix (`:*`), as FTS5's `"term"*` matches on the stemmed token.
+ */
+export function termQuery(term: string, opts: { prefix?: boolean } = {}): { query: string; lexemes: string[] } | undefined {
   const lexemes = lexemesOf(term);
   if (lexemes.length === 0) return undefined;
-  const query = lexemes.length === 1 ? quoteLexeme(lexemes[0]!) : `(${lexemes.map(quoteLexeme).join(" <-> ")})`;
+  const quoted = lexemes.map(quoteLexeme);
+  if (opts.prefix) quoted[quoted.length - 1] += ":*";
+  const query = quoted.length === 1 ? quoted[0]! : `(${quoted.join(" <-> ")})`;
   return { query, lexemes };
 }

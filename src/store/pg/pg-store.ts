@@ -2,7 +2,7 @@
 import { healDates } from "../../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../../core/ids.js";
-import { queryTerms } from "../../core/text.js";
+import { isPrefixTerm, queryTerms } from "../../core/text.js";
 import { CairnError, NotFoundError } from "../../errors.js";
 import { utilityOf } from "../../lifecycle/utility.js";
 import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, isAdvisoryEntry, mergeCopies, searchTextOf, type EntryRowColumns } from "../entry-columns.js";
@@ -71,9 +71,12 @@ const USAGE_COUNTERS: readonly UsageCounter[] = ["shown", "applied", "ignored", 
 /** Must match the expression of the partial index entries_contradicted (migration 2). */
 const CONTRADICTED_SQL = "strpos(e.data->'lifecycle'->>'flags', '\"contradicts:') > 0";
 
-/** Every word must occur (a person narrowing a search expects AND): one tsquery, or undefined when no word is left. */
+/**
+ * Every word must occur (a person narrowing a search expects AND), longer words as prefixes as the SQLite
+ * store's allTermsMatch has them: one tsquery, or undefined when no word is left.
+ */
 function allTermsQuery(text: string): string | undefined {
-  const parts = queryTerms(text, 12).map((t) => termQuery(t)?.query).filter((q): q is string => Boolean(q));
+  const parts = queryTerms(text, 12).map((t) => termQuery(t, { prefix: isPrefixTerm(t) })?.query).filter((q): q is string => Boolean(q));
   return parts.length ? parts.join(" & ") : undefined;
 }
 
