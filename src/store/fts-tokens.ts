@@ -1,34 +1,20 @@
 // SQLite's `porter unicode61` tokenizer and FTS5's bm25 term score, in JS: what an in-memory ranking needs to rank as the index does.
 import { porterStem } from "../core/porter.js";
+import { unicode61Tokens } from "./unicode61.js";
 
 /** FTS5's bm25 constants (fts5_aux.c). */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-/** unicode61's token characters (letters, numbers, private use), as core/text.ts's WORD_RE. */
-const TOKEN_RE = /[\p{L}\p{N}\p{Co}]+/gu;
 
 /** FTS5's porter step applies to tokens of 3 to 64 bytes; the stemmer package is the same Porter algorithm. */
 function stemToken(t: string): string {
   return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? porterStem(t) : t;
 }
 
-const NON_ASCII_RE = /[^\u0000-\u007f]/gu;
-const MARK_RE = /^\p{Mn}$/u;
-
-/**
- * unicode61's remove_diacritics=1: a Latin letter with one mark loses it ("é" → "e", "ș" → "s"); a
- * letter with two ("ễ"), and Greek, Cyrillic, kana ("デ") and Hangul letters, are left as they are.
- */
-function withoutMark(ch: string): string {
-  const d = ch.normalize("NFD");
-  return d.length === 2 && d.charCodeAt(0) < 0x80 && MARK_RE.test(d[1]!) ? d[0]! : ch;
-}
-
-/** `porter unicode61`: case folded, Latin diacritics removed (one mark a letter), split on non-token characters, stemmed. */
+/** `porter unicode61`: case folded, Latin diacritics removed, split on non-token characters (unicode61.ts), stemmed. */
 export function ftsTokens(text: string): string[] {
-  const folded = text.toLowerCase().replace(NON_ASCII_RE, withoutMark);
-  return (folded.match(TOKEN_RE) ?? []).map(stemToken);
+  return unicode61Tokens(text).map(stemToken);
 }
 
 /** A text's index tokens counted: how often each occurs, and how many there are (its length to bm25). */

@@ -117,3 +117,51 @@ test("a usage bump is a HOT update: no index of the entries table (GIN included)
     await dropSchema(url, schema);
   }
 });
+
+test("a hive indexed by the old lexeme rules is re-derived by migration 11 (once: a second run rewrites no row), and then finds what SQLite finds", pgTestOptions(), async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("relex");
+  const S = `"${schema}"`;
+  const { EntrySchema } = await import("../../src/core/entry.js");
+  const { newEntryId } = await import("../../src/core/ids.js");
+  const { stemOf } = await import("../../src/store/term-stats.js");
+  const at = "2026-01-05T10:00:00.000Z";
+  const lesson = "Decomposed nai\u0308ve names break the Istanbul servers; Σίσυφος knows.";
+  const stores: PostgresStore[] = [];
+  const open = () => {
+    const s = new PostgresStore({ url, schema, poolMax: 2 }, "hive");
+    stores.push(s);
+    return s;
+  };
+  try {
+    const first = open();
+    await first.insertEntry(EntrySchema.parse({ id: newEntryId(), handle: "", tier: "hive", lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at }), { type: "created", actor: "t" });
+    // The lexemes version 10 wrote: JS lowercase, every mark dropped after decomposition, words split before it.
+    const old = (lesson.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).map((w) => stemOf(w.toLowerCase().normalize("NFD").replace(/\p{M}+/gu, ""))).filter(Boolean);
+    const literal = [...new Set(old)].map((l) => `'${l}':${old.indexOf(l) + 1}`).join(" ");
+    await adminQuery(url, `UPDATE ${S}.entries SET search_vec = $1::tsvector, search_len = $2`, [literal, old.length]);
+    await adminQuery(url, `DELETE FROM ${S}.schema_migrations WHERE version >= 11`);
+
+    const second = open();
+    assert.equal(await second.schemaVersion(), 11);
+    assert.equal((await second.searchEntries(["naïve"], {}, 5)).length, 1, "the decomposed word is one word again");
+    assert.equal((await second.searchEntries(["σίσυφος"], {}, 5)).length, 1, "Greek accents are kept, as SQLite keeps them");
+    assert.equal((await second.searchEntries(["σισυφος"], {}, 5)).length, 0);
+    assert.equal(await second.integrityCheck(), "ok");
+    const [tokens] = await adminQuery<{ counted: number; rows: number }>(
+      url,
+      `SELECT (SELECT sum(value) FROM ${S}.counters WHERE name = 'tokens')::int AS counted, (SELECT sum(search_len) FROM ${S}.entries)::int AS rows`,
+    );
+    assert.equal(tokens!.counted, tokens!.rows, "the token counter follows the new lengths");
+
+    const [before] = await adminQuery<{ x: string }>(url, `SELECT xmin::text AS x FROM ${S}.entries`);
+    await adminQuery(url, `DELETE FROM ${S}.schema_migrations WHERE version >= 11`);
+    const third = open();
+    assert.equal(await third.schemaVersion(), 11, "run twice, it migrates again without an error");
+    const [afterRun] = await adminQuery<{ x: string }>(url, `SELECT xmin::text AS x FROM ${S}.entries`);
+    assert.equal(afterRun!.x, before!.x, "a row already right is not rewritten");
+  } finally {
+    for (const s of stores) await s.close();
+    await dropSchema(url, schema);
+  }
+});

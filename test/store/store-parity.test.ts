@@ -72,6 +72,39 @@ class Pair {
 const opts = pgTestOptions();
 
 describe("Store parity: SQLite and PostgreSQL answer alike", () => {
+  test("search and browse fold case and accents, and split CJK, emoji and decomposed text, as SQLite's index does", opts, async () => {
+    const p = Pair.open();
+    try {
+      await p.add("german", "Der Straßen-Test läuft nur unter ÜBERLAST; café crème hilft.");
+      await p.add("vietnamese", "Lỗi kết nối cơ sở dữ liệu khi triển khai: tăng thời gian chờ.");
+      await p.add("russian", "Ошибка сборки: задайте переменную йод в окружении.");
+      await p.add("greek", "Σίσυφος ΟΔΟΣ δοκιμή για τελικός έλεγχος.");
+      await p.add("japanese", "データベースの接続が切れたら再試行する。");
+      await p.add("chinese", "数据库连接池耗尽时增加超时");
+      await p.add("korean", "배포 전에 데이터베이스 마이그레이션을 실행하세요");
+      await p.add("emoji", "Deploy🚀only after the 🧪 suite passes; ❤️ the linter.");
+      await p.add("turkish", "İstanbul ekibi ılık İZMİR sunucusunu yeniden başlatır.");
+      await p.add("decomposed", "Decomposed cafe\u0301 and nai\u0308ve words come from macOS file names.");
+      await p.add("folded", "Ligatures like ﬁle, the micro sign µs and the long ſ in old texts.");
+      const words = [
+        "straßen", "STRASSEN", "überlast", "uberlast", "cafe", "café", "creme",
+        "lỗi", "loi", "kết", "ket", "chờ", "cho", "triển",
+        "ошибка", "ОШИБКА", "йод", "иод",
+        "σίσυφος", "σισυφος", "οδος", "οδοσ", "ΟΔΟΣ", "τελικός", "τελικος",
+        "データベースの接続が切れたら再試行する", "数据库连接池耗尽时增加超时", "배포", "데이터베이스",
+        "deploy", "🚀", "linter",
+        "istanbul", "İstanbul", "ılık", "ilik", "izmir", "İZMİR",
+        "naive", "naïve", "nai\u0308ve", "cafe\u0301",
+        "ﬁle", "file", "μs", "µs", "long",
+      ];
+      for (const w of words) await p.same(`search ${JSON.stringify(w)}`, (s) => p.searchNames(s, [w]));
+      for (const w of words) await p.same(`browse ${JSON.stringify(w)}`, (s) => p.pageNames(s, { text: w }));
+      for (const w of words) await p.same(`count ${JSON.stringify(w)}`, (s) => s.countEntriesCapped({}, w, 100));
+    } finally {
+      await p.close();
+    }
+  });
+
   test("browse words of four letters or more match as prefixes of their stem, as SQLite's do", opts, async () => {
     const p = Pair.open();
     try {

@@ -1,21 +1,13 @@
 // PostgreSQL index lexemes made the way FTS5's `porter unicode61` tokenizer makes them, so both stores match (and rank) the same words.
-import { stemOf } from "../term-stats.js";
+import { ftsTokens } from "../fts-tokens.js";
 
-// unicode61 separates on everything that is not a letter, number or private-use character.
-const WORD_RE = /[\p{L}\p{N}\p{Co}]+/gu;
-const MARKS_RE = /\p{M}+/gu;
 /** PostgreSQL keeps at most 256 positions per lexeme and none past 16383. */
 const MAX_POSITIONS = 256;
 const MAX_POSITION = 16383;
 
-/** unicode61 lowercases and drops diacritics; the porter step stems plain a–z words. */
-function lexeme(word: string): string {
-  return stemOf(word.toLowerCase().normalize("NFD").replace(MARKS_RE, ""));
-}
-
-/** The lexemes of a text in order, one per token (what FTS5 would index for the same text). */
+/** The lexemes of a text in order, one per token: what FTS5's `porter unicode61` indexes for the same text. */
 export function lexemesOf(text: string): string[] {
-  return (text.match(WORD_RE) ?? []).map(lexeme).filter(Boolean);
+  return ftsTokens(text);
 }
 
 /** A lexeme quoted for tsvector/tsquery input: quotes and backslashes doubled, so no input forms an operator. */

@@ -39,6 +39,25 @@ async function reindexCjkRows(q: Querier, S: string): Promise<void> {
   }
 }
 
+/**
+ * Re-derives every entry's lexemes and length from its stored JSON (lexemes.ts), rewriting only rows
+ * whose lexemes changed: the search index then folds as the one new rows get.
+ */
+async function rederiveSearchVectors(q: Querier, S: string): Promise<void> {
+  for (let after = 0; ; ) {
+    const rows = await q.query<{ seq: string; data: Entry }>(`SELECT seq, data FROM ${S}.entries WHERE seq > $1 ORDER BY seq LIMIT ${REINDEX_BATCH}`, [after]);
+    if (rows.length === 0) return;
+    after = Number(rows[rows.length - 1]!.seq);
+    const vecs = rows.map((r) => tsvectorOf(searchTextOf(r.data)));
+    await q.query(
+      `UPDATE ${S}.entries e SET search_vec = u.vec::tsvector, search_len = u.len
+         FROM unnest($1::bigint[], $2::text[], $3::int[]) AS u(seq, vec, len)
+        WHERE e.seq = u.seq AND (e.search_vec <> u.vec::tsvector OR e.search_len <> u.len)`,
+      [rows.map((r) => r.seq), vecs.map((v) => v.literal), vecs.map((v) => v.length)],
+    );
+  }
+}
+
 /** Counters are spread over this many rows so concurrent writers rarely wait on the same one. */
 export const COUNTER_SHARDS = 16;
 
@@ -444,6 +463,17 @@ WHERE helpful::numeric <> round(helpful::numeric, 3) OR harmful::numeric <> roun
 SELECT 1;
 `,
     run: reindexCjkRows,
+  },
+  {
+    version: 12,
+    name: "search lexemes folded and split as SQLite's unicode61 does",
+    sql: () => `
+-- Lexemes were folded by JavaScript's lowercase and Unicode decomposition: every accent of every script
+-- dropped (SQLite keeps Greek, Cyrillic and doubly accented Latin ones), and a decomposed accent split
+-- the word ("nai\u0308ve" became "nai" and "ve"). The rows are re-derived in JS (run) by the new rules.
+SELECT 1;
+`,
+    run: rederiveSearchVectors,
   },
 ];
 
