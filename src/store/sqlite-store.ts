@@ -14,6 +14,7 @@ import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
 import { ENTRY_INSERT_COLUMNS, insertStagedRows } from "./sqlite-bulk-insert.js";
 import { filterSql, hasIndexedFilter, listColumn } from "./sqlite-filter.js";
+import { assertStorable } from "./storable.js";
 import { SqliteVectors } from "./sqlite-vectors.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./tallies.js";
 
@@ -141,6 +142,8 @@ export class SqliteStore implements Store {
   }
 
   async insertEntry(entry: Entry, event: EventInput, opts: InsertOptions = {}): Promise<Entry> {
+    assertStorable(entry, "lesson");
+    assertStorable(event.data, "event");
     const e: Entry = { ...entry, tier: this.tier };
     const seq = this.driver.transaction(() => this.insertInTransaction(e, event, opts));
     const stored = { ...e, handle: handleFor(this.tier, seq) };
@@ -149,6 +152,8 @@ export class SqliteStore implements Store {
   }
 
   async insertEntries(entries: readonly Entry[], event: EventInput, opts: InsertOptions = {}): Promise<BulkInsertOutcome[]> {
+    for (const entry of entries) assertStorable(entry, "lesson");
+    assertStorable(event.data, "event");
     const es = entries.map((entry): Entry => ({ ...entry, tier: this.tier }));
     const rows = es.map((e, i) => {
       // Columns derived ahead describe the entry as given: only where that was already this tier's.
@@ -171,6 +176,8 @@ export class SqliteStore implements Store {
   }
 
   async copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult> {
+    assertStorable(entry, "lesson");
+    assertStorable(events, "history");
     const e: Entry = { ...entry, tier: this.tier };
     const result = this.driver.transaction((): CopyResult => {
       const have = this.entryRow(`SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.id = ?`, [e.id]);
@@ -482,6 +489,8 @@ export class SqliteStore implements Store {
       if (!row) throw new NotFoundError(id);
       const current = this.toEntry(row);
       const next = EntrySchema.parse(healDates({ ...mutate(structuredClone(current)), updated_at: nowIso() }));
+      assertStorable(next, "lesson");
+      assertStorable(event.data, "event");
       this.driver.run(
         `UPDATE entries SET lesson = ?, category = ?, kind = ?, status = ?, scope = ?, priority = ?, confidence = ?,
            utility = ?, fingerprint = ?, external_id = ?, source_project_id = ?, phases_alive = ?, max_phases = ?,
@@ -497,6 +506,7 @@ export class SqliteStore implements Store {
 
   async recordUsage(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): Promise<void> {
     if (ids.length === 0) return;
+    assertStorable({ actor, data }, "usage event");
     if (this.driver.readOnly) {
       // Counting is a side effect of reading: read-only data is still read, its counters stay as they are.
       noticeOnce(`usage-ro:${this.location}`, `${this.location} is read-only (${this.driver.readOnly}); usage counters are not updated.`);
@@ -591,6 +601,7 @@ export class SqliteStore implements Store {
   }
 
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
+    assertStorable(event, "event");
     this.logEvent(entryId, event);
   }
 

@@ -122,3 +122,134 @@ describe("Store parity: SQLite and PostgreSQL answer alike", () => {
     }
   });
 });
+
+describe("Store parity: odd values, ties and times", () => {
+  test("pattern characters (% _ \\ and quotes) in tags, names, flags and search words are plain text in both", opts, async () => {
+    const p = Pair.open();
+    try {
+      const apps = (agents: string[], projects: string[], tools: string[] = []) => ({ scope: "global", projects, agents, tools, file_globs: ["src/**/*_test.go", "100%/x"], tech_stack: [], triggers: [] });
+      const a = await p.add("percent", "Cap the CPU at 100% only in the load_test job.", { tags: ["100%", "a_b", "back\\slash", "it's"], applicability: apps(["qa_bot"], ["proj_%"]) });
+      await p.add("under", "Name the fixture aXb, not a_b, so globs stay simple.", { tags: ["aXb", "a%b"], applicability: apps(["qaXbot"], ["projX1"]) });
+      await p.pg.updateEntry(a.id, (e) => ({ ...e, lifecycle: { ...e.lifecycle, flags: ["origin-superseded:100%_x"] } }), { type: "updated", actor: "t" });
+      await p.lite.updateEntry(a.id, (e) => ({ ...e, lifecycle: { ...e.lifecycle, flags: ["origin-superseded:100%_x"] } }), { type: "updated", actor: "t" });
+      const list = (f: EntryFilter) => (s: Store) => s.listEntries(f, { order: "oldest" }).then((es) => p.named(es));
+      for (const tag of ["100%", "a_b", "a%b", "back\\slash", "it's", "%", "_", "\\"]) await p.same(`tag ${tag}`, list({ anyTags: [tag] }));
+      for (const agent of ["qa_bot", "qa%bot", "qa_", "_"]) await p.same(`agent ${agent}`, list({ agent }));
+      for (const name of ["proj_%", "proj_", "projX1", "%"]) await p.same(`project ${name}`, list({ project: { id: "p-none", name } }));
+      for (const prefix of ["origin-superseded:100%", "origin-superseded:_", "%", "origin-superseded:100%_x"]) await p.same(`flag ${prefix}`, list({ flagPrefix: prefix }));
+      for (const w of ["100%", "load_test", "a_b", "%", "_", "\\", "back\\slash", "it's", "o'clock"]) {
+        await p.same(`search ${w}`, (s) => p.searchNames(s, [w]));
+        await p.same(`browse ${w}`, (s) => p.pageNames(s, { text: w }));
+      }
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("ties (same time, same score) come back in the same order, and keyset pages over them lose and repeat nothing", opts, async () => {
+    const p = Pair.open();
+    try {
+      const at = "2026-02-01T08:00:00.000Z";
+      for (let i = 0; i < 9; i++) await p.add(`t${i}`, `Retry the flaky webhook call number ${["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][i]}.`, { created_at: at, updated_at: at });
+      await p.same("search ties", (s) => p.searchNames(s, ["webhook"]));
+      await p.same("search ties, two words", (s) => p.searchNames(s, ["webhook", "flaky"]));
+      await p.same("list by confidence ties", (s) => s.listEntries({}, { order: "confidence", limit: 5, offset: 2 }).then((es) => p.named(es)));
+      for (const sort of ["created", "updated", "confidence", "applied", "shown"] as const) {
+        for (const desc of [false, true]) {
+          await p.same(`pages by ${sort} ${desc ? "desc" : "asc"}`, async (s) => {
+            const seen: string[] = [];
+            let after: { key: string | number; seq: number } | undefined;
+            for (;;) {
+              const page = await s.pageEntries({ filter: {}, sort, desc, limit: 2, ...(after ? { after } : {}) });
+              if (page.length === 0) return seen;
+              seen.push(...p.named(page.map((r) => r.entry)));
+              after = { key: page.at(-1)!.key, seq: page.at(-1)!.seq };
+            }
+          });
+        }
+      }
+      await p.same("relevance pages over equal scores", async (s) => {
+        const out: string[] = [];
+        for (let offset = 0; offset < 10; offset += 4) out.push(...(await p.pageNames(s, { text: "webhook", sort: "relevance", offset, limit: 4 })));
+        return out;
+      });
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("times at millisecond precision and with offsets sort, page and filter the same", opts, async () => {
+    const p = Pair.open();
+    try {
+      const times = [
+        "2026-03-01T10:00:00.001Z", "2026-03-01T10:00:00.010Z", "2026-03-01T10:00:00Z", "2026-03-01T10:00:00.000Z",
+        "2026-03-01T11:30:00.000+02:00", "2026-03-01T09:59:59.999-01:00", "2026-03-01T10:00:00.5Z",
+      ];
+      for (const [i, at] of times.entries()) await p.add(`at${i}`, `Lesson ${["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"][i]} about clock skew between runners.`, { created_at: at, updated_at: at });
+      for (const desc of [false, true]) {
+        await p.same(`by created ${desc}`, (s) => s.pageEntries({ filter: {}, sort: "created", desc, limit: 50 }).then((rows) => rows.map((r) => [p.named([r.entry])[0], r.key])));
+        await p.same(`after a time key ${desc}`, (s) => p.pageNames(s, { sort: "created", desc, after: { key: "2026-03-01T10:00:00.000Z", seq: desc ? Number.MAX_SAFE_INTEGER : 0 } }));
+      }
+      await p.same("entries keep their times as given", (s) => s.listEntries({}, { order: "oldest" }).then((es) => es.map((e) => [e.created_at, e.updated_at])));
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("a 100 KB lesson is stored whole and found by its first and last words in both", opts, async () => {
+    const p = Pair.open();
+    try {
+      const filler = Array.from({ length: 20_000 }, (_, i) => `w${i % 997}x`).join(" ");
+      const long = `Openingword ${filler} closingword.`;
+      assert.ok(long.length > 100_000);
+      const e = await p.add("long", long);
+      await p.add("short", "A short lesson that mentions the closingword once.");
+      await p.same("read back whole", (s) => s.getEntry(e.id).then((x) => x?.lesson.length));
+      for (const w of ["openingword", "closingword", "w996x"]) {
+        await p.same(`search ${w}`, (s) => p.searchNames(s, [w]));
+        await p.same(`browse ${w}`, (s) => p.pageNames(s, { text: w }));
+      }
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("NUL bytes and lone surrogates in a lesson, a tag or an event are refused alike, or stored alike; no store fails alone", opts, async () => {
+    const p = Pair.open();
+    try {
+      const cases: Array<[string, Partial<Entry> & { lesson: string }]> = [
+        ["nul in lesson", { lesson: "Strip the \u0000 byte before logging." }],
+        ["nul in tag", { lesson: "Tags may carry odd bytes.", tags: ["a\u0000b"] }],
+        ["lone high surrogate", { lesson: "Half an emoji \ud83d stays behind." }],
+        ["lone low surrogate", { lesson: "The other half \ude80 too." }],
+      ];
+      for (const [name, c] of cases) {
+        const at = "2026-01-05T10:00:00.000Z";
+        const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "hive", category: "tooling", kind: "learning", created_at: at, updated_at: at, ...c });
+        const outcome = async (s: Store) => {
+          try {
+            const stored = await s.insertEntry(e, { type: "created", actor: "t", data: { note: c.lesson } });
+            const back = await s.getEntry(stored.id);
+            return { stored: true, lesson: back?.lesson, tags: back?.tags };
+          } catch (err) {
+            return { stored: false, code: (err as { code?: string }).code };
+          }
+        };
+        const r = await p.same(name, outcome);
+        if (!r.stored) assert.equal((r as { code?: string }).code, "INVALID_INPUT", `${name}: refused with an actionable error`);
+      }
+      const good = await p.add("good", "A lesson with plain text.");
+      const refused = (fn: (s: Store) => Promise<unknown>) => async (s: Store) => fn(s).then(() => "stored", (err: { code?: string }) => err.code);
+      const bad = EntrySchema.parse({ ...good, id: newEntryId(), lesson: "Broken \ud800 text." });
+      await p.same("a bulk call with one bad row writes nothing", refused((s) => s.insertEntries([{ ...good, id: newEntryId(), lesson: "Fine row." }, bad], { type: "created", actor: "t" })));
+      await p.same("an edit adding a NUL", refused((s) => s.updateEntry(good.id, (e) => ({ ...e, why: "because\u0000" }), { type: "updated", actor: "t" })));
+      await p.same("an event carrying a NUL", refused((s) => s.appendEvent(good.id, { type: "updated", actor: "t", data: { note: "x\u0000" } })));
+      await p.same("usage data with half an emoji", refused((s) => s.recordUsage([good.id], "applied", "t", { note: "\ude80" })));
+      await p.same("the good entry is as it was", (s) => s.getEntry(good.id).then((e) => [e?.why, e?.usage.applied]));
+      await p.same("nothing half-written", (s) => s.totalEntries());
+      await p.same("no event half-written", (s) => s.listEvents(good.id).then((evs) => evs.map((e) => e.type)));
+    } finally {
+      await p.close();
+    }
+  });
+});

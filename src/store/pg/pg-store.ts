@@ -19,6 +19,7 @@ import { isUnavailableError, PgClient, type PgConnectOptions, type Querier, type
 import { quoteLexeme, termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
 import { RefreshedFigure } from "./refreshed-figure.js";
+import { assertStorable } from "../storable.js";
 import { detectVectorBackend, ensureHnswIndex, hnswIndexName, nearestExact, nearestPgvector, spaceSql, vectorRows, type VectorBackend } from "./vectors.js";
 
 export interface PgStoreOptions extends PgConnectOptions {
@@ -288,6 +289,8 @@ export class PostgresStore implements Store {
   }
 
   async insertEntry(entry: Entry, event: EventInput, opts: InsertOptions = {}): Promise<Entry> {
+    assertStorable(entry, "lesson");
+    assertStorable(event.data, "event");
     const r = await this.insertOne(entry, event, opts.unique ?? false, false);
     if ("twin" in r) throw new DuplicateEntryError(this.toEntry(r.twin));
     if ("exists" in r) throw new Error("unreachable: a stored id is only looked for on request");
@@ -296,6 +299,9 @@ export class PostgresStore implements Store {
 
   /** One transaction per entry: the hive takes a bulk restore rarely, over the network, and one refused row must not undo the rest. */
   async insertEntries(entries: readonly Entry[], event: EventInput, opts: InsertOptions = {}): Promise<BulkInsertOutcome[]> {
+    // All checked before the first row is written, as the SQLite store's one transaction refuses them.
+    for (const entry of entries) assertStorable(entry, "lesson");
+    assertStorable(event.data, "event");
     const out: BulkInsertOutcome[] = [];
     for (const entry of entries) {
       const r = await this.insertOne(entry, event, opts.unique ?? false, true);
@@ -330,6 +336,8 @@ export class PostgresStore implements Store {
   }
 
   async copyEntry(entry: Entry, events: readonly EntryEvent[]): Promise<CopyResult> {
+    assertStorable(entry, "lesson");
+    assertStorable(events, "history");
     const e: Entry = { ...entry, tier: this.tier };
     const result = await this.tx(async (q): Promise<CopyResult> => {
       const [have] = await q.query<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM ${this.S}.entries e WHERE e.id = $1`, [e.id]);
@@ -757,6 +765,8 @@ export class PostgresStore implements Store {
   private async updateLocked(q: Querier, row: EntryRow, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
     const current = this.toEntry(row);
     const next = EntrySchema.parse(healDates({ ...mutate(structuredClone(current)), updated_at: nowIso() }));
+    assertStorable(next, "lesson");
+    assertStorable(event.data, "event");
     const v = this.columnsOf(next);
     // tier, created_at and the usage counters recordUsage keeps in columns are not rewritten here.
     await q.query(
@@ -802,6 +812,7 @@ export class PostgresStore implements Store {
 
   async recordUsage(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): Promise<void> {
     if (ids.length === 0) return;
+    assertStorable({ actor, data }, "usage event");
     // The column name comes from this fixed list, never from the caller's text.
     if (!USAGE_COUNTERS.includes(counter)) throw new TypeError(`unknown usage counter ${String(counter)}`);
     const at = nowIso();
@@ -994,6 +1005,7 @@ export class PostgresStore implements Store {
   }
 
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
+    assertStorable(event, "event");
     await this.logEvent(await this.q(), entryId, event);
   }
 

@@ -1,0 +1,38 @@
+// What no store may be given: text PostgreSQL cannot hold (a NUL byte, half of a surrogate pair) is refused alike by every store, before anything is written.
+import { CairnError } from "../errors.js";
+
+/** A NUL, or a UTF-16 surrogate without its other half (broken text: a cut emoji, bytes read as text). */
+const UNSTORABLE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path of the first unstorable string in `value` (`lesson`, `tags[2]`, `data.note`), if any. */
+function unstorablePath(value: unknown, at: string, depth = 0): string | undefined {
+  if (typeof value === "string") return UNSTORABLE_RE.test(value) ? at || "text" : undefined;
+  if (typeof value !== "object" || value === null || depth > 32) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = unstorablePath(value[i], `${at}[${i}]`, depth + 1);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    const hit = unstorablePath(k, at ? `${at}.${k}` : k, depth + 1) ?? unstorablePath(v, at ? `${at}.${k}` : k, depth + 1);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses `value` (an entry, an event's data) when a string in it holds a NUL byte or a lone surrogate:
+ * SQLite would keep it and PostgreSQL fail on it, so a lesson would live on one backend only.
+ */
+export function assertStorable(value: unknown, what: string): void {
+  const where = unstorablePath(value, "");
+  if (where) {
+    throw new CairnError(
+      "INVALID_INPUT",
+      `The ${what} holds a NUL byte or a broken character (half of a surrogate pair) in ${where}: remove it (it is often a cut emoji or binary pasted as text) and try again.`,
+      { field: where },
+    );
+  }
+}
