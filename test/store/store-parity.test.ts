@@ -4,10 +4,11 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { EntrySchema, type Entry } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
+import { decayedFeedback } from "../../src/lifecycle/feedback.js";
 import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import type { EntryFilter, PageQuery, Store } from "../../src/store/store.js";
-import { makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
+import { makeSandbox, removeSandbox, runWorker, type Sandbox } from "../fixtures/workers/sandbox.js";
 import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
 /** Both stores of one test, fed the same entries (same ids, same times) in the same order. */
@@ -248,6 +249,95 @@ describe("Store parity: odd values, ties and times", () => {
       await p.same("the good entry is as it was", (s) => s.getEntry(good.id).then((e) => [e?.why, e?.usage.applied]));
       await p.same("nothing half-written", (s) => s.totalEntries());
       await p.same("no event half-written", (s) => s.listEvents(good.id).then((evs) => evs.map((e) => e.type)));
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("an entry reads back the same from both, field by field, through every read, and its feedback decays to now alike", opts, async () => {
+    const p = Pair.open();
+    try {
+      const rich = {
+        title: "Floats, offsets and Unicode round trip",
+        why: "Scores multiply these; a last bit lost moves a ranking.",
+        tags: ["zeit", "Ünïcödé", "a b"],
+        entities: ["pg", "sqlite"],
+        created_at: "2026-01-01T00:00:00.123+05:30",
+        updated_at: "2026-01-02T23:59:59.999-08:00",
+        lifecycle: { ...EntrySchema.parse({ id: "x", handle: "", tier: "hive", lesson: "x", category: "tooling", kind: "learning", created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" }).lifecycle, confidence: 0.1 + 0.2, flags: ["contradicts:abc"], phases_alive: 3, revalidated_at: "2026-01-03T00:00:00.001Z" },
+        usage: { shown: 7, applied: 2, ignored: 1, violated: 1, prevented: 0, consulted: 4, helpful: 1.999, harmful: 1 / 3, last_shown_at: "2026-01-04T01:02:03.456Z", last_feedback_at: "2026-01-05T10:00:00.000+01:00", last_consulted_at: "2026-01-06T00:00:00Z" },
+      } satisfies Partial<Entry>;
+      const e = await p.add("rich", "Keep the float sums of feedback exact across backends.", rich);
+      const view = (x: Entry | undefined) => x;
+      const one = await p.same("getEntry", (s) => s.getEntry(e.id), view);
+      await p.same("listEntries", (s) => s.listEntries({}, {}));
+      await p.same("searchEntries", (s) => s.searchEntries(["float"], {}, 5).then((h) => h.map((x) => x.entry)));
+      await p.same("pageEntries", (s) => s.pageEntries({ filter: {}, sort: "updated", desc: true, limit: 5 }).then((r) => r.map((x) => [x.entry, x.key])));
+      await p.same("flagged", (s) => s.listEntries({ contradicted: true, maxUtility: 0.9 }, {}).then((es) => p.named(es)));
+      const now = new Date("2026-03-01T12:00:00.000Z");
+      await p.same("decayed feedback to now", (s) => s.getEntry(e.id).then((x) => decayedFeedback(x!, now, 30)));
+      assert.equal(one?.lifecycle.confidence, 0.1 + 0.2, "not rounded by either store");
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("two processes writing at once end with the same entries, counts and edits on both: no twin, no lost update", { ...opts, timeout: 300_000 }, async () => {
+    const p = Pair.open();
+    try {
+      const hub = await p.add("hub", "Every writer tags this lesson once per lesson it adds.");
+      const N = 24;
+      const summary = async (s: Store) => {
+        const all: Entry[] = [];
+        for await (const e of s.iterateEntries()) all.push(e);
+        const lessons = all.map((e) => e.lesson);
+        const tallies = (await s.entryTallies()).map((t) => [t.status, t.source, t.entries, t.shown, t.applied]);
+        return {
+          total: await s.totalEntries(),
+          distinct: new Set(lessons).size,
+          rows: all.length,
+          shown: all.reduce((n, e) => n + e.usage.shown, 0),
+          applied: all.reduce((n, e) => n + e.usage.applied, 0),
+          hubTags: all.find((e) => e.id === hub.id)!.tags.length,
+          hubEvents: (await s.listEvents(hub.id, 1000)).length,
+          integrity: await s.integrityCheck(),
+          tallies,
+        };
+      };
+      const race = async (backend: string[], env: NodeJS.ProcessEnv) => {
+        const runs = ["w1", "w2"].map((w) => runWorker("store-writer-worker.ts", [...backend, w, String(N), hub.id], env));
+        const done = await Promise.all(runs.map((r) => r.done));
+        for (const d of done) assert.equal(d.code, 0, d.stderr);
+        return done.map((d) => JSON.parse(d.stdout.trim().split(" ").slice(1).join(" ")) as { added: number; twins: number });
+      };
+      const env = { ...process.env };
+      const liteRuns = await race(["sqlite", p.lite.location], env);
+      const pgRuns = await race(["pg", pgTestUrl()!, p.pg.schema], env);
+      for (const runs of [liteRuns, pgRuns]) {
+        assert.equal(runs.reduce((n, r) => n + r.added, 0), N, "each lesson added once in all");
+        assert.equal(runs.reduce((n, r) => n + r.twins, 0), N, "and refused once as a twin");
+      }
+      const s = await p.same("after the race", summary);
+      assert.deepEqual([s.total, s.distinct, s.rows, s.shown, s.applied, s.hubTags, s.integrity], [N + 1, N + 1, N + 1, N, N, 2 * N, "ok"]);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("browsing by relevance ranks the same entries in the same order on both", opts, async () => {
+    const p = Pair.open();
+    try {
+      await p.add("once-long", "The webhook handler must verify the signature before parsing the body of every request it is sent by the provider.");
+      await p.add("twice", "Webhook retries need a webhook idempotency key.");
+      await p.add("once-short", "Log every webhook.");
+      await p.add("thrice", "Webhook, webhook, webhook: a storm of webhooks needs a queue.");
+      await p.add("with-signature", "Check the webhook signature in constant time.");
+      for (let i = 0; i < 12; i++) await p.add(`filler${i}`, `Format the changelog entry ${i} before the release.`);
+      for (const text of ["webhook", "webhook signature", "webh", "signature webhook request"]) {
+        await p.same(`relevance ${text}`, (s) => p.pageNames(s, { text, sort: "relevance" }));
+        await p.same(`relevance ${text}, second page`, (s) => p.pageNames(s, { text, sort: "relevance", offset: 2, limit: 2 }));
+        await p.same(`relevance keys ${text}`, (s) => s.pageEntries({ filter: {}, text, sort: "relevance", desc: false, limit: 50 }).then((rows) => rows.map((r) => Number(r.key).toPrecision(9))));
+      }
     } finally {
       await p.close();
     }

@@ -77,8 +77,21 @@ const CONTRADICTED_SQL = "strpos(e.data->'lifecycle'->>'flags', '\"contradicts:'
  * store's allTermsMatch has them: one tsquery, or undefined when no word is left.
  */
 function allTermsQuery(text: string): string | undefined {
-  const parts = queryTerms(text, 12).map((t) => termQuery(t, { prefix: isPrefixTerm(t) })?.query).filter((q): q is string => Boolean(q));
+  const parts = browseTermQueries(text);
   return parts.length ? parts.join(" & ") : undefined;
+}
+
+/** The tsquery of each word a person browses by (what allTermsQuery requires all of). */
+function browseTermQueries(text: string): string[] {
+  return queryTerms(text, 12).map((t) => termQuery(t, { prefix: isPrefixTerm(t) })?.query).filter((q): q is string => Boolean(q));
+}
+
+/**
+ * One term's part of FTS5's bm25 in SQL, with its operations in fts5_aux.c's order (idf × (f × (k1 + 1)))
+ * ÷ (f + k1 × (1 − b + b × length ÷ avgdl)), so equal scores there are equal here and ties fall to seq alike.
+ */
+function bm25TermSql(idf: string, tf: string, avgdl: string): string {
+  return `((${idf} * (${tf} * ${BM25_K1 + 1})) / (${tf} + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * e.search_len / ${avgdl}::float8)))`;
 }
 
 function nowIso(): string {
@@ -683,9 +696,19 @@ export class PostgresStore implements Store {
     const where = [filterSql(q.filter, p)];
     if (q.sort === "relevance") {
       if (!tsq) throw new CairnError("INVALID_INPUT", "Sorting by relevance needs search words.");
+      // FTS5's bm25 of the SQLite store's MATCH (each word a phrase, prefixes included): every word's idf from
+      // the rows it matches in the whole tier, its frequency in each row from the row's own positions.
+      const words = browseTermQueries(q.text!);
+      const db = await this.q();
+      const [stats, counts] = await Promise.all([this.readTierStats(), this.countTerms(words, Number.MAX_SAFE_INTEGER)]);
+      const docs = new Map(counts.map((c) => [c.term, c.doc]));
+      const avgdl = p.add(Math.max(1, stats.tokens / Math.max(1, stats.entries)));
+      const score = words
+        .map((w) => bm25TermSql(p.add(idfOf(stats.entries, docs.get(w) ?? 0)), `ts_rank_cd('{1,1,1,1}', e.search_vec, ${p.add(w)}::tsquery)::int`, avgdl))
+        .join(" + ");
       const query = p.add(tsq);
-      const rows = await (await this.q()).query<EntryRow & { k: number; seq: number }>(
-        `SELECT ${ENTRY_ROW_COLUMNS}, e.seq::float8 AS seq, -ts_rank(e.search_vec, ${query}::tsquery) AS k
+      const rows = await db.query<EntryRow & { k: number; seq: number }>(
+        `SELECT ${ENTRY_ROW_COLUMNS}, e.seq::float8 AS seq, -(${score}) AS k
            FROM ${this.S}.entries e WHERE e.search_vec @@ ${query}::tsquery AND ${where.join(" AND ")}
           ORDER BY k, e.seq LIMIT ${p.add(q.limit)} OFFSET ${p.add(q.offset ?? 0)}`,
         p.values,
