@@ -9,7 +9,7 @@ import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import type { EntryFilter, PageQuery, Store } from "../../src/store/store.js";
 import { makeSandbox, removeSandbox, runWorker, type Sandbox } from "../fixtures/workers/sandbox.js";
-import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
+import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
 /** Both stores of one test, fed the same entries (same ids, same times) in the same order. */
 class Pair {
@@ -26,8 +26,9 @@ class Pair {
     this.pg = new PostgresStore({ url, schema }, "hive");
   }
 
-  static open(): Pair {
-    return new Pair(makeSandbox(), pgTestUrl()!, uniqueSchema("parity"));
+  /** `url`: another database of the test server (one with another default collation). */
+  static open(url = pgTestUrl()!): Pair {
+    return new Pair(makeSandbox(), url, uniqueSchema("parity"));
   }
 
   /** Adds one entry to both stores; `name` is how answers refer to it. */
@@ -340,6 +341,54 @@ describe("Store parity: odd values, ties and times", () => {
       }
     } finally {
       await p.close();
+    }
+  });
+});
+
+describe("Store parity: a database whose default collation is not byte order", () => {
+  test("project ids and times with offsets sort as SQLite sorts them (byte order), whatever the database's collation", opts, async () => {
+    // Many servers create databases with a language's collation (en_US.UTF-8, ICU): there "proj-B" sorts after "proj-a",
+    // and "+02:00" after ".000Z"; SQLite compares text byte by byte.
+    const base = pgTestUrl()!;
+    const db = uniqueSchema("icu");
+    await adminQuery(base, `CREATE DATABASE ${db} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'`);
+    const url = new URL(base);
+    url.pathname = `/${db}`;
+    const p = Pair.open(url.toString());
+    try {
+      const times = ["2026-03-01T10:00:00.000Z", "2026-03-01T10:00:00+02:00", "2026-03-01T10:00:00-01:00", "2026-03-01T10:00:00Z", "2026-03-01T10:00:00.5Z"];
+      const projects = ["proj-B", "proj-a", "Proj-c", "proj_d", "proj-a"];
+      const added: Entry[] = [];
+      for (const [i, at] of times.entries()) {
+        const provenance = { ...EntrySchema.parse({ id: "x", handle: "", tier: "hive", lesson: "x", category: "tooling", kind: "learning", created_at: at, updated_at: at }).provenance, source_project_id: projects[i], source_project_name: `name ${projects[i]}` };
+        added.push(await p.add(`e${i}`, `Lesson ${["alpha", "bravo", "charlie", "delta", "echo"][i]} on the release train.`, { created_at: at, updated_at: at, provenance }));
+      }
+      for (const desc of [false, true]) {
+        await p.same(`by created ${desc}`, (s) => p.pageNames(s, { sort: "created", desc }));
+        await p.same(`pages of two by updated ${desc}`, async (s) => {
+          const seen: string[] = [];
+          let after: { key: string | number; seq: number } | undefined;
+          for (;;) {
+            const page = await s.pageEntries({ filter: {}, sort: "updated", desc, limit: 2, ...(after ? { after } : {}) });
+            if (page.length === 0) return seen;
+            seen.push(...p.named(page.map((r) => r.entry)));
+            after = { key: page.at(-1)!.key, seq: page.at(-1)!.seq };
+          }
+        });
+      }
+      await p.same("source projects, ties by id", (s) => s.sourceProjects(10));
+      await p.same("source project menu", (s) => s.sourceProjectIds(10));
+      for (const [i, e] of added.entries()) await p.same(`usage ${i}`, (s) => s.recordUsage([e.id], "shown", "t", { project_id: projects[(i + 2) % 5] }).then(() => true));
+      await p.same("project usage, ties by id", (s) => s.projectUsage(10).then((u) => [u.projects.map((x) => [x.project_id, x.entries, x.shown]), u.entries.map((x) => [x.project_id, p.named([{ id: x.entry_id } as Entry])[0]])]));
+      await p.same("reflection queue in time order", async (s) => {
+        for (const [i, at] of times.entries()) await s.enqueueOutcome(`o-${projects[i]}-${i}`, { i }, at);
+        const order: string[] = [];
+        for (let o = await s.claimNextOutcome("2027-01-01T00:00:00.000Z", "2027-01-01T00:01:00.000Z"); o; o = await s.claimNextOutcome("2027-01-01T00:00:00.000Z", "2027-01-01T00:01:00.000Z")) order.push(o.id);
+        return order;
+      });
+    } finally {
+      await p.close();
+      await adminQuery(base, `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
     }
   });
 });

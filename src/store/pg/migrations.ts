@@ -475,6 +475,25 @@ SELECT 1;
 `,
     run: rederiveSearchVectors,
   },
+  {
+    version: 12,
+    name: "text that is sorted or compared by range in byte order, as SQLite does",
+    sql: (S) => `
+-- Columns took the database's default collation: on a server whose databases use a language's (en_US.UTF-8,
+-- ICU) "proj-B" sorted after "proj-a" and "10:00:00+02:00" after "10:00:00.000Z", where the SQLite store
+-- (byte order) sorts them the other way: pages, cursors, menus and queues came out in another order.
+-- Only the collation changes (no table rewrite); the indexes on these columns are rebuilt.
+ALTER TABLE ${S}.entries ALTER COLUMN created_at TYPE text COLLATE "C", ALTER COLUMN updated_at TYPE text COLLATE "C",
+  ALTER COLUMN source_project_id TYPE text COLLATE "C", ALTER COLUMN id TYPE text COLLATE "C";
+ALTER TABLE ${S}.events ALTER COLUMN at TYPE text COLLATE "C";
+ALTER TABLE ${S}.event_days ALTER COLUMN day TYPE text COLLATE "C";
+ALTER TABLE ${S}.project_usage ALTER COLUMN project_id TYPE text COLLATE "C", ALTER COLUMN entry_id TYPE text COLLATE "C",
+  ALTER COLUMN last_at TYPE text COLLATE "C";
+ALTER TABLE ${S}.reflection_queue ALTER COLUMN id TYPE text COLLATE "C", ALTER COLUMN enqueued_at TYPE text COLLATE "C",
+  ALTER COLUMN lease_until TYPE text COLLATE "C";
+ALTER TABLE ${S}.hive_outbox ALTER COLUMN enqueued_at TYPE text COLLATE "C";
+`,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */
