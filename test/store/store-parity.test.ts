@@ -346,12 +346,17 @@ describe("Store parity: odd values, ties and times", () => {
 });
 
 describe("Store parity: a database whose default collation is not byte order", () => {
-  test("project ids and times with offsets sort as SQLite sorts them (byte order), whatever the database's collation", opts, async () => {
+  test("project ids and times with offsets sort as SQLite sorts them (byte order), whatever the database's collation", opts, async (t) => {
     // Many servers create databases with a language's collation (en_US.UTF-8, ICU): there "proj-B" sorts after "proj-a",
     // and "+02:00" after ".000Z"; SQLite compares text byte by byte.
     const base = pgTestUrl()!;
     const db = uniqueSchema("icu");
-    await adminQuery(base, `CREATE DATABASE ${db} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'`);
+    const made = await adminQuery(base, `CREATE DATABASE ${db} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'`).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    // A server built without ICU (or a role that may not create databases) cannot host the case: said, not failed.
+    if (made) return t.skip(`no ICU database on this server (${made})`);
     const url = new URL(base);
     url.pathname = `/${db}`;
     const p = Pair.open(url.toString());
