@@ -14,7 +14,7 @@ import { migrate } from "./migrations.js";
 import { StoreListeners } from "./listeners.js";
 import { ENTRY_INSERT_COLUMNS, insertStagedRows } from "./sqlite-bulk-insert.js";
 import { filterSql, hasIndexedFilter, listColumn } from "./sqlite-filter.js";
-import { assertStorable } from "./storable.js";
+import { assertStorable, storableText } from "./storable.js";
 import { SqliteVectors } from "./sqlite-vectors.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./tallies.js";
 
@@ -621,7 +621,7 @@ export class SqliteStore implements Store {
   async addRejected(r: Omit<RejectedLesson, "id">, cap: number): Promise<void> {
     this.driver.transaction(() => {
       this.driver.run("INSERT INTO rejected(lesson, reason, codes, source, at) VALUES (?, ?, ?, ?, ?)", [
-        r.lesson, r.reason, JSON.stringify(r.codes), r.source, r.at,
+        storableText(r.lesson), storableText(r.reason), JSON.stringify(r.codes.map(storableText)), storableText(r.source), r.at,
       ]);
       this.driver.run("DELETE FROM rejected WHERE seq <= (SELECT max(seq) FROM rejected) - ?", [cap]);
     });
@@ -639,7 +639,7 @@ export class SqliteStore implements Store {
   async isRejected(lesson: string): Promise<RejectedLesson | undefined> {
     const r = this.driver.get<RejectedLesson & { seq: number; codes: string }>(
       "SELECT seq, lesson, reason, codes, source, at FROM rejected WHERE lesson = ? ORDER BY seq DESC LIMIT 1",
-      [lesson],
+      [storableText(lesson)],
     );
     return r ? { id: r.seq, lesson: r.lesson, reason: r.reason, codes: JSON.parse(r.codes) as string[], source: r.source, at: r.at } : undefined;
   }

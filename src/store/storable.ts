@@ -4,6 +4,16 @@ import { CairnError } from "../errors.js";
 /** A NUL, or a UTF-16 surrogate without its other half (broken text: a cut emoji, bytes read as text). */
 const UNSTORABLE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+const UNSTORABLE_ALL_RE = new RegExp(UNSTORABLE_RE.source, "g");
+
+/**
+ * Text kept as a record of what was refused (a rejected lesson): each NUL and lone surrogate becomes U+FFFD,
+ * which is what PostgreSQL's driver and UTF-8 make of them, so every store keeps (and finds) the same text.
+ */
+export function storableText(text: string): string {
+  return UNSTORABLE_RE.test(text) ? text.replace(UNSTORABLE_ALL_RE, "\ufffd") : text;
+}
+
 /** The path of the first unstorable string in `value` (`lesson`, `tags[2]`, `data.note`), if any. */
 function unstorablePath(value: unknown, at: string, depth = 0): string | undefined {
   if (typeof value === "string") return UNSTORABLE_RE.test(value) ? at || "text" : undefined;

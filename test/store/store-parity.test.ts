@@ -148,6 +148,39 @@ describe("Store parity: odd values, ties and times", () => {
     }
   });
 
+  test("tags, globs and names with array and quoting characters are stored, read back and filtered alike", opts, async () => {
+    const p = Pair.open();
+    try {
+      const odd = ["a,b", "{x}", '"q"', "NULL", "", " lead", "trail ", "back\\slash", "Ünïcödé", "ünïcödé", "semi;colon", "new\nline", "tab\tbed", "emoji🚀"];
+      const apps = { scope: "global", projects: ["Team,One", "{p}"], agents: ["Ägent", "NULL"], tools: ['t"q'], file_globs: ["src/{a,b}/**/*.ts", "**/[!_]*.py", "docs/*\\*.md"], tech_stack: [], triggers: [] };
+      const e = await p.add("odd", "Odd tags and globs must survive both stores.", { tags: odd, applicability: apps, entities: odd });
+      await p.same("read back", (s) => s.getEntry(e.id).then((x) => [x?.tags, x?.entities, x?.applicability]));
+      const list = (f: EntryFilter) => (s: Store) => s.listEntries(f, {}).then((es) => p.named(es));
+      for (const tag of [...odd, "a", "b", "x", "null", "ÜNÏCÖDÉ"]) await p.same(`tag ${JSON.stringify(tag)}`, list({ anyTags: [tag] }));
+      for (const agent of ["ägent", "ÄGENT", "null", "agent"]) await p.same(`agent ${agent}`, list({ agent }));
+      for (const name of ["team one", "Team,One", "{p}", "team"]) await p.same(`project ${name}`, list({ project: { id: "none", name } }));
+      await p.same("tool with a quote", list({ tool: 't"q' }));
+      await p.same("advisory", list({ advisory: true }));
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("rejected lessons holding control characters or broken text are kept and looked up alike", opts, async () => {
+    const p = Pair.open();
+    try {
+      const lessons = ["Plain rejected text.", "Tab\tand bell\u0007 and DEL\u007f.", "Half \ud83d emoji.", "NUL \u0000 inside."];
+      const at = "2026-01-05T10:00:00.000Z";
+      for (const lesson of lessons) {
+        await p.same(`add ${JSON.stringify(lesson)}`, (s) => s.addRejected({ lesson, reason: "vague", codes: ["vague"], source: "add", at }, 50).then(() => "ok", (e: { code?: string }) => e.code));
+      }
+      await p.same("listed", (s) => s.listRejected().then((r) => r.map((x) => [x.lesson, x.reason, x.codes])));
+      for (const lesson of lessons) await p.same(`isRejected ${JSON.stringify(lesson)}`, (s) => s.isRejected(lesson).then((r) => r?.lesson));
+    } finally {
+      await p.close();
+    }
+  });
+
   test("ties (same time, same score) come back in the same order, and keyset pages over them lose and repeat nothing", opts, async () => {
     const p = Pair.open();
     try {

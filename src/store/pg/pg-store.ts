@@ -19,7 +19,7 @@ import { isUnavailableError, PgClient, type PgConnectOptions, type Querier, type
 import { quoteLexeme, termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
 import { RefreshedFigure } from "./refreshed-figure.js";
-import { assertStorable } from "../storable.js";
+import { assertStorable, storableText } from "../storable.js";
 import { detectVectorBackend, ensureHnswIndex, hnswIndexName, nearestExact, nearestPgvector, spaceSql, vectorRows, type VectorBackend } from "./vectors.js";
 
 export interface PgStoreOptions extends PgConnectOptions {
@@ -1043,7 +1043,7 @@ export class PostgresStore implements Store {
   async addRejected(r: Omit<RejectedLesson, "id">, cap: number): Promise<void> {
     await this.tx(async (q) => {
       await q.query(`INSERT INTO ${this.S}.rejected(lesson, reason, codes, source, at) VALUES ($1, $2, $3::json, $4, $5)`, [
-        r.lesson, r.reason, JSON.stringify(r.codes), r.source, r.at,
+        storableText(r.lesson), storableText(r.reason), JSON.stringify(r.codes.map(storableText)), storableText(r.source), r.at,
       ]);
       await q.query(`DELETE FROM ${this.S}.rejected WHERE seq <= (SELECT max(seq) FROM ${this.S}.rejected) - $1`, [cap]);
     });
@@ -1060,7 +1060,7 @@ export class PostgresStore implements Store {
   async isRejected(lesson: string): Promise<RejectedLesson | undefined> {
     const rows = await (await this.q()).query<RejectedRow>(
       `SELECT seq, lesson, reason, codes, source, at FROM ${this.S}.rejected WHERE lesson = $1 ORDER BY seq DESC LIMIT 1`,
-      [lesson],
+      [storableText(lesson)],
     );
     return rows[0] ? rejectedOf(rows[0]) : undefined;
   }
