@@ -181,6 +181,47 @@ describe("Store parity: odd values, ties and times", () => {
     }
   });
 
+  test("vectors: the same nearest entries at near-equal similarities, the same counts and gaps on both", opts, async () => {
+    const p = Pair.open();
+    try {
+      // A fixed generator: the same vectors every run.
+      let seed = 42;
+      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+      const space = { modelId: "parity-test", dimension: 24 };
+      // Unit length, as every embedder hands them over (endpoint-embedder.ts normalised, the static table's sums).
+      const vec = () => {
+        const v = Float32Array.from({ length: space.dimension }, rand);
+        const n = Math.hypot(...v);
+        return v.map((x) => x / n);
+      };
+      const entries: Entry[] = [];
+      for (let i = 0; i < 60; i++) entries.push(await p.add(`v${i}`, `Vector lesson ${i} about ${["caches", "queues", "proxies"][i % 3]}.`, { tags: [i % 2 ? "odd" : "even"] }));
+      const rows = entries.slice(0, 50).map((e) => ({ id: e.id, vector: vec() }));
+      for (const s of [p.lite, p.pg]) await s.putVectors(space, rows);
+      await p.same("counts", (s) => s.vectorCounts());
+      await p.same("entries without a vector", (s) => s.entriesWithoutVector(space, 20).then((r) => p.named(r.map((x) => x.entry))));
+      for (let q = 0; q < 5; q++) {
+        const query = vec();
+        for (const filter of [{}, { anyTags: ["odd"] }] as EntryFilter[]) {
+          // The SQLite store reports int8-quantised similarities, the PostgreSQL one exact cosines (both by design,
+          // see sqlite-vectors.ts and pg/vectors.ts): the same entries, each at a similarity within 0.01 of the
+          // other's, and an order that differs only between neighbours closer than that.
+          const [lite, pg] = await Promise.all([p.lite, p.pg].map((s) => s.searchVectors(space, query, filter, 8)));
+          const liteSim = new Map(lite!.map((h) => [h.entry.id, h.similarity]));
+          const label = `nearest ${q} ${JSON.stringify(filter)}`;
+          assert.ok(pg!.filter((h) => liteSim.has(h.entry.id)).length >= 7, `${label}: the same entries`);
+          pg!.forEach((h, i) => {
+            const other = liteSim.get(h.entry.id);
+            if (other !== undefined) assert.ok(Math.abs(other - h.similarity) < 0.01, `${label}: similarity of ${i}`);
+            for (const later of pg!.slice(i + 1)) assert.ok(later.similarity - h.similarity < 1e-9 && (liteSim.get(later.entry.id) ?? -1) - (other ?? 1) < 0.01, `${label}: order`);
+          });
+        }
+      }
+    } finally {
+      await p.close();
+    }
+  });
+
   test("ties (same time, same score) come back in the same order, and keyset pages over them lose and repeat nothing", opts, async () => {
     const p = Pair.open();
     try {
