@@ -8,7 +8,7 @@ export const BM25_B = 0.75;
 
 
 /** FTS5's porter step applies to tokens of 3 to 64 bytes; the stemmer package is the same Porter algorithm. */
-function stemToken(t: string): string {
+export function stemToken(t: string): string {
   return t.length >= 3 && t.length <= 64 && /^[a-z]+$/.test(t) ? porterStem(t) : t;
 }
 

@@ -1,5 +1,5 @@
 // Document frequencies of query terms from the FTS5 vocabulary, so common words do not rank every row.
-import { porterStem } from "../core/porter.js";
+import { ftsTokens, stemToken } from "./fts-tokens.js";
 import type { SqliteDriver } from "./driver.js";
 
 /** Document frequencies of index stems, for the stems not cached yet (an FTS5 vocab table, a PostgreSQL GIN count). */
@@ -12,9 +12,14 @@ export function sqliteFrequencies(db: SqliteDriver): FetchFrequencies {
   return (missing) => db.all<{ term: string; doc: number }>("SELECT term, doc FROM temp.cairn_vocab WHERE term IN (SELECT value FROM json_each(?))", [JSON.stringify(missing)]);
 }
 
-/** The index's stem of a query term (the porter stemmer, which FTS5's porter tokenizer and the PostgreSQL lexemes share). */
+/**
+ * The index's stem of a query term: the one token `porter unicode61` makes of it (folded as the index folds
+ * "Café" to "cafe", then stemmed), so its count is found in the vocabulary; a term of several tokens as it is.
+ */
 export function stemOf(term: string): string {
-  return /^[a-z]+$/.test(term) ? porterStem(term) : term;
+  if (/^[a-z]+$/.test(term)) return stemToken(term);
+  const tokens = ftsTokens(term);
+  return tokens.length === 1 ? tokens[0]! : term;
 }
 
 export interface TermChoice {

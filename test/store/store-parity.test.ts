@@ -42,6 +42,17 @@ class Pair {
     return a;
   }
 
+  /** Adds many entries to both stores in one call each (a tier large enough for common words to be pruned). */
+  async addMany(rows: Array<[name: string, lesson: string]>): Promise<void> {
+    const at = "2026-01-05T10:00:00.000Z";
+    const es = rows.map(([name, lesson]) => {
+      const e = EntrySchema.parse({ id: newEntryId(), handle: "", tier: "hive", lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at });
+      this.names.set(e.id, name);
+      return e;
+    });
+    for (const s of [this.lite, this.pg]) await s.insertEntries(es, { type: "created", actor: "test" });
+  }
+
   /** An entry list as the names of its entries, in order. */
   named(entries: readonly Entry[]): string[] {
     return entries.map((e) => this.names.get(e.id) ?? e.id);
@@ -102,6 +113,26 @@ describe("Store parity: SQLite and PostgreSQL answer alike", () => {
       for (const w of words) await p.same(`search ${JSON.stringify(w)}`, (s) => p.searchNames(s, [w]));
       for (const w of words) await p.same(`browse ${JSON.stringify(w)}`, (s) => p.pageNames(s, { text: w }));
       for (const w of words) await p.same(`count ${JSON.stringify(w)}`, (s) => s.countEntriesCapped({}, w, 100));
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("on a tier large enough to drop common words, an accented or capitalised common word is dropped alike", { ...opts, timeout: 300_000 }, async () => {
+    const p = Pair.open();
+    try {
+      const rows: Array<[string, string]> = [];
+      for (let i = 0; i < 620; i++) {
+        const lesson =
+          i % 3 === 0 ? `Order ${i}: the Café queue drains slowly under load.`
+          : i % 97 === 5 ? `Order ${i}: Zürichsee deploys need the café fallback.`
+          : `Order ${i}: rotate the staging credentials every sprint.`;
+        rows.push([`r${i}`, lesson]);
+      }
+      await p.addMany(rows);
+      for (const words of [["Café", "Zürichsee"], ["café", "zurichsee"], ["CAFÉ", "ZÜRICHSEE", "fallback"], ["ΟΔΟΣ", "Zürichsee"]]) {
+        await p.same(`search ${words.join(" ")}`, (s) => p.searchNames(s, words));
+      }
     } finally {
       await p.close();
     }
