@@ -253,6 +253,19 @@ describe("Store parity: odd values, ties and times", () => {
     }
   });
 
+  test("outcome counts read odd payloads alike (a success that is a number, a string, missing or not an object)", opts, async () => {
+    const p = Pair.open();
+    try {
+      const payloads: unknown[] = [{ success: true }, { success: false }, { success: 1 }, { success: 0 }, { success: 1.0 }, { success: "true" }, { success: "maybe" }, { success: null }, {}, "just text", [1, 2], 42];
+      for (const [i, payload] of payloads.entries()) await p.same(`enqueue ${i}`, (s) => s.enqueueOutcome(`o-${i}`, payload, "2026-01-05T10:00:00.000Z"));
+      await p.same("all", (s) => s.countOutcomes());
+      await p.same("successful", (s) => s.countOutcomes({ success: true }).then((n) => n, (e: Error) => e.message));
+      await p.same("failed", (s) => s.countOutcomes({ success: false }).then((n) => n, (e: Error) => e.message));
+    } finally {
+      await p.close();
+    }
+  });
+
   test("ties (same time, same score) come back in the same order, and keyset pages over them lose and repeat nothing", opts, async () => {
     const p = Pair.open();
     try {

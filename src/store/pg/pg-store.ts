@@ -1105,8 +1105,14 @@ export class PostgresStore implements Store {
       filter.success === undefined
         ? await (await this.q()).query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.S}.reflection_queue`)
         : await (await this.q()).query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM ${this.S}.reflection_queue WHERE (payload->>'success')::boolean IS NOT DISTINCT FROM $1`,
-            [filter.success],
+            // As SQLite's json_extract(payload, '$.success') = 1 (or 0): a JSON boolean, or a number equal to 1 (or 0);
+            // any other value (a string, null, no object) counts as neither, and never fails the count.
+            `SELECT count(*)::int AS n FROM ${this.S}.reflection_queue
+              WHERE CASE json_typeof(payload->'success')
+                      WHEN 'boolean' THEN (payload->>'success')::boolean = $1
+                      WHEN 'number' THEN (payload->>'success')::float8 = $2
+                      ELSE false END`,
+            [filter.success, filter.success ? 1 : 0],
           );
     return rows[0]?.n ?? 0;
   }
