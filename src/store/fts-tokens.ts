@@ -1,5 +1,6 @@
 // SQLite's `porter unicode61` tokenizer and FTS5's bm25 term score, in JS: what an in-memory ranking needs to rank as the index does.
 import { porterStem } from "../core/porter.js";
+import { queryTerms } from "../core/text.js";
 import { unicode61Tokens } from "./unicode61.js";
 
 /** FTS5's bm25 constants (fts5_aux.c). */
@@ -15,6 +16,14 @@ export function stemToken(t: string): string {
 /** `porter unicode61`: case folded, Latin diacritics removed, split on non-token characters (unicode61.ts), stemmed. */
 export function ftsTokens(text: string): string[] {
   return unicode61Tokens(text).map(stemToken);
+}
+
+/**
+ * The words a person browses by (all must occur), less those the index holds nothing of (a letter of a script
+ * newer than SQLite's Unicode tables): such a word would match no row in one store and be ignored by another.
+ */
+export function browseTerms(text: string): string[] {
+  return queryTerms(text, 12).filter((t) => unicode61Tokens(t).length > 0);
 }
 
 /** A text's index tokens counted: how often each occurs, and how many there are (its length to bm25). */

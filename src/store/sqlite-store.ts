@@ -2,7 +2,8 @@
 import { healDates } from "../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../core/ids.js";
-import { queryTerms, toFtsMatchQuery } from "../core/text.js";
+import { toFtsMatchQuery } from "../core/text.js";
+import { browseTerms } from "./fts-tokens.js";
 import { derivedColumns, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, type DerivedColumns, type EntryRowColumns } from "./entry-columns.js";
 import { SearchSegmentMerger } from "./fts-merge.js";
 import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache } from "./term-stats.js";
@@ -47,7 +48,7 @@ const DENSE_ROWS = 500;
 
 /** Every word must occur (a person narrowing a search expects AND); longer words match as prefixes. */
 function allTermsMatch(text: string): string {
-  return queryTerms(text, 12)
+  return browseTerms(text)
     .map((t) => toFtsMatchQuery([t]))
     .filter(Boolean)
     .join(" AND ");

@@ -145,7 +145,8 @@ describe("Store parity: SQLite and PostgreSQL answer alike", () => {
       await p.add("deploying", "Deploying on Fridays needs a second reviewer.");
       await p.add("configuration", "Keep the configuration beside the code it configures.");
       await p.add("japanese", "データベースの接続が切れたら再試行する。");
-      for (const text of ["deplo", "deploy", "deployments", "config", "configura", "conf", "データベース", "DEPLO deploying", "tag commit"]) {
+      // U+19B3 is a letter to JavaScript and a separator to SQLite's tables: a word of it holds nothing to match.
+      for (const text of ["deplo", "deploy", "deployments", "config", "configura", "conf", "データベース", "DEPLO deploying", "tag commit", "ᦳᦳ deployment", "ᦳᦳ"]) {
         await p.same(`browse ${JSON.stringify(text)}`, (s) => p.pageNames(s, { text }));
         await p.same(`browse by relevance ${JSON.stringify(text)}`, (s) => p.pageNames(s, { text, sort: "relevance" }), (n) => [...n].sort());
         await p.same(`count ${JSON.stringify(text)}`, (s) => s.countEntriesCapped({}, text, 100));

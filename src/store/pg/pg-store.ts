@@ -2,7 +2,8 @@
 import { healDates } from "../../core/dates.js";
 import { EntrySchema, type Entry, type EntryEvent, type EventType, type RejectedLesson, type Status, type Tier } from "../../core/entry.js";
 import { fingerprintLesson, handleFor, parseHandle } from "../../core/ids.js";
-import { isPrefixTerm, queryTerms } from "../../core/text.js";
+import { isPrefixTerm } from "../../core/text.js";
+import { browseTerms } from "../fts-tokens.js";
 import { CairnError, NotFoundError } from "../../errors.js";
 import { utilityOf } from "../../lifecycle/utility.js";
 import { applicabilityKey, ENTRY_ROW_COLUMNS, entryFromRow, isAdvisoryEntry, mergeCopies, searchTextOf, type EntryRowColumns } from "../entry-columns.js";
@@ -83,7 +84,7 @@ function allTermsQuery(text: string): string | undefined {
 
 /** The tsquery of each word a person browses by (what allTermsQuery requires all of). */
 function browseTermQueries(text: string): string[] {
-  return queryTerms(text, 12).map((t) => termQuery(t, { prefix: isPrefixTerm(t) })?.query).filter((q): q is string => Boolean(q));
+  return browseTerms(text).map((t) => termQuery(t, { prefix: isPrefixTerm(t) })?.query).filter((q): q is string => Boolean(q));
 }
 
 /**
