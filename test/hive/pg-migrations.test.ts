@@ -118,7 +118,7 @@ test("a usage bump is a HOT update: no index of the entries table (GIN included)
   }
 });
 
-test("a hive indexed by the old lexeme rules is re-derived by migration 11 (once: a second run rewrites no row), and then finds what SQLite finds", pgTestOptions(), async () => {
+test("a hive indexed by the old lexeme rules is re-derived by migration 12 (once: a second run rewrites no row), and then finds what SQLite finds", pgTestOptions(), async () => {
   const url = pgTestUrl()!;
   const schema = uniqueSchema("relex");
   const S = `"${schema}"`;
@@ -141,7 +141,7 @@ test("a hive indexed by the old lexeme rules is re-derived by migration 11 (once
     const old = (lesson.match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).map((w) => stemOf(w.toLowerCase().normalize("NFD").replace(/\p{M}+/gu, ""))).filter(Boolean);
     const literal = [...new Set(old)].map((l) => `'${l}':${old.indexOf(l) + 1}`).join(" ");
     await adminQuery(url, `UPDATE ${S}.entries SET search_vec = $1::tsvector, search_len = $2`, [literal, old.length]);
-    await adminQuery(url, `DELETE FROM ${S}.schema_migrations WHERE version >= 11`);
+    await adminQuery(url, `DELETE FROM ${S}.schema_migrations WHERE version >= 12`);
 
     const second = open();
     assert.equal(await second.schemaVersion(), PG_LATEST_SCHEMA_VERSION);
@@ -156,7 +156,7 @@ test("a hive indexed by the old lexeme rules is re-derived by migration 11 (once
     assert.equal(tokens!.counted, tokens!.rows, "the token counter follows the new lengths");
 
     const [before] = await adminQuery<{ x: string }>(url, `SELECT xmin::text AS x FROM ${S}.entries`);
-    await adminQuery(url, `DELETE FROM ${S}.schema_migrations WHERE version >= 11`);
+    await adminQuery(url, `DELETE FROM ${S}.schema_migrations WHERE version >= 12`);
     const third = open();
     assert.equal(await third.schemaVersion(), PG_LATEST_SCHEMA_VERSION, "run twice, it migrates again without an error");
     const [afterRun] = await adminQuery<{ x: string }>(url, `SELECT xmin::text AS x FROM ${S}.entries`);

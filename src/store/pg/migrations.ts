@@ -476,7 +476,7 @@ SELECT 1;
     run: rederiveSearchVectors,
   },
   {
-    version: 12,
+    version: 13,
     name: "text that is sorted or compared by range in byte order, as SQLite does",
     sql: (S) => `
 -- Columns took the database's default collation: on a server whose databases use a language's (en_US.UTF-8,
