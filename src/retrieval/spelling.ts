@@ -5,6 +5,8 @@ import { stemOf } from "../store/term-stats.js";
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 /** Shorter words are left alone: one edit from a short word lie other words ("bread", "break"; "pods", "rods"). */
 const MIN_LENGTH = 7;
+/** Nor longer ones: no word is this long, and a run of one letter pasted 100,000 times would ask about ~54 × 100,000 spellings of that length. */
+const MAX_LENGTH = 40;
 /** At most this many words of one query are corrected: each asks the index about ~54 × its length spellings. */
 const MAX_WORDS = 3;
 
@@ -38,7 +40,7 @@ export function oneEditAway(word: string): string[] {
 export async function spellingCorrections(stores: readonly Store[], terms: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const local = stores.filter((st) => !st.networked && st.termFrequencies);
-  const words = terms.filter((t) => t.length >= MIN_LENGTH && /^[a-z]+$/.test(t));
+  const words = terms.filter((t) => t.length >= MIN_LENGTH && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
   if (local.length === 0 || words.length === 0) return out;
   const counts = async (spellings: readonly string[]) => {
     const known = await Promise.all(local.map((st) => st.termFrequencies!(spellings)));
