@@ -23,16 +23,20 @@ export interface TableSalvage {
   recovered: number;
   /** Rows read but refused by the fresh file (garbled JSON, broken constraints). */
   refused: number;
-  /** Reads that hit damaged pages (each may have hidden one or more rows). */
+  /** Rows an intact index still lists whose own page could not be read: lost for certain (more may be, see `damaged`). */
   unreadable: number;
+  /** A read of this table hit a damaged or missing page: rows on it are lost, how many only the index count above can tell. */
+  damaged: boolean;
 }
 
 export interface RepairReport {
   file: string;
   /** Where the damaged file (and its -wal/-shm) now lives. */
   kept_as: string;
-  /** Why nothing could be read, when the damaged file would not open at all. */
+  /** Why nothing could be read, when the damaged file would not open at all or its table list is lost. */
   unreadable?: string;
+  /** The file is shorter than its own header says (a copy cut off, a full disk): every page past the end is lost. */
+  truncated?: { bytes: number; expected_bytes: number };
   tables: TableSalvage[];
   /** Entries the damaged file said it held (its own counter), when that was readable. */
   entries_expected?: number;
@@ -43,13 +47,55 @@ export interface RepairReport {
  * Tables whose rows triggers derive from entries and events (tags, tallies, daily counts, usage per
  * project), and the full-text index: the fresh file rebuilds them as the rows go in, so they are not copied.
  */
-const DERIVED = new Set(["meta", "entry_tags", "event_days", "project_usage", "entry_tallies"]);
+const DERIVED = new Set(["meta", "entry_tags", "event_days", "project_usage", "entry_tallies", "entry_vector_counts"]);
 const PAGE = 200;
 /** Attempts to step over one damaged run of pages before giving up on the rest of a table. */
 const MAX_SKIPS = 64;
 
 function stamp(d: Date): string {
   return d.toISOString().replace(/[:.]/g, "-");
+}
+
+/**
+ * A read failed because of the file's bytes (a damaged or missing page), not because of the query: a
+ * partial index SQLite will not walk whole, or a table this file never had, loses no row.
+ */
+function isDamage(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^SQLITE_(CORRUPT|IOERR|NOTADB)/.test(code);
+}
+
+/**
+ * How much shorter the file is than its header says. The header's page count is trusted only when
+ * SQLite marked it current (offset 92 equal to the change counter at 24), as the file format specifies.
+ */
+function truncation(file: string): { bytes: number; expected_bytes: number } | undefined {
+  const header = Buffer.alloc(100);
+  const fd = fs.openSync(file, "r");
+  let read: number;
+  let bytes: number;
+  try {
+    read = fs.readSync(fd, header, 0, 100, 0);
+    bytes = fs.fstatSync(fd).size;
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (read < 100 || header.toString("latin1", 0, 16) !== "SQLite format 3\0") return undefined;
+  const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
+  const pages = header.readUInt32BE(28);
+  if (pages === 0 || header.readUInt32BE(92) !== header.readUInt32BE(24)) return undefined;
+  const expected = pageSize * pages;
+  return bytes < expected ? { bytes, expected_bytes: expected } : undefined;
+}
+
+/** Whether the damaged file's own table list (sqlite_schema) can still be read whole. */
+function schemaReadable(src: RawDatabase): boolean {
+  try {
+    src.prepare("SELECT count(*) AS n FROM sqlite_schema").get([]);
+    return true;
+  } catch (e) {
+    return !isDamage(e);
+  }
 }
 
 function isBusy(e: unknown): boolean {
@@ -108,20 +154,24 @@ function columnsOf(db: Pick<RawDatabase, "prepare"> | SqliteDriver, table: strin
 /**
  * Reads every row SQLite can still reach, in rowid order. A damaged page fails the read that crosses
  * it: the walk then steps forward in growing jumps until a read succeeds again, and rows whose rowid an
- * intact index still lists are fetched one by one, so only rows on damaged pages are lost.
+ * intact index still lists are fetched one by one, so only rows on damaged pages are lost. Rows are
+ * counted unreadable only when an index names them and their fetch fails: a failed scan says damage
+ * (`damaged`), not how many rows it hid.
  */
-function readRows(src: RawDatabase, table: string, cols: string[]): { rows: Row[]; unreadable: number } {
+function readRows(src: RawDatabase, table: string, cols: string[]): { rows: Row[]; unreadable: number; damaged: boolean } {
   const list = cols.map((c) => `"${c}"`).join(", ");
   const byRowid = new Map<number, Row>();
-  let unreadable = 0;
+  const lost = new Set<number>();
+  let damaged = false;
   let last = Number.MIN_SAFE_INTEGER;
   let skips = 0;
   for (;;) {
     let page: Row[];
     try {
       page = src.prepare(`SELECT rowid AS __rowid, ${list} FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`).all([last]);
-    } catch {
-      unreadable++;
+    } catch (e) {
+      if (!isDamage(e)) break;
+      damaged = true;
       if (++skips > MAX_SKIPS) break;
       // Step over the damage: 1, 2, 4, … rowids ahead of the last row read.
       last = last === Number.MIN_SAFE_INTEGER ? 0 : last + 2 ** (skips - 1);
@@ -135,28 +185,30 @@ function readRows(src: RawDatabase, table: string, cols: string[]): { rows: Row[
   let indexes: string[] = [];
   try {
     indexes = src.prepare(`SELECT name FROM pragma_index_list('${table}')`).all([]).map((r) => String(r.name));
-  } catch {
-    unreadable++;
+  } catch (e) {
+    if (isDamage(e)) damaged = true;
   }
   for (const index of indexes) {
     let rowids: number[] = [];
     try {
       rowids = src.prepare(`SELECT rowid AS r FROM "${table}" INDEXED BY "${index}"`).all([]).map((r) => Number(r.r));
-    } catch {
-      unreadable++;
+    } catch (e) {
+      if (isDamage(e)) damaged = true;
       continue;
     }
     for (const id of rowids) {
-      if (byRowid.has(id)) continue;
+      if (byRowid.has(id) || lost.has(id)) continue;
       try {
         const r = src.prepare(`SELECT rowid AS __rowid, ${list} FROM "${table}" WHERE rowid = ?`).get([id]);
         if (r) byRowid.set(id, r);
-      } catch {
-        unreadable++;
+      } catch (e) {
+        if (!isDamage(e)) continue;
+        lost.add(id);
+        damaged = true;
       }
     }
   }
-  return { rows: [...byRowid.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r), unreadable };
+  return { rows: [...byRowid.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r), unreadable: lost.size, damaged };
 }
 
 function validRow(table: string, row: Row): boolean {
@@ -185,6 +237,8 @@ function metaValue(src: RawDatabase, key: string): number | undefined {
 export function repairDatabase(file: string, now = new Date()): RepairReport {
   assertNotInUse(file);
   const keptAs = keepAside(file, now);
+  const cut = truncation(keptAs);
+  const truncated = cut ? { truncated: cut } : {};
   const fresh = new SqliteDriver(file);
   try {
     migrate(fresh);
@@ -195,7 +249,7 @@ export function repairDatabase(file: string, now = new Date()): RepairReport {
       // another table's definition (or a trigger's) sits on a lost page. Nothing is written to this file.
       src.exec("PRAGMA writable_schema = ON");
     } catch (e) {
-      return { file, kept_as: keptAs, unreadable: (e as Error).message, tables: [], integrity: integrity(fresh) };
+      return { file, kept_as: keptAs, unreadable: (e as Error).message, ...truncated, tables: [], integrity: integrity(fresh) };
     }
     const tables: TableSalvage[] = [];
     try {
@@ -210,7 +264,7 @@ export function repairDatabase(file: string, now = new Date()): RepairReport {
         }
         // A table the damaged file never had (an older schema) has nothing to copy.
         if (cols.length === 0) continue;
-        const { rows, unreadable } = readRows(src, table, cols);
+        const { rows, unreadable, damaged } = readRows(src, table, cols);
         const insert = `INSERT INTO "${table}"(${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
         let recovered = 0;
         let refused = 0;
@@ -226,7 +280,7 @@ export function repairDatabase(file: string, now = new Date()): RepairReport {
             refused++;
           }
         }
-        tables.push({ table, recovered, refused, unreadable });
+        tables.push({ table, recovered, refused, unreadable, damaged });
       }
       // Rows of an older schema missed the JavaScript steps of the migrations after it (a reindex of
       // text the engine derives): run over the copied rows as opening that file would have.
@@ -243,11 +297,14 @@ export function repairDatabase(file: string, now = new Date()): RepairReport {
       const lastSeq = metaValue(src, "last_seq");
       if (lastSeq !== undefined) fresh.run("UPDATE meta SET value = max(value, ?) WHERE key = 'last_seq'", [lastSeq]);
       const expected = metaValue(src, "entry_count");
-      const nothing = tables.every((t) => t.recovered === 0) && tables.some((t) => t.unreadable > 0);
+      // Without its table list the file shows no table at all, which would read as an empty file.
+      const nothing = tables.every((t) => t.recovered === 0);
+      const why = !schemaReadable(src) && nothing ? "its table list is on a damaged or missing page" : nothing && tables.some((t) => t.damaged) ? "no table of it could be read" : undefined;
       return {
         file,
         kept_as: keptAs,
-        ...(nothing ? { unreadable: "no table of it could be read" } : {}),
+        ...(why ? { unreadable: why } : {}),
+        ...truncated,
         tables,
         ...(expected !== undefined ? { entries_expected: expected } : {}),
         integrity: integrity(fresh),

@@ -219,6 +219,9 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
         const entries = r.tables.find((t) => t.table === "entries")?.recovered ?? 0;
         inv.out.line(`${c.green("repaired")}  ${clean(r.file)}: ${entries} lessons${r.entries_expected !== undefined ? ` of ${r.entries_expected}` : ""} and ${recovered - entries} other rows copied into a fresh file; damaged file kept as ${clean(r.kept_as)}`);
         if (r.unreadable) inv.out.line(`          nothing could be read from it (${clean(r.unreadable)})`);
+        if (r.truncated) inv.out.line(`          the file was cut short: ${r.truncated.bytes} of ${r.truncated.expected_bytes} bytes remain, and the pages past its end are lost`);
+        const hurt = r.tables.filter((t) => t.damaged).map((t) => (t.unreadable ? `${t.table} (${t.unreadable} known)` : t.table));
+        if (hurt.length && !r.unreadable) inv.out.line(`          rows were lost on damaged or missing pages: ${hurt.join(", ")}`);
       }
       if (!cairn.hiveLocation) inv.out.line("hive      (disabled)");
       inv.out.line(`schema    v${LATEST_SCHEMA_VERSION}`);
