@@ -20,6 +20,8 @@ function isValidationError(e: unknown): e is Error & { issues: ValidationIssue[]
 function plainIssue(i: ValidationIssue): string {
   const field = i.path.map(String).join(".") || "the input";
   const unit = i.origin === "string" ? " characters" : i.origin === "array" || i.origin === "set" ? " items" : "";
+  // A schema that words its own refusal (what to do instead) is heard as written; zod's defaults are reworded below.
+  if ((i.code === "too_big" || i.code === "too_small") && !/^Too (big|small)\b/.test(i.message)) return `${field}: ${i.message}`;
   switch (i.code) {
     case "too_big":
       return `${field} is too ${i.origin === "string" ? "long" : i.origin === "array" ? "long a list" : "large"} (at most ${String(i.maximum)}${unit})`;

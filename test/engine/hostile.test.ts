@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Cairn, NewEntryInput, WriteResult } from "../../src/index.js";
 import { hostileLessons, SECRET_VALUES } from "../fixtures/hostile-lessons.js";
 import { withCairn } from "../helpers/engine.js";
+import { QUERY_MAX_CHARS } from "../../src/core/query-limit.js";
 
 async function totalEntries(c: Cairn): Promise<number> {
   return (await c.stats()).tiers.reduce((n, t) => n + t.total, 0);
@@ -179,16 +180,19 @@ test("imports of unreadable or unknown files fail with a readable error, never a
   });
 });
 
-test("hostile recall queries (FTS syntax, quotes, huge input) return results or nothing, never throw", async () => {
+test("hostile recall queries (FTS syntax, quotes, huge input) return results or nothing, never throw; one past the query limit is a typed refusal", async () => {
   await withCairn(async (c) => {
     await c.add({ lesson: VALID });
-    const queries = ['"', 'NEAR(kafka producer)', "kafka AND OR NOT", "lesson:kafka", "*", "kafka*^", "'); DROP TABLE entries;--", "\u0000kafka", "k".repeat(100_000), "🙂 ∑ ∫", ""];
+    const queries = ['"', 'NEAR(kafka producer)', "kafka AND OR NOT", "lesson:kafka", "*", "kafka*^", "'); DROP TABLE entries;--", "\u0000kafka", "k".repeat(QUERY_MAX_CHARS), "🙂 ∑ ∫", ""];
     for (const q of queries) {
       const hits = await c.recall(q);
       assert.ok(Array.isArray(hits), q.slice(0, 20));
       const block = await c.inject({ task: q, lastMessage: q, files: [q.slice(0, 200)] });
       assert.equal(typeof block.text, "string");
     }
+    // The one documented limit (core/query-limit.ts), the same the MCP schema states: refused with advice, not a crash.
+    await assert.rejects(c.recall("k".repeat(100_000)), (e: Error & { code?: string }) => e.code === "INVALID_INPUT" && /at most/.test(e.message));
+    assert.equal(typeof (await c.inject({ task: "k".repeat(100_000), lastMessage: "k".repeat(100_000) })).text, "string");
     assert.equal(await totalEntries(c), 1);
   });
 });

@@ -1,6 +1,7 @@
 // knowledge_recall: the lessons most relevant to a query, best first, from this project and the hive.
 import { z } from "zod";
 import { counted } from "../../core/counted.js";
+import { QUERY_MAX_CHARS, queryTooLongMessage } from "../../core/query-limit.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
@@ -14,10 +15,11 @@ export const knowledgeRecall = defineTool({
     query: z
       .string()
       .min(1)
-      .max(2000)
+      // The engine's own limit, so the schema a client reads says what the CLI accepts too.
+      .max(QUERY_MAX_CHARS, { error: (issue) => queryTooLongMessage(typeof issue.input === "string" ? issue.input.length : QUERY_MAX_CHARS + 1) })
       // A pattern, not a refinement: clients see it in the tool's JSON schema.
       .regex(/\S/, "The query is blank: describe the task, files or error you are working on.")
-      .describe('What you are working on, in words and identifiers, e.g. "refresh token rotation in src/auth/session.ts".'),
+      .describe(`What you are working on, in words and identifiers, e.g. "refresh token rotation in src/auth/session.ts"; at most ${QUERY_MAX_CHARS.toLocaleString("en-US")} characters.`),
     top_n: z.number().int().min(1).max(20).default(5).describe("How many lessons to return, 1 to 20 (default 5)."),
     tier: z.enum(TIER_FILTER).default("all").describe("all (default), swarm = this project only, hive = cross-project lessons only."),
     files: z

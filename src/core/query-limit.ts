@@ -1,0 +1,19 @@
+// The one limit on a recall query's length, shared by the engine (CLI, plugin) and the MCP tool schema.
+import { CairnError } from "../errors.js";
+
+/**
+ * A query describes the work at hand: a task, the files, an error with its stack. Ten thousand
+ * characters holds that several times over; past it the text is a whole log or file, whose words
+ * only dilute the match (the ranking reads the first distinct terms). Counted in UTF-16 units, as
+ * JSON Schema's maxLength and zod count.
+ */
+export const QUERY_MAX_CHARS = 10_000;
+
+/** The refusal's advice, the same on every face. */
+export function queryTooLongMessage(length: number): string {
+  return `The query is ${length} characters; at most ${QUERY_MAX_CHARS} are taken. Describe the task, the files and the error line instead of pasting a whole log or file.`;
+}
+
+export function assertQueryLength(query: string): void {
+  if (query.length > QUERY_MAX_CHARS) throw new CairnError("INVALID_INPUT", queryTooLongMessage(query.length), { length: query.length, max: QUERY_MAX_CHARS });
+}

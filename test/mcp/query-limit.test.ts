@@ -1,0 +1,69 @@
+// One query limit for every face: the MCP tool schema states the engine's limit, and a query past it is refused the same way as on the CLI.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { QUERY_MAX_CHARS } from "../../src/core/query-limit.js";
+import { sandbox } from "../helpers/cli.js";
+
+const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-limit-")));
+const sb = sandbox();
+const clients: Client[] = [];
+after(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  fs.rmSync(base, { recursive: true, force: true });
+  sb.cleanup();
+});
+
+async function connect(cwd: string): Promise<Client> {
+  const home = path.join(base, "home");
+  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(home, "hive.db") };
+  const client = new Client({ name: "limit-test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd, env, stderr: "pipe" }));
+  clients.push(client);
+  return client;
+}
+
+async function recall(client: Client, query: string): Promise<{ isError: boolean; text: string }> {
+  const r = (await client.callTool({ name: "knowledge_recall", arguments: { query } })) as CallToolResult;
+  return { isError: r.isError === true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+}
+
+/** A query of exactly `n` characters, made of words the ranking reads. */
+const queryOf = (n: number) => "redis connect timeout in the worker startup ".repeat(Math.ceil(n / 44)).slice(0, n);
+
+test("knowledge_recall's schema states the one query limit, takes a query up to it, and refuses one past it saying what to send instead", async () => {
+  const dir = path.join(base, "p");
+  fs.mkdirSync(dir);
+  const client = await connect(dir);
+  const { tools } = await client.listTools();
+  const query = (tools.find((t) => t.name === "knowledge_recall")!.inputSchema as { properties: Record<string, { maxLength?: number; description?: string }> }).properties.query!;
+  assert.equal(query.maxLength, QUERY_MAX_CHARS);
+  assert.match(query.description ?? "", new RegExp(QUERY_MAX_CHARS.toLocaleString("en-US")), "the description says the limit in words too");
+
+  // A pasted error with its stack trace: the CLI took it, MCP refused anything past 2,000 characters.
+  const long = await recall(client, queryOf(5_000));
+  assert.equal(long.isError, false, long.text);
+
+  const over = await recall(client, queryOf(QUERY_MAX_CHARS + 1));
+  assert.equal(over.isError, true, over.text.slice(0, 300));
+  assert.match(over.text, new RegExp(`at most ${QUERY_MAX_CHARS}`));
+  assert.match(over.text, /the task, the files and the error/);
+});
+
+test("the CLI applies the same limit: a query past it is INVALID_INPUT with the same advice, one up to it answers", async () => {
+  const p = sb.project("cli-limit");
+  const ok = await sb.json(p, "recall", queryOf(QUERY_MAX_CHARS));
+  assert.equal(ok.code, 0, ok.stderr);
+  const over = await sb.json(p, "recall", queryOf(QUERY_MAX_CHARS + 1));
+  assert.equal(over.code, 2, over.stdout);
+  assert.equal(over.body.error.code, "INVALID_INPUT");
+  assert.match(over.body.error.message, new RegExp(`at most ${QUERY_MAX_CHARS}`));
+  assert.match(over.body.error.message, /the task, the files and the error/);
+});
