@@ -15,7 +15,8 @@ import { EditPage, editValuesOf, LessonPage, type EditValues } from "./pages/les
 import { LessonsPage, type LessonsParams } from "./pages/lessons.js";
 import { keptFields, NotSavedPage } from "./pages/not-saved.js";
 import { ReviewPage } from "./pages/review.js";
-import { cleanName, originGuard, secretMatches, securityHeaders, Sessions, type Session } from "./security.js";
+import { checkName } from "../../governance/actor-name.js";
+import { originGuard, secretMatches, securityHeaders, Sessions, type Session } from "./security.js";
 
 export interface UiAppOptions {
   cairn: Cairn;
@@ -154,12 +155,12 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   app.post("/login", async (c) => {
     const body = await c.req.parseBody();
     const next = safeBack(body.next, "/review");
-    const name = cleanName(str(body.name));
+    const checked = checkName(str(body.name));
     const page = (error: string, status: 400 | 401) =>
       render(c, <LoginPage frame={frame(c, "Sign in")} name={str(body.name).slice(0, 60) || opts.defaultName} next={next} error={error} />, status);
     if (!secretMatches(str(body.token), opts.token)) return page("That token is not valid for this server.", 401);
-    if (!name) return page("Names hold letters, digits, _ . - (at most 60).", 400);
-    return signIn(c, name, next);
+    if ("problem" in checked) return page(checked.problem, 400);
+    return signIn(c, checked.name, next);
   });
 
   // Everything below needs a session; a write also needs the session's CSRF token.

@@ -2,6 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
+import { checkName } from "../../governance/actor-name.js";
 import { isLoopbackHost, loopbackHeadersAllowed } from "../mcp/http-guard.js";
 
 export interface Session {
@@ -15,7 +16,6 @@ export interface Session {
 /** A session idle this long must log in again with the token. */
 const IDLE_MS = 12 * 60 * 60 * 1000;
 const MAX_SESSIONS = 1_000;
-const NAME_RE = /^[\w.-]{1,60}$/;
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 
@@ -24,15 +24,16 @@ export function secretMatches(given: string | undefined, expected: string): bool
   return timingSafeEqual(digest(given ?? ""), digest(expected)) && typeof given === "string" && given.length > 0;
 }
 
+/** A person's name as it goes into `human:<name>` (governance/actor-name.ts says what may be one); undefined when it cannot be one. */
+export function cleanName(raw: string | undefined): string | undefined {
+  const r = checkName(raw ?? "");
+  return "name" in r ? r.name : undefined;
+}
+
 export function randomToken(bytes = 24): string {
   return randomBytes(bytes).toString("base64url");
 }
 
-/** A person's name as it goes into `human:<name>`; undefined when it cannot be one. */
-export function cleanName(raw: string | undefined): string | undefined {
-  const name = (raw ?? "").trim().replace(/^human:/, "").replace(/\s+/g, "-");
-  return NAME_RE.test(name) ? name : undefined;
-}
 
 export class Sessions {
   private readonly byId = new Map<string, Session>();

@@ -1,6 +1,7 @@
 // Advisory rules (vetted lessons with globs or detection patterns) and the "would this edit trigger anything?" check.
 import type { Advisory } from "../../../governance/advisories.js";
 import type { BrowsePage } from "../../../governance/browse.js";
+import { NAME_RULE } from "../../../governance/actor-name.js";
 import { ActionForm, Layout, type Frame } from "./layout.js";
 import { clip, EntryLink, entryHref, List, num } from "./parts.js";
 
@@ -149,7 +150,8 @@ export function LoginPage(props: { frame: Frame; name: string; next: string; err
         </div>
         <div class="form-row">
           <label for="l-name">Your name</label>
-          <input id="l-name" name="name" type="text" value={props.name} required pattern="[A-Za-z0-9_.\-]{1,60}" />
+          <input id="l-name" name="name" type="text" value={props.name} required maxlength={60} aria-describedby="l-name-rule" />
+          <small id="l-name-rule">{NAME_RULE[0]!.toUpperCase() + NAME_RULE.slice(1)}.</small>
         </div>
         <div class="actions">
           <button type="submit" class="primary">
