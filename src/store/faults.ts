@@ -121,6 +121,14 @@ export function readOnlyTierMessage(file: string, reason: string): string {
   );
 }
 
+/** The web page's words for a read-only tier, shown before anyone clicks: every decision made there is a write. */
+export function readOnlyPageMessage(file: string, reason: string): string {
+  return (
+    `${file} is read-only: ${reason}. Its lessons are shown, but approving, rejecting or editing them will not be saved; ` +
+    "to save, make it writable (e.g. `chmod u+w` on the file and its folder) or run `cairn ui` as its owner."
+  );
+}
+
 export function diskFullError(file: string, pageLimit?: number): DiskFullError {
   const free = freeBytes(file);
   const needed = WAL_ROOM_BYTES;

@@ -17,6 +17,7 @@ import { keptFields, NotSavedPage } from "./pages/not-saved.js";
 import { ReviewPage } from "./pages/review.js";
 import { checkName } from "../../governance/actor-name.js";
 import { originGuard, secretMatches, securityHeaders, Sessions, type Session } from "./security.js";
+import { readOnlyPageMessage } from "../../store/faults.js";
 
 export interface UiAppOptions {
   cairn: Cairn;
@@ -112,6 +113,8 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     if (s && flash) flashes.delete(s);
     // A damaged file reads as an empty tier: a signed-in person is told which file and how to repair it, as the CLI says on stderr.
     const damage = s ? cairn.damagedTiers().map((d) => d.message) : [];
+    // A file this user cannot write is read fine: without a word, the first approval or edit would be the first sign.
+    const readOnly = s ? cairn.readOnlyTiers().map((t) => readOnlyPageMessage(t.path, t.reason)) : [];
     return {
       title,
       ...(nav ? { nav } : {}),
@@ -120,6 +123,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
       ...(s ? { actor: s.actor, csrf: s.csrf } : {}),
       ...(flash ? { flash } : {}),
       ...(damage.length ? { damage } : {}),
+      ...(readOnly.length ? { readOnly } : {}),
     };
   };
   const say = (c: Context<Env>, kind: "ok" | "error", text: string) => flashes.set(c.get("session"), { kind, text: text.slice(0, 600) });

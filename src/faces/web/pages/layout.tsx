@@ -17,6 +17,8 @@ export interface Frame {
   notice?: string;
   /** Why a tier is left out (its database file is damaged), with how to repair it: shown on every page while it lasts. */
   damage?: string[];
+  /** Why saving will not work (a database file this user cannot write), with the way out: shown on every page while it lasts. */
+  readOnly?: string[];
 }
 
 const NAV: Array<{ key: NonNullable<Frame["nav"]>; href: string; label: string; key_hint: string }> = [
@@ -100,6 +102,11 @@ export function Layout(props: Frame & { children?: Child }) {
           ) : null}
           {props.damage?.map((text) => (
             <p class="flash error" role="alert">
+              {text}
+            </p>
+          ))}
+          {props.readOnly?.map((text) => (
+            <p class="flash error" role="status">
               {text}
             </p>
           ))}
