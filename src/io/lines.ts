@@ -10,6 +10,10 @@ export interface Line {
   notUtf8?: true;
 }
 
+/** What a skipped line that is not UTF-8 is reported with, in every import format. */
+export const NOT_UTF8_LINE =
+  "not UTF-8 text (a byte UTF-8 does not allow, as a file saved as Latin-1 or Windows-1252 holds); save the file as UTF-8 (e.g. `iconv -f windows-1252 -t utf-8`) and import it again";
+
 /**
  * Yields every line, blank ones included, so numbers match what an editor shows.
  * Splits on `\n` only (and drops one trailing `\r`): node:readline also splits on a lone

@@ -6,7 +6,7 @@ import { parseContextMd } from "./formats/context-md.js";
 import type { LineContext } from "./formats/json.js";
 import { parseOpencodeSwarmLine } from "./formats/opencode-swarm.js";
 import { parseSwarmToolsLine } from "./formats/swarm-tools.js";
-import { readLines, type Line } from "./lines.js";
+import { NOT_UTF8_LINE, readLines, type Line } from "./lines.js";
 import type { ImportFormat, ParseItem } from "./types.js";
 
 type LineParser = (text: string, line: number, ctx: LineContext) => ParseItem | undefined;
@@ -32,15 +32,13 @@ export async function* parseFile(path: string, format: ImportFormat): AsyncGener
   for await (const { line, text, notUtf8 } of lines) {
     if (text.trim() === "") continue;
     if (notUtf8) {
-      yield { ok: false, bad: { line, error: NOT_UTF8 } };
+      yield { ok: false, bad: { line, error: NOT_UTF8_LINE } };
       continue;
     }
     const item = parseLine(text, line, ctx);
     if (item) yield item;
   }
 }
-
-const NOT_UTF8 = "not UTF-8 text (a byte UTF-8 does not allow, as a file saved as Latin-1 or Windows-1252 holds); save the file as UTF-8 (e.g. `iconv -f windows-1252 -t utf-8`) and import it again";
 
 async function* readable(path: string): AsyncGenerator<Line> {
   try {

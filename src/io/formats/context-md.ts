@@ -1,7 +1,7 @@
 // Parser for opencode-swarm's legacy `.swarm/context.md`: one record per bullet in known `## ` sections.
 import { placeCategory, type LegacyCategory } from "../../core/categories.js";
 import type { NewEntryInput } from "../../core/entry.js";
-import type { Line } from "../lines.js";
+import { NOT_UTF8_LINE, type Line } from "../lines.js";
 import type { ParseItem } from "../types.js";
 
 /**
@@ -29,13 +29,16 @@ export function sectionFor(heading: string): LegacyCategory | undefined {
  */
 export async function* parseContextMd(lines: AsyncIterable<Line>, source = "context.md"): AsyncGenerator<ParseItem> {
   let section: LegacyCategory | undefined;
-  let open: { line: number; parts: string[] } | undefined;
+  /** The bullet being read; `notUtf8`: the first of its lines whose bytes are not UTF-8, which skips it whole. */
+  let open: { line: number; parts: string[]; notUtf8?: number } | undefined;
   let inFence = false;
 
   const close = (): ParseItem | undefined => {
     const bullet = open;
     open = undefined;
     if (!bullet || !section) return undefined;
+    // Decoded anyway, its Latin-1 letters would be stored as U+FFFD: reported like a JSONL line, the rest imported.
+    if (bullet.notUtf8 !== undefined) return { ok: false, bad: { line: bullet.notUtf8, error: NOT_UTF8_LINE } };
     const lesson = bullet.parts.join(" ").trim();
     if (lesson === "") return undefined;
     const placed = placeCategory(section, lesson);
@@ -49,7 +52,7 @@ export async function* parseContextMd(lines: AsyncIterable<Line>, source = "cont
     return { ok: true, record: { line: bullet.line, input } };
   };
 
-  for await (const { line, text } of lines) {
+  for await (const { line, text, notUtf8 } of lines) {
     // `#` lines inside code fences are shell comments, not headings.
     if (/^\s*(```|~~~)/.test(text)) inFence = !inFence;
     const heading = inFence ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(text);
@@ -64,9 +67,10 @@ export async function* parseContextMd(lines: AsyncIterable<Line>, source = "cont
     if (bullet) {
       const done = close();
       if (done) yield done;
-      if (section) open = { line, parts: [bullet[1]!] };
+      if (section) open = { line, parts: [bullet[1]!], ...(notUtf8 ? { notUtf8: line } : {}) };
     } else if (open && text.trim() !== "" && /^\s/.test(text)) {
       open.parts.push(text.trim());
+      if (notUtf8) open.notUtf8 ??= line;
     } else {
       const done = close();
       if (done) yield done;
