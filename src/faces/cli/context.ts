@@ -4,6 +4,7 @@ import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { CairnError } from "../../errors.js";
 import type { Cairn } from "../../engine.js";
+import { nameProblem } from "../../governance/actor-name.js";
 import { isHumanActor } from "../../governance/actors.js";
 import { assertHiveFileNotUrl, isPostgresUrl } from "../../store/pg/url.js";
 import { reportError } from "./errors.js";
@@ -17,7 +18,16 @@ export interface GlobalOptions {
   actor?: string;
 }
 
-const ACTOR = /^(human|agent|import|curator|mcp):[\w.-]{1,60}$/;
+const ACTOR = /^(human|agent|import|curator|mcp):(.+)$/s;
+
+/** `raw` as an actor, its name NFC (the same person however the accent was typed); refused with what is wrong. */
+function validActor(raw: string, where: string): string {
+  const m = ACTOR.exec(raw.normalize("NFC"));
+  if (!m) throw new CairnError("INVALID_INPUT", `Invalid ${where} "${raw.slice(0, 80)}": use <human|agent|import|curator|mcp>:<name>, e.g. human:alice.`);
+  const problem = nameProblem(m[2]!);
+  if (problem) throw new CairnError("INVALID_INPUT", `Invalid ${where} "${raw.slice(0, 80)}": ${problem}`);
+  return `${m[1]}:${m[2]}`;
+}
 
 export interface Invocation {
   out: Output;
@@ -34,14 +44,8 @@ export interface Invocation {
  * must not be able to approve lessons by claiming to be a person.
  */
 export function resolveActor(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.CAIRN_ACTOR?.trim() || undefined;
-  if (fromEnv && !ACTOR.test(fromEnv)) {
-    throw new CairnError("INVALID_INPUT", `Invalid CAIRN_ACTOR "${fromEnv.slice(0, 80)}": use <human|agent|import|curator|mcp>:<name>, e.g. human:alice.`);
-  }
-  const actor = flag ?? fromEnv ?? "human:cli";
-  if (!ACTOR.test(actor)) {
-    throw new CairnError("INVALID_INPUT", `Invalid --actor "${actor.slice(0, 80)}": use <human|agent|import|curator|mcp>:<name>, e.g. human:alice.`);
-  }
+  const fromEnv = env.CAIRN_ACTOR?.trim() ? validActor(env.CAIRN_ACTOR.trim(), "CAIRN_ACTOR") : undefined;
+  const actor = flag !== undefined ? validActor(flag, "--actor") : (fromEnv ?? "human:cli");
   if (fromEnv?.startsWith("agent:") && isHumanActor(actor)) {
     throw new CairnError("FORBIDDEN", `--actor ${actor} refused: CAIRN_ACTOR=${fromEnv} says an agent runs this command, and an agent cannot act as a person.`, { actor: fromEnv });
   }
