@@ -809,7 +809,7 @@ export class Cairn {
   }
 
   /** Writes every entry of the chosen tier(s) as lossless JSONL: to a file (replaced atomically) or to a stream such as stdout. */
-  async exportFile(file: string | NodeJS.WritableStream, opts: { format?: "cairn" | "jsonl"; tier?: Tier | "all" } = {}): Promise<{ written: number }> {
+  async exportFile(file: string | NodeJS.WritableStream, opts: { format?: "cairn" | "jsonl"; tier?: Tier | "all"; signal?: AbortSignal } = {}): Promise<{ written: number }> {
     const tier = opts.tier ?? "all";
     const stores = tiersAsked(this.services, tier);
     async function* all(): AsyncIterable<Entry> {
@@ -817,7 +817,8 @@ export class Cairn {
     }
     const { writeExport, writeExportTo } = await import("./io/export.js");
     const format = opts.format ?? "cairn";
-    return typeof file === "string" ? writeExport(path.resolve(file), all(), { format }) : writeExportTo(file, all(), { format });
+    const options = { format, ...(opts.signal ? { signal: opts.signal } : {}) };
+    return typeof file === "string" ? writeExport(path.resolve(file), all(), options) : writeExportTo(file, all(), options);
   }
 
   async history(ref: string): Promise<EntryEvent[]> {

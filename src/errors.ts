@@ -23,7 +23,9 @@ export type CairnErrorCode =
   /** The file system holding a database is full (or the database hit its page limit). */
   | "DISK_FULL"
   /** A file Cairn was asked to write cannot be (no such folder, no permission). */
-  | "IO_ERROR";
+  | "IO_ERROR"
+  /** Stopped by Ctrl-C (or SIGTERM) before it finished; what it was writing was left as it was. */
+  | "INTERRUPTED";
 
 export class CairnError extends Error {
   readonly code: CairnErrorCode;

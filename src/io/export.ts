@@ -8,6 +8,8 @@ import { CairnError } from "../errors.js";
 export interface ExportOptions {
   /** `cairn` adds the header line the importer recognises; `jsonl` is bare entries. */
   format: "cairn" | "jsonl";
+  /** Stops the export between two entries (Ctrl-C): a file being replaced is left as it was, its temp file removed. */
+  signal?: AbortSignal;
 }
 
 // Flushing in ~256 KiB batches keeps syscalls few while memory stays flat for any entry count.
@@ -52,6 +54,9 @@ export async function writeExport(
   } catch (e) {
     await fh.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
+    if (opts.signal?.aborted) {
+      throw new CairnError("INTERRUPTED", `The export was stopped before it finished: ${existing ? `${path} was left as it was` : `nothing was written to ${path}`}.`, { path });
+    }
     throw e;
   }
 }
@@ -79,6 +84,7 @@ async function writeEntries(
     batch += JSON.stringify({ cairn_export: 1, schema_version: SCHEMA_VERSION, exported_at: new Date().toISOString() }) + "\n";
   }
   for await (const entry of entries) {
+    if (opts.signal?.aborted) throw new CairnError("INTERRUPTED", "The export was stopped before it finished.");
     batch += JSON.stringify(entry) + "\n";
     written++;
     if (batch.length >= BATCH_BYTES) {

@@ -4,7 +4,7 @@ import { CairnError, isCairnError, NotFoundError, type CairnErrorCode } from "..
 import type { Output } from "./format.js";
 
 /** Exit codes are part of the CLI contract: scripts branch on them. */
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, NOT_FOUND: 3, CONFLICT: 4 } as const;
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, NOT_FOUND: 3, CONFLICT: 4, INTERRUPTED: 130 } as const;
 
 const CODE_EXIT: Partial<Record<CairnErrorCode, number>> = {
   REJECTED: EXIT.USAGE,
@@ -14,6 +14,8 @@ const CODE_EXIT: Partial<Record<CairnErrorCode, number>> = {
   NOT_FOUND: EXIT.NOT_FOUND,
   FORCE_REQUIRED: EXIT.CONFLICT,
   CONFLICT: EXIT.CONFLICT,
+  // The shell's code for a run stopped by Ctrl-C (128 + SIGINT).
+  INTERRUPTED: EXIT.INTERRUPTED,
 };
 
 export function exitCodeFor(code: string): number {

@@ -7,7 +7,7 @@ import { TIERS, type Tier } from "../../../core/enums.js";
 import { CairnError } from "../../../errors.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../../../io/types.js";
 import { action, readCairn, withCairn } from "../context.js";
-import { usageError } from "../errors.js";
+import { EXIT, usageError } from "../errors.js";
 
 
 export function registerIoCommands(program: Command): void {
@@ -94,7 +94,17 @@ Examples:
             return inv.out.note(`wrote ${counted(written, "entry", "entries")} to stdout`);
           }
           const abs = path.resolve(file);
-          const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier });
+          // Ctrl-C stops the export between two entries, so the temp file beside the target is removed; a second one stops at once.
+          const controller = new AbortController();
+          const stop = (): void => (controller.signal.aborted ? process.exit(INTERRUPTED) : controller.abort());
+          process.on("SIGINT", stop);
+          process.on("SIGTERM", stop);
+          const { written } = await c
+            .exportFile(abs, { format: flags.format, tier: flags.tier, signal: controller.signal })
+            .finally(() => {
+              process.off("SIGINT", stop);
+              process.off("SIGTERM", stop);
+            });
           if (inv.out.json) return inv.out.print({ written, file: abs });
           inv.out.line(`wrote ${counted(written, "entry", "entries")} to ${abs}`);
         });
@@ -103,7 +113,7 @@ Examples:
 }
 
 /** The shell's code for a run stopped by Ctrl-C (128 + SIGINT). */
-const INTERRUPTED = 130;
+const INTERRUPTED = EXIT.INTERRUPTED;
 
 /**
  * Ctrl-C (or SIGTERM) during an import: the first asks it to stop after the batch in flight commits, so the
