@@ -178,12 +178,21 @@ export function platformConfigDir(env: NodeJS.ProcessEnv = process.env, platform
   return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "cairn");
 }
 
+/** Why a config file could not be read, in words (the files read without existing are the ones named by --config or CAIRN_CONFIG). */
+function unreadableWhy(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "no such file. Check the path given with --config or in CAIRN_CONFIG, or leave both out to use the default.";
+  if (code === "EISDIR") return "it is a folder; name the JSON file in it.";
+  if (code === "EACCES" || code === "EPERM") return "permission denied; make it readable to you.";
+  return (e as Error).message;
+}
+
 function readJsonFile(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = decodeText(fs.readFileSync(file));
   } catch (e) {
-    throw new InvalidConfigError(`Cannot read config file ${file}: ${(e as Error).message}`);
+    throw new InvalidConfigError(`Cannot read config file ${file}: ${unreadableWhy(e)}`);
   }
   try {
     const v = JSON.parse(text) as unknown;
