@@ -26,11 +26,20 @@ Examples:
   $ cairn mcp --project ~/code/api              # when the client sends no workspace roots
   $ CAIRN_MCP_TOKEN=$(openssl rand -hex 24) cairn mcp --http --port 7391   # one long-running server`,
     )
-    .action(async (o: { http?: boolean; port?: string; host?: string; token?: string; project?: string }) => {
+    .action(async (o: { http?: boolean; port?: string; host?: string; token?: string; project?: string }, cmd: Command) => {
+      // `cairn --json mcp`: a server that cannot start answers like every other command, with one JSON error on stdout.
+      const json = Boolean((cmd.optsWithGlobals() as { json?: boolean }).json);
       try {
         // The SDK and the engine load only when the server starts, not for `cairn --help`.
         const { runMcp } = await import("./run.js");
-        const handle = await runMcp({ ...o, ...(environment ? { env: environment() } : {}) });
+        let handle: Awaited<ReturnType<typeof runMcp>>;
+        try {
+          handle = await runMcp({ ...o, ...(environment ? { env: environment() } : {}) });
+        } catch (e) {
+          // Not started, so stdout carries no protocol yet.
+          if (json) process.stdout.write(`${JSON.stringify({ error: { code: isCairnError(e) ? e.code : "INTERNAL", message: errorText(e) } }, null, 2)}\n`);
+          throw e;
+        }
         await handle.closed;
       } catch (e) {
         log(errorText(e));
