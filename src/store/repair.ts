@@ -1,5 +1,6 @@
 // Salvage of a damaged SQLite tier: the damaged file is kept aside, every readable row is copied into a fresh, migrated file.
 import fs from "node:fs";
+import path from "node:path";
 import Database from "libsql";
 import { BulkEntrySchema } from "../core/entry.js";
 import { CairnError } from "../errors.js";
@@ -229,92 +230,127 @@ function metaValue(src: RawDatabase, key: string): number | undefined {
   }
 }
 
+/** What the copy found, before the fresh file takes the damaged one's place. */
+type Salvage = Pick<RepairReport, "unreadable" | "tables" | "entries_expected">;
+
+/** Copies every row `srcFile` still gives into `fresh` (migrated); reads only, never writes the damaged file. */
+function copyInto(fresh: SqliteDriver, srcFile: string): Salvage {
+  let src: RawDatabase;
+  try {
+    src = new Database(srcFile) as unknown as RawDatabase;
+    // Reading with the schema check relaxed still reaches tables whose own pages are intact when
+    // another table's definition (or a trigger's) sits on a lost page. Nothing is written to this file.
+    src.exec("PRAGMA writable_schema = ON");
+  } catch (e) {
+    return { unreadable: (e as Error).message, tables: [] };
+  }
+  const tables: TableSalvage[] = [];
+  try {
+    for (const table of copyableTables(fresh)) {
+      const freshCols = new Set(columnsOf(fresh, table));
+      let cols: string[];
+      try {
+        cols = columnsOf(src, table).filter((c) => freshCols.has(c));
+      } catch {
+        // The schema itself is partly lost: try the current columns (reads fail cleanly if they differ).
+        cols = [...freshCols];
+      }
+      // A table the damaged file never had (an older schema) has nothing to copy.
+      if (cols.length === 0) continue;
+      const { rows, unreadable, damaged } = readRows(src, table, cols);
+      const insert = `INSERT INTO "${table}"(${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
+      let recovered = 0;
+      let refused = 0;
+      for (const row of rows) {
+        if (!validRow(table, row)) {
+          refused++;
+          continue;
+        }
+        try {
+          fresh.transaction(() => fresh.run(insert, cols.map((c) => row[c] as SqlValue)));
+          recovered++;
+        } catch {
+          refused++;
+        }
+      }
+      tables.push({ table, recovered, refused, unreadable, damaged });
+    }
+    // Rows of an older schema missed the JavaScript steps of the migrations after it (a reindex of
+    // text the engine derives): run over the copied rows as opening that file would have.
+    const copiedFrom = schemaVersion(src);
+    for (const m of MIGRATIONS) {
+      if (copiedFrom === undefined || m.version <= copiedFrom || !m.run) continue;
+      try {
+        fresh.transaction(() => m.run!(fresh));
+      } catch {
+        // A salvage keeps what it copied: the rows stay as the older version indexed them.
+      }
+    }
+    // Handles are never reused: the fresh file continues after the highest one the damaged file gave out.
+    const lastSeq = metaValue(src, "last_seq");
+    if (lastSeq !== undefined) fresh.run("UPDATE meta SET value = max(value, ?) WHERE key = 'last_seq'", [lastSeq]);
+    const expected = metaValue(src, "entry_count");
+    // Without its table list the file shows no table at all, which would read as an empty file.
+    const nothing = tables.every((t) => t.recovered === 0);
+    const why = !schemaReadable(src) && nothing ? "its table list is on a damaged or missing page" : nothing && tables.some((t) => t.damaged) ? "no table of it could be read" : undefined;
+    return { ...(why ? { unreadable: why } : {}), tables, ...(expected !== undefined ? { entries_expected: expected } : {}) };
+  } finally {
+    src.close();
+  }
+}
+
+/** `file` and its journal files, if any. */
+function withJournals(file: string): string[] {
+  return [file, `${file}-wal`, `${file}-shm`];
+}
+
+/** Copies a repair stopped before it finished left beside `file` (its own, unfinished: the damaged file was still in place). */
+function removeUnfinishedCopies(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.repairing-`;
+  for (const name of fs.readdirSync(dir)) if (name.startsWith(prefix)) fs.rmSync(path.join(dir, name), { force: true });
+}
+
 /**
- * Repairs a damaged database file in place: the damaged file is renamed `<file>.damaged-<time>`
- * (never deleted), a fresh file is created with the current schema, and every row that can be read
- * is re-inserted, so the full-text index, tags, tallies and counters are rebuilt by the schema's own triggers.
+ * Repairs a damaged database file in place: every row that can be read is copied into a fresh file
+ * with the current schema, built beside it as `<file>.repairing-<time>`, so the full-text index, tags,
+ * tallies and counters are rebuilt by the schema's own triggers. Only the finished copy takes the
+ * file's place, and the damaged file is renamed `<file>.damaged-<time>` (never deleted): a repair
+ * killed half-way leaves the damaged file where it was, to be repaired again, never half a copy.
  */
 export function repairDatabase(file: string, now = new Date()): RepairReport {
   assertNotInUse(file);
-  const keptAs = keepAside(file, now);
-  const cut = truncation(keptAs);
-  const truncated = cut ? { truncated: cut } : {};
-  const fresh = new SqliteDriver(file);
+  removeUnfinishedCopies(file);
+  const cut = truncation(file);
+  const building = `${file}.repairing-${stamp(now)}`;
+  let salvage: Salvage;
+  let checked: string;
   try {
-    migrate(fresh);
-    let src: RawDatabase;
+    const fresh = new SqliteDriver(building);
     try {
-      src = new Database(keptAs) as unknown as RawDatabase;
-      // Reading with the schema check relaxed still reaches tables whose own pages are intact when
-      // another table's definition (or a trigger's) sits on a lost page. Nothing is written to this file.
-      src.exec("PRAGMA writable_schema = ON");
-    } catch (e) {
-      return { file, kept_as: keptAs, unreadable: (e as Error).message, ...truncated, tables: [], integrity: integrity(fresh) };
-    }
-    const tables: TableSalvage[] = [];
-    try {
-      for (const table of copyableTables(fresh)) {
-        const freshCols = new Set(columnsOf(fresh, table));
-        let cols: string[];
-        try {
-          cols = columnsOf(src, table).filter((c) => freshCols.has(c));
-        } catch {
-          // The schema itself is partly lost: try the current columns (reads fail cleanly if they differ).
-          cols = [...freshCols];
-        }
-        // A table the damaged file never had (an older schema) has nothing to copy.
-        if (cols.length === 0) continue;
-        const { rows, unreadable, damaged } = readRows(src, table, cols);
-        const insert = `INSERT INTO "${table}"(${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
-        let recovered = 0;
-        let refused = 0;
-        for (const row of rows) {
-          if (!validRow(table, row)) {
-            refused++;
-            continue;
-          }
-          try {
-            fresh.transaction(() => fresh.run(insert, cols.map((c) => row[c] as SqlValue)));
-            recovered++;
-          } catch {
-            refused++;
-          }
-        }
-        tables.push({ table, recovered, refused, unreadable, damaged });
-      }
-      // Rows of an older schema missed the JavaScript steps of the migrations after it (a reindex of
-      // text the engine derives): run over the copied rows as opening that file would have.
-      const copiedFrom = schemaVersion(src);
-      for (const m of MIGRATIONS) {
-        if (copiedFrom === undefined || m.version <= copiedFrom || !m.run) continue;
-        try {
-          fresh.transaction(() => m.run!(fresh));
-        } catch {
-          // A salvage keeps what it copied: the rows stay as the older version indexed them.
-        }
-      }
-      // Handles are never reused: the fresh file continues after the highest one the damaged file gave out.
-      const lastSeq = metaValue(src, "last_seq");
-      if (lastSeq !== undefined) fresh.run("UPDATE meta SET value = max(value, ?) WHERE key = 'last_seq'", [lastSeq]);
-      const expected = metaValue(src, "entry_count");
-      // Without its table list the file shows no table at all, which would read as an empty file.
-      const nothing = tables.every((t) => t.recovered === 0);
-      const why = !schemaReadable(src) && nothing ? "its table list is on a damaged or missing page" : nothing && tables.some((t) => t.damaged) ? "no table of it could be read" : undefined;
-      return {
-        file,
-        kept_as: keptAs,
-        ...(why ? { unreadable: why } : {}),
-        ...truncated,
-        tables,
-        ...(expected !== undefined ? { entries_expected: expected } : {}),
-        integrity: integrity(fresh),
-      };
+      migrate(fresh);
+      salvage = copyInto(fresh, file);
+      checked = integrity(fresh);
     } finally {
-      src.close();
+      fresh.close();
     }
-  } finally {
-    fresh.close();
+  } catch (e) {
+    for (const f of withJournals(building)) fs.rmSync(f, { force: true });
+    throw e;
   }
+  const keptAs = keepAside(file, now);
+  withJournals(building).forEach((from, i) => {
+    if (fs.existsSync(from)) fs.renameSync(from, withJournals(file)[i]!);
+  });
+  return {
+    file,
+    kept_as: keptAs,
+    ...(salvage.unreadable !== undefined ? { unreadable: salvage.unreadable } : {}),
+    ...(cut ? { truncated: cut } : {}),
+    tables: salvage.tables,
+    ...(salvage.entries_expected !== undefined ? { entries_expected: salvage.entries_expected } : {}),
+    integrity: checked,
+  };
 }
 
 /** The damaged file's schema version, when it can still be read. */
