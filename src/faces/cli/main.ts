@@ -84,7 +84,8 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT.OK;
     }
     const group = groupNamed(program, argv.slice(2));
-    if (json && e.code === "commander.help") {
+    // Help shown because it was asked for (`cairn help list`) succeeded; only help shown in place of a missing command is an error.
+    if (json && e.code === "commander.help" && e.exitCode !== 0) {
       const message = group
         ? `A subcommand of cairn ${group.name()} is required (${group.commands.map((c) => c.name()).join(", ")}); cairn ${group.name()} --help says what each does.`
         : "A command is required, e.g. cairn recall \"<query>\"; cairn --help lists them.";
