@@ -2,6 +2,7 @@
 // The one mapping: an import of its files and an add naming one of its categories store a lesson alike.
 import type { NewEntryInput } from "./entry.js";
 import { CATEGORIES, type Category, type Kind } from "./enums.js";
+import { quoteInput } from "../quality/sanitize.js";
 
 /** opencode-swarm's categories that are not ours → our category (guessed from the words when absent) and kind. */
 const LEGACY_CATEGORIES = {
@@ -38,7 +39,7 @@ export const CATEGORY_CHOICES = `Use one of ${CATEGORIES.join(", ")}, or opencod
 
 /** A category name that is neither ours nor opencode-swarm's, said with what is taken. */
 export function unknownCategoryMessage(name: unknown): string {
-  return `${JSON.stringify(String(name))} is not a category Cairn knows. ${CATEGORY_CHOICES}`;
+  return `${quoteInput(name)} is not a category Cairn knows. ${CATEGORY_CHOICES}`;
 }
 
 /** For help texts and tool descriptions: the names opencode-swarm users type most, and what happens to them. */

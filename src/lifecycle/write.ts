@@ -4,6 +4,7 @@ import type { ImportedHistory } from "../core/entry-input.js";
 import { newEntryId } from "../core/ids.js";
 import { findSecrets } from "../quality/secrets.js";
 import { normalizeLessonText } from "../quality/normalize.js";
+import { quoteInput } from "../quality/sanitize.js";
 import type { QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
 import { DuplicateEntryError, type Store } from "../store/store.js";
@@ -276,7 +277,7 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
     // To an agent a draft does not exist, so it cannot name one either.
     if (declared?.lifecycle.status === "draft" && !isHumanActor(opts.actor)) declared = undefined;
     const problem = !declared
-      ? `supersedes: no entry "${input.supersedes.slice(0, 60)}"`
+      ? `supersedes: no entry ${quoteInput(input.supersedes, 60)}`
       : declared.tier !== opts.tier
         ? `supersedes: ${declared.handle} is in the ${declared.tier} tier, not ${opts.tier}`
         : undefined;

@@ -107,3 +107,14 @@ export function truncateAtWord(s: string, max: number): string {
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
+
+/** Longest piece of a caller's own input a message quotes back. */
+export const QUOTED_INPUT_MAX_CHARS = 80;
+
+/**
+ * A value the caller sent, quoted inside a message (an unknown argument name, category or id): messages
+ * reach the model that made the call, so what it quotes is neutralised like any prompt-bound text.
+ */
+export function quoteInput(value: unknown, maxChars: number = QUOTED_INPUT_MAX_CHARS): string {
+  return `"${sanitizeForPrompt(String(value), maxChars)}"`;
+}

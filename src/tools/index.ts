@@ -1,6 +1,7 @@
 // The agent-facing tools, defined once: every face (MCP server, OpenCode plugin) serves exactly this list.
 import { z } from "zod";
 import { nearestName } from "../core/nearest-name.js";
+import { quoteInput, sanitizeForPrompt } from "../quality/sanitize.js";
 import { CairnError, DISABLED_MESSAGE, NotFoundError } from "../errors.js";
 import { knowledgeAdd } from "./definitions/knowledge-add.js";
 import { knowledgeArchive } from "./definitions/knowledge-archive.js";
@@ -50,9 +51,20 @@ function disabledAnswer(): ToolResult {
   return { text: `disabled: ${DISABLED_MESSAGE}`, data: { action: "disabled", reason: DISABLED_MESSAGE, changed: false } };
 }
 
+/** Longest message a tool answers a failure or refusal with. */
+export const TOOL_MESSAGE_MAX_CHARS = 2000;
+
+/**
+ * A message as the calling model reads it: it may quote what the call sent (an id, a name, a file) or
+ * what a stored lesson holds, so it is neutralised like any prompt-bound text (one line, no tag can form).
+ */
+export function toolMessage(text: string): string {
+  return sanitizeForPrompt(text, TOOL_MESSAGE_MAX_CHARS);
+}
+
 /** A failed call's message as an agent reads it: an unknown id comes with the tool that lists the ids (an agent may have no `cairn` CLI). */
 export function toolErrorMessage(e: CairnError): string {
-  return e instanceof NotFoundError ? `${e.message} knowledge_query lists the lessons with their ids (S-12, H-3, …).` : e.message;
+  return toolMessage(e instanceof NotFoundError ? `${e.message} knowledge_query lists the lessons with their ids (S-12, H-3, …).` : e.message);
 }
 
 /** What a call naming arguments the tool does not take is told: each name, the one it likely meant, what the tool takes. */
@@ -60,7 +72,7 @@ export function unknownArgumentsMessage(tool: ToolDefinition, keys: readonly str
   const known = Object.keys(tool.args);
   const named = keys.map((k) => {
     const near = nearestName(k, known);
-    return `"${k}"${near ? ` (did you mean "${near}"?)` : ""}`;
+    return `${quoteInput(k)}${near ? ` (did you mean "${near}"?)` : ""}`;
   });
   return `Unknown argument${keys.length > 1 ? "s" : ""} ${named.join(", ")}; ${tool.name} takes ${known.join(", ")}.`;
 }

@@ -3,7 +3,7 @@ import { asCairnError } from "../../core/validation-error.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isCairnError } from "../../errors.js";
-import { ALL_TOOLS, changedEntries, runTool, toolErrorMessage, toolInputSchema } from "../../tools/index.js";
+import { ALL_TOOLS, changedEntries, runTool, toolErrorMessage, toolInputSchema, toolMessage } from "../../tools/index.js";
 import type { ToolDefinition } from "../../tools/types.js";
 import { errorText, log } from "./log.js";
 import type { ProjectPool } from "./projects.js";
@@ -41,7 +41,7 @@ function toolError(tool: ToolDefinition, thrown: unknown): CallToolResult {
     return { isError: true, content: [{ type: "text", text: message }], structuredContent: { error: e.code, message } };
   }
   log(`${tool.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-  return { isError: true, content: [{ type: "text", text: `Internal error in ${tool.name}: ${errorText(e)}` }], structuredContent: { error: "INTERNAL" } };
+  return { isError: true, content: [{ type: "text", text: `Internal error in ${tool.name}: ${toolMessage(errorText(e))}` }], structuredContent: { error: "INTERNAL" } };
 }
 
 export function createCairnMcpServer(opts: CairnMcpServerOptions): CairnMcpSession {

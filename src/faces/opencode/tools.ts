@@ -3,7 +3,7 @@ import type { ToolContext, ToolDefinition as PluginTool } from "@opencode-ai/plu
 import { z } from "zod";
 import type { Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
-import { ALL_TOOLS, callTool, toolErrorMessage, type ToolDefinition } from "../../tools/index.js";
+import { ALL_TOOLS, callTool, toolErrorMessage, toolMessage, type ToolDefinition } from "../../tools/index.js";
 
 /**
  * OpenCode builds `z.object(args)` with its own bundled zod and renders it as JSON Schema for the
@@ -104,7 +104,7 @@ export function pluginTool(def: ToolDefinition, host: ToolHost): PluginTool {
         return { title: def.name, output: r.text, metadata: r.data };
       } catch (e) {
         // OpenCode shows a thrown error as a failed tool call with this message, which the model can act on.
-        throw new Error(isCairnError(e) ? `${def.name} failed (${e.code}): ${toolErrorMessage(e)}` : `${def.name} failed: ${(e as Error).message}`);
+        throw new Error(isCairnError(e) ? `${def.name} failed (${e.code}): ${toolErrorMessage(e)}` : `${def.name} failed: ${toolMessage(String((e as Error)?.message ?? e))}`);
       }
     },
   };

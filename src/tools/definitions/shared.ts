@@ -68,19 +68,21 @@ export function shortLesson(e: Entry): string {
  * lesson, so it comes back as ordinary text starting with "rejected:" and `action: "rejected"`.
  */
 export function writeOutcome(r: WriteResult, extraData: Record<string, unknown> = {}): ToolResult {
-  const warnings = r.issues.filter((i) => i.severity === "warn").map((i) => i.message);
+  // Reasons and warnings may quote the call's own input (an id it named, a tag): neutralised for the model.
+  const warnings = r.issues.filter((i) => i.severity === "warn").map((i) => sanitizeForPrompt(i.message, 500));
+  const reason = r.reason === undefined ? undefined : sanitizeForPrompt(r.reason, 2000);
   if (r.action === "rejected") {
     return {
-      text: `rejected: ${r.reason ?? "the lesson did not pass validation"}`,
-      data: { action: "rejected", tier: r.tier, reason: r.reason ?? "", codes: r.issues.filter((i) => i.severity === "reject").map((i) => i.code), changed: false, ...extraData },
+      text: `rejected: ${reason ?? "the lesson did not pass validation"}`,
+      data: { action: "rejected", tier: r.tier, reason: reason ?? "", codes: r.issues.filter((i) => i.severity === "reject").map((i) => i.code), changed: false, ...extraData },
     };
   }
   const head =
     r.action === "added"
       ? `added ${r.handle} to the ${r.tier} tier (status ${r.status}, id ${r.id})`
       : r.action === "queued"
-        ? `queued for the ${r.tier} tier: ${r.reason ?? "it is unreachable now"}`
-        : `reinforced ${r.handle} in the ${r.tier} tier instead of adding a copy: ${r.reason ?? "duplicate"} (status ${r.status})`;
+        ? `queued for the ${r.tier} tier: ${reason ?? "it is unreachable now"}`
+        : `reinforced ${r.handle} in the ${r.tier} tier instead of adding a copy: ${reason ?? "duplicate"} (status ${r.status})`;
   const text = [head, ...warnings.map((w) => `warning: ${w}`)].join("\n");
   return {
     text,
