@@ -1,4 +1,5 @@
 // Curation: retrospective bullets and evidence lessons become entries through the normal write path; retractions quarantine.
+import type { Entry } from "../core/entry.js";
 import type { Cairn } from "../engine.js";
 import { CairnError } from "../errors.js";
 import { similarity } from "../quality/similarity.js";
@@ -32,6 +33,27 @@ export interface CurateReport {
 const RETRACTION = /^(?:RETRACT|BAD RULE)\s*:\s*/i;
 const REF_IN_TEXT = /\b([SH]-\d{1,12}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/i;
 const MAX_BULLET_CHARS = 2000;
+
+/** A RETRACT: / BAD RULE: bullet asks for a lesson to be quarantined; it is not a lesson itself. */
+export function isRetraction(bullet: string): boolean {
+  return RETRACTION.test(bullet);
+}
+
+/**
+ * The lesson agents may see that a text became or merged into: the most similar recalled lesson at or
+ * above the dedup threshold (recall returns live lessons only), else none — a text the gates refused, or
+ * whose lesson was quarantined, archived or superseded since, has none.
+ */
+export async function liveLessonFor(cairn: Cairn, text: string): Promise<Entry | undefined> {
+  const hits = await cairn.recall(text, { limit: 5 });
+  const threshold = cairn.config.knowledge.dedup_threshold;
+  let best: { entry: Entry; sim: number } | undefined;
+  for (const h of hits) {
+    const sim = similarity(text, h.entry.lesson);
+    if (sim >= threshold && (!best || sim > best.sim)) best = { entry: h.entry, sim };
+  }
+  return best?.entry;
+}
 
 export function emptyReport(): CurateReport {
   return { added: [], reinforced: [], rejected: [], quarantined: [], unmatched: [] };
@@ -108,14 +130,7 @@ async function findRetracted(cairn: Cairn, text: string): Promise<string | undef
       if (!(e instanceof CairnError)) throw e;
     }
   }
-  const hits = await cairn.recall(text, { limit: 5 });
-  const threshold = cairn.config.knowledge.dedup_threshold;
-  let best: { id: string; sim: number } | undefined;
-  for (const h of hits) {
-    const sim = similarity(text, h.entry.lesson);
-    if (sim >= threshold && (!best || sim > best.sim)) best = { id: h.entry.id, sim };
-  }
-  return best?.id;
+  return (await liveLessonFor(cairn, text))?.id;
 }
 
 /**

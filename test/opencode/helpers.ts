@@ -110,6 +110,12 @@ export function writePlan(dir: string, text: string): string {
   return file;
 }
 
+/** An agent's write of .swarm/plan.md as OpenCode reports it after the call: the curator reads the plan. */
+export async function agentWrotePlan(p: Loaded, sessionID = "ses_1"): Promise<void> {
+  const after = p.hook("tool.execute.after");
+  await after({ tool: "write", sessionID, callID: `write_plan_${++counter}`, args: { filePath: path.join(p.dir, ".swarm", "plan.md") } }, { title: "", output: "", metadata: {} });
+}
+
 export function readLog(dir: string): string {
   try {
     return fs.readFileSync(path.join(dir, ".swarm", "cairn-plugin.log"), "utf8");

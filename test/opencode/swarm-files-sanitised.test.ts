@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { findInvisibleChars } from "../../src/quality/sanitize.js";
-import { loadPlugin, newProject, writePlan } from "./helpers.js";
+import { agentWrotePlan, loadPlugin, newProject, writePlan } from "./helpers.js";
 
 // Each hidden-character class, chat tags and tokens, a role label at a line start, and a fence.
 const HIDDEN = "\u202E\u200B\u001b[2J\u2066";
@@ -55,9 +55,11 @@ test("the system prompt's plan summary and context.md decisions are sanitised", 
 
 test("compaction's phase, tasks, Lessons Learned and context.md notes are sanitised", async () => {
   const out = { context: [] as string[] };
+  await agentWrotePlan(p);
   await p.hook("experimental.session.compacting")({ sessionID: "ses_1" }, out);
   const all = out.context.join("\n");
-  assert.match(all, /lesson of this phase: Run the session token check/);
+  // The bullet's hidden characters and tags had the gates refuse it: compaction carries lessons, never raw bullets.
+  assert.doesNotMatch(all, /Run the session token check/);
   assert.match(all, /2\.2 Check the token/);
   assert.match(all, /Keep sessions in Redis/);
   for (const [i, c] of out.context.entries()) assertNeutral(c, `compaction context ${i}`);

@@ -1,7 +1,7 @@
 // system.transform, chat.message, tool.execute.before and compaction: standing instruction, phase summary, agent awareness, phase lessons.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { loadPlugin, writePlan, PLAN } from "./helpers.js";
+import { agentWrotePlan, loadPlugin, writePlan, PLAN } from "./helpers.js";
 
 const p = await loadPlugin({ orchestrators: ["architect"], phase_summary_chars: 120, agent_awareness_max_chars: 200 });
 after(() => p.close());
@@ -67,11 +67,12 @@ test("compaction carries the current phase, its Lessons Learned bullets and matc
   const cairn = await p.cairn();
   const decision = await cairn.add({ lesson: "Session middleware decision: keep sessions in Redis, not in signed cookies, so revocation is immediate.", kind: "decision" });
   writePlan(p.dir, `${PLAN}\n### Lessons Learned\n- The session middleware must run before the rate limiter in src/server.ts.\n`);
+  await agentWrotePlan(p, "ses_arch");
   const out = { context: [] as string[] };
   await p.hook("experimental.session.compacting")({ sessionID: "ses_arch" }, out);
   const text = out.context[0]!;
   assert.match(text, /Current phase \(keep\): Phase 2: Session middleware/);
-  assert.match(text, /lesson of this phase: The session middleware must run before the rate limiter/);
+  assert.match(text, /\[S-\d+\] lesson of this phase: The session middleware must run before the rate limiter/, "the bullet as the lesson the curator stored");
   assert.match(text, new RegExp(`\\[${decision.handle}\\] decision:`));
   assert.ok(text.length <= 2000);
 });

@@ -1,9 +1,10 @@
 // System prompt and compaction context: the standing instruction, the phase summary, cross-agent activity, phase lessons.
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
-import { extractLessonsLearned } from "../../learning/curate.js";
+import { extractLessonsLearned, isRetraction, liveLessonFor } from "../../learning/curate.js";
 import { readContextNotes } from "../../retrieval/context-notes.js";
 import { currentTask, phaseSummary } from "../../retrieval/plan.js";
 import { cautionOf } from "../../retrieval/render.js";
+import type { Entry } from "../../core/entry.js";
 import type { PluginState } from "./state.js";
 import type { HookModel } from "./usage.js";
 
@@ -101,26 +102,37 @@ export async function compactionContext(state: PluginState): Promise<string[]> {
   return out;
 }
 
-/** The phase, its Lessons Learned bullets, and the lessons and decisions that fit it. */
+/** One lesson as compaction carries it: its handle, what it is, any caution, its text sanitised. */
+function lessonLine(e: Entry, what: string): string {
+  const caution = cautionOf(e);
+  return `- [${e.handle}] ${what}: ${caution ? `${caution}: ` : ""}${sanitizeForPrompt(e.lesson, 200)}`;
+}
+
+/** The phase, the live lessons its Lessons Learned bullets became, and the lessons and decisions that fit it. */
 async function knowledgeContext(state: PluginState, planned: ReturnType<PluginState["plans"]["read"]>): Promise<string> {
   const phase = planned?.plan.current;
   const lines: string[] = [];
   if (phase) lines.push(`Current phase (keep): ${sanitizeForPrompt(phaseSummary(planned!.plan, 300), 300)}`);
-  if (phase) {
-    const bullets = extractLessonsLearned(phase.text).flatMap((s) => s.bullets);
-    for (const b of bullets.slice(0, 8)) lines.push(`- lesson of this phase: ${sanitizeForPrompt(b, 200)}`);
-  }
   // A store that cannot open costs the lessons, never the phase, its tasks or context.md's notes.
   const cairn = await state.openedEngine();
+  const carried = new Set<string>();
+  if (phase && cairn) {
+    // A bullet is carried as the lesson it became, never as written: the gates may have refused it (a
+    // secret, an injection), a person may have quarantined its lesson since, and a retraction is no lesson.
+    const bullets = extractLessonsLearned(phase.text).flatMap((s) => s.bullets).filter((b) => !isRetraction(b));
+    for (const b of bullets.slice(0, 8)) {
+      const e = await liveLessonFor(cairn, b);
+      if (!e || carried.has(e.id)) continue;
+      carried.add(e.id);
+      lines.push(lessonLine(e, "lesson of this phase"));
+    }
+  }
   const task = planned ? currentTask(planned.plan) : undefined;
   const query = [phase?.title, task?.text].filter(Boolean).join(" ");
   if (query && cairn) {
-    const hits = await cairn.recall({ phase: phase?.title, task: task?.text }, { limit: 8 });
+    const hits = (await cairn.recall({ phase: phase?.title, task: task?.text }, { limit: 8 })).filter((h) => !carried.has(h.entry.id));
     const ordered = [...hits.filter((h) => h.entry.kind === "decision"), ...hits.filter((h) => h.entry.kind !== "decision")];
-    for (const h of ordered) {
-      const caution = cautionOf(h.entry);
-      lines.push(`- [${h.entry.handle}] ${h.entry.kind}: ${caution ? `${caution}: ` : ""}${sanitizeForPrompt(h.entry.lesson, 200)}`);
-    }
+    for (const h of ordered) lines.push(lessonLine(h.entry, h.entry.kind));
   }
   if (lines.length === 0) return "";
   let text = "Cairn knowledge to carry over (lessons and decisions of the current phase):";
