@@ -54,6 +54,9 @@ export function registerCommand(state: PluginState, config: Config): void {
 
 const registered = new WeakSet<PluginState>();
 
+/** Longest a problem is said in `/swarm status` (a config error lists every bad key on one line). */
+const PROBLEM_MAX_CHARS = 600;
+
 async function status(state: PluginState): Promise<string> {
   // Opened first, so what opening it found (a damaged database, a config it refused) is among the problems.
   await state.openedEngine();
@@ -68,7 +71,8 @@ async function status(state: PluginState): Promise<string> {
     lines.push(`Current: ${sanitizeForPrompt(phaseSummary(plan, 300), 300)}`);
   }
   lines.push(`Agents configured: ${Object.keys(state.agents).length}`);
-  if (state.problems.length) lines.push("Problems:", ...state.problems.map((p) => `- ${p}`));
+  // A problem quotes what it found (an option name from opencode.json, a file path): this answer reaches the model.
+  if (state.problems.length) lines.push("Problems:", ...state.problems.map((p) => `- ${sanitizeForPrompt(p, PROBLEM_MAX_CHARS)}`));
   return lines.join("\n");
 }
 
