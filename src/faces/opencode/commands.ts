@@ -112,7 +112,7 @@ async function promote(state: PluginState, args: string[]): Promise<string> {
   const r = id
     ? await cairn.promote({ id }, HUMAN_ACTOR)
     : await cairn.promote({ lesson: { lesson: parsed!.text, ...parsed!.fields, created_by: HUMAN_ACTOR, auto_generated: false } as LessonInput }, HUMAN_ACTOR);
-  if (r.action === "rejected") return `Not promoted — rejected: ${r.reason}`;
+  if (r.action === "rejected") return `Not promoted — rejected: ${sanitizeForPrompt(r.reason ?? "", PROBLEM_MAX_CHARS)}`;
   return `${r.action === "added" ? "Promoted to the hive as" : "Already in the hive: reinforced"} ${r.handle}${r.from ? ` (from ${r.from})` : ""}.`;
 }
 
@@ -146,8 +146,9 @@ export async function runCommand(state: PluginState, curator: Curator, rawArgs: 
         return `${sub && sub !== "help" ? `Unknown subcommand "${sanitizeForPrompt(sub, 40)}".\n` : ""}${helpText(name)}`;
     }
   } catch (e) {
-    if (e instanceof NotFoundError) return `Failed: ${e.message} \`/${name} knowledge\` lists the lessons with their ids.`;
-    if (isCairnError(e)) return `Failed: ${e.message}`;
+    // A reason may quote what it found (a config key from a repository's .swarm/cairn.json, a path): the answer reaches the model.
+    if (e instanceof NotFoundError) return `Failed: ${sanitizeForPrompt(e.message, PROBLEM_MAX_CHARS)} \`/${name} knowledge\` lists the lessons with their ids.`;
+    if (isCairnError(e)) return `Failed: ${sanitizeForPrompt(e.message, PROBLEM_MAX_CHARS)}`;
     // Anything else (a store that cannot open, a file system error) is answered too: a command that
     // says nothing leaves its template to the model with no note, and the log may be what failed.
     state.log.write("error", `/${name} ${sub ?? ""}: ${e instanceof Error ? e.message : String(e)}`);

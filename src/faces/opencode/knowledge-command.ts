@@ -146,9 +146,10 @@ export async function knowledgeCommand(state: PluginState, args: string[]): Prom
       const parsed = lessonArgs(rest);
       if (!parsed?.text) return `Usage: \`/${name} knowledge add "what to do or avoid, where, and why" [--category c] [--tags a,b] [--scope s]\``;
       const r = await cairn.add({ lesson: parsed.text, ...parsed.fields, auto_generated: false, created_by: HUMAN_ACTOR } as LessonInput, { actor: HUMAN_ACTOR });
-      if (r.action === "rejected") return `Not recorded — rejected: ${r.reason}`;
-      if (r.action === "reinforced") return `Already known: reinforced ${r.handle} (${r.reason}).`;
-      const warn = r.issues.filter((i) => i.severity === "warn").map((i) => `\nwarning: ${i.message}`).join("");
+      // Reasons and warnings may quote the input (a tag, a name): neutralised, as this answer reaches the model.
+      if (r.action === "rejected") return `Not recorded — rejected: ${sanitizeForPrompt(r.reason ?? "", 600)}`;
+      if (r.action === "reinforced") return `Already known: reinforced ${r.handle} (${sanitizeForPrompt(r.reason ?? "", 600)}).`;
+      const warn = r.issues.filter((i) => i.severity === "warn").map((i) => `\nwarning: ${sanitizeForPrompt(i.message, 600)}`).join("");
       return `Recorded ${r.handle} (${r.status}).${warn}`;
     }
     case "search": {
