@@ -30,7 +30,7 @@ export function validateLessonText(text: string, opts: GateOptions = {}): GateRe
     if (hidden.length > 0) {
       issues.push({
         layer: "safety", severity: "warn", code: "hidden_chars_removed",
-        message: `Removed ${hidden.map((c) => INVISIBLE_LABELS[c]).join(", ")} from the imported lesson.`,
+        message: `Removed ${hidden.map((c) => INVISIBLE_LABELS[c]).join(", ")} from the lesson.`,
       });
     }
     // Imported unsafe advice is kept (a person chose the file) but never unmarked.

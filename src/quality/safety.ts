@@ -363,7 +363,8 @@ export function findHarmfulAdvice(text: string, opts: { imported?: boolean } = {
       layer: "safety" as const,
       severity: "warn" as const,
       code: rule.code,
-      message: `The imported lesson recommends ${rule.label}; it is kept with a caution shown wherever it is injected or recalled.`,
+      // Unchecked text comes by a trusted import or with knowledge.validation_enabled off: the message fits both.
+      message: `The lesson recommends ${rule.label}; stored unrefused (a trusted import, or knowledge.validation_enabled = false) with a caution shown wherever it is injected or recalled.`,
     }));
   }
   return [...worst].map(([rule, severity]) => ({

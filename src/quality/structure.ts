@@ -37,7 +37,7 @@ export function checkStructure(text: string, opts: GateOptions = {}): QualityIss
   } else if (!opts.trusted && n > MAX_CHARS) {
     out.push(issue("reject", "too_long", `The lesson is ${counted(n, "character")}; keep it to ${MAX_CHARS} (one insight — put detail in "why").`));
   } else if (opts.trusted && n > TRUSTED_SOFT_MAX_CHARS) {
-    out.push(issue("warn", "long_lesson", `The imported lesson is ${counted(n, "character")} (over ${TRUSTED_SOFT_MAX_CHARS}); consider splitting it.`));
+    out.push(issue("warn", "long_lesson", `The lesson is ${counted(n, "character")} (over ${TRUSTED_SOFT_MAX_CHARS}, let in by a trusted import or knowledge.validation_enabled = false); consider splitting it.`));
   }
   if (!opts.trusted && n < MIN_CHARS) {
     out.push(issue("reject", "too_short", `The lesson is ${counted(n, "character")}; at least ${MIN_CHARS} are needed to say what and why.`));
