@@ -1,4 +1,4 @@
-// End to end: when the real opencode compacts a session, Cairn's compaction context (seed 002 §2.2) reaches the summarising model.
+// End to end, seed 002 §2.1–2.2 in the real opencode: the context-budget warning of a filling window, and what compaction carries.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -37,6 +37,10 @@ function respond(req: ChatRequest): Reply {
   const all = texts(req);
   if (all.includes(CARRY)) return { text: "Summary: phase 2 of the auth rewrite is under way." };
   if (!req.tools?.length) return { text: "Test session" };
+  // Four fifths of the window: past context_budget.warn_threshold (0.7), short of what makes opencode compact.
+  if (all.includes("E2E-BUDGET")) {
+    return req.messages.at(-1)?.role === "tool" ? { text: "Done." } : { toolCalls: [{ name: "knowledge_recall", arguments: { query: "session" } }], usage: { prompt_tokens: WINDOW * 0.8, completion_tokens: 10 } };
+  }
   if (req.messages.at(-1)?.role === "tool" || /Summary: phase 2/.test(all)) return { text: "Done." };
   return { toolCalls: [{ name: "knowledge_recall", arguments: { query: "session middleware" } }], usage: { prompt_tokens: WINDOW - 100, completion_tokens: 50 } };
 }
@@ -84,4 +88,14 @@ test("a session opencode compacts carries the phase, its live lessons, open task
   assert.doesNotMatch(text, /Cache the parsed JWT header/, "a quarantined lesson is not carried");
   const log = path.join(project, ".swarm", "cairn-plugin.log");
   assert.doesNotMatch(fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "", /ERROR/);
+});
+
+test("a turn that reports four fifths of the window used gets [CONTEXT WARNING] in the next system prompt of the same turn (messages.transform runs before system.transform)", async () => {
+  const run = await runOpencode(["E2E-BUDGET: look up the session lessons"], { cwd: project, env, server });
+  assert.equal(run.code, 0, runFailure(run));
+  const system = (r: ChatRequest) => r.messages.filter((m) => m.role === "system").map(messageText).join("\n");
+  assert.equal(run.requests.length, 2, "the tool call, then the answer after it");
+  assert.doesNotMatch(system(run.requests[0]!), /CONTEXT (WARNING|CRITICAL)/, "an empty window gets no warning");
+  assert.match(system(run.requests[1]!), /\[cairn\] \[CONTEXT WARNING: ~8\d% /, system(run.requests[1]!).slice(-600));
+  assert.ok(!server.requests.some((r) => texts(r.body).includes("E2E-BUDGET") && texts(r.body).includes(CARRY)), "no compaction at four fifths");
 });
