@@ -17,6 +17,11 @@ export interface Neighbourhood {
   duplicate?: { entry: Entry; similarity: number };
   /** An exact match that was quarantined or superseded: re-learning it is refused. */
   retired?: Entry;
+  /**
+   * An exact match that was archived (aged out, or archived by hand). A new add may learn it again, so it
+   * does not decide; an import re-run must not store its row a second time (write.ts placeLesson).
+   */
+  archived?: Entry;
   contradicts: Entry[];
   /** Of `contradicts`, those that reverse the advice (not merely state another value). */
   reverses: Entry[];
@@ -120,6 +125,7 @@ export async function findNeighbours(
   if (live) return { duplicate: { entry: live, similarity: 1 }, contradicts: [], reverses: [] };
   const retired = exact.find((e) => e.lifecycle.status === "quarantined" || e.lifecycle.status === "superseded");
   if (retired) return { retired, contradicts: [], reverses: [] };
+  const archived = exact.find((e) => e.lifecycle.status === "archived");
 
   // A trusted import asks its in-memory copy of the index (same terms, same ranking) instead of one query per row.
   const hits: NeighbourCandidate[] = index
@@ -132,7 +138,7 @@ export async function findNeighbours(
     .map((h) => ({ h, cmp: profiles ? judgeLessons(profile, profiles.of(h.lesson), threshold, profiles.profileOf) : judgeLessons(profile, profileLesson(h.lesson), threshold) }));
   // Entries are read only for the hits the decision names. One that has left the database since the
   // index saw it is passed over, as if never found: the most similar duplicate that is still there.
-  const n: Neighbourhood = { contradicts: [], reverses: [] };
+  const n: Neighbourhood = { contradicts: [], reverses: [], ...(archived ? { archived } : {}) };
   for (const x of mostSimilarFirst(compared.filter((x) => x.cmp.duplicate))) {
     const entry = await x.h.entry();
     if (entry) {

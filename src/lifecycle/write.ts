@@ -359,9 +359,14 @@ async function placeLesson(
     if (nearest) decision = await opts.arbiter(lesson, nearest).catch(() => decision);
   }
 
+  // Re-running an import must be harmless: a row already known (even if since retired) changes nothing —
+  // archived too, which an add may learn again: before, each import of a file stored its archived rows once more.
+  if (opts.source === "import" && neighbours.archived) {
+    const t = neighbours.archived;
+    return { action: "reinforced", tier: store.tier, id: t.id, handle: t.handle, status: t.lifecycle.status, noop: true, reason: `already known as ${t.handle} (${t.lifecycle.status})`, issues };
+  }
   if (decision.op === "refuse") {
     const t = decision.target;
-    // Re-running an import must be harmless: a row already known (even if since retired) changes nothing.
     if (opts.source === "import") {
       return { action: "reinforced", tier: store.tier, id: t.id, handle: t.handle, status: t.lifecycle.status, noop: true, reason: `already known as ${t.handle} (${t.lifecycle.status})`, issues };
     }
