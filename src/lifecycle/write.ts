@@ -12,7 +12,7 @@ import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, distinctConfirmations, isNewConfirmation } from "./confirm.js";
-import { hiveCopyOf, HOW_TO_EDIT, locate, supersedeEntry } from "./status.js";
+import { hiveCopyOf, HOW_TO_EDIT, locate, retiredBy, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
@@ -364,6 +364,16 @@ async function placeLesson(
   if (opts.source === "import" && neighbours.archived) {
     const t = neighbours.archived;
     return { action: "reinforced", tier: store.tier, id: t.id, handle: t.handle, status: t.lifecycle.status, noop: true, reason: `already known as ${t.handle} (${t.lifecycle.status})`, issues };
+  }
+  // What a person archived stays retired until a person restores it (assertMayRestore): an agent's re-add of
+  // its exact text brought it back live under a new id. What the sweep archived (aged out) may be learned again.
+  if (neighbours.archived && !isHumanActor(opts.actor)) {
+    const t = neighbours.archived;
+    const by = await retiredBy({ entry: t, store });
+    if (by && isHumanActor(by)) {
+      const reason = `matches ${t.handle}, archived by ${by}; only a person brings it back (\`cairn restore ${t.handle}\`) — add a corrected lesson instead`;
+      return { action: "rejected", tier: store.tier, id: t.id, reason, issues };
+    }
   }
   if (decision.op === "refuse") {
     const t = decision.target;

@@ -133,6 +133,24 @@ test("what an agent wrote into a call comes back in a tool error or a refusal on
   }
 });
 
+test("a lesson a person archived does not come back live when an agent adds its exact text again: refused, naming who retired it and how to restore it", async () => {
+  const cairn = await p.cairn();
+  const lesson = "Cache the parsed JWT header per request in src/auth/middleware.ts so the signature is verified once.";
+  const person = await cairn.add({ lesson, category: "security" }, { actor: "human:reviewer" });
+  await cairn.archive(person.id!, "wrong since the v2 auth rewrite", "human:reviewer");
+  const again = await call("knowledge_add", { lesson, category: "security" });
+  assert.match(again.output, /^rejected: .*archived by human:reviewer/, again.output);
+  assert.match(again.output, /cairn restore/);
+  const recalled = await call("knowledge_recall", { query: "JWT header cache middleware signature" });
+  assert.doesNotMatch(recalled.output, /Cache the parsed JWT header/, recalled.output);
+  // What the sweep archived (aged out) may be learned again.
+  const aged = "Run the auth integration suite with NODE_ENV=test so the JWT keys load from test/fixtures/keys.";
+  const first = await cairn.add({ lesson: aged, category: "testing" }, { actor: "agent:coder" });
+  await cairn.archive(first.id!, "aged out", "cairn:sweep");
+  const relearned = await call("knowledge_add", { lesson: aged, category: "testing" });
+  assert.match(relearned.output, /^added /, relearned.output);
+});
+
 test("an unknown category gets the answer the CLI gives: the value named and the names taken (it was zod's \"Invalid option: expected one of …\")", async () => {
   for (const name of ["knowledge_add", "knowledge_promote"]) {
     await assert.rejects(
