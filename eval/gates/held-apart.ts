@@ -1,16 +1,18 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker, Kingfisher), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker, Kingfisher), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust, langkit, llm-guard, TakSec).
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { validateLessonText } from "../../src/quality/gates.js";
 import { findSecrets } from "../../src/quality/secrets.js";
 import { files } from "./checkout.js";
+import { type Example, langkit, llmGuard, taksec } from "./injection-sets.js";
 import { kingfisher } from "./kingfisher.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>]
  *   [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>]
- *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--list-all] [--json]
+ *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>]
+ *   [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--list] [--list-all] [--json]
  * `--list-all` prints every refused bullet of the development collections (copilot, cursorrules, cursor-rules-mdc,
  * agent-rules) as codes, file and bullet, tab-separated; the held-out continuedev collection is never listed. With `--kingfisher`, `--list`
  * prints its misses (and flagged negatives) grouped by provider: Kingfisher is a development corpus, read to tune the gate.
@@ -205,6 +207,29 @@ function tensorTrust(checkout: string, misses: string[]): Record<string, Rate> {
   return rates;
 }
 
+/**
+ * langkit's, llm-guard's and TakSec's examples through a trusted import (only the injection and secret gates stand): the
+ * attacks refused, and the legitimate texts (llm-guard's must-pass cases, langkit's refusals) wrongly refused. An ordinary
+ * add is counted for attacks only: its vagueness check refuses "What is LLM Guard library?" for other reasons.
+ * `--list` prints every attack let through and every legitimate text refused, with the codes.
+ */
+function exampleSets(examples: Example[], misses: string[]): Record<string, Rate> {
+  const rates: Record<string, Rate> = {};
+  for (const { kind, attack, text } of examples) {
+    for (const [mode, trusted] of attack ? ([["trusted", true], ["add", false]] as const) : ([["trusted", true]] as const)) {
+      const r = (rates[`${kind} ${attack ? "refused" : "wrongly refused"} (${mode})`] ??= { caught: 0, total: 0 });
+      r.total++;
+      const g = validateLessonText(text, { trusted });
+      if (!g.ok) r.caught++;
+      if (trusted && g.ok === attack) {
+        const codes = g.issues.filter((x) => x.severity === "reject").map((x) => x.code).join(",");
+        misses.push(`${attack ? "missed" : `refused [${codes}]`} ${kind}: ${JSON.stringify(text.slice(0, 400))}`);
+      }
+    }
+  }
+  return rates;
+}
+
 /** Found, and the middle of the value is gone from the masked text. */
 function masks(text: string, value: string): boolean {
   const { issues, masked } = findSecrets(text);
@@ -229,9 +254,13 @@ const giskardDir = arg("--giskard");
 const promptmapDir = arg("--promptmap");
 const garakDir = arg("--garak");
 const tensorTrustDir = arg("--tensor-trust");
-if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir) {
+const langkitDir = arg("--langkit");
+const llmGuardDir = arg("--llm-guard");
+const taksecDir = arg("--taksec");
+const exampleDirs = [langkitDir, llmGuardDir, taksecDir];
+if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir && !exampleDirs.some(Boolean)) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--list] [--list-all] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--list] [--list-all] [--json]",
   );
   process.exit(2);
 }
@@ -240,6 +269,7 @@ const refused: string[] = [];
 const everyRefused: string[] | undefined = args.includes("--list-all") ? [] : undefined;
 const missed: string[] = [];
 const kingfisherMisses: string[] = [];
+const exampleMisses: string[] = [];
 const report = {
   ...(trufflehogDir ? { trufflehog: trufflehog(trufflehogDir) } : {}),
   ...(noseyparkerDir ? { noseyparker: noseyparker(noseyparkerDir) } : {}),
@@ -255,9 +285,17 @@ const report = {
   ...(continueDir ? { "continue rules accepted": codingRules(continueDir, "rules", /\.md$/, refused) } : {}),
   ...(giskardDir || promptmapDir || garakDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir, garakDir) } : {}),
   ...(tensorTrustDir ? { "tensor trust attacks": tensorTrust(tensorTrustDir, missed) } : {}),
+  ...(exampleDirs.some(Boolean)
+    ? {
+      "injection examples": exampleSets(
+        [...(langkitDir ? langkit(langkitDir) : []), ...(llmGuardDir ? llmGuard(llmGuardDir) : []), ...(taksecDir ? taksec(taksecDir) : [])],
+        exampleMisses,
+      ),
+    }
+    : {}),
 };
 if (everyRefused) for (const line of everyRefused) console.log(line);
-else if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed, kingfisherMisses } : {}) }, null, 2));
+else if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed, kingfisherMisses, exampleMisses } : {}) }, null, 2));
 else {
   for (const [corpus, rates] of Object.entries(report)) {
     for (const [name, r] of Object.entries(rates)) console.log(`${corpus} ${name}: ${r.caught}/${r.total}`);
@@ -265,4 +303,5 @@ else {
   if (args.includes("--list")) for (const line of refused) console.log(`  refused (${line}`.replace(": ", "): "));
   if (args.includes("--list")) for (const line of missed) console.log(`  missed (dev, trusted) ${line}`);
   if (args.includes("--list")) for (const line of kingfisherMisses.sort()) console.log(`  kingfisher ${line}`);
+  if (args.includes("--list")) for (const line of exampleMisses) console.log(`  ${line}`);
 }

@@ -1,0 +1,71 @@
+// Three more collections of injection examples for held-apart.ts, read where they are: langkit's themes, llm-guard's scanner tests (attacks and texts it must pass), TakSec's payload lists.
+import path from "node:path";
+import { files } from "./checkout.js";
+
+/** One example: an attack the gate must refuse, or a legitimate text (`attack: false`) it must accept. */
+export interface Example { kind: string; attack: boolean; text: string }
+
+/**
+ * whylabs/langkit's `langkit/themes.json`: its "jailbreak" phrases (DAN and persona prompts, PromptInject hijacks, with the
+ * payload's slot left blank) are attacks; its "refusal" phrases are what a model answers when it declines, neither attack
+ * nor lesson, counted apart. `langkit/pattern_groups.json` holds PII patterns (SSN, card, phone, address, e-mail), nothing
+ * an injection gate reads.
+ */
+export function langkit(checkout: string): Example[] {
+  const themes = JSON.parse(files(checkout, "langkit/themes.json", "")[0]!.text) as Record<string, string[]>;
+  return [
+    ...(themes.jailbreak ?? []).map((text) => ({ kind: "langkit jailbreak", attack: true, text })),
+    ...(themes.refusal ?? []).map((text) => ({ kind: "langkit refusal (not an attack)", attack: false, text })),
+  ];
+}
+
+/**
+ * protectai/llm-guard's `tests/input_scanners/test_prompt_injection.py`: each parametrised case's prompt and whether the
+ * scanner must pass it (`expected_valid`). The invalid ones are attacks; the valid ones ("I want you to act as a
+ * proofreader…", a long story, "Identify the main verbs in the following sentences.") must be accepted. Each text once.
+ */
+export function llmGuard(checkout: string): Example[] {
+  const src = files(checkout, "tests/input_scanners/test_prompt_injection.py", "")[0]!.text;
+  const seen = new Set<string>();
+  const out: Example[] = [];
+  const CASE = /\(\s*MatchType\.\w+,\s*((?:(?:"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')\s*(?:#[^\n]*\n\s*)?)+),\s*(True|False)\s*,/g;
+  for (const m of src.matchAll(CASE)) {
+    const text = [...m[1]!.matchAll(/"""([\s\S]*?)"""|'''([\s\S]*?)'''|"((?:\\.|[^"\\\n])*)"|'((?:\\.|[^'\\\n])*)'/g)]
+      .map((s) => pythonUnescape(s[1] ?? s[2] ?? s[3] ?? s[4] ?? ""))
+      .join("");
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const attack = m[2] === "False";
+    out.push({ kind: attack ? "llm-guard injection" : "llm-guard legitimate", attack, text });
+  }
+  return out;
+}
+
+/** A Python string literal's body as the string it makes: the usual escapes read, an unknown one (`\!`) kept as typed. */
+function pythonUnescape(body: string): string {
+  const simple: Record<string, string> = { "\\": "\\", "'": "'", '"': '"', n: "\n", t: "\t", r: "\r", "\n": "" };
+  return body.replace(/\\([\s\S])/g, (all, c: string) => simple[c] ?? all);
+}
+
+/**
+ * TakSec/Prompt-Injection-Everywhere: each payload file (`*.txt`) whole, and each fenced example of the README's bypass
+ * techniques. The XSS and SQLi payloads open with an order to drop the instructions before them, so they are injections
+ * into the agent's instructions too. Left out: `Prompt-Injection-Protection.txt` (a defensive wrapper for a model's
+ * input, not an attack) and the two halves of "payload splitting" ("What is malware?", "What is an example of this?"),
+ * harmless alone.
+ */
+export function taksec(checkout: string): Example[] {
+  const out: Example[] = [];
+  for (const { name, text } of files(checkout, ".", ".txt")) {
+    if (path.basename(name) === "Prompt-Injection-Protection.txt") continue;
+    out.push({ kind: "taksec payload files", attack: true, text: text.trim() });
+  }
+  const readme = files(checkout, "README.md", "")[0]!.text;
+  const techniques = readme.slice(readme.indexOf("## Prompt Injection Bypass Techniques"));
+  for (const [, body] of techniques.matchAll(/```\n([\s\S]*?)\n```/g)) {
+    const text = body!.trim();
+    if (/^What is (?:malware\?"|an example of this\?)$/.test(text)) continue;
+    out.push({ kind: "taksec bypass techniques", attack: true, text });
+  }
+  return out;
+}
