@@ -240,6 +240,14 @@ const JAILBREAK_PERSONA = [
   "\\b(?:debug(?:ging)?|developer) mode (?:enabled|activated) by (?:an? )?(?:openai|anthropic|developer|admin)",
 ];
 
+/**
+ * After "as an AI": a rule file's preamble naming the reader's job and then its role or duty ("As an AI coding assistant,
+ * your role is…", "As an AI language model, you must not…"), an ordinary rule. A persona's or the model's own voice
+ * ("As an AI, I…", "act as an AI similar to yourself") names no job, or goes on otherwise.
+ */
+const NOT_A_RULE_PREAMBLE =
+  "(?!(?: [\\w-]+){0,2} (?:assistant|model|agent|engineer|developer|programmer|pair programmer|copilot|reviewer),? (?:your (?:role|job|task|goal|responsibility|purpose)|you (?:must|should|shall|will|need to|are (?:expected|responsible|required))\\b))";
+
 /** Words that follow "named" or "called" when they do not give a name: "the bot named in CODEOWNERS", "a helper called by the CLI". */
 const NOT_A_NAME = "(?!(?:in|by|from|with|when|after|before|on|at|for|to|via|the|a|an|once|during|inside|within|through|if|as)\\b)";
 /** Who the persona is not, in "answer as X would": a reply "as you would to a colleague" is advice about tone. */
@@ -520,7 +528,7 @@ const PARAPHRASES: Cue[] = [
   {
     label: "words addressed to the model rather than about code",
     re: new RegExp(
-      `\\b(?:hello|hi|hey|hallo|hola|bonjour|ciao|ol[aá])\\s+(?:gpt|chatgpt|claude|gemini|ai|assistant|bot|model)\\b(?!-)|\\b(?:hello|hi|hey|hallo|hola|bonjour|ciao|ol[aá]),\\s+(?:gpt|chatgpt|claude|gemini)\\b(?!-)|^\\W*(?:chatgpt|gpt-?\\d|claude|gemini|bard), (?:please|i want|i need|you|create|write|tell|give|act|pretend|imagine|from now)\\b|\\bas an? (?:ai|language model|llm)\\b|\\bwhen were you trained\\b|\\bdespite what you(?:'ve| have) been told\\b|\\bmake (?:something|stuff) up\\b` +
+      `\\b(?:hello|hi|hey|hallo|hola|bonjour|ciao|ol[aá])\\s+(?:gpt|chatgpt|claude|gemini|ai|assistant|bot|model)\\b(?!-)|\\b(?:hello|hi|hey|hallo|hola|bonjour|ciao|ol[aá]),\\s+(?:gpt|chatgpt|claude|gemini)\\b(?!-)|^\\W*(?:chatgpt|gpt-?\\d|claude|gemini|bard), (?:please|i want|i need|you|create|write|tell|give|act|pretend|imagine|from now)\\b|\\bas an? (?:ai|language model|llm)\\b${NOT_A_RULE_PREAMBLE}|\\bwhen were you trained\\b|\\bdespite what you(?:'ve| have) been told\\b|\\bmake (?:something|stuff) up\\b` +
         `|\\b(?:ignore|disregard|forget|not by|not from|regardless of|nicht (?:mit|aus)|sin)\\b${W}{0,20}?\\b(?:provided|given|the|den)?\\s*(?:context|documents?|articles?|artikeln?|artikels|sources?)\\b(?!\\s*(?:api|object|file|module|menu))` +
         // "Without" only with the reader's own material named: "answer without the provided documents", not "a bug without context".
         `|\\bwithout (?:using |reading |looking at |consulting )?(?:the |any )?(?:provided|given|supplied|above) (?:context|documents?|articles?|sources?)\\b` +
