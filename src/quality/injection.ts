@@ -493,9 +493,11 @@ const PARAPHRASES: Cue[] = [
     ),
   },
   {
+    // "I want you to act as a proofreader" hands over a job, as prompt collections do; only an unrestricted, jailbroken or
+    // named jailbreak role ("act as DAN") is a reassignment.
     label: "a role reassignment (\"you are now …\")",
     re: new RegExp(
-      `(?<!\\b(?:where|what|how|who|when) )\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected|equipped|familiar|tasked|responsible|required|expected)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you(?: to)? (?:act as|turn (?:in)?to an?|transform (?:yourself )?into an?)\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
+      `(?<!\\b(?:where|what|how|who|when) )\\byou(?:'re| are) now\\b(?! (?:able|ready|done|logged|set|using|in|on|at|running|signed|connected|equipped|familiar|tasked|responsible|required|expected)\\b)|\\bnow,? you are\\b|\\bfrom now on,? you\\b|\\byou are no longer\\b|\\bpretend (?:that )?you\\b|\\bimagine (?:that )?you(?:'re| are)\\b|\\brole-?play\\w* as\\b|\\blet'?s play a game\\b|\\bi want you(?: to)? (?:turn (?:in)?to an?|transform (?:yourself )?into an?)\\b|\\bact as (?:if you (?:are|were) )?(?:an? )?(?:unrestricted|jailbroken|unfiltered|evil|dan|python interpreter|linux terminal)\\b` +
         `|\\b(?:du bist (?:jetzt|nun|ab sofort)|jetzt bist du|sie sind (?:jetzt|nun)|stell dir vor,? du (?:bist|w[aä]rst)|tu so,? als)\\b` +
         `|\\b(?:ahora eres|a partir de ahora,? (?:eres|seras|tu|usted|vas a|debes|actua|responde|contesta|ignora|olvida|dime|di|solo|ya no)|desde ahora eres|imagina que eres|finge que eres|act[uú]a como si)\\b` +
         `|\\b(?:tu es maintenant|vous [eê]tes maintenant|[aà] partir de maintenant,? (?:tu|vous|tes|ton|ta|vos|votre|reponds|repondez|agis|agissez|ignore|oublie|dis|ne)|fais comme si tu [eé]tais|faites comme si vous [eé]tiez)\\b` +
