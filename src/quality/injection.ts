@@ -746,6 +746,8 @@ const MARKERS: Cue[] = [
   // So does one short token, or a cycle of up to four ("ö ö ö…", ") ] } ) ] }…"), repeated thirty times and more.
   // A token of digits and separators alone is data ("0, 0, 0…" in a fixture), not a flood.
   { label: "a flood of repeated tokens", re: tokenFlood },
+  // Tokens that derail a model rather than tell it anything: known glitch tokens strung together, or a letter buried under marks.
+  { label: "a run of junk tokens", re: junkTokens },
   // Markdown a chat UI renders: an image whose URL carries data out when fetched, a role hidden in a link label.
   { label: "a Markdown image that sends data out", re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{1,300}[?&=/](?:\{\{?|\[|%7B|\$\{?|<)[^)\n]{0,200}\)/i },
   { label: "a chat role prefix at a line start", re: /\[(?:system|assistant|user|developer)\]\(#[\w-]*\)/i },
@@ -803,6 +805,30 @@ export function tokenFlood(kept: string): boolean {
   return false;
 }
 const TOKEN = /\S+/g;
+
+/**
+ * Tokens whose embeddings the GPT tokenizers barely trained ("glitch tokens", published with the SolidGoldMagikarp study and
+ * traded by Tensor Trust players): a model handed a run of them loses its instructions. Misspelt or meaningless, so a lesson
+ * has no reason to name two; one alone may be a real identifier (Propel's PropelException), never refused for itself.
+ */
+const GLITCH_TOKENS = /artisanlib|YYSTACK(?!_)|JSBracketAccess|CppMethodIntialized|useRalativeImagePath|PropelException|SolidGoldMagikarp|petertodd|TheNitromeFan|davidjl|RandomRedditorWithNo|InstoreAndOnline|externalToEVA|guiActiveUn|cloneembedreportprint|embedreportprint|rawdownload|StreamerBot/g;
+/** Six combining marks and more on one letter ("Zalgo" text, a Thai letter under twenty tone marks): no script stacks that many. */
+const STACKED_MARKS = /\p{M}{6,}/u;
+
+/** Two different glitch tokens, or one letter buried under marks. */
+export function junkTokens(kept: string): boolean {
+  if (STACKED_MARKS.test(kept)) return true;
+  GLITCH_TOKENS.lastIndex = 0;
+  const first = GLITCH_TOKENS.exec(kept)?.[0];
+  if (first === undefined) return false;
+  for (let m = GLITCH_TOKENS.exec(kept); m; m = GLITCH_TOKENS.exec(kept)) {
+    if (m[0] !== first) {
+      GLITCH_TOKENS.lastIndex = 0;
+      return true;
+    }
+  }
+  return false;
+}
 /** Words written in capitals for emphasis, not a persona's name: "You are NOT allowed to…", "Hi ALL,", "You will be BLOCKED." */
 const EMPHASIS = "(?:NOT|NOW|ALL|ONLY|DONE|NEVER|ALWAYS|FREE|SURE|OK|OKAY|YES|RIGHT|WRONG|ABLE|READY|SAFE|HERE|THE|AND|BOTH|TEAM|THERE|MUST|ALSO|STILL|JUST|VERY|FULLY|WELL|LATE|EARLY|FAST|SLOW|AWARE|LIABLE|[A-Z]*ED|[A-Z]*ING|[A-Z]*LY)";
 /**
