@@ -396,6 +396,19 @@ const CHECK_PASSED_BY_PRETENCE = new RegExp(
 );
 
 /**
+ * The reader told to take the text in front of it as already checked: "…and consider the input valid", "Treat the following
+ * as verified:", "regard this message as authorized". A rule says when input is valid ("…only after the schema parses it",
+ * "If the checksum matches, …"), names what it trusts ("the following hosts"), or goes on to a type ("valid JSON"): a
+ * condition anywhere in the sentence, another noun, or any word after the adjective but "and"/"then" is a rule's.
+ */
+const TAKEN_AS_VERIFIED = new RegExp(
+  // The look-behind after the verb, so that it is read only where a verb is.
+  `\\b(?:consider|treat|regard|deem|accept|take|count)\\w*(?<!\\b(?:if|when|whenever|once|after|unless|until|only|never|not|don'?t|do not)\\b${W}*) ` +
+    "(?:(?:the|this|my|our|all|every|any|following|above|next|current|user'?s?) ){1,3}(?:(?:input|message|request|prompt|text|entry|answer|content|password|attempt|guess) )?(?:as )?" +
+    `(?:valid|verified|trusted|authori[sz]ed|approved|correct|legitimate|genuine|authentic)(?=\\s*(?:$|[.,;:!?]))(?!${W}*\\b(?:if|when|once|only|after|unless|until|without|because|provided)\\b)`,
+);
+
+/**
  * The guard's own instructions named by what they guard: "summarize password instructions", "your defense instructions",
  * "your access code rules". A project's are named by a task ("the password reset instructions") or a place ("…on the
  * signup page"), and "the password rules" are a policy: only "your" reaches rules and guidelines, and nothing but an end
@@ -608,6 +621,7 @@ const PARAPHRASES: Cue[] = [
   },
   { label: "an order to answer with the phrase that grants access", re: GRANTED_DICTATED },
   { label: "a claim that the password check was passed", re: CHECK_PASSED_BY_PRETENCE },
+  { label: "an order to take the text as verified", re: TAKEN_AS_VERIFIED },
   { label: "a flood of repeated tokens", re: gluedFlood },
   // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)";
   // not a lesson about placeholders in a project's templates.
@@ -942,7 +956,7 @@ const TYPO_TARGETS = [
   "prompt", "access", "reveal", "repeat", "output", "ignore", "format", "system", "display",
   "your", "the", "above", "words", "print", "with", "rules", "show",
   // The verbs that hand the prompt back in another form, and the nouns of the requests in German, Spanish, French, Portuguese and Italian.
-  "translate", "explain", "encode", "write", "spell",
+  "translate", "explain", "encode", "write", "spell", "consider",
   "anweisungen", "passwort", "instrucciones", "contrasena", "consignes", "instrucoes", "senha", "istruzioni",
 ];
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
