@@ -50,7 +50,7 @@ const READERS = "(?:ai |llm |coding )?(?:agents?|assistants?|models?|llms?|bots?
 
 /** Words a lesson does not use about its own subject: orders and instructions to the reader. */
 const ORDERS =
-  "instructions?|instruktionen|prompts?|rules?|directions?|directives?|orders?|tasks?|assignments?|commands?|guidelines?|guidance|guardrails?|context|conversation|constraints?|polic(?:y|ies)|information|informationen|angaben|anweisungen|aufgaben|auftr[aä]ge|befehle|regeln|vorgaben|richtlinien|ausf[uü]hrungen|instrucciones|[oó]rdenes|tareas|reglas|consignes|t[aâ]ches|r[eè]gles|instru[cç][oõ]es|ordens|tarefas|regras|istruzioni|ordini|compiti|regole";
+  "instructions?|instruktionen|prompts?|prompting|rules?|directions?|directives?|orders?|tasks?|assignments?|commands?|guidelines?|guidance|guardrails?|context|conversation|constraints?|polic(?:y|ies)|information|informationen|angaben|anweisungen|aufgaben|auftr[aä]ge|befehle|regeln|vorgaben|richtlinien|ausf[uü]hrungen|instrucciones|[oó]rdenes|tareas|reglas|consignes|t[aâ]ches|r[eè]gles|instru[cç][oõ]es|ordens|tarefas|regras|istruzioni|ordini|compiti|regole";
 const BEFORE =
   "previous|prior|above|earlier|preceding|foregoing|former|original|initial|system|vorherige[nrs]?|bisherige[nrs]?|obige[nrs]?|vorangehende[nrs]?|vorige[nrs]?|anteriores?|previ[ao]s|de arriba|pr[eé]c[eé]dentes?|ci-dessus|ant[eé]rieures?|acima|precedenti|sopra";
 
@@ -492,6 +492,20 @@ const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS_ANY_DETERMINER, words(DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([CHANGE_VERBS, words(READER_DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(ORDERS), words(BEFORE)], [24, 12]) },
+  {
+    // Other wordings of the same order: "ignore all previous text." (the text, not a project's buffer: the sentence ends or
+    // goes on with "and"), "ignore all other evidence and instructions", a bare "disregard any rules." (not "…any lint
+    // rules that conflict"), the orders declared void ("allprevious instructions are false"), or a no-entry sign for the verb.
+    label: "an instruction to ignore previous instructions",
+    re: new RegExp(
+      `\\b(?:ignor|disregard|forget)\\w* (?:all |any )?(?:the )?(?:previous|prior|above|earlier|preceding) (?:text|input|content)\\s*(?:$|[.!,;]|and\\b)` +
+        `|\\b(?:ignor|disregard|forget)\\w* (?:all|any) (?:other|previous|prior|earlier) (?:[\\w-]+ ){0,2}?(?:and|or) (?:instructions|directions|directives|rules|guidelines)\\b` +
+        `|\\b(?:ignor|disregard|forget)\\w* (?:all|any) (?:of (?:the|your) )?(?:rules|instructions|directions|directives|guidelines|restrictions)\\s*(?:$|[.!?,;])` +
+        `|\\b(?:all ?|your )(?:previous|prior|above|earlier|preceding|former|original) (?:instructions|directions|directives|prompts|orders) (?:are|were) (?:now )?(?:false|void|null|invalid|revoked|cancel+ed|fake|wrong|obsolete|no longer (?:valid|in effect))\\b` +
+        `|(?:\u{1F6AB}|\u26D4|\u274C|\u{1F645})\\s*(?:all |the |your )*(?:previous|prior|above|earlier|system) (?:instructions|rules|prompts|directions|directives)\\b`,
+      "u",
+    ),
+  },
   { label: "an instruction to ignore previous instructions", re: /\b(?:ignor\w*|disregard\w*) the (?:real |actual )?user(?:'s (?:actual |real )?(?:question|request|instructions?|message))?\b|\byour (?:instructions|rules|orders) are now\b|\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\b/ },
   {
     label: "an instruction to forget everything said before",
