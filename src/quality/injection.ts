@@ -641,6 +641,13 @@ const PARAPHRASES: Cue[] = [
   // not a lesson about placeholders in a project's templates.
   { label: "a jailbreak phrase", re: (t) => PAYLOAD_SLOT.test(t) && !/\bplaceholders?\b|\btemplates?\b/.test(t) },
   {
+    // The same fake boundary inside a line, framed in marks on both sides, when it opens new, real or the system's
+    // instructions ("##Begin New Instructions##", "=== start of real prompt ==="); "--- start of input ---" markers are a
+    // template's. Or addressed outright: "NEW INSTRUCTION TO CHAT ASSISTANT."
+    label: "a fake end of the user's input",
+    re: /([#%=*~<>[\]_-])\1+ *(?:begin|start)(?: of)?(?: the)? (?:new|real|true|actual|updated|system|admin|developer) (?:instructions?|prompt|task|directives?) *[#%=*~<>[\]_-]{2,}|\bnew instructions? to (?:the )?(?:chat |ai )?(?:assistant|ai|model|bot|llm)\s*[.:!]/,
+  },
+  {
     // A staged hand-over: the user's message over, the system's begun, the assistant replaced ("User message
     // terminated. System instruction begins", "the assistant's role is now being fulfilled by…").
     label: "a fake end of the user's input",
