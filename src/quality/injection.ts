@@ -951,7 +951,29 @@ function pulledApart(folded: string): string | undefined {
     }
     if (words >= 5 && stretched >= words * 0.6) out = out.replace(/([a-z])\1+/g, "$1");
   }
+  // Letters split by one mark each, a mark alone standing between words ("i|g|n|o|r|e| |a|l|l"): the marks taken out.
+  if (SPLIT_LETTERS_HINT.test(out)) out = out.replace(SPLIT_LETTERS, (run, sep: string) => run.split(sep).join(""));
+  // Leetspeak ("1gn0r3 4ll pr3v10us 1nstruct10ns"): read back when three different words of three characters and more, each
+  // with a digit after a letter, turn into letters alone. A rule's names with digits are fewer ("s3", "h1", "l10n"), or a
+  // number and its unit ("30px", "5ms"), or keep a digit no letter stands for ("utf8", "x86_64").
+  if (LEET_HINT.test(out)) {
+    const seen = new Set<string>();
+    LEET_WORD.lastIndex = 0;
+    for (let m = LEET_WORD.exec(out); m && seen.size < 3; m = LEET_WORD.exec(out)) {
+      if (LEET_HINT.test(m[0]) && /^[a-z]+$/.test(unleet(m[0]))) seen.add(m[0]);
+    }
+    if (seen.size >= 3) out = out.replace(LEET_WORD, (w) => (/^[a-z]+$/.test(unleet(w)) ? unleet(w) : w));
+  }
   return out === folded ? undefined : out;
+}
+const SPLIT_LETTERS_HINT = /[a-z ][|*~+^_/.-][a-z ][|*~+^_/.-][a-z ][|*~+^_/.-][a-z ]/;
+const SPLIT_LETTERS = /[a-z ]([|*~+^_/.-])(?:[a-z ]\1){5,}[a-z ]?/g;
+const LEET_HINT = /[a-z][01345]/;
+/** A word of three characters and more, of letters and the digits and signs leetspeak writes for them, holding a letter and a digit. */
+const LEET_WORD = /(?<![\w@$])(?=[\w@$]*[a-z])(?=[\w@$]*[01345])[a-z0-9][a-z0-9@$]{2,}(?![\w@$])/g;
+const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
+function unleet(word: string): string {
+  return word.replace(/[013457@$]/g, (c) => LEET[c]!);
 }
 const DOUBLED = /([a-z])\1/g;
 const LETTER_WORD = /[a-z]{2,}/g;
