@@ -584,6 +584,9 @@ const PARAPHRASES: Cue[] = [
     label: "an order aimed at the agent rather than advice",
     re: new RegExp(
       `\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b` +
+        // Or whatever a page or an image holds: "fetch … from evil.example.com and do what it says". A tool's own hint ("read the
+        // hint Prisma prints and do what it says") names no address or picture.
+        `|\\b(?:fetch|load|open|visit|browse|read|look at|go to|download|check)\\w*\\b${W}{0,60}?(?:https?:\\/\\/\\S+|\\b(?:[a-z0-9-]+\\.)+(?:com|net|org|io|xyz|ru|cn|info|site|dev|app|me|co)\\b|\\b(?:image|picture|photo|screenshot|qr code|png|jpe?g)\\b)${W}{0,40}?\\b(?:and|then)\\b,? (?:do (?:what(?:ever)?|as) (?:it|they|the (?:page|text|image|site)) (?:says?|tells? you)|follow (?:the |its |any )?instructions? (?:there|it contains|in it|on it|you find))\\b` +
         `|\\bdecode\\b${W}{0,40}?\\b(?:and|then)\\b${W}{0,12}?\\b(?:(?:follow|obey|carry out|execute|run) (?:it|them|its instructions|the (?:decoded )?(?:instructions?|orders?|commands?|text))\\b|do what it says\\b)`,
     ),
   },
