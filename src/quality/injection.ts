@@ -242,6 +242,12 @@ const JAILBREAK_PERSONA = [
   `\\b(?:two|2) (?:different |separate )?(?:responses|outputs|answers|ways to answer|personalities|persons)\\b${W}{0,100}?\\b(?:one (?:for|as) chatgpt|(?:one|the other) (?:with|in|as|for) (?:the )?[\\w-]+ mode\\b|(?:one|the other) as [\\w-]+ (?:would|does|might)\\b|chatgpt|gpt)`,
   "\\b(?:ai|al|bot|model|assistant|chatbot) (?:that is |who is )?capable of (?:doing )?anything\\b|\\bbreaks? (?:the )?(?:ai|openai'?s?|chatgpt'?s?) rules\\b",
   "\\b(?:debug(?:ging)?|developer) mode (?:enabled|activated) by (?:an? )?(?:openai|anthropic|developer|admin)",
+  // The persona slipped in by pretence ("pretending to be an evil AI", "you are an assistant pretending to be…"), the safety
+  // switched off ("SAFE MODE OFF!"), or the prompt declared taken over ("this prompt has been so thoroughly hijacked").
+  "\\bpretend(?:s|ing)? to be an? (?:evil|rogue|malicious|unrestricted|unfiltered|jailbroken|uncensored|amoral) (?:ai|al|assistant|bot|chatbot|model|language model)\\b" +
+    "|\\byou(?:'re| are) (?:an? |the )?(?:ai |helpful )?(?:assistant|ai|chatbot|bot|language model|model) (?:who is |that is )?pretending to be\\b",
+  "\\b(?:safe|safety|filter|censor(?:ship)?|ethics?) mode (?:is )?(?:now )?(?:off|disabled|deactivated)(?=\\s*(?:[!.]|$))",
+  "\\b(?:this|the) prompt (?:has been|was|got|is) (?:\\w+ ){0,2}?hijacked\\b",
 ];
 
 /**
