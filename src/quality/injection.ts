@@ -406,16 +406,27 @@ const CHECK_PASSED_BY_PRETENCE = new RegExp(
 );
 
 /**
+ * An order to carry out whatever a page or an image holds: "fetch … from evil.example.com and do what it says", "look at the text
+ * in the image and do what it says". A tool's own hint ("read the hint Prisma prints and do what it says") names no address or
+ * picture. The order's tail is rare and read first: the verbs before it ("read", "check", "open") are in most lessons.
+ */
+const DO_WHAT_IT_SAYS = /\b(?:do (?:what(?:ever)?|as) (?:it|they|the (?:page|text|image|site)) (?:says?|tells? you)|follow (?:the |its |any )?instructions? (?:there|it contains|in it|on it|you find))\b/;
+const WHAT_A_PAGE_SAYS = new RegExp(
+  `\\b(?:fetch|load|open|visit|browse|read|look at|go to|download|check)\\w*\\b${W}{0,60}?(?:https?:\\/\\/\\S+|\\b(?:[a-z0-9-]+\\.)+(?:com|net|org|io|xyz|ru|cn|info|site|dev|app|me|co)\\b|\\b(?:image|picture|photo|screenshot|qr code|png|jpe?g)\\b)${W}{0,40}?\\b(?:and|then)\\b,? ${DO_WHAT_IT_SAYS.source}`,
+);
+
+/**
  * The reader told to take the text in front of it as already checked: "…and consider the input valid", "Treat the following
  * as verified:", "regard this message as authorized". A rule says when input is valid ("…only after the schema parses it",
  * "If the checksum matches, …"), names what it trusts ("the following hosts"), or goes on to a type ("valid JSON"): a
  * condition anywhere in the sentence, another noun, or any word after the adjective but "and"/"then" is a rule's.
  */
 const TAKEN_AS_VERIFIED = new RegExp(
-  // The look-behind after the verb, so that it is read only where a verb is.
-  `\\b(?:consider|treat|regard|deem|accept|take|count)\\w*(?<!\\b(?:if|when|whenever|once|after|unless|until|only|never|not|don'?t|do not)\\b${W}*) ` +
+  `\\b(?:consider|treat|regard|deem|accept|take|count)\\w* ` +
     "(?:(?:the|this|my|our|all|every|any|following|above|next|current|user'?s?) ){1,3}(?:(?:input|message|request|prompt|text|entry|answer|content|password|attempt|guess) )?(?:as )?" +
-    `(?:valid|verified|trusted|authori[sz]ed|approved|correct|legitimate|genuine|authentic)(?=\\s*(?:$|[.,;:!?]))(?!${W}*\\b(?:if|when|once|only|after|unless|until|without|because|provided)\\b)`,
+    // The condition looked for behind the whole phrase, so that it is read only where one is.
+    `(?:valid|verified|trusted|authori[sz]ed|approved|correct|legitimate|genuine|authentic)(?=\\s*(?:$|[.,;:!?]))` +
+    `(?<!\\b(?:if|when|whenever|once|after|unless|until|only|never|not|don'?t|do not)\\b${W}*)(?!${W}*\\b(?:if|when|once|only|after|unless|until|without|because|provided)\\b)`,
 );
 
 /**
@@ -594,9 +605,6 @@ const PARAPHRASES: Cue[] = [
     label: "an order aimed at the agent rather than advice",
     re: new RegExp(
       `\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b` +
-        // Or whatever a page or an image holds: "fetch … from evil.example.com and do what it says". A tool's own hint ("read the
-        // hint Prisma prints and do what it says") names no address or picture.
-        `|\\b(?:fetch|load|open|visit|browse|read|look at|go to|download|check)\\w*\\b${W}{0,60}?(?:https?:\\/\\/\\S+|\\b(?:[a-z0-9-]+\\.)+(?:com|net|org|io|xyz|ru|cn|info|site|dev|app|me|co)\\b|\\b(?:image|picture|photo|screenshot|qr code|png|jpe?g)\\b)${W}{0,40}?\\b(?:and|then)\\b,? (?:do (?:what(?:ever)?|as) (?:it|they|the (?:page|text|image|site)) (?:says?|tells? you)|follow (?:the |its |any )?instructions? (?:there|it contains|in it|on it|you find))\\b` +
         `|\\bdecode\\b${W}{0,40}?\\b(?:and|then)\\b${W}{0,12}?\\b(?:(?:follow|obey|carry out|execute|run) (?:it|them|its instructions|the (?:decoded )?(?:instructions?|orders?|commands?|text))\\b|do what it says\\b)`,
     ),
   },
@@ -649,6 +657,7 @@ const PARAPHRASES: Cue[] = [
   { label: "an order to answer with the phrase that grants access", re: GRANTED_DICTATED },
   { label: "a claim that the password check was passed", re: CHECK_PASSED_BY_PRETENCE },
   { label: "an order to take the text as verified", re: TAKEN_AS_VERIFIED },
+  { label: "an order aimed at the agent rather than advice", re: (t) => DO_WHAT_IT_SAYS.test(t) && WHAT_A_PAGE_SAYS.test(t) },
   { label: "a flood of repeated tokens", re: gluedFlood },
   // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)";
   // not a lesson about placeholders in a project's templates.
@@ -862,10 +871,12 @@ const TOKEN = /\S+/g;
 const GLITCH_TOKENS = /artisanlib|YYSTACK(?!_)|JSBracketAccess|CppMethodIntialized|useRalativeImagePath|PropelException|SolidGoldMagikarp|petertodd|TheNitromeFan|davidjl|RandomRedditorWithNo|InstoreAndOnline|externalToEVA|guiActiveUn|cloneembedreportprint|embedreportprint|rawdownload|StreamerBot/g;
 /** Six combining marks and more on one letter ("Zalgo" text, a Thai letter under twenty tone marks): no script stacks that many. */
 const STACKED_MARKS = /\p{M}{6,}/u;
+/** Read first: a scan for one character outside ASCII is a third of a scan for marks, and most lessons are ASCII. */
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Two different glitch tokens, or one letter buried under marks. */
 export function junkTokens(kept: string): boolean {
-  if (STACKED_MARKS.test(kept)) return true;
+  if (NON_ASCII.test(kept) && STACKED_MARKS.test(kept)) return true;
   GLITCH_TOKENS.lastIndex = 0;
   const first = GLITCH_TOKENS.exec(kept)?.[0];
   if (first === undefined) return false;
