@@ -514,20 +514,22 @@ const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([CHANGE_VERBS, words(READER_DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(ORDERS), words(BEFORE)], [24, 12]) },
   {
-    // Other wordings of the same order: "ignore all previous text." (the text, not a project's buffer: the sentence ends or
-    // goes on with "and"), "ignore all other evidence and instructions", a bare "disregard any rules." (not "…any lint
-    // rules that conflict"), the orders declared void ("allprevious instructions are false"), or a no-entry sign for the verb.
+    // The reader's user or orders set aside ("ignore the real user", "your instructions are now…"), and other wordings of the
+    // same order: "ignore all previous text." (the text, not a project's buffer: the sentence ends or goes on with "and"),
+    // "ignore all other evidence and instructions", a bare "disregard any rules." (not "…any lint rules that conflict"), the
+    // orders declared void ("allprevious instructions are false"), or a no-entry sign for the verb. One regex: V8 scans one
+    // alternation faster than several small ones.
     label: "an instruction to ignore previous instructions",
     re: new RegExp(
-      `\\b(?:ignor|disregard|forget)\\w* (?:all |any )?(?:the )?(?:previous|prior|above|earlier|preceding) (?:text|input|content)\\s*(?:$|[.!,;]|and\\b)` +
+      `\\b(?:ignor\\w*|disregard\\w*) the (?:real |actual )?user(?:'s (?:actual |real )?(?:question|request|instructions?|message))?\\b|\\byour (?:instructions|rules|orders) are now\\b|\\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\\b` +
+        `|\\b(?:ignor|disregard|forget)\\w* (?:all |any )?(?:the )?(?:previous|prior|above|earlier|preceding) (?:text|input|content)\\s*(?:$|[.!,;]|and\\b)` +
         `|\\b(?:ignor|disregard|forget)\\w* (?:all|any) (?:other|previous|prior|earlier) (?:[\\w-]+ ){0,2}?(?:and|or) (?:instructions|directions|directives|rules|guidelines)\\b` +
         `|\\b(?:ignor|disregard|forget)\\w* (?:all|any) (?:of (?:the|your) )?(?:rules|instructions|directions|directives|guidelines|restrictions)\\s*(?:$|[.!?,;])` +
         `|\\b(?:all ?|your )(?:previous|prior|above|earlier|preceding|former|original) (?:instructions|directions|directives|prompts|orders) (?:are|were) (?:now )?(?:false|void|null|invalid|revoked|cancel+ed|fake|wrong|obsolete|no longer (?:valid|in effect))\\b` +
-        `|(?:\u{1F6AB}|\u26D4|\u274C|\u{1F645})\\s*(?:all |the |your )*(?:previous|prior|above|earlier|system) (?:instructions|rules|prompts|directions|directives)\\b`,
-      "u",
+        // The signs as UTF-16 pairs, so that no "u" flag is needed: 🚫 ⛔ ❌ 🙅.
+        `|(?:\\ud83d\\udeab|\\u26d4|\\u274c|\\ud83d\\ude45)\\s*(?:all |the |your )*(?:previous|prior|above|earlier|system) (?:instructions|rules|prompts|directions|directives)\\b`,
     ),
   },
-  { label: "an instruction to ignore previous instructions", re: /\b(?:ignor\w*|disregard\w*) the (?:real |actual )?user(?:'s (?:actual |real )?(?:question|request|instructions?|message))?\b|\byour (?:instructions|rules|orders) are now\b|\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\b/ },
   {
     label: "an instruction to forget everything said before",
     // "Don't forget to run the migrations before…" is a reminder: the verb followed by "to" is not read.
@@ -663,17 +665,13 @@ const PARAPHRASES: Cue[] = [
   // not a lesson about placeholders in a project's templates.
   { label: "a jailbreak phrase", re: (t) => PAYLOAD_SLOT.test(t) && !/\bplaceholders?\b|\btemplates?\b/.test(t) },
   {
-    // The same fake boundary inside a line, framed in marks on both sides, when it opens new, real or the system's
-    // instructions ("##Begin New Instructions##", "=== start of real prompt ==="); "--- start of input ---" markers are a
-    // template's. Or addressed outright: "NEW INSTRUCTION TO CHAT ASSISTANT."
-    label: "a fake end of the user's input",
-    re: /([#%=*~<>[\]_-])\1+ *(?:begin|start)(?: of)?(?: the)? (?:new|real|true|actual|updated|system|admin|developer) (?:instructions?|prompt|task|directives?) *[#%=*~<>[\]_-]{2,}|\bnew instructions? to (?:the )?(?:chat |ai )?(?:assistant|ai|model|bot|llm)\s*[.:!]/,
-  },
-  {
     // A staged hand-over: the user's message over, the system's begun, the assistant replaced ("User message
-    // terminated. System instruction begins", "the assistant's role is now being fulfilled by…").
+    // terminated. System instruction begins", "the assistant's role is now being fulfilled by…"). Or a fake boundary inside a
+    // line, framed in marks on both sides, opening new, real or the system's instructions ("##Begin New Instructions##",
+    // "=== start of real prompt ==="; "--- start of input ---" markers are a template's), or addressed outright: "NEW
+    // INSTRUCTION TO CHAT ASSISTANT."
     label: "a fake end of the user's input",
-    re: /(?<!\bthe )\b(?:user|system|developer|assistant) (?:message|input|instructions?|prompt)s? (?:terminat\w*|begins|starting|starts|started|resumes)\b\s*(?:[.!*\n]|$)|\b(?:role|place|job) is now (?:being )?(?:taken|fulfilled|filled|played) by\b/,
+    re: /([#%=*~<>[\]_-])\1+ *(?:begin|start)(?: of)?(?: the)? (?:new|real|true|actual|updated|system|admin|developer) (?:instructions?|prompt|task|directives?) *[#%=*~<>[\]_-]{2,}|\bnew instructions? to (?:the )?(?:chat |ai )?(?:assistant|ai|model|bot|llm)\s*[.:!]|(?<!\bthe )\b(?:user|system|developer|assistant) (?:message|input|instructions?|prompt)s? (?:terminat\w*|begins|starting|starts|started|resumes)\b\s*(?:[.!*\n]|$)|\b(?:role|place|job) is now (?:being )?(?:taken|fulfilled|filled|played) by\b/,
   },
   {
     // What the guarded model says when the password is right, asked for instead of the password: "what would you
