@@ -426,7 +426,8 @@ const TAKEN_AS_VERIFIED = new RegExp(
     "(?:(?:the|this|my|our|all|every|any|following|above|next|current|user'?s?) ){1,3}(?:(?:input|message|request|prompt|text|entry|answer|content|password|attempt|guess) )?(?:as )?" +
     // The condition looked for behind the whole phrase, so that it is read only where one is.
     `(?:valid|verified|trusted|authori[sz]ed|approved|correct|legitimate|genuine|authentic)(?=\\s*(?:$|[.,;:!?]))` +
-    `(?<!\\b(?:if|when|whenever|once|after|unless|until|only|never|not|don'?t|do not)\\b${W}*)(?!${W}*\\b(?:if|when|once|only|after|unless|until|without|because|provided)\\b)`,
+    // Each bounded: a long run of the phrase with a condition only at its end read the whole run again at every phrase.
+    `(?<!\\b(?:if|when|whenever|once|after|unless|until|only|never|not|don'?t|do not)\\b${W}{0,200})(?!${W}{0,200}?\\b(?:if|when|once|only|after|unless|until|without|because|provided)\\b)`,
 );
 
 /**

@@ -157,3 +157,12 @@ test("a persona slipped in by pretence, a safety mode switched off, a prompt dec
     "Log when a session is hijacked: compare the token's IP with the login IP in src/auth/session.ts.",
   ]);
 });
+
+test("the verified-input cue stays linear on a long run of its phrase with a condition only at the end", async () => {
+  const { growth } = await import("../helpers/cost.js");
+  const make = (n: number) => "consider the input valid, ".repeat(n / 26) + " only";
+  const small = make(20_000);
+  const large = make(80_000);
+  const ratio = growth(() => findInjectionMarkers(small), () => findInjectionMarkers(large), { calls: 1, batches: 5 });
+  assert.ok(ratio < 10, `4× the text cost ${ratio.toFixed(1)}× as much`);
+});
