@@ -672,7 +672,7 @@ const PARAPHRASES: Cue[] = [
     // "=== start of real prompt ==="; "--- start of input ---" markers are a template's), or addressed outright: "NEW
     // INSTRUCTION TO CHAT ASSISTANT."
     label: "a fake end of the user's input",
-    re: /([#%=*~<>[\]_-])\1+ *(?:begin|start)(?: of)?(?: the)? (?:new|real|true|actual|updated|system|admin|developer) (?:instructions?|prompt|task|directives?) *[#%=*~<>[\]_-]{2,}|\bnew instructions? to (?:the )?(?:chat |ai )?(?:assistant|ai|model|bot|llm)\s*[.:!]|(?<!\bthe )\b(?:user|system|developer|assistant) (?:message|input|instructions?|prompt)s? (?:terminat\w*|begins|starting|starts|started|resumes)\b\s*(?:[.!*\n]|$)|\b(?:role|place|job) is now (?:being )?(?:taken|fulfilled|filled|played) by\b/,
+    re: /(?<![#%=*~<>[\]_-])([#%=*~<>[\]_-])\1+ *(?:begin|start)(?: of)?(?: the)? (?:new|real|true|actual|updated|system|admin|developer) (?:instructions?|prompt|task|directives?) *[#%=*~<>[\]_-]{2,}|\bnew instructions? to (?:the )?(?:chat |ai )?(?:assistant|ai|model|bot|llm)\s*[.:!]|(?<!\bthe )\b(?:user|system|developer|assistant) (?:message|input|instructions?|prompt)s? (?:terminat\w*|begins|starting|starts|started|resumes)\b\s*(?:[.!*\n]|$)|\b(?:role|place|job) is now (?:being )?(?:taken|fulfilled|filled|played) by\b/,
   },
   {
     // What the guarded model says when the password is right, asked for instead of the password: "what would you
