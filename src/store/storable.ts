@@ -1,10 +1,13 @@
 // What no store may be given: text PostgreSQL cannot hold (a NUL byte, half of a surrogate pair) is refused alike by every store, before anything is written.
 import { CairnError } from "../errors.js";
 
-/** A NUL, or a UTF-16 surrogate without its other half (broken text: a cut emoji, bytes read as text). */
-const UNSTORABLE_RE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * A NUL, or a UTF-16 surrogate without its other half (broken text: a cut emoji, bytes read as text): under the
+ * `u` flag a pair is read as one code point, so the surrogate class matches only a lone half (as in quality/sanitize.ts).
+ */
+const UNSTORABLE_RE = /\u0000|[\ud800-\udfff]/u;
 
-const UNSTORABLE_ALL_RE = new RegExp(UNSTORABLE_RE.source, "g");
+const UNSTORABLE_ALL_RE = new RegExp(UNSTORABLE_RE.source, "gu");
 
 /**
  * Text kept as a record of what was refused (a rejected lesson): each NUL and lone surrogate becomes U+FFFD,
