@@ -11,20 +11,28 @@ import { httpSession, startUi } from "../helpers/web.js";
 /** Timeouts for a busy shared machine: these tests are about which hive the page reads, not how fast. */
 const PATIENT = { CAIRN__hive_postgres__read_timeout_ms: "10000", CAIRN__hive_postgres__connect_timeout_ms: "30000" };
 
+/**
+ * Runs `cairn ui` that is expected to refuse; a server that started anyway would never exit, so it is
+ * stopped once it prints its sign-in link. Its exit code and everything it printed.
+ */
+async function runRefusedUi(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [BIN, ...args, "ui", "--port", "0"], { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
+  const timer = setInterval(() => {
+    if (/Sign in:/.test(out)) child.kill("SIGTERM");
+  }, 50);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearInterval(timer);
+  return { code, out };
+}
+
 test("cairn ui --project <a folder that does not exist> refuses, as every other command does, and creates nothing", async () => {
   const sb = sandbox();
   try {
     const missing = path.join(sb.root, "projects", "typo");
-    const child = spawn(process.execPath, [BIN, "--project", missing, "ui", "--port", "0"], { cwd: sb.root, env: sb.env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
-    // A server that started anyway would never exit: stop it once it says it is listening.
-    const timer = setInterval(() => {
-      if (/Sign in:/.test(out)) child.kill("SIGTERM");
-    }, 50);
-    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
-    clearInterval(timer);
+    const { code, out } = await runRefusedUi(["--project", missing], { cwd: sb.root, env: sb.env });
     assert.doesNotMatch(out, /Sign in:/, "no server for a project folder that does not exist");
     assert.equal(code, 2, out);
     assert.match(out, /does not exist/);
@@ -38,16 +46,7 @@ test("cairn ui in an agent's shell (CAIRN_ACTOR=agent:…) refuses: the page app
   const sb = sandbox();
   try {
     const p = sb.project("api");
-    const child = spawn(process.execPath, [BIN, "--project", p, "ui", "--port", "0"], { cwd: sb.root, env: { ...sb.env, CAIRN_ACTOR: "agent:coder" }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
-    // A server that started anyway would never exit: stop it once it prints its sign-in link.
-    const timer = setInterval(() => {
-      if (/Sign in:/.test(out)) child.kill("SIGTERM");
-    }, 50);
-    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
-    clearInterval(timer);
+    const { code, out } = await runRefusedUi(["--project", p], { cwd: sb.root, env: { ...sb.env, CAIRN_ACTOR: "agent:coder" } });
     assert.doesNotMatch(out, /Sign in:/, "no sign-in link for an agent");
     assert.equal(code, 1, out);
     assert.match(out, /Only a person can/);
