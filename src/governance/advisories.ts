@@ -4,7 +4,7 @@ import { sanitizeForPrompt } from "../quality/sanitize.js";
 import { openTiers, type Services } from "../services.js";
 import { isHumanActor } from "./actors.js";
 import { patternText, type PatternKind } from "./patterns.js";
-import { originalsOfRetiredCopies } from "./retired-copies.js";
+import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
 import { appliesToProject, projectPaths, rulesFor, type AdvisoryRule } from "./rules.js";
 
 export interface AdvisoryQuery {
@@ -130,7 +130,7 @@ function onePerLesson(hits: Hit[]): Hit[] {
 
 /**
  * A promoted original that matched without the hive lesson it last went up as: when another project
- * superseded, quarantined or archived that lesson, the original advises no more (retired-copies.ts).
+ * superseded, quarantined or archived that lesson, the original advises no more (lifecycle/retired-copies.ts).
  * The hive is asked only when such an original matched.
  */
 async function withoutRetiredOriginals(s: Services, hits: Hit[]): Promise<Hit[]> {

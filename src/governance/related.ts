@@ -2,7 +2,7 @@
 import { lastPromotedTo, pairPromoted, promotedOriginOf, type PromotedOriginal } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
-import { originalsOfRetiredCopies } from "./retired-copies.js";
+import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
 import { ADVISORY_STATUSES, appliesToProject, projectPaths, rulesFor } from "./rules.js";
 
 /** Entries read per query for glob matches; a glob like "**" on every lesson must not read them all. */
@@ -63,7 +63,7 @@ export async function relatedEntries(s: Services, q: RelatedQuery): Promise<Rela
  * reinforced a hive lesson already there — is paired by its last promotion: from the rule cache for an
  * original with globs or a pattern, else its own events (only promoted originals listed here, a few).
  * An original whose hive lesson is not listed is left out too when another project retired that lesson
- * (retired-copies.ts), as advisories leave it out.
+ * (lifecycle/retired-copies.ts), as advisories leave it out.
  */
 async function originalsWithCopies(s: Services, shown: readonly RelatedHit[]): Promise<Set<string>> {
   const copies = shown.filter((h) => h.entry.tier === "hive").map((h) => ({ id: h.entry.id, promotedFrom: promotedOriginOf(h.entry) }));

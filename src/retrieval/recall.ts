@@ -1,12 +1,8 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
-import { answerWithin } from "../core/answer-within.js";
-import { lastPromotionHiveId, lastPromotionsByOriginal } from "../core/entry-links.js";
-import { archivedForLackOfUse } from "../lifecycle/unused-archive.js";
+import { lastPromotionsByOriginal } from "../core/entry-links.js";
 import { isOriginFlagOf } from "../lifecycle/origin-superseded.js";
+import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
-
-/** Statuses in which a hive lesson no longer speaks for the originals promoted into it. */
-const RETIRED: readonly Status[] = ["quarantined", "superseded", "archived"];
 import { spareDamagedTiers, tiersAsked, type Services } from "../services.js";
 import type { EntryFilter, SearchHit, Store } from "../store/store.js";
 import { buildContextQuery, contextText, type RetrievalContext } from "./context.js";
@@ -69,64 +65,23 @@ async function searchTiers<T>(stores: readonly Store[], search: (st: Store) => P
 }
 
 /**
- * The hive lesson a promoted original last went up as, by its events: remembered per store by the entry's id and
- * `updated_at`, which every status change (a promotion included) moves, so the same pool's originals are read once
- * per process, not on every recall (bounded: forgotten all at once past 4,096).
- */
-const promotionTargets = new WeakMap<Store, Map<string, string | null>>();
-async function promotedAs(store: Store, entry: Entry): Promise<string | undefined> {
-  let known = promotionTargets.get(store);
-  if (!known) promotionTargets.set(store, (known = new Map()));
-  const key = `${entry.id}@${entry.updated_at}`;
-  const cached = known.get(key);
-  if (cached !== undefined) return cached ?? undefined;
-  const hiveId = lastPromotionHiveId(await store.listEvents(entry.id, 1000));
-  if (known.size >= 4096) known.clear();
-  known.set(key, hiveId ?? null);
-  return hiveId;
-}
-
-/**
  * A promoted original still ranked on its own (its hive copy did not absorb it in the merge) whose hive
- * copy was quarantined, superseded or archived from another project: doing so in the promoting project
- * retires the original too (lifecycle/status.ts), but from elsewhere this project's database cannot be
- * reached, so the original is left out here (a superseded one gives way to its replacement in the hive).
- * A copy the sweep archived for lack of use is no verdict on the lesson: told apart by the reason the
- * sweep writes on the entry (no event is read), it leaves the original in. The hive is asked only when
- * such an original is in the pool, once, by an indexed read of the retired lessons this project
- * contributed; if it cannot answer, nothing is hidden.
+ * copy was quarantined, superseded or archived from another project is left out (lifecycle/retired-copies.ts,
+ * the rule advisories and related knowledge keep too; a superseded one gives way to its replacement in the
+ * hive). The hive is asked only when such an original is in the pool; if it cannot answer, nothing is hidden.
  */
 async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
-  const alone = scored.slice(0, pool).filter((r) => r.entry.tier === "swarm" && r.entry.lifecycle.status === "promoted");
-  if (!alone.length || !s.hive) return scored;
-  const hive = s.hive;
-  const retiredAmong = async (filter: EntryFilter): Promise<Entry[] | undefined> => {
-    const ask = hive.listEntries({ ...filter, statuses: RETIRED }, { limit: 1000 });
-    // A team hive's list has only its statement timeout: on the hot path it gets the search's wait, no longer.
-    return hive.networked ? (await answerWithin(ask, s.config.hive_postgres.read_timeout_ms))?.value : await ask;
-  };
-  const hidden = new Set<string>();
-  try {
-    const retired = await retiredAmong({ sourceProjects: [s.project.id] });
-    if (!retired) return scored;
-    for (const h of retired) if (h.provenance.promoted_from?.entry_id && !archivedForLackOfUse(h)) hidden.add(h.provenance.promoted_from.entry_id);
-    // A promotion that reinforced a hive lesson another project contributed left no promoted_from on it,
-    // only the original's `promoted` event naming it: the originals still left are looked up by their
-    // events (a local read each; rare in a pool, where a live copy absorbs its original), their hive
-    // lessons by one indexed read.
-    const byHive = new Map<string, string>();
-    for (const r of alone) {
-      if (hidden.has(r.entry.id)) continue;
-      const hiveId = await promotedAs(s.swarm, r.entry);
-      if (hiveId) byHive.set(hiveId, r.entry.id);
-    }
-    if (byHive.size) {
-      for (const h of (await retiredAmong({ ids: [...byHive.keys()] })) ?? []) if (!archivedForLackOfUse(h)) hidden.add(byHive.get(h.id)!);
-    }
-  } catch {
-    if (!hidden.size) return scored;
+  if (!s.hive) return scored;
+  const asked = new Set<string>();
+  // What is left out lets the next results into the pool: those are asked about too, until none is left out.
+  for (let kept = scored; ; ) {
+    const alone = kept.slice(0, pool).filter((r) => r.entry.tier === "swarm" && r.entry.lifecycle.status === "promoted" && !asked.has(r.entry.id));
+    if (!alone.length) return kept;
+    for (const r of alone) asked.add(r.entry.id);
+    const hidden = await originalsOfRetiredCopies(s, new Map(alone.map((r) => [r.entry.id, r.entry] as const)));
+    if (!hidden.size) return kept;
+    kept = kept.filter((r) => !(r.entry.tier === "swarm" && hidden.has(r.entry.id)));
   }
-  return hidden.size ? scored.filter((r) => !(r.entry.tier === "swarm" && hidden.has(r.entry.id))) : scored;
 }
 
 /**
