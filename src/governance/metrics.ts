@@ -1,4 +1,6 @@
 // The Knowledge Objects document's success metrics, computed from counters and events (never by reading every entry).
+import { lastPromotionsByOriginal } from "../core/entry-links.js";
+import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
 import { openTiers, type Services } from "../services.js";
 import { promotedPairs } from "./promoted-pairs.js";
 import { ADVISORY_STATUSES } from "./rules.js";
@@ -44,13 +46,22 @@ function median(xs: number[]): number | null {
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 
 /**
- * Project originals counted among the vetted lessons although their vetted hive copy stands for them:
- * a promoted lesson is one lesson, consulted as its copy (as advisories and related knowledge treat it),
- * not a second, never-consulted one — every original promoted into it, the ones that reinforced it too.
- * Subtracted from both tiers' vetted count (stats and the dashboard).
+ * Project originals counted among the vetted lessons that are no lesson of their own: those whose vetted hive
+ * copy stands for them — a promoted lesson is one lesson, consulted as its copy (as advisories and related
+ * knowledge treat it), not a second, never-consulted one; every original promoted into it, the ones that
+ * reinforced it too — and those whose hive lesson another project retired, which advise no more
+ * (lifecycle/retired-copies.ts, the rule advisories keep). Subtracted from both tiers' vetted count (stats and
+ * the dashboard).
  */
 export async function vettedOriginalsWithCopies(s: Services): Promise<number> {
-  return (await promotedPairs(s, { statuses: [...ADVISORY_STATUSES] })).size;
+  const paired = await promotedPairs(s, { statuses: [...ADVISORY_STATUSES] });
+  if (!s.hive) return paired.size;
+  // Every original's last promotion by the indexed event type; those of a retired hive lesson still vetted here are counted.
+  const lastWentUpAs = (await lastPromotionsByOriginal(s.swarm)) ?? new Map<string, string>();
+  const unpaired = new Map([...lastWentUpAs].filter(([id]) => !paired.has(id)));
+  const retired = await originalsOfRetiredCopies(s, unpaired);
+  const stillVetted = retired.size ? await s.swarm.countEntries({ ids: [...retired], statuses: ADVISORY_STATUSES }) : 0;
+  return paired.size + stillVetted;
 }
 
 /** Lessons per task count this project's tier only (outcomes are recorded per project); the rest spans both tiers. */

@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { APPROVAL_ON, AUTH_STRUCTURED, openEnv } from "./helpers.js";
+import { openCairn } from "../../src/index.js";
+import { addProject } from "../fixtures/workers/sandbox.js";
 
 const QUIET = { learning: { reflect_in_background: false } };
 
@@ -137,6 +139,28 @@ test("mean consultations per vetted lesson counts a promoted lesson once, not as
     assert.equal(page.vetted_lessons, 3, "the dashboard counts the same lessons");
     assert.equal(page.mean_consultations_per_lesson, 1);
   } finally {
+    await env.close();
+  }
+});
+
+test("governance metrics: a promoted original whose hive lesson another project quarantined is no vetted lesson here (it advises no more)", async () => {
+  const env = await openEnv(QUIET);
+  const other = await openCairn({ projectDir: addProject(env.sb, "project-other"), hivePath: env.sb.hivePath, env: env.sb.env, config: QUIET, actor: "human:bob" });
+  try {
+    const original = await env.human.add({ ...AUTH_STRUCTURED });
+    await env.human.approve(original.id!);
+    const copy = await env.human.promote({ id: original.id! });
+    assert.equal(copy.action, "added", copy.reason);
+    await env.human.approve(copy.id!);
+    assert.equal((await env.human.governanceStats()).vetted_lessons, 1, "before: one lesson, promoted");
+    await other.quarantine(copy.id!, "wrong for every project", "human:bob");
+    assert.equal((await env.human.get(original.id!)).lifecycle.status, "promoted", "out of the other project's reach, the original stays promoted here");
+    assert.deepEqual(await env.agent.checkAdvisories({ files: ["src/auth/x.ts"] }), [], "and advises no more");
+    const m = await env.human.governanceStats();
+    assert.equal(m.vetted_lessons, 0, `vetted ${m.vetted_lessons}`);
+    assert.equal((await env.human.dashboard()).governance.vetted_lessons, 0, "the dashboard counts the same lessons");
+  } finally {
+    await other.close();
     await env.close();
   }
 });
