@@ -638,7 +638,10 @@ export class Cairn {
         const { compareLessons } = await import("./quality/similarity.js");
         if (!by || !compareLessons(replacement.lesson, by.lesson, this.config.knowledge.dedup_threshold).duplicate) await assertNotSuperseded(this.services, old);
       }
-      const r = await writeLesson(this.services, { ...ownCategory(replacement).input, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
+      const { carriedFromSuperseded } = await import("./lifecycle/supersede-carry.js");
+      // New text restates the lesson, not where it applies: what the writer did not give is the old lesson's.
+      const input = ownCategory(carriedFromSuperseded(old, replacement)).input;
+      const r = await writeLesson(this.services, { ...input, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
       if (r.action === "rejected" || !r.id) throw new CairnError("REJECTED", `Replacement rejected: ${r.reason}`, { issues: r.issues });
       // The write path retires the old lesson itself when it may; a person's approved lesson waits for a person.
       if (r.superseded || r.status === "draft" || protectedFrom(old, actor)) {

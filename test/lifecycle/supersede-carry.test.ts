@@ -1,0 +1,52 @@
+// `supersede OLD "new text"`: the replacement keeps where and how the old lesson applied unless the person says otherwise.
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { sandbox } from "../helpers/cli.js";
+
+const sb = sandbox();
+after(() => sb.cleanup());
+
+const OLD = "In src/billing/*.ts read the token endpoint from config; the hard-coded v1 endpoint broke service accounts.";
+const NEW = "In src/billing/*.ts use the v2 token endpoint /oauth2/token from config; v1 was removed in March.";
+const OLD_FLAGS = [
+  "--category", "security", "--kind", "correction", "--tags", "billing,oauth", "--scope", "stack:node",
+  "--files", "src/billing/**", "--stack", "typescript,node", "--agents", "coder", "--triggers", "token endpoint",
+  "--prevention", "Read the token endpoint from config, never a literal", "--detect", "oauth/token", "--guardrail", "a lint rule on endpoint literals",
+];
+
+test("cli: `cairn supersede S-n \"text\"` carries the old lesson's globs, prevention, tags, stack, category, kind and scope over", async () => {
+  const p = sb.project("carry");
+  const old = await sb.json(p, "add", OLD, ...OLD_FLAGS);
+  assert.equal(old.body.action, "added", old.stderr);
+  const r = await sb.json(p, "supersede", old.body.handle, NEW);
+  assert.equal(r.code, 0, r.stderr);
+  const e = r.body.replacement;
+  assert.equal(r.body.old.lifecycle.status, "superseded");
+  assert.deepEqual(
+    {
+      category: e.category, kind: e.kind, tags: e.tags, scope: e.applicability.scope, globs: e.applicability.file_globs,
+      stack: e.applicability.tech_stack, agents: e.applicability.agents, triggers: e.applicability.triggers, prevention: e.prevention,
+    },
+    {
+      category: "security", kind: "correction", tags: ["billing", "oauth"], scope: "stack:node", globs: ["src/billing/**"],
+      stack: ["typescript", "node"], agents: ["coder"], triggers: ["token endpoint"],
+      prevention: { rule: "Read the token endpoint from config, never a literal", detection_pattern: "oauth/token", suggested_guardrail: "a lint rule on endpoint literals" },
+    },
+  );
+});
+
+test("cli: a flag given to `cairn supersede` overrides what the old lesson carried; the rest still carries", async () => {
+  const p = sb.project("override");
+  const old = await sb.json(p, "add", OLD, ...OLD_FLAGS);
+  assert.equal(old.body.action, "added", old.stderr);
+  const r = await sb.json(p, "supersede", old.body.handle, NEW, "--files", "src/payments/**", "--detect", "oauth2/token", "--tags", "payments", "--category", "integration");
+  assert.equal(r.code, 0, r.stderr);
+  const e = r.body.replacement;
+  assert.deepEqual(e.applicability.file_globs, ["src/payments/**"]);
+  assert.equal(e.prevention.detection_pattern, "oauth2/token");
+  assert.equal(e.prevention.rule, "Read the token endpoint from config, never a literal", "the rule not given is carried");
+  assert.deepEqual(e.tags, ["payments"]);
+  assert.equal(e.category, "integration");
+  assert.deepEqual(e.applicability.tech_stack, ["typescript", "node"]);
+  assert.equal(e.kind, "correction");
+});
