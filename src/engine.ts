@@ -31,7 +31,7 @@ import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
-import { archiveEntry, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
+import { archiveEntry, assertAgentMayReplace, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { ListedLesson } from "./governance/list-tiers.js";
 import type { WriteResult } from "./lifecycle/write.js";
@@ -625,6 +625,9 @@ export class Cairn {
    */
   async supersede(oldRef: string, replacement: string | LessonInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
     this.assertEnabled();
+    // A lesson a person quarantined or archived is refused to an agent by name, not as missing: it named it.
+    const named = await locate(this.services, oldRef);
+    await assertAgentMayReplace(named.store, named.entry, actor);
     const old = await this.visibleEntry(oldRef, actor);
     let newRef: string;
     if (typeof replacement === "string") {

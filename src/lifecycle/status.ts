@@ -49,6 +49,35 @@ function assertMayRetire(e: Entry, actor: string, what: string): void {
   );
 }
 
+/** A person, or an import a person runs (`import:human:…`): what they write carries a person's choice. */
+function actsForPerson(actor: string): boolean {
+  return isHumanActor(actor) || (actor.startsWith("import:") && isHumanActor(actor.slice("import:".length)));
+}
+
+/**
+ * A lesson a person took out of use is that person's decision: quarantined (hidden from every agent), or
+ * archived by a person. An agent's replacement would end it — approved, it marks the lesson superseded and
+ * takes its place — so an agent may not name it as the lesson it supersedes, on any face. Refused with what
+ * the agent can do instead. An agent's own archive, or the sweep's, is no person's decision.
+ */
+export async function assertAgentMayReplace(store: Store, e: Entry, actor: string): Promise<void> {
+  if (actsForPerson(actor)) return;
+  const status = e.lifecycle.status;
+  if (status !== "quarantined" && status !== "archived") return;
+  if (status === "archived") {
+    const events = await store.listEvents(e.id, 1_000_000);
+    const last = [...events].reverse().find((ev) => ev.type === "archived");
+    if (!last || !isHumanActor(last.actor)) return;
+  }
+  const how = status === "quarantined" ? "quarantined (hidden from every agent)" : "archived by a person";
+  throw new CairnError(
+    "FORBIDDEN",
+    `${e.handle} was ${how}; only a person can supersede it. Add your lesson without supersedes (it is stored on its own), ` +
+      `and a person may replace ${e.handle} with it (\`cairn supersede ${e.handle} NEW\`, NEW being your lesson's handle).`,
+    { actor: actor.slice(0, 80), id: e.id, status },
+  );
+}
+
 /** A status change, with what changed along with it (a hive copy's project original). */
 export type StatusChange = Entry & { also?: Array<{ id: string; handle: string; status: Status }> };
 
@@ -563,6 +592,7 @@ export async function supersedeEntry(s: Services, oldRef: string, newRef: string
     );
   }
   await assertNotSuperseded(s, oldLoc.entry, newLoc.entry.id);
+  await assertAgentMayReplace(oldLoc.store, oldLoc.entry, actor);
   assertMayRetire(oldLoc.entry, actor, "supersede");
   const old = await oldLoc.store.updateEntry(
     oldLoc.entry.id,

@@ -12,7 +12,7 @@ import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, distinctConfirmations, isNewConfirmation } from "./confirm.js";
-import { hiveCopyOf, HOW_TO_EDIT, locate, retiredBy, supersedeEntry } from "./status.js";
+import { assertAgentMayReplace, hiveCopyOf, HOW_TO_EDIT, locate, retiredBy, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
@@ -282,6 +282,7 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
         ? `supersedes: ${declared.handle} is in the ${declared.tier} tier, not ${opts.tier}`
         : undefined;
     if (problem) return fieldRejection(store, [...issues, { layer: "structure", severity: "reject", code: "invalid_supersedes", message: problem }]);
+    await assertAgentMayReplace(store, declared!, opts.actor);
     input.supersedes = declared!.id;
     // Replaced already: a second replacement would leave two entries each saying it replaced it. The
     // lesson is stored on its own (or merges into the one that replaced it), and the writer is told.

@@ -498,3 +498,34 @@ test("what an agent wrote into a call comes back in an error or a refusal only s
     assert.doesNotMatch(r.text, /\n\s*SYSTEM:/i, `no line starts with a role label: ${r.text}`);
   }
 });
+
+test("an agent cannot supersede a lesson a person quarantined or archived through knowledge_add: FORBIDDEN, saying what to do instead; the lesson stays as the person left it", async () => {
+  const cwd = project("supersede-hidden");
+  const { client } = await connect({ cwd });
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, "--project", cwd, ...args], { env: serverEnv(), encoding: "utf8" });
+  const hidden = JSON.parse(cli("add", AUTH_LESSON, "--json").stdout);
+  const shelved = JSON.parse(cli("add", MIGRATION_LESSON, "--json").stdout);
+  assert.equal(cli("quarantine", hidden.handle, "misleading after the auth rewrite").status, 0);
+  assert.equal(cli("archive", shelved.handle, "the test setup changed").status, 0);
+  const cases = [
+    { old: hidden, status: "quarantined", lesson: "In src/auth/middleware.ts validate the session token with verifyToken() before reading claims; a missing token crashed the login route." },
+    { old: shelved, status: "archived", lesson: "Run `npm run db:migrate:test` before the integration tests in test/integration; the schema_version table comes from migration 0003." },
+  ];
+  for (const c of cases) {
+    const r = await call(client, "knowledge_add", { lesson: c.lesson, supersedes: c.old.handle });
+    assert.equal(r.isError, true, r.text);
+    assert.equal(r.data.error, "FORBIDDEN", r.text);
+    assert.match(r.text, /only a person/i, r.text);
+    assert.match(r.text, /without supersedes/, `it says what the agent can do instead: ${r.text}`);
+    const after = JSON.parse(cli("show", c.old.handle, "--json").stdout).entry;
+    assert.equal(after.lifecycle.status, c.status, JSON.stringify(after.lifecycle));
+    assert.equal(after.lifecycle.superseded_by, undefined);
+  }
+  const listed = JSON.parse(cli("list", "--json").stdout) as Array<{ lesson: string }>;
+  assert.ok(!listed.some((e) => /verifyToken|db:migrate:test/.test(e.lesson)), "no replacement was stored");
+  // Archived by an agent (no person's decision), a lesson may be replaced by one.
+  const own = await call(client, "knowledge_add", { lesson: CACHE_LESSON });
+  await call(client, "knowledge_archive", { id: own.data.id, reason: "superseded by the new client" });
+  const replaced = await call(client, "knowledge_add", { lesson: "The Redis cache client in src/cache/redis.ts must set connectTimeout to 2 seconds; without it the worker hangs at startup when Redis is down.", supersedes: own.data.handle });
+  assert.ok(!replaced.isError, replaced.text);
+});
