@@ -412,7 +412,9 @@ export class Cairn {
   async add(lesson: LessonInput, opts: AddOptions = {}): Promise<WriteResult> {
     this.assertEnabled();
     const actor = opts.actor ?? this.actor;
-    const { input, note } = ownCategory(lesson);
+    // Naming the lesson it replaces, a new lesson keeps where and how that one applied unless it says otherwise.
+    const { withSupersededFields } = await import("./lifecycle/supersede-carry.js");
+    const { input, note } = ownCategory(await withSupersededFields(this.services, lesson, actor));
     if (opts.tier === "hive" && this.services.hive) {
       const { writeHiveLesson } = await outboxModule();
       return withCategoryNote(await writeHiveLesson(this.services, input, { actor, source: "add" }), note);

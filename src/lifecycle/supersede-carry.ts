@@ -1,6 +1,9 @@
 // What a replacement written as text keeps of the lesson it supersedes: where and how the old lesson applied.
 import type { LessonInput } from "../core/categories.js";
 import type { Entry } from "../core/entry.js";
+import { isHumanActor } from "../governance/actors.js";
+import type { Services } from "../services.js";
+import { locate } from "./status.js";
 
 /**
  * A replacement given as new text (`cairn supersede S-3 "…"`) restates the lesson, not where it applies: a
@@ -37,4 +40,17 @@ function dropUndefined<T extends object>(o: T): Partial<T> {
 /** Only what the old lesson set: an empty list or text is the default, nothing to carry. */
 function dropEmpty<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
+}
+
+/**
+ * A new lesson that names the lesson it replaces (`supersedes`: knowledge_add over MCP and in the plugin,
+ * `cairn add --supersedes`) carries it over the same way. Only from a lesson it can replace: one not found,
+ * already superseded, or a draft to an agent (which does not exist for it) gives nothing, and the write path
+ * answers for it as before.
+ */
+export async function withSupersededFields(s: Services, given: LessonInput, actor: string): Promise<LessonInput> {
+  if (typeof given.supersedes !== "string" || !given.supersedes.trim()) return given;
+  const old = await locate(s, given.supersedes).then((l) => l.entry, () => undefined);
+  if (!old || old.lifecycle.status === "superseded" || (old.lifecycle.status === "draft" && !isHumanActor(actor))) return given;
+  return carriedFromSuperseded(old, given);
 }

@@ -2,6 +2,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { sandbox } from "../helpers/cli.js";
+import { openEnv, tool } from "../governance/helpers.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -49,4 +50,37 @@ test("cli: a flag given to `cairn supersede` overrides what the old lesson carri
   assert.equal(e.category, "integration");
   assert.deepEqual(e.applicability.tech_stack, ["typescript", "node"]);
   assert.equal(e.kind, "correction");
+});
+
+test("cli: `cairn add \"text\" --supersedes S-n` carries what the old lesson applied to as `supersede` does", async () => {
+  const p = sb.project("add-supersedes");
+  const old = await sb.json(p, "add", OLD, ...OLD_FLAGS);
+  assert.equal(old.body.action, "added", old.stderr);
+  const r = await sb.json(p, "add", NEW, "--supersedes", old.body.handle, "--stack", "deno");
+  assert.equal(r.body.action, "added", r.stdout + r.stderr);
+  const e = (await sb.json(p, "show", r.body.handle)).body.entry;
+  assert.deepEqual([e.category, e.kind, e.applicability.scope], ["security", "correction", "stack:node"]);
+  assert.deepEqual(e.applicability.file_globs, ["src/billing/**"]);
+  assert.deepEqual(e.applicability.tech_stack, ["deno"], "a given field wins");
+  assert.equal(e.prevention.detection_pattern, "oauth/token");
+});
+
+test("tools: knowledge_add with supersedes (MCP and the opencode plugin serve it) carries the old lesson's globs and prevention", async () => {
+  const env = await openEnv({ learning: { reflect_in_background: false } });
+  try {
+    const old = await env.human.add({
+      lesson: OLD, category: "security", kind: "correction", tags: ["billing"],
+      prevention: { rule: "Read the token endpoint from config, never a literal", detection_pattern: "oauth/token" },
+      applicability: { file_globs: ["src/billing/**"], tech_stack: ["typescript"] },
+    });
+    const r = await tool(env.agent, "knowledge_add", { lesson: NEW, supersedes: old.handle! });
+    assert.ok(r.data.id, r.text);
+    const e = await env.human.get(String(r.data.id));
+    assert.deepEqual(
+      { category: e.category, kind: e.kind, tags: e.tags, globs: e.applicability.file_globs, stack: e.applicability.tech_stack, prevention: e.prevention },
+      { category: "security", kind: "correction", tags: ["billing"], globs: ["src/billing/**"], stack: ["typescript"], prevention: { rule: "Read the token endpoint from config, never a literal", detection_pattern: "oauth/token" } },
+    );
+  } finally {
+    await env.close();
+  }
 });
