@@ -25,6 +25,19 @@ export function oversizeIssue(size: string): QualityIssue {
   return issue("reject", "oversize", `The lesson is ${size}; nothing over ${HARD_MAX_CHARS} is accepted. Split it or link to a document.`);
 }
 
+/** A whole text that is one JSON object or array: data for a program, not a lesson for an agent. */
+function isDataRecord(t: string): boolean {
+  const first = t[0];
+  const last = t[t.length - 1];
+  if (!((first === "{" && last === "}") || (first === "[" && last === "]"))) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function checkStructure(text: string, opts: GateOptions = {}): QualityIssue[] {
   const t = normalizeLessonText(text);
   // Code points, not UTF-16 units: an emoji is one character to the person writing it. Counted
@@ -43,7 +56,11 @@ export function checkStructure(text: string, opts: GateOptions = {}): QualityIss
     out.push(issue("reject", "too_short", `The lesson is ${counted(n, "character")}; at least ${MIN_CHARS} are needed to say what and why.`));
   }
   if (!/\p{L}/u.test(t)) out.push(issue("reject", "no_words", "The lesson contains no words."));
-  else if (isEntryRef(t)) {
+  else if (!opts.trusted && isDataRecord(t)) {
+    // Test fixtures and tool records leak into agents' memory files (203 of the 729 real memories): stored, they
+    // matched every query that shared a field name and said nothing to the agent that read them.
+    out.push(issue("reject", "data_record", "The lesson is a JSON record, not a sentence; write the insight it holds in words (quote the JSON inside a sentence if it matters)."));
+  } else if (isEntryRef(t)) {
     // `cairn promote 01a20b48-…` once stored the bare id as a hive lesson.
     out.push(issue("reject", "lesson_is_an_id", `"${t.slice(0, 40)}" is an entry id, not a lesson; to promote an existing entry use \`cairn promote --from-swarm ${t.slice(0, 40)}\` (promote { id }).`));
   }
