@@ -14,7 +14,7 @@ import { readFirstLines } from "./lines.js";
 import { prepareFile, recordTier, type PreparedItem } from "./prepare.js";
 import { Restorer, type LateOutcomes, type RestoreGate } from "./restore.js";
 import { IMPORT_FORMATS, type BadLine, type ImportFormat } from "./types.js";
-import type { GateOutcome } from "../lifecycle/gate-input.js";
+import { gateInput, type GateOutcome } from "../lifecycle/gate-input.js";
 
 export interface ImportOptions {
   format?: ImportFormat | "auto";
@@ -50,6 +50,11 @@ export interface ImportReport {
   rejections: Array<{ line: number; reason: string }>;
   /** What the parser repaired in a record, e.g. an unreadable date dropped (first 100). */
   warnings: Array<{ line: number; warning: string }>;
+  /**
+   * Rows an import without --trusted refused only at gates a trusted import skips (length, advice, vagueness,
+   * JSON records): a person who trusts the file can keep them with --trusted. Secrets and injections never count.
+   */
+  refused_untrusted_only: number;
   /** Entries evicted because imported lessons took a tier past its cap (lowest utility first, as on add; once, at the end of a trusted import). */
   evicted: number;
   /** Present (true) when `signal` stopped the import before the end of the file; what it counts was committed. */
@@ -95,7 +100,7 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   }
   const format = await resolveFormat(file, opts.format);
   const actor = opts.actor ?? "import";
-  const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [], evicted: 0 };
+  const report: ImportReport = { format, imported: 0, reinforced: 0, rejected: 0, unchanged: 0, skipped_lines: [], rejections: [], warnings: [], refused_untrusted_only: 0, evicted: 0 };
   // Tiers a lossless restore or a trusted load added to: their caps are enforced once at the end
   // (a cap check per row was a read per row; an untrusted import keeps writeLesson's check per row).
   const addedInto = new Set<Store>();
@@ -180,6 +185,10 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
     });
     if (result.id && queue?.holds(result.id)) queuedRows.set(result.id, { line: record.line, store });
     countWrite(result, record.line, store);
+    // Re-gated only when refused, so the cost falls on rows already lost; the trusted gate itself says what it would keep.
+    if (result.action === "rejected" && !opts.trusted && result.issues.some((i) => i.severity === "reject") && gateInput(s, record.input, tier, true).ok) {
+      report.refused_untrusted_only++;
+    }
     // This row's writeLesson may have flushed the queue (before another write).
     countQueueLate();
   };

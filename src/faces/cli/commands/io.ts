@@ -69,6 +69,12 @@ Examples:
         for (const r of report.rejections) inv.out.warn(`line ${r.line}: rejected: ${r.reason}`);
         for (const w of report.warnings) inv.out.warn(`line ${w.line}: ${w.warning}`);
         if (report.rejected > report.rejections.length) inv.out.warn(`… and ${report.rejected - report.rejections.length} more rejected`);
+        if (report.refused_untrusted_only > 0) {
+          inv.out.warn(
+            `${report.refused_untrusted_only} of the ${report.rejected} rejected rows failed only checks a --trusted import skips (length, advice, vagueness, JSON records): ` +
+              `if you trust this file, \`cairn import ${file} --trusted\` keeps them (secrets and prompt injection are refused either way).`,
+          );
+        }
         if (report.evicted) inv.out.warn(`${report.evicted} lesson(s) of lowest utility were evicted: the import took a tier past its cap (knowledge.*_max_entries)`);
         return code;
       }),
