@@ -627,10 +627,9 @@ export class Cairn {
    */
   async supersede(oldRef: string, replacement: string | LessonInput, actor = this.actor): Promise<{ old: Entry; replacement: Entry }> {
     this.assertEnabled();
-    // A lesson a person quarantined or archived is refused to an agent by name, not as missing: it named it.
-    const named = await locate(this.services, oldRef);
-    await assertAgentMayReplace(named.store, named.entry, actor);
     const old = await this.visibleEntry(oldRef, actor);
+    // A lesson a person archived is that person's decision: an agent is told to add its lesson on its own.
+    await assertAgentMayReplace(storeFor(this.services, old.tier), old, actor, oldRef);
     let newRef: string;
     if (typeof replacement === "string") {
       await this.hideDraft(replacement, actor);

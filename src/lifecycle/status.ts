@@ -50,32 +50,34 @@ function assertMayRetire(e: Entry, actor: string, what: string): void {
 }
 
 /** A person, or an import a person runs (`import:human:…`): what they write carries a person's choice. */
-function actsForPerson(actor: string): boolean {
+export function actsForPerson(actor: string): boolean {
   return isHumanActor(actor) || (actor.startsWith("import:") && isHumanActor(actor.slice("import:".length)));
 }
 
 /**
- * A lesson a person took out of use is that person's decision: quarantined (hidden from every agent), or
- * archived by a person. An agent's replacement would end it — approved, it marks the lesson superseded and
- * takes its place — so an agent may not name it as the lesson it supersedes, on any face. Refused with what
- * the agent can do instead. An agent's own archive, or the sweep's, is no person's decision.
+ * Why an agent may not name this lesson as the one it supersedes, or undefined when it may. A lesson a person
+ * archived is that person's decision, and an agent's replacement would end it (approved, it marks the lesson
+ * superseded and takes its place). An agent's own archive, or the sweep's, is no person's decision. A quarantined
+ * lesson or a draft does not exist for an agent at all (the callers answer "no entry", as `show` does), so it is
+ * not named here.
  */
-export async function assertAgentMayReplace(store: Store, e: Entry, actor: string): Promise<void> {
-  if (actsForPerson(actor)) return;
-  const status = e.lifecycle.status;
-  if (status !== "quarantined" && status !== "archived") return;
-  if (status === "archived") {
-    const events = await store.listEvents(e.id, 1_000_000);
-    const last = [...events].reverse().find((ev) => ev.type === "archived");
-    if (!last || !isHumanActor(last.actor)) return;
-  }
-  const how = status === "quarantined" ? "quarantined (hidden from every agent)" : "archived by a person";
-  throw new CairnError(
-    "FORBIDDEN",
-    `${e.handle} was ${how}; only a person can supersede it. Add your lesson without supersedes (it is stored on its own), ` +
-      `and a person may replace ${e.handle} with it (\`cairn supersede ${e.handle} NEW\`, NEW being your lesson's handle).`,
-    { actor: actor.slice(0, 80), id: e.id, status },
+export async function agentReplaceRefusal(store: Store, e: Entry, actor: string): Promise<string | undefined> {
+  if (actsForPerson(actor) || e.lifecycle.status !== "archived") return undefined;
+  const events = await store.listEvents(e.id, 1_000_000);
+  const last = [...events].reverse().find((ev) => ev.type === "archived");
+  if (!last || !isHumanActor(last.actor)) return undefined;
+  return (
+    `${e.handle} was archived by a person; only a person can supersede it. Add your lesson without supersedes (it is stored on its own), ` +
+    `and a person may replace ${e.handle} with it (\`cairn supersede ${e.handle} NEW\`, NEW being your lesson's handle).`
   );
+}
+
+/** Refuses an agent's supersede of a lesson it cannot see (NOT_FOUND, as `show` answers) or a person archived (FORBIDDEN). */
+export async function assertAgentMayReplace(store: Store, e: Entry, actor: string, ref: string = e.handle): Promise<void> {
+  if (actsForPerson(actor)) return;
+  if (e.lifecycle.status === "quarantined" || e.lifecycle.status === "draft") throw new NotFoundError(ref);
+  const refusal = await agentReplaceRefusal(store, e, actor);
+  if (refusal) throw new CairnError("FORBIDDEN", refusal, { actor: actor.slice(0, 80), id: e.id, status: e.lifecycle.status });
 }
 
 /** A status change, with what changed along with it (a hive copy's project original). */

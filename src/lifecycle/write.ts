@@ -12,7 +12,7 @@ import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, distinctConfirmations, isNewConfirmation } from "./confirm.js";
-import { assertAgentMayReplace, hiveCopyOf, HOW_TO_EDIT, locate, retiredBy, supersedeEntry } from "./status.js";
+import { actsForPerson, agentReplaceRefusal, hiveCopyOf, HOW_TO_EDIT, locate, retiredBy, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
@@ -274,15 +274,18 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
         throw e;
       },
     );
-    // To an agent a draft does not exist, so it cannot name one either.
+    // To an agent a draft does not exist, nor a quarantined lesson, so it cannot name one either.
     if (declared?.lifecycle.status === "draft" && !isHumanActor(opts.actor)) declared = undefined;
+    if (declared?.lifecycle.status === "quarantined" && !actsForPerson(opts.actor)) declared = undefined;
     const problem = !declared
       ? `supersedes: no entry ${quoteInput(input.supersedes, 60)}`
       : declared.tier !== opts.tier
         ? `supersedes: ${declared.handle} is in the ${declared.tier} tier, not ${opts.tier}`
         : undefined;
     if (problem) return fieldRejection(store, [...issues, { layer: "structure", severity: "reject", code: "invalid_supersedes", message: problem }]);
-    await assertAgentMayReplace(store, declared!, opts.actor);
+    // Answered like the other field problems, so an agent's import goes on to its next row.
+    const refusal = await agentReplaceRefusal(store, declared!, opts.actor);
+    if (refusal) return fieldRejection(store, [...issues, { layer: "structure", severity: "reject", code: "supersedes_archived_by_person", message: refusal }]);
     input.supersedes = declared!.id;
     // Replaced already: a second replacement would leave two entries each saying it replaced it. The
     // lesson is stored on its own (or merges into the one that replaced it), and the writer is told.

@@ -161,18 +161,18 @@ test("an unknown category gets the answer the CLI gives: the value named and the
   }
 });
 
-test("knowledge_add with supersedes naming a lesson a person quarantined or archived is a FORBIDDEN tool error; the lesson stays as the person left it", async () => {
+test("knowledge_add with supersedes naming a lesson a person quarantined (no entry) or archived (only a person) is refused; the lesson stays as the person left it", async () => {
   const cairn = await p.cairn();
   const hidden = await cairn.add({ lesson: "In src/db/pool.ts release every client in a finally block; a leaked client exhausted the pool under load." });
   await cairn.quarantine(hidden.id!, "wrong after the pool rewrite", "human:alice");
   const shelved = await cairn.add({ lesson: "Run the e2e suite in packages/web with --workers=1; parallel runs share one browser profile and flake." });
   await cairn.archive(shelved.id!, "the suite moved", "human:alice");
-  for (const old of [hidden, shelved]) {
-    await assert.rejects(
-      call("knowledge_add", { lesson: "In packages/web run e2e tests with isolated browser profiles per worker; a shared profile made them flake.", supersedes: old.handle! }),
-      /knowledge_add failed \(FORBIDDEN\): .*only a person can supersede it.*without supersedes/,
-    );
-  }
+  const lesson = "In packages/web run e2e tests with isolated browser profiles per worker; a shared profile made them flake.";
+  // Quarantined: hidden from every agent, so there is no such entry to name.
+  const q = await call("knowledge_add", { lesson, supersedes: hidden.handle! });
+  assert.match(q.output, /^rejected: supersedes: no entry/, q.output);
+  const a = await call("knowledge_add", { lesson, supersedes: shelved.handle! });
+  assert.match(a.output, /^rejected: .*archived by a person; only a person can supersede it.*without supersedes/, a.output);
   assert.equal((await cairn.get(hidden.id!)).lifecycle.status, "quarantined");
   assert.equal((await cairn.get(shelved.id!)).lifecycle.status, "archived");
 });
