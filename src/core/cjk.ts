@@ -51,8 +51,34 @@ export function cjkForms(word: string): string[] {
 const WORD_RE = /[\p{L}\p{N}\p{Co}]+/gu;
 
 /**
- * The tokens an index adds for a text's CJK words (see cjkForms), every occurrence kept so term
- * frequencies stay honest; words that are their own token add nothing. [] for text without CJK.
+ * The CJK characters of a word that the index holds one by one: every character of each run of two or
+ * more (a run of one is already a form of its own). A single character is a word ("锁", "鍵", "락"), and
+ * one at the end of a run ("死锁") starts no pair, so a query of one character is matched on these.
+ */
+function cjkSingles(word: string): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length >= 2) out.push(...run);
+    run = [];
+  };
+  for (const ch of word) {
+    if (CJK_CP_RE.test(ch)) run.push(ch);
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+/** Whether a query form is one CJK character: a word of its own, kept where one-letter Latin terms are dropped. */
+export function isCjkChar(form: string): boolean {
+  return CJK_CP_RE.test(form);
+}
+
+/**
+ * The tokens an index adds for a text's CJK words (see cjkForms), and each character of their runs
+ * (cjkSingles), every occurrence kept so term frequencies stay honest; words that are their own token
+ * add no form. [] for text without CJK.
  */
 export function cjkIndexTokens(text: string): string[] {
   if (!hasCjk(text)) return [];
@@ -61,6 +87,7 @@ export function cjkIndexTokens(text: string): string[] {
     if (!hasCjk(word)) continue;
     const forms = cjkForms(word);
     if (forms.length !== 1 || forms[0] !== word) out.push(...forms);
+    out.push(...cjkSingles(word));
   }
   return out;
 }

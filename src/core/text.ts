@@ -1,5 +1,5 @@
 // Code-aware tokenisation shared by the full-text index, query building and similarity checks.
-import { cjkForms, cjkIndexTokens, hasCjk } from "./cjk.js";
+import { cjkForms, cjkIndexTokens, hasCjk, isCjkChar } from "./cjk.js";
 import { shortcuts } from "./shortcuts.js";
 
 /**
@@ -161,13 +161,14 @@ export function buildSearchText(parts: string[]): string {
 /**
  * Distinct meaningful terms of a free-text query, in order of first appearance: each word
  * (a camelCase identifier stays whole, since the index holds it whole too) followed by its
- * camelCase pieces; stop words, filler and one-character terms removed; at most `max`.
+ * camelCase pieces; stop words, filler and one-letter terms (not one CJK character) removed; at most `max`.
  */
 export function queryTerms(text: string, max = 32): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const push = (t: string) => {
-    if (out.length < max && t.length >= 2 && !STOP_WORDS.has(t) && !seen.has(t)) {
+    // One CJK character is a word (the index holds each one, core/cjk.ts); one Latin letter is not.
+    if (out.length < max && (t.length >= 2 || isCjkChar(t)) && !STOP_WORDS.has(t) && !seen.has(t)) {
       seen.add(t);
       out.push(t);
     }

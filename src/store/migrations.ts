@@ -34,6 +34,24 @@ function cjkSearchText(data: string, old: string): string {
   }
 }
 
+/**
+ * Rows whose search text holds CJK characters get the search text this version derives (their runs'
+ * pairs and characters, core/cjk.ts). A row whose JSON cannot be read keeps its text: it already has
+ * its pairs (reindexCjkRows), and appending again would count them twice.
+ */
+function reindexCjkCharacters(db: SqliteDriver): void {
+  const rows = db.all<{ seq: number; data: string }>(`SELECT seq, data FROM entries WHERE search_text GLOB '*${CJK_SQL_CLASS}*'`);
+  for (const r of rows) {
+    let text: string;
+    try {
+      text = searchTextOf(JSON.parse(r.data) as Entry);
+    } catch {
+      continue;
+    }
+    db.run("UPDATE entries SET search_text = ? WHERE seq = ?", [text, r.seq]);
+  }
+}
+
 /** The creator kind of a row ("agent" of "agent:claude"), as the tallies key it; SQL over a JSON column. */
 function creatorKind(data: string): string {
   const by = `json_extract(${data}, '$.provenance.created_by')`;
@@ -438,6 +456,17 @@ WHERE helpful <> round(helpful, 3) OR harmful <> round(harmful, 3);
 SELECT 1;
 `,
     run: reindexCjkRows,
+  },
+  {
+    version: 16,
+    name: "CJK characters indexed one by one beside their pairs",
+    sql: `
+-- One CJK character is a word ("锁", "鍵"), and one that ends its run ("死锁") starts no pair, so a query
+-- of one character found nothing. The search text now also carries each character of a run (core/cjk.ts);
+-- rows written before get theirs in the migration's JavaScript step (reindexCjkCharacters).
+SELECT 1;
+`,
+    run: reindexCjkCharacters,
   },
 ];
 

@@ -287,3 +287,11 @@ test("a URL with a percent-encoded query string: its encoded words find the less
     "https://app.datadoghq.com/logs?query=service%3Acheckout%20status%3Aerror&cols=host%2Cservice&index=main&from_ts=1701352937000&to_ts=1701356537000&live=true spike after deploy",
   );
 });
+
+test("a single CJK character is a word: '锁' finds the lesson about '数据库锁超时', '鍵' the one about '鍵', whether the character starts, sits inside or ends its run", async () => {
+  await assertFound("数据库锁超时的时候，先查看是哪个事务持有它。", "锁", CJK_BACKGROUND, 10, false);
+  await assertFound("部署之前先检查门锁", "锁", CJK_BACKGROUND, 10, false);
+  await assertFound("秘密鍵はリポジトリに入れてはいけない。", "鍵", CJK_BACKGROUND, 10, false);
+  await assertFound("鍵の更新は毎月行う。", "鍵", CJK_BACKGROUND, 10, false);
+  await assertFound("배포 전에 락을 확인한다", "락", [], 10, false);
+});

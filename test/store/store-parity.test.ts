@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { EntrySchema, type Entry } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
+import { queryTerms } from "../../src/core/text.js";
 import { decayedFeedback } from "../../src/lifecycle/feedback.js";
 import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
@@ -133,6 +134,27 @@ describe("Store parity: SQLite and PostgreSQL answer alike", () => {
       for (const words of [["Café", "Zürichsee"], ["café", "zurichsee"], ["CAFÉ", "ZÜRICHSEE", "fallback"], ["ΟΔΟΣ", "Zürichsee"]]) {
         await p.same(`search ${words.join(" ")}`, (s) => p.searchNames(s, words));
       }
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("one CJK character is a word on both: '锁' finds the lessons holding it at the start, inside or at the end of a run, in the same order", opts, async () => {
+    const p = Pair.open();
+    try {
+      await p.add("start", "锁超时的时候，先查看持有它的事务。");
+      await p.add("inside", "数据库锁超时");
+      await p.add("end", "数据库死锁");
+      await p.add("alone", "门锁 and 锁 in one line");
+      await p.add("key", "秘密鍵はリポジトリに入れてはいけない。");
+      await p.add("korean", "배포 전에 락을 확인한다");
+      await p.add("other", "数据库连接池耗尽时增加超时");
+      for (const words of [["锁"], ["鍵"], ["락"], ["锁", "超时"], ["死锁"]]) {
+        await p.same(`search ${words.join(" ")}`, (s) => p.searchNames(s, words.flatMap((w) => queryTerms(w))));
+        await p.same(`browse ${words.join(" ")}`, (s) => p.pageNames(s, { text: words.join(" "), sort: "relevance" }));
+        await p.same(`count ${words.join(" ")}`, (s) => s.countEntriesCapped({}, words.join(" "), 100));
+      }
+      assert.deepEqual([...(await p.searchNames(p.lite, queryTerms("锁")))].sort(), ["alone", "end", "inside", "start"]);
     } finally {
       await p.close();
     }

@@ -494,6 +494,17 @@ ALTER TABLE ${S}.reflection_queue ALTER COLUMN id TYPE text COLLATE "C", ALTER C
 ALTER TABLE ${S}.hive_outbox ALTER COLUMN enqueued_at TYPE text COLLATE "C";
 `,
   },
+  {
+    version: 14,
+    name: "CJK characters indexed one by one beside their pairs",
+    sql: () => `
+-- One CJK character is a word ("锁", "鍵"), and one that ends its run ("死锁") starts no pair, so a query
+-- of one character found nothing. Search vectors now also carry each character of a run (core/cjk.ts);
+-- rows written before get theirs in the migration's JavaScript step (reindexCjkRows).
+SELECT 1;
+`,
+    run: reindexCjkRows,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */
