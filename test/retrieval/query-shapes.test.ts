@@ -295,3 +295,71 @@ test("a single CJK character is a word: '锁' finds the lesson about '数据库�
   await assertFound("鍵の更新は毎月行う。", "鍵", CJK_BACKGROUND, 10, false);
   await assertFound("배포 전에 락을 확인한다", "락", [], 10, false);
 });
+
+test("a query that is only a file path finds the lesson about that module, Unix or Windows", async () => {
+  const auth = "The auth middleware must check the token's expiry before it loads the user; an expired token reached the handlers.";
+  await assertFound(auth, "src/auth/middleware.ts", PATH_HEAVY, 10);
+  await assertFound(auth, "C:\\Users\\dev\\shop\\src\\auth\\middleware.ts", PATH_HEAVY, 10);
+  await assertFound("The invoice PDF renderer leaks file handles on Windows; close the stream in a finally block.", "D:\\a\\shop\\shop\\src\\billing\\invoice-renderer.ts", PATH_HEAVY, 10);
+});
+
+test("a query that is only an error code finds the lesson that names it", async () => {
+  const others = [
+    "ECONNREFUSED in tests means the database container is not up yet; wait for its health check.",
+    "Mongo E11001 is a duplicate key on an update; E11000 on an insert.",
+    "ORA-01017 means the wallet holds stale credentials; rotate them in the vault.",
+  ];
+  await assertFound("ECONNRESET on large S3 uploads comes from the proxy's idle timeout; use multipart uploads.", "ECONNRESET", others, 10);
+  await assertFound("MongoDB E11000 duplicate key error on the orders collection means the idempotency key index caught a retry; treat it as success.", "E11000", others, 10);
+  await assertFound("ORA-00942 table or view does not exist in the reporting job: the schema owner prefix is missing from the query.", "ORA-00942", others, 10);
+});
+
+test("a stack frame line finds the lesson about the function it names", async () => {
+  await assertFound(
+    "TokenValidator.verifySignature throws on keys rotated within the last minute; retry once with the refreshed JWKS.",
+    "    at TokenValidator.verifySignature (/app/src/auth/token-validator.ts:88:17)",
+    PATH_HEAVY,
+    10,
+  );
+  await assertFound(
+    "The refund calculator's compute_partial_refund rounds before converting currency; convert first.",
+    '  File "/srv/app/billing/refunds.py", line 212, in compute_partial_refund',
+    PATH_HEAVY,
+    10,
+  );
+});
+
+test("a bare URL finds the lesson about the service and path it names", async () => {
+  await assertFound("The orders API refunds endpoint is idempotent only with the Idempotency-Key header; send one on every retry.", "https://api.shop.example.com/v2/orders/8812/refunds", [], 10);
+});
+
+test("a shell command line with flags finds the lesson about that command", async () => {
+  await assertFound(
+    "docker compose up with --build keeps the old anonymous volumes; add --renew-anon-volumes when the node_modules volume is stale.",
+    "docker compose up -d --build --force-recreate api",
+    [],
+    10,
+  );
+  await assertFound("git rebase --autosquash needs the fixup commits to name the exact subject line of their target.", "git rebase -i --autosquash HEAD~5", [], 10);
+  await assertFound("npm ci fails with EUSAGE when package-lock.json is out of sync with package.json; run npm install and commit the lockfile.", "$ npm ci --omit=dev --ignore-scripts", [], 10);
+});
+
+test("an emoji-laden message finds the lesson about its words", async () => {
+  await assertFound(
+    "Payment webhooks fail after a key rotation until the signing secret is updated in the webhook settings.",
+    "🔥🔥🔥 prod down 😱😱 payment webhooks failing AGAIN 💥💥 🙏🙏🙏",
+    [],
+    10,
+  );
+});
+
+test("a query mixing English and Japanese finds the lesson in either language", async () => {
+  await assertFound("The webhook signature must be verified against the raw request body.", "webhook の signature 検証が失敗する", CJK_BACKGROUND, 10);
+  await assertFound("デプロイ時にmigrationが失敗したら、先にテーブルのロックを確認する。", "migration が失敗する", CJK_BACKGROUND, 10);
+  await assertFound("デプロイ時にmigrationが失敗したら、先にテーブルのロックを確認する。", "deploy migration fails ロック", CJK_BACKGROUND, 10);
+});
+
+test("a query in uppercase finds the lesson written in lower case", async () => {
+  await assertFound("A migration that adds an index to a large table must create it concurrently.", "MIGRATION LOCKS THE ORDERS TABLE WHILE ADDING AN INDEX", [], 10);
+  await assertFound("Kubernetes liveness probes must not call the database; a slow query restarts every pod at once.", "LIVENESS PROBE", [], 10);
+});
