@@ -1,10 +1,16 @@
-// A one-letter slip in a rare query word ("kuberentes", "postgers"): the word the index knows one edit away, asked for only when the plain search found too little.
+// A one-letter slip in a rare query word ("kuberentes", "postgers", "dokcer"): the word the index knows one edit away, asked for only when the plain search found too little.
 import type { Store } from "../store/store.js";
 import { stemOf } from "../store/term-stats.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
-/** Shorter words are left alone: one edit from a short word lie other words ("bread", "break"; "pods", "rods"). */
+/** Shorter words get no edit of every kind: one edit from a short word lie other words ("bread", "break"; "pods", "rods"). */
 const MIN_LENGTH = 7;
+/**
+ * Words from this length up to MIN_LENGTH are mended by the slips that seldom make another word: two
+ * neighbours swapped ("reids", "dokcer", "tokne") or a letter typed twice ("reddis"). Three-letter
+ * words are left alone: most are abbreviations the index need not hold ("pdo" is not "pod").
+ */
+const SHORT_MIN_LENGTH = 4;
 /** Nor longer ones: no word is this long, and a run of one letter pasted 100,000 times would ask about ~54 × 100,000 spellings of that length. */
 const MAX_LENGTH = 40;
 /** At most this many words of one query are corrected: each asks the index about ~54 × its length spellings. */
@@ -30,8 +36,19 @@ export function oneEditAway(word: string): string[] {
   return [...out];
 }
 
+/** The spellings a typist's slip in a short word leaves: two neighbours swapped, or a letter typed twice. */
+export function swappedOrDoubled(word: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < word.length; i++) {
+    if (word[i] === word[i + 1]) out.add(word.slice(0, i) + word.slice(i + 1));
+    else out.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+  }
+  return [...out];
+}
+
 /**
- * For each plain word of the query (a–z, seven letters or more; at most three) that no tier's index
+ * For each plain word of the query (a–z, four letters or more — under seven only its swaps and doubles,
+ * swappedOrDoubled; at most three) that no tier's index
  * holds, the spelling one edit away that the most lessons hold, if any does. Only tiers that answer
  * word counts from their own index without a round trip are asked (SQLite's FTS5 vocabulary: one
  * query a tier for all of a word's spellings); a team hive on PostgreSQL is not, nor is a word it
@@ -40,7 +57,7 @@ export function oneEditAway(word: string): string[] {
 export async function spellingCorrections(stores: readonly Store[], terms: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const local = stores.filter((st) => !st.networked && st.termFrequencies);
-  const words = terms.filter((t) => t.length >= MIN_LENGTH && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
+  const words = terms.filter((t) => t.length >= SHORT_MIN_LENGTH && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
   if (local.length === 0 || words.length === 0) return out;
   const counts = async (spellings: readonly string[]) => {
     const known = await Promise.all(local.map((st) => st.termFrequencies!(spellings)));
@@ -48,7 +65,7 @@ export async function spellingCorrections(stores: readonly Store[], terms: reado
   };
   const docsOf = await counts(words);
   for (const word of words.filter((w) => docsOf(w) === 0).slice(0, MAX_WORDS)) {
-    const spellings = oneEditAway(word);
+    const spellings = word.length >= MIN_LENGTH ? oneEditAway(word) : swappedOrDoubled(word);
     const docs = await counts(spellings);
     let best: string | undefined;
     let bestDocs = 0;

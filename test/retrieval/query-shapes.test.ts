@@ -363,3 +363,24 @@ test("a query in uppercase finds the lesson written in lower case", async () => 
   await assertFound("A migration that adds an index to a large table must create it concurrently.", "MIGRATION LOCKS THE ORDERS TABLE WHILE ADDING AN INDEX", [], 10);
   await assertFound("Kubernetes liveness probes must not call the database; a slow query restarts every pod at once.", "LIVENESS PROBE", [], 10);
 });
+
+test("a typo in a short word: the rest of the query, or the mended word, finds the lesson", async () => {
+  const docker = "Docker layer cache is invalidated by copying the whole repo before npm install; copy package.json first.";
+  await assertFound(docker, "dokcer layer cache invalidated", [], 10, false);
+  await assertFound(docker, "dokcer cache", [], 10, false);
+  await assertFound("Redis keys without a TTL filled the cache node's memory; set an expiry on every key.", "reids ttl", [], 10, false);
+  await assertFound("Redis keys without a TTL filled the cache node's memory; set an expiry on every key.", "reids", [], 10, false);
+});
+
+test("a short word is mended only by a swap or a doubled letter: 'rods' is not taken for 'pods', 'bake' not for 'cake'", async () => {
+  const sb = makeSandbox();
+  await insertRaw(sb, [...BACKGROUND, "Kubernetes pods restart when the liveness probe calls the database.", "The cake service caches rendered pages for a minute."].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      for (const task of ["rods", "bake", "fishing rods"]) assert.deepEqual(await cairn.recall({ task }, { limit: 10 }), [], task);
+      assert.equal((await cairn.recall({ task: "posd" }, { limit: 10 }))[0]?.entry.lesson.startsWith("Kubernetes pods"), true, "a swap is mended");
+    },
+    {},
+    sb,
+  );
+});
