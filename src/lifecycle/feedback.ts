@@ -56,6 +56,24 @@ export function decayedFeedback(e: Entry, now: Date, halfLifeDays: number): { he
   return { helpful, harmful, weight: Math.max(FEEDBACK_FLOOR, weight) };
 }
 
+/**
+ * Decayed harmful verdicts at which a lesson they outweigh (SILENCING_RATIO to one helpful) is no
+ * longer injected: about three recent ones (three verdicts stay above it for ~3 weeks at a 90-day
+ * half-life, twenty for ~9 months). The 0.1 floor alone only multiplied its score by 0.6, so a lesson
+ * every verdict called wrong was still handed to the agent whenever it was the best match.
+ */
+export const SILENCING_HARMFUL = 2.5;
+export const SILENCING_RATIO = 3;
+
+/**
+ * Judged harmful, recently and far more than helpful: injection leaves it out (an explicit recall
+ * still lists it, ranked low, for a person to review). As the verdicts fade it may be shown again.
+ */
+export function isDiscredited(e: Entry, now: Date, halfLifeDays: number): boolean {
+  const d = decayedFeedback(e, now, halfLifeDays);
+  return d.harmful >= SILENCING_HARMFUL && d.harmful >= SILENCING_RATIO * d.helpful;
+}
+
 /** Net feedback is negative: it blocks age-based promotion. */
 export function hasNegativeFeedback(e: Entry, now: Date, halfLifeDays: number): boolean {
   const d = decayedFeedback(e, now, halfLifeDays);

@@ -45,8 +45,10 @@ export async function injectForContext(s: Services, given: RetrievalContext, opt
   const ctx = withPlan(s, given);
   // Directives are a minority: rank a wider pool so the filter still fills the budget.
   // No guessed spellings: a context's word one edit from a lesson's ("bread", "break") is usually a word of its own,
-  // and an injected lesson the agent did not ask for costs its budget.
-  const ranked = await recallForContext(s, ctx, { limit: opts.directivesOnly ? budget.maxEntries * 4 : budget.maxEntries, spelling: false });
+  // and an injected lesson the agent did not ask for costs its budget. A lesson its verdicts call wrong is not handed out.
+  const ranked = await recallForContext(s, ctx, {
+    limit: opts.directivesOnly ? budget.maxEntries * 4 : budget.maxEntries, spelling: false, withoutDiscredited: true,
+  });
   const stems = contentStems(ctx);
   const chosen = ranked
     .filter((r) => isRelated(r, stems))

@@ -1,5 +1,6 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
 import { lastPromotionsByOriginal } from "../core/entry-links.js";
+import { isDiscredited } from "../lifecycle/feedback.js";
 import { isOriginFlagOf } from "../lifecycle/origin-superseded.js";
 import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
 import { LIVE_STATUSES, type Category, type Entry, type Status, type Tier } from "../core/entry.js";
@@ -29,6 +30,8 @@ export interface RecallOptions {
   retrieval?: RetrievalMode;
   /** When the words find too little, search again with a rare word's slip mended (spelling.ts); default true, injection passes false. */
   spelling?: boolean;
+  /** Leave out lessons their verdicts discredit (lifecycle/feedback.ts isDiscredited); injection passes true. */
+  withoutDiscredited?: boolean;
 }
 
 export type RetrievalMode = "lexical" | "semantic" | "hybrid";
@@ -174,7 +177,11 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const semantic = mode === "lexical" ? [] : found.map(([, meaning]) => meaning);
   // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts).
   const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), searched);
-  const hits = blendCandidates(pooled.flat(), semantic, mode);
+  const blended = blendCandidates(pooled.flat(), semantic, mode);
+  // Before ranking, so a discredited lesson takes no slot another lesson could fill.
+  const hits = opts.withoutDiscredited
+    ? blended.filter((h) => !isDiscredited(h.entry, s.now(), s.config.knowledge.feedback_half_life_days))
+    : blended;
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
   const profileOf = lessonProfiles();
