@@ -417,6 +417,9 @@ export class TeamHiveStore implements Store {
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean> {
     return this.through(() => this.remote.enqueueOutcome(id, payload, at));
   }
+  outcomeEnqueuedAt(id: string): Promise<string | undefined> {
+    return this.through(() => this.remote.outcomeEnqueuedAt(id));
+  }
   claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined> {
     return this.through(() => this.remote.claimNextOutcome(now, leaseUntil));
   }

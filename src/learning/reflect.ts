@@ -1,5 +1,5 @@
 // The reflection queue: outcomes are enqueued durably and processed in the background, exactly once in effect.
-import { newEntryId } from "../core/ids.js";
+import { createHash } from "node:crypto";
 import type { Entry, EntryEvent } from "../core/entry.js";
 import { applyVerdict, decayedFeedback, roundSum, verdictShares } from "../lifecycle/feedback.js";
 import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
@@ -28,13 +28,43 @@ export interface ReflectReport {
   entries_scored: number;
 }
 
+/**
+ * A report without an id repeating one counted less than this long ago — same task, same result, same
+ * reporter, session and agent — is the same report sent again (a re-sent tool call, a retried
+ * request): before, each copy laid the task's verdict on its lessons once more. The same task run
+ * again later, or by another session, or with another result, counts on its own.
+ */
+export const REPEAT_REPORT_WINDOW_MS = 60 * 60_000;
+
+/** What makes two reports without ids one: who sent it, from where, for which task (case and spacing aside), with which result. */
+function reportKey(o: Outcome): string {
+  const task = o.task.normalize("NFC").toLowerCase().replace(/\s+/g, " ").trim();
+  const who = [o.session_id ?? "", o.reported_by ?? "", o.agent ?? "", task, o.success ? "ok" : "failed"];
+  return createHash("sha256").update(JSON.stringify(who)).digest("hex").slice(0, 24);
+}
+
+/**
+ * The id of a report that names none: its key and the window it falls in. A repeat lands on the same
+ * id (enqueue is idempotent by id), or on the previous window's when that one was counted less than a
+ * window ago — so a repeat minutes apart across a window's edge is still one report.
+ */
+async function reportId(s: Services, o: Outcome, now: Date): Promise<string> {
+  const key = reportKey(o);
+  const window = Math.floor(now.getTime() / REPEAT_REPORT_WINDOW_MS);
+  const previous = `o-${key}-${window - 1}`;
+  const at = await s.swarm.outcomeEnqueuedAt(previous);
+  if (at !== undefined && now.getTime() - Date.parse(at) < REPEAT_REPORT_WINDOW_MS) return previous;
+  return `o-${key}-${window}`;
+}
+
 export async function enqueueOutcome(s: Services, raw: OutcomeInput): Promise<{ id: string; queued: boolean }> {
   const parsed = OutcomeSchema.safeParse(raw);
   if (!parsed.success) {
     throw new CairnError("INVALID_INPUT", `Invalid outcome: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
-  const id = parsed.data.id ?? `o-${newEntryId()}`;
-  const queued = await s.swarm.enqueueOutcome(id, { ...parsed.data, id, recorded_at: new Date().toISOString() }, s.now().toISOString());
+  const now = s.now();
+  const id = parsed.data.id ?? (await reportId(s, parsed.data, now));
+  const queued = await s.swarm.enqueueOutcome(id, { ...parsed.data, id, recorded_at: new Date().toISOString() }, now.toISOString());
   return { id, queued };
 }
 

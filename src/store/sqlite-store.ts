@@ -432,6 +432,10 @@ export class SqliteStore implements Store {
     );
   }
 
+  async outcomeEnqueuedAt(id: string): Promise<string | undefined> {
+    return this.driver.get<{ enqueued_at: string }>("SELECT enqueued_at FROM reflection_queue WHERE id = ?", [id])?.enqueued_at;
+  }
+
   async claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined> {
     return this.driver.transaction(() => {
       const row = this.driver.get<QueueRow>(

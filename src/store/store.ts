@@ -422,6 +422,8 @@ export interface Store {
 
   /** Durable reflection queue: enqueue is idempotent by id. */
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;
+  /** When the item `id` was enqueued, if the queue holds it (done items included). */
+  outcomeEnqueuedAt(id: string): Promise<string | undefined>;
   /** Takes the oldest pending (or lease-expired) item and leases it until `leaseUntil`. */
   claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined>;
   /** Saves how an item's verdict is shared among the lessons it names (entry id → share), before any is applied; a later claim returns them. */

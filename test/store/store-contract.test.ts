@@ -435,6 +435,8 @@ function contract(impl: Implementation): void {
     assert.equal(await o.store.enqueueOutcome("o-1", { success: true }, "2025-01-01T00:00:00.000Z"), true);
     assert.equal(await o.store.enqueueOutcome("o-1", { success: true }, "2025-01-01T00:00:00.000Z"), false);
     await o.store.enqueueOutcome("o-2", { success: false }, "2025-01-01T00:00:01.000Z");
+    assert.equal(await o.store.outcomeEnqueuedAt("o-2"), "2025-01-01T00:00:01.000Z");
+    assert.equal(await o.store.outcomeEnqueuedAt("o-3"), undefined);
     const now = "2025-01-02T00:00:00.000Z";
     const first = await o.store.claimNextOutcome(now, "2025-01-02T00:01:00.000Z");
     assert.equal(first?.id, "o-1");

@@ -944,6 +944,11 @@ export class PostgresStore implements Store {
     return rows.length > 0;
   }
 
+  async outcomeEnqueuedAt(id: string): Promise<string | undefined> {
+    const rows = await (await this.q()).query<{ enqueued_at: string }>(`SELECT enqueued_at FROM ${this.S}.reflection_queue WHERE id = $1`, [id]);
+    return rows[0]?.enqueued_at;
+  }
+
   async claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined> {
     const rows = await (await this.q()).query<QueueRow>(
       `UPDATE ${this.S}.reflection_queue SET status = 'processing', lease_until = $2, attempts = attempts + 1

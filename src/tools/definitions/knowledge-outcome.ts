@@ -19,7 +19,7 @@ export const knowledgeOutcome = defineTool({
     summary: z.string().max(4000).optional().describe("What was done."),
     evaluation: z.string().max(4000).optional().describe("What you learned: what went wrong, what fixed it, what to always/never do."),
     shown_entry_ids: z.array(z.string().max(200)).max(200).optional().describe("Ids of the lessons you were shown for this task, if you know them."),
-    id: z.string().max(120).optional().describe("A stable id for this outcome; reporting the same id twice records it once."),
+    id: z.string().max(120).optional().describe("A stable id for this outcome; reporting the same id twice records it once. Without one, the same task reported again within an hour with the same result also counts once."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   async run(a, ctx) {
