@@ -287,12 +287,15 @@ export class Curator {
     const r = await cairn.completePhase(title, "cairn:phase");
     // A repeat (`cairn sweep --phase` got there first) still owes the lessons shown here their outcome.
     const repeat = r.sweep.some((s) => s.skipped);
-    const shown = m.shown[title] ?? [];
+    // Only what no finished task's outcome took already: a lesson shown during a task checked off
+    // earlier was credited by that task, and crediting it again here counted one showing twice.
+    const shown = (m.shown[title] ?? []).slice(m.taskMark?.[title] ?? 0);
     if (shown.length) {
       // The engine's outcome queue turns a completed phase into weighted implicit feedback; the id makes it once-only.
       await cairn.recordOutcome({ id: `phase-${hash(`${this.state.directory}\n${title}`)}`, task: title.slice(0, 500), phase: title.slice(0, 120), success: true, shown_entry_ids: shown.slice(-200) });
     }
     delete m.shown[title];
+    if (m.taskMark) delete m.taskMark[title];
     if (repeat) return false;
     const archived = r.sweep.reduce((n, s) => n + s.archived.length + s.removed.length, 0);
     const promoted = r.promotions.filter((p) => p.action !== "rejected").length;
