@@ -3,6 +3,7 @@ import { LIVE_STATUSES, type Entry } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
 import { needsApproval } from "../governance/actors.js";
 import { extraTextIssues } from "../lifecycle/gate-input.js";
+import { feedbackClockAhead, feedbackClocksUpTo } from "../lifecycle/feedback.js";
 import { validateLessonText } from "../quality/gates.js";
 import type { GateResult, QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
@@ -101,9 +102,13 @@ export class Restorer {
     const queue = this.queued.get(store) ?? { entries: [], derived: [] };
     // Under approval, what an agent's import brings in waits for a person, whatever the file says it was.
     const held = needsApproval(s.config, entry.tier, this.actor, "import") && LIVE_STATUSES.includes(entry.lifecycle.status);
-    queue.entries.push(held ? asDraft(restoredEntry(entry, g)) : restoredEntry(entry, g));
-    // The worker's columns hold the entry as the file had it (its JSON): a draft's are worked out here.
-    queue.derived.push(held ? undefined : derived);
+    // Feedback stamped after this import (a clock running ahead where it was exported) counts from now.
+    const ahead = feedbackClockAhead(entry, s.now());
+    const gated = restoredEntry(entry, g);
+    const restored = ahead ? feedbackClocksUpTo({ ...gated, usage: { ...gated.usage }, lifecycle: { ...gated.lifecycle } }, s.now()) : gated;
+    queue.entries.push(held ? asDraft(restored) : restored);
+    // The worker's columns hold the entry as the file had it (its JSON): a draft's, or one whose clocks moved, are worked out here.
+    queue.derived.push(held || ahead ? undefined : derived);
     this.queued.set(store, queue);
     return "imported";
   }

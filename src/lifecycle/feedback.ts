@@ -37,6 +37,26 @@ function clockStart(e: Entry): string | undefined {
 }
 
 /**
+ * The feedback clocks (last verdict, last revalidation) pulled back to `at` where they are later:
+ * a stamp in the future (a clock running ahead, an imported file) counted as no age at all until
+ * that date came, so verdicts kept their whole weight for years. They count as made at `at`, the
+ * first moment this store knows of them. Returns the entry itself (mutated) — callers copy first
+ * when they must.
+ */
+export function feedbackClocksUpTo(e: Entry, at: Date): Entry {
+  const limit = at.getTime();
+  if (e.usage.last_feedback_at && Date.parse(e.usage.last_feedback_at) > limit) e.usage.last_feedback_at = at.toISOString();
+  if (e.lifecycle.revalidated_at && Date.parse(e.lifecycle.revalidated_at) > limit) e.lifecycle.revalidated_at = at.toISOString();
+  return e;
+}
+
+/** True when a feedback clock of `e` is later than `at` (feedbackClocksUpTo would change it). */
+export function feedbackClockAhead(e: Entry, at: Date): boolean {
+  const limit = at.getTime();
+  return [e.usage.last_feedback_at, e.lifecycle.revalidated_at].some((d) => d !== undefined && Date.parse(d) > limit);
+}
+
+/**
  * Verdicts are weighed against this many neutral ones: with few (or faded) verdicts the weight stays
  * near neutral, so as old verdicts decay a lesson's standing drifts back toward 0.5 instead of
  * keeping the ratio of its verdicts forever.
@@ -101,6 +121,7 @@ export function verdictShares(weights: readonly number[], verdict: "helpful" | "
  * does, so neither a verdict's age nor its weight is lost or revived when the clock restarts.
  */
 export function settleFeedback(e: Entry, at: Date, halfLifeDays: number): Entry {
+  feedbackClocksUpTo(e, at);
   const f = decayFactor(clockStart(e), at, halfLifeDays);
   e.usage.helpful = roundSum(e.usage.helpful * f);
   e.usage.harmful = roundSum(e.usage.harmful * f);
@@ -111,6 +132,7 @@ export function settleFeedback(e: Entry, at: Date, halfLifeDays: number): Entry 
 /** Adds one verdict to an entry (pure). Helpful/harmful sums are decayed to `at` before adding. */
 export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1): Entry {
   if (verdict === "helpful" || verdict === "harmful") {
+    feedbackClocksUpTo(e, at);
     const f = decayFactor(clockStart(e), at, halfLifeDays);
     e.usage.helpful = roundSum(e.usage.helpful * f + (verdict === "helpful" ? weight : 0));
     e.usage.harmful = roundSum(e.usage.harmful * f + (verdict === "harmful" ? weight : 0));
