@@ -1,7 +1,7 @@
 // The reflection queue: outcomes are enqueued durably and processed in the background, exactly once in effect.
 import { createHash } from "node:crypto";
 import type { Entry, EntryEvent } from "../core/entry.js";
-import { applyVerdict, decayedFeedback, roundSum, verdictShares } from "../lifecycle/feedback.js";
+import { applyVerdict, decayedFeedback, feedbackTarget, roundSum, verdictShares } from "../lifecycle/feedback.js";
 import { writeLesson, type UpsertArbiter } from "../lifecycle/write.js";
 import { openTiers, type Services } from "../services.js";
 import type { QueuedOutcome, Store } from "../store/store.js";
@@ -124,18 +124,19 @@ function mayBeFor(e: EntryEvent, o: Outcome): boolean {
   return outcome.length === 0 || event.length === 0 || event.some((w) => outcome.includes(w));
 }
 
-/** The lessons a task saw, each in the first tier that holds it. */
+/** The lessons a task saw, each in the first tier that holds it (a promoted original: its hive copy, once). */
 async function locateShown(s: Services, refs: readonly string[]): Promise<Array<{ store: Store; entry: Entry }>> {
-  const found: Array<{ store: Store; entry: Entry }> = [];
+  const found = new Map<string, { store: Store; entry: Entry }>();
   for (const ref of refs) {
     for (const store of openTiers(s)) {
       const entry = await store.getEntry(ref).catch(() => undefined);
       if (!entry) continue;
-      found.push({ store, entry });
+      const target = await feedbackTarget(s, { store, entry });
+      if (!found.has(target.entry.id)) found.set(target.entry.id, target);
       break;
     }
   }
-  return found;
+  return [...found.values()];
 }
 
 /** The queued item being processed: its id, when it was queued, and the shares an earlier attempt saved. */

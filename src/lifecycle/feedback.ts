@@ -3,7 +3,7 @@ import { PRIORITIES, type Entry, type Priority, type Verdict } from "../core/ent
 import type { Services } from "../services.js";
 import { CairnError } from "../errors.js";
 import { orQueue, teamHive } from "../hive/outbox.js";
-import { locate } from "./status.js";
+import { hiveCopyOf, locate, type Located } from "./status.js";
 
 export { VERDICTS, type Verdict } from "../core/enums.js";
 
@@ -168,8 +168,20 @@ export async function recordFeedback(s: Services, ref: string, verdict: Verdict,
   );
 }
 
+/**
+ * Where a verdict on `loc` lands: a project original promoted to the hive hands it to its hive copy,
+ * which is what agents are shown and what ranks (a lesson held by both tiers takes one slot, the
+ * copy's); on the original it moved nothing an agent sees. The original stays where the hive cannot
+ * say (no copy any more, or unreachable), as before.
+ */
+export async function feedbackTarget(s: Services, loc: Located): Promise<Located> {
+  if (loc.entry.tier !== "swarm" || loc.entry.lifecycle.status !== "promoted" || !s.hive) return loc;
+  const copy = await hiveCopyOf(s, loc.entry);
+  return copy ? { entry: copy, store: s.hive } : loc;
+}
+
 async function applyFeedbackNow(s: Services, ref: string, verdict: Verdict, actor: string, note?: string): Promise<Entry> {
-  const loc = await locate(s, ref);
+  const loc = await feedbackTarget(s, await locate(s, ref));
   const before = loc.entry.directive.priority;
   const updated = await loc.store.updateEntry(
     loc.entry.id,

@@ -177,11 +177,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const semantic = mode === "lexical" ? [] : found.map(([, meaning]) => meaning);
   // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts).
   const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), searched);
-  const blended = blendCandidates(pooled.flat(), semantic, mode);
-  // Before ranking, so a discredited lesson takes no slot another lesson could fill.
-  const hits = opts.withoutDiscredited
-    ? blended.filter((h) => !isDiscredited(h.entry, s.now(), s.config.knowledge.feedback_half_life_days))
-    : blended;
+  const hits = blendCandidates(pooled.flat(), semantic, mode);
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).
   const profileOf = lessonProfiles();
@@ -191,7 +187,10 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
     scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),
     dedup, diversityPool(limit), profileOf,
   );
-  const scored = await withoutCopiesOfSupersededOriginals(s, await withoutRetiredOriginals(s, merged, diversityPool(limit)), diversityPool(limit));
+  // After the merge, which gives a promoted lesson's two rows one slot (its hive copy's, which carries the
+  // verdicts): leaving out a discredited copy before it would let its project original take the slot.
+  const credited = opts.withoutDiscredited ? merged.filter((r) => !isDiscredited(r.entry, s.now(), k.feedback_half_life_days)) : merged;
+  const scored = await withoutCopiesOfSupersededOriginals(s, await withoutRetiredOriginals(s, credited, diversityPool(limit)), diversityPool(limit));
   if (opts.diverse === false) return scored.slice(0, limit);
   // Restatements give way at the same similarity at which a write would have merged them.
   return diversify(scored, limit, MMR_LAMBDA, dedup, profileOf);
