@@ -205,6 +205,10 @@ export async function processReflectionQueue(s: Services, opts: ReflectOptions =
   const max = opts.maxItems ?? 100;
   const leaseMs = opts.leaseMs ?? 60_000;
   for (let i = 0; i < max; i++) {
+    // One turn of the event loop between items: a drain runs inside the agent's host (the OpenCode
+    // plugin, the MCP server) and SQLite answers synchronously, so without it a backlog held every
+    // hook and tool call (the agent's next turn) until its last item was done (tens of ms an item: gates, dedup, writes).
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const now = s.now();
     const item = await s.swarm.claimNextOutcome(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString());
     if (!item) break;
