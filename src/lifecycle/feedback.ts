@@ -88,8 +88,12 @@ export const SILENCING_RATIO = 3;
 /**
  * Judged harmful, recently and far more than helpful: injection leaves it out (an explicit recall
  * still lists it, ranked low, for a person to review). As the verdicts fade it may be shown again.
+ * Never a lesson a person approved.
  */
 export function isDiscredited(e: Entry, now: Date, halfLifeDays: number): boolean {
+  // A lesson a person approved is a person's decision: verdicts lower it, but only a person retires it
+  // (agents that a rule stops are the ones that call it harmful).
+  if (e.provenance.approved_at) return false;
   const d = decayedFeedback(e, now, halfLifeDays);
   return d.harmful >= SILENCING_HARMFUL && d.harmful >= SILENCING_RATIO * d.helpful;
 }

@@ -38,3 +38,15 @@ test("regression: a lesson shown during three failed tasks, and no successful on
     assert.ok(!block.entries.some((x) => x.id === id), `still injected after three failures: ${block.text}`);
   });
 });
+
+test("a lesson a person approved sinks under agents' harmful verdicts but is not silenced by them: only a person retires it", async () => {
+  await withWorld(async ({ cairn }) => {
+    const { id } = await cairn.add({ lesson: REDIS, category: "tooling" }, { actor: "human:ann" });
+    await cairn.approve(id!, "human:ann");
+    for (let i = 0; i < 20; i++) await cairn.feedback(id!, "harmful", undefined, "agent:coder");
+    const block = await cairn.inject(TASK, { recordShown: false });
+    assert.ok(block.entries.some((x) => x.id === id), "agents' verdicts hid a lesson a person approved");
+    const hit = (await cairn.recall(TASK)).find((h) => h.entry.id === id)!;
+    assert.ok((hit.breakdown.feedback ?? 0) < 0, "it still ranks lower for them");
+  });
+});
