@@ -153,7 +153,7 @@ async function applyFeedback(s: Services, remote: Store, item: OutboxItem, op: F
   await remote.updateEntryOnce(
     `outbox:${item.id}`,
     op.ref,
-    (e: Entry) => applyVerdict(e, op.verdict, new Date(op.at), s.config.knowledge.feedback_half_life_days),
+    (e: Entry) => applyVerdict(e, op.verdict, new Date(op.at), s.config.knowledge.feedback_half_life_days, 1, s.now()),
     { type: op.verdict === "applied" ? "applied" : "feedback", actor: op.actor, data: { verdict: op.verdict, ...(op.note ? { note: op.note } : {}), queued_at: op.at } },
   );
 }

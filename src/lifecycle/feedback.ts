@@ -133,10 +133,14 @@ export function settleFeedback(e: Entry, at: Date, halfLifeDays: number): Entry 
   return e;
 }
 
-/** Adds one verdict to an entry (pure). Helpful/harmful sums are decayed to `at` before adding. */
-export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1): Entry {
+/**
+ * Adds one verdict to an entry (pure). Helpful/harmful sums are decayed to `at` before adding. `now` is
+ * the present, when the verdict was given earlier (an outbox replay): clocks are pulled back only from
+ * past the present, never from between the verdict and now.
+ */
+export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1, now = at): Entry {
   if (verdict === "helpful" || verdict === "harmful") {
-    feedbackClocksUpTo(e, at);
+    feedbackClocksUpTo(e, now);
     const f = decayFactor(clockStart(e), at, halfLifeDays);
     e.usage.helpful = roundSum(e.usage.helpful * f + (verdict === "helpful" ? weight : 0));
     e.usage.harmful = roundSum(e.usage.harmful * f + (verdict === "harmful" ? weight : 0));
