@@ -7,15 +7,18 @@ import { findSecrets } from "../../src/quality/secrets.js";
 import { files } from "./checkout.js";
 import { type Example, langkit, llmGuard, taksec } from "./injection-sets.js";
 import { kingfisher } from "./kingfisher.js";
+import { detectSecrets, earlybird, msSecurityUtilities, secretsPatternsDb } from "./secret-sources.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>]
+ *   [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>]
  *   [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>]
  *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>]
  *   [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--list] [--list-all] [--json]
  * `--list-all` prints every refused bullet of the development collections (copilot, cursorrules, cursor-rules-mdc,
  * agent-rules) as codes, file and bullet, tab-separated; the held-out continuedev collection is never listed. With `--kingfisher`, `--list`
- * prints its misses (and flagged negatives) grouped by provider: Kingfisher is a development corpus, read to tune the gate.
+ * prints its misses (and flagged negatives) grouped by provider: Kingfisher is a development corpus, read to tune the gate; so are
+ * the four of secret-sources.ts (Microsoft's security-utilities, detect-secrets, EarlyBird, secrets-patterns-db), whose misses `--list` prints too.
  * Nothing of any corpus is copied here (trufflehog is AGPL-3.0): the checkouts are read where they are.
  */
 interface Rate { caught: number; total: number }
@@ -245,6 +248,11 @@ const arg = (name: string) => {
 const trufflehogDir = arg("--trufflehog");
 const noseyparkerDir = arg("--noseyparker");
 const kingfisherDir = arg("--kingfisher");
+const securityUtilitiesDir = arg("--security-utilities");
+const detectSecretsDir = arg("--detect-secrets");
+const earlybirdDir = arg("--earlybird");
+const patternsDbDir = arg("--secrets-patterns-db");
+const secretSourceDirs = [securityUtilitiesDir, detectSecretsDir, earlybirdDir, patternsDbDir];
 const copilotDir = arg("--copilot");
 const cursorrulesDir = arg("--cursorrules");
 const mdcDir = arg("--cursor-rules-mdc");
@@ -258,9 +266,9 @@ const langkitDir = arg("--langkit");
 const llmGuardDir = arg("--llm-guard");
 const taksecDir = arg("--taksec");
 const exampleDirs = [langkitDir, llmGuardDir, taksecDir];
-if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir && !exampleDirs.some(Boolean)) {
+if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !secretSourceDirs.some(Boolean) && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir && !exampleDirs.some(Boolean)) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--list] [--list-all] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--list] [--list-all] [--json]",
   );
   process.exit(2);
 }
@@ -269,11 +277,16 @@ const refused: string[] = [];
 const everyRefused: string[] | undefined = args.includes("--list-all") ? [] : undefined;
 const missed: string[] = [];
 const kingfisherMisses: string[] = [];
+const sourceMisses: string[] = [];
 const exampleMisses: string[] = [];
 const report = {
   ...(trufflehogDir ? { trufflehog: trufflehog(trufflehogDir) } : {}),
   ...(noseyparkerDir ? { noseyparker: noseyparker(noseyparkerDir) } : {}),
   ...(kingfisherDir ? { kingfisher: kingfisher(kingfisherDir, kingfisherMisses) } : {}),
+  ...(securityUtilitiesDir ? { "security-utilities": msSecurityUtilities(securityUtilitiesDir, sourceMisses) } : {}),
+  ...(detectSecretsDir ? { "detect-secrets": detectSecrets(detectSecretsDir, sourceMisses) } : {}),
+  ...(earlybirdDir ? { earlybird: earlybird(earlybirdDir, sourceMisses) } : {}),
+  ...(patternsDbDir ? { "secrets-patterns-db": secretsPatternsDb(patternsDbDir, sourceMisses) } : {}),
   // github/awesome-copilot's instruction files; PatrickJS/awesome-cursorrules' rule files (whose sample of 345 is legit-rules.jsonl).
   ...(copilotDir ? { "copilot rules accepted": codingRules(copilotDir, "instructions", /\.instructions\.md$/, refused, everyRefused) } : {}),
   ...(cursorrulesDir ? { "cursorrules rules accepted": codingRules(cursorrulesDir, "rules", /(?:\.cursorrules|\.mdc)$/, refused, everyRefused) } : {}),
@@ -295,7 +308,7 @@ const report = {
     : {}),
 };
 if (everyRefused) for (const line of everyRefused) console.log(line);
-else if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed, kingfisherMisses, exampleMisses } : {}) }, null, 2));
+else if (args.includes("--json")) console.log(JSON.stringify({ ...report, ...(args.includes("--list") ? { refused, missed, kingfisherMisses, sourceMisses, exampleMisses } : {}) }, null, 2));
 else {
   for (const [corpus, rates] of Object.entries(report)) {
     for (const [name, r] of Object.entries(rates)) console.log(`${corpus} ${name}: ${r.caught}/${r.total}`);
@@ -303,5 +316,6 @@ else {
   if (args.includes("--list")) for (const line of refused) console.log(`  refused (${line}`.replace(": ", "): "));
   if (args.includes("--list")) for (const line of missed) console.log(`  missed (dev, trusted) ${line}`);
   if (args.includes("--list")) for (const line of kingfisherMisses.sort()) console.log(`  kingfisher ${line}`);
+  if (args.includes("--list")) for (const line of sourceMisses) console.log(`  ${line}`);
   if (args.includes("--list")) for (const line of exampleMisses) console.log(`  ${line}`);
 }

@@ -76,7 +76,7 @@ function secretOf(re: RE2JS, example: string): string | undefined {
 }
 
 /** The provider's words of a rule's name: "LaunchDarkly API Key" → "LaunchDarkly", "Google OAuth Client Secret" → "Google". */
-function providerOf(name: string): string {
+export function providerOf(name: string): string {
   return name.split(/\s+(?=(?:API|Api|Access|Secret|Private|Personal|Client|OAuth|Key|Token|Password|Credentials?|Webhook|Auth|Bot|App|Application|Service|Account|Admin|Management|Integration|User|Session|Refresh|Bearer|Server|Connection|Database|Signing|Deploy|Project|Org|Organization)\b)/)[0]!;
 }
 
@@ -84,7 +84,7 @@ function providerOf(name: string): string {
  * The lesson sentences a value is put in, by family: `assignment` (an env name ending in _TOKEN), `named` (the rule's own
  * name before "is"), `provider` (only the provider's name near), `env` (no name at all: only a random value's shape says it).
  */
-const FORMS: Record<string, (provider: string, name: string, v: string) => string> = {
+export const FORMS: Record<string, (provider: string, name: string, v: string) => string> = {
   assignment: (p, _n, v) => `Set ${p.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_TOKEN=${v} in CI before the release job runs.`,
   named: (_p, n, v) => `The ${n} we use for staging is ${v}, rotate it after the demo.`,
   provider: (p, _n, v) => `Calls to ${p} from the worker use ${v} from the ops account.`,
@@ -116,7 +116,7 @@ function inOrder(s: string): boolean {
 }
 
 /** Found, and the middle of the value is gone from the masked text. */
-function masks(text: string, value: string): boolean {
+export function masks(text: string, value: string): boolean {
   const { issues, masked } = findSecrets(text);
   const from = Math.floor(value.length / 4);
   return issues.length > 0 && !masked.includes(value.slice(from, from + Math.max(6, Math.floor(value.length / 2))));
