@@ -201,6 +201,8 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["one lone run of mixed case and digits with no end", (n) => " " + "Zp8Kx3Vm7Lq2Wn9R".repeat(n / 16)],
     ["repeated lone ids after a space", (n) => " msg_01XFDUDYJgAACzvnptvVoYEL".repeat(n / 29)],
     ["repeated digest words before a secret's name with hex after", (n) => "the checksum for the token module is 3f786850e387550fdab836ed7e6dc881de23001b; ".repeat(n / 80)],
+    ["repeated Azure key signatures after base64 runs", (n) => ("Ab3+".repeat(10) + "APIM+ASt AzFu").repeat(n / 53)],
+    ["repeated common annotated key signatures after base62 runs", (n) => ("Ab3d".repeat(13) + "JQQJ99").repeat(n / 58)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -1268,3 +1268,32 @@ test("code in a rule file is not a secret after a name holding token, auth or se
     "api_token: Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1:Hd5Jf0G",
   ]) assert.ok(findSecrets(text).spans.length > 0, text);
 });
+
+test("Microsoft's identifiable keys are secrets bare, by the signature at their fixed place (microsoft/security-utilities' formats): common annotated keys (…JQQJ9…), Azure Functions (AzFu), Search (AzSe), Container Registry (+ACR), Relay, Event Hub, Service Bus, IoT, Redis, Event Grid, Storage, Cosmos DB, Batch, ML, API Management keys; the signatures in prose and digests are not", () => {
+  // Made-up values in each format, built in pieces so no line of this file reads as one.
+  const b62 = "Qm7Tz2Kx" + "9RvLp4Wn" + "H8cYf3Jd" + "6GsBa5Ne";
+  const b64 = "r4Wq/7Zk" + "+Lm2Xp9T" + "v3Nc8YhB" + "s6Jd1Fg5";
+  const cask = b62 + b62.slice(0, 20) + "JQQJ" + "99" + "B" + "F" + "Ab3Kd9Lq2Wm7" + "AAAA" + "ACOG" + "Xy7Q";
+  const functions = b62 + b62.slice(0, 12) + "AzFu" + "Xo7Ws" + "g==";
+  const search = b62 + b62.slice(0, 10) + "AzSe" + "C" + "Tk5pR";
+  const registry = b64 + b64.slice(0, 10) + "+ACR" + "B" + "m2Lp9";
+  const relay = b64 + "L" + "+ARm" + "K" + "Zx4tP" + "=";
+  const redis = b64 + "H" + "AzCa" + "F" + "Qr8sY" + "=";
+  const storage = b64 + b64 + b64.slice(0, 12) + "+ASt" + "Nb5Xc" + "w==";
+  const apim = b64 + b64 + b64.slice(0, 12) + "APIM" + "Jv3Ks" + "Q==";
+  assertCaught([
+    ["The speech service answers with " + cask + " from the worker env.", cask.slice(30, 70), /Azure/],
+    ["Call the function app with code=" + functions + " in the smoke test.", functions.slice(10, 40), /Azure/],
+    ["The search index is queried with " + search + " by the site.", search.slice(10, 40), /Azure/],
+    ["docker login acme.azurecr.io uses " + registry + " as its password.", registry.slice(10, 40), /Azure/],
+    ["The relay listener signs with " + relay + " at start.", relay.slice(8, 36), /Azure/],
+    ["The cache is opened with " + redis + ", rotated monthly.", redis.slice(8, 36), /Azure/],
+    ["The storage key " + storage + " was pasted in the runbook.", storage.slice(20, 70), /Azure/],
+    ["APIM calls carry Ocp-Apim-Subscription-Key: " + apim, apim.slice(20, 70), /Azure/],
+  ]);
+  for (const text of [
+    "Put the API behind APIM and register the AIoT devices; the AzFu and JQQJ signatures mark Microsoft's identifiable keys.",
+    "The release tarball's SHA-512 is " + b64 + b64 + b64.slice(0, 20) + "Zx==" + ", checked by the installer.",
+    "Functions keys end in AzFu followed by five characters and ==; Search keys carry AzSe.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

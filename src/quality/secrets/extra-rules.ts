@@ -158,4 +158,23 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "courier-api-key", regex: `\\b(pk_prod_[A-Za-z0-9]{28})${END}`, keywords: ["pk_prod_"], entropy: 3 },
   { id: "scrapfly-api-key", regex: `\\b(scp-(?:live|test)-[a-f0-9]{32})${END}`, keywords: ["scp-live-", "scp-test-"], entropy: 3 },
   { id: "ubidots-token", regex: `\\b(BBFF-[A-Za-z0-9]{30})${END}`, keywords: ["bbff-"], entropy: 3.5 },
+  // Microsoft's identifiable keys, as microsoft/security-utilities (MIT) reads them: a fixed signature at a fixed place says what they
+  // are, bare. Common annotated security keys (84 base62 characters, `JQQJ9` at the 53rd: Cognitive Services, App Configuration, Event
+  // Grid, DevOps…); Azure's 32-byte keys (44 base64 characters, the service's signature at the 34th: Relay +ARm, Event Hub +AEh, Service
+  // Bus +ASb, IoT AIoT, Redis AzCa, Event Grid AZEG) and 64-byte ones (88, at the 77th: Storage +ASt, Cosmos DB ACDb, Batch +ABa,
+  // ML +AMC, API Management APIM); Search (AzSe), Container Registry (+ACR) and Functions (AzFu) keys.
+  {
+    id: "azure-common-annotated-key",
+    regex: `(?:^|[^A-Za-z0-9+/])([A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{24}(?:[A-Za-z0-9]{2}==)?)(?:[^A-Za-z0-9+/=]|$)`,
+    keywords: ["jqqj9"],
+    entropy: 3,
+  },
+  {
+    id: "azure-identifiable-key",
+    regex:
+      `(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9+/]{33}(?:\\+ARm|\\+AEh|\\+ASb|AIoT|AzCa|AZEG)[A-P][A-Za-z0-9+/]{5}=|[A-Za-z0-9+/]{76}(?:\\+ASt|ACDb|\\+ABa|\\+AMC|APIM)[A-Za-z0-9+/]{5}[AQgw]==` +
+      `|[A-Za-z0-9]{42}AzSe[A-D][A-Za-z0-9]{5}|[A-Za-z0-9+/]{42}\\+ACR[A-D][A-Za-z0-9+/]{5}|[A-Za-z0-9_-]{44}AzFu[A-Za-z0-9_-]{5}[AQgw]==)(?:[^A-Za-z0-9+/=_-]|$)`,
+    keywords: ["+arm", "+aeh", "+asb", "aiot", "azca", "azeg", "+ast", "acdb", "+aba", "+amc", "apim", "azse", "+acr", "azfu"],
+    entropy: 3,
+  },
 ];
