@@ -164,6 +164,28 @@ const OWN: OwnDetector[] = [
     // A key that ends in a password word holds a password ("SmtpPassword"); "PasswordPolicy" holds a setting.
     accept: (v, all) => (/(?:pass(?:word|wd)?|pwd)"\s+value\s*=/i.test(all) ? isQuotedPassword(v) : isCredentialValue(v, v)),
   },
+  // An XML element named for a password or a secret, its text the value: Maven's settings.xml `<password>…</password>`, NuGet's
+  // `<Password>`, `<ConsumerSecret>`, `<clientSecret>`, `<apiKey>`. The text is a literal, as a quoted value is: a password element's
+  // holds a password however plain; another's only a value no name or label looks like.
+  {
+    kind: "credential",
+    re: /<(?<tag>(?:[A-Za-z][\w.:-]{0,40}?)?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key))>(?<v>[^<>\n]{1,256})<\/\k<tag>>/dgi,
+    needs: /<\/[\w.:-]{0,40}(?:pass|pwd|secret|token|key)/,
+    lower: true,
+    // The element's own name as its text (`<passphrase>passphrase</passphrase>`) is a stand-in.
+    accept: (v, all) =>
+      !all.toLowerCase().startsWith(`<${v.toLowerCase()}>`) &&
+      (/^<[^>]*(?:pass(?:word|wd|phrase)?|pwd)>/i.test(all) ? !/\s/.test(v) && isQuotedPassword(v) : isCredentialValue(v, v)),
+  },
+  // YAML's `secret:` given a password unquoted (`secret: VeryStrong857#`): only a value shaped like one (letters, a digit and a symbol),
+  // since `secret: true` and `secret: my-app-secret` are settings and names.
+  {
+    kind: "credential",
+    re: /\b[A-Za-z0-9_.-]{0,40}?secret(?:[_-]?key)?\s*:[ \t]+(?<v>[^\s"'`,;(){}[\]<>]{8,256})/dgi,
+    needs: /secret/,
+    lower: true,
+    accept: (v) => isStatedPassword(v, false),
+  },
   // .NET's DirectoryEntry(path, user, password).
   {
     kind: "credential",

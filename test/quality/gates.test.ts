@@ -203,6 +203,9 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated digest words before a secret's name with hex after", (n) => "the checksum for the token module is 3f786850e387550fdab836ed7e6dc881de23001b; ".repeat(n / 80)],
     ["repeated Azure key signatures after base64 runs", (n) => ("Ab3+".repeat(10) + "APIM+ASt AzFu").repeat(n / 53)],
     ["repeated common annotated key signatures after base62 runs", (n) => ("Ab3d".repeat(13) + "JQQJ99").repeat(n / 58)],
+    ["repeated opening password elements that never close", (n) => "<password>ab1!".repeat(n / 14)],
+    ["repeated long element names ending in secret", (n) => ("<" + "a".repeat(39) + "secret>x1</b>").repeat(n / 53)],
+    ["repeated YAML secret keys without a value", (n) => "db_secret: secret: ".repeat(n / 19)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -1297,3 +1297,24 @@ test("Microsoft's identifiable keys are secrets bare, by the signature at their 
     "Functions keys end in AzFu followed by five characters and ==; Search keys carry AzSe.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a password or secret given as an XML element's text is a secret (Maven's settings.xml, NuGet and .NET config, <ConsumerSecret>); a YAML `secret:` given a password unquoted is one; variables, stand-ins, labels and settings are not", () => {
+  const pw = "Tr0ub4" + "dor&3xQ";
+  const key = "Xk9mQ2vL" + "p7zzR4tW" + "b8NcY3hJ";
+  assertCaught([
+    ["Deploys read <server><id>nexus</id><username>deploy</username><password>" + pw + "</password></server> from settings.xml.", pw, /password|credential/],
+    ["The feed's NuGet.Config holds <add key=\"Username\" value=\"ci\" /> and <Password>" + pw + "</Password>.", pw, /password|credential/],
+    ["The Twitter app's config had <ConsumerSecret>" + key + "</ConsumerSecret> in it.", key, /credential/],
+    ["The OAuth client reads <clientSecret>" + key + "</clientSecret> at start.", key, /credential/],
+    ["The chart's values.yaml had\n  secret: " + pw + "\nunder the auth block.", pw, /password|credential/],
+  ]);
+  for (const text of [
+    "Put <password>${env.NEXUS_PASSWORD}</password> in settings.xml, never the password itself.",
+    "The form's <label>Password</label> sits above <input type=\"password\">.",
+    "Use <password>changeme</password> only in the local compose file, and <passphrase>passphrase</passphrase> in the sample.",
+    "The schema says <passwordPolicy>strong</passwordPolicy> and <tokenLifetime>3600</tokenLifetime>.",
+    "<secretName>db-credentials</secretName> names the Kubernetes secret to mount.",
+    "Set `secret: true` on the field, and `secret: my-app-secret` names the Kubernetes secret.",
+    "In the workflow, `secret: ${{ secrets.DEPLOY_KEY }}` reads the value at run time.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
