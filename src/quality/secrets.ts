@@ -427,8 +427,8 @@ export interface SecretFinding {
 }
 
 export function findSecrets(text: string): SecretFinding {
-  const lower = text.toLowerCase();
-  const raw: SecretSpan[] = [...privateKeySpans(text), ...encodedPrivateKeySpans(text), ...gitleaksSpans(text, lower), ...ownSpans(text, lower)].filter((s) => !isStandIn(s, text));
+  const raw = spansIn(text);
+  if (text.includes("\n")) raw.push(...splitKeySpans(text, raw));
   const spans = mergeSpans(raw);
   let masked = "";
   let at = 0;
@@ -447,6 +447,52 @@ export function findSecrets(text: string): SecretFinding {
     message: `The lesson contains ${labelOf(rule)}${count > 1 ? ` (${count} occurrences)` : ""}; remove it and refer to it by its environment variable or vault name instead.`,
   }));
   return { issues, masked, spans };
+}
+
+/** Every finding of every detector, before overlaps are merged. */
+function spansIn(text: string): SecretSpan[] {
+  const lower = text.toLowerCase();
+  return [...privateKeySpans(text), ...encodedPrivateKeySpans(text), ...gitleaksSpans(text, lower), ...ownSpans(text, lower)].filter((s) => !isStandIn(s, text));
+}
+
+/**
+ * A line that ends in a key-like run holding a digit, and a next line that starts with one (a digit in it, or both cases): where an
+ * editor or a chat window wrapped a key. Indentation after the break is skipped; the next piece must end at a space or punctuation
+ * (not a colon: `Private-Lines:` is a header).
+ */
+// Tried only where a run starts (the look-behind), so a long run is walked once, not from each of its characters.
+const SPLIT_KEY = /(?<![A-Za-z0-9_+/=.~-])(?<head>[A-Za-z0-9_+/=.~-]{12,})[ \t]{0,4}\r?\n[ \t]{0,8}(?<tail>[A-Za-z0-9_+/=~-]{4,200})(?=$|[\s.,;!?)'"`])/g;
+
+/**
+ * A key broken across two lines is found in each line's own reading only in part, or not at all (`ghp_` and 20 characters is no
+ * GitHub token), and the piece on the other line is kept. The two lines are read again joined at the break (the line before, up
+ * to 300 characters, and the line after): a finding that spans the join covers both pieces. Each break is read once, so the cost
+ * stays linear; a break inside a finding already made (a PEM body's lines) is not read again.
+ */
+function splitKeySpans(text: string, found: readonly SecretSpan[]): SecretSpan[] {
+  const out: SecretSpan[] = [];
+  for (const m of text.matchAll(SPLIT_KEY)) {
+    const tail = m.groups!.tail!;
+    if (!/\d/.test(m.groups!.head!)) continue;
+    // A capitalised word, or words joined (`Private-Lines`), starts a line of prose or a header, not a key's rest.
+    if (!/\d/.test(tail) && !(/[a-z]/.test(tail) && /[A-Z]/.test(tail) && !/^[A-Z][a-z]+(?:[-_]?[A-Z][a-z]+)*$/.test(tail))) continue;
+    const tailStart = (m.index ?? 0) + m[0].length - tail.length;
+    const breakAt = text.lastIndexOf("\n", tailStart);
+    const headEnd = text[breakAt - 1] === "\r" ? breakAt - 1 : breakAt;
+    if (found.some((s) => s.start < headEnd && s.end > tailStart)) continue;
+    const lineStart = Math.max(text.lastIndexOf("\n", headEnd - 1) + 1, headEnd - 300);
+    let lineEnd = text.indexOf("\n", tailStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    // The head's trailing spaces go too: the pieces meet as one run.
+    let cut = headEnd;
+    while (cut > lineStart && (text[cut - 1] === " " || text[cut - 1] === "\t")) cut--;
+    const joined = text.slice(lineStart, cut) + text.slice(tailStart, lineEnd);
+    const joinAt = cut - lineStart;
+    for (const s of spansIn(joined)) {
+      if (s.start < joinAt && s.end > joinAt) out.push({ start: lineStart + s.start, end: tailStart + (s.end - joinAt), rule: s.rule });
+    }
+  }
+  return out;
 }
 
 /**

@@ -206,6 +206,9 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["repeated opening password elements that never close", (n) => "<password>ab1!".repeat(n / 14)],
     ["repeated long element names ending in secret", (n) => ("<" + "a".repeat(39) + "secret>x1</b>").repeat(n / 53)],
     ["repeated YAML secret keys without a value", (n) => "db_secret: secret: ".repeat(n / 19)],
+    ["one line of key characters with no break", (n) => "aB3/".repeat(n / 4)],
+    ["short lines each ending and starting in a key-like run", (n) => "see ab12cd34ef56gh78\nXy9Zw8 then\n".repeat(n / 31)],
+    ["a long key-like line after a break, many times", (n) => ("x1y2z3w4v5u6t7\n" + "Ab9".repeat(300) + " \n").repeat(n / 917)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -1318,3 +1318,24 @@ test("a password or secret given as an XML element's text is a secret (Maven's s
     "In the workflow, `secret: ${{ secrets.DEPLOY_KEY }}` reads the value at run time.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("a key split across two lines of a lesson (wrapped by an editor or a chat window) is masked whole: no piece of it is left on either line; a digest, a path or a word at a line's end followed by prose is not joined", () => {
+  const gh = "ghp_" + "Xk9mQ2vLp7zz" + "R4tWb8Nc" + "Y3hJXk9m" + "Q2vLp7zz";
+  const openai = "sk-proj-" + "T3xQ9mKv2LpZ" + "8rWn4YcB7hJd" + "5GsF1aNe6Uq0" + "Ri";
+  const anthropic = "sk-ant-api03-" + "Qm7Tz2Kx9RvLp4WnH8cYf3Jd6GsBa5Ne".repeat(3) + "-" + "Xk9mQ2vL" + "AA";
+  for (const [text, secret] of [
+    ["CI pushes with " + gh.slice(0, 24) + "\n" + gh.slice(24) + " for the release job.", gh],
+    ["The summariser uses\n  " + openai.slice(0, 30) + "\n  " + openai.slice(30) + "\nfrom the worker env.", openai],
+    ["The bot calls the API with " + anthropic.slice(0, 70) + "\n" + anthropic.slice(70) + ", rotate it after the demo.", anthropic],
+  ] as const) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!leaks(masked, secret), masked);
+  }
+  for (const text of [
+    "Commit 3f786850e387550fdab836ed7e6dc881de23001b\nFixed the flaky test in the parser.",
+    "Run npm ci --prefix packages/api-v2-gateway2024\nThen run the tests.",
+    "Pin the image to sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\nin the compose file.",
+    "The migration id is 20240115_add_user_index_v2\nand it runs before the seed step.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});
