@@ -1339,3 +1339,25 @@ test("a key split across two lines of a lesson (wrapped by an editor or a chat w
     "The migration id is 20240115_add_user_index_v2\nand it runs before the seed step.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("more prefixed formats that secrets-patterns-db and EarlyBird read and our rules did not: Slack's legacy four-part tokens with a base36 tail (xoxs-, xoxa-), Flutterwave live secret keys, Apify tokens, Dynatrace tokens of every type (dt0s01., not only dt0c01.), New Relic synthetics location keys, Close API keys; the prefixes in prose are not", () => {
+  // Made-up values in each format, built in pieces so no line of this file reads as one.
+  const b36 = "oxtp6n0z" + "7yibj63v" + "ndve9gse" + "j96k5k4s";
+  const b62 = "Qm7Tz2Kx" + "9RvLp4Wn" + "H8cYf3Jd" + "6GsBa5Ne";
+  const up = "K4T7QW2M" + "9XZB3VRL" + "8NHC5PYD" + "6GJF1SAE";
+  const hex = "9c41e7a2" + "5fd03b86" + "e2a94c17" + "0b6d58f3";
+  assertCaught([
+    ["The old integration posted with " + "xoxs-" + "2603217448-" + "2879453471-" + "150356515420-" + b36 + " until 2019.", b36, /Slack/],
+    ["The import bot used " + "xoxa-" + "1581633874-" + "6594503498-" + "679961308401-" + b36 + ".", b36, /Slack/],
+    ["Payments settle with " + "FLWSECK-" + hex + "-X" + " in production.", hex, /Flutterwave/],
+    ["The scraper runs with " + "apify_api_" + b62 + "Ab3d" + " every night.", b62, /Apify/],
+    ["Metrics are pushed with " + "dt0s01." + up.slice(0, 24) + "." + up + up + " from the agent.", up, /Dynatrace/],
+    ["The private location starts with " + "NRSP-" + "us01" + hex.slice(0, 31) + " in its config.", hex.slice(0, 31), /New Relic/],
+    ["The CRM sync uses " + "api_" + b62.slice(0, 25) + "." + b62.slice(4, 26) + " for leads.", b62.slice(0, 25), /Close/],
+  ]);
+  for (const text of [
+    "Slack's legacy tokens start with xoxs- or xoxa- and four dash-separated parts.",
+    "Flutterwave secret keys start with FLWSECK- and end in -X; Apify tokens start with apify_api_.",
+    "Dynatrace tokens look like dt0c01.<public part>.<secret part>; the api_version field is api_v2.",
+  ]) assert.deepEqual(findSecrets(text).issues, [], text);
+});

@@ -158,6 +158,16 @@ export const EXTRA_RULES: GitleaksRule[] = [
   { id: "courier-api-key", regex: `\\b(pk_prod_[A-Za-z0-9]{28})${END}`, keywords: ["pk_prod_"], entropy: 3 },
   { id: "scrapfly-api-key", regex: `\\b(scp-(?:live|test)-[a-f0-9]{32})${END}`, keywords: ["scp-live-", "scp-test-"], entropy: 3 },
   { id: "ubidots-token", regex: `\\b(BBFF-[A-Za-z0-9]{30})${END}`, keywords: ["bbff-"], entropy: 3.5 },
+  // Prefixed formats mazen160/secrets-patterns-db (CC BY-SA 4.0) and americanexpress/earlybird (Apache-2.0) read and these rules did not:
+  // Slack's legacy four-part tokens with a base36 tail (gitleaks reads xoxs-/xoxo- with a hex tail only), Flutterwave's live secret keys
+  // (gitleaks: FLWSECK_TEST- only), Apify's API tokens, Dynatrace tokens of every type (dt0s01., dt0a01.; gitleaks: dt0c01. only), New
+  // Relic's synthetics private-location keys, Close's API keys.
+  { id: "slack-legacy-token", regex: `\\b(xox[aboprs]-[0-9]{6,14}-[0-9]{6,14}-[0-9]{6,14}-[A-Za-z0-9]{24,40})${END}`, keywords: ["xoxa-", "xoxb-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"], entropy: 3 },
+  { id: "flutterwave-secret-key", regex: `\\b(FLWSECK(?:_TEST)?-[A-Za-z0-9]{32}-X)\\b`, keywords: ["flwseck"], entropy: 3 },
+  { id: "apify-api-token", regex: `\\b(apify_api_[A-Za-z0-9]{36})${END}`, keywords: ["apify_api_"], entropy: 3.5 },
+  { id: "dynatrace-api-token", regex: `\\b(dt0[a-z][0-9]{2}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64})${END}`, keywords: ["dt0"], entropy: 3.5 },
+  { id: "new-relic-synthetics-location-key", regex: `\\b(NRSP-[a-z]{2}[0-9]{2}[a-f0-9]{31})${END}`, keywords: ["nrsp-"], entropy: 3 },
+  { id: "close-api-key", regex: `\\b(api_[A-Za-z0-9]{25}\\.[A-Za-z0-9]{22})${END}`, keywords: ["api_"], entropy: 3.5 },
   // Microsoft's identifiable keys, as microsoft/security-utilities (MIT) reads them: a fixed signature at a fixed place says what they
   // are, bare. Common annotated security keys (84 base62 characters, `JQQJ9` at the 53rd: Cognitive Services, App Configuration, Event
   // Grid, DevOps…); Azure's 32-byte keys (44 base64 characters, the service's signature at the 34th: Relay +ARm, Event Hub +AEh, Service
