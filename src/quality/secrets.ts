@@ -718,7 +718,8 @@ const PEM_END = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
 // Lines break as newlines, or as the `\n` and `\r\n` escapes of a key pasted inside a JSON or code string.
 const PEM_BODY = /(?:[A-Za-z0-9+/=\s]|\\[nr])*/y;
 /** Base64 tokens (a key body wrapped on lines or spaces), read one at a time so prose after a header is not swallowed. */
-const PEM_TOKEN = /(?:\s|\\[nr])*([A-Za-z0-9+/]{1,4096}={0,2})(?=\s|\\[nr]|["',]|$)/y;
+// A token may end where the paste was cut short with an ellipsis (`…Nc...`, `…Nc…`): the characters before it are key material too.
+const PEM_TOKEN = /(?:\s|\\[nr])*([A-Za-z0-9+/]{1,4096}={0,2})(?=\s|\\[nr]|["',]|\.\.|…|$)/y;
 
 /**
  * PEM blocks by hand rather than one regex: a lazy scan to `-----END` from every header would be

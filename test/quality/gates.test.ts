@@ -211,6 +211,7 @@ test("a 100 KB line of the shapes the config-field and token rules look for stay
     ["a long key-like line after a break, many times", (n) => ("x1y2z3w4v5u6t7\n" + "Ab9".repeat(300) + " \n").repeat(n / 917)],
     ["repeated Slack four-part prefixes without a tail", (n) => "xoxs-123456-123456-123456-".repeat(n / 26)],
     ["repeated dt0, api_, apify_api_ and FLWSECK- prefixes", (n) => "dt0s01.api_apify_api_FLWSECK-NRSP-".repeat(n / 34)],
+    ["repeated key headers each cut short with an ellipsis", (n) => "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0...\n".repeat(n / 55)],
   ];
   for (const [name, make] of shapes) {
     const small = make(25_000);

@@ -1361,3 +1361,44 @@ test("more prefixed formats that secrets-patterns-db and EarlyBird read and our 
     "Dynatrace tokens look like dt0c01.<public part>.<secret part>; the api_version field is api_v2.",
   ]) assert.deepEqual(findSecrets(text).issues, [], text);
 });
+
+test("secrets in the shapes agents paste are refused and masked: .env lines, JSON and YAML config, curl headers, connection strings (postgres, mongodb+srv, redis, amqp, mysql, SQL Server, Azure Storage, JDBC), docker login, git remotes, pip's __token__, kubeconfig, PEM blocks cut short, .npmrc, Maven settings.xml, helm --set, a Docker config's auth", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const K = "Xk9mQ2vL" + "p7zzR4tW" + "b8NcY3hJ";
+  const P = "Tr0ub4" + "dor&3xQ";
+  const jwt = "eyJhbGciOiJSUzI1NiIsImtpZCI6IkFCQyJ9" + "." + "eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50In0" + "." + K + K;
+  const pem = "MIIEowIBAAKCAQEAxY9m" + "Q2vLp7zzR4tWb8NcY3hJ" + "Xk9mQ2vLp7zzR4tWb8Nc";
+  const cases: Array<[string, string]> = [
+    [`DATABASE_URL=postgres://app:${P}@db.internal:5432/app`, P],
+    [`OPENAI_API_KEY="${K}"`, K],
+    [`export GITHUB_TOKEN=${K}`, K],
+    [`{"apiKey": "${K}", "region": "eu"}`, K],
+    [`{"db": {"user": "app", "password": "${P}"}}`, P],
+    [`  api_key: ${K}`, K],
+    [`  secret: ${P}`, P],
+    [`    password: ${P}`, P],
+    [`curl -H "Authorization: Bearer ${K}" https://api.example.com/v1/me`, K],
+    [`mongodb+srv://svc:${P}@cluster0.ab1cd.mongodb.net/test?retryWrites=true`, P],
+    [`redis://:${P}@cache.internal:6379/0`, P],
+    [`amqp://guest2:${P}@mq.internal:5672/vhost`, P],
+    [`mysql://root:${P}@localhost:3306/app`, P],
+    [`docker login -u deploy -p ${P} registry.example.com`, P],
+    [`git remote set-url origin https://${K}@github.com/acme/app.git`, K],
+    [`git clone https://oauth2:${K}@gitlab.com/acme/app.git`, K],
+    [`pip install --index-url https://__token__:${K}@pypi.example.com/simple pkg`, K],
+    [`    token: ${jwt}`, jwt],
+    [`-----BEGIN RSA PRIVATE KEY-----\n${pem}\n${pem}...`, pem],
+    [`DefaultEndpointsProtocol=https;AccountName=acmestore;AccountKey=${K}${K}${K}Xk9mQ2vLp7zzR4tW==;EndpointSuffix=core.windows.net`, K + K],
+    [`Server=tcp:acme.database.windows.net,1433;Database=prod;User ID=app;Password=${P};Encrypt=true`, P],
+    [`jdbc:postgresql://db:5432/app?user=app&password=${P}`, P],
+    [`//registry.npmjs.org/:_authToken=${K}`, K],
+    [`<server><id>nexus</id><username>deploy</username><password>${P}</password></server>`, P],
+    [`helm install app ./chart --set db.password=${P}`, P],
+    [`{"auths": {"registry.example.com": {"auth": "ZGVwbG95Ol" + "RyMHViNGRvciYzeFE="}}}`.replace('" + "', ""), "RyMHViNGRvciYzeFE"],
+  ];
+  for (const [text, secret] of cases) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, text);
+    assert.ok(!leaks(masked, secret, 8), masked);
+  }
+});
