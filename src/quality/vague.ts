@@ -24,6 +24,7 @@ const TECH_PATTERNS: RegExp[] = [
   /\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b/, // snake_case, CONST_CASE
   /\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b/, // header names: Content-Type
   /(?:^|[\s("'“‘])(?:\.{0,2}\/|~\/)?[\w.-]+\/[\w./-]+/, // paths, bare or in quotes: 'data/processed/'
+  /(?:^|[\s("'“‘])~\/\.?\w/, // a path in the home directory, one name deep: ~/.zshrc
   // A file name: a name of letters, digits, "_" and "-" before the extension, holding at least one letter, digit or
   // "_". Written as that letter and the hyphens after it (the same texts match as `\b[\w-]+\.ext`, tried only with
   // test): `\b[\w-]+` tried at every word start of one long hyphen-joined line ran to its end each time, quadratic.
@@ -465,6 +466,8 @@ export function isPlaceholderText(text: string): boolean {
   let longWords = 0;
   let oneLongWord = true;
   const words: string[] = [];
+  // Words written right after a dot: a dotfile's or an extension's name (".nvmrc"), never mash however few its vowels.
+  const afterDot = new Set<string>();
   const lower = t.toLowerCase();
   WORD_OF_LETTERS.lastIndex = 0;
   for (let m = WORD_OF_LETTERS.exec(lower); m; m = WORD_OF_LETTERS.exec(lower)) {
@@ -473,13 +476,16 @@ export function isPlaceholderText(text: string): boolean {
     if (DUMMY_WORDS.has(w)) dummy++;
     if (w.length < 4) continue;
     if (longWords > 0 && w !== words[0]) oneLongWord = false;
-    if (longWords++ < 13) words.push(w);
+    if (longWords++ < 13) {
+      words.push(w);
+      if (lower[m.index - 1] === ".") afterDot.add(w);
+    }
   }
   if (all >= 2 && dummy / all >= 0.5) return true;
   if (longWords >= 3 && oneLongWord) return true;
   if (longWords === 0 || longWords > 12) return false;
   // A known term without a vowel ("https") is not mash, nor a package or a trade's word that holds a run ("zxcvbn", "powertools").
-  const mash = words.filter((w) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w))) && !isKnownTerm(w));
+  const mash = words.filter((w) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w) && !afterDot.has(w))) && !isKnownTerm(w));
   return mash.length / words.length >= 0.5 && mash.length >= 1;
 }
 

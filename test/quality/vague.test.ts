@@ -625,6 +625,18 @@ test("a package's name that holds a keyboard run is not mash: \"Use AWS Powertoo
   for (const text of ["qwerty asdf", "wertz poiuz zxcvq", "dfghj wertyu"]) assert.equal(isPlaceholderText(text), true, text);
 });
 
+test("a dotfile or a home path is a name, not keyboard mash or filler: \"Pin Node to 20.x in .nvmrc.\", \"Source ~/.zshrc after editing.\"", () => {
+  // "Pin Node to 20.x in .nvmrc." was refused as placeholder text: "nvmrc" has no vowel, so half its long words read as mash;
+  // "Source ~/.zshrc after editing." as vague: a path under ~/ with no second slash was not a path.
+  for (const text of ["Pin Node to 20.x in .nvmrc.", "Source ~/.zshrc after editing.", "Keep the token out of ~/.npmrc and use the CI secret.", "Add the alias to ~/.bashrc, not the profile."]) {
+    assert.equal(isPlaceholderText(text), false, text);
+    assert.deepEqual(checkVagueness(text), [], text);
+  }
+  // Mash after a dot is still mash, and a tilde in prose names nothing.
+  for (const text of ["qwerty .asdf", "wertz.poiuz zxcvq"]) assert.equal(isPlaceholderText(text), true, text);
+  assert.deepEqual(codes(checkVagueness("Keep things tidy ~ always")), ["vague"]);
+});
+
 test("placeholder and test text is recognised", () => {
   for (const text of [
     "This is a lesson text", "this is a test lesson", "Lorem ipsum dolor sit amet", "test lesson",
