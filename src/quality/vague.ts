@@ -597,6 +597,49 @@ function wordForms(text: string): string[] {
   return out;
 }
 
+// What a lesson made of one term says: "Use caching.", "Keep submodules clean and tidy.", "Use Docker properly." A word of the
+// trade counts as a specific everywhere else ("Invalidate the cache when a price changes"), but alone, with a generic verb and a
+// wish, it names no thing to act on: which cache, which submodule, what to do with Docker. Only texts of words are read
+// (a digit, a path, code or a quote is something named), and only short ones.
+const BARE_TEXT = /^[\sA-Za-z'’,.;:!?-]{1,120}$/;
+// Generic verbs of a rule: they say to have or to better the thing, not what to do to it. "avoid", "prefer", "never" are not
+// here: a rule forbidding or choosing one thing ("Avoid recursion", "Prefer immutability") says what to do.
+const BARE_VERBS = new Set(
+  "use using do keep handle optimise optimize improve add apply implement follow ensure maintain manage update write perform practise adopt embrace introduce monitor secure document conduct utilize utilise leverage employ care think".split(" "),
+);
+// Said of a thing to wish it well, or to say nothing of where and when: "properly", "clean and tidy", "where possible", "everywhere".
+const BARE_WISHES = new Set(
+  "properly proper correctly correct wisely wise effectively effective efficiently efficient appropriately good nice great clean cleanly tidy neat neatly well carefully sensibly reasonably optimal optimally thoughtfully robust maintainable readable organized organised fast secure safe performant healthy uptodate".split(" "),
+);
+const BARE_FILLERS = new Set("always everywhere consistently throughout regularly possible appropriate needed necessary times whenever wherever everything things stuff".split(" "));
+// Common nouns of the trade that name a kind of practice or a part every project has, not one of them: which cache, which
+// database, which dependencies. Language constructs ("functions", "enums") and techniques chosen over others ("migrations",
+// "transactions", "recursion") are not here: "Use enums" and "Use migrations" choose one way of writing the code.
+const CATEGORY_NOUNS = new Set(
+  "cache caches caching logging logs monitoring metrics tracing telemetry alerting observability submodule submodules database databases db dependency dependencies package packages container containers exception exceptions index indexes indices linter linters linting formatter formatting documentation docs comments security performance validation encryption authentication authorization auth config configuration environment versioning backup backups api apis endpoint endpoints server servers query queries practiceterm".split(" "),
+);
+// Practices named in two or three words, counted as one category noun: "root cause analysis", "version control".
+const PRACTICE_PHRASES = /\b(?:root[- ]cause analys[ie]s|(?:version|source) control|code reviews?|error handling|(?:unit|integration) tests?|static analysis|test coverage|input validation|dependency management|performance optimi[sz]ation|best practices)\b/gi;
+
+/** One term named (a common noun of the trade, or a tool with a wish), and nothing but generic verbs, wishes and function words around it. */
+function namesOnlyABareTerm(text: string): boolean {
+  if (text.length > 120 || !BARE_TEXT.test(text)) return false;
+  // CSS's container and media queries are one feature each, not a container and a query.
+  const t = text.replace(PRACTICE_PHRASES, " practiceterm ").replace(/\bup[- ]to[- ]date\b/gi, " uptodate ").replace(/\b(?:container|media) quer(?:y|ies)\b/gi, " cssfeature ");
+  let wish = false;
+  let category = 0;
+  let named = 0;
+  for (const w of t.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? []) {
+    if (FUNCTION_WORDS.has(w) || BARE_VERBS.has(w) || BARE_FILLERS.has(w)) continue;
+    if (BARE_WISHES.has(w) || QUALITY_WISH.test(w)) wish = true;
+    else if (CATEGORY_NOUNS.has(w)) category++;
+    else named++;
+  }
+  // "Optimize database queries", "Use caching"; "Use Docker properly". A tool beside a common noun says which one it is:
+  // "Use proper caching with Flask-Caching".
+  return (named === 0 && category >= 1 && category <= 3) || (wish && named === 1 && category === 0);
+}
+
 export function checkVagueness(raw: string): QualityIssue[] {
   // Look-alike letters read as the letters they imitate, so "Gеnerate" is judged as "Generate".
   const text = foldConfusables(raw);
@@ -610,7 +653,8 @@ export function checkVagueness(raw: string): QualityIssue[] {
   const rest = FILLER.reduce((t, re) => t.replace(re, " "), text);
   const filler = rest !== text;
   // hasTechnicalReference, with the trade-word list, the dearest look-up, left until a concrete verb has not settled it.
-  if (namesAThing(rest) || (!filler && hasConcreteVerb(rest)) || usesATradeWord(rest)) return [];
+  const concrete = namesAThing(rest) || (!filler && hasConcreteVerb(rest)) || usesATradeWord(rest);
+  if (concrete && !namesOnlyABareTerm(text)) return [];
   // Decision: vague is a rejection, not a warning — every lesson shown costs an agent context.
   return [{
     layer: "quality", severity: "reject", code: "vague",

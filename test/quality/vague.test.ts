@@ -764,3 +764,67 @@ test("a term of the trade in plain words with only praise or hedging around it i
     "Hold to SOLID when shaping new services",
   ]) assert.deepEqual(checkVagueness(text), [], text);
 });
+
+test("one common noun of the trade, or a tool, with only a generic verb and a wish around it names nothing: \"Use caching.\", \"Keep submodules clean and tidy.\", \"Use Docker properly.\"", () => {
+  // Each was accepted: one domain word ("caching", "submodules", "database") or one tool counted as a specific, whatever
+  // was said of it. A lesson of such a word and filler tells an agent nothing to do differently.
+  for (const text of [
+    "Do root cause analysis.",
+    "Use caching.",
+    "Keep submodules clean and tidy.",
+    "Write good tests.",
+    "Handle errors properly.",
+    "Optimise the database.",
+    "Optimize database queries.",
+    "Keep dependencies up to date.",
+    "Update dependencies regularly.",
+    "Use logging.",
+    "Always use logging everywhere.",
+    "Implement proper logging.",
+    "Use Docker properly.",
+    "Use Git wisely.",
+    "Use Kubernetes correctly.",
+    "Use Redis effectively.",
+    "Use caching where possible.",
+    "Keep the database fast.",
+    "Use version control.",
+    "Add monitoring.",
+    "Use a linter.",
+    "Keep the documentation up to date.",
+    "Cache everything.",
+    "Secure the API.",
+    "Keep your config clean.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  // Short rules that say what, where or when, choose one thing over another, forbid one, or name a tool to adopt: specific.
+  for (const text of [
+    "Use caching for the /v1/prices endpoint; it is hit 40 times per page.",
+    "Pin Node to 20.x in .nvmrc.",
+    "Run `git submodule update --init` after checkout.",
+    "Do a root cause analysis before closing a P1 incident.",
+    "Cache exchange rates in Redis for five minutes.",
+    "Log the request id with every error in the payments worker.",
+    "Keep submodules pinned to a tagged release, never a branch head.",
+    "Use Docker multi-stage builds to keep images small.",
+    "Run npm audit before every release.",
+    "Rebuild the search index after changing the tokenizer.",
+    "Wrap every migration in a transaction.",
+    "Never log passwords or tokens.",
+    "Use structured logging, one JSON object per line.",
+    "Keep dependencies pinned with a lockfile.",
+    "Invalidate the cache when a price changes.",
+    "Prefer caching at the CDN over caching in the app server.",
+    "Avoid caching authenticated responses.",
+    "Use TypeScript.",
+    "Use pnpm, not npm.",
+    "Use Docker Compose for local Postgres.",
+    "Use async/await over raw promises.",
+    "Use dependency injection for services.",
+    "Keep functions small.",
+    "Avoid recursion in the parser.",
+    "Prefer immutability.",
+    "Use TypeScript everywhere.",
+    "Keep functions lean.",
+    "Use container queries when needed.",
+    "Use proper caching with Flask-Caching.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+});
