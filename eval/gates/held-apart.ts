@@ -8,6 +8,7 @@ import { files } from "./checkout.js";
 import { type Example, langkit, llmGuard, taksec } from "./injection-sets.js";
 import { kingfisher } from "./kingfisher.js";
 import { detectSecrets, earlybird, msSecurityUtilities, secretsPatternsDb } from "./secret-sources.js";
+import { IMPERATIVE } from "./rule-shape.js";
 
 /**
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>]
@@ -61,9 +62,6 @@ function noseyparker(checkout: string): Record<string, Rate> {
   return rates;
 }
 
-// A bullet that gives an order: the shape of a rule a person would store as a lesson.
-const IMPERATIVE =
-  /^(?:Use|Avoid|Always|Never|Do not|Don't|Prefer|Keep|Ensure|Write|Run|Add|Set|Call|Implement|Include|Follow|Place|Make|Create|Check|Validate|Store|Return|Handle|Define|Apply|Limit|Separate|Name|Put|Remove|Document|Test|Wrap|Enable|Disable|Configure|Leverage|Utilize|Favor|Favour|Minimize|Optimize|Structure|Organize|Consider|Specify|Declare|Export|Import|Pin|Log|Throw|Catch)\b/;
 
 /**
  * Each file's imperative bullet rules through the whole write gate: accepted as advice (stored, not held
