@@ -37,6 +37,7 @@ const TECH_PATTERNS: RegExp[] = [
   /(?:^|\s)[@#][\w-]+/, // decorators, issue refs
   /(?:^|\s)_(?=$|[\s.,;:!?)])/, // the bare `_` of Go, Rust and Python
   /(?:^|[\s(])\.[A-Za-z][\w-]*/, // a name written with its dot: .NET, .editorconfig
+  /<\/?[a-z][a-z0-9-]*\/?>/, // an HTML element by its tag: <dialog>, </a>, <br/>
   /\b[A-Za-z]#(?![\w#])|\bC\+\+(?![\w+])/, // C#, F#, C++ (capitalised: "schreibe c++ code" is a request, not a rule)
   // make the build tool, not the verb ("Make the code better"): run, used or given a flag.
   /\b(?:run|runs|running|use|using|via|with|invoke|call)\s+`?make\b|\bmake\s+-[A-Za-z]/i,
@@ -106,15 +107,16 @@ const ACCESSIBILITY_PHRASES =
 // sections as short as possible", "Avoid dynamic allocation inside interrupts"). "interrupt" only as a noun
 // before its handler or priority, or plural; "allocation" only of memory or plural (not "budget allocation").
 const SYSTEMS_PHRASES =
-  /\b(?:(?:dynamic|heap|memory|stack) allocation|allocations|pre-?allocat(?:e|es|ed|ing|ions?)|reallocat(?:e|es|ed|ing|ions?)|garbage collect(?:ion|ors?|ed|ing)|interrupts|interrupt (?:handlers?|priorit(?:y|ies)|context|latency|service routines?)|hot (?:paths?|loops?)|critical sections?|busy[- ]wait(?:s|ing)?|weak references?|retain cycles?|newtypes?|zero values?|unsafe (?:code|blocks?))\b/i;
+  /\b(?:(?:dynamic|heap|memory|stack) allocation|allocations|pre-?allocat(?:e|es|ed|ing|ions?)|reallocat(?:e|es|ed|ing|ions?)|garbage collect(?:ion|ors?|ed|ing)|interrupts|interrupt (?:handlers?|priorit(?:y|ies)|context|latency|service routines?)|hot (?:paths?|loops?)|critical sections?|busy[- ]wait(?:s|ing)?|weak references?|retain cycles?|newtypes?|zero values?|unsafe (?:code|blocks?)|sleep(?:s|ing)? (?:in|inside|within) (?:[a-z]+ ){0,2}loops?|polling loops?)\b/i;
 
 // Constructs of a language and parts of a program's structure, in plain words: union types, ternaries, pattern
 // matching, switch expressions, arrow syntax, getters and setters, controllers, decorators, composition over
 // inheritance, the happy path, trailing whitespace, identifiers, the standard library, type hints, SwiftUI's view modifiers and
 // property wrappers ("Keep controllers thin", "Expose getters only").
-// Not "type inference" or "error types": "Handle proper type inference" names nothing.
+// Type inference too ("Prefer type inference when the type is obvious"): "Handle proper type inference" only wishes it well, which
+// namesAPlainTermWithoutWish reads. Not "error types": "Handle proper error types" names nothing.
 const CONSTRUCT_PHRASES =
-  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library|type (?:hints?|annotations?)|view modifiers?|property wrappers?)\b/i;
+  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library|type (?:hints?|annotations?|inference)|view modifiers?|property wrappers?)\b/i;
 
 // Methods of data science and machine learning, in plain words: imputation, leakage, grid search, confusion
 // matrices, vectorized operations, train/test splits, notebooks and their markdown cells ("Plot a confusion matrix
@@ -131,10 +133,10 @@ const DEPLOYMENT_PHRASES =
   /\b(?:base images?|firewalls?|resource groups?|service principals?|managed identit(?:y|ies)|reserved instances?|idempoten(?:t|cy|ce)|exporters?|matrix (?:builds?|strateg(?:y|ies)|jobs?)|artifacts?|retention polic(?:y|ies)|service discovery|dynamic inventory|connection pool(?:s|ing)?|status codes?|static files?|(?:file|relative|absolute|full) paths?|background (?:tasks?|jobs?|scripts?|pages?)|content scripts?|mime types?|health checks?|load balancing|autoscal(?:e|ing|er))\b/i;
 
 // Visual properties of a design, in plain words: gradients, shadows, borders, corner radius, opacity, padding and
-// margins, line height, aspect ratios, accent colours, typography ("Give borders or shadows to cards, never both").
-// Not "transition": eval/gates' generic "Use proper transition utilities" names nothing.
+// margins, line height, aspect ratios, accent colours, typography, pixels ("Give borders or shadows to cards, never both").
+// Not "pixel-perfect", a wish; not "transition": eval/gates' generic "Use proper transition utilities" names nothing.
 const VISUAL_PHRASES =
-  /\b(?:gradients?|(?:drop )?shadows|borders|(?:border|corner|card) radius|opacity|padding|margins|line heights?|letter spacing|aspect ratios?|accent colou?rs?|logical pixels|type scale|typography|text decoration)\b/i;
+  /\b(?:gradients?|(?:drop )?shadows|borders|(?:border|corner|card) radius|opacity|padding|margins|line heights?|letter spacing|aspect ratios?|accent colou?rs?|logical pixels|pixels?(?![- ]perfect)|type scale|typography|text decoration)\b/i;
 
 // The layout of source text and the matching of files: blank lines, tabs against spaces, backslashes and line
 // continuations, recipe lines, globs ("Indent recipe lines with tabs, never spaces"). Tabs only against spaces:
@@ -143,7 +145,7 @@ const VISUAL_PHRASES =
 // brace style by its name (K&R, Allman), Markdown's fenced and indented code blocks and heading levels, whitespace
 // stripped or collapsed, spaces in names. A count of spaces elsewhere ("Leave two spaces for late joiners") names nothing.
 const SOURCE_LAYOUT_PHRASES =
-  /\b(?:blank lines?|(?:spaces|tabs),? (?:instead of|over|not|never|rather than) (?:spaces|tabs)|(?:with|use) tabs,? (?:not|never) spaces|tabs for indentation|backslash(?:es)?|line continuations?|recipe lines?|glob(?:s| patterns?)|(?:one|two|three|four|eight|single)[- ]spaces? (?:indent(?:s|ed|ing|ation)?|soft tabs?|per (?:indent(?:ation)? )?level|for indentation|after|before|between|around)|indent(?:s|ed|ing|ation)? (?:with|by|of) (?:one|two|three|four|eight) spaces?|soft tabs?|K&R(?= )|allman|(?:fenced|indented|language-specific) code blocks?|code fences?|heading levels?|(?:strip|trim|collapse|normali[sz]e|remove)(?:s|d|ed|ping|ming|ing)? (?:[a-z]+ ){0,3}whitespace|spaces in (?:[a-z]+ )?names)\b/i;
+  /\b(?:blank lines?|(?:spaces|tabs),? (?:instead of|over|not|never|rather than) (?:spaces|tabs)|(?:with|use) tabs,? (?:not|never) spaces|tabs for indentation|backslash(?:es)?|line continuations?|recipe lines?|glob(?:s| patterns?)|(?:one|two|three|four|eight|single)[- ]spaces? (?:indent(?:s|ed|ing|ation)?|soft tabs?|per (?:indent(?:ation)? )?level|for indentation|after|before|between|around)|indent(?:s|ed|ing|ation)? (?:with|by|of) (?:one|two|three|four|eight) spaces?|soft tabs?|K&R(?= )|allman|(?:fenced|indented|language-specific) code blocks?|code fences?|heading levels?|semicolons?|(?:strip|trim|collapse|normali[sz]e|remove)(?:s|d|ed|ping|ming|ing)? (?:[a-z]+ ){0,3}whitespace|spaces in (?:[a-z]+ )?names)\b/i;
 
 // Techniques of program design, in plain words: immutability and mutation, recursion, pure logic and side effects,
 // feature flags, exit conditions and infinite loops, serializable state, global state, domain events, eventual
@@ -175,13 +177,13 @@ const DATA_KIND_PHRASES =
 // hardware in the loop, static analysis, test impact analysis, root cause analysis and the five whys ("Run the fuzz tests on every parser change"). Not "integration",
 // "unit" or "end-to-end tests", and not "testing strategy": eval/gates' generic "Implement proper integration tests" names nothing.
 const TESTING_PHRASES =
-  /\b(?:fuzz(?:ing|ers?|ed)?|(?:differential|mutation|metamorphic|snapshot|contract|chaos|load|soak) testing|visual regression(?: tests?| testing)?|hardware[- ]in[- ]the[- ]loop|static analy(?:sis|zers?|sers?)|test impact analysis|root[- ]cause analy(?:sis|ses)|five whys)\b/i;
+  /\b(?:fuzz(?:ing|ers?|ed)?|(?:differential|mutation|metamorphic|snapshot|contract|chaos|load|soak) testing|visual regression(?: tests?| testing)?|hardware[- ]in[- ]the[- ]loop|static analy(?:sis|zers?|sers?)|test impact analysis|root[- ]cause analy(?:sis|ses)|five whys|subtests?|table[- ]driven tests?|screenshots?)\b/i;
 
 // Mechanisms of one framework, in its own plain words: Vue's watchers and computed values, the autowiring of Spring and
 // Symfony, Durable Functions' orchestrators, Salesforce's scratch orgs and bulkified code ("Prefer computed values
 // over watchers"). "computed" alone and "wiring" are everyday words.
 const FRAMEWORK_PHRASES =
-  /\b(?:watchers?|computed (?:values?|properties|property|refs?)|autowir(?:e|es|ed|ing)|auto-?configurations?|orchestrators?|orchestrator functions?|scratch orgs?|bulkif(?:y|ies|ied|ying|ication))\b/i;
+  /\b(?:watchers?|computed (?:values?|properties|property|refs?)|autowir(?:e|es|ed|ing)|auto-?configurations?|orchestrators?|orchestrator functions?|scratch orgs?|bulkif(?:y|ies|ied|ying|ication)|partial reloads?|(?:hot|live) reload(?:s|ing)?|(?:use|using|with|in|via|prefer|into) signals|signal[- ](?:based|inputs?|stores?)|(?:computed|writable|linked) signals?)\b/i;
 
 // Design principles by their names, as the Law of Demeter (TECH_PHRASES) is: single responsibility, open/closed,
 // least astonishment, fail fast, don't repeat yourself, premature optimisation, C++'s rule of zero, three or five

@@ -828,3 +828,30 @@ test("one common noun of the trade, or a tool, with only a generic verb and a wi
     "Use proper caching with Flask-Caching.",
   ]) assert.deepEqual(checkVagueness(text), [], text);
 });
+
+test("rules of agent instruction files naming a thing in plain words are specific: semicolons, an HTML tag, signals, sleeping in a loop, subtests, screenshots, partial reloads, type inference, a pixel", () => {
+  // Each shape was refused as vague in eval/gates/agents-md.ts's AGENTS.md, CLAUDE.md and .cursorrules files (written here anew).
+  for (const text of [
+    "Always use semicolons.",
+    "End every statement with a semicolon.",
+    "Use the <dialog> element for modals.",
+    "Use signals for state management.",
+    "Never sleep inside a polling loop; wait on the event.",
+    "Avoid sleeping in loops.",
+    "Give every subtest a name that states the scenario.",
+    "Take a fresh screenshot before each comparison.",
+    "Prefer partial reloads to full page visits.",
+    "Prefer type inference when the type is obvious.",
+    "Never click the same pixel twice.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // The same words in other senses, or only wished well: still naming nothing.
+  for (const text of [
+    "Handle proper type inference",
+    "Use type inference properly.",
+    "Watch for warning signals.",
+    "Keep your loops tight.",
+    "Make the page pixel-perfect.",
+    "Use proper screenshots.",
+    "Write clean code.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
