@@ -8,11 +8,13 @@ import { IMPERATIVE } from "./rule-shape.js";
 
 /**
  * Usage: node --import tsx eval/gates/agents-md.ts [--mirror <dir>] [--list] [--json]
- * Each file of agents-md.manifest.tsv (repository, commit, path) is read with `git show <commit>:<path>` from the bare
+ * Each file of agents-md.manifest.tsv (repository, commit, path, part) is read with `git show <commit>:<path>` from the bare
  * clone `<mirror>/<owner>+<name>/repo` (default /work/.mirror, where the search tool's fetch puts them); nothing of
  * their text is copied here. Counted: every bullet of 20 to 240 characters outside code blocks (`bullets`), and those
  * that give an order (`rules`, the shape held-apart.ts reads in the other rule collections), accepted as advice
- * (stored, not refused nor held as a draft). `--list` prints each refused rule with its codes and file.
+ * (stored, not refused nor held as a draft), for each part. `--list` prints each refused rule of the `dev` part with its codes
+ * and file; the `held-out` part, added after the gate was mended on `dev`, is only counted, so its figure says how the gate
+ * holds on rules nobody here read.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -25,12 +27,12 @@ function bullets(text: string): string[] {
   return [...prose.matchAll(/^\s*[-*]\s+(.{20,240})$/gm)].map((m) => m[1]!.replace(/\*\*/g, "").trim()).filter((b) => !b.includes("|"));
 }
 
-const rates = { bullets: { accepted: 0, total: 0 }, rules: { accepted: 0, total: 0 } };
+const rates: Record<string, { accepted: number; total: number }> = {};
 const byFile: Record<string, { accepted: number; total: number }> = {};
 const refused: string[] = [];
 const missing: string[] = [];
 for (const line of manifest) {
-  const [repo, commit, file] = line.split("\t") as [string, string, string];
+  const [repo, commit, file, part] = line.split("\t") as [string, string, string, string];
   let text: string;
   try {
     text = execFileSync("git", ["-C", path.join(mirror, repo.replace("/", "+"), "repo"), "show", `${commit}:${file}`], { encoding: "utf8", maxBuffer: 64 << 20, stdio: ["ignore", "pipe", "ignore"] });
@@ -42,11 +44,11 @@ for (const line of manifest) {
     const g = validateLessonText(b);
     const accepted = g.ok && !g.issues.some((i) => i.severity === "review");
     const isRule = IMPERATIVE.test(b);
-    for (const r of isRule ? [rates.bullets, rates.rules] : [rates.bullets]) {
+    for (const r of (isRule ? ["bullets", "rules"] : ["bullets"]).map((k) => (rates[`${part} ${k}`] ??= { accepted: 0, total: 0 }))) {
       r.total++;
       if (accepted) r.accepted++;
     }
-    if (!isRule) continue;
+    if (!isRule || part !== "dev") continue;
     const f = (byFile[`${repo}/${file}`] ??= { accepted: 0, total: 0 });
     f.total++;
     if (accepted) f.accepted++;
