@@ -468,8 +468,9 @@ export function isPlaceholderText(text: string): boolean {
   let longWords = 0;
   let oneLongWord = true;
   const words: string[] = [];
-  // Words written right after a dot: a dotfile's or an extension's name (".nvmrc"), never mash however few its vowels.
-  const afterDot = new Set<string>();
+  // Which of the kept words were written right after a dot, one bit each: a dotfile's or an extension's name (".nvmrc"),
+  // never mash however few its vowels.
+  let afterDot = 0;
   const lower = t.toLowerCase();
   WORD_OF_LETTERS.lastIndex = 0;
   for (let m = WORD_OF_LETTERS.exec(lower); m; m = WORD_OF_LETTERS.exec(lower)) {
@@ -479,15 +480,15 @@ export function isPlaceholderText(text: string): boolean {
     if (w.length < 4) continue;
     if (longWords > 0 && w !== words[0]) oneLongWord = false;
     if (longWords++ < 13) {
+      if (lower[m.index - 1] === ".") afterDot |= 1 << words.length;
       words.push(w);
-      if (lower[m.index - 1] === ".") afterDot.add(w);
     }
   }
   if (all >= 2 && dummy / all >= 0.5) return true;
   if (longWords >= 3 && oneLongWord) return true;
   if (longWords === 0 || longWords > 12) return false;
   // A known term without a vowel ("https") is not mash, nor a package or a trade's word that holds a run ("zxcvbn", "powertools").
-  const mash = words.filter((w) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w) && !afterDot.has(w))) && !isKnownTerm(w));
+  const mash = words.filter((w, i) => (KEYBOARD_RUNS.test(w) || (w.length >= 5 && !/[aeiouy]/.test(w) && !(afterDot & (1 << i)))) && !isKnownTerm(w));
   return mash.length / words.length >= 0.5 && mash.length >= 1;
 }
 
@@ -623,9 +624,21 @@ const CATEGORY_NOUNS = new Set(
 // Practices named in two or three words, counted as one category noun: "root cause analysis", "version control".
 const PRACTICE_PHRASES = /\b(?:root[- ]cause analys[ie]s|(?:version|source) control|code reviews?|error handling|(?:unit|integration) tests?|static analysis|test coverage|input validation|dependency management|performance optimi[sz]ation|best practices)\b/gi;
 
+/** Whether `text` holds more than `n` runs of non-spaces, counted up to n + 1. */
+function wordCountAbove(text: string, n: number): boolean {
+  let words = 0;
+  for (let i = 0, inWord = false; i < text.length; i++) {
+    const space = text.charCodeAt(i) <= 32;
+    if (!space && !inWord && ++words > n) return true;
+    inWord = !space;
+  }
+  return false;
+}
+
 /** One term named (a common noun of the trade, or a tool with a wish), and nothing but generic verbs, wishes and function words around it. */
 function namesOnlyABareTerm(text: string): boolean {
-  if (text.length > 120 || !BARE_TEXT.test(text)) return false;
+  // Ten words at most: a longer text of words is a bare term only in shapes nobody writes, and most rules are longer.
+  if (text.length > 120 || wordCountAbove(text, 10) || !BARE_TEXT.test(text)) return false;
   // CSS's container and media queries are one feature each, not a container and a query.
   const t = text.replace(PRACTICE_PHRASES, " practiceterm ").replace(/\bup[- ]to[- ]date\b/gi, " uptodate ").replace(/\b(?:container|media) quer(?:y|ies)\b/gi, " cssfeature ");
   let wish = false;

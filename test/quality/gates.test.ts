@@ -254,6 +254,24 @@ test("long runs of the shapes the vagueness layer's clause, literal and product 
   }
 });
 
+test("long runs of the shapes the vagueness layer's bare-term, HTML-tag, home-path and plain-word rules look for stay linear", () => {
+  const shapes: Array<[string, (n: number) => string]> = [
+    ["generic verbs, wishes and category nouns", (n) => "Use proper caching everywhere; keep the database clean. ".repeat(n / 56)],
+    ["an open tag with no end", (n) => "<" + "a-".repeat(n / 2)],
+    ["open tags", (n) => "<dialog <a ".repeat(n / 11)],
+    ["home paths", (n) => " ~/.zshrc".repeat(n / 9)],
+    ["sleeping in words with no loop", (n) => "sleep in a b c ".repeat(n / 15)],
+    ["signals after a verb", (n) => "use signals with signals ".repeat(n / 25)],
+    ["dotfiles without vowels", (n) => ".nvmrc .zshrc ".repeat(n / 14)],
+  ];
+  for (const [name, make] of shapes) {
+    const small = make(25_000);
+    const large = make(100_000);
+    const ratio = growth(() => validateLessonText(small), () => validateLessonText(large), { calls: 1, batches: 3 });
+    assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
+  }
+});
+
 test("a line of marks stays linear in the fake-end-of-input rule: hyphens, underscores, asterisks, '>', mixed", () => {
   // Its lead-in was split between two runs of marks in every way: a line of "-" took 25 s at 100 KB, 1.7 s at 25 KB.
   // 10 and 40 KB here, so that the old code fails in seconds rather than minutes.
