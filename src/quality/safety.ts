@@ -230,7 +230,8 @@ const NEGATION =
 const PURPOSE_BEFORE = /(?:^|\bin\s+order\s+|\bso\s+as\s+)\s*to\s+$/i;
 // Double negatives: "don't forget to", "never hesitate to", "it is not dangerous to".
 const FLIP_VERB = /^\s+(?:[\w']+\s+){0,2}?(?:forget|hesitate|fail|skip|neglect|omit|miss|worry|wait|delay|be\s+afraid|be\s+scared|hold\s+back|think\s+twice|be\s+shy|bother)\b/i;
-const SKIP_BY_MEANS = /^\s+(?:skip|omit|neglect|miss|bypass)\b[^.;]{0,60}?\b(?:with|by|using|via|through|passing)\s+\S*$/i;
+// The means after "with", "by"…, or in parentheses ("Never skip hooks (--no-verify)"), "(no --no-verify)" too.
+const SKIP_BY_MEANS = /^\s+(?:skip|omit|neglect|miss|bypass)\b[^.;()]{0,60}?(?:\b(?:with|by|using|via|through|passing)\s+|\(\s*(?:no\s+)?)\S*$/i;
 const FLIP_ADJECTIVE = /^\s+(?:be\s+|is\s+)?(?:dangerous|harmful|risky|unsafe|bad|wrong|a\s+problem|an\s+issue|needed\s+to\s+avoid)\b/i;
 const CAUTION =
   /\b(?:careful(?:ly)?|caution(?:ed)?|dangerous(?:ly)?|destructive|risky|irreversibl[ey]|warning|wary|only|unless|with\s+care|if\s+you\s+must|last\s+resort|double-check|malicious|attackers?|exploits?|injection)\b/gi;

@@ -83,6 +83,16 @@ test("'never skip X with <flag>' forbids the flag: the flag is how X is skipped"
   assert.equal(verdict("Never hesitate to use --no-verify."), "reject");
 });
 
+test("'never skip X (<flag>)' forbids the flag given in parentheses, as an AGENTS.md writes it", () => {
+  // Refused as security_degrading in eval/gates/agents-md.ts: the means in parentheses, not after "with", read as recommended.
+  assert.equal(verdict("Never skip hooks (--no-verify)."), "none");
+  assert.equal(verdict("Never force-push to main. Never skip hooks (`--no-verify`)."), "none");
+  assert.equal(verdict("Don't ever skip the pre-commit hooks (no --no-verify)."), "none");
+  // Recommending the flag in parentheses is still refused.
+  assert.equal(verdict("Skip hooks (--no-verify) when they are slow."), "reject");
+  assert.equal(verdict("Never hesitate to skip hooks (--no-verify)."), "reject");
+});
+
 test("a verb that guards against the practice, right before it, warns: \"add a hook to prevent hard-coded secrets\"", () => {
   // Refused as recommending plain-text secrets (awesome-cursor-rules-mdc): "… best practices, and prevent hard-coded secrets".
   for (const text of [
