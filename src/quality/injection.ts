@@ -954,7 +954,15 @@ const SPLIT_WORD = /\b(?:[a-z]{1,2}-[a-z]{3,}|[a-z]{3,}-[a-z]{1,2})\b(?!-)/g;
 const GLUED = /(?<![\w/.-])[a-z]+(?:[-_][a-z]+){4,}(?![\w/.-])/g;
 function pulledApart(folded: string): string | undefined {
   let out = folded;
-  if (/[a-z][-_][a-z]/.test(folded)) {
+  // Letters split by one mark each, a mark alone standing between words ("i|g|n|o|r|e| |a|l|l"): the marks taken out.
+  // First, before the glued words below are split at their hyphens: "f-o-r-g-e-t" is one word, not six.
+  if (SPLIT_LETTERS_HINT.test(out)) out = out.replace(SPLIT_LETTERS, (run, sep: string) => run.split(sep).join(""));
+  // Or each word split on its own and the words left apart by plain spaces, as dots are written ("i.g.n.o.r.e a.l.l
+  // p.r.e.v.i.o.u.s", "f-o-r-g-e-t"): each run of single letters joined, its last mark with it. Abbreviations and
+  // names join too ("e.g." to "eg", "u.s.a." to "usa", "a/b/c" to "abc"), which no cue reads; a version or a package
+  // name ("v1.2.3", "com.example.app") has a digit or a word between its marks, and is left as it is.
+  if (SPLIT_WORD_HINT.test(out)) out = out.replace(LETTERS_OF_A_WORD, (run, sep: string) => run.split(sep).join(""));
+  if (/[a-z][-_][a-z]/.test(out)) {
     if (/(?:[-_][a-z]+){4}/.test(folded) && GLUED.test(folded)) out = out.replace(GLUED, (token) => token.replace(/[-_]/g, " "));
     GLUED.lastIndex = 0;
     // Words split by hyphens at odd places ("i-nstruction", "termin-ated", "w-ith"), four or more: joined again.
@@ -974,8 +982,6 @@ function pulledApart(folded: string): string | undefined {
     }
     if (words >= 5 && stretched >= words * 0.6) out = out.replace(/([a-z])\1+/g, "$1");
   }
-  // Letters split by one mark each, a mark alone standing between words ("i|g|n|o|r|e| |a|l|l"): the marks taken out.
-  if (SPLIT_LETTERS_HINT.test(out)) out = out.replace(SPLIT_LETTERS, (run, sep: string) => run.split(sep).join(""));
   // Leetspeak ("1gn0r3 4ll pr3v10us 1nstruct10ns"): read back when three different words of three characters and more, each
   // with a digit after a letter, turn into letters alone. A rule's names with digits are fewer ("s3", "h1", "l10n"), or a
   // number and its unit ("30px", "5ms"), or keep a digit no letter stands for ("utf8", "x86_64").
@@ -991,6 +997,12 @@ function pulledApart(folded: string): string | undefined {
 }
 const SPLIT_LETTERS_HINT = /[a-z ][|*~+^_/.-][a-z ][|*~+^_/.-][a-z ][|*~+^_/.-][a-z ]/;
 const SPLIT_LETTERS = /[a-z ]([|*~+^_/.-])(?:[a-z ]\1){5,}[a-z ]?/g;
+const SPLIT_WORD_HINT = /[a-z][|*~+^_/.-][a-z][|*~+^_/.-][a-z]/;
+/**
+ * Two single letters and more, each after the same mark, the word's last mark too: nothing but a mark before it and
+ * nothing but a mark or a space after. Linear: a run given back one letter always ends before a mark, which matches.
+ */
+const LETTERS_OF_A_WORD = /(?<![a-z0-9])[a-z]([|*~+^_/.-])[a-z](?:\1[a-z])*\1?(?![a-z0-9])/g;
 const LEET_HINT = /[a-z][01345]/;
 /** A word of three characters and more, of letters and the digits and signs leetspeak writes for them, holding a letter and a digit. */
 const LEET_WORD = /(?<![\w@$])(?=[\w@$]*[a-z])(?=[\w@$]*[01345])[a-z0-9][a-z0-9@$]{2,}(?![\w@$])/g;
