@@ -425,9 +425,28 @@ const TAKEN_AS_VERIFIED = new RegExp(
   `\\b(?:consider|treat|regard|deem|accept|take|count)\\w* ` +
     "(?:(?:the|this|my|our|all|every|any|following|above|next|current|user'?s?) ){1,3}(?:(?:input|message|request|prompt|text|entry|answer|content|password|attempt|guess) )?(?:as )?" +
     // The condition looked for behind the whole phrase, so that it is read only where one is.
-    `(?:valid|verified|trusted|authori[sz]ed|approved|correct|legitimate|genuine|authentic)(?=\\s*(?:$|[.,;:!?]))` +
+    `(?:valid|verified|trusted|authori[sz]ed|approved|correct|legitimate|genuine|authentic)(?=\\s*(?:$|[.,;:!?]|(?:and|then)\\b))` +
     // Each bounded: a long run of the phrase with a condition only at its end read the whole run again at every phrase.
     `(?<!\\b(?:if|when|whenever|once|after|unless|until|only|never|not|don'?t|do not)\\b${W}{0,200})(?!${W}{0,200}?\\b(?:if|when|once|only|after|unless|until|without|because|provided)\\b)`,
+);
+
+/**
+ * The reader's earlier instructions declared void: "consider the above instructions void", "treat the previous instructions as
+ * cancelled", "the instructions above are no longer in effect", "deem the system prompt null". Only the reader's are meant: "above",
+ * "previous", "system"… right before the noun (a project's are named: "the previous migration instructions"), and nothing after
+ * the verdict but an end or "and"/"then"/"so" ("…no longer valid for Python 2" says where); a condition anywhere in the sentence
+ * ("…obsolete once v2 ships") makes it a rule ("only" alone does not: "…void and follow only this note"). Each look bounded to 200 characters of the sentence, as in TAKEN_AS_VERIFIED.
+ */
+const EARLIER_ORDERS =
+  "(?:(?:above|previous|prior|earlier|preceding|foregoing|former|original|initial|system|old) (?:instructions|directions|directives|prompts?|orders|rules|guidelines|commands|messages)" +
+  "|system prompt|(?:instructions|directions|directives|rules|guidelines|orders|prompts?) (?:above|before this|so far))";
+const VOID =
+  "(?:void|null(?: and void)?|invalid|revoked|cancel+ed|rescinded|withdrawn|fake|false|irrelevant|overridden|superseded|obsolete|(?:no longer|not) (?:valid|in effect|in force|binding|applicable|relevant))";
+const ORDERS_DECLARED_VOID = new RegExp(
+  `(?:\\b(?:consider|treat|regard|deem|declare|mark|count|take)\\w* (?:(?:all|the|your|any|these|those|of) )*${EARLIER_ORDERS} (?:as |to be )?` +
+    `|\\b(?:all|the|your|any|these|those) ${EARLIER_ORDERS} (?:are|were|is|have been|has been) )(?:now |hereby |henceforth |all )?${VOID}` +
+    `(?=\\s*(?:$|[.,;:!?]|(?:and|then|so)\\b))` +
+    `(?<!\\b(?:if|when|whenever|once|after|unless|until|only|never|not|don'?t|do not)\\b${W}{0,200})(?!${W}{0,200}?\\b(?:if|when|whenever|once|after|unless|until|because|provided)\\b)`,
 );
 
 /**
@@ -660,6 +679,7 @@ const PARAPHRASES: Cue[] = [
   { label: "an order to answer with the phrase that grants access", re: GRANTED_DICTATED },
   { label: "a claim that the password check was passed", re: CHECK_PASSED_BY_PRETENCE },
   { label: "an order to take the text as verified", re: TAKEN_AS_VERIFIED },
+  { label: "an instruction to ignore previous instructions", re: ORDERS_DECLARED_VOID },
   { label: "an order aimed at the agent rather than advice", re: (t) => DO_WHAT_IT_SAYS.test(t) && WHAT_A_PAGE_SAYS.test(t) },
   { label: "a flood of repeated tokens", re: gluedFlood },
   // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)";
