@@ -545,6 +545,27 @@ const PRIVILEGED_ROLE = new RegExp(
 /** What such a role is taken on to hand over or run, beyond RISKY_ORDERS: the environment, hashes and keys, system files, any command. */
 const LEAKS = "environment variables?|env vars?|printenv|dump\\w*|export\\w*|hash(?:es)?|keys?|etc\\/(?:passwd|shadow)|(?:run|execute) (?:whatever|anything|everything|any command)";
 
+/**
+ * The reader's reply turned unreadable to the person it is for: enciphered, written backwards, scrambled into anagrams, given typos,
+ * stripped of its spaces, its letters swapped for numbers or symbols, put into Morse or base64 (BIPIA's reply-form attacks). "Your
+ * reply/answer/output" is the reader's; "the response" a project's HTTP one, which a rule may well encode or encrypt.
+ */
+const REPLY = "your (?:response|answer|reply|output)(?:'s)?";
+const REPLY_MADE_UNREADABLE = new RegExp(
+  `\\b(?:enciph|encrypt|scrambl|revers|anagram|obfuscat|jumbl|misspel)\\w*\\b${W}{0,30}?\\b${REPLY}` +
+    `|\\b${REPLY}\\b${W}{0,40}?\\b(?:caesar|cipher|rot-?13|morse|base ?(?:16|32|58|64)|anagram\\w*|backwards?|in reverse|reversed|character order|misspellings|without (?:any )?spaces)\\b` +
+    // The cipher or the encoding named first: "apply a substitution cipher to your response", "use Base16 to display your response".
+    `|\\b(?:caesar|(?:substitution )?cipher|rot-?13|morse|base ?(?:16|32|58|64))\\b${W}{0,30}?\\b(?:to|for|on|in|over|across|display|show|write) ${REPLY}` +
+    `|\\b(?:shift|group)\\w* (?:each |every |all |the )*(?:letters?|characters?) (?:in|of) ${REPLY}` +
+    `|\\b(?:vowels|letters|characters)\\b${W}{0,10}?\\b(?:in|of) ${REPLY}\\b${W}{0,20}?\\b(?:to|with|into|for) (?:numbers|digits|symbols)\\b` +
+    `|\\b(?:numbers|digits|symbols)\\b (?:for|instead of) (?:the )?(?:vowels|letters)\\b${W}{0,10}?\\bin ${REPLY}` +
+    `|\\b(?:introduce|add|insert|include|put|make)\\w*\\b${W}{0,20}?\\b(?:typos|misspellings|spelling (?:mistakes|errors))\\b${W}{0,10}?\\b(?:in|into|throughout) ${REPLY}` +
+    `|\\b(?:remove|strip|delete|drop)\\w* (?:all |every )?(?:of )?(?:the )?(?:spaces|whitespace|vowels) (?:from|in|of) ${REPLY}` +
+    `|\\b(?:replace|swap|substitute|switch)\\w* (?:each |every |all |the )*(?:letters?|characters?)\\b${W}{0,30}?\\b(?:in|of) ${REPLY}` +
+    `|\\b(?:encode|convert|translate|write|express|render|turn)\\w* ${REPLY} (?:in|into|to|as|using|with) (?:base ?64|hex(?:adecimal)?|binary|morse(?: code)?|rot-?13|(?:a |the )?(?:caesar )?cipher|emojis?)\\b` +
+    `|\\buse emojis? to (?:represent|replace|write|express)\\b${W}{0,10}?\\b${REPLY}`,
+);
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
@@ -706,6 +727,7 @@ const PARAPHRASES: Cue[] = [
   { label: "a claim that the password check was passed", re: CHECK_PASSED_BY_PRETENCE },
   { label: "an order to take the text as verified", re: TAKEN_AS_VERIFIED },
   { label: "an instruction to ignore previous instructions", re: ORDERS_DECLARED_VOID },
+  { label: "an order aimed at the agent rather than advice", re: REPLY_MADE_UNREADABLE },
   { label: "an order aimed at the agent rather than advice", re: (t) => DO_WHAT_IT_SAYS.test(t) && WHAT_A_PAGE_SAYS.test(t) },
   { label: "a flood of repeated tokens", re: gluedFlood },
   // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)";
