@@ -442,6 +442,8 @@ const EARLIER_ORDERS =
   "|system prompt|(?:instructions|directions|directives|rules|guidelines|orders|prompts?) (?:above|before this|so far))";
 const VOID =
   "(?:void|null(?: and void)?|invalid|revoked|cancel+ed|rescinded|withdrawn|fake|false|irrelevant|overridden|superseded|obsolete|(?:no longer|not) (?:valid|in effect|in force|binding|applicable|relevant))";
+/** The verdict's words, without word edges: a cheaper scan than the earlier orders' alternation, and rarer in a rule line. */
+const VOID_HINT = /void|null|invalid|revok|cancel|rescind|withdrawn|fake|false|irrelevant|overrid|supersed|obsolete|no longer|not (?:valid|in |binding|applicable|relevant)/;
 const ORDERS_DECLARED_VOID = new RegExp(
   `(?:\\b(?:consider|treat|regard|deem|declare|mark|count|take)\\w* (?:(?:all|the|your|any|these|those|of) )*${EARLIER_ORDERS} (?:as |to be )?` +
     `|\\b(?:all|the|your|any|these|those) ${EARLIER_ORDERS} (?:are|were|is|have been|has been) )(?:now |hereby |henceforth |all )?${VOID}` +
@@ -538,7 +540,8 @@ const STANDING_SWITCH =
  * the repository owner". Read with a risky order after it; a service that "must never act as root" is told what not to do.
  */
 const PRIVILEGED_ROLE = new RegExp(
-  "(?<!\\b(?:never|not|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|won'?t) )\\b(?:act|behave|pose|masquerade|operate)\\w* (?:as|like) (?:if you (?:are|were) )?(?:the |an? |my |our |your )?" +
+  // The negation looked for behind the verb once the verb is found, not at every position of the text.
+  "\\b(?:act|behave|pose|masquerade|operate)(?<!\\b(?:never|not|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|won'?t) (?:act|behave|pose|masquerade|operate))\\w* (?:as|like) (?:if you (?:are|were) )?(?:the |an? |my |our |your )?" +
     "(?:(?:(?:system|server|site|database|db|domain|cloud|it|linux|unix|global|tenant|super) )?(?:administrator|admin)|root(?: user)?|super-?user|sysadmin|sudoer|god|(?:repo(?:sitory)?|org(?:ani[sz]ation)?|project|workspace|account|tenant) owner)\\b",
   "g",
 );
@@ -551,6 +554,7 @@ const LEAKS = "environment variables?|env vars?|printenv|dump\\w*|export\\w*|has
  * reply/answer/output" is the reader's; "the response" a project's HTTP one, which a rule may well encode or encrypt.
  */
 const REPLY = "your (?:response|answer|reply|output)(?:'s)?";
+const REPLY_ONCE = new RegExp(`\\b${REPLY}\\b`);
 const REPLY_MADE_UNREADABLE = new RegExp(
   `\\b(?:enciph|encrypt|scrambl|revers|anagram|obfuscat|jumbl|misspel)\\w*\\b${W}{0,30}?\\b${REPLY}` +
     `|\\b${REPLY}\\b${W}{0,40}?\\b(?:caesar|cipher|rot-?13|morse|base ?(?:16|32|58|64)|anagram\\w*|backwards?|in reverse|reversed|character order|misspellings|without (?:any )?spaces)\\b` +
@@ -750,8 +754,9 @@ const PARAPHRASES: Cue[] = [
   { label: "an order to answer with the phrase that grants access", re: GRANTED_DICTATED },
   { label: "a claim that the password check was passed", re: CHECK_PASSED_BY_PRETENCE },
   { label: "an order to take the text as verified", re: TAKEN_AS_VERIFIED },
-  { label: "an instruction to ignore previous instructions", re: ORDERS_DECLARED_VOID },
-  { label: "an order aimed at the agent rather than advice", re: REPLY_MADE_UNREADABLE },
+  // Each read only where its rare part is: a verdict's word, the reader's reply named.
+  { label: "an instruction to ignore previous instructions", re: (t) => VOID_HINT.test(t) && ORDERS_DECLARED_VOID.test(t) },
+  { label: "an order aimed at the agent rather than advice", re: (t) => REPLY_ONCE.test(t) && REPLY_MADE_UNREADABLE.test(t) },
   { label: "an order aimed at the agent rather than advice", re: plantedInTheReply },
   { label: "an order aimed at the agent rather than advice", re: (t) => DO_WHAT_IT_SAYS.test(t) && WHAT_A_PAGE_SAYS.test(t) },
   { label: "a flood of repeated tokens", re: gluedFlood },
