@@ -594,6 +594,18 @@ function plantedInTheReply(folded: string): boolean {
   return false;
 }
 
+/**
+ * A detour put before, or after, the task the reader was given (AgentDojo's "important instructions" attack): "before you can solve
+ * the task that I gave you in the beginning, please do the following first", "…then you can go back to the task you were given at
+ * the start"; and the message posing as its user's: "this is an important message from me, <name>, to you, <model>". A rule's
+ * "before you start a task" names no one who gave it.
+ */
+const DETOUR_BEFORE_THE_TASK = new RegExp(
+  "\\b(?:before|after|once) (?:you (?:can |may |have )?)?(?:solv|finish|complet|continu|do|doing|start|return|go|going|resum|get|work|done)\\w*(?: (?:with|back to|on|to))? (?:the|your|my) (?:original |current |actual |real |first |main )?(?:task|job|request|assignment|question)s? (?:that )?(?:i|the user|they|we|someone|your user) (?:gave|have given|assigned|set|asked)(?: to)? you\\b" +
+    `|\\b(?:return|go back|get back|come back|proceed|continue)\\w* (?:to|with) (?:the|your) (?:original |current |actual |real |first |main )?(?:task|job|request|assignment)s? (?:that )?you (?:were|have been|'ve been) (?:given|assigned)\\b${W}{0,20}?\\b(?:in the beginning|at the (?:start|beginning)|initially|earlier|before|first)\\b` +
+    `|\\bmessage from me\\b${W}{0,40}?\\bto you,? (?:${READERS}|[a-z][\\w-]{1,20})\\s*[.:!]`,
+);
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
@@ -758,6 +770,7 @@ const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: (t) => VOID_HINT.test(t) && ORDERS_DECLARED_VOID.test(t) },
   { label: "an order aimed at the agent rather than advice", re: (t) => REPLY_ONCE.test(t) && REPLY_MADE_UNREADABLE.test(t) },
   { label: "an order aimed at the agent rather than advice", re: plantedInTheReply },
+  { label: "an order aimed at the agent rather than advice", re: DETOUR_BEFORE_THE_TASK },
   { label: "an order aimed at the agent rather than advice", re: (t) => DO_WHAT_IT_SAYS.test(t) && WHAT_A_PAGE_SAYS.test(t) },
   { label: "a flood of repeated tokens", re: gluedFlood },
   // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)";
@@ -877,6 +890,8 @@ const MARKERS: Cue[] = [
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t>*_-]*(?:(?:system|assistant|user|human|developer|ai)\s*:(?![=:\d])(?![ \t]*(?:[\w$]+(?:\.[\w$]+)+|[\w$]+[ \t]*,|null|undefined|true|false|\{[^}\n]*\}?|"[^"\s]*"[ \t]*,|'[^'\s]*'[ \t]*,|\{[^}\n]*\}(?:[ \t]*\|[ \t]*[\w$.]+)+)[ \t]*[,;]?[ \t]*(?:\r?\n|$))(?![ \t]*[\w$.]+(?:\[[^\]\n]*\]|<[^>\n]*>)?[ \t]*=(?!=))|#{1,6}[ \t]*(?:system|assistant|user|human|developer|instructions?|response)(?:[ \t]+(?:message|prompt|turn|instructions?|override|role|mode|note))?[ \t]*(?::|\r?\n|$))/i },
   // The same boundary framed in delimiters on a line of its own: "=== SYSTEM ===", "[[ developer message ]]", "*** ADMIN NOTE ***".
   { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t]*([%#=*~[<_-])\1+[ \t]*(?:system|assistant|developer|admin(?:istrator)?|operator)(?:[ \t]+(?:message|prompt|note|memory|instructions?|override|turn|mode))?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]*[%#=*~\]>_-]{2,}[ \t]*(?=\r?\n|$)/i },
+  // The same role in brackets after a heading's marks: "###(system_message)" (AgentDojo's system-message attack).
+  { label: "a chat role prefix at a line start", re: /(?:^|\n)[ \t]*#{1,6}[ \t]*[([][ \t]*(?:system|admin|developer|assistant)(?:[_ -](?:message|prompt|instructions?|note))?[ \t]*[)\]]/i },
   // "URGENT SYSTEM NOTE:", "Admin override:": a message posing as one from the system that runs the agent.
   // "Security note:" and "Security updates:" head a rule file's advice; only an urgent one poses as the system's.
   { label: "a message posing as the system's", re: /(?:^|\n|[.!?]\s)[ \t>*_-]*(?:(?:(?:urgent|important|critical|new)\s+)?(?:system|admin|administrator|developer|operator)|(?:urgent|important|critical|new)\s+security)\s+(?:note|message|notice|update|override|alert|instructions?|directive)s?\s*:/i },
