@@ -124,7 +124,10 @@ export function agentdojo(checkout: string): Example[] {
   const templates = new Set<string>();
   for (const { text } of files(checkout, "src/agentdojo/attacks", ".py")) {
     for (const m of text.matchAll(/_(?:JB|DOS)_STRING\s*=\s*\(\s*((?:f?"(?:\\.|[^"\\\n])*"\s*)+)\)/g)) templates.add(literals(m[1]!));
-    for (const m of text.matchAll(/^\s*"((?:\\.|[^"\\\n])*\{goal\}(?:\\.|[^"\\\n])*)",?\s*$/gm)) templates.add(pythonUnescape(m[1]!));
+    for (const m of text.matchAll(/^\s*"((?:\\.|[^"\\\n])*\{goal\}(?:\\.|[^"\\\n])*)",?\s*$/gm)) {
+      // A line of a string written over several ("{goal}\n\n" inside the block above) is no attack string of its own.
+      if (/[a-z]/i.test(pythonUnescape(m[1]!).replace("{goal}", ""))) templates.add(pythonUnescape(m[1]!));
+    }
   }
   const out: Example[] = [...goals].map((text) => ({ kind: "agentdojo goals alone, attacks only in context (not an order to refuse)", attack: false, text }));
   for (const template of templates) {
