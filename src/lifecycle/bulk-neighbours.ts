@@ -236,10 +236,7 @@ export class BulkNeighbours {
       terms, n, this.termStats,
     );
     const hits = await runSearchSteps(chosen, limit, (step) => this.rank(step, statuses, limit));
-    return hits.map((h) => {
-      const doc = this.docs.get(h.seq)!;
-      return { id: doc.id, lesson: doc.lesson, relevance: h.relevance, entry: () => this.entryAt(h.seq) };
-    });
+    return hits.map(({ entry: doc, seq, relevance }) => ({ id: doc.id, lesson: doc.lesson, relevance, entry: () => this.entryAt(seq) }));
   }
 
   /** The entry stored (or staged) under `seq`, from memory when this process wrote or read it lately. */
@@ -266,7 +263,7 @@ export class BulkNeighbours {
     return token === undefined ? undefined : this.postings.idOf(token);
   }
 
-  private rank(step: SearchStep, statuses: readonly Status[], limit: number): Array<{ entry: { id: string }; seq: number; relevance: number }> {
+  private rank(step: SearchStep, statuses: readonly Status[], limit: number): Array<{ entry: Doc; seq: number; relevance: number }> {
     // Each query term is one token to FTS5 (terms are WORD_RE words), stemmed by the tokenizer. Two
     // terms with one stem stay two phrases: FTS5 scores each of them.
     const ids: number[] = [];
@@ -340,6 +337,7 @@ export class BulkNeighbours {
       topRelevance[at] = relevance;
       topSeq[at] = seq;
     }
-    return topSeq.map((seq, i) => ({ entry: { id: `seq:${seq}` }, seq, relevance: topRelevance[i]! }));
+    // A hit's entry is its row's doc: runSearchSteps tells hits apart by entry id, which a doc holds (no string made per hit).
+    return topSeq.map((seq, i) => ({ entry: this.docs.get(seq)!, seq, relevance: topRelevance[i]! }));
   }
 }
