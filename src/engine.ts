@@ -82,6 +82,12 @@ export interface OpenCairnOptions {
   lenientConfig?: boolean;
   /** The caller reports damaged tiers itself (`cairn doctor`): no "Working without…" notice on stderr. */
   quietDamage?: boolean;
+  /**
+   * Create the missing folders of a hive path chosen by a setting (`--hive`, CAIRN_HIVE, hive_path).
+   * Default false: a typo there must not quietly start a new empty hive. Only `cairn init`, asked to set
+   * things up, passes true. The platform data folder is always created on first use.
+   */
+  createHiveFolder?: boolean;
 }
 
 export interface AddOptions {
@@ -201,6 +207,23 @@ function assertHiveFilePath(file: string, setting: string): void {
 }
 
 /**
+ * A hive path chosen by a setting names a file in a folder that exists: a mistyped path would otherwise
+ * become a new, empty hive, and the user's lessons would seem to vanish. The default platform folder is
+ * Cairn's own and is made on first use.
+ */
+function assertChosenHiveFolderExists(file: string, opts: { hivePath?: string; env?: NodeJS.ProcessEnv }, config: CairnConfig): void {
+  const setting = hivePathSetting(opts, config);
+  if (setting === "the platform data folder" || statOf(path.dirname(file))) return;
+  const dir = path.dirname(file);
+  const shown = /^[\w./:\\-]+$/.test(dir) ? dir : JSON.stringify(dir);
+  throw new CairnError(
+    "INVALID_CONFIG",
+    `The hive path ${file} (from ${setting}) is in a folder that does not exist: ${dir}. Check ${setting} for a typo; to start a new hive there, create the folder first (mkdir -p ${shown}) or run cairn init with the same setting.`,
+    { path: file },
+  );
+}
+
+/**
  * Entries an agent never reads, whatever it asks for: drafts wait for a person; quarantined entries are
  * suspect, and seed 000's rule is that they are excluded from reads so they cannot influence a prompt.
  */
@@ -280,6 +303,7 @@ export class Cairn {
         this.hivePath = resolveHivePath(opts, this.config);
         if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
         assertHiveFilePath(this.hivePath, hivePathSetting(opts, this.config));
+        if (!opts.createHiveFolder) assertChosenHiveFolderExists(this.hivePath, opts, this.config);
         const hivePath = this.hivePath;
         // A damaged hive is left out (with one notice): the project's own lessons keep working.
         hive = openTier(() => new SqliteStore(hivePath, "hive", driverOpts), faults, "hive", opts.quietDamage);

@@ -17,6 +17,8 @@ assert.ok(fs.existsSync(MAIN), "run `npm run build` first: dist/mcp.js is missin
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-e2e-")));
 const home = path.join(base, "home");
+// CAIRN_HIVE names a file in this folder: a hive path's folder must exist (a missing one is refused as a typo).
+fs.mkdirSync(home);
 const clients: Client[] = [];
 after(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

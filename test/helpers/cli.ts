@@ -54,6 +54,8 @@ export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessE
 export function sandbox(): Sandbox {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-cli-")));
   const hive = path.join(root, "hive", "hive.db");
+  // A user's CAIRN_HIVE names a file in a folder that exists (a missing folder is refused as a typo).
+  fs.mkdirSync(path.dirname(hive));
   const env = sandboxEnv(root, hive);
   const sb: Sandbox = {
     root,

@@ -23,6 +23,8 @@ after(async () => {
 
 async function connect(cwd: string): Promise<Client> {
   const home = path.join(base, "home");
+  // CAIRN_HIVE names a file in this folder: a hive path's folder must exist (a missing one is refused as a typo).
+  fs.mkdirSync(home, { recursive: true });
   const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(home, "hive.db") };
   const client = new Client({ name: "limit-test", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd, env, stderr: "pipe" }));

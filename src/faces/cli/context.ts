@@ -101,6 +101,8 @@ export interface OpenOptions {
   lenientConfig?: boolean;
   /** The command reports damaged databases itself (doctor): no notice on stderr. */
   quietDamage?: boolean;
+  /** Create the missing folders of the hive path the settings name (`init` only: elsewhere a typo is refused). */
+  createHiveFolder?: boolean;
 }
 
 /**
@@ -138,6 +140,7 @@ export async function open(inv: Invocation, opts: OpenOptions = {}): Promise<Cai
     ...(opts.read ? { createSwarm: false } : {}),
     ...(opts.lenientConfig ? { lenientConfig: true } : {}),
     ...(opts.quietDamage ? { quietDamage: true } : {}),
+    ...(opts.createHiveFolder ? { createHiveFolder: true } : {}),
   });
 }
 

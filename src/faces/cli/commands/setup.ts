@@ -16,7 +16,7 @@ import type { VectorStatus } from "../../../embed/entry-vectors.js";
 export function registerSetupCommands(program: Command): void {
   program
     .command("init")
-    .description("create the project's .swarm/cairn.db and the hive (if missing) and print where they are; the project folder must exist")
+    .description("create the project's .swarm/cairn.db and the hive (its folder too, if missing) and print where they are; the project folder must exist")
     .addHelpText(
       "after",
       `
@@ -58,6 +58,8 @@ Examples:
               if (team && new URL(team).password) inv.out.warn("the URL's password is stored in that file (owner-only); PGPASSWORD or ~/.pgpass keeps it out of config files");
             }
           },
+          // Setting up is the one place a new hive's folder is made on request; elsewhere a missing one is a typo.
+          { createHiveFolder: true },
         ),
       ),
     );
