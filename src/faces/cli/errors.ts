@@ -2,9 +2,10 @@
 import { asCairnError } from "../../core/validation-error.js";
 import { CairnError, isCairnError, NotFoundError, type CairnErrorCode } from "../../errors.js";
 import type { Output } from "./format.js";
+import { interruptedExitCode } from "./interrupt.js";
 
 /** Exit codes are part of the CLI contract: scripts branch on them. */
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, NOT_FOUND: 3, CONFLICT: 4, INTERRUPTED: 130 } as const;
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, NOT_FOUND: 3, CONFLICT: 4 } as const;
 
 const CODE_EXIT: Partial<Record<CairnErrorCode, number>> = {
   REJECTED: EXIT.USAGE,
@@ -14,11 +15,11 @@ const CODE_EXIT: Partial<Record<CairnErrorCode, number>> = {
   NOT_FOUND: EXIT.NOT_FOUND,
   FORCE_REQUIRED: EXIT.CONFLICT,
   CONFLICT: EXIT.CONFLICT,
-  // The shell's code for a run stopped by Ctrl-C (128 + SIGINT).
-  INTERRUPTED: EXIT.INTERRUPTED,
 };
 
 export function exitCodeFor(code: string): number {
+  // The shell's code for a run stopped by a signal: 130 for Ctrl-C, 143 for SIGTERM (128 + its number).
+  if (code === "INTERRUPTED") return interruptedExitCode();
   return CODE_EXIT[code as CairnErrorCode] ?? EXIT.FAILURE;
 }
 

@@ -7,7 +7,8 @@ import { TIERS, type Tier } from "../../../core/enums.js";
 import { CairnError } from "../../../errors.js";
 import { IMPORT_FORMATS, type ImportFormat } from "../../../io/types.js";
 import { action, readCairn, withCairn } from "../context.js";
-import { EXIT, usageError } from "../errors.js";
+import { usageError } from "../errors.js";
+import { interruptedExitCode, stopOnSignal } from "../interrupt.js";
 
 
 export function registerIoCommands(program: Command): void {
@@ -45,14 +46,22 @@ Examples:
         if (!stat.isFile()) throw usageError(`Cannot import ${abs}: ${saveFirst}`);
         const { importProgress } = await import("../progress.js");
         const progress = await importProgress(abs, inv.out.json);
-        const interrupt = stopOnSignal(progress);
+        // The first Ctrl-C (or SIGTERM) stops after the batch in flight commits, so the report can say what was kept;
+        // a second stops at once (SQLite rolls back the open batch).
+        const interrupt = stopOnSignal({
+          onFirst: () => {
+            progress.stop();
+            process.stderr.write("cairn import: stopping after the batch in flight (Ctrl-C again to stop at once)…\n");
+          },
+          onSecond: () => process.stderr.write("cairn import: stopped at once; the batch in flight was rolled back, everything before it is stored.\n"),
+        });
         const report = await withCairn(inv, (c) =>
           c.importFile(abs, { format: flags.format, trusted: Boolean(flags.trusted), onProgress: (n) => progress.update(n), signal: interrupt.signal }),
         ).finally(() => {
           progress.stop();
           interrupt.release();
         });
-        const code = report.interrupted ? INTERRUPTED : undefined;
+        const code = report.interrupted ? interruptedExitCode() : undefined;
         if (report.interrupted) {
           inv.out.warn(`The import was interrupted: the rest of ${abs} was not read, and what the report counts is stored. Run the same import again to finish it (rows already imported are left unchanged or reinforced, never added twice).`);
         }
@@ -101,48 +110,11 @@ Examples:
           }
           const abs = path.resolve(file);
           // Ctrl-C stops the export between two entries, so the temp file beside the target is removed; a second one stops at once.
-          const controller = new AbortController();
-          const stop = (): void => (controller.signal.aborted ? process.exit(INTERRUPTED) : controller.abort());
-          process.on("SIGINT", stop);
-          process.on("SIGTERM", stop);
-          const { written } = await c
-            .exportFile(abs, { format: flags.format, tier: flags.tier, signal: controller.signal })
-            .finally(() => {
-              process.off("SIGINT", stop);
-              process.off("SIGTERM", stop);
-            });
+          const interrupt = stopOnSignal();
+          const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier, signal: interrupt.signal }).finally(() => interrupt.release());
           if (inv.out.json) return inv.out.print({ written, file: abs });
           inv.out.line(`wrote ${counted(written, "entry", "entries")} to ${abs}`);
         });
       }),
     );
-}
-
-/** The shell's code for a run stopped by Ctrl-C (128 + SIGINT). */
-const INTERRUPTED = EXIT.INTERRUPTED;
-
-/**
- * Ctrl-C (or SIGTERM) during an import: the first asks it to stop after the batch in flight commits, so the
- * report can say what was kept; a second stops at once (SQLite rolls back the open batch).
- */
-function stopOnSignal(progress: { stop(): void }): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) {
-      process.stderr.write("cairn import: stopped at once; the batch in flight was rolled back, everything before it is stored.\n");
-      process.exit(name === "SIGTERM" ? 143 : INTERRUPTED);
-    }
-    controller.abort();
-    progress.stop();
-    process.stderr.write("cairn import: stopping after the batch in flight (Ctrl-C again to stop at once)…\n");
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    release: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
 }
