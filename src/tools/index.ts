@@ -77,6 +77,61 @@ export function unknownArgumentsMessage(tool: ToolDefinition, keys: readonly str
   return `Unknown argument${keys.length > 1 ? "s" : ""} ${named.join(", ")}; ${tool.name} takes ${known.join(", ")}.`;
 }
 
+/** How a JSON value reads in a message: "a number", "an array", "null". */
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  const t = typeof v;
+  return t === "object" ? "an object" : t === "string" ? "a string" : `a ${t}`;
+}
+
+/** An example value for `name`: the one its description gives (`e.g. "…"`), else one of its type. */
+function exampleFor(tool: ToolDefinition, name: string, expected: string | undefined): string {
+  const described = (tool.args[name] as z.ZodType | undefined)?.description ?? "";
+  const given = /e\.g\. ("[^"]{1,80}"|\[[^\]]{1,80}\]|\d+)/.exec(described)?.[1];
+  if (given) return given;
+  return expected === "number" || expected === "int" ? "5" : expected === "array" ? '["src/auth/session.ts"]' : expected === "boolean" ? "true" : '"…"';
+}
+
+/** zod's own wording, which names no argument and gives no example; a schema's custom message is kept as it is. */
+const ZOD_WORDING = /^(?:Invalid (?:input|option|string|key|element|value)|Too (?:big|small)|Unrecognized key)/;
+
+/**
+ * One argument problem in words an agent acts on: which argument, what it must be, what was sent, and
+ * an example (zod's own "Invalid input: expected string, received number" names none of these).
+ */
+function argumentProblem(tool: ToolDefinition, issue: z.core.$ZodIssue, args: unknown): string {
+  if (issue.code === "unrecognized_keys") return unknownArgumentsMessage(tool, issue.keys);
+  const name = issue.path.length ? String(issue.path[0]) : undefined;
+  if (!name || !(name in tool.args)) return issue.message;
+  const where = issue.path.length > 1 ? `"${name}" (item ${issue.path.slice(1).join(".")})` : `"${name}"`;
+  // What the call sent at the issue's path (zod's issues leave the input out unless asked).
+  const input = issue.path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), args);
+  const example = (expected?: string) => ` Example: {"${name}": ${exampleFor(tool, name, expected)}}.`;
+  // A schema that words its own refusal (a category's, the query's length) already says what to send.
+  if (!ZOD_WORDING.test(issue.message)) return `Argument ${where}: ${issue.message}`;
+  switch (issue.code) {
+    case "invalid_type":
+      if (input === undefined && issue.path.length === 1) return `Missing argument "${name}": ${tool.name} needs it (${issue.expected}).${example(issue.expected)}`;
+      return `Argument ${where} must be ${issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}, not ${input === undefined ? "missing" : typeof input === "number" && issue.expected === "int" ? input : kindOf(input)}.${example(issue.path.length > 1 ? "array" : issue.expected)}`;
+    case "invalid_value":
+      return `Argument ${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}; it was ${quoteInput(String(input)).slice(0, 80)}.`;
+    case "too_big":
+    case "too_small": {
+      const bound = issue.code === "too_big" ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
+      const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
+      return `Argument ${where} must be ${bound}${unit}.`;
+    }
+    default:
+      return `Argument ${where}: ${issue.message}`;
+  }
+}
+
+/** Every problem with a call's arguments, one sentence each: the one wording on every face. */
+export function argumentProblems(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[], args: unknown): string {
+  return toolMessage(`Invalid arguments for ${tool.name}: ${issues.map((i) => argumentProblem(tool, i, args)).join(" ")}`);
+}
+
 const inputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
 
 /**
@@ -105,8 +160,7 @@ export async function callTool(tool: ToolDefinition, rawArgs: unknown, ctx: Tool
   if (!ctx.cairn.enabled) return disabledAnswer();
   const parsed = toolInputSchema(tool).safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => (i.code === "unrecognized_keys" ? i.message : `${i.path.join(".") || "arguments"}: ${i.message}`)).join("; ");
-    throw new CairnError("INVALID_INPUT", `Invalid arguments for ${tool.name}: ${detail}`);
+    throw new CairnError("INVALID_INPUT", argumentProblems(tool, parsed.error.issues, rawArgs ?? {}));
   }
   return runTool(tool, parsed.data, ctx);
 }

@@ -7,6 +7,7 @@ import { ALL_TOOLS, changedEntries, runTool, toolErrorMessage, toolInputSchema, 
 import type { ToolDefinition } from "../../tools/types.js";
 import { errorText, log } from "./log.js";
 import type { ProjectPool } from "./projects.js";
+import { explainArgumentErrors } from "./arguments.js";
 import { registerResources } from "./resources.js";
 import { SessionProject, type Extra } from "./session.js";
 import { packageVersion } from "../../core/package-info.js";
@@ -65,6 +66,7 @@ export function createCairnMcpServer(opts: CairnMcpServerOptions): CairnMcpSessi
     );
   }
   registerResources(server, session);
+  explainArgumentErrors(server);
 
   const unsubscribe = opts.pool.subscribe((dir) => {
     if (session.dir === dir && server.isConnected()) server.sendResourceListChanged();

@@ -1,0 +1,30 @@
+// A tool call's bad arguments, told to the agent in the tools' own words (which argument, what it must be, an example), not zod's.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { argumentProblems, findTool, toolInputSchema } from "../../tools/index.js";
+
+type Validate = (tool: unknown, args: unknown, name: string) => Promise<unknown>;
+
+/**
+ * The SDK checks a call's arguments against the tool's schema before the handler runs, and answers a
+ * failure with zod's wording ("Invalid input: expected string, received number at query"). It offers no
+ * hook for that message, so the server's check is wrapped: when it refuses a Cairn tool's arguments, the same schema's issues
+ * are said as `argumentProblems` says them on every other face. test/mcp/argument-errors.test.ts holds this against the SDK.
+ */
+export function explainArgumentErrors(server: McpServer): void {
+  const inner = server as unknown as { validateToolInput?: Validate };
+  const sdkValidate = inner.validateToolInput?.bind(server);
+  if (!sdkValidate) throw new Error("The MCP SDK no longer validates tool input where Cairn expects it (McpServer.validateToolInput); update faces/mcp/arguments.ts.");
+  inner.validateToolInput = async (tool, args, name) => {
+    try {
+      return await sdkValidate(tool, args, name);
+    } catch (e) {
+      // Only the schema's refusal is reworded; the SDK's other checks (the size of the arguments) stand as they are.
+      const def = findTool(name);
+      if (!def || !(e instanceof McpError) || e.code !== ErrorCode.InvalidParams) throw e;
+      const parsed = await toolInputSchema(def).safeParseAsync(args ?? {});
+      if (parsed.success) throw e;
+      throw new McpError(ErrorCode.InvalidParams, argumentProblems(def, parsed.error.issues, args ?? {}));
+    }
+  };
+}

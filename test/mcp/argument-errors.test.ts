@@ -1,0 +1,59 @@
+// A tool call with arguments of the wrong type, a missing one or a value out of range is told which argument, what it must be and an example — through the real MCP SDK client.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-args-")));
+let client: Client | undefined;
+after(async () => {
+  await client?.close().catch(() => undefined);
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
+  if (!client) {
+    const home = path.join(base, "home");
+    const project = path.join(base, "p");
+    fs.mkdirSync(project, { recursive: true });
+    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(base, "hive.db") };
+    client = new Client({ name: "args-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
+  }
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { isError: r.isError === true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+}
+
+const ZOD_WORDING = /Invalid input|expected string, received|Too big: expected|Invalid option| at (query|top_n|lesson|verdict)\b/;
+
+test("a wrong type names the argument, what it must be, what was sent and an example", async () => {
+  const r = await call("knowledge_recall", { query: 5 });
+  assert.equal(r.isError, true);
+  assert.match(r.text, /Argument "query" must be a string, not a number\./);
+  assert.match(r.text, /Example: \{"query": "[^"]+"\}/);
+  assert.doesNotMatch(r.text, ZOD_WORDING);
+});
+
+test("a missing argument, a number out of range and a value not in the list each say what to send", async () => {
+  const missing = await call("knowledge_add", {});
+  assert.equal(missing.isError, true);
+  assert.match(missing.text, /Missing argument "lesson"/);
+  assert.match(missing.text, /Example: \{"lesson": /);
+  const range = await call("knowledge_recall", { query: "auth middleware", top_n: 50 });
+  assert.match(range.text, /Argument "top_n" must be at most 20\./);
+  const verdict = await call("knowledge_feedback", { id: "S-1", verdict: "meh" });
+  assert.match(verdict.text, /Argument "verdict" must be one of "applied", "ignored", "violated", "helpful", "harmful"; it was "meh"\./);
+  for (const r of [missing, range, verdict]) assert.doesNotMatch(r.text, ZOD_WORDING);
+});
+
+test("an argument the tool does not take still says which it likely meant", async () => {
+  const r = await call("knowledge_recall", { query: "auth", limit: 3 });
+  assert.match(r.text, /Unknown argument "limit"/);
+  assert.match(r.text, /knowledge_recall takes query, top_n, tier, files/);
+});
