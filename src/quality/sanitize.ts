@@ -91,6 +91,14 @@ export function sanitizeMarkdownForPrompt(text: string, maxChars: number = DEFAU
   return truncateAtWord(s, maxChars);
 }
 
+/**
+ * For a string inside data handed to an agent whole (an MCP resource's JSON): the same neutralising, with
+ * its layout and length kept, since the data is read as data, not cut to fit a prompt.
+ */
+export function sanitizeValueForPrompt(text: string): string {
+  return neutralize(text);
+}
+
 /** At most `max` characters, cut at a word boundary where that costs little, ending in "…" when cut. */
 export function truncateAtWord(s: string, max: number): string {
   if (!Number.isFinite(max) || s.length <= max) return s;

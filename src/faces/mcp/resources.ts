@@ -3,7 +3,8 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Status } from "../../core/entry.js";
 import { isCairnError } from "../../errors.js";
-import { stripInvisibleChars } from "../../quality/sanitize.js";
+import { sanitizeForPrompt, sanitizeValueForPrompt } from "../../quality/sanitize.js";
+import { toolMessage } from "../../tools/index.js";
 import type { Extra, SessionProject } from "./session.js";
 
 const LISTED_STATUSES: readonly Status[] = ["draft", "candidate", "established", "promoted"];
@@ -11,14 +12,26 @@ const LISTED_MAX = 200;
 /** The spec's code for an unknown resource. */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** Stored text passed the gates, but a resource may land in a prompt: hidden characters never leave here. */
+/**
+ * Stored text passed the gates, but a resource lands in a prompt, and some of it never met a gate (a project's
+ * name is its folder's, a location its path): every string goes through the sanitiser, keys included.
+ */
 function cleanJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === "string" ? stripInvisibleChars(v) : v), 2);
+  return JSON.stringify(
+    value,
+    (_k, v: unknown) => {
+      if (typeof v === "string") return sanitizeValueForPrompt(v);
+      if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [sanitizeValueForPrompt(k), x]));
+    },
+    2,
+  );
 }
 
 function asMcpError(e: unknown): unknown {
   if (!isCairnError(e)) return e;
-  return new McpError(e.code === "NOT_FOUND" ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, e.message);
+  // The message may quote what the client sent (an id from the URI): it reaches the model like any tool message.
+  return new McpError(e.code === "NOT_FOUND" ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, toolMessage(e.message));
 }
 
 async function guarded(fn: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
@@ -37,7 +50,7 @@ export function registerResources(server: McpServer, session: SessionProject): v
       return {
         resources: list.map((e) => ({
           uri: `cairn://entries/${e.id}`,
-          name: `${e.handle}: ${stripInvisibleChars(e.title ?? e.lesson).slice(0, 80)}`,
+          name: `${e.handle}: ${sanitizeForPrompt(e.title ?? e.lesson, 80)}`,
           description: `${e.tier} ${e.lifecycle.status} ${e.category} lesson`,
           mimeType: "application/json",
         })),
