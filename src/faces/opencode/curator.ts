@@ -154,6 +154,20 @@ export class Curator {
     });
   }
 
+  /**
+   * Before compaction: plan.md's Lessons Learned bullets the curator has not seen yet (a person wrote them,
+   * or the plan predates the plugin) go through the gates now, so compaction can carry what they became.
+   * What was curated before is skipped as on every write; with curation off, nothing is written.
+   */
+  curatePlanNow(sessionID?: string): Promise<CurateReport> {
+    return this.serial(async () => {
+      if (!this.state.options.plugin.curate || !(await this.state.enabled())) return emptyReport();
+      const run = await this.curatePlan(sessionID);
+      await this.save();
+      return run.report;
+    });
+  }
+
   /** `/swarm curate`: the plan and every evidence file, still skipping what is unchanged. */
   curateAll(sessionID?: string): Promise<CurateRun> {
     return this.serial(async () => {

@@ -84,8 +84,10 @@ export const CairnPlugin: Plugin = async (input, options) => {
       if (i.sessionID) o.env.CAIRN_ACTOR = agentActor(state.activity.agentOf(i.sessionID));
     }),
 
-    "experimental.session.compacting": safeHook(state.log, "experimental.session.compacting", async (_i, o) => {
+    "experimental.session.compacting": safeHook(state.log, "experimental.session.compacting", async (i, o) => {
       if (!plugin.compaction) return;
+      // Bullets never curated are gated first: compaction carries a bullet only as the live lesson it became.
+      await curator.curatePlanNow(i.sessionID).catch((e) => state.log.error("compaction.curate", e));
       o.context.push(...(await compactionContext(state)));
     }),
 
