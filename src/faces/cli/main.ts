@@ -64,16 +64,21 @@ Exit codes: 0 ok, 1 failure, 2 invalid input or rejected, 3 not found, 4 needs -
 /** Runs the CLI on `argv` (process.argv shape) and returns the exit code. */
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
-  const json = argv.slice(2).includes("--json");
+  const args = argv.slice(2);
+  const json = args.includes("--json");
   const out = new Output(json);
-  if (json) {
-    // Commander's own text (errors, the help it shows for a missing command, the version) would break
-    // the one-JSON-value rule; the catch below prints each as JSON. `--help` itself is still text.
-    const asked = argv.slice(2).some((a) => a === "--help" || a === "-h" || a === "help");
-    // A group run bare (`cairn hive`) writes its help as an error, to stderr: that is the JSON error's too.
-    const quiet = { outputError: () => {}, ...(asked ? {} : { writeOut: () => {}, writeErr: () => {} }) };
-    for (const cmd of everyCommand(program)) cmd.configureOutput(quiet);
-  }
+  // Help someone asked for is printed as Commander writes it; everything else Commander would print on an
+  // error (its message, its "(Did you mean …?)" on a line of its own, a group's whole help when its
+  // subcommand is missing) is said once below, as one line (one JSON value with --json).
+  const asked = args.some((a) => a === "--help" || a === "-h" || a === "help");
+  const bare = args.length === 0;
+  const quiet = {
+    outputError: () => {},
+    ...(asked || bare ? {} : { writeErr: () => {} }),
+    // The version, under --json, is printed as JSON below.
+    ...(json && !asked ? { writeOut: () => {} } : {}),
+  };
+  for (const cmd of everyCommand(program)) cmd.configureOutput(quiet);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.OK;
@@ -83,23 +88,49 @@ export async function run(argv: string[]): Promise<number> {
       out.print({ version: e.message });
       return EXIT.OK;
     }
-    const group = groupNamed(program, argv.slice(2));
-    // Help shown because it was asked for (`cairn help list`) succeeded; only help shown in place of a missing command is an error.
-    if (json && e.code === "commander.help" && e.exitCode !== 0) {
+    // Help shown because it was asked for (`cairn help list`) succeeded; so did the version.
+    if (e.exitCode === 0) return EXIT.OK;
+    const group = groupNamed(program, args);
+    if (e.code === "commander.help" || e.code === "commander.helpDisplayed") {
+      // A bare `cairn` in a terminal showed the whole help (what a first run wants to see), as did `cairn help <unknown>`;
+      // with --json either is an error.
+      if ((bare || asked) && !json) return EXIT.USAGE;
       const message = group
         ? `A subcommand of cairn ${group.name()} is required (${group.commands.map((c) => c.name()).join(", ")}); cairn ${group.name()} --help says what each does.`
         : "A command is required, e.g. cairn recall \"<query>\"; cairn --help lists them.";
-      out.print({ error: { code: "INVALID_INPUT", message } });
-      return EXIT.USAGE;
+      return usage(out, message);
     }
-    if (e.exitCode === 0) return EXIT.OK;
-    // Commander printed the error and its "(Did you mean …?)"; a pointer beats the whole help after a typo.
-    if (e.code === "commander.unknownCommand" && !json) {
-      process.stderr.write(group ? `Run \`cairn ${group.name()} --help\` for its subcommands.\n` : "Run `cairn --help` for every command.\n");
-    }
-    if (json) out.print({ error: { code: "INVALID_INPUT", message: e.message.replace(/^error: /, "") } });
-    return EXIT.USAGE;
+    const message = e.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim();
+    if (json) return usage(out, message);
+    const where = e.code === "commander.unknownCommand" ? (group ?? program) : commandNamed(program, args);
+    const help = `cairn ${commandPath(where)}--help`.replace("cairn cairn ", "cairn ");
+    const pointer = where === program ? "Run `cairn --help` for every command." : where.commands.length > 0 && e.code === "commander.unknownCommand" ? `Run \`${help}\` for its subcommands.` : `See \`${help}\`.`;
+    return usage(out, `${message.replace(/\.?$/, ".")} ${pointer}`);
   }
+}
+
+/** A usage error said once: one line on stderr, or one JSON value with --json. */
+function usage(out: Output, message: string): number {
+  if (out.json) out.print({ error: { code: "INVALID_INPUT", message } });
+  else process.stderr.write(`error: ${message}\n`);
+  return EXIT.USAGE;
+}
+
+/** `hive pull ` for the command `cairn hive pull`, "" for the program itself. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.length ? `${names.join(" ")} ` : "";
+}
+
+/** The deepest command the arguments name (`cairn hive pull --to x` → pull), else the program. */
+function commandNamed(program: Command, args: string[]): Command {
+  let cmd = program;
+  for (const arg of args) {
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (sub) cmd = sub;
+  }
+  return cmd;
 }
 
 /** The program and every command under it, nested groups' subcommands too. */
@@ -109,11 +140,7 @@ function everyCommand(cmd: Command): Command[] {
 
 /** The command group (one with subcommands, such as `hive`) the arguments name, if any. */
 function groupNamed(program: Command, args: string[]): Command | undefined {
-  let cmd = program;
-  for (const arg of args) {
-    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
-    if (sub) cmd = sub;
-  }
+  const cmd = commandNamed(program, args);
   return cmd !== program && cmd.commands.length > 0 ? cmd : undefined;
 }
 
