@@ -17,7 +17,8 @@ function isValidationError(e: unknown): e is Error & { issues: ValidationIssue[]
   return e instanceof Error && e.name === "ZodError" && Array.isArray((e as { issues?: unknown }).issues);
 }
 
-function plainIssue(i: ValidationIssue): string {
+/** One zod issue in plain words, naming its field: what every face says for a value the schema refused. */
+export function plainIssue(i: ValidationIssue): string {
   const field = i.path.map(String).join(".") || "the input";
   const unit = i.origin === "string" ? " characters" : i.origin === "array" || i.origin === "set" ? " items" : "";
   // A schema that words its own refusal (what to do instead) is heard as written; zod's defaults are reworded below.

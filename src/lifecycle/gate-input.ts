@@ -1,4 +1,5 @@
 // The gates every stored lesson passes before dedup: structure, the lesson text, the other free-text fields. No I/O, so an import's worker thread runs them too.
+import { plainIssue } from "../core/validation-error.js";
 import { BulkNewEntryInputSchema, type NewEntry, type NewEntryInput, type Tier } from "../core/entry.js";
 import { validateLessonText } from "../quality/gates.js";
 import { checkContentSafety } from "../quality/safety.js";
@@ -8,13 +9,17 @@ import { isPlaceholderText } from "../quality/vague.js";
 import type { Services } from "../services.js";
 
 function structureIssues(err: { issues: { path: PropertyKey[]; message: string }[] }): QualityIssue[] {
-  return err.issues.map((i) => ({
-    layer: "structure" as const,
-    severity: "reject" as const,
-    code: `invalid_${String(i.path[0] ?? "input")}`,
+  return err.issues.map((i) => {
     // zod says "expected string, received undefined" for a missing field; a person reads "is required".
-    message: `${i.path.map(String).join(".") || "input"}: ${i.message.replace(/^Invalid input: expected (\w+), received undefined$/, "is required ($1)")}`,
-  }));
+    const missing = /^Invalid input: expected (\w+), received undefined$/.exec(i.message);
+    return {
+      layer: "structure" as const,
+      severity: "reject" as const,
+      code: `invalid_${String(i.path[0] ?? "input")}`,
+      // Other refusals in the words every face uses ("tags.0 is too long (at most 60 characters)"), not zod's.
+      message: missing ? `${i.path.map(String).join(".") || "input"}: is required (${missing[1]})` : plainIssue(i),
+    };
+  });
 }
 
 /** The free-text fields besides the lesson, as a new input or a stored entry carries them. */
