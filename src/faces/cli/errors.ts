@@ -44,6 +44,23 @@ const CLI_HINTS: Partial<Record<CairnErrorCode, string>> = {
   FORBIDDEN: "Run it as yourself: without --actor (or --actor human:<name>), from your own terminal rather than an agent's shell.",
 };
 
+/** Longest run of non-space characters an error repeats whole; a longer one (a pasted path, a runaway variable) is shortened. */
+const LONGEST_WORD = 200;
+
+/**
+ * `message` as one readable line: its line breaks folded, and any word past LONGEST_WORD characters kept as
+ * its start and end with the length between, so a 100,000-character argument never floods the terminal.
+ */
+export function readableMessage(message: string): string {
+  return message
+    .replace(/\s*\n\s*/g, " ")
+    .replace(new RegExp(`\\S{${LONGEST_WORD + 1},}`, "gu"), (w) => {
+      // Whole characters only: a cut through an emoji would leave half a surrogate pair.
+      const chars = Array.from(w);
+      return `${chars.slice(0, 120).join("")}…(${chars.length.toLocaleString("en-US")} characters)…${chars.slice(-40).join("")}`;
+    });
+}
+
 /** Reports `e` and returns the exit code. Stack traces only for unexpected errors under CAIRN_DEBUG=1. */
 export function reportError(thrown: unknown, out: Output): number {
   const e = asCairnError(thrown);
@@ -51,7 +68,7 @@ export function reportError(thrown: unknown, out: Output): number {
   const unexpected = !isCairnError(e) && !fsMsg;
   const code = isCairnError(e) ? e.code : fsMsg ? "IO_ERROR" : "INTERNAL";
   const hint = e instanceof NotFoundError ? "Run `cairn list` to see ids." : isCairnError(e) ? CLI_HINTS[e.code] : undefined;
-  const message = isCairnError(e) ? `${e.message}${hint ? ` ${hint}` : ""}` : (fsMsg ?? (e instanceof Error ? e.message : String(e)));
+  const message = readableMessage(isCairnError(e) ? `${e.message}${hint ? ` ${hint}` : ""}` : (fsMsg ?? (e instanceof Error ? e.message : String(e))));
   if (out.json) out.print({ error: { code, message } });
   else out.error(`error: ${message}`);
   if (unexpected) {

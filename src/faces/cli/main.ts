@@ -13,7 +13,7 @@ import { registerSetupCommands } from "./commands/setup.js";
 import { packageVersion } from "../../core/package-info.js";
 import { createUiCommand } from "../web/command.js";
 import { serverEnvironment, type GlobalOptions } from "./context.js";
-import { EXIT } from "./errors.js";
+import { EXIT, readableMessage } from "./errors.js";
 import { Output } from "./format.js";
 
 export function buildProgram(): Command {
@@ -100,7 +100,7 @@ export async function run(argv: string[]): Promise<number> {
         : "A command is required, e.g. cairn recall \"<query>\"; cairn --help lists them.";
       return usage(out, message);
     }
-    const message = e.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim();
+    const message = readableMessage(e.message.replace(/^error: /, "")).trim();
     if (json) return usage(out, message);
     const where = e.code === "commander.unknownCommand" ? (group ?? program) : commandNamed(program, args);
     const help = `cairn ${commandPath(where)}--help`.replace("cairn cairn ", "cairn ");
