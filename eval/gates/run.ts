@@ -1,7 +1,7 @@
 // The write gates on material nobody on this project wrote: secrets, injections, legitimate rules, warnings.
 // Prints per-family secret detection, every false rejection with its reason, the four headline rates,
 // and whether any detected secret left a byte on disk; exits 1 when a target is missed.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +57,8 @@ const detected = secrets.filter((r) => !missed.includes(r));
 const root = mkdtempSync(path.join(os.tmpdir(), "cairn-eval-gates-"));
 const projectDir = path.join(root, "project");
 const hivePath = path.join(root, "hive", "hive.db");
+// A hive path given by a setting must be in a folder that exists (a missing one is refused as a typo).
+mkdirSync(path.dirname(hivePath), { recursive: true });
 const env = { ...process.env, HOME: root, XDG_DATA_HOME: path.join(root, "data"), XDG_CONFIG_HOME: path.join(root, "config"), CAIRN_HIVE: hivePath };
 const cairn = await openCairn({ projectDir, hivePath, env, config: { knowledge: { rejected_max_entries: 25 } } });
 let halfway: string[] = [];

@@ -82,6 +82,8 @@ export async function buildWorld(lessons: readonly LessonSpec[], memoriesFile = 
   const env = sandboxEnv(root);
   const projectDir = path.join(root, "project");
   fs.mkdirSync(projectDir, { recursive: true });
+  // A hive path given by a setting must be in a folder that exists (a missing one is refused as a typo).
+  fs.mkdirSync(path.join(root, "hive"));
   const cairn = await openCairn({ projectDir, hivePath: path.join(root, "hive", "hive.db"), env, actor: "human:eval", config: { embedding: { provider: "builtin" } } });
 
   // Real memories first, through the trusted import path exactly as a user would load them.
