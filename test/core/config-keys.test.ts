@@ -597,6 +597,8 @@ const SCENARIOS: Record<string, Scenario> = {
     changed: "__SANDBOX__/elsewhere/hive.db",
     observe: async (e) => {
       // Opened without an explicit hive path, so the config (or the platform default in the sandbox) decides.
+      // A hive_path's folder must exist (a missing one is refused as a typo): the user made it.
+      fs.mkdirSync(path.join(e.sb.root, "elsewhere"), { recursive: true });
       const c = await openCairn({ projectDir: e.sb.projectDir, env: e.sb.env, config: e.config });
       try {
         await c.add({ lesson: LESSON, category: "tooling" }, { tier: "hive" });
