@@ -17,22 +17,28 @@ function isValidationError(e: unknown): e is Error & { issues: ValidationIssue[]
   return e instanceof Error && e.name === "ZodError" && Array.isArray((e as { issues?: unknown }).issues);
 }
 
+/** What is wrong with one zod issue's value, in plain words, without the field: "is too long (at most 60 characters)". */
+export function plainProblem(i: ValidationIssue): string {
+  const unit = i.origin === "string" ? " characters" : i.origin === "array" || i.origin === "set" ? " items" : "";
+  // A schema that words its own refusal (what to do instead) is heard as written; zod's defaults are reworded below.
+  if ((i.code === "too_big" || i.code === "too_small") && !/^Too (big|small)\b/.test(i.message)) return i.message;
+  switch (i.code) {
+    case "too_big":
+      return `is too ${i.origin === "string" ? "long" : i.origin === "array" ? "long a list" : "large"} (at most ${String(i.maximum)}${unit})`;
+    case "too_small":
+      return `is too ${i.origin === "string" ? "short" : i.origin === "array" ? "short a list" : "small"} (at least ${String(i.minimum)}${unit})`;
+    case "invalid_type":
+      return `should be ${i.expected === "array" ? "a list" : `a ${i.expected ?? "different type"}`}`;
+    default:
+      return i.message;
+  }
+}
+
 /** One zod issue in plain words, naming its field: what every face says for a value the schema refused. */
 export function plainIssue(i: ValidationIssue): string {
   const field = i.path.map(String).join(".") || "the input";
-  const unit = i.origin === "string" ? " characters" : i.origin === "array" || i.origin === "set" ? " items" : "";
-  // A schema that words its own refusal (what to do instead) is heard as written; zod's defaults are reworded below.
-  if ((i.code === "too_big" || i.code === "too_small") && !/^Too (big|small)\b/.test(i.message)) return `${field}: ${i.message}`;
-  switch (i.code) {
-    case "too_big":
-      return `${field} is too ${i.origin === "string" ? "long" : i.origin === "array" ? "long a list" : "large"} (at most ${String(i.maximum)}${unit})`;
-    case "too_small":
-      return `${field} is too ${i.origin === "string" ? "short" : i.origin === "array" ? "short a list" : "small"} (at least ${String(i.minimum)}${unit})`;
-    case "invalid_type":
-      return `${field} should be ${i.expected === "array" ? "a list" : `a ${i.expected ?? "different type"}`}`;
-    default:
-      return `${field}: ${i.message}`;
-  }
+  const problem = plainProblem(i);
+  return /^(is|should) /.test(problem) ? `${field} ${problem}` : `${field}: ${problem}`;
 }
 
 /**

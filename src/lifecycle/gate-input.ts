@@ -1,5 +1,5 @@
 // The gates every stored lesson passes before dedup: structure, the lesson text, the other free-text fields. No I/O, so an import's worker thread runs them too.
-import { plainIssue } from "../core/validation-error.js";
+import { plainProblem } from "../core/validation-error.js";
 import { BulkNewEntryInputSchema, type NewEntry, type NewEntryInput, type Tier } from "../core/entry.js";
 import { validateLessonText } from "../quality/gates.js";
 import { checkContentSafety } from "../quality/safety.js";
@@ -16,8 +16,8 @@ function structureIssues(err: { issues: { path: PropertyKey[]; message: string }
       layer: "structure" as const,
       severity: "reject" as const,
       code: `invalid_${String(i.path[0] ?? "input")}`,
-      // Other refusals in the words every face uses ("tags.0 is too long (at most 60 characters)"), not zod's.
-      message: missing ? `${i.path.map(String).join(".") || "input"}: is required (${missing[1]})` : plainIssue(i),
+      // Other refusals in the words every face uses ("tags.0: is too long (at most 60 characters)"), not zod's.
+      message: `${i.path.map(String).join(".") || "input"}: ${missing ? `is required (${missing[1]})` : plainProblem(i)}`,
     };
   });
 }

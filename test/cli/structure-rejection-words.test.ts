@@ -11,7 +11,7 @@ test("add with a tag past its limit is rejected naming the field and the limit i
   const r = await sb.run(p, "add", "Run the migration dry-run against a copy of production before applying db/migrations.", "--tags", "t".repeat(100_000));
   assert.equal(r.code, 2, r.stdout + r.stderr);
   const said = r.stdout + r.stderr;
-  assert.match(said, /tags\.0 is too long \(at most 60 characters\)/);
+  assert.match(said, /tags\.0: is too long \(at most 60 characters\)/);
   assert.doesNotMatch(said, /Too big|expected string to have/);
   assert.ok(said.length < 2000, `the refusal does not echo the 100,000-character tag (${said.length} characters)`);
 });
