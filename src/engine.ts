@@ -83,9 +83,11 @@ export interface OpenCairnOptions {
   /** The caller reports damaged tiers itself (`cairn doctor`): no "Working without…" notice on stderr. */
   quietDamage?: boolean;
   /**
-   * Create the missing folders of a hive path chosen by a setting (`--hive`, CAIRN_HIVE, hive_path).
-   * Default false: a typo there must not quietly start a new empty hive. Only `cairn init`, asked to set
-   * things up, passes true. The platform data folder is always created on first use.
+   * Whether the missing folders of a hive path chosen by a setting (`--hive`, CAIRN_HIVE, hive_path) are
+   * created. Default true for a program embedding Cairn (the library, the opencode plugin: a configured
+   * path is made, as any library makes its data folder). The CLI and `cairn ui` pass false, so a typo a
+   * person just typed does not quietly start a new empty hive; `cairn init`, asked to set things up,
+   * passes true. The platform data folder is always created on first use.
    */
   createHiveFolder?: boolean;
 }
@@ -303,7 +305,7 @@ export class Cairn {
         this.hivePath = resolveHivePath(opts, this.config);
         if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
         assertHiveFilePath(this.hivePath, hivePathSetting(opts, this.config));
-        if (!opts.createHiveFolder) assertChosenHiveFolderExists(this.hivePath, opts, this.config);
+        if (opts.createHiveFolder === false) assertChosenHiveFolderExists(this.hivePath, opts, this.config);
         const hivePath = this.hivePath;
         // A damaged hive is left out (with one notice): the project's own lessons keep working.
         hive = openTier(() => new SqliteStore(hivePath, "hive", driverOpts), faults, "hive", opts.quietDamage);

@@ -61,3 +61,16 @@ test("cairn init --hive creates the folder it was asked for, and the default pla
   assert.equal(add.code, 0, add.stdout + add.stderr);
   assert.ok(fs.existsSync(path.join(sb.root, "fresh-data", "cairn", "hive.db")), "the platform hive is created on first use");
 });
+
+test("a program embedding Cairn (the library, the opencode plugin) gets the configured hive folder made, as before; only a typed path is refused", async () => {
+  const { openCairn } = await import("../../src/engine.js");
+  const p = sb.project("library");
+  const hivePath = path.join(sb.root, "embedded", "team", "hive.db");
+  const cairn = await openCairn({ projectDir: p, hivePath, env: sb.env });
+  try {
+    await cairn.add({ lesson: LESSON, category: "security" });
+  } finally {
+    await cairn.close();
+  }
+  assert.ok(fs.existsSync(hivePath), "the library made the hive it was configured with");
+});

@@ -140,7 +140,8 @@ export async function open(inv: Invocation, opts: OpenOptions = {}): Promise<Cai
     ...(opts.read ? { createSwarm: false } : {}),
     ...(opts.lenientConfig ? { lenientConfig: true } : {}),
     ...(opts.quietDamage ? { quietDamage: true } : {}),
-    ...(opts.createHiveFolder ? { createHiveFolder: true } : {}),
+    // A path typed in a shell: a typo's folder is refused, not made (init alone makes it).
+    createHiveFolder: opts.createHiveFolder ?? false,
   });
 }
 

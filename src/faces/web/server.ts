@@ -93,7 +93,7 @@ export async function runUiServer(opts: UiServerOptions): Promise<UiHandle> {
   checkBinding(host, configured, "Set CAIRN_UI_TOKEN (or pass --token) to a secret of your own");
   const token = configured ?? randomToken(24);
   const assets = new Assets();
-  const cairn = await openCairn({ projectDir: opts.projectDir, ...(opts.hivePath ? { hivePath: opts.hivePath } : {}), env, actor: "human:ui" });
+  const cairn = await openCairn({ projectDir: opts.projectDir, ...(opts.hivePath ? { hivePath: opts.hivePath } : {}), env, actor: "human:ui", createHiveFolder: false });
   const port = opts.port ?? DEFAULT_UI_PORT;
   let server: Server;
   try {
