@@ -14,7 +14,9 @@ type Validate = (tool: unknown, args: unknown, name: string) => Promise<unknown>
 export function explainArgumentErrors(server: McpServer): void {
   const inner = server as unknown as { validateToolInput?: Validate };
   const sdkValidate = inner.validateToolInput?.bind(server);
-  if (!sdkValidate) throw new Error("The MCP SDK no longer validates tool input where Cairn expects it (McpServer.validateToolInput); update faces/mcp/arguments.ts.");
+  // An SDK that moved its check leaves zod's wording in place rather than a server that will not start;
+  // test/mcp/argument-errors.test.ts fails on such an SDK, so the move is seen at upgrade time.
+  if (!sdkValidate) return;
   inner.validateToolInput = async (tool, args, name) => {
     try {
       return await sdkValidate(tool, args, name);
