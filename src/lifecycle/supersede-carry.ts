@@ -3,7 +3,7 @@ import type { LessonInput } from "../core/categories.js";
 import type { Entry } from "../core/entry.js";
 import { isHumanActor } from "../governance/actors.js";
 import type { Services } from "../services.js";
-import { locate } from "./status.js";
+import { actsForPerson, locate } from "./status.js";
 
 /**
  * A replacement given as new text (`cairn supersede S-3 "…"`) restates the lesson, not where it applies: a
@@ -49,8 +49,11 @@ function dropEmpty<T extends object>(o: T): Partial<T> {
  * answers for it as before.
  */
 export async function withSupersededFields(s: Services, given: LessonInput, actor: string): Promise<LessonInput> {
-  if (typeof given.supersedes !== "string" || !given.supersedes.trim()) return given;
+  // Anything but an object (null from a hostile caller) is the write path's to refuse, with its reason.
+  if (typeof given !== "object" || given === null || typeof given.supersedes !== "string" || !given.supersedes.trim()) return given;
   const old = await locate(s, given.supersedes).then((l) => l.entry, () => undefined);
-  if (!old || old.lifecycle.status === "superseded" || (old.lifecycle.status === "draft" && !isHumanActor(actor))) return given;
+  if (!old || old.lifecycle.status === "superseded") return given;
+  // A draft, or a quarantined lesson, does not exist for an agent: nothing of it is carried.
+  if ((old.lifecycle.status === "draft" && !isHumanActor(actor)) || (old.lifecycle.status === "quarantined" && !actsForPerson(actor))) return given;
   return carriedFromSuperseded(old, given);
 }
