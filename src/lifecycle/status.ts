@@ -63,19 +63,27 @@ export function actsForPerson(actor: string): boolean {
  */
 export async function agentReplaceRefusal(store: Store, e: Entry, actor: string): Promise<string | undefined> {
   if (actsForPerson(actor) || e.lifecycle.status !== "archived") return undefined;
-  const events = await store.listEvents(e.id, 1_000_000);
-  const last = [...events].reverse().find((ev) => ev.type === "archived");
-  if (!last || !isHumanActor(last.actor)) return undefined;
+  const by = await retiredBy({ entry: e, store });
+  if (!by || !isHumanActor(by)) return undefined;
   return (
     `${e.handle} was archived by a person; only a person can supersede it. Add your lesson without supersedes (it is stored on its own), ` +
     `and a person may replace ${e.handle} with it (\`cairn supersede ${e.handle} NEW\`, NEW being your lesson's handle).`
   );
 }
 
+/**
+ * A lesson that does not exist for `actor`: a draft to anyone but a person (it waits for one), a quarantined
+ * lesson to anyone not acting for a person (it is hidden from every agent). A write naming one finds no entry.
+ */
+export function hiddenFrom(e: Entry, actor: string): boolean {
+  const status = e.lifecycle.status;
+  return (status === "draft" && !isHumanActor(actor)) || (status === "quarantined" && !actsForPerson(actor));
+}
+
 /** Refuses an agent's supersede of a lesson it cannot see (NOT_FOUND, as `show` answers) or a person archived (FORBIDDEN). */
 export async function assertAgentMayReplace(store: Store, e: Entry, actor: string, ref: string = e.handle): Promise<void> {
   if (actsForPerson(actor)) return;
-  if (e.lifecycle.status === "quarantined" || e.lifecycle.status === "draft") throw new NotFoundError(ref);
+  if (hiddenFrom(e, actor)) throw new NotFoundError(ref);
   const refusal = await agentReplaceRefusal(store, e, actor);
   if (refusal) throw new CairnError("FORBIDDEN", refusal, { actor: actor.slice(0, 80), id: e.id, status: e.lifecycle.status });
 }

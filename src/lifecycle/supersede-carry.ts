@@ -1,9 +1,8 @@
 // What a replacement written as text keeps of the lesson it supersedes: where and how the old lesson applied.
 import type { LessonInput } from "../core/categories.js";
 import type { Entry } from "../core/entry.js";
-import { isHumanActor } from "../governance/actors.js";
 import type { Services } from "../services.js";
-import { actsForPerson, locate } from "./status.js";
+import { hiddenFrom, locate } from "./status.js";
 
 /**
  * A replacement given as new text (`cairn supersede S-3 "…"`) restates the lesson, not where it applies: a
@@ -54,6 +53,6 @@ export async function withSupersededFields(s: Services, given: LessonInput, acto
   const old = await locate(s, given.supersedes).then((l) => l.entry, () => undefined);
   if (!old || old.lifecycle.status === "superseded") return given;
   // A draft, or a quarantined lesson, does not exist for an agent: nothing of it is carried.
-  if ((old.lifecycle.status === "draft" && !isHumanActor(actor)) || (old.lifecycle.status === "quarantined" && !actsForPerson(actor))) return given;
+  if (hiddenFrom(old, actor)) return given;
   return carriedFromSuperseded(old, given);
 }

@@ -12,7 +12,7 @@ import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { patternIssues } from "../governance/patterns.js";
 import { NotFoundError } from "../errors.js";
 import { confirmEntry, distinctConfirmations, isNewConfirmation } from "./confirm.js";
-import { actsForPerson, agentReplaceRefusal, hiveCopyOf, HOW_TO_EDIT, locate, retiredBy, supersedeEntry } from "./status.js";
+import { agentReplaceRefusal, hiddenFrom, hiveCopyOf, HOW_TO_EDIT, locate, retiredBy, supersedeEntry } from "./status.js";
 import { decideUpsert, findNeighbours, isAmbiguous, isProtected, MERGEABLE, type NeighbourProfiles, type UpsertDecision } from "./upsert.js";
 import { enforceCap } from "./caps.js";
 import { gateInput, type GateOutcome } from "./gate-input.js";
@@ -275,8 +275,7 @@ export async function writeLesson(s: Services, raw: NewEntryInput, opts: WriteOp
       },
     );
     // To an agent a draft does not exist, nor a quarantined lesson, so it cannot name one either.
-    if (declared?.lifecycle.status === "draft" && !isHumanActor(opts.actor)) declared = undefined;
-    if (declared?.lifecycle.status === "quarantined" && !actsForPerson(opts.actor)) declared = undefined;
+    if (declared && hiddenFrom(declared, opts.actor)) declared = undefined;
     const problem = !declared
       ? `supersedes: no entry ${quoteInput(input.supersedes, 60)}`
       : declared.tier !== opts.tier
