@@ -32,6 +32,7 @@ import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
 import { archiveEntry, assertAgentMayReplace, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
+import { carriedFromSuperseded, withSupersededFields } from "./lifecycle/supersede-carry.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { ListedLesson } from "./governance/list-tiers.js";
 import type { WriteResult } from "./lifecycle/write.js";
@@ -439,7 +440,6 @@ export class Cairn {
     this.assertEnabled();
     const actor = opts.actor ?? this.actor;
     // Naming the lesson it replaces, a new lesson keeps where and how that one applied unless it says otherwise.
-    const { withSupersededFields } = await import("./lifecycle/supersede-carry.js");
     const { input, note } = ownCategory(await withSupersededFields(this.services, lesson, actor));
     if (opts.tier === "hive" && this.services.hive) {
       const { writeHiveLesson } = await outboxModule();
@@ -668,7 +668,6 @@ export class Cairn {
         const { compareLessons } = await import("./quality/similarity.js");
         if (!by || !compareLessons(replacement.lesson, by.lesson, this.config.knowledge.dedup_threshold).duplicate) await assertNotSuperseded(this.services, old);
       }
-      const { carriedFromSuperseded } = await import("./lifecycle/supersede-carry.js");
       // New text restates the lesson, not where it applies: what the writer did not give is the old lesson's.
       const input = ownCategory(carriedFromSuperseded(old, replacement)).input;
       const r = await writeLesson(this.services, { ...input, supersedes: old.id }, { tier: old.tier, actor, source: "add" });
