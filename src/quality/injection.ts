@@ -5,9 +5,6 @@ import { stripInvisibleChars } from "./sanitize.js";
 import { personaAbroad, promptAskedForAbroad } from "./injection-abroad.js";
 import { foldConfusables } from "./confusables.js";
 
-// Where the gates have always found it (vague.ts, safety.ts).
-export { foldConfusables };
-
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
  * text as replacing every run, without rebuilding it at each space between two words.

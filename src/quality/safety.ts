@@ -1,7 +1,8 @@
 // Content-safety gate: destructive or security-degrading advice, prompt-injection markers, hidden characters.
 import { anyMatchTest } from "./any-match.js";
 import type { QualityIssue } from "./types.js";
-import { findInjectionMarkers, foldConfusables } from "./injection.js";
+import { foldConfusables } from "./confusables.js";
+import { findInjectionMarkers } from "./injection.js";
 import {
   findInvisibleChars, firstInvisibleCodePoint, INVISIBLE_LABELS, stripInvisibleChars,
 } from "./sanitize.js";

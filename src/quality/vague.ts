@@ -1,6 +1,6 @@
 // Quality gate: a lesson must point at something concrete; filler and test text cost context for nothing.
 import type { QualityIssue } from "./types.js";
-import { foldConfusables } from "./injection.js";
+import { foldConfusables } from "./confusables.js";
 import { shortWords, toolNames, tradeWords } from "./tool-names.js";
 
 // Two or more literal values in quotes, listed: "none", "stop" or "quit"; 'asc' / 'desc'. One word in quotes

@@ -1,7 +1,8 @@
 // Look-alike letters fold to the ASCII letter they imitate, whatever form the confusables table gives them (Cyrillic lower case comes back as small capitals).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { foldConfusables, foldForMatching, findInjectionMarkers } from "../../src/quality/injection.js";
+import { foldConfusables } from "../../src/quality/confusables.js";
+import { foldForMatching, findInjectionMarkers } from "../../src/quality/injection.js";
 import { findHarmfulAdvice } from "../../src/quality/safety.js";
 
 test("Cyrillic м, т, к, н, в in either case read as m, t, k, h, b", () => {
