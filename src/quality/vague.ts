@@ -1,4 +1,5 @@
 // Quality gate: a lesson must point at something concrete; filler and test text cost context for nothing.
+import { isMostlyCjk, isVagueCjkLesson } from "./vague-cjk.js";
 import type { QualityIssue } from "./types.js";
 import { foldConfusables } from "./confusables.js";
 import { shortWords, toolNames, tradeWords } from "./tool-names.js";
@@ -670,6 +671,8 @@ export function checkVagueness(raw: string): QualityIssue[] {
   // hasTechnicalReference, with the trade-word list, the dearest look-up, left until a concrete verb has not settled it.
   const concrete = namesAThing(rest) || (!filler && hasConcreteVerb(rest)) || usesATradeWord(rest);
   if (concrete && !namesOnlyABareTerm(text)) return [];
+  // The lists above read English (and Latin-script names): a lesson in Chinese, Japanese or Korean is judged by its own filler.
+  if (isMostlyCjk(text) && !isVagueCjkLesson(text)) return [];
   // Decision: vague is a rejection, not a warning — every lesson shown costs an agent context.
   return [{
     layer: "quality", severity: "reject", code: "vague",
