@@ -386,6 +386,10 @@ export class TeamHiveStore implements Store {
   termFrequencies(): Promise<TermFrequencies | undefined> {
     return this.remote.termFrequencies();
   }
+  /** Spelling mending's counts, within a search's wait: a hive that cannot answer in it mends nothing. */
+  countTermDocs(terms: readonly string[], cap: number): Promise<TermFrequencies | undefined> {
+    return this.fast((waitMs) => this.remote.countTermDocs(terms, cap, { readTimeoutMs: waitMs }), () => undefined);
+  }
   // A change made here reaches the remembered results too: a lesson just retired must not come back from them during an outage.
   async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
     const e = await this.through(() => this.remote.updateEntry(id, mutate, event));

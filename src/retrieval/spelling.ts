@@ -13,6 +13,8 @@ const MIN_LENGTH = 7;
 const SHORT_MIN_LENGTH = 4;
 /** Nor longer ones: no word is this long, and a run of one letter pasted 100,000 times would ask about ~54 × 100,000 spellings of that length. */
 const MAX_LENGTH = 40;
+/** A networked tier counts a spelling's lessons up to this: past it, which of two spellings is commoner changes nothing a person would see. */
+const COUNT_CAP = 1000;
 /** At most this many words of one query are corrected: each asks the index about ~54 × its length spellings. */
 const MAX_WORDS = 3;
 
@@ -49,18 +51,19 @@ export function swappedOrDoubled(word: string): string[] {
 /**
  * For each plain word of the query (a–z, four letters or more — under seven only its swaps and doubles,
  * swappedOrDoubled; at most three) that no tier's index
- * holds, the spelling one edit away that the most lessons hold, if any does. Only tiers that answer
- * word counts from their own index without a round trip are asked (SQLite's FTS5 vocabulary: one
- * query a tier for all of a word's spellings); a team hive on PostgreSQL is not, nor is a word it
- * alone might know held against the query. Costs ~1–3 ms, so recall calls it only as a fallback.
+ * holds, the spelling one edit away that the most lessons hold, if any does. Every tier is asked (a
+ * local one its FTS5 vocabulary, one query for all of a word's spellings; a team hive on PostgreSQL
+ * one GIN lookup a spelling in one round trip, within a search's wait): a team whose lessons live in
+ * its hive has its slips mended as on a SQLite hive. Costs ~1–3 ms, so recall calls it only as a fallback.
  */
 export async function spellingCorrections(stores: readonly Store[], terms: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const local = stores.filter((st) => !st.networked && st.termFrequencies);
+  // A networked tier's termFrequencies knows no term (no round trip): it is asked by countTermDocs instead.
+  const asked = stores.filter((st) => (st.networked ? st.countTermDocs : st.termFrequencies));
   const words = terms.filter((t) => t.length >= SHORT_MIN_LENGTH && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
-  if (local.length === 0 || words.length === 0) return out;
+  if (asked.length === 0 || words.length === 0) return out;
   const counts = async (spellings: readonly string[]) => {
-    const known = await Promise.all(local.map((st) => st.termFrequencies!(spellings)));
+    const known = await Promise.all(asked.map((st) => (st.networked ? st.countTermDocs!(spellings, COUNT_CAP) : st.termFrequencies!(spellings))));
     return (spelling: string) => known.reduce((n, k) => n + (k?.docs.get(stemOf(spelling)) ?? 0), 0);
   };
   const docsOf = await counts(words);

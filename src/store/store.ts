@@ -354,6 +354,12 @@ export interface Store {
    * tiers when one is small, so that tier's relevance means what the others' does.
    */
   termFrequencies?(terms: readonly string[]): Promise<TermFrequencies | undefined>;
+  /**
+   * Optional, a round trip: how many rows hold each term's index stem, counted up to `cap`. A networked
+   * store, whose termFrequencies knows no term, answers spelling mending (retrieval/spelling.ts) with it,
+   * which asks only when a search found too little.
+   */
+  countTermDocs?(terms: readonly string[], cap: number): Promise<TermFrequencies | undefined>;
   /** Stores (or replaces) entries' vectors in one space; an entry keeps at most one vector per space. */
   putVectors(space: VectorSpace, rows: readonly { id: string; vector: Float32Array }[]): Promise<void>;
   /**

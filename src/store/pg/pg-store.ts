@@ -15,7 +15,7 @@ import {
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
   type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
-import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, TermStatsCache, type SearchStep, type TermChoice } from "../term-stats.js";
+import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, stemOf, TermStatsCache, type SearchStep, type TermChoice } from "../term-stats.js";
 import { isUnavailableError, PgClient, type PgConnectOptions, type Querier, type ReadOptions } from "./client.js";
 import { quoteLexeme, termQuery, tsvectorOf } from "./lexemes.js";
 import { migratePg, quoteSchema } from "./migrations.js";
@@ -783,6 +783,15 @@ export class PostgresStore implements Store {
   async termFrequencies(): Promise<TermFrequencies | undefined> {
     const stats = this.stats.peek();
     return stats ? { rows: stats.entries, docs: new Map() } : undefined;
+  }
+
+  /** Rows holding each term's stem (the lexeme this store indexes for it), one GIN lookup each, up to `cap`. */
+  async countTermDocs(terms: readonly string[], cap: number, read: ReadOptions = {}): Promise<TermFrequencies> {
+    const stemOfQuery = new Map(terms.map((t) => [quoteLexeme(stemOf(t)), stemOf(t)]));
+    const counted = await this.countTerms([...stemOfQuery.keys()], cap, read);
+    const docs = new Map<string, number>();
+    for (const c of counted) if (c.doc > 0) docs.set(stemOfQuery.get(c.term)!, c.doc);
+    return { rows: this.stats.peek()?.entries ?? 0, docs };
   }
 
   /** Read-modify-write of a row this transaction holds FOR UPDATE. */

@@ -1,0 +1,143 @@
+// Engine parity: the same teamwork through the engine with its hive on SQLite and on PostgreSQL gives the same answers (ids aside).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { openCairn, type Cairn } from "../../src/index.js";
+import { addProject, makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
+import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
+
+/** Two teammates (two projects) sharing one hive: a SQLite file, or a PostgreSQL schema. */
+interface Team {
+  sb: Sandbox;
+  ann: Cairn;
+  bob: Cairn;
+  done(): Promise<void>;
+}
+
+async function team(backend: "sqlite" | "pg"): Promise<Team> {
+  const sb = makeSandbox();
+  const schema = uniqueSchema("eparity");
+  const url = pgTestUrl()!;
+  const hive = backend === "pg"
+    ? { hive_url: url, hive_postgres: { schema, retry_after_ms: 200, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } }
+    : { hive_path: sb.hivePath };
+  const open = (dir: string, actor: string) => openCairn({ projectDir: dir, env: sb.env, actor, config: hive });
+  const ann = await open(sb.projectDir, "human:ann");
+  const bob = await open(addProject(sb, "project-b"), "human:bob");
+  return {
+    sb, ann, bob,
+    async done() {
+      await ann.close().catch(() => {});
+      await bob.close().catch(() => {});
+      if (backend === "pg") await dropSchema(url, schema);
+      removeSandbox(sb);
+    },
+  };
+}
+
+/** Runs `scenario` on a team with a SQLite hive and on one with a PostgreSQL hive; the answers must be equal. */
+async function sameOnBoth<T>(scenario: (t: Team) => Promise<T>): Promise<T> {
+  const answers: T[] = [];
+  for (const backend of ["sqlite", "pg"] as const) {
+    const t = await team(backend);
+    try {
+      answers.push(await scenario(t));
+    } finally {
+      await t.done();
+    }
+  }
+  assert.deepEqual(answers[1], answers[0], "the PostgreSQL hive answered otherwise than the SQLite hive");
+  return answers[0]!;
+}
+
+const errorOf = (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; message?: string }) => `${e.code}: ${e.message}`);
+
+const L = {
+  migrate: "Run the Prisma migrate deploy step before the app container starts, or the new columns are missing at boot.",
+  retry: "Wrap the payment webhook handler in an idempotency check keyed by the provider event id before retrying.",
+  cache: "Invalidate the Redis session cache after a password reset, or old sessions keep working for an hour.",
+  lock: "Release the Postgres advisory lock in a finally block, or a crashed migration leaves the deploy job waiting forever.",
+};
+
+test("promotion lineage: feedback on a promoted original, discredited copies, copies retired by another project, the lessons listing", { ...pgTestOptions(), timeout: 240_000 }, async () => {
+  const seen = await sameOnBoth(async ({ ann, bob }) => {
+    const out: Record<string, unknown> = {};
+    const ids: Record<string, string> = {};
+    for (const [k, lesson] of Object.entries(L)) {
+      const added = await ann.add({ lesson, category: "tooling" });
+      ids[k] = added.id!;
+      out[`promote ${k}`] = (await ann.promote({ id: added.id! })).action;
+    }
+    // A verdict on the promoted original lands on its hive copy (feedbackTarget).
+    for (let i = 0; i < 3; i++) await ann.feedback(ids.retry!, "harmful");
+    const copyOf = async (k: string) => (await ann.listLessons({ tier: "hive" })).find((l) => l.entry.lesson === L[k as keyof typeof L])!.entry;
+    const retry = await copyOf("retry");
+    out["harmful on the copy"] = retry.usage.harmful.toFixed(3);
+    out["harmful on the original"] = (await ann.get(ids.retry!)).usage.harmful;
+    // Another project retires copies: archived, quarantined, superseded.
+    await bob.archive((await copyOf("cache")).id, "the session store moved off Redis");
+    await bob.quarantine((await copyOf("lock")).id, "wrong for our pooler");
+    await bob.supersede((await copyOf("migrate")).id, { category: "tooling", lesson: "Run the Prisma migrate deploy step in a release job before the app containers start, or the new columns are missing at boot." });
+    const names = (lessons: readonly string[]) => lessons.map((l) => Object.entries(L).find(([, v]) => v === l)?.[0] ?? l.slice(0, 40));
+    for (const [who, c] of [["ann", ann], ["bob", bob]] as const) {
+      for (const q of ["prisma migrate deploy", "redis session cache password reset", "advisory lock crashed migration", "payment webhook idempotency"]) {
+        out[`${who} recall ${q}`] = names((await c.recall(q)).map((h) => `${h.tier}:${h.entry.lesson}`).map((x) => x.slice(x.indexOf(":") + 1)));
+      }
+      const injected = await c.inject({ task: "payment webhook idempotency retries", files: [] });
+      out[`${who} injected`] = names(await Promise.all(injected.entries.map(async (e) => (await c.get(e.id)).lesson)));
+      out[`${who} lessons`] = (await c.listLessons({ limit: 50 })).map((l) => [names([l.entry.lesson])[0], l.entry.tier, l.entry.lifecycle.status, Boolean(l.promoted_from)]).sort();
+    }
+    return out;
+  });
+  // What both answered is what the engine means (SQLite, the reference): the verdicts are the copy's, retired copies silence their originals.
+  assert.deepEqual([seen["harmful on the copy"], seen["harmful on the original"], seen["ann injected"]], ["3.000", 0, []]);
+  assert.deepEqual([seen["ann recall redis session cache password reset"], seen["ann recall payment webhook idempotency"]], [[], ["retry"]]);
+});
+
+test("hive writes: a JSON record is refused alike, and one CJK character finds the same hive lessons", { ...pgTestOptions(), timeout: 240_000 }, async () => {
+  const found = await sameOnBoth(async ({ ann, bob }) => {
+    const out: Record<string, unknown> = {};
+    const write = async (lesson: string) => ann.add({ lesson, category: "debugging" }, { tier: "hive" }).then((r) => [r.action, r.reason ?? null]);
+    out["json record"] = await write('{"lesson": "retry the webhook", "priority": "high", "tags": ["payments"]}');
+    out["cjk"] = await write("PostgreSQL 死锁时先回滚较小的事务，再重试 pg_advisory_lock 的调用，否则 deploy 任务会一直等待。");
+    out["cjk 2"] = await write("Redis 锁超时的时候，先查看持有它的 worker 进程，再调整 SETNX 的过期时间。");
+    for (const q of ["锁", "死锁", "事务", "pg_advisory_lock"]) out[`bob recall ${q}`] = (await bob.recall(q)).map((h) => [h.tier, h.entry.lesson.slice(0, 20)]);
+    return out;
+  });
+  assert.equal((found["json record"] as string[])[0], "rejected");
+  assert.equal((found["bob recall 锁"] as unknown[]).length, 2, "'锁' alone finds both lessons holding it (SQLite, the reference)");
+});
+
+test("a swapped or missing letter in a query word is mended from the hive's words on PostgreSQL as on SQLite", { ...pgTestOptions(), timeout: 240_000 }, async () => {
+  const found = await sameOnBoth(async ({ ann, bob }) => {
+    assert.equal((await ann.add({ lesson: L.retry, category: "integration" }, { tier: "hive" })).action, "added");
+    const out: Record<string, unknown> = {};
+    // Swapped neighbours in a short word (swappedOrDoubled), a letter swapped or dropped in a long one (oneEditAway).
+    for (const q of ["webhook", "wbehook", "idempotnecy", "idempotncy", "paymetn"]) out[q] = (await bob.recall(q)).map((h) => [h.tier, h.entry.lesson.slice(0, 30)]);
+    return out;
+  });
+  assert.equal((found["wbehook"] as unknown[]).length, 1, "the slip is mended on SQLite (the reference)");
+});
+
+test("an import into the hive stores the same lessons, refuses the same lines and reinforces the same twins", { ...pgTestOptions(), timeout: 240_000 }, async () => {
+  await sameOnBoth(async ({ sb, ann, bob }) => {
+    const file = path.join(sb.root, "shared-learnings.jsonl");
+    const at = "2026-02-01T10:00:00.000Z";
+    const rows = [
+      { id: "s1", lesson: L.cache, category: "security", tier: "hive", created_at: at },
+      { id: "s2", lesson: L.lock, category: "tooling", tier: "hive", created_at: at },
+      { id: "s3", lesson: L.lock, category: "tooling", tier: "hive", created_at: at },
+      { id: "s4", lesson: "do it", category: "tooling", tier: "hive", created_at: at },
+    ];
+    fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\nnot json\n");
+    const report = await ann.importFile(file);
+    const again = await bob.importFile(file);
+    const strip = (r: typeof report) => ({ ...r, format: r.format });
+    return {
+      report: strip(report),
+      again: strip(again),
+      hive: (await bob.listLessons({ tier: "hive" })).map((l) => [l.entry.lesson.slice(0, 30), l.entry.lifecycle.status, l.entry.provenance.external_id ?? null]).sort(),
+    };
+  });
+});
