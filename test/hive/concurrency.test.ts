@@ -66,3 +66,36 @@ test(`${WORKERS} processes × ${PER_WORKER} adds from ${PROJECTS} projects into 
     removeSandbox(sb);
   }
 });
+
+test("processes of two projects promoting one lesson at the same moment make one hive lesson; every vote on it counts", { ...pgTestOptions(), timeout: 300_000 }, async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("promo");
+  const sb = makeSandbox();
+  const lesson = "Pin the Terraform AWS provider to a minor version in versions.tf, or a plan after a provider release rewrites every security group.";
+  const VOTES = 15;
+  try {
+    // Two processes in project A (one project database) and two in project B.
+    const dirs = [sb.projectDir, sb.projectDir, addProject(sb, "project-b"), addProject(sb, "project-b")];
+    const runs = dirs.map((dir, w) => runWorker("hive-promote-worker.ts", [dir, url, schema, `w${w}`, lesson, String(VOTES)], sb.env));
+    await Promise.all(runs.map((r) => r.waitForLine(/^READY/)));
+    for (const r of runs) r.send("go");
+    const done = await Promise.all(runs.map((r) => r.done));
+    const results = done.map((d, w) => {
+      assert.equal(d.code, 0, `worker ${w}: ${d.stderr.slice(0, 2000)}`);
+      return JSON.parse(d.stdout.split("\n").find((l) => l.startsWith("RESULT "))!.slice(7)) as { action: string; id: string; local: string };
+    });
+    const rows = await adminQuery<{ id: string; status: string; helpful: number; data: { lifecycle: { confirmations: Array<{ project_id?: string }> } } }>(
+      url,
+      `SELECT id, status, helpful, data FROM "${schema}".entries`,
+    );
+    assert.equal(rows.length, 1, `one hive lesson, got ${JSON.stringify(rows.map((r) => r.status))}`);
+    assert.deepEqual(new Set(results.map((r) => r.id)), new Set([rows[0]!.id]), "every promotion answered with that one lesson");
+    assert.equal(new Set(rows[0]!.data.lifecycle.confirmations.map((c) => c.project_id)).size, 2, "confirmed by both projects");
+    const votes = await adminQuery<{ n: number }>(url, `SELECT count(*)::int AS n FROM "${schema}".events WHERE type = 'feedback'`);
+    assert.equal(votes[0]!.n, 4 * VOTES, "every vote is an event");
+    assert.ok(Math.abs(rows[0]!.helpful - 4 * VOTES) < 0.01, `no vote lost: helpful ${rows[0]!.helpful}, expected about ${4 * VOTES}`);
+  } finally {
+    await dropSchema(url, schema);
+    removeSandbox(sb);
+  }
+});
