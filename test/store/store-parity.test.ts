@@ -577,3 +577,114 @@ describe("Store parity: a database whose default collation is not byte order", (
     }
   });
 });
+
+describe("Store parity: queues, copies, retirement and listings", () => {
+  test("the reflection queue and the hive outbox go through the same states in the same order on both", opts, async () => {
+    const p = Pair.open();
+    try {
+      const items: Array<[string, string]> = [["o-b", "2026-03-01T10:00:00.000Z"], ["o-a", "2026-03-01T10:00:00.000Z"], ["o-c", "2026-03-01T09:00:00.000+00:00"], ["o-d", "2026-03-01T11:30:00.000+02:00"]];
+      await p.same("enqueue, twice", async (s) => {
+        const out: boolean[] = [];
+        for (const [id, at] of items) out.push(await s.enqueueOutcome(id, { id, n: [1, 2] }, at));
+        out.push(await s.enqueueOutcome("o-a", { other: true }, "2027-01-01T00:00:00.000Z"));
+        return out;
+      });
+      await p.same("when each was enqueued, as given", (s) => Promise.all([...items.map(([id]) => id), "o-none"].map((id) => s.outcomeEnqueuedAt(id))));
+      const now = "2026-04-01T00:00:00.000Z";
+      const lease = "2026-04-01T00:05:00.000Z";
+      await p.same("claim, share, fail with a retry time, claim again, complete", async (s) => {
+        const log: unknown[] = [];
+        const first = await s.claimNextOutcome(now, lease);
+        log.push(first);
+        await s.saveOutcomeShares(first!.id, { x: 0.5 });
+        log.push(await s.failOutcome(first!.id, "boom", 3, "2026-04-01T01:00:00.000Z"));
+        const next = await s.claimNextOutcome(now, lease);
+        log.push(next?.id);
+        await s.completeOutcome(next!.id, { ok: true }, now);
+        log.push(await s.claimNextOutcome("2026-04-01T02:00:00.000Z", "2026-04-01T02:05:00.000Z"));
+        log.push(await s.failOutcome("o-c", "again", 2));
+        log.push(await s.queueCounts());
+        for (const st of ["pending", "processing", "done", "dead"] as const) log.push([st, (await s.listQueue(st)).map((q) => [q.id, q.attempts, q.last_error ?? null, q.shares ?? null])]);
+        log.push(await s.outcomeEnqueuedAt(next!.id));
+        return log;
+      });
+      await p.same("outbox", async (s) => {
+        const log: unknown[] = [];
+        for (const [id, at] of items) log.push(await s.enqueueOutbox(`x-${id}`, "feedback", { id }, at));
+        log.push(await s.enqueueOutbox("x-o-a", "feedback", { again: true }, now));
+        await s.failOutbox("x-o-b", "down", false);
+        await s.failOutbox("x-o-c", "never", true);
+        await s.completeOutbox("x-o-a");
+        log.push(await s.outboxCounts());
+        for (const st of ["pending", "dead"] as const) log.push((await s.listOutbox(st)).map((o) => [o.id, o.op, o.payload, o.status, o.attempts, o.last_error ?? null, o.enqueued_at]));
+        return log;
+      });
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("copies from another store: kept handle, idempotent, merged into a live twin once, never into a retired one", opts, async () => {
+    const p = Pair.open();
+    try {
+      const live = await p.add("live", "Keep the webhook secret in the vault, never in the repository.", { tags: ["a"] });
+      const retired = await p.add("retired", "Run the nightly export with the read replica as its source.");
+      for (const s of [p.lite, p.pg]) await s.updateEntry(retired.id, (e) => ({ ...e, lifecycle: { ...e.lifecycle, status: "archived" } }), { type: "archived", actor: "t" });
+      const at = "2026-02-01T10:00:00.000Z";
+      const from = (lesson: string, handle: string, extra: Partial<Entry> = {}) =>
+        EntrySchema.parse({ id: newEntryId(), handle, tier: "swarm", lesson, category: "tooling", kind: "learning", created_at: at, updated_at: at, tags: ["b"], ...extra });
+      const fresh = from("Tag each release image with the commit it was built from.", "H-40");
+      const twin = from(live.lesson, "S-3", { usage: { ...live.usage, shown: 2, helpful: 1 } });
+      const old = from(retired.lesson, "H-2");
+      const events = [{ seq: 1, entry_id: "x", type: "created" as const, at, actor: "agent:x", data: { note: "from a project" } }];
+      const view = (r: { action: string; entry: Entry }) => [r.action, r.entry.handle, r.entry.tags, r.entry.usage.shown, r.entry.usage.helpful, r.entry.lifecycle.status, p.named([r.entry])[0]];
+      for (const [name, e] of [["fresh", fresh], ["twin", twin], ["old", old]] as const) {
+        await p.same(`copy ${name}`, (s) => s.copyEntry(e, events).then(view));
+        await p.same(`copy ${name} again`, (s) => s.copyEntry(e, events).then(view));
+      }
+      await p.same("what the tier holds", (s) => s.listEntries({}, { order: "oldest" }).then((es) => es.map((e) => [e.lesson.slice(0, 20), e.handle, e.lifecycle.status, e.usage.shown])));
+      await p.same("the twin's history", (s) => s.listEvents(live.id).then((evs) => evs.map((e) => [e.type, e.actor, e.data])));
+      await p.same("the copy's history", (s) => s.listEvents(fresh.id).then((evs) => evs.map((e) => [e.type, e.actor, e.at, e.data])));
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("retirement, removal and upkeep answer alike: handles never reused, eviction order, expiry, rejected lessons", opts, async () => {
+    const p = Pair.open();
+    try {
+      const es: Entry[] = [];
+      for (let i = 0; i < 6; i++) es.push(await p.add(`e${i}`, `Lesson number ${["one", "two", "three", "four", "five", "six"][i]} about the build cache.`, { category: i === 2 ? "todo" : "tooling" }));
+      const set = (e: Entry, status: Entry["lifecycle"]["status"], extra: Partial<Entry["lifecycle"]> = {}) =>
+        Promise.all([p.lite, p.pg].map((s) => s.updateEntry(e.id, (x) => ({ ...x, lifecycle: { ...x.lifecycle, status, ...extra } }), { type: "updated", actor: "t" })));
+      await set(es[0]!, "archived");
+      await set(es[1]!, "promoted");
+      await set(es[3]!, "quarantined");
+      await set(es[4]!, "established", { max_phases: 1 });
+      await p.same("delete", (s) => s.deleteEntry(es[5]!.id, { type: "removed", actor: "t" }));
+      await p.same("delete again", (s) => s.deleteEntry(es[5]!.id, { type: "removed", actor: "t" }));
+      await p.same("the next handle is new", async (s) => {
+        const e = EntrySchema.parse({ id: `${es[0]!.id.slice(0, -4)}ffff`, handle: "", tier: "hive", lesson: "A lesson added after a removal.", category: "tooling", kind: "learning", created_at: "2026-01-05T10:00:00.000Z", updated_at: "2026-01-05T10:00:00.000Z" });
+        return (await s.insertEntry(e, { type: "created", actor: "t" })).handle;
+      });
+      await p.same("phases", (s) => s.incrementPhasesAlive(["candidate", "established"]));
+      await p.same("phases again", (s) => s.incrementPhasesAlive(["candidate", "established"]));
+      await p.same("expired", (s) => s.findExpired(["candidate", "established"], 3, 1).then((x) => p.named(x)));
+      await p.same("eviction order", (s) => s.evictionCandidates(10).then((x) => p.named(x)));
+      await p.same("counts by status", (s) => Promise.all([s.countEntries(), s.countEntries({ statuses: ["archived", "quarantined"] }), s.totalEntries(), s.countEntries({ categories: ["todo"] })]));
+      await p.same("listing without retired, without some ids", (s) => s.listEntries({ statuses: ["candidate", "established", "promoted"], excludeIds: [es[1]!.id] }, { order: "oldest" }).then((x) => p.named(x)));
+      await p.same("by ids", (s) => s.listEntries({ ids: [es[3]!.id, es[0]!.id, "nope"], statuses: ["quarantined", "archived", "superseded"] }, { order: "oldest" }).then((x) => p.named(x)));
+      await p.same("usage and events naming a removed entry", async (s) => {
+        await s.recordUsage([es[4]!.id, es[5]!.id], "applied", "t", { project_id: "p1" });
+        const appended = await s.appendEvent(es[5]!.id, { type: "feedback", actor: "t", data: { verdict: "harmful" } }).then(() => "ok", (e: { code?: string }) => e.code);
+        return [appended, (await s.listEvents(es[5]!.id)).map((e) => e.type), (await s.getEntry(es[4]!.id))?.usage.applied, await s.sumUsage()];
+      });
+      await p.same("rejected, capped at 3", async (s) => {
+        for (let i = 0; i < 5; i++) await s.addRejected({ lesson: `bad ${i % 2}`, reason: `why ${i}`, codes: ["vague"], source: "agent:x", at: `2026-01-0${i + 1}T00:00:00.000Z` }, 3);
+        return [(await s.listRejected(10)).map((r) => [r.lesson, r.reason, r.at]), (await s.isRejected("bad 1"))?.reason, await s.isRejected("bad 9"), await s.countRejected(100)];
+      });
+    } finally {
+      await p.close();
+    }
+  });
+});
