@@ -95,6 +95,58 @@ test("promotion lineage: feedback on a promoted original, discredited copies, co
   assert.deepEqual([seen["ann recall redis session cache password reset"], seen["ann recall payment webhook idempotency"]], [[], ["retry"]]);
 });
 
+test("retiring from the promoting project: archive, quarantine and restore reach the original through its hive copy, and a supersede carries the old lesson's reach", { ...pgTestOptions(), timeout: 240_000 }, async () => {
+  const seen = await sameOnBoth(async ({ ann, bob }) => {
+    const out: Record<string, unknown> = {};
+    const ids: Record<string, string> = {};
+    const reach = { file_globs: ["prisma/**/*.prisma"], tech_stack: ["prisma"] };
+    for (const [k, lesson] of Object.entries(L)) {
+      ids[k] = (await ann.add({ lesson, category: "tooling", tags: [`t-${k}`], applicability: reach })).id!;
+      await ann.promote({ id: ids[k]! });
+    }
+    const hiveOf = async (k: string) => (await ann.listLessons({ tier: "hive", limit: 50 })).find((l) => l.entry.lesson === L[k as keyof typeof L])!.entry;
+    const state = async (k: string) => [(await ann.get(ids[k]!)).lifecycle.status, (await hiveOf(k)).lifecycle.status];
+    out["archive the copy by its handle"] = (await ann.archive((await hiveOf("cache")).handle, "moved off Redis")).lifecycle.status;
+    out["cache"] = await state("cache");
+    out["quarantine by the original"] = (await ann.quarantine(ids.lock!, "wrong for our pooler")).lifecycle.status;
+    out["lock"] = await state("lock");
+    out["restore by the copy"] = (await ann.restore((await hiveOf("lock")).handle)).lifecycle.status;
+    out["lock restored"] = await state("lock");
+    const { old, replacement } = await ann.supersede(ids.migrate!, { lesson: "Run the Prisma migrate deploy step in a release job before the app containers start, or the new columns are missing at boot." });
+    out["superseded"] = [old.tier, old.lifecycle.status, replacement.tier, replacement.tags, replacement.applicability.file_globs, replacement.applicability.tech_stack, replacement.category];
+    out["migrate"] = await state("migrate");
+    out["bob recall migrate"] = (await bob.recall("prisma migrate deploy release job")).map((h) => [h.tier, h.entry.lifecycle.status, h.entry.lesson.slice(0, 40)]);
+    out["ann lessons"] = (await ann.listLessons({ limit: 50 })).map((l) => [l.entry.lesson.slice(0, 30), l.entry.tier, l.entry.lifecycle.status]).sort();
+    return out;
+  });
+  assert.deepEqual(seen["cache"], ["archived", "archived"], "the original followed its copy");
+});
+
+test("task outcomes naming a promoted original and a hive lesson: the verdicts land on the hive copies alike, once per outcome id", { ...pgTestOptions(), timeout: 240_000 }, async () => {
+  const seen = await sameOnBoth(async ({ ann }) => {
+    const original = (await ann.add({ lesson: L.retry, category: "integration" })).id!;
+    await ann.promote({ id: original });
+    const hiveOnly = (await ann.add({ lesson: L.cache, category: "security" }, { tier: "hive" })).id!;
+    const out: Record<string, unknown> = {};
+    const queued: boolean[] = [];
+    for (const [id, success] of [["task-1", false], ["task-2", false], ["task-1", false], ["task-3", true]] as const) {
+      queued.push((await ann.recordOutcome({ id, task: `Ship the payment retries (${id})`, success, error_count: success ? 0 : 3, shown_entry_ids: [original, hiveOnly] })).queued);
+    }
+    out["queued"] = queued;
+    // Whatever the background reflection left (it may have taken them all already).
+    const report = await ann.reflect();
+    out["reflect failures"] = [report.failed, report.dead];
+    const hive = await ann.listLessons({ tier: "hive", limit: 10 });
+    out["hive verdicts"] = hive.map((l) => [l.entry.lesson.slice(0, 20), l.entry.usage.helpful.toFixed(3), l.entry.usage.harmful.toFixed(3)]).sort();
+    const o = await ann.get(original);
+    out["original verdicts"] = [o.usage.helpful, o.usage.harmful];
+    out["queue"] = (await ann.queue("done")).counts;
+    return out;
+  });
+  assert.deepEqual(seen["original verdicts"], [0, 0], "the original took none: its copy did");
+  assert.deepEqual(seen["hive verdicts"], [["Invalidate the Redis", "1.000", "2.000"], ["Wrap the payment web", "1.000", "2.000"]], "two failures and one success each, the repeated id once");
+});
+
 test("hive writes: a JSON record is refused alike, and one CJK character finds the same hive lessons", { ...pgTestOptions(), timeout: 240_000 }, async () => {
   const found = await sameOnBoth(async ({ ann, bob }) => {
     const out: Record<string, unknown> = {};
