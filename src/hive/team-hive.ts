@@ -383,8 +383,8 @@ export class TeamHiveStore implements Store {
     return this.through(() => this.remote.totalEntries());
   }
   /** No round trip (see PostgresStore.termFrequencies), so it answers while the database is down too. */
-  termFrequencies(): Promise<TermFrequencies | undefined> {
-    return this.remote.termFrequencies();
+  termFrequencies(terms: readonly string[] = []): Promise<TermFrequencies | undefined> {
+    return this.remote.termFrequencies(terms);
   }
   /** Spelling mending's counts, within a search's wait: a hive that cannot answer in it mends nothing. */
   countTermDocs(terms: readonly string[], cap: number): Promise<TermFrequencies | undefined> {

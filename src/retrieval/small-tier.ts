@@ -23,7 +23,8 @@ export interface TierHits {
  * query word the rows holding it added (a small tier's from its hits, which are nearly all its
  * matching rows; a large tier's from its index). Large tiers keep their scores. Nothing changes when
  * no small tier has hits, or when a tier cannot tell its counts without a round trip (a large team
- * hive on PostgreSQL counts other stems: a small project tier beside it keeps its own scores).
+ * hive on PostgreSQL tells those its search just counted, except a word at its count's cap: with such a
+ * word in the query a small project tier beside it keeps its own scores).
  */
 export async function poolSmallTiers(tiers: readonly TierHits[], terms: readonly string[]): Promise<SearchHit[][]> {
   const unchanged = tiers.map((t) => t.hits);

@@ -58,7 +58,7 @@ export function swappedOrDoubled(word: string): string[] {
  */
 export async function spellingCorrections(stores: readonly Store[], terms: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  // A networked tier's termFrequencies knows no term (no round trip): it is asked by countTermDocs instead.
+  // A networked tier's termFrequencies knows only the terms its searches counted (no round trip), never a spelling: countTermDocs asks.
   const asked = stores.filter((st) => (st.networked ? st.countTermDocs : st.termFrequencies));
   const words = terms.filter((t) => t.length >= SHORT_MIN_LENGTH && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
   if (asked.length === 0 || words.length === 0) return out;

@@ -89,6 +89,11 @@ export class TermStatsCache {
     for (const r of rows) this.df.set(r.term, r.doc);
   }
 
+  /** The cached frequency of one stem, if any, with no side effect. */
+  peek(stem: string): number | undefined {
+    return this.df.get(stem);
+  }
+
   lookup(fetch: FetchFrequencies, stems: readonly string[], totalEntries: number): Map<string, number> {
     const missing = this.missing(stems, totalEntries);
     if (missing.length) this.fill(missing, fetch(missing));

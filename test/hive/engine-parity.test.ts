@@ -193,3 +193,38 @@ test("an import into the hive stores the same lessons, refuses the same lines an
     };
   });
 });
+
+test("a project's few lessons rank against a large hive's the same way whether the hive is on SQLite or PostgreSQL", { ...pgTestOptions(), timeout: 300_000 }, async () => {
+  const seen = await sameOnBoth(async ({ sb, ann }) => {
+    // A hive past the small-tier size, through a trusted import (one batch), and three project lessons.
+    const at = "2026-02-01T10:00:00.000Z";
+    const topics = ["webhook", "cache", "queue", "deploy", "schema", "token", "bucket", "replica"];
+    const rows = Array.from({ length: 260 }, (_, i) => ({
+      id: `h${i}`, tier: "hive", category: "tooling", created_at: at,
+      lesson: `Service ${i}: check the ${topics[i % topics.length]} settings of module m${i} before release ${i % 13}${i % 40 === 0 ? " and verify the webhook signature" : ""}.`,
+    }));
+    const file = path.join(sb.root, "hive.jsonl");
+    fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const report = await ann.importFile(file, { trusted: true });
+    assert.equal(report.imported, 260, JSON.stringify(report.rejections.slice(0, 3)));
+    await ann.add({ lesson: "Verify the webhook signature with the raw request body, not the parsed JSON, in the Stripe handler.", category: "security" });
+    await ann.add({ lesson: "Rotate the webhook signing secret in both the Stripe dashboard and the vault at the same time.", category: "security" });
+    await ann.add({ lesson: "Keep the release checklist in docs/release.md next to the deploy script.", category: "process" });
+    const out: Record<string, unknown> = {};
+    // Words the hive holds in fewer rows than its search counts up to. A word in most of its rows ("release")
+    // is counted only up to that cap on PostgreSQL, so there the project's scores are left as they were.
+    for (const q of ["webhook signature", "verify webhook signature raw body", "bucket replica settings"]) {
+      // Twice: the second recall runs with whatever the first taught the store about its words.
+      for (const n of [1, 2]) {
+        const hits = await ann.recall(q, { limit: 6 });
+        out[`${q} #${n}`] = hits.map((h) => [h.tier, h.entry.lesson.slice(0, 24)]);
+        // The project's best lesson scores on the pooled words (0.49 beside a SQLite hive); on its own three rows 0.04.
+        const project = hits.find((h) => h.tier === "swarm");
+        if (project) assert.ok((project.breakdown.relevance ?? 0) > 0.4, `${q}: the project lesson's relevance ${project.breakdown.relevance}`);
+      }
+    }
+    return out;
+  });
+  assert.equal((seen["webhook signature #1"] as string[][])[0]![0], "swarm", "the project's own lesson leads (SQLite, the reference)");
+});
+

@@ -777,12 +777,24 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * The tier's size as its searches last read it, with no round trip. Term counts are keyed by
-   * PostgreSQL's lexemes, which are not the index stems other tiers count, so none are given.
+   * The tier's size as its searches last read it and, for the terms its searches counted, how many rows
+   * hold each (keyed by the stem, which is the lexeme this store indexes), with no round trip: recall pools
+   * a small project tier's words with these, as beside a SQLite hive. A count at the search's cap only
+   * says "at least", so such a term is not given (the pooling then leaves scores as they are); a term
+   * ANALYZE lists is given its estimate.
    */
-  async termFrequencies(): Promise<TermFrequencies | undefined> {
+  async termFrequencies(terms: readonly string[] = []): Promise<TermFrequencies | undefined> {
     const stats = this.stats.peek();
-    return stats ? { rows: stats.entries, docs: new Map() } : undefined;
+    if (!stats) return undefined;
+    const cap = Math.ceil(maxUsefulDocFrequency(stats.entries)) + 1;
+    const docs = new Map<string, number>();
+    for (const term of terms) {
+      const tq = termQuery(term.toLowerCase());
+      if (tq?.lexemes.length !== 1) continue;
+      const n = this.termStats.peek(tq.query);
+      if (n !== undefined && n < cap) docs.set(tq.lexemes[0]!, n);
+    }
+    return { rows: stats.entries, docs };
   }
 
   /** Rows holding each term's stem (the lexeme this store indexes for it), one GIN lookup each, up to `cap`. */
