@@ -228,3 +228,24 @@ test("a project's few lessons rank against a large hive's the same way whether t
   assert.equal((seen["webhook signature #1"] as string[][])[0]![0], "swarm", "the project's own lesson leads (SQLite, the reference)");
 });
 
+test("a person's views across both tiers: the lessons page, flagged lessons and stats answer alike", { ...pgTestOptions(), timeout: 240_000 }, async () => {
+  await sameOnBoth(async ({ ann, bob }) => {
+    for (const [k, lesson] of Object.entries(L)) {
+      const id = (await ann.add({ lesson, category: "tooling", tags: [`t-${k}`] })).id!;
+      if (k !== "lock") await ann.promote({ id });
+    }
+    await bob.add({ lesson: "Keep the Stripe webhook secret in the vault and rotate it with the signing key.", category: "security" }, { tier: "hive" });
+    const out: Record<string, unknown> = {};
+    for (const [who, c] of [["ann", ann], ["bob", bob]] as const) {
+      for (const q of [{}, { text: "webhook" }, { text: "migrate deploy", tier: "hive" as const }, { tags: ["t-cache"] }, { sort: "created" as const, desc: true }]) {
+        const page = await c.browse({ ...q, limit: 20 });
+        out[`${who} browse ${JSON.stringify(q)}`] = [page.total, page.capped, page.entries.map((e) => [e.tier, e.lesson.slice(0, 24), e.lifecycle.status]), Object.keys(page.promoted_from ?? {}).length];
+      }
+      const st = await c.stats();
+      out[`${who} stats`] = JSON.parse(JSON.stringify(st, (k, v) => (/(_at|path|location|size|bytes|ms|^dir|^project)$/i.test(k) ? undefined : v)));
+      out[`${who} flagged`] = (await c.flagged()).map((e) => e.lesson.slice(0, 24));
+    }
+    return out;
+  });
+});
+
