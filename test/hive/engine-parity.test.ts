@@ -217,7 +217,9 @@ test("a project's few lessons rank against a large hive's the same way whether t
       // Twice: the second recall runs with whatever the first taught the store about its words.
       for (const n of [1, 2]) {
         const hits = await ann.recall(q, { limit: 6 });
-        out[`${q} #${n}`] = hits.map((h) => [h.tier, h.entry.lesson.slice(0, 24)]);
+        // Hive rows that differ only in their numbers tie, and the two stores break such ties their own ways
+        // (this compared 'Service 38: check the bucket…' with 'Service 63: …' and failed 1 run in 5): compared by shape.
+        out[`${q} #${n}`] = hits.map((h) => [h.tier, h.entry.lesson.replace(/\d+/g, "#").slice(0, 40)]);
         // The project's best lesson scores on the pooled words (0.49 beside a SQLite hive); on its own three rows 0.04.
         const project = hits.find((h) => h.tier === "swarm");
         if (project) assert.ok((project.breakdown.relevance ?? 0) > 0.4, `${q}: the project lesson's relevance ${project.breakdown.relevance}`);
