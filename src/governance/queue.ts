@@ -1,6 +1,7 @@
-// The review queue for people: drafts, lessons flagged as contradicting a live one, low-utility lessons, and their nearest neighbours.
+// The review queue for people: drafts, lessons flagged as contradicting a live one, lessons agents' verdicts silenced, low-utility lessons, and their nearest neighbours.
 import { LIVE_STATUSES, type Entry, type Tier } from "../core/entry.js";
 import { queryTerms } from "../core/text.js";
+import { isDiscredited, SILENCING_HARMFUL } from "../lifecycle/feedback.js";
 import { locate, ORIGIN_SUPERSEDED, quarantineRequests } from "../lifecycle/status.js";
 import { MERGEABLE } from "../lifecycle/upsert.js";
 import { utilityOf } from "../lifecycle/utility.js";
@@ -16,7 +17,9 @@ export type ReviewReason =
   /** Agents asked for this approved lesson to be quarantined; a person quarantines it or approves it again. */
   | { kind: "quarantine_request"; requests: string[] }
   /** A hive lesson the project it came from superseded there: a person decides for the hive (supersede, archive, or keep). */
-  | { kind: "origin_superseded"; note: string };
+  | { kind: "origin_superseded"; note: string }
+  /** Harmful verdicts (agents', mostly) silenced it: injection leaves it out until they fade. A person restores its voice (approve) or retires it. */
+  | { kind: "silenced"; harmful: number; helpful: number };
 
 export interface ReviewItem {
   entry: Entry;
@@ -25,7 +28,7 @@ export interface ReviewItem {
 
 export interface ReviewQueue {
   items: ReviewItem[];
-  counts: { drafts: number; contradictions: number; low_utility: number; quarantine_requests: number; origin_superseded: number };
+  counts: { drafts: number; contradictions: number; low_utility: number; quarantine_requests: number; origin_superseded: number; silenced: number };
   /** Set when the team hive was unreachable and the answer holds the project tier only: the reason to show. */
   hive_unreachable?: string;
 }
@@ -86,7 +89,22 @@ async function openContradictions(s: Services, e: Entry): Promise<string[]> {
   return live;
 }
 
-/** Oldest drafts first (they have waited longest), then open contradictions, agents' quarantine requests, then low utility; one item per entry. */
+/**
+ * Live lessons their verdicts silenced now (isDiscredited: what injection leaves out), found through the harmful
+ * counter (a silenced lesson has at least SILENCING_HARMFUL undecayed), never by reading every entry.
+ */
+async function silencedEntries(s: Services, limit: number): Promise<Entry[]> {
+  const out: Entry[] = [];
+  const halfLife = s.config.knowledge.feedback_half_life_days;
+  for (const store of openTiers(s)) {
+    // Verdicts fade: more rows than the limit are read so that faded ones do not crowd out silenced ones.
+    const rows = await store.listEntries({ statuses: LIVE_STATUSES, minHarmful: SILENCING_HARMFUL }, { order: "oldest", limit: 10 * limit });
+    out.push(...rows.filter((e) => isDiscredited(e, s.now(), halfLife)));
+  }
+  return out.slice(0, limit);
+}
+
+/** Oldest drafts first (they have waited longest), then open contradictions, agents' quarantine requests, silenced lessons, then low utility; one item per entry. */
 export async function reviewQueue(s: Services, opts: { limit?: number } = {}): Promise<ReviewQueue> {
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 500);
   const items = new Map<string, ReviewItem>();
@@ -95,7 +113,7 @@ export async function reviewQueue(s: Services, opts: { limit?: number } = {}): P
     item.reasons.push(reason);
     items.set(entry.id, item);
   };
-  const counts = { drafts: 0, contradictions: 0, low_utility: 0, quarantine_requests: 0, origin_superseded: 0 };
+  const counts = { drafts: 0, contradictions: 0, low_utility: 0, quarantine_requests: 0, origin_superseded: 0, silenced: 0 };
   const drafts: Entry[] = [];
   const flagged: Entry[] = [];
   const requested: Entry[] = [];
@@ -130,6 +148,9 @@ export async function reviewQueue(s: Services, opts: { limit?: number } = {}): P
     counts.origin_superseded++;
     add(e, { kind: "origin_superseded", note });
   }
+  const silenced = await silencedEntries(s, limit);
+  counts.silenced = silenced.length;
+  for (const e of silenced) add(e, { kind: "silenced", harmful: e.usage.harmful, helpful: e.usage.helpful });
   const low = await lowUtilityEntries(s, "all", limit);
   counts.low_utility = low.length;
   for (const e of low) add(e, { kind: "low_utility", utility: utilityOf(e) ?? 0 });

@@ -45,6 +45,8 @@ export interface EntryFilter {
   minApplied?: number;
   /** Applied at most this many times. */
   maxApplied?: number;
+  /** Harmful verdicts (their undecayed total) at least this: what a silenced lesson needs (lifecycle/feedback.ts isDiscredited). */
+  minHarmful?: number;
   /** Only entries that carry file globs or a detection pattern (what pre-action advisories match). */
   advisory?: boolean;
   /** Only entries sharing at least one of these tags. */

@@ -403,6 +403,9 @@ function contract(impl: Implementation): void {
     assert.deepEqual(await ids({ maxUtility: 0.3 }), [anyone.id]);
     assert.deepEqual(await ids({ maxApplied: 0, statuses: ["candidate"] }), [forApi.id, anyone.id, stack.id]);
     assert.deepEqual(await ids({ statuses: [] }), []);
+    await o.store.updateEntry(stack.id, (x) => ({ ...x, usage: { ...x.usage, harmful: 2.5 } }), { type: "feedback", actor: "t" });
+    assert.deepEqual(await ids({ minHarmful: 2.5 }), [stack.id]);
+    assert.deepEqual(await ids({ minHarmful: 2.6 }), []);
     assert.equal(await o.store.countEntries({ advisory: true }), 2);
     assert.deepEqual((await o.store.listEntries({}, { limit: 2 })).map((e) => e.id), [stack.id, anyone.id], "newest first by default");
     assert.deepEqual((await o.store.listEntries({}, { limit: 1, offset: 1, order: "oldest" })).map((e) => e.id), [anyone.id]);

@@ -63,6 +63,7 @@ function reasonLabel(r: ReviewReason): string {
   if (r.kind === "contradiction") return `contradicts ${r.with.length}`;
   if (r.kind === "quarantine_request") return `quarantine requested (${r.requests.length})`;
   if (r.kind === "origin_superseded") return "origin superseded";
+  if (r.kind === "silenced") return `silenced (${+r.harmful.toFixed(1)} harmful, ${+r.helpful.toFixed(1)} helpful)`;
   return `low utility ${Math.round(r.utility * 100)}%`;
 }
 
@@ -84,7 +85,7 @@ async function listQueue(inv: Invocation, limit: number): Promise<number> {
     }
     const n = queue.counts;
     inv.out.line(
-      `review queue: ${n.drafts} drafts, ${n.contradictions} contradictions, ${n.quarantine_requests} quarantine requests, ${n.origin_superseded} origin superseded, ${n.low_utility} low utility`,
+      `review queue: ${n.drafts} drafts, ${n.contradictions} contradictions, ${n.quarantine_requests} quarantine requests, ${n.origin_superseded} origin superseded, ${n.silenced} silenced, ${n.low_utility} low utility`,
     );
     const { c } = inv.out;
     for (const { entry: e, reasons } of queue.items) {

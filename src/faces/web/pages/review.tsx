@@ -18,6 +18,7 @@ function reasonLabel(r: ReviewReason): string {
   if (r.kind === "contradiction") return "contradiction";
   if (r.kind === "quarantine_request") return `quarantine requested (${r.requests.length})`;
   if (r.kind === "origin_superseded") return "origin superseded";
+  if (r.kind === "silenced") return `silenced (${+r.harmful.toFixed(1)} harmful, ${+r.helpful.toFixed(1)} helpful)`;
   return `low utility ${pct(r.utility)}`;
 }
 
@@ -109,7 +110,7 @@ export function ReviewPage(props: { frame: Frame; view: ReviewView }) {
         Review queue <span class="count">{items.length}</span>
       </h1>
       <p class="dim">
-        {queue.counts.drafts} drafts · {queue.counts.contradictions} contradictions · {queue.counts.low_utility} low utility{queue.counts.quarantine_requests ? ` · ${queue.counts.quarantine_requests} quarantine requests` : ""}{queue.counts.origin_superseded ? ` · ${queue.counts.origin_superseded} superseded in their origin project` : ""}. Keys:{" "}
+        {queue.counts.drafts} drafts · {queue.counts.contradictions} contradictions · {queue.counts.low_utility} low utility{queue.counts.quarantine_requests ? ` · ${queue.counts.quarantine_requests} quarantine requests` : ""}{queue.counts.origin_superseded ? ` · ${queue.counts.origin_superseded} superseded in their origin project` : ""}{queue.counts.silenced ? ` · ${queue.counts.silenced} silenced by agents' verdicts` : ""}. Keys:{" "}
         <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>a</kbd> approve, <kbd>r</kbd> reject, <kbd>e</kbd> edit, <kbd>s</kbd> supersede.
       </p>
       {items.length === 0 ? (
