@@ -1,9 +1,16 @@
 // A task outcome and its implicit score (Memory Lane weights: success 0.4, duration, errors, retries 0.2 each).
 import { z } from "zod";
 
+const OUTCOME_ID = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,119}$/, "ids hold letters, digits and - _ . : only");
+
 export const OutcomeSchema = z.object({
   /** Idempotency key: recording the same outcome twice enqueues it once. */
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,119}$/, "ids hold letters, digits and - _ . : only").optional(),
+  id: OUTCOME_ID.optional(),
+  /**
+   * The task it is an outcome of, when a host knows (the OpenCode plugin: a plan task). Outcomes of one task —
+   * the plugin's automatic one and the agent's own report — lay one verdict on each lesson shown: the first processed.
+   */
+  task_id: OUTCOME_ID.optional(),
   task: z.string().trim().min(1).max(500),
   success: z.boolean(),
   duration_ms: z.number().min(0).max(7 * 86_400_000).optional(),

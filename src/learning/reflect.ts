@@ -173,9 +173,9 @@ async function processOne(
     for (const { store, entry } of shown) {
       // A lesson the saved shares do not name was not found the first time: it takes a whole verdict, as before.
       const share = shares[entry.id] ?? 1;
-      // The effect key makes a re-run after a crash a no-op for this entry.
+      // The effect key makes a re-run after a crash a no-op for this entry, and so does another outcome of the same task.
       const done = await store.updateEntryOnce(
-        `outcome:${o.id}:feedback:${entry.id}`,
+        `${o.task_id ? `task:${o.task_id}` : `outcome:${o.id}`}:feedback:${entry.id}`,
         entry.id,
         (e: Entry) => applyVerdict(e, verdict, s.now(), s.config.knowledge.feedback_half_life_days, share),
         { type: "feedback", actor, data: { verdict, implicit: true, outcome: o.id, score: score.score, share } },

@@ -226,6 +226,42 @@ export function currentTask(plan: Plan): PlanTask | undefined {
   return plan.current?.tasks.find((t) => !t.done);
 }
 
+/** Case, spacing and trailing punctuation aside: how a reported task's words are compared with a plan task's. */
+function taskWords(text: string): string {
+  return text.normalize("NFC").toLowerCase().replace(/\s+/g, " ").replace(/[\s.:;,!-]+$/, "").trim();
+}
+
+/** Below this many characters a reported task names too little to be matched to a plan task by its words. */
+const MIN_TASK_MATCH_CHARS = 12;
+
+/**
+ * The plan task an agent's own report of "the task" is of: the task its number names ("2.2: …"), else one whose
+ * words hold the report's or are held by it (the current phase first), else the current task — so the plugin's
+ * automatic outcome of that task and the agent's report count as one.
+ */
+export function planTaskNamed(plan: Plan, reported: string): { phase: PlanPhase; task: PlanTask } | undefined {
+  const phases = plan.current ? [plan.current, ...plan.phases.filter((p) => p !== plan.current)] : plan.phases;
+  const number = /^\s*(?:task\s*)?(\d+(?:\.\d+)+)\b/i.exec(reported)?.[1];
+  if (number) {
+    for (const phase of phases) {
+      const task = phase.tasks.find((t) => t.id === number);
+      if (task) return { phase, task };
+    }
+  }
+  const words = taskWords(reported.replace(/^\s*(?:task\s*)?\d+(?:\.\d+)+[:.)]?/i, ""));
+  if (words.length >= MIN_TASK_MATCH_CHARS) {
+    for (const phase of phases) {
+      const task = phase.tasks.find((t) => {
+        const own = taskWords(t.text);
+        return own.length >= MIN_TASK_MATCH_CHARS && (own.includes(words) || words.includes(own));
+      });
+      if (task) return { phase, task };
+    }
+  }
+  const task = currentTask(plan);
+  return task && plan.current ? { phase: plan.current, task } : undefined;
+}
+
 /** The ≤ maxChars orientation line for system prompts and compaction. */
 export function phaseSummary(plan: Plan, maxChars: number): string {
   const p = plan.current;

@@ -9,6 +9,8 @@ export interface ToolCallContext {
   actor: string;
   /** Session id, when the host has one. */
   sessionId?: string;
+  /** The host's id of the task an agent reports the outcome of (the OpenCode plugin's plan task), so the host's own outcome of it and the report count once. */
+  taskIdOf?(task: string): string | undefined;
 }
 
 export interface ToolResult {

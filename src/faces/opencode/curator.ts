@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { makeFolder } from "../../core/folders.js";
 import { curateLessons, emptyReport, extractEvidenceLessons, extractLessonsLearned, mergeReports, type CurateReport } from "../../learning/curate.js";
-import { parsePlanMarkdown, type PhaseStatus } from "../../retrieval/plan.js";
+import { parsePlanMarkdown, planTaskNamed, type PhaseStatus, type PlanPhase, type PlanTask } from "../../retrieval/plan.js";
 import type { PluginState } from "./state.js";
 
 /** Tools whose path argument names the file they change; patch tools name theirs inside the patch text. */
@@ -259,6 +259,18 @@ export class Curator {
     return curateLessons(cairn, lessons, { ref: rel, kind: "evidence", ...(phase ? { phase } : {}), actor: "curator", ...(sessionID ? { sessionId: sessionID } : {}) });
   }
 
+  /** A plan task's outcome id: the plugin's automatic outcome of it and an agent's report of it share it as their task. */
+  private taskId(p: PlanPhase, t: PlanTask): string {
+    return `task-${hash(`${this.state.directory}\n${p.title}\n${t.id}\n${t.text}`)}`;
+  }
+
+  /** The plan task an agent's knowledge_outcome report is of (planTaskNamed), as taskId names it; none without a plan. */
+  taskIdOf(reported: string): string | undefined {
+    const plan = this.state.plans.read()?.plan;
+    const named = plan ? planTaskNamed(plan, reported) : undefined;
+    return named ? this.taskId(named.phase, named.task) : undefined;
+  }
+
   /**
    * A task checked off in the plan is a finished task: its outcome covers the lessons shown in
    * its phase since the previous task finished (the plan says done, so success).
@@ -279,8 +291,10 @@ export class Curator {
         marks[p.title] = shown.length;
         if (!since.length) continue;
         const cairn = await this.state.cairn();
+        const id = this.taskId(p, t);
         await cairn.recordOutcome({
-          id: `task-${hash(`${this.state.directory}\n${p.title}\n${t.id}\n${t.text}`)}`,
+          id,
+          task_id: id,
           task: t.text.slice(0, 500),
           phase: p.title.slice(0, 120),
           success: true,

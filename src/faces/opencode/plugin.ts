@@ -42,7 +42,7 @@ export const CairnPlugin: Plugin = async (input, options) => {
   const plugin = state.options.plugin;
 
   const hooks: Hooks = {
-    tool: pluginTools({ cairn: () => state.cairn() }),
+    tool: pluginTools({ cairn: () => state.cairn(), taskIdOf: (task) => curator.taskIdOf(task) }),
 
     config: safeHook(state.log, "config", async (config) => registerCommand(state, config)),
 

@@ -86,6 +86,8 @@ export function pluginArgs(def: ToolDefinition, pz: PZ = z): Record<string, PSch
 export interface ToolHost {
   /** The engine for this project; throws with a reason when it could not be opened. */
   cairn(): Promise<Cairn>;
+  /** The plan task an agent's reported outcome is of (see ToolCallContext.taskIdOf). */
+  taskIdOf?(task: string): string | undefined;
   /** Called after a successful call, e.g. to note an explicit add in the agent-activity log. */
   onResult?(name: string, ctx: ToolContext, data: Record<string, unknown>): void;
 }
@@ -99,7 +101,7 @@ export function pluginTool(def: ToolDefinition, host: ToolHost): PluginTool {
       try {
         const cairn = await host.cairn();
         const actor = `agent:${ctx.agent || "unknown"}`;
-        const r = await callTool(def, args, { cairn, actor, ...(ctx.sessionID ? { sessionId: ctx.sessionID } : {}) });
+        const r = await callTool(def, args, { cairn, actor, ...(ctx.sessionID ? { sessionId: ctx.sessionID } : {}), ...(host.taskIdOf ? { taskIdOf: host.taskIdOf } : {}) });
         host.onResult?.(def.name, ctx, r.data);
         return { title: def.name, output: r.text, metadata: r.data };
       } catch (e) {

@@ -25,7 +25,14 @@ export const knowledgeOutcome = defineTool({
   async run(a, ctx) {
     const agent = ctx.actor.startsWith("agent:") ? ctx.actor.slice("agent:".length) : undefined;
     // Who and where: an outcome naming no lessons takes only what this caller (this session) was shown.
-    const r = await ctx.cairn.recordOutcome({ ...a, ...(agent ? { agent } : {}), reported_by: ctx.actor.slice(0, 120), ...(ctx.sessionId ? { session_id: ctx.sessionId.slice(0, 200) } : {}) });
+    const taskId = ctx.taskIdOf?.(a.task);
+    const r = await ctx.cairn.recordOutcome({
+      ...a,
+      ...(agent ? { agent } : {}),
+      reported_by: ctx.actor.slice(0, 120),
+      ...(ctx.sessionId ? { session_id: ctx.sessionId.slice(0, 200) } : {}),
+      ...(taskId ? { task_id: taskId } : {}),
+    });
     return {
       text: r.queued ? `outcome ${r.id} recorded; Cairn will learn from it in the background` : `outcome ${r.id} was already recorded`,
       data: { action: "outcome", id: r.id, queued: r.queued, changed: false },
