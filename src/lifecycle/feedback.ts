@@ -136,12 +136,22 @@ export function settleFeedback(e: Entry, at: Date, halfLifeDays: number): Entry 
 /**
  * Adds one verdict to an entry (pure). Helpful/harmful sums are decayed to `at` before adding. `now` is
  * the present, when the verdict was given earlier (an outbox replay): clocks are pulled back only from
- * past the present, never from between the verdict and now.
+ * past the present, never from between the verdict and now; a verdict older than the clock is added
+ * decayed to it, and the clock keeps its later time.
  */
 export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays: number, weight = 1, now = at): Entry {
   if (verdict === "helpful" || verdict === "harmful") {
     feedbackClocksUpTo(e, now);
-    const f = decayFactor(clockStart(e), at, halfLifeDays);
+    const start = clockStart(e);
+    if (start && Date.parse(start) > at.getTime()) {
+      // Given before the sums' clock (a verdict replayed late from the outbox, after later ones): the clock
+      // stays where the later verdicts set it, and this one joins the sums decayed from when it was given.
+      const g = decayFactor(at.toISOString(), new Date(start), halfLifeDays) * weight;
+      e.usage.helpful = roundSum(e.usage.helpful + (verdict === "helpful" ? g : 0));
+      e.usage.harmful = roundSum(e.usage.harmful + (verdict === "harmful" ? g : 0));
+      return e;
+    }
+    const f = decayFactor(start, at, halfLifeDays);
     e.usage.helpful = roundSum(e.usage.helpful * f + (verdict === "helpful" ? weight : 0));
     e.usage.harmful = roundSum(e.usage.harmful * f + (verdict === "harmful" ? weight : 0));
     e.usage.last_feedback_at = at.toISOString();
