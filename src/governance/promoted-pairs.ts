@@ -1,5 +1,5 @@
 // Which promoted project originals have their hive copy in a listing or a count of both tiers (which then leaves them out).
-import { lastPromotedTo, lastPromotionsByOriginal, pairPromoted, promotedOriginOf } from "../core/entry-links.js";
+import { pairPromoted, promotedOriginOf } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, spareDamagedTiers, type Services } from "../services.js";
 import type { EntryFilter } from "../store/store.js";
@@ -14,8 +14,8 @@ export type StandIns = Map<string, { original: Entry; copyId: string }>;
  * The project originals (status promoted) matching a listing's filter and words whose hive copy matches
  * them too, every one of them: several originals promoted into one hive lesson (the later ones reinforcing
  * it) each have it as their copy. Decided for the whole listing, not per page, so the count, the page cut and
- * the cursor all leave out the same rows. Reads only promoted originals (all of them, in batches), their
- * `promoted` events and indexed reads of their copies by id; empty when there is no hive, or the filter's
+ * the cursor all leave out the same rows. Reads only promoted originals (all of them, in batches), what each
+ * went up as by key (promoted_to) and indexed reads of their copies by id; empty when there is no hive, or the filter's
  * statuses leave out `promoted`. A hive that cannot answer throws (the caller spares it).
  */
 export async function promotedPairs(s: Services, filter: EntryFilter, text?: string): Promise<StandIns> {
@@ -35,11 +35,14 @@ export async function promotedPairs(s: Services, filter: EntryFilter, text?: str
     }
     originals = originals.filter((e) => matched.has(e.id));
   }
-  const byOriginal = await lastPromotionsByOriginal(s.swarm);
+  // What each went up as, by key (the promoted_to column): never every promotion of the tier.
   const sides: Array<{ id: string; promotedTo: string; entry: Entry }> = [];
-  for (const e of originals) {
-    const to = await lastPromotedTo(s.swarm, e.id, byOriginal).catch(() => undefined);
-    if (to) sides.push({ id: e.id, promotedTo: to, entry: e });
+  for (const batch of chunks(originals)) {
+    const wentUpAs = await s.swarm.promotedTo(batch.map((e) => e.id)).catch((e: unknown) => spared(s.swarm, e, new Map<string, string>()));
+    for (const e of batch) {
+      const to = wentUpAs.get(e.id);
+      if (to) sides.push({ id: e.id, promotedTo: to, entry: e });
+    }
   }
   if (!sides.length) return found;
   const hive = s.hive;

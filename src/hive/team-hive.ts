@@ -487,6 +487,10 @@ export class TeamHiveStore implements Store {
   countOutcomes(filter?: { success?: boolean }): Promise<number> {
     return this.through(() => this.remote.countOutcomes(filter));
   }
+  promotedTo(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.through(() => this.remote.promotedTo(ids));
+  }
+
   listEventsByType(type: EntryEvent["type"], since: string, limit?: number): Promise<EntryEvent[]> {
     return this.through(() => this.remote.listEventsByType(type, since, limit));
   }

@@ -71,6 +71,24 @@ function tallySubtract(row: "new" | "old"): string {
     WHERE status = ${row}.status AND source = ${creatorKind(`${row}.data`)};`;
 }
 
+/** Migration 17: the promoted_to column, filled from each entry's latest promoted event, its index and the trigger that keeps it. */
+function addPromotedTo(db: SqliteDriver): void {
+  const columns = db.all<{ name: string }>("PRAGMA table_info(entries)");
+  if (!columns.some((c) => c.name === "promoted_to")) db.exec("ALTER TABLE entries ADD COLUMN promoted_to TEXT");
+  db.exec(`
+UPDATE entries SET promoted_to = (
+  SELECT json_extract(ev.data, '$.hive_id') FROM events ev
+  WHERE ev.entry_id = entries.id AND ev.type = 'promoted' AND json_type(ev.data, '$.hive_id') = 'text'
+  ORDER BY ev.seq DESC LIMIT 1
+) WHERE id IN (SELECT entry_id FROM events WHERE type = 'promoted');
+CREATE INDEX IF NOT EXISTS entries_promoted_to ON entries(promoted_to) WHERE promoted_to IS NOT NULL;
+CREATE TRIGGER IF NOT EXISTS events_promoted_to_ai AFTER INSERT ON events
+WHEN new.type = 'promoted' AND json_type(new.data, '$.hive_id') = 'text' BEGIN
+  UPDATE entries SET promoted_to = json_extract(new.data, '$.hive_id') WHERE id = new.entry_id;
+END;
+`);
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -467,6 +485,19 @@ SELECT 1;
 SELECT 1;
 `,
     run: reindexCjkCharacters,
+  },
+  {
+    version: 17,
+    name: "promoted_to: the hive lesson an entry last went up as",
+    sql: `
+-- Listings pair a promoted original with its hive copy: they read every promotion event of the tier to
+-- find what each went up as, a read that grew with the store. The hive id of an entry's latest
+-- \`promoted\` event is kept in a column of its own, set by a trigger as the event is written (every
+-- path that writes one: promotion, copies, imports), read by key; rows written before get theirs in the
+-- migration's JavaScript step (addPromotedTo), which can run again over a schema that has it.
+SELECT 1;
+`,
+    run: addPromotedTo,
   },
 ];
 

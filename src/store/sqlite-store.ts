@@ -605,6 +605,16 @@ export class SqliteStore implements Store {
     return { pending: pending?.n ?? 0, dead: rows.find((r) => r.status === "dead")?.n ?? 0, ...(pending ? { oldest: pending.oldest } : {}) };
   }
 
+  async promotedTo(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    // One SQL text for any number of ids (a JSON parameter): prepared statements are never freed, so the text must not vary.
+    const rows = this.driver.all<{ id: string; promoted_to: string }>(
+      "SELECT id, promoted_to FROM entries WHERE id IN (SELECT value FROM json_each(?)) AND promoted_to IS NOT NULL",
+      [JSON.stringify(ids)],
+    );
+    return new Map(rows.map((r) => [r.id, r.promoted_to]));
+  }
+
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
     assertStorable(event, "event");
     this.logEvent(entryId, event);

@@ -428,6 +428,12 @@ export interface Store {
   /** Gives the lease back, if it is still the one taken until `until`. */
   releaseSweepLease?(until: number): Promise<void>;
 
+  /**
+   * By entry id, the hive lesson each of `ids` last went up as (the hive_id of its latest `promoted` event,
+   * kept in the indexed promoted_to column), read by key; entries never promoted are left out.
+   */
+  promotedTo(ids: readonly string[]): Promise<Map<string, string>>;
+
   /** Durable reflection queue: enqueue is idempotent by id. */
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;
   /** When the item `id` was enqueued, if the queue holds it (done items included). */

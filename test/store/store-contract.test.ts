@@ -154,6 +154,22 @@ function contract(impl: Implementation): void {
     assert.deepEqual((await o.store.listEvents(e.id)).map((x) => x.type).slice(-1), ["removed"]);
   });
 
+  it("promotedTo answers by key what each entry last went up as: its latest promoted event, written directly or copied", async (o) => {
+    const a = await o.store.insertEntry(entry("Promote the retry budget lesson of the billing worker to the hive."), created);
+    const b = await o.store.insertEntry(entry("Never promote a lesson that names a customer's hostname."), created);
+    assert.deepEqual([...(await o.store.promotedTo([a.id, b.id]))], [], "never promoted: left out");
+    await o.store.updateEntry(a.id, (x) => x, { type: "promoted", actor: "t", data: { route: "manual", hive_id: "hive-1" } });
+    await o.store.appendEvent(a.id, { type: "promoted", actor: "t", data: { route: "manual", hive_id: "hive-2" } });
+    await o.store.appendEvent(b.id, { type: "promoted", actor: "t", data: { route: "manual" } });
+    const copied = entry("A copied lesson keeps the promotion its history records.");
+    await o.store.copyEntry(copied, [
+      { seq: 1, entry_id: copied.id, type: "created", at: "2026-01-01T00:00:00.000Z", actor: "t", data: {} },
+      { seq: 2, entry_id: copied.id, type: "promoted", at: "2026-01-02T00:00:00.000Z", actor: "t", data: { hive_id: "hive-3" } },
+    ]);
+    assert.deepEqual([...(await o.store.promotedTo([a.id, b.id, copied.id, "no-such-id"]))].sort(), [[a.id, "hive-2"], [copied.id, "hive-3"]].sort());
+    assert.deepEqual([...(await o.store.promotedTo([]))], []);
+  });
+
   it("the O(1) entry counter always equals count(*) through inserts and deletes", async (o) => {
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) ids.push((await o.store.insertEntry(entry(`Shard ${i} of the audit table needs its own partial index.`), created)).id);

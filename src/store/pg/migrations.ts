@@ -505,6 +505,32 @@ SELECT 1;
 `,
     run: reindexCjkRows,
   },
+  {
+    version: 15,
+    name: "promoted_to: the hive lesson an entry last went up as",
+    sql: (S) => `
+-- The SQLite store's migration 17, for parity: the hive id of an entry's latest \`promoted\` event in a
+-- column of its own, set by a trigger as the event is written, read by key; rows written before get theirs here.
+ALTER TABLE ${S}.entries ADD COLUMN IF NOT EXISTS promoted_to text COLLATE "C";
+UPDATE ${S}.entries e SET promoted_to = last.hive_id
+FROM (
+  SELECT DISTINCT ON (entry_id) entry_id, data->>'hive_id' AS hive_id FROM ${S}.events
+  WHERE type = 'promoted' AND json_typeof(data->'hive_id') = 'string'
+  ORDER BY entry_id, seq DESC
+) last
+WHERE e.id = last.entry_id;
+CREATE INDEX IF NOT EXISTS entries_promoted_to ON ${S}.entries(promoted_to) WHERE promoted_to IS NOT NULL;
+CREATE OR REPLACE FUNCTION ${S}.events_promoted_to() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE ${S}.entries SET promoted_to = NEW.data->>'hive_id' WHERE id = NEW.entry_id;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS events_promoted_to ON ${S}.events;
+CREATE TRIGGER events_promoted_to AFTER INSERT ON ${S}.events FOR EACH ROW
+  WHEN (NEW.type = 'promoted' AND json_typeof(NEW.data->'hive_id') = 'string')
+  EXECUTE FUNCTION ${S}.events_promoted_to();
+`,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */

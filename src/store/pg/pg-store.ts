@@ -1055,6 +1055,15 @@ export class PostgresStore implements Store {
     return { pending: pending?.n ?? 0, dead: rows.find((r) => r.status === "dead")?.n ?? 0, ...(pending ? { oldest: pending.oldest } : {}) };
   }
 
+  async promotedTo(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await (await this.q()).query<{ id: string; promoted_to: string }>(
+      `SELECT id, promoted_to FROM ${this.S}.entries WHERE id = ANY($1::text[]) AND promoted_to IS NOT NULL`,
+      [[...ids]],
+    );
+    return new Map(rows.map((r) => [r.id, r.promoted_to]));
+  }
+
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
     assertStorable(event, "event");
     await this.logEvent(await this.q(), entryId, event);

@@ -1,0 +1,43 @@
+// The lessons page (browse) and `cairn list` (one line per lesson) pair a promoted original with its hive copy by the original's promoted_to column, read by key: what they read does not grow with unrelated promotions.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Cairn } from "../../src/index.js";
+import type { Services } from "../../src/services.js";
+import type { SqliteStore } from "../../src/store/sqlite-store.js";
+import { distinctLesson } from "../fixtures/workers/lessons.js";
+import { withCairn } from "../helpers/engine.js";
+
+const swarmOf = (c: Cairn) => (c as unknown as { services: Services }).services.swarm as SqliteStore;
+
+/** Rows and statements the project tier answered for one listing of security lessons across both tiers. */
+async function securityListing(cairn: Cairn): Promise<{ rows: number; statements: number; handles: string[]; from: string[] }> {
+  const d = swarmOf(cairn).driver;
+  const [rows, statements] = [d.rowsRead, d.statementsRun];
+  const page = await cairn.browse({ categories: ["security"], limit: 20 });
+  const listed = await cairn.listLessons({ categories: ["security"], limit: 20 });
+  assert.deepEqual(listed.map((l) => l.entry.id), page.entries.map((e) => e.id), "the one-per-lesson list and the lessons page list the same lessons");
+  return { rows: d.rowsRead - rows, statements: d.statementsRun - statements, handles: page.entries.map((e) => e.handle), from: Object.values(page.promoted_from ?? {}).map((o) => o.handle) };
+}
+
+test("regression: a listing's reads do not grow with promotions the listing does not show", async () => {
+  await withCairn(async (cairn) => {
+    const sec = await cairn.add({ lesson: "Rotate the signing keys of the session service every 90 days and keep the previous key for verification only.", category: "security" });
+    const up = await cairn.promote({ id: sec.id! }, "human:lead");
+    assert.ok(up.id, JSON.stringify(up));
+    const small = await securityListing(cairn);
+    assert.equal(small.handles.length, 1, `the promoted lesson is listed once, as its hive copy: ${small.handles.join(", ")}`);
+    assert.deepEqual(small.from, [sec.handle], "the copy names the original it stands for");
+
+    // Thirty promotions of tooling lessons: none of them is in a listing of security lessons.
+    for (let i = 0; i < 30; i++) {
+      const r = await cairn.add({ lesson: distinctLesson(i % 7, i), category: "tooling" });
+      assert.equal(r.action, "added", r.reason);
+      await cairn.promote({ id: r.id! }, "human:lead");
+    }
+    const big = await securityListing(cairn);
+    assert.deepEqual(big.handles, small.handles);
+    assert.deepEqual(big.from, small.from);
+    assert.ok(big.rows <= small.rows, `rows read by the listing grew with unrelated promotions: ${small.rows} → ${big.rows}`);
+    assert.ok(big.statements <= small.statements, `statements run grew: ${small.statements} → ${big.statements}`);
+  });
+});
