@@ -491,6 +491,10 @@ export class TeamHiveStore implements Store {
     return this.through(() => this.remote.promotedTo(ids));
   }
 
+  promotedOriginals(hiveIds: readonly string[]): Promise<Map<string, string>> {
+    return this.through(() => this.remote.promotedOriginals(hiveIds));
+  }
+
   listEventsByType(type: EntryEvent["type"], since: string, limit?: number): Promise<EntryEvent[]> {
     return this.through(() => this.remote.listEventsByType(type, since, limit));
   }

@@ -1,5 +1,4 @@
 // Recall: candidates from each tier's index (filtered in SQL), scored, diversified. Never reads every entry.
-import { lastPromotionsByOriginal } from "../core/entry-links.js";
 import { isDiscredited } from "../lifecycle/feedback.js";
 import { isOriginFlagOf } from "../lifecycle/origin-superseded.js";
 import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
@@ -95,7 +94,7 @@ async function withoutRetiredOriginals(s: Services, scored: ScoredEntry[], pool:
  * (a handful in a pool), each by its id; an original that cannot be read hides nothing.
  * A hive lesson this project's promotion only reinforced (another project contributed it) names no
  * original here; the supersede flagged it with this project's name, so only a result flagged by this project (never another's) sends this
- * project to its `promoted` events (one indexed read) for the originals that last went up as it: it is
+ * project to the originals whose promoted_to names it (one indexed read): it is
  * left out while one of them is superseded and none is still promoted.
  */
 async function withoutCopiesOfSupersededOriginals(s: Services, scored: ScoredEntry[], pool: number): Promise<ScoredEntry[]> {
@@ -110,7 +109,8 @@ async function withoutCopiesOfSupersededOriginals(s: Services, scored: ScoredEnt
   }
   if (reinforced.length) {
     const wanted = new Set(reinforced.map((e) => e.id));
-    const lastWentUpAs = (await lastPromotionsByOriginal(s.swarm).catch(() => undefined)) ?? new Map<string, string>();
+    // By the indexed promoted_to column: only the originals that last went up as these, never every promotion.
+    const lastWentUpAs = (await s.swarm.promotedOriginals([...wanted]).catch(() => undefined)) ?? new Map<string, string>();
     const originals = new Map<string, Status[]>();
     for (const [originalId, hiveId] of lastWentUpAs) {
       if (!wanted.has(hiveId)) continue;

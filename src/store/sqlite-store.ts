@@ -615,6 +615,15 @@ export class SqliteStore implements Store {
     return new Map(rows.map((r) => [r.id, r.promoted_to]));
   }
 
+  async promotedOriginals(hiveIds: readonly string[]): Promise<Map<string, string>> {
+    if (hiveIds.length === 0) return new Map();
+    const rows = this.driver.all<{ id: string; promoted_to: string }>(
+      "SELECT id, promoted_to FROM entries WHERE promoted_to IN (SELECT value FROM json_each(?))",
+      [JSON.stringify(hiveIds)],
+    );
+    return new Map(rows.map((r) => [r.id, r.promoted_to]));
+  }
+
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
     assertStorable(event, "event");
     this.logEvent(entryId, event);

@@ -433,6 +433,8 @@ export interface Store {
    * kept in the indexed promoted_to column), read by key; entries never promoted are left out.
    */
   promotedTo(ids: readonly string[]): Promise<Map<string, string>>;
+  /** By entry id, the entries whose last promotion went up as one of `hiveIds`: the other way through the same column, by its index. */
+  promotedOriginals(hiveIds: readonly string[]): Promise<Map<string, string>>;
 
   /** Durable reflection queue: enqueue is idempotent by id. */
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;

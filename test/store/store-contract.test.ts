@@ -154,7 +154,7 @@ function contract(impl: Implementation): void {
     assert.deepEqual((await o.store.listEvents(e.id)).map((x) => x.type).slice(-1), ["removed"]);
   });
 
-  it("promotedTo answers by key what each entry last went up as: its latest promoted event, written directly or copied", async (o) => {
+  it("promotedTo answers by key what each entry last went up as (its latest promoted event, written directly or copied), promotedOriginals the other way", async (o) => {
     const a = await o.store.insertEntry(entry("Promote the retry budget lesson of the billing worker to the hive."), created);
     const b = await o.store.insertEntry(entry("Never promote a lesson that names a customer's hostname."), created);
     assert.deepEqual([...(await o.store.promotedTo([a.id, b.id]))], [], "never promoted: left out");
@@ -168,6 +168,8 @@ function contract(impl: Implementation): void {
     ]);
     assert.deepEqual([...(await o.store.promotedTo([a.id, b.id, copied.id, "no-such-id"]))].sort(), [[a.id, "hive-2"], [copied.id, "hive-3"]].sort());
     assert.deepEqual([...(await o.store.promotedTo([]))], []);
+    assert.deepEqual([...(await o.store.promotedOriginals(["hive-2", "hive-3", "hive-1"]))].sort(), [[a.id, "hive-2"], [copied.id, "hive-3"]].sort(), "the other way, by the column's index: only the latest promotion counts");
+    assert.deepEqual([...(await o.store.promotedOriginals([]))], []);
   });
 
   it("the O(1) entry counter always equals count(*) through inserts and deletes", async (o) => {

@@ -1064,6 +1064,15 @@ export class PostgresStore implements Store {
     return new Map(rows.map((r) => [r.id, r.promoted_to]));
   }
 
+  async promotedOriginals(hiveIds: readonly string[]): Promise<Map<string, string>> {
+    if (hiveIds.length === 0) return new Map();
+    const rows = await (await this.q()).query<{ id: string; promoted_to: string }>(
+      `SELECT id, promoted_to FROM ${this.S}.entries WHERE promoted_to = ANY($1::text[])`,
+      [[...hiveIds]],
+    );
+    return new Map(rows.map((r) => [r.id, r.promoted_to]));
+  }
+
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
     assertStorable(event, "event");
     await this.logEvent(await this.q(), entryId, event);
