@@ -292,10 +292,12 @@ const OWN: OwnDetector[] = [
     kind: "stated_secret",
     // A key named for what it opens or signs ("our secret key is …", "the signing key is …"), and credentials ("the OAuth credentials are …"), too;
     // an API's key with its name run into the word ("the NewsAPI key is …", "our RapidAPI key …").
-    re: /\b(?:password|passwd|passphrase|secret|token|credentials?|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master)[ _-]?key)\s+(?:(?:is|was|are|were|of|to|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
+    // The word may end a variable's name said in a sentence (`set DEPLOY_SECRET to …`, `MY_API_KEY is …`): after `_` there is no
+    // word boundary, so the `_` starts the match. Given with `=` or `:` such a name is code, read by the assignment rules.
+    re: /(?:\b|(?<=[A-Za-z0-9])_)(?:password|passwd|passphrase|secret|token|credentials?|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master)[ _-]?key)\s+(?:(?:is|was|are|were|of|to|=|:)\s+)?(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dgi,
     needs: /passw|passphrase|secret|token|key|credential/,
     lower: true,
-    accept: (v, all) => isStatedSecret(v, all),
+    accept: (v, all) => (all.startsWith("_") ? /\s(?:is|was|to)\s/i.test(all) && isStatedSecret(v, all.slice(1)) : isStatedSecret(v, all)),
   },
   // What the secret is for, between its name and the value: "the password for user 'postgres' is 'admin'", "the API key for
   // staging is …", "the client secret for the app is …". Quoted after a password's name, four characters are a password.
@@ -308,11 +310,12 @@ const OWN: OwnDetector[] = [
       /^pass/i.test(all) && /["'`]$/.test(all) ? v.length >= 4 && !isPlaceholder(v) && !TYPE_NAMES.test(v) && !namesAThing(v) : isStatedSecret(v, all),
   },
   // The secret named earlier in its clause, then `is`, `was`, `:` or `=` and the value: "use this token for the staging deploy:
-  // 7Hq2…", "the deploy key we rotated yesterday is 4f9c…". Only a value no name or digest looks like, and not when the words
+  // 7Hq2…", "the deploy key we rotated yesterday is 4f9c…", from 16 characters ("the token we use for staging is Qm7Z…", 17, as
+  // a provider's short keys are). Only a value no name or digest looks like, and not when the words
   // between say it is something else ("the key rotation commit is 4f9c…", "the API key's request id: …").
   {
     kind: "stated_secret",
-    re: /\b(?:password|passwd|passphrase|secret|token|credential|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?\b(?<gap>[^.!?\n:=]{0,60}?)(?:\s(?:is|was)|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[A-Za-z0-9+/_~.-]{20,512}={0,2})\k<q>(?![A-Za-z0-9+/_~=-])/dgi,
+    re: /\b(?:password|passwd|passphrase|secret|token|credential|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?\b(?<gap>[^.!?\n:=]{0,60}?)(?:\s(?:is|was)|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[A-Za-z0-9+/_~.-]{16,512}={0,2})\k<q>(?![A-Za-z0-9+/_~=-])/dgi,
     needs: /passw|passphrase|secret|token|credential|key/,
     lower: true,
     accept: (v, all) => !NOT_THE_SECRET.test(all.slice(0, all.length - v.length)) && isBareSecret(withoutTrailingPunctuation(v)),
@@ -989,8 +992,18 @@ function isBareSecret(v: string): boolean {
   if (isPlaceholder(v) || looksTypedByHand(v) || isDottedName(v) || isNameOfWords(v) || WORDS_JOINED.test(v)) return false;
   if (/^[a-f0-9]{32,}$/i.test(v)) return /\d/.test(v) && /[a-f]/i.test(v);
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return true;
-  if (/^(?:[a-z0-9]{20,}|[A-Z0-9]{20,})$/.test(v) && !/^[a-f0-9]+$/i.test(v)) return isMixedThrough(v);
-  return /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && v.split(/[._~-]/).some(hasRandomPart);
+  if (/^(?:[a-z0-9]{16,}|[A-Z0-9]{16,})$/.test(v) && !/^[a-f0-9]+$/i.test(v)) return isMixedThrough(v);
+  return /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && v.split(/[._~-]/).some(hasRandomPart) && !isMostlyWords(v);
+}
+
+/**
+ * Capitalised or lower-case words of three letters or more making up half a value or more (`Base64UrlEncoder256`,
+ * `OAuth2TokenProvider`): a name in code with a version in it. A drawn key of mixed case seldom holds three lower-case letters in a row.
+ */
+function isMostlyWords(v: string): boolean {
+  let inWords = 0;
+  for (const w of v.match(/[A-Z]?[a-z]{3,}/g) ?? []) inWords += w.length;
+  return inWords * 2 >= v.length;
 }
 
 /**
@@ -1055,6 +1068,8 @@ function isStatedSecret(value: string, all: string): boolean {
     if (/["'`]$/.test(all) && isQuotedPassword(v)) return true;
   }
   if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  // Another variable's name (`rename GITHUB_TOKEN to CI_TOKEN_2024_PRIMARY`), or a name of words with a version (`OAuth2TokenProvider2024`).
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) || (/[a-z]/.test(v) && /[A-Z]/.test(v) && isMostlyWords(v))) return false;
   // A code reference (`config.auth.secretKey`) or words joined (`cl100k_base`) names a thing, unless a
   // part of it is random: `sk_e51a4bf7…`, `live_0979…`, `oNKE6BzK….kqvu…` are keys with a prefix or in parts.
   if ((DOTTED_NAME.test(v) || WORDS_JOINED.test(v)) && !v.split(/[._-]/).some(hasRandomPart)) return false;

@@ -1402,3 +1402,36 @@ test("secrets in the shapes agents paste are refused and masked: .env lines, JSO
     assert.ok(!leaks(masked, secret, 8), masked);
   }
 });
+
+test("a key of 16–19 characters named earlier in its clause is a secret (\"the token we use for staging is Qm7Z…\", \"set DEPLOY_SECRET to 9fK2…\", 16–19 characters, were accepted); words, ids, versions, hashes and paths of that length after the same words are not", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const a16 = "a8Fk2LmQ" + "9xR7tB3w";
+  const b17 = "Qm7Zp2Lx" + "9Vb4Kt8R1";
+  const c16 = "9fK2mLx8" + "Qp4Zt7Wb";
+  const d19 = "Hq8vN2kL" + "7mX4pR9tZ" + "3c";
+  const e18 = "k3v9q1x7" + "m2p8w4z6" + "r0";
+  assertCaught([
+    [`The token we use for staging is ${b17}, rotate it on Friday.`, b17, /./],
+    [`Set DEPLOY_SECRET to ${c16} before the release.`, c16, /./],
+    [`Our Sentry auth token for uploading source maps is ${d19}.`, d19, /./],
+    [`The staging API key we share with QA is ${a16}`, a16, /./],
+    [`The Algolia API key we use in the demo is ${e18}.`, e18, /./],
+    [`Set MY_API_KEY to ${a16} in the shell`, a16, /./],
+  ]);
+  for (const text of [
+    "The token provider we use for staging is OAuth2TokenProvider.",
+    "The token encoder we ship is Base64UrlEncoder256.",
+    "The secret we mount for staging is DATABASE_URL_2024.",
+    "The deploy key we rotated is in commit 3f9a2c7e1b4d4e8f.",
+    "The token we use for staging is deploybot2024prod1.",
+    "The API key version we pin is 2024-01-15T10:30:00.",
+    "The secret we read in staging is config/app/db.yaml.",
+    "The key we pinned in staging is ABCDEFGH12345678.",
+    "The token we use for staging is the one named ci-bot-2024.",
+    "Set DEPLOY_SECRET to the value from the vault.",
+    "Set DEPLOY_SECRET to ${DEPLOY_SECRET_PROD} in the pipeline.",
+    "Set CLIENT_SECRET to your_client_secret_here before running.",
+    "The access token lifetime we use in staging is 3600 seconds.",
+    "Rename the GITHUB_TOKEN to CI_TOKEN_2024_PRIMARY in the workflow.",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
