@@ -997,12 +997,12 @@ function isBareSecret(v: string): boolean {
 }
 
 /**
- * Capitalised or lower-case words of three letters or more making up half a value or more (`Base64UrlEncoder256`,
- * `OAuth2TokenProvider`): a name in code with a version in it. A drawn key of mixed case seldom holds three lower-case letters in a row.
+ * Capitalised words (`Base`, `Url`, `Encoder`) making up half a value or more (`Base64UrlEncoder256`, `OAuth2TokenProvider`): a
+ * name in code with a version in it. Only capitalised ones: a drawn key's lower-case piece (a token's base36 body) holds runs of letters too.
  */
 function isMostlyWords(v: string): boolean {
   let inWords = 0;
-  for (const w of v.match(/[A-Z]?[a-z]{3,}/g) ?? []) inWords += w.length;
+  for (const w of v.match(/[A-Z][a-z]{2,}/g) ?? []) inWords += w.length;
   return inWords * 2 >= v.length;
 }
 

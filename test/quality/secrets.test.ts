@@ -1435,3 +1435,13 @@ test("a key of 16–19 characters named earlier in its clause is a secret (\"the
     "Rename the GITHUB_TOKEN to CI_TOKEN_2024_PRIMARY in the workflow.",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
+
+test("a token in base64url pieces with a lower-case random body, named earlier in its clause, is a secret (\"the Form.io token we use … is eyJ….ptgz….2n1n…\" was accepted after the name test of 16–19 characters read its letter runs as words); a name of capitalised words with a version is not", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const body = "ptgz4jfebz9sdo78xrlgqnbqrmktsxfvy6plp4rf" + "9tast6m01s12kotqcfc3r784vjme0m2rlw1u9mug" + "dorphvls3bcwfsubusuj0esm2siqykvaxc3kxxsg";
+  const token = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + "." + body + "." + "2n1nhdddkjc85puch7s0m" + "4mp205co02p1n5mccqqp7n";
+  assertCaught([[`The Form.io token we use for the admin API is ${token}`, token, /./]]);
+  for (const text of ["The token encoder we ship is Base64UrlEncoder256.", "The token is OAuth2TokenProvider2024 in the config"]) {
+    assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+  }
+});
