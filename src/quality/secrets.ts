@@ -1042,6 +1042,12 @@ function isEncodedSentence(v: string): boolean {
   return spaces >= 2 && printable >= bytes.length - 1;
 }
 
+/**
+ * A legacy Azure DevOps personal access token: 32 random bytes in lower-case base32 (a-z, 2-7), 52 characters and no prefix, so
+ * in one case with few digits. Read alone only when letters and digits are mixed all through, as drawn ones are: glued words hold no digit.
+ */
+const AZURE_DEVOPS_LEGACY_PAT = /^[a-z2-7]{52}$/;
+
 /** Hex after at most four letters: `AC3f78…` (a Twilio account SID), `308046B0AF4A39CB` (a ProgID's hash). An id or a digest. */
 const HEX_PIECE = /^[A-Za-z]{0,4}(?:[0-9a-f]+|[0-9A-F]+)$/;
 
@@ -1052,6 +1058,7 @@ const HEX_PIECE = /^[A-Za-z]{0,4}(?:[0-9a-f]+|[0-9A-F]+)$/;
  * Hex alone is never read here: a bare 40-character hex is a commit far more often than a key.
  */
 function isLoneSecret(v: string): boolean {
+  if (AZURE_DEVOPS_LEGACY_PAT.test(v)) return isMixedThrough(v) && !isPlaceholder(v) && !looksTypedByHand(v);
   // `eyJ…` is a JSON object in base64url: a JWT's header or claims alone, which anyone can read (a whole JWT has its own rule).
   if (!/[a-z]/.test(v) || !/[A-Z]/.test(v) || OBJECT_ID.test(v) || BASE58_ADDRESS.test(v) || v.startsWith("eyJ")) return false;
   if (!v.split(/[_-]/).some((p) => hasRandomPart(p) && /[a-z]/.test(p) && /[A-Z]/.test(p) && !HEX_PIECE.test(p))) return false;

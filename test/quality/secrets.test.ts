@@ -1445,3 +1445,22 @@ test("a token in base64url pieces with a lower-case random body, named earlier i
     assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
   }
 });
+
+test("a legacy Azure DevOps personal access token (52 characters of lower-case base32, a-z and 2-7) is a secret standing alone (\"use pat ujzd…\" was accepted); words glued together, base32 content ids, Nix hashes and hex of that length are not", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const pat1 = "ujzdegxdncf32epf3dho" + "dzdocis2jhtlgmxgedn7" + "3u55xtplpft7";
+  const pat2 = "v4seh2kvj72ceuvw75ef" + "r6edt4sywb5wkh7dnsip" + "zz7fk4zri3r2";
+  assertCaught([
+    [`use pat ${pat1} in the pipeline until it expires`, pat1, /stand/],
+    [`Azure DevOps refused ${pat2} after the rotation, so the agent pool went offline.`, pat2, /stand/],
+    [`The build pulls packages with (${pat2}) from the feed`, pat2, /stand/],
+  ]);
+  for (const text of [
+    "The banner reads thequickbrownfoxjumpsoverthelazydogandthenkeepsonrunning in the footer",
+    "The docs pin the content id bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi for the logo",
+    "Nix reports the hash 0mdqa9w1p6cmli6976v4wi0sw9r4p5prkj7lzfd1877wk11c9c73 for the tarball",
+    "The digest 9b2d7f4a1c8e5b3d4f9c2e7a1b8d3f6a0c5e9b2d7f4a1c8e5b3d is in the lockfile",
+    "The slug abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrst is the alphabet typed out",
+    "Keep release2024candidatebuildnumbersevenforthewindowsagent as the branch name",
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
