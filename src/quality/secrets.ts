@@ -14,7 +14,7 @@ export type { SecretSpan } from "./secrets/gitleaks.js";
  * passwords given on a command line, written out in a sentence or quoted in config and code,
  * webhook URLs and signed links, password hashes, base64-wrapped private keys and Discord bot tokens.
  */
-type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash" | "session_cookie" | "stored_secret" | "lone_secret";
+type OwnKind = "private_key" | "url_password" | "basic_auth" | "bearer_token" | "credential" | "cli_password" | "stated_secret" | "discord_bot_token" | "url_secret" | "password_hash" | "session_cookie" | "stored_secret" | "lone_secret" | "account_key";
 
 const OWN_LABELS: Record<OwnKind, string> = {
   private_key: "a private key block",
@@ -30,6 +30,7 @@ const OWN_LABELS: Record<OwnKind, string> = {
   session_cookie: "a session cookie (whoever holds it is logged in)",
   stored_secret: "a secret handed to a secret store on a command line",
   lone_secret: "a key or token standing alone (a random value no name, id or format explains)",
+  account_key: "a storage or database account key (88 base64 characters, as Azure Storage and Cosmos DB issue them)",
 };
 
 interface OwnDetector {
@@ -44,7 +45,8 @@ interface OwnDetector {
   lower?: true;
   /** A family whose `needs` all fall within one scan of the lowercased text (TOOLS): most lessons pass it once, not each detector's. */
   group?: "tools";
-  accept?: (value: string, all: string) => boolean;
+  /** `before`: up to 100 characters of the text before the match, for a clause's words that say what the value is. */
+  accept?: (value: string, all: string, before: string) => boolean;
 }
 
 /**
@@ -368,6 +370,16 @@ const OWN: OwnDetector[] = [
     re: /(?<![^\s(`])(?<!(?<!\b(?:session|secret|access|private|api)[ _-]?)\b(?:id|ids|ID|IDs|Id)[:=]?\s{1,3}`?)(?<v>[A-Za-z0-9][A-Za-z0-9_-]{23,255})(?=$|[\s)`]|[.,;:!?](?:\s|$))/dg,
     needs: /[A-Za-z0-9_-]{24}/,
     accept: (v) => isLoneSecret(v),
+  },
+  // A legacy Azure Storage or Cosmos DB account key, 64 random bytes in base64 (88 characters ending "=="), read by its shape wherever
+  // it stands: alone, or in a connection string that does not name it AccountKey= (`…;SharedKey=…`, `mongodb://acct:…@…cosmos…`).
+  // A SHA-512 digest has that shape too: not when a digest's word is earlier in the clause (`sha512 …`, `the SHA-512 of … is …`).
+  {
+    kind: "account_key",
+    re: /(?<![A-Za-z0-9+/_-])(?<v>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=_-])/dg,
+    needs: /==/,
+    accept: (v, _all, before) =>
+      !DIGEST_IN_CLAUSE.test(before) && charClasses(v) >= 3 && shannonEntropy(v) >= 5 && !isEncodedSentence(v) && !isPlaceholder(v) && !looksTypedByHand(v),
   },
   // Discord: the bot's id in base64 (a snowflake: digits only), a timestamp, an HMAC.
   { kind: "discord_bot_token", re: /\b(?<v>[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40})(?![A-Za-z\d_-])/dg, needs: /\.[A-Za-z\d_-]{6}\./, accept: isDiscordToken },
@@ -707,7 +719,7 @@ function ownSpans(text: string, lower: string): SecretSpan[] {
       const group = VALUE_GROUPS.find((g) => m.groups?.[g] !== undefined);
       const v = group && m.groups![group];
       const value = v ?? all;
-      if (d.accept && !d.accept(value, all)) continue;
+      if (d.accept && !d.accept(value, all, text.slice(Math.max(0, (m.index ?? 0) - 100), m.index ?? 0))) continue;
       // With the `d` flag the value group carries its own offsets: exactly its characters are masked.
       const [start, end] = group === undefined ? [m.index ?? 0, (m.index ?? 0) + all.length] : m.indices!.groups![group]!;
       out.push({ start, end, rule: d.kind });
@@ -1047,6 +1059,9 @@ function isEncodedSentence(v: string): boolean {
  * in one case with few digits. Read alone only when letters and digits are mixed all through, as drawn ones are: glued words hold no digit.
  */
 const AZURE_DEVOPS_LEGACY_PAT = /^[a-z2-7]{52}$/;
+
+/** A SHA-512 digest's or any digest's word earlier in the clause a value ends: `sha512 …`, `the SHA-512 of the tarball is …`, `integrity sha512-…`. */
+const DIGEST_IN_CLAUSE = /\b(?:sha-?512|sha512sum|integrity|digest|checksum|hash(?:es|ed)?)\b[^.!?\n;]{0,80}$/i;
 
 /** Hex after at most four letters: `AC3f78…` (a Twilio account SID), `308046B0AF4A39CB` (a ProgID's hash). An id or a digest. */
 const HEX_PIECE = /^[A-Za-z]{0,4}(?:[0-9a-f]+|[0-9A-F]+)$/;

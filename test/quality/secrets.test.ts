@@ -1464,3 +1464,23 @@ test("a legacy Azure DevOps personal access token (52 characters of lower-case b
     "Keep release2024candidatebuildnumbersevenforthewindowsagent as the branch name",
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
+
+test("a legacy Azure Storage or Cosmos DB account key (88 base64 characters ending \"==\", no signature) is a secret pasted alone or in a connection string without AccountKey= (each was accepted); a SHA-512 digest said as one, base64 of plain text and a run of A are not", () => {
+  // Made-up values (64 drawn bytes each), built in pieces so no line of this file reads as one.
+  const k1 = "n0G9W8uw8de9puyHB9d3xvE/pg3mKBxfeN4/YYsakj8D" + "uzdoRy7q3sRjKMPMEiOennEgIQD43wE1xjf1+yrfKg==";
+  const k2 = "SlD2MorgraA0LvD3sDL39+RiTAVcairvJUMQVE3RmpYA" + "mK21VhBPWtFOe7JQL3t4tC0OQfnwBfO/W9hnBIzJaw==";
+  const k3 = "XWCU1wJzC7Uun/T0Mh7BPu3R8XZYg1rkhkDGdhuWv8fM" + "XtxLCW7y+hc1V4OcXOslV0bss4sXT69RTi3MFKAmuA==";
+  assertCaught([
+    [`Paste ${k1} into the portal when it asks.`, k1, /./],
+    [`mongodb://acme-cosmos:${k2}@acme-cosmos.mongo.cosmos.azure.com:10255/?ssl=true&replicaSet=globaldb`, k2, /./],
+    [`AccountEndpoint=https://acme.documents.azure.com:443/;${k3};`, k3, /./],
+    [`"StorageConnection": "BlobEndpoint=https://acmestore.blob.core.windows.net/;SharedKey=${k1}"`, k1, /./],
+  ]);
+  for (const text of [
+    `The SHA-512 of the release tarball is ${k2}`,
+    `Check it against sha512 ${k1} from the release page`,
+    `The lockfile records integrity sha512-${k3} for the package`,
+    "The fixture is VGhpcyBmaXh0dXJlIGhvbGRzIHBsYWluIHdvcmRzIGZvciB0aGUgdXBsb2FkIGVuZHBvaW50IHRlc3RzLCBvaw== in the upload test",
+    `A key looks like ${"A".repeat(86)}== in the docs`,
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
