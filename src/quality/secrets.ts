@@ -1010,9 +1010,11 @@ function isBareSecret(v: string): boolean {
 
 /**
  * Capitalised words (`Base`, `Url`, `Encoder`) making up half a value or more (`Base64UrlEncoder256`, `OAuth2TokenProvider`): a
- * name in code with a version in it. Only capitalised ones: a drawn key's lower-case piece (a token's base36 body) holds runs of letters too.
+ * name in code with a version in it. Only capitalised ones: a drawn key's lower-case piece (a token's base36 body) holds runs of letters
+ * too. A drawn mixed-case key nearly always holds a lone lower-case letter between capitals or digits (`W4fZ…`, `…UaYbY`); a name does not.
  */
 function isMostlyWords(v: string): boolean {
+  if (/(?:^|[^a-z])[a-z](?![a-z])/.test(v)) return false;
   let inWords = 0;
   for (const w of v.match(/[A-Z][a-z]{2,}/g) ?? []) inWords += w.length;
   return inWords * 2 >= v.length;

@@ -1484,3 +1484,18 @@ test("a legacy Azure Storage or Cosmos DB account key (88 base64 characters endi
     `A key looks like ${"A".repeat(86)}== in the docs`,
   ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
 });
+
+test("a key of mixed case with few digits after its name is a secret (\"the Oanda API key R7gK…\"), though capitalised runs of letters make up half of it: a drawn key holds a lone lower-case letter between capitals or digits, a name of words does not", () => {
+  // Made-up values in the shapes of trufflehog's Oanda, Reply.io and Tyntec examples, built in pieces.
+  const k1 = "R7gKwpEAnoTc" + "tMxqLvnYHoXE";
+  const k2 = "Q8tVcJMii3GG" + "hyRmzEDfttno";
+  const k3 = "4BZo8XEgSEofwdIlSj" + "dlvPfuzTpPIarb";
+  assertCaught([
+    [`The Oanda API key ${k1} unlocks the sandbox account.`, k1, /./],
+    [`The replyio API key ${k2} unlocks the sandbox account.`, k2, /./],
+    [`The tyntec API key ${k3} unlocks the sandbox account.`, k3, /./],
+  ]);
+  for (const text of ["The token encoder we ship is Base64UrlEncoder256.", "The token is OAuth2TokenProvider2024 in the config"]) {
+    assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+  }
+});
