@@ -371,6 +371,15 @@ const OWN: OwnDetector[] = [
     needs: /[A-Za-z0-9_-]{24}/,
     accept: (v) => isLoneSecret(v),
   },
+  // The same, quoted in a sentence ("then paste "Zx8f…" into the box"), base64's `+` `/` `=` allowed; not a value assigned in code
+  // (`requestId = "…"`, `"id": "…"`: the rules that read its name decide) nor one the sentence calls an id.
+  {
+    kind: "lone_secret",
+    re: /(?:^|(?<=[\s(]))(?<q>["'])(?<v>[A-Za-z0-9][A-Za-z0-9_+/-]{23,255}={0,2})\k<q>/dg,
+    needs: /["'][A-Za-z0-9][A-Za-z0-9_+/-]{23}/,
+    // `sha512-…` is a lockfile's or a page's integrity digest.
+    accept: (v, _all, before) => !/[=:]\s*$/.test(before) && !CALLED_AN_ID.test(before) && !/^(?:sha\d{1,3}|md5)-/i.test(v) && !isPathOfWords(v) && isLoneSecret(v),
+  },
   // A legacy Azure Storage or Cosmos DB account key, 64 random bytes in base64 (88 characters ending "=="), read by its shape wherever
   // it stands: alone, or in a connection string that does not name it AccountKey= (`…;SharedKey=…`, `mongodb://acct:…@…cosmos…`).
   // A SHA-512 digest has that shape too: not when a digest's word is earlier in the clause (`sha512 …`, `the SHA-512 of … is …`).
@@ -1064,6 +1073,14 @@ const AZURE_DEVOPS_LEGACY_PAT = /^[a-z2-7]{52}$/;
 
 /** A SHA-512 digest's or any digest's word earlier in the clause a value ends: `sha512 …`, `the SHA-512 of the tarball is …`, `integrity sha512-…`. */
 const DIGEST_IN_CLAUSE = /\b(?:sha-?512|sha512sum|integrity|digest|checksum|hash(?:es|ed)?)\b[^.!?\n;]{0,80}$/i;
+
+/** The sentence calls the value after it an id ("the sheet id …"), unless a session's or a secret's. */
+const CALLED_AN_ID = /(?<!\b(?:session|secret|access|private|api)[ _-]?)\b(?:id|ids)[:=]?\s{1,3}$/i;
+
+/** A path: pieces between `/` of which one is a word (`src/…/output`). A drawn base64 key's pieces are not words. */
+function isPathOfWords(v: string): boolean {
+  return v.includes("/") && v.split("/").some((p) => /^(?:[a-z]{2,}|[A-Z][a-z]+)$/.test(p));
+}
 
 /** Hex after at most four letters: `AC3f78…` (a Twilio account SID), `308046B0AF4A39CB` (a ProgID's hash). An id or a digest. */
 const HEX_PIECE = /^[A-Za-z]{0,4}(?:[0-9a-f]+|[0-9A-F]+)$/;

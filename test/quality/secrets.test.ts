@@ -1499,3 +1499,29 @@ test("a key of mixed case with few digits after its name is a secret (\"the Oand
     assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
   }
 });
+
+test("a random key quoted alone in a sentence, no name before it, is a secret (\"then paste 'Zx8f…' into the box\" was accepted); quoted hex digests, UUIDs, base64 of plain text, stand-ins, names, paths, ids and values assigned in code are not", () => {
+  // Made-up values, built in pieces so no line of this file reads as one.
+  const k1 = "Zx8fQ2mLk9R7tB3wVn4Y" + "p6Hc1Jd5Gs0Ke8Ua2Wq7";
+  const k2 = "Hq8vN2kL7mX4pR9tZ3cW" + "b6Yd1Jf5Gs0q";
+  const k3 = "Tq7+Lm2/Zx8fQ2mLk9R7" + "tB3wVn4Yp6Hc1Jd5Gs0K=";
+  assertCaught([
+    [`Then paste "${k1}" into the box and save.`, k1, /stand/],
+    [`The mailer only worked after I used '${k2}' instead of the old one.`, k2, /stand/],
+    [`Support told us to send "${k3}" again (it expires on Friday).`, k3, /stand/],
+  ]);
+  for (const text of [
+    'Revert "9b2d7f4a1c8e5b3d4f9c2e7a1b8d3f6a0c5e9b2d" before the release.',
+    "The empty file hashes to 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' with sha256.",
+    'Look the run up by "c0a8f3e2-7b4d-4e1f-9a6c-2d5b8e7f1a34" in the dashboard.',
+    'The fixture sends "SGVsbG8gV29ybGQhIFRoaXMgaXMgYSB0ZXN0IGZpeHR1cmU=" to the upload endpoint.',
+    'Keys look like "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" or "AAAAAAAAAAAAAAAAAAAAAAAAAAAA" in the docs.',
+    'Replace "<your-key-goes-here-1234567890>" with the real one from the vault.',
+    'Register "Jackson2ObjectMapperBuilderCustomizer" and "WebGL2RenderingContext" first.',
+    'The build writes to "src/Zp8Kx3Vm7Lq2Wn9Rt4Bs/output" each time.',
+    'const requestId = "Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5"; log it on failure.',
+    'The sheet id "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms" is read by scripts/budget.ts',
+    'The lockfile pins "sha512-Zp8Kx3Vm7Lq2Wn9Rt4Bs6Yc1Hd5Jf0G+abc/def==" for it.',
+    'The header is always "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" for HS256.',
+  ]) assert.deepEqual(findSecrets(text).issues.map((i) => i.code), [], text);
+});
