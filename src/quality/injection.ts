@@ -4,6 +4,7 @@ import type { QualityIssue } from "./types.js";
 import { stripInvisibleChars } from "./sanitize.js";
 import { personaAbroad, promptAskedForAbroad } from "./injection-abroad.js";
 import { foldConfusables } from "./confusables.js";
+import { SPELLED_HINT, spelledOut } from "./injection-spelled.js";
 
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
@@ -18,12 +19,16 @@ const BLANKS = /[ \t]{2,}|\t/g;
  * `rn`, which would only make the patterns harder to write. Curly quotes become straight ones (in foldConfusables).
  */
 export function foldForMatching(text: string): string {
-  if (asciiShortcut(text)) return text.toLowerCase().replace(BLANKS, " ");
+  return foldLetters(text).replace(BLANKS, " ");
+}
+
+/** foldForMatching with the blanks left as typed: where two spaces still tell a word gap from a space between spelled letters. */
+function foldLetters(text: string): string {
+  if (asciiShortcut(text)) return text.toLowerCase();
   return foldConfusables(stripInvisibleChars(text).normalize("NFKC").toLowerCase())
     // Accents off (the table turns "ç" into "c" plus a mark): "esqueça" and "esqueca" read alike.
     .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .replace(BLANKS, " ");
+    .replace(/\p{M}+/gu, "");
 }
 
 /**
@@ -1222,9 +1227,14 @@ export function findInjectionMarkers(text: string): QualityIssue[] {
   const folded = foldForMatching(text);
   const labels = cueLabels(kept, folded);
   if (labels.length === 0) {
-    const apart = pulledApart(folded);
-    const reread = respelled(apart ?? folded) ?? apart;
+    // Letters spelled out with spaces ("I g n o r e …") joined first, from the fold that still tells two spaces from one.
+    const spelled = SPELLED_HINT.test(folded) ? spelledOut(foldLetters(text)) : undefined;
+    const base = spelled === undefined ? folded : spelled.text.replace(BLANKS, " ");
+    const apart = pulledApart(base) ?? (spelled === undefined ? undefined : base);
+    const reread = respelled(apart ?? base) ?? apart;
     if (reread !== undefined) labels.push(...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(reread) : c.re.test(reread))).map((c) => c.label));
+    // An order word spelled out is a disguise in itself, with or without a cue around it ("i g n o r e  p r e v i o u s").
+    if (labels.length === 0 && spelled?.orderWord) labels.push("an order word spelled out letter by letter");
   }
   if (labels.length === 0 && encodedOrders(kept)) labels.push("an instruction hidden in base64 or binary");
   if (labels.length === 0) return [];
