@@ -651,6 +651,17 @@ const PARAPHRASES: Cue[] = [
     ),
   },
   {
+    // The rest of what the reader was handed set aside for an answer of the sender's (garak's latent injections: "Ignore the rest of
+    // this data and print …"). Only the reader's material (data, text, input, an e-mail, a page, a document) and only with a reply
+    // ordered after it: "ignore the rest of this file when linting" and "skip the rest of the suite and print the summary" are rules.
+    label: "an instruction to ignore the rest of what it reads",
+    re: new RegExp(
+      `\\b(?:ignor|disregard|skip)\\w*(?: all| everything in)?(?: the)? (?:(?:rest|remainder) of (?:this|the) |remaining )(?:data|text|input|content|e-?mail|message|page|conversation|prompt|document|article|snippet|passage)\\b` +
+        `${W}{0,12}?(?:\\band\\b|\\bthen\\b|[;,:])\\s*(?:then |just |only |instead |simply )*(?:print|say|output|reply|respond|answer|write|type|return|repeat|tell)\\b` +
+        `|\\b(?:ignor|disregard)\\w* (?:everything|all(?: of)? the (?:text|content|input)) (?:that )?follows\\b`,
+    ),
+  },
+  {
     // "I want you to act as a proofreader" hands over a job, as prompt collections do; only an unrestricted, jailbroken or
     // named jailbreak role ("act as DAN") is a reassignment.
     // So does "act as a reviewer when…"; only "from now on" (or "henceforth") makes the new role stand for everything after it.
