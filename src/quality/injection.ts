@@ -687,6 +687,9 @@ const PARAPHRASES: Cue[] = [
     label: "a new task planted for the reader",
     re: new RegExp(
       `\\b(?:your|my|a|the) new task\\b${W}{0,10}?:|(?:^|[.!?]\\s*)(?:stop|wait|attention)\\s*[.!]+\\s*(?:(?:your|the|a) )?(?:new|real|different) (?:task|instructions?|goal)\\b|^\\s*new task\\s*:|\\bthe real task is\\b|\\b(?:real|actual|true|new) (?:instructions?|tasks?|prompt) (?:starts?|begins?) (?:here|now|below)\\b|\\bnew (?:tasks?|instructions?|statement|assignment) (?:follows?|come|comes|are|is|-)|\\b(?:now )?(?:focus|concentrate) (?:only )?on (?:your|the|this) (?:new|next) (?:task|assignment)\\b|\\bnow comes a new task\\b|\\b(?:additional|new) instruction ?[-:]` +
+        // A heading framed in marks that announces them ("***IMPORTANT NEW INSTRUCTIONS***", "**New instructions:**"); a new task
+        // only with a word that makes it urgent: "*** New tasks ***" may be a board's column.
+        `|(?:^|\\s)[*#=~_<[-]{2,}[ \\t]*(?:(?:(?:important|urgent|updated|real|actual|additional) )+new (?:tasks?|instructions?|directives?|orders|prompt)|new (?:instructions?|directives?|orders|prompt))[ \\t]*:?[ \\t]*[*#=~_>\\]-]{2,}` +
         `|\\b(?:deine|ihre|eine|einer) neuen? aufgabe\\b|\\bkonzentrier\\w* (?:dich|sie sich) (?:jetzt|nun)? ?auf\\b|\\bnun folgen (?:neue|weitere) aufgaben\\b` +
         `|\\b(?:tu|una) nueva tarea\\b|\\bnueva tarea ?:|\\bnouvelle t[aâ]che\\b|\\bnova tarefa\\b|\\bnuovo compito\\b`,
     ),
