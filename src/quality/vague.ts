@@ -116,8 +116,11 @@ const SYSTEMS_PHRASES =
 // property wrappers ("Keep controllers thin", "Expose getters only").
 // Type inference too ("Prefer type inference when the type is obvious"): "Handle proper type inference" only wishes it well, which
 // namesAPlainTermWithoutWish reads. Not "error types": "Handle proper error types" names nothing.
+// Swift's and Objective-C's protocols (plural, extended, conformed to) with their default implementations, value and
+// reference types, copy-on-write ("Prefer value types over reference types for models"); one "protocol" alone is also
+// an everyday word ("Follow the usual protocol").
 const CONSTRUCT_PHRASES =
-  /\b(?:(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library|type (?:hints?|annotations?|inference)|view modifiers?|property wrappers?)\b/i;
+  /\b(?:protocols|protocol (?:extensions?|conformances?|requirements?|composition)|conform(?:s|ed|ing)? to (?:a |the |one |each |every )?protocol|default implementations?|(?:value|reference) types?|value semantics|copy[- ]on[- ]write|(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library|type (?:hints?|annotations?|inference)|view modifiers?|property wrappers?)\b/i;
 
 // Methods of data science and machine learning, in plain words: imputation, leakage, grid search, confusion
 // matrices, vectorized operations, train/test splits, notebooks and their markdown cells ("Plot a confusion matrix

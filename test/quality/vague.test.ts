@@ -855,3 +855,23 @@ test("rules of agent instruction files naming a thing in plain words are specifi
     "Write clean code.",
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
+
+test("a rule naming protocols, default implementations or value and reference types is specific: \"Prefer value types over reference types for models\"", () => {
+  // Refused as vague in steipete/agent-rules' Swift guides ("Use protocols for abstraction, not just for testing"): the
+  // constructs of Swift, Objective-C and C# in plain words (sentences written here anew).
+  for (const text of [
+    "Define shared behaviour in protocols with default implementations.",
+    "Make each view model conform to a protocol so tests can swap it.",
+    "Put the optional requirements in a protocol extension.",
+    "Prefer value types over reference types for models.",
+    "Pass small records as value types so a copy never aliases.",
+    "Rely on copy-on-write instead of cloning arrays by hand.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Protocols wished well, or a protocol in its everyday sense with nothing else named: still naming nothing.
+  for (const text of [
+    "Use proper protocols.",
+    "Keep protocols clean and tidy.",
+    "Follow the usual protocol.",
+    "Stick to the agreed protocol when in doubt.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
