@@ -190,13 +190,15 @@ const ADVICE: AdviceRule[] = [
   },
   {
     code: "destructive_command", label: "a force push",
-    re: /\bforce[- ]push(?:es|ed|ing)?\b[^.\n;]{0,40}/gi,
+    // Also said with the verb and the flag apart ("Use --force to push", "push with --force", "force the push"); `git push -f`
+    // is the rule above's, so "git" right before "push" is left to it.
+    re: /\bforce[- ]push(?:es|ed|ing)?\b[^.\n;]{0,40}|(?<!\bgit\s+)\bpush(?:es|ed|ing)?\b[^.\n;]{0,30}?\s(?:--force|-f)(?![\w-])[^.\n;]{0,40}|--force(?![\w-])[^.\n;]{0,20}?\b(?:re-?)?push(?:es|ed|ing)?\b[^.\n;]{0,40}|\bforc(?:e|es|ed|ing)\s+(?:the\s+|a\s+|your\s+)?push\b[^.\n;]{0,40}/gi,
     judge: (_m, s) => (PROTECTED_BRANCH.test(s) ? "reject" : "review"),
   },
   // Held for a person rather than refused: routine for some, harmful when copied blindly (issue 11, item 10).
   { code: "destructive_command", label: "evaluating code read at run time (eval of a non-literal)", re: /\beval\s*\(\s*(?!["'`\d)\s])/g, judge: () => "review" },
   { code: "destructive_command", label: "deleting a system file with sudo", re: /\bsudo\s+rm\b/g, judge: () => "review" },
-  { code: "destructive_command", label: "force-killing a process (kill -9)", re: /\b(?:kill|pkill|killall)\s+(?:-9|-KILL|-s\s+KILL|-SIGKILL)\b/g, judge: () => "review" },
+  { code: "destructive_command", label: "force-killing a process (kill -9)", re: /\b(?:kill|pkill|killall)\s+(?:-9|-KILL|-s\s+KILL|-SIGKILL)\b/gi, judge: () => "review" },
   { code: "destructive_command", label: "running a downloaded script through command substitution", re: /\$\(\s*(?:curl|wget)\b/g, judge: () => "review" },
   {
     code: "security_degrading", label: "setting SELinux or AppArmor permissive",

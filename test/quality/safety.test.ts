@@ -190,3 +190,28 @@ test("every hidden-character class is refused with a message naming the class", 
   assert.match(issues.find((i) => i.code === "bidi_chars")!.message, /BiDi.*U\+202E/);
   assert.match(issues.find((i) => i.code === "control_chars")!.message, /control.*U\+0000/);
 });
+
+test("a force push said in words with its flag (\"Use --force to push if rejected\") and a capitalised \"Kill -9\" are held or refused like the commands", () => {
+  // The shapes agents write after a rejected push or a hung process (written here): the flag and the verb apart, not `git push --force`.
+  for (const text of [
+    "Use --force to push if rejected.",
+    "Push with --force when the remote refuses your branch.",
+    "If the remote rejects the push, just push -f.",
+    "Force the push when the remote history differs.",
+    "Kill -9 the database process if it hangs.",
+  ]) assert.equal(verdict(text), "review", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
+  for (const text of [
+    "Push to main with --force if it is rejected.",
+    "Use --force to push the release branch when CI lags.",
+  ]) assert.equal(verdict(text), "reject", text);
+  // Warned against, a lease instead, or --force of another command: nothing to hold.
+  for (const text of [
+    "Never push with --force to a shared branch.",
+    "Don't use --force when pushing; use --force-with-lease.",
+    "Use --force-with-lease to push after a rebase.",
+    "Use --force to reinstall the package when the cache is corrupt.",
+    "Run npm install --force only after reading the peer warnings.",
+    "Push the branch, then open a pull request.",
+    "Kill the dev server with Ctrl-C before switching branches.",
+  ]) assert.equal(verdict(text), "none", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
+});
