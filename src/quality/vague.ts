@@ -659,6 +659,14 @@ function namesOnlyABareTerm(text: string): boolean {
   return (named === 0 && category >= 1 && category <= 3) || (wish && named === 1 && category === 0);
 }
 
+// A check wished done before a routine step, naming no command, suite or file: "Make sure tests pass before merging",
+// "Double-check your changes before committing", "Test everything before deploying"; and "Don't break the build". The whole
+// text is only that: "Run npm test before merging" names what to run, "Make sure the migration tests pass" which suite.
+const ROUTINE_WISHES: RegExp[] = [
+  /^\W*(?:always\s+)?(?:make\s+sure|ensure|double[- ]check|verify|test|check)\s+(?:that\s+)?(?:(?:all|the|your|every|any)\s+)?(?:tests?|changes?|code|work|everything|things|build|it)\s+(?:(?:still\s+)?(?:pass(?:es)?|works?|succeeds?|compiles?|is\s+green)\s+)?(?:(?:thoroughly|carefully|again|locally)\s+)?(?:before|prior\s+to)\s+(?:you\s+)?(?:merg(?:e|ing)|commit(?:ting)?|push(?:ing)?|deploy(?:ing)?|releas(?:e|ing)|ship(?:ping)?|submit(?:ting)?)\W*$/i,
+  /^\W*(?:don['’]t|do\s+not|never|avoid)\s+break(?:ing)?\s+(?:the\s+build|anything|things|stuff|the\s+code)\W*$/i,
+];
+
 export function checkVagueness(raw: string): QualityIssue[] {
   // Look-alike letters read as the letters they imitate, so "Gеnerate" is judged as "Generate".
   const text = foldConfusables(raw);
@@ -673,7 +681,7 @@ export function checkVagueness(raw: string): QualityIssue[] {
   const filler = rest !== text;
   // hasTechnicalReference, with the trade-word list, the dearest look-up, left until a concrete verb has not settled it.
   const concrete = namesAThing(rest) || (!filler && hasConcreteVerb(rest)) || usesATradeWord(rest);
-  if (concrete && !namesOnlyABareTerm(text)) return [];
+  if (concrete && !namesOnlyABareTerm(text) && !ROUTINE_WISHES.some((re) => re.test(text))) return [];
   // The lists above read English (and Latin-script names): a lesson in Chinese, Japanese or Korean is judged by its own filler.
   if (isMostlyCjk(text) && !isVagueCjkLesson(text)) return [];
   // Decision: vague is a rejection, not a warning — every lesson shown costs an agent context.

@@ -875,3 +875,26 @@ test("a rule naming protocols, default implementations or value and reference ty
     "Stick to the agreed protocol when in doubt.",
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
+
+test("a check wished done before a routine step, naming no command, suite or file, is vague: \"Make sure tests pass before merging\", \"Don't break the build\"", () => {
+  // The shapes agents write as lessons (written here): each names a routine step and a wish, nothing to run or look at.
+  for (const text of [
+    "Make sure tests pass before merging.",
+    "Always double-check your changes before committing.",
+    "Test everything before deploying.",
+    "Ensure the build still passes before you push.",
+    "Verify your work carefully before submitting.",
+    "Check that all tests pass before merging.",
+    "Don't break the build.",
+    "Never break anything.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  // What to run or which suite, check or branch: specific.
+  for (const text of [
+    "Run npm test before merging.",
+    "Make sure `cargo clippy` passes before pushing.",
+    "Make sure the migration tests pass before merging to main.",
+    "Run the e2e suite before deploying.",
+    "Test the rollback script before deploying.",
+    "Never break the public API of the SDK without a major version bump.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+});
