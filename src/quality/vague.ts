@@ -324,6 +324,26 @@ function namesAProductBeforeItsNoun(text: string): boolean {
   return false;
 }
 
+// A product named by its vendor mid-sentence: "Microsoft Entra ID", "Amazon Simple Email Service", "Atlassian Statuspage".
+// The product's own name is in no list, but a vendor's name before capitalised words says they are one. Not a vendor's
+// advice or style ("Follow Microsoft Best Practices", "Apple Design Guidelines"), and not in Title Case, read without the
+// product's own capitals ("Authenticate staff with Microsoft Entra ID" is mostly capitals for its name's sake).
+const VENDOR_PRODUCT =
+  /(?<=[a-z0-9,;)] )(?:Microsoft|Amazon|AWS|Azure|Google|Apple|IBM|Oracle|Salesforce|Atlassian|Adobe|Cloudflare|JetBrains|Mozilla)((?: [A-Z][A-Za-z0-9]*){1,3})/g;
+const VENDOR_ADVICE = new Set("best practices practice guidelines guideline principles principle style styles way ways design standards standard guide guides guidance recommendations docs documentation".split(" "));
+
+function namesAVendorProduct(text: string): boolean {
+  VENDOR_PRODUCT.lastIndex = 0;
+  for (let m = VENDOR_PRODUCT.exec(text); m; m = VENDOR_PRODUCT.exec(text)) {
+    const words = m[1]!.trim().split(" ").map((w) => w.toLowerCase());
+    // A word of praise only as the whole run ("Microsoft Proper"): inside a name it is the name's ("Amazon Simple Email Service").
+    if (words.some((w) => FUNCTION_WORDS.has(w) || VENDOR_ADVICE.has(w))) continue;
+    if (words.length === 1 && (PRAISE_WORDS.has(words[0]!) || STRESSED_WORDS.has(words[0]!))) continue;
+    if (!isTitleCase(text.slice(0, m.index) + text.slice(m.index + m[0].length))) return true;
+  }
+  return false;
+}
+
 // A product the rule has one use: two or three capitalised words right after the rule's opening verb of using, with
 // the sentence going on in lower case ("Use Scheduled Apex for recurring operations", "Leverage Quarkus Dev Mode for
 // faster development cycles"). Only after such a verb: "Ask Nicky Smith about the plan" names a person.
@@ -384,6 +404,7 @@ function namesATool(text: string): boolean {
   }
   if (namesAnAcronym(text)) return true;
   if (!titleCase && namesAProductBeforeItsNoun(text)) return true;
+  if (namesAVendorProduct(text)) return true;
   if (namesAUsedProduct(text)) return true;
   let sentenceStart = true;
   for (const m of text.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[.!?:;]/g)) {

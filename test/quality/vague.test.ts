@@ -898,3 +898,21 @@ test("a check wished done before a routine step, naming no command, suite or fil
     "Never break the public API of the SDK without a major version bump.",
   ]) assert.deepEqual(checkVagueness(text), [], text);
 });
+
+test("a product named by its vendor and its name is specific: \"Send mail through Amazon Simple Email Service\", \"Sign users in with Microsoft Entra ID\"", () => {
+  // Refused as vague in github/awesome-copilot ("… authentication flows with Microsoft Entra ID"): a vendor's name before a
+  // capitalised product name no list holds (sentences written here anew).
+  for (const text of [
+    "Authenticate staff with Microsoft Entra ID.",
+    "Send transactional mail through Amazon Simple Email Service.",
+    "Host the runbooks on Atlassian Confluence, not the wiki.",
+    "Keep incident notes in Atlassian Statuspage.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // A vendor's advice or style, or Title Case, names no product.
+  for (const text of [
+    "Follow Microsoft Best Practices.",
+    "Follow Apple Design Guidelines.",
+    "Do It The Microsoft Way Every Time.",
+    "Think like Amazon does.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
