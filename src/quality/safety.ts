@@ -86,7 +86,9 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * |   every env var or any password, key or token to |                 |                                                          |
  * |   a URL, webhook, IP or e-mail address           |                 |                                                          |
  * | eval of a non-literal, sudo rm, kill -9,         | draft           | draft: routine for some, harmful copied blindly          |
- * |   $(curl …) command substitution                 |                 |                                                          |
+ * |   $(curl …) command substitution, a bucket or    |                 |                                                          |
+ * |   database made public, failing tests silenced   |                 |                                                          |
+ * |   so CI passes, sudo NOPASSWD                    |                 |                                                          |
  */
 const ADVICE: AdviceRule[] = [
   {
@@ -200,6 +202,19 @@ const ADVICE: AdviceRule[] = [
   { code: "destructive_command", label: "deleting a system file with sudo", re: /\bsudo\s+rm\b/g, judge: () => "review" },
   { code: "destructive_command", label: "force-killing a process (kill -9)", re: /\b(?:kill|pkill|killall)\s+(?:-9|-KILL|-s\s+KILL|-SIGKILL)\b/gi, judge: () => "review" },
   { code: "destructive_command", label: "running a downloaded script through command substitution", re: /\$\(\s*(?:curl|wget)\b/g, judge: () => "review" },
+  // The quick fixes for an access-denied error or a red pipeline: a public bucket serves a static site, a skipped test can be
+  // a quarantine, sudo without a password suits a throwaway CI box; as a fix to copy they open the data or hide the failure.
+  {
+    code: "security_degrading", label: "making a storage bucket, container or database public",
+    re: /\b(?:make|makes|made|making|set|sets|setting|turn(?:s|ed|ing)?|switch(?:es|ed|ing)?|change(?:s|d)?|changing|open(?:s|ed|ing)?)\b[^.\n;]{0,30}?\b(?:buckets?|containers?|blobs?|databases?|db|storage\s+accounts?)\b[^.\n;]{0,25}?\bpublic(?:ly)?\b(?!\s+(?:api|apis|interfaces?|methods?|keys?|ip|subnets?|urls?|fields?|members?)\b)/gi,
+    judge: () => "review",
+  },
+  {
+    code: "security_degrading", label: "silencing failing tests to make CI pass",
+    re: /\b(?:comment(?:s|ed|ing)?\s+out|delet(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|skip(?:s|ped|ping)?|disabl(?:e|es|ed|ing)|mark(?:s|ed|ing)?)\b[^.\n;]{0,40}?\b(?:failing|broken|red)\s+(?:tests?|specs?|checks?|assertions?)\b[^.\n;]{0,40}?\b(?:so|to|until)\b[^.\n;]{0,30}?\b(?:ci|pipeline|build|checks?|suite)\b[^.\n;]{0,20}?\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?)\b/gi,
+    judge: () => "review",
+  },
+  { code: "security_degrading", label: "sudo without a password (NOPASSWD)", re: /\bNOPASSWD\b/g, judge: () => "review" },
   {
     code: "security_degrading", label: "setting SELinux or AppArmor permissive",
     re: /\bsetenforce\s+0\b|\bSELINUX\s*=\s*(?:permissive|disabled)\b|\b(?:set|put|switch|change)\b[^.\n;]{0,20}?\bselinux\b[^.\n;]{0,20}?\b(?:permissive|disabled|off)\b|\b(?:disable|turn\s+off)\s+(?:the\s+)?(?:selinux|apparmor)\b/gi,

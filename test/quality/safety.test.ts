@@ -215,3 +215,25 @@ test("a force push said in words with its flag (\"Use --force to push if rejecte
     "Kill the dev server with Ctrl-C before switching branches.",
   ]) assert.equal(verdict(text), "none", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
 });
+
+test("making storage public, silencing failing tests to turn CI green and password-less sudo are held for a person, not stored as advice", () => {
+  // The fixes agents reach for after an access-denied error or a red pipeline (written here).
+  for (const text of [
+    "Make the S3 bucket public to fix the access denied error.",
+    "Set the uploads container to public access so the images load.",
+    "Comment out the failing test to make CI green.",
+    "Delete the failing tests so the pipeline passes.",
+    "Mark the failing test as skipped so CI passes.",
+    "Add yourself to the sudoers file with NOPASSWD.",
+  ]) assert.equal(verdict(text), "review", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
+  // Warned against, or the same words about something else: nothing to hold.
+  for (const text of [
+    "Never make an S3 bucket public; serve the files through CloudFront with origin access control.",
+    "Do not skip failing tests to make CI pass; fix them or quarantine them with an issue link.",
+    "Make the public API of the bucket client async.",
+    "Delete the snapshot files of removed tests so the pipeline stays clean.",
+    "Mark flaky tests with @flaky and open an issue for each.",
+    "Never add NOPASSWD entries to sudoers on shared hosts.",
+    "Publish the docs site from a public bucket behind the CDN.",
+  ]) assert.equal(verdict(text), "none", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
+});
