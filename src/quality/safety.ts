@@ -75,12 +75,14 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * |   curl | sh, eval of request/user input,         |                 |                                                          |
  * |   format c:, del /s, firewall off, --no-verify,  |                 |                                                          |
  * |   plain-text secrets, SELinux permissive,        |                 |                                                          |
- * |   --disable-web-security, PermitRootLogin        |                 |                                                          |
+ * |   --disable-web-security, PermitRootLogin,       |                 |                                                          |
+ * |   debug mode in production                       |                 |                                                          |
  * | DROP DATABASE/TABLE                              | reject          | fine in migrations, rollback, teardown, IF EXISTS        |
  * | force push                                       | draft           | reject when it names main/master/production/release      |
  * | git reset --hard of a shared branch              | reject          | fine when it resets to origin/… (local work only)        |
  * | TLS verification off, curl -k, CSRF off,         | reject          | draft in tests, local, dev server, mocks, self-signed    |
- * |   auth off, world-writable permissions           |                 |                                                          |
+ * |   auth off, world-writable permissions, CSP,     |                 |                                                          |
+ * |   rate limiting, password rules, lockout off     |                 |                                                          |
  * | CORS origin *                                    | draft           | reject with credentials                                  |
  * | sending ~/.ssh, id_rsa, .env, cloud credentials, | reject          | draft (hedged)                                           |
  * |   every env var or any password, key or token to |                 |                                                          |
@@ -166,6 +168,17 @@ const ADVICE: AdviceRule[] = [
     code: "security_degrading", label: "disabling authentication or authorisation",
     re: /\bremove\s+(?:the\s+)?(?:auth|authentication|authorization)\s+(?:check|middleware|guard|requirement)s?\b|\b(?:auth|authentication|authorization)(?:_?enabled|_?required)?\s*[:=]\s*(?:false|off|disabled|0)\b|--no-auth\b|\bAUTH_DISABLED\s*=\s*(?:1|true)\b/gi,
     judge: localIsReview,
+  },
+  {
+    // A web application's own protections, switched off because they get in the way: "Disable Content Security Policy when
+    // scripts are blocked", "Turn off rate limiting on the login endpoint".
+    code: "security_degrading", label: "switching off a web application's protections (CSP, rate limiting, password rules, lockout, security headers)",
+    re: verbs("\\b(?:SWITCH_OFF|strip(?:s|ped|ping)?)\\b[^.\\n;]{0,25}?\\b(?:content[- ]security[- ]polic(?:y|ies)|csp|rate[- ]limit(?:s|ing|er)?|password\\s+(?:requirements?|polic(?:y|ies)|rules|complexity)|(?:account\\s+)?lockouts?|security\\s+headers|brute[- ]force\\s+protection)\\b"),
+    judge: localIsReview,
+  },
+  {
+    code: "security_degrading", label: "debug mode in production",
+    re: /\bdebug\s*[:=]\s*(?:true|1|on)\b[^.\n;]{0,40}?\bprod(?:uction)?\b|\b(?:enabl(?:e|es|ed|ing)|turn(?:s|ed|ing)?\s+on|switch(?:es|ed|ing)?\s+on|run(?:s|ning)?|leav(?:e|es|ing)|keep(?:s|ing)?)\s+(?:the\s+)?debug(?:ging)?\s+mode\s+(?:on\s+)?(?:in|on)\s+(?:the\s+)?prod(?:uction)?\b/gi,
   },
   {
     code: "security_degrading", label: "turning off the firewall",
