@@ -76,7 +76,8 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * |   format c:, del /s, firewall off, --no-verify,  |                 |                                                          |
  * |   plain-text secrets, SELinux permissive,        |                 |                                                          |
  * |   --disable-web-security, PermitRootLogin,       |                 |                                                          |
- * |   debug mode in production                       |                 |                                                          |
+ * |   debug mode in production, SSH/RDP/database     |                 |                                                          |
+ * |   ports open to 0.0.0.0/0, MD5/SHA-1 passwords   |                 |                                                          |
  * | DROP DATABASE/TABLE                              | reject          | fine in migrations, rollback, teardown, IF EXISTS        |
  * | force push                                       | draft           | reject when it names main/master/production/release      |
  * | git reset --hard of a shared branch              | reject          | fine when it resets to origin/… (local work only)        |
@@ -173,12 +174,23 @@ const ADVICE: AdviceRule[] = [
     // A web application's own protections, switched off because they get in the way: "Disable Content Security Policy when
     // scripts are blocked", "Turn off rate limiting on the login endpoint".
     code: "security_degrading", label: "switching off a web application's protections (CSP, rate limiting, password rules, lockout, security headers)",
-    re: verbs("\\b(?:SWITCH_OFF|strip(?:s|ped|ping)?)\\b[^.\\n;]{0,25}?\\b(?:content[- ]security[- ]polic(?:y|ies)|csp|rate[- ]limit(?:s|ing|er)?|password\\s+(?:requirements?|polic(?:y|ies)|rules|complexity)|(?:account\\s+)?lockouts?|security\\s+headers|brute[- ]force\\s+protection)\\b"),
+    // Not "ignore": a client ignoring another service's rate limits is a different fault (the verbs of SWITCH_OFF less that one).
+    re: verbs("\\b(?:disabl(?:e|es|ed|ing)|deactivat(?:e|es|ed|ing)|turn(?:s|ed|ing)?\\s+off|switch(?:es|ed|ing)?\\s+off|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|comment(?:s|ed|ing)?\\s+out|remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|strip(?:s|ped|ping)?|get(?:ting)?\\s+rid\\s+of)\\b[^.\\n;]{0,25}?\\b(?:content[- ]security[- ]polic(?:y|ies)|csp|rate[- ]limit(?:s|ing|er)?|password\\s+(?:requirements?|polic(?:y|ies)|rules|complexity)|(?:account\\s+)?lockouts?|security\\s+headers|brute[- ]force\\s+protection)\\b"),
     judge: localIsReview,
   },
   {
     code: "security_degrading", label: "debug mode in production",
-    re: /\bdebug\s*[:=]\s*(?:true|1|on)\b[^.\n;]{0,40}?\bprod(?:uction)?\b|\b(?:enabl(?:e|es|ed|ing)|turn(?:s|ed|ing)?\s+on|switch(?:es|ed|ing)?\s+on|run(?:s|ning)?|leav(?:e|es|ing)|keep(?:s|ing)?)\s+(?:the\s+)?debug(?:ging)?\s+mode\s+(?:on\s+)?(?:in|on)\s+(?:the\s+)?prod(?:uction)?\b/gi,
+    // A "never" or "not" between the setting and production is its own warning: "app.run(debug=True)  # never in production".
+    re: /\bdebug\s*[:=]\s*(?:true|1|on)\b(?:(?!\b(?:never|not|no)\b)[^.\n;]){0,40}?\bprod(?:uction)?\b|\b(?:enabl(?:e|es|ed|ing)|turn(?:s|ed|ing)?\s+on|switch(?:es|ed|ing)?\s+on|run(?:s|ning)?|leav(?:e|es|ing)|keep(?:s|ing)?)\s+(?:the\s+)?debug(?:ging)?\s+mode\s+(?:on\s+)?(?:in|on)\s+(?:the\s+)?prod(?:uction)?\b/gi,
+  },
+  {
+    // A remote shell or a database reachable by anyone: "Open port 22 to 0.0.0.0/0 so you can SSH in". 443 to the world is a web server.
+    code: "security_degrading", label: "an SSH, RDP or database port open to the whole internet",
+    re: /(?:(?:\bports?\s+|:)(?:22|23|3389|3306|5432|6379|27017|9200|11211)\b|\b(?:ssh|rdp|telnet)\b)[^.\n;]{0,40}?(?:0\.0\.0\.0\/0|::\/0)|(?:0\.0\.0\.0\/0|::\/0)[^.\n;]{0,40}?(?:(?:\bports?\s+|:)(?:22|23|3389|3306|5432|6379|27017|9200|11211)\b|\b(?:ssh|rdp|telnet)\b)/gi,
+  },
+  {
+    code: "security_degrading", label: "hashing passwords with MD5 or SHA-1",
+    re: /\b(?:md5|sha-?1)\b(?:(?!\b(?:never|not|no)\b)[^.\n;]){0,30}?\bpasswords?\b|\bpasswords?\b[^.\n;]{0,30}?\b(?:with|using|via|through)\s+(?:plain\s+|unsalted\s+)?(?:md5|sha-?1)\b/gi,
   },
   {
     code: "security_degrading", label: "turning off the firewall",
