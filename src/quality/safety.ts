@@ -91,7 +91,8 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * | eval of a non-literal, sudo rm, kill -9,         | draft           | draft: routine for some, harmful copied blindly          |
  * |   $(curl …) command substitution, a bucket or    |                 |                                                          |
  * |   database made public, failing tests silenced   |                 |                                                          |
- * |   so CI passes, sudo NOPASSWD                    |                 |                                                          |
+ * |   so CI passes, sudo NOPASSWD, sudo or root for  |                 |                                                          |
+ * |   everything, sudo npm install, --privileged     |                 |                                                          |
  */
 const ADVICE: AdviceRule[] = [
   {
@@ -240,6 +241,12 @@ const ADVICE: AdviceRule[] = [
     judge: () => "review",
   },
   { code: "security_degrading", label: "sudo without a password (NOPASSWD)", re: /\bNOPASSWD\b/g, judge: () => "review" },
+  // More privilege than the task needs, as the fix for EACCES or a failed mount; a plain `sudo apt-get install` is routine.
+  {
+    code: "security_degrading", label: "running with more privilege than needed (sudo or root for everything, sudo npm install, --privileged)",
+    re: /--privileged\b|\b(?:sudo|root)\b[^.\n;]{0,20}?\b(?:for|with)\s+(?:everything|all\s+commands)\b|\bruns?(?:ning)?\s+(?:everything|all\s+commands|every\s+command)\s+as\s+root\b|\bsudo\s+(?:npm|yarn|pnpm|pip3?|gem)\s+install\b/gi,
+    judge: () => "review",
+  },
   {
     code: "security_degrading", label: "setting SELinux or AppArmor permissive",
     re: /\bsetenforce\s+0\b|\bSELINUX\s*=\s*(?:permissive|disabled)\b|\b(?:set|put|switch|change)\b[^.\n;]{0,20}?\bselinux\b[^.\n;]{0,20}?\b(?:permissive|disabled|off)\b|\b(?:disable|turn\s+off)\s+(?:the\s+)?(?:selinux|apparmor)\b/gi,
