@@ -106,7 +106,8 @@ const ADVICE: AdviceRule[] = [
   { code: "destructive_command", label: "a fork bomb", re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;?\s*:|\b(\w+)\(\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}/g },
   {
     code: "destructive_command", label: "dropping a database or table",
-    re: /\b(?:drop\s+(?:database|schema|table)|truncate\s+table)\b/gi,
+    // Also in words: "Truncate the users table", "Drop the production database".
+    re: /\b(?:drop\s+(?:database|schema|table)|truncate\s+table)\b|\btruncat(?:e|es|ed|ing)\s+(?:the\s+)?[\w.]+\s+table\b|\bdrop(?:s|ped|ping)?\s+(?:the\s+)?(?:prod(?:uction)?|live)\s+(?:database|db|schema)\b/gi,
     // Down-migrations and test teardown drop tables on purpose.
     judge: (_m, s) => (/\bif\s+exists\b|\bmigrations?\b|\brollback\b|\bteardown\b|\btest\s+(?:db|database)\b|\bfixtures?\b/i.test(s) ? null : "reject"),
   },

@@ -297,3 +297,15 @@ test("running with more privilege than the task needs (sudo or root for everythi
     "Do not use sudo npm install; point npm's prefix at a folder you own.",
   ]) assert.equal(verdict(text), "none", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
 });
+
+test("emptying a table or dropping the production database said in words is refused as the SQL is (\"Truncate the users table to fix duplicate rows\")", () => {
+  for (const text of [
+    "Truncate the users table to fix duplicate rows.",
+    "Drop the production database and restore it from the dump.",
+  ]) assert.equal(verdict(text), "reject", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
+  for (const text of [
+    "Never truncate the users table; delete the duplicates by id.",
+    "Truncate the audit table in the test database before each run.",
+    "Truncate long titles to 80 characters in the table view.",
+  ]) assert.equal(verdict(text), "none", `${text} ${JSON.stringify(findHarmfulAdvice(text))}`);
+});
