@@ -1,5 +1,6 @@
 // A one-letter slip in a rare query word ("kuberentes", "postgers", "dokcer"): the word the index knows one edit away, asked for only when the plain search found too little.
 import type { Store } from "../store/store.js";
+import { STOP_WORDS } from "../core/text.js";
 import { stemOf } from "../store/term-stats.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
@@ -68,7 +69,8 @@ export async function spellingCorrections(stores: readonly Store[], terms: reado
   };
   const docsOf = await counts(words);
   for (const word of words.filter((w) => docsOf(w) === 0).slice(0, MAX_WORDS)) {
-    const spellings = word.length >= MIN_LENGTH ? oneEditAway(word) : swappedOrDoubled(word);
+    // A stop word ("with" for "wiht") is in nearly every lesson, so it would always win and match them all.
+    const spellings = (word.length >= MIN_LENGTH ? oneEditAway(word) : swappedOrDoubled(word)).filter((sp) => !STOP_WORDS.has(sp));
     const docs = await counts(spellings);
     let best: string | undefined;
     let bestDocs = 0;

@@ -384,3 +384,15 @@ test("a short word is mended only by a swap or a doubled letter: 'rods' is not t
     sb,
   );
 });
+
+test("a slip is never mended into a stop word: 'wiht' is not 'with', 'withotu' not 'without', since every lesson holds those", async () => {
+  const sb = makeSandbox();
+  await insertRaw(sb, [...BACKGROUND, "Cache the user's session in redis with a short ttl.", "Never deploy on Friday without a rollback plan."].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      for (const task of ["wiht", "taht", "withotu"]) assert.deepEqual((await cairn.recall({ task }, { limit: 10 })).map((h) => h.entry.lesson), [], task);
+    },
+    {},
+    sb,
+  );
+});
