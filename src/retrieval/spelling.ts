@@ -8,10 +8,15 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 const MIN_LENGTH = 7;
 /**
  * Words from this length up to MIN_LENGTH are mended by the slips that seldom make another word: two
- * neighbours swapped ("reids", "dokcer", "tokne") or a letter typed twice ("reddis"). Three-letter
- * words are left alone: most are abbreviations the index need not hold ("pdo" is not "pod").
+ * neighbours swapped ("reids", "dokcer", "tokne") or a letter typed twice ("reddis").
  */
 const SHORT_MIN_LENGTH = 4;
+/**
+ * A three-letter word is mended only by a swap ("nmp", "gti"), and only to a word at least this many
+ * lessons hold: most three-letter words are abbreviations the index need not hold ("pdo" is not the
+ * "pod" of one lesson), while a tool's name a slip garbles ("npm", "git") runs through many lessons.
+ */
+const THREE_LETTER_MIN_DOCS = 2;
 /** Nor longer ones: no word is this long, and a run of one letter pasted 100,000 times would ask about ~54 × 100,000 spellings of that length. */
 const MAX_LENGTH = 40;
 /** A networked tier counts a spelling's lessons up to this: past it, which of two spellings is commoner changes nothing a person would see. */
@@ -49,9 +54,16 @@ export function swappedOrDoubled(word: string): string[] {
   return [...out];
 }
 
+/** The spellings a slip in `word` may have come from: one edit for a long word, a swap or a doubled letter for a short one, a swap alone for three letters. */
+function slipsOf(word: string): string[] {
+  if (word.length >= MIN_LENGTH) return oneEditAway(word);
+  const slips = swappedOrDoubled(word);
+  return word.length >= SHORT_MIN_LENGTH ? slips : slips.filter((sp) => sp.length === word.length);
+}
+
 /**
- * For each plain word of the query (a–z, four letters or more — under seven only its swaps and doubles,
- * swappedOrDoubled; at most three) that no tier's index
+ * For each plain word of the query (a–z, three letters or more — under seven only its swaps and doubles,
+ * three letters only its swaps to a word several lessons hold; at most three) that no tier's index
  * holds, the spelling one edit away that the most lessons hold, if any does. Every tier is asked (a
  * local one its FTS5 vocabulary, one query for all of a word's spellings; a team hive on PostgreSQL
  * one GIN lookup a spelling in one round trip, within a search's wait): a team whose lessons live in
@@ -61,7 +73,7 @@ export async function spellingCorrections(stores: readonly Store[], terms: reado
   const out = new Map<string, string>();
   // A networked tier's termFrequencies knows only the terms its searches counted (no round trip), never a spelling: countTermDocs asks.
   const asked = stores.filter((st) => (st.networked ? st.countTermDocs : st.termFrequencies));
-  const words = terms.filter((t) => t.length >= SHORT_MIN_LENGTH && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
+  const words = terms.filter((t) => t.length >= 3 && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
   if (asked.length === 0 || words.length === 0) return out;
   const counts = async (spellings: readonly string[]) => {
     const known = await Promise.all(asked.map((st) => (st.networked ? st.countTermDocs!(spellings, COUNT_CAP) : st.termFrequencies!(spellings))));
@@ -69,11 +81,11 @@ export async function spellingCorrections(stores: readonly Store[], terms: reado
   };
   const docsOf = await counts(words);
   for (const word of words.filter((w) => docsOf(w) === 0).slice(0, MAX_WORDS)) {
-    // A stop word ("with" for "wiht") is in nearly every lesson, so it would always win and match them all.
-    const spellings = (word.length >= MIN_LENGTH ? oneEditAway(word) : swappedOrDoubled(word)).filter((sp) => !STOP_WORDS.has(sp));
+    // A stop word ("with" for "wiht", "the" for "teh") is in nearly every lesson, so it would always win and match them all.
+    const spellings = slipsOf(word).filter((sp) => !STOP_WORDS.has(sp));
     const docs = await counts(spellings);
     let best: string | undefined;
-    let bestDocs = 0;
+    let bestDocs = word.length < SHORT_MIN_LENGTH ? THREE_LETTER_MIN_DOCS - 1 : 0;
     for (const sp of spellings) {
       const n = docs(sp);
       if (n > bestDocs) [best, bestDocs] = [sp, n];

@@ -396,3 +396,36 @@ test("a slip is never mended into a stop word: 'wiht' is not 'with', 'withotu' n
     sb,
   );
 });
+
+/** Lessons that hold "npm" and "git" more than once, as an agent's store does. */
+const TOOL_LESSONS = [
+  "npm audit fails the pipeline on high-severity advisories only; moderate ones are triaged weekly.",
+  "Run npm ci, not npm install, on the build server so the lockfile is honoured.",
+  "Never git push --force to main; use --force-with-lease on your own branch.",
+  "Before a git rebase of a shared branch, tell the people who pulled it.",
+];
+
+test("a three-letter slip: 'nmp' finds the npm lessons and 'gti' the git ones when the index holds the swap in several lessons", async () => {
+  await assertFound(TOOL_LESSONS[1]!, "nmp ci lockfile", TOOL_LESSONS.filter((l) => l !== TOOL_LESSONS[1]), 3, false);
+  await assertFound(TOOL_LESSONS[0]!, "nmp", TOOL_LESSONS.slice(1), 3, false);
+  await assertFound(TOOL_LESSONS[3]!, "gti", TOOL_LESSONS.slice(0, 3), 3, false);
+});
+
+test("a three-letter word is mended only to a word several lessons hold, never to a stop word, and never when the index holds it", async () => {
+  const sb = makeSandbox();
+  await insertRaw(sb, [...BACKGROUND, ...TOOL_LESSONS, "Kubernetes pods restart when the liveness probe calls the database.", "The tgi flag of the tagger is legacy."].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      // "pod" is in one lesson: a PHP user's "pdo" is more likely a word the store does not hold than a slip.
+      // "teh" is one swap from "the", a stop word every lesson holds; "tgi" is held, so never taken for "git".
+      for (const task of ["pdo", "teh", "adn", "fishing pdo"]) assert.deepEqual(await cairn.recall({ task }, { limit: 10 }), [], task);
+      const tgi = await cairn.recall({ task: "tgi" }, { limit: 10 });
+      assert.deepEqual(tgi.map((h) => h.entry.lesson), ["The tgi flag of the tagger is legacy."]);
+      // Injection never searches a guessed spelling.
+      const block = await cairn.inject({ task: "nmp" }, { recordShown: false });
+      assert.equal(block.entries.length, 0, block.text);
+    },
+    {},
+    sb,
+  );
+});
