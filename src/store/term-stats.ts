@@ -1,4 +1,5 @@
 // Document frequencies of query terms from the FTS5 vocabulary, so common words do not rank every row.
+import { isCjkChar } from "../core/cjk.js";
 import { ftsTokens, stemToken } from "./fts-tokens.js";
 import type { SqliteDriver } from "./driver.js";
 
@@ -51,6 +52,15 @@ export function maxUsefulDocFrequency(totalEntries: number): number {
 export function matchedRowBudget(totalEntries: number): number {
   return Math.max(800, 4 * Math.sqrt(totalEntries));
 }
+/**
+ * One CJK character held by more than this share of a tier's lessons (and by more than BROAD_CHAR_MIN_DOCS)
+ * reads as a stop word beside the query's other words: "的", "是", "の" sit in nearly every sentence,
+ * and one such character would pull in every lesson written in that language, whatever the query is about.
+ */
+const BROAD_CHAR_SHARE = COMMON_TERM_SHARE;
+/** Below this many lessons a character is not broad, whatever its share: in a tier of twenty, "锁" in three is a topic. */
+const BROAD_CHAR_MIN_DOCS = 5;
+
 /** Always keep at least this many terms, however common, so a query never shrinks to one word. */
 const MIN_TERMS = 2;
 
@@ -117,11 +127,19 @@ export function chooseQueryTerms(
   keyOf: (term: string) => string = stemOf,
 ): TermChoice {
   const unique = [...new Set(terms.map((t) => t.toLowerCase()))].filter(Boolean);
-  if (totalEntries < MIN_ENTRIES_TO_PRUNE) return { keep: unique.slice(0, MAX_TERMS * 2), dropped: [], mode: "any" };
+  // A query with one CJK character has its counts read even on a small tier: one broad character there is the whole tier's language.
+  const small = totalEntries < MIN_ENTRIES_TO_PRUNE;
+  if (small && !unique.some(isCjkChar)) return { keep: unique.slice(0, MAX_TERMS * 2), dropped: [], mode: "any" };
   const limit = maxUsefulDocFrequency(totalEntries);
   const stems = unique.map(keyOf);
   const df = cache.lookup(fetch, stems, totalEntries);
-  const scored = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 }));
+  const all = unique.map((t, i) => ({ t, df: df.get(stems[i]!) ?? 0 }));
+  const broadAt = Math.max(BROAD_CHAR_MIN_DOCS, totalEntries * BROAD_CHAR_SHARE);
+  const isBroad = (x: { t: string; df: number }) => x.df > broadAt && isCjkChar(x.t);
+  // Beside a word the tier holds, a broad character is a stop word; a query of nothing else still asks for it.
+  const broad = all.some((x) => x.df > 0 && !isBroad(x)) ? all.filter(isBroad) : [];
+  const scored = all.filter((x) => !broad.includes(x));
+  if (small) return { keep: scored.map((x) => x.t).slice(0, MAX_TERMS * 2), dropped: broad.map((x) => x.t), mode: "any" };
   const present = scored.filter((x) => x.df > 0).sort((a, b) => a.df - b.df);
   const absent = scored.filter((x) => x.df === 0).map((x) => x.t);
   // Rarest first until the rows they match reach the budget: ranking cost is linear in matched rows.
@@ -142,7 +160,7 @@ export function chooseQueryTerms(
   }
   // In an OR a term of no document costs nothing, and it may match under the tokenizer's own stem.
   if (mode === "any") keep.push(...absent.slice(0, Math.max(0, MAX_TERMS - keep.length)));
-  return { keep, dropped: scored.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode };
+  return { keep, dropped: all.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode };
 }
 
 /** One full-text query of a search: its terms and how they combine. */

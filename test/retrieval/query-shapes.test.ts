@@ -296,6 +296,28 @@ test("a single CJK character is a word: '锁' finds the lesson about '数据库�
   await assertFound("배포 전에 락을 확인한다", "락", [], 10, false);
 });
 
+/** Chinese lessons that each hold '的', the commonest character of written Chinese. */
+const DE_LESSONS = ["数据库迁移的顺序不能改", "前端构建的缓存要定期清理", "日志里的手机号码要打码", "部署的时候先检查配置", "测试的数据库每天重建", "连接池的上限是二十", "缓存的过期时间是一小时", "发布的流程要两个人审批"];
+
+test("one CJK character most lessons hold ('的') is a stop word beside other words, and still searched when it is the whole query", async () => {
+  const sb = makeSandbox();
+  const webhook = "The webhook signature must be verified against the raw request body.";
+  await insertRaw(sb, [...BACKGROUND, ...DE_LESSONS, webhook, "数据库锁超时的时候，先查看是哪个事务持有它。"].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      const lessons = async (task: string) => (await cairn.recall({ task }, { limit: 10 })).map((h) => h.entry.lesson);
+      const mixed = await lessons("webhook 的 signature");
+      assert.equal(mixed[0], webhook);
+      assert.deepEqual(mixed.filter((l) => l.includes("的")), [], "no lesson is found for its '的' alone");
+      assert.deepEqual(await lessons("锁 的"), ["数据库锁超时的时候，先查看是哪个事务持有它。"]);
+      // Alone, the character is what the user asked about.
+      assert.equal((await lessons("的")).length, 9);
+    },
+    {},
+    sb,
+  );
+});
+
 test("a query that is only a file path finds the lesson about that module, Unix or Windows", async () => {
   const auth = "The auth middleware must check the token's expiry before it loads the user; an expired token reached the handlers.";
   await assertFound(auth, "src/auth/middleware.ts", PATH_HEAVY, 10);

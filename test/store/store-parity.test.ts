@@ -160,6 +160,25 @@ describe("Store parity: SQLite and PostgreSQL answer alike", () => {
     }
   });
 
+  test("a CJK character most lessons hold ('的') is a stop word beside other words on both, and still the query when it is the only one", opts, async () => {
+    const p = Pair.open();
+    try {
+      const broad = ["数据库迁移的顺序", "前端构建的缓存", "日志里的手机号码", "部署的时候先检查配置", "测试的数据库", "连接池的上限", "缓存的过期时间", "发布的流程"];
+      for (const [i, lesson] of broad.entries()) await p.add(`broad${i}`, lesson);
+      await p.add("webhook", "The webhook signature must be verified against the raw request body.");
+      await p.add("lock", "数据库锁超时的时候，先查看是哪个事务持有它。");
+      for (let i = 0; i < 4; i++) await p.add(`filler${i}`, `Format the changelog entry ${i} before the release.`);
+      const mixed = await p.same("search webhook 的 signature", (s) => p.searchNames(s, queryTerms("webhook 的 signature")));
+      assert.deepEqual(mixed, ["webhook"]);
+      const lock = await p.same("search 锁 的", (s) => p.searchNames(s, queryTerms("锁 的")));
+      assert.deepEqual(lock, ["lock"]);
+      const alone = await p.same("search 的", (s) => p.searchNames(s, queryTerms("的")));
+      assert.deepEqual([...alone].sort(), [...broad.map((_, i) => `broad${i}`), "lock"].sort());
+    } finally {
+      await p.close();
+    }
+  });
+
   test("accented queries rank the same entries in the same ORDER, with the same scores, on both (Greek, Cyrillic, Vietnamese, French)", opts, async () => {
     const p = Pair.open();
     try {
