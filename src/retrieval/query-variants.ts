@@ -1,4 +1,4 @@
-// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20").
+// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20"), a hyphenated word joined ("pre-commit", "precommit").
 import { STOP_WORDS } from "../core/text.js";
 
 /** A name with its version joined on: `node20`, `python3`, `es2022`, `ipv6`. */
@@ -22,4 +22,19 @@ export function versionForms(text: string): string[] {
     }
   }
   return [...out].filter((t) => t.length >= 2 && !STOP_WORDS.has(t));
+}
+
+/** Letters joined by hyphens: `pre-commit`, `e-mail`, `re-render` (a hyphen between digits or at an edge is not one). */
+const HYPHENATED_RE = /\p{L}+(?:-\p{L}+)+/gu;
+
+/**
+ * Each hyphenated word joined ("pre-commit" → "precommit"): unicode61 splits the hyphenated word into
+ * its parts, so a lesson that writes it joined, as many do, was found by neither part. Unlike a
+ * version joined on (above), a hyphenated word's joined form is the same word, not a rarer spelling of
+ * two; a form the index does not hold rides along in the search's OR at no cost (term-stats.ts).
+ */
+export function compoundForms(text: string): string[] {
+  const out = new Set<string>();
+  for (const word of text.match(HYPHENATED_RE) ?? []) out.add(word.replace(/-/g, "").toLowerCase());
+  return [...out].filter((t) => t.length >= 3 && !STOP_WORDS.has(t));
 }

@@ -451,3 +451,11 @@ test("a three-letter word is mended only to a word several lessons hold, never t
     sb,
   );
 });
+
+test("a hyphenated word finds the lesson that writes it joined: 'pre-commit' finds 'precommit', 'e-mail' finds 'email'", async () => {
+  const commits = ["Commit messages must name the ticket; the commit hook rejects others.", "Squash fixup commits before review."];
+  await assertFound("The precommit hook runs prettier on staged files only; a full run takes minutes.", "pre-commit hook too slow", commits);
+  await assertFound("The precommit hook runs prettier on staged files only; a full run takes minutes.", "pre-commit", commits);
+  await assertFound("The email sender retries three times before it gives up.", "e-mail sender");
+  await assertFound("Rerender loops come from a new object in the deps array.", "re-render loop");
+});
