@@ -13,6 +13,7 @@ import { mergeAcrossTiers } from "./merge.js";
 import { blendCandidates, queryVector, vectorCandidates, type TierVectorHits } from "./semantic.js";
 import { poolSmallTiers } from "./small-tier.js";
 import { spellingCorrections } from "./spelling.js";
+import { wordJoins } from "./word-joins.js";
 
 export interface RecallOptions {
   tier?: Tier | "all";
@@ -27,7 +28,7 @@ export interface RecallOptions {
   diverse?: boolean;
   /** Candidates by words, by meaning (vectors), or both; default config `embedding.retrieval`. */
   retrieval?: RetrievalMode;
-  /** When the words find too little, search again with a rare word's slip mended (spelling.ts); default true, injection passes false. */
+  /** When the words find too little, search again with a rare word's slip mended (spelling.ts) and compounds written the other way (word-joins.ts); default true, injection passes false. */
   spelling?: boolean;
   /** Leave out lessons their verdicts discredit (lifecycle/feedback.ts isDiscredited); injection passes true. */
   withoutDiscredited?: boolean;
@@ -165,18 +166,22 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   });
   let lexical = found.map(([words]) => words);
   let searched = terms;
-  // Fewer lessons than the answer holds: perhaps a slip in a rare word ("kuberentes"). Only then is the
-  // index asked for the spellings one edit away, so a search that found enough pays nothing for it.
+  // Fewer lessons than the answer holds: perhaps a slip in a rare word ("kuberentes"), or a compound the
+  // lessons write otherwise ("precommit" for "pre-commit"). Only then is the index asked for the other
+  // spellings, so a search that found enough pays nothing for it.
   if (opts.spelling !== false && mode !== "semantic" && lexical.reduce((n, hits) => n + hits.length, 0) < limit) {
+    // A slip is mended first: any word splits somewhere into two short words the lessons hold ("reids": "re ids").
     const fixes = await spellingCorrections(stores, terms);
-    if (fixes.size > 0) {
-      searched = terms.map((t) => fixes.get(t) ?? t);
+    const joins = await wordJoins(stores, terms.map((t) => fixes.get(t) ?? t));
+    if (fixes.size > 0 || joins.split.size > 0 || joins.joined.length > 0) {
+      searched = [...terms.map((t) => fixes.get(t) ?? joins.split.get(t) ?? t), ...joins.joined];
       lexical = await Promise.all(stores.map((st) => byWords(st, searched)));
     }
   }
   const semantic = mode === "lexical" ? [] : found.map(([, meaning]) => meaning);
   // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts).
-  const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), searched);
+  // A phrase searched for a split word ("pre commit", word-joins.ts) is scored as its words.
+  const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), searched.flatMap((t) => t.split(" ")));
   const hits = blendCandidates(pooled.flat(), semantic, mode);
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).

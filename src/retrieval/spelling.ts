@@ -62,23 +62,32 @@ function slipsOf(word: string): string[] {
 }
 
 /**
+ * How many lessons of the tiers hold each word: a local tier from its FTS5 vocabulary (one query a tier
+ * for all the words), a team hive on PostgreSQL by one GIN lookup a word in one round trip, within a
+ * search's wait (its termFrequencies knows only the terms its searches counted, never a spelling).
+ * Undefined when no tier can tell.
+ */
+export function tierDocCounts(stores: readonly Store[]): ((words: readonly string[]) => Promise<(word: string) => number>) | undefined {
+  const asked = stores.filter((st) => (st.networked ? st.countTermDocs : st.termFrequencies));
+  if (asked.length === 0) return undefined;
+  return async (words) => {
+    const known = await Promise.all(asked.map((st) => (st.networked ? st.countTermDocs!(words, COUNT_CAP) : st.termFrequencies!(words))));
+    return (word) => known.reduce((n, k) => n + (k?.docs.get(stemOf(word)) ?? 0), 0);
+  };
+}
+
+/**
  * For each plain word of the query (a–z, three letters or more — under seven only its swaps and doubles,
  * three letters only its swaps to a word several lessons hold; at most three) that no tier's index
- * holds, the spelling one edit away that the most lessons hold, if any does. Every tier is asked (a
- * local one its FTS5 vocabulary, one query for all of a word's spellings; a team hive on PostgreSQL
- * one GIN lookup a spelling in one round trip, within a search's wait): a team whose lessons live in
- * its hive has its slips mended as on a SQLite hive. Costs ~1–3 ms, so recall calls it only as a fallback.
+ * holds, the spelling one edit away that the most lessons hold, if any does (counted by tierDocCounts:
+ * a team whose lessons live in its PostgreSQL hive has its slips mended as on a SQLite hive).
+ * Costs ~1–3 ms, so recall calls it only as a fallback.
  */
 export async function spellingCorrections(stores: readonly Store[], terms: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  // A networked tier's termFrequencies knows only the terms its searches counted (no round trip), never a spelling: countTermDocs asks.
-  const asked = stores.filter((st) => (st.networked ? st.countTermDocs : st.termFrequencies));
   const words = terms.filter((t) => t.length >= 3 && t.length <= MAX_LENGTH && /^[a-z]+$/.test(t));
-  if (asked.length === 0 || words.length === 0) return out;
-  const counts = async (spellings: readonly string[]) => {
-    const known = await Promise.all(asked.map((st) => (st.networked ? st.countTermDocs!(spellings, COUNT_CAP) : st.termFrequencies!(spellings))));
-    return (spelling: string) => known.reduce((n, k) => n + (k?.docs.get(stemOf(spelling)) ?? 0), 0);
-  };
+  const counts = tierDocCounts(stores);
+  if (!counts || words.length === 0) return out;
   const docsOf = await counts(words);
   for (const word of words.filter((w) => docsOf(w) === 0).slice(0, MAX_WORDS)) {
     // A stop word ("with" for "wiht", "the" for "teh") is in nearly every lesson, so it would always win and match them all.

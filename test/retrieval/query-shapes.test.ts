@@ -459,3 +459,12 @@ test("a hyphenated word finds the lesson that writes it joined: 'pre-commit' fin
   await assertFound("The email sender retries three times before it gives up.", "e-mail sender");
   await assertFound("Rerender loops come from a new object in the deps array.", "re-render loop");
 });
+
+test("a word written joined finds the lesson that writes it apart, and apart finds joined: 'precommit', 'lockfile', 'file system'", async () => {
+  const commits = ["Commit messages must name the ticket; the commit hook rejects others.", "Squash fixup commits before review."];
+  await assertFound("The pre-commit hook runs prettier on staged files only; a full run takes minutes.", "precommit", commits, 3, false);
+  await assertFound("Use a lock file for the deploy script so two runs cannot overlap.", "lockfile", [], 3, false);
+  await assertFound("The lockfile must be committed with every dependency change.", "lock file", [], 3, false);
+  await assertFound("Filesystem watchers miss renames on macOS; poll the folder instead.", "file system watchers", [], 3, false);
+  await assertFound("File system watchers miss renames on macOS; poll the folder instead.", "filesystem", [], 3, false);
+});
