@@ -54,11 +54,26 @@ export function swappedOrDoubled(word: string): string[] {
   return [...out];
 }
 
-/** The spellings a slip in `word` may have come from: one edit for a long word, a swap or a doubled letter for a short one, a swap alone for three letters. */
+/**
+ * A short word's other English spelling: "colour" and "color", "honour" and "honor", "grey" and "gray".
+ * Longer ones ("behaviour", "initialise") are one edit apart, which a word of seven letters or more is mended by.
+ */
+export function otherEnglishSpellings(word: string): string[] {
+  const out: string[] = [];
+  if (word.endsWith("our")) out.push(`${word.slice(0, -3)}or`);
+  else if (word.endsWith("or")) out.push(`${word.slice(0, -2)}our`);
+  for (const [from, to] of [["ey", "ay"], ["ay", "ey"]] as const) {
+    const at = word.indexOf(from);
+    if (at >= 0) out.push(word.slice(0, at) + to + word.slice(at + from.length));
+  }
+  return out;
+}
+
+/** The spellings a slip in `word` may have come from: one edit for a long word, a swap, a doubled letter or the other English spelling for a short one, a swap alone for three letters. */
 function slipsOf(word: string): string[] {
   if (word.length >= MIN_LENGTH) return oneEditAway(word);
   const slips = swappedOrDoubled(word);
-  return word.length >= SHORT_MIN_LENGTH ? slips : slips.filter((sp) => sp.length === word.length);
+  return word.length >= SHORT_MIN_LENGTH ? [...slips, ...otherEnglishSpellings(word)] : slips.filter((sp) => sp.length === word.length);
 }
 
 /**

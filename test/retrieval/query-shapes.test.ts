@@ -468,3 +468,10 @@ test("a word written joined finds the lesson that writes it apart, and apart fin
   await assertFound("Filesystem watchers miss renames on macOS; poll the folder instead.", "file system watchers", [], 3, false);
   await assertFound("File system watchers miss renames on macOS; poll the folder instead.", "filesystem", [], 3, false);
 });
+
+test("a short word in the other English spelling finds the lesson: 'color' finds 'colour', 'colour' finds 'color', 'gray' finds 'grey'", async () => {
+  await assertFound("Dark mode colour tokens must come from the palette, not hex literals.", "color", [], 3, false);
+  await assertFound("Dark mode color tokens must come from the palette, not hex literals.", "colour", [], 3, false);
+  await assertFound("Grey text on the dark theme fails the contrast check.", "gray", [], 3, false);
+  await assertFound("Honor the Retry-After header before calling the payment API again.", "honour", [], 3, false);
+});
