@@ -8,8 +8,9 @@ import { hiddenFrom, locate } from "./status.js";
  * A replacement given as new text (`cairn supersede S-3 "…"`) restates the lesson, not where it applies: a
  * person fixing the wording does not mean to drop the globs and detection pattern that made it advise, nor its
  * tags, stack, category, kind or scope. Each field the writer did not give is taken from `old`; one the writer
- * gave (a flag, a field of a lesson file) wins, field by field inside prevention and applicability too. Title,
- * why and the directive describe the old text and are not carried.
+ * gave (a flag, a field of a lesson file) wins, field by field inside prevention, applicability and the directive
+ * too. How much the lesson matters (the directive's priority and enforcement) carries like the rest; title, why
+ * and the directive's actions and checks describe the old text and are not carried.
  */
 export function carriedFromSuperseded(old: Entry, given: LessonInput): LessonInput {
   const a = old.applicability;
@@ -19,6 +20,7 @@ export function carriedFromSuperseded(old: Entry, given: LessonInput): LessonInp
   });
   const prevention = { ...oldPrevention, ...dropUndefined({ ...given.prevention }) };
   const applicability = { ...oldApplicability, ...dropUndefined({ ...given.applicability }) };
+  const directive = { priority: old.directive.priority, enforcement: old.directive.enforcement, ...dropUndefined({ ...given.directive }) };
   return {
     ...given,
     ...(given.category === undefined ? { category: old.category } : {}),
@@ -29,6 +31,7 @@ export function carriedFromSuperseded(old: Entry, given: LessonInput): LessonInp
     ...(given.root_cause === undefined && old.root_cause ? { root_cause: old.root_cause } : {}),
     ...(Object.keys(prevention).length ? { prevention } : {}),
     ...(Object.keys(applicability).length ? { applicability } : {}),
+    directive,
   };
 }
 

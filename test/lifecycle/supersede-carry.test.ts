@@ -84,3 +84,31 @@ test("tools: knowledge_add with supersedes (MCP and the opencode plugin serve it
     await env.close();
   }
 });
+
+test("engine: supersede with new text keeps the old directive's priority and enforcement; given ones win", async () => {
+  const env = await openEnv({ learning: { reflect_in_background: false } });
+  try {
+    const old = await env.human.add({ lesson: OLD, category: "security", kind: "correction", directive: { priority: "critical", enforcement: "enforce" } });
+    assert.ok(old.handle, old.reason);
+    const kept = await env.human.supersede(old.handle!, { lesson: NEW });
+    assert.deepEqual([kept.replacement.directive.priority, kept.replacement.directive.enforcement], ["critical", "enforce"]);
+    const again = await env.human.add({ lesson: OLD.replace("v1", "legacy"), category: "security", directive: { priority: "high", enforcement: "enforce" } });
+    assert.ok(again.handle, again.reason);
+    const given = await env.human.supersede(again.handle!, { lesson: NEW.replace("March", "April"), directive: { priority: "low" } });
+    assert.deepEqual([given.replacement.directive.priority, given.replacement.directive.enforcement], ["low", "enforce"], "a given priority wins, enforcement still carries");
+  } finally {
+    await env.close();
+  }
+});
+
+test("cli: `cairn supersede` carries --priority and --enforce over; --priority and --no-enforce override them", async () => {
+  const p = sb.project("directive");
+  const old = await sb.json(p, "add", OLD, ...OLD_FLAGS, "--priority", "critical", "--enforce");
+  assert.equal(old.body.action, "added", old.stderr);
+  const r = await sb.json(p, "supersede", old.body.handle, NEW);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual([r.body.replacement.directive.priority, r.body.replacement.directive.enforcement], ["critical", "enforce"]);
+  const next = await sb.json(p, "supersede", r.body.replacement.handle, NEW.replace("March", "April"), "--priority", "low", "--no-enforce");
+  assert.equal(next.code, 0, next.stderr);
+  assert.deepEqual([next.body.replacement.directive.priority, next.body.replacement.directive.enforcement], ["low", "warn"]);
+});

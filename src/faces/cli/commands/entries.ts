@@ -111,7 +111,8 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
     ...(f.why ? { why: f.why } : {}),
     ...(f.rootCause ? { root_cause: f.rootCause } : {}),
     ...(f.supersedes ? { supersedes: f.supersedes } : {}),
-    ...(f.enforce ? { enforcement: "enforce" as const } : {}),
+    // --no-enforce says "warn" outright, so a replacement need not keep the enforcement of what it supersedes.
+    ...(f.enforce !== undefined ? { enforcement: f.enforce ? ("enforce" as const) : ("warn" as const) } : {}),
     ...(f.priority ? { priority: f.priority } : {}),
     ...(f.entities ? { entities: list(f.entities) } : {}),
     ...(f.require ? { required_actions: f.require } : {}),
@@ -164,6 +165,7 @@ export function lessonOptions(cmd: Command, opts: { supersedes?: boolean } = {})
     .option("--stack <a,b>", "comma-separated tech stack it applies to")
     .option("--projects <a,b>", 'comma-separated project names it applies to ("*" for any)')
     .option("--enforce", "advisories from this lesson block the agent's action instead of only warning")
+    .option("--no-enforce", "advisories only warn (the default; for supersede, instead of the enforcement the old lesson had)")
     .addOption(new Option("--priority <p>", "how much it matters when it applies (high and critical render as directives)").choices(PRIORITIES))
     .option("--require <action>", "an action an agent must take when it applies (repeatable)", collect)
     .option("--forbid <action>", "an action an agent must not take when it applies (repeatable)", collect)
