@@ -1,5 +1,6 @@
 // The entry model: one lesson type shared by every tier, face and store (zod schemas + types, no I/O).
 import { z } from "zod";
+import { REASON_MAX } from "./free-text.js";
 import { compiledWhenBusy } from "./compiled-schema.js";
 import { DateTimeSchema } from "./dates.js";
 import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, SCOPE_PATTERN, SCOPE_RULE, STATUSES, TIERS } from "./enums.js";
@@ -59,7 +60,7 @@ export const LifecycleSchema = z.object({
   supersedes: z.string().optional(),
   superseded_by: z.string().optional(),
   /** Why an entry is quarantined/archived, or what a quality check flagged. */
-  status_reason: z.string().max(500).optional(),
+  status_reason: z.string().max(REASON_MAX).optional(),
   flags: z.array(z.string().max(200)).default([]),
   revalidated_at: DateTimeSchema.optional(),
 });

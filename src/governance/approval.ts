@@ -1,6 +1,7 @@
 // Approval and rejection: a person moves a lesson to established (retiring what it supersedes) or archives it.
 import type { Entry, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import { assertFits, REJECT_REASON_MAX } from "../core/free-text.js";
 import { locate, ORIGIN_SUPERSEDED, QUARANTINE_REQUEST, supersedeEntry } from "../lifecycle/status.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
@@ -117,7 +118,8 @@ export async function rejectEntry(s: Services, ref: string, reason: string | und
   if (!REJECTABLE.includes(e.lifecycle.status)) {
     throw new CairnError("CONFLICT", `${e.handle} is ${e.lifecycle.status}; only drafts and candidates are rejected (use \`cairn archive\` to retire it).`);
   }
-  const why = (reason ?? "").trim().slice(0, 400);
+  const why = (reason ?? "").trim();
+  assertFits("reason", why, REJECT_REASON_MAX);
   return loc.store.updateEntry(
     e.id,
     (x) => {

@@ -2,6 +2,7 @@
 import { PRIORITIES, type Entry, type Priority, type Verdict } from "../core/entry.js";
 import type { Services } from "../services.js";
 import { CairnError } from "../errors.js";
+import { assertFits, REASON_MAX } from "../core/free-text.js";
 import { orQueue, teamHive } from "../hive/outbox.js";
 import { hiveCopyOf, locate, type Located } from "./status.js";
 
@@ -173,10 +174,11 @@ export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays:
  * with the entry as last seen, the verdict applied; it reaches the hive exactly once on replay.
  */
 export async function recordFeedback(s: Services, ref: string, verdict: Verdict, actor: string, note?: string): Promise<Entry> {
+  assertFits("note", note, REASON_MAX);
   const at = s.now();
   return orQueue(
     s,
-    () => ({ op: "feedback", payload: { ref, verdict, actor, at: at.toISOString(), ...(note ? { note: note.slice(0, 500) } : {}) } }),
+    () => ({ op: "feedback", payload: { ref, verdict, actor, at: at.toISOString(), ...(note ? { note } : {}) } }),
     () => applyFeedbackNow(s, ref, verdict, actor, note),
     () => {
       const seen = teamHive(s)?.cache.entry(ref);
@@ -205,7 +207,7 @@ async function applyFeedbackNow(s: Services, ref: string, verdict: Verdict, acto
     loc.entry.id,
     (e) => applyVerdict(e, verdict, s.now(), s.config.knowledge.feedback_half_life_days),
     // project_id: which project applied it (the dashboard's map of who uses which hive lessons).
-    { type: verdict === "applied" ? "applied" : "feedback", actor, data: { verdict, project_id: s.project.id, ...(note ? { note: note.slice(0, 500) } : {}) } },
+    { type: verdict === "applied" ? "applied" : "feedback", actor, data: { verdict, project_id: s.project.id, ...(note ? { note } : {}) } },
   );
   if (updated.directive.priority !== before) {
     await loc.store.appendEvent(updated.id, { type: "updated", actor: "cairn:escalation", data: { priority: { from: before, to: updated.directive.priority } } });

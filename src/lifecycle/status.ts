@@ -1,6 +1,7 @@
 // Status changes a person or agent asks for: quarantine, restore (re-validated), archive, remove, supersede.
 import { lastPromotionHiveId } from "../core/entry-links.js";
 import type { Entry, EntryEvent, Status } from "../core/entry.js";
+import { assertFits, REASON_MAX } from "../core/free-text.js";
 import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
@@ -132,7 +133,7 @@ async function retireOriginals(s: Services, hive: Entry, status: Retirement | "s
       e.id,
       (x) => {
         x.lifecycle.status = status;
-        x.lifecycle.status_reason = `its hive copy ${hive.handle} was ${status}: ${why}`.slice(0, 500);
+        x.lifecycle.status_reason = fittedReason(`its hive copy ${hive.handle} was ${status}: ${why}`);
         if (by) x.lifecycle.superseded_by = by;
         return x;
       },
@@ -241,8 +242,7 @@ function requestFlag(actor: string, reason: string): string {
   return flag.length <= 200 ? flag : flag.slice(0, 199) + "…";
 }
 
-/** The schema keeps a status reason to 500 characters; a pasted log or stack trace is cut to fit, visibly. */
-const REASON_MAX = 500;
+/** A reason Cairn composes around a given one (which fits, assertFits) is cut to the schema's limit, visibly. */
 function fittedReason(reason: string): string {
   return reason.length <= REASON_MAX ? reason : reason.slice(0, REASON_MAX - 1) + "…";
 }
@@ -267,6 +267,7 @@ async function setStatus(loc: Located, status: Status, actor: string, type: "qua
  * quarantines it (which clears the requests) or approves it again (which dismisses them).
  */
 export async function quarantineEntry(s: Services, ref: string, reason: string, actor: string): Promise<StatusChange> {
+  assertFits("reason", reason, REASON_MAX);
   const loc = await locate(s, ref);
   if (loc.entry.lifecycle.status === "quarantined") return loc.entry;
   const why = fittedReason(reason || "quarantined without a reason");
@@ -485,6 +486,7 @@ export async function restoreEntry(s: Services, ref: string, actor: string, opts
 }
 
 export async function archiveEntry(s: Services, ref: string, reason: string | undefined, actor: string): Promise<StatusChange> {
+  assertFits("reason", reason, REASON_MAX);
   const loc = await locate(s, ref);
   assertMayRetire(loc.entry, actor, "archive");
   const why = reason ?? "archived by request";
@@ -501,6 +503,7 @@ export async function archiveEntry(s: Services, ref: string, reason: string | un
  * Only a person may force, and only a person may remove what a person approved.
  */
 export async function removeEntry(s: Services, ref: string, opts: { force?: boolean; actor: string; reason?: string }): Promise<Entry> {
+  assertFits("reason", opts.reason, REASON_MAX);
   const loc = await locate(s, ref);
   if (opts.force && !isHumanActor(opts.actor)) {
     throw new CairnError("FORBIDDEN", `Only a person can force a removal: "${opts.actor.slice(0, 80)}" is not a human:* actor.`, { actor: opts.actor.slice(0, 80) });

@@ -1,5 +1,6 @@
 // knowledge_archive: retire an outdated entry (kept for history, never recalled; a person can restore it).
 import { z } from "zod";
+import { REASON_MAX } from "../../core/free-text.js";
 import { defineTool, entryIdArg, shortLesson, summarize } from "./shared.js";
 
 export const knowledgeArchive = defineTool({
@@ -10,7 +11,7 @@ export const knowledgeArchive = defineTool({
     "A lesson a person approved is refused: only a person retires it (use knowledge_quarantine to ask for a review).",
   args: {
     id: entryIdArg("The entry to archive."),
-    reason: z.string().max(500).optional().describe("Why it no longer applies."),
+    reason: z.string().max(REASON_MAX).optional().describe("Why it no longer applies."),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   async run(a, ctx) {

@@ -1,5 +1,6 @@
 // knowledge_feedback: report how a lesson worked out, which feeds its ranking (with decay) from then on.
 import { z } from "zod";
+import { REASON_MAX } from "../../core/free-text.js";
 import { VERDICTS } from "../../lifecycle/feedback.js";
 import { defineTool, entryIdArg, summarize } from "./shared.js";
 
@@ -12,7 +13,7 @@ export const knowledgeFeedback = defineTool({
   args: {
     id: entryIdArg("The entry the feedback is about, e.g. the [S-12] shown next to a lesson."),
     verdict: z.enum(VERDICTS).describe("applied, ignored, violated, helpful or harmful."),
-    note: z.string().max(500).optional().describe("One sentence of context, kept in the audit log."),
+    note: z.string().max(REASON_MAX).optional().describe("One sentence of context, kept in the audit log."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async run(a, ctx) {

@@ -1,5 +1,6 @@
 // knowledge_quarantine: pull a suspicious or harmful entry out of circulation until a person reviews it.
 import { z } from "zod";
+import { REASON_MAX } from "../../core/free-text.js";
 import { defineTool, entryIdArg, shortLesson, summarize } from "./shared.js";
 
 export const knowledgeQuarantine = defineTool({
@@ -10,7 +11,7 @@ export const knowledgeQuarantine = defineTool({
     "A lesson a person approved stays in circulation: your call records a request that a person confirms.",
   args: {
     id: entryIdArg("The entry to quarantine."),
-    reason: z.string().min(1).max(500).describe("What is wrong with it, for the person who reviews it."),
+    reason: z.string().min(1).max(REASON_MAX).describe("What is wrong with it, for the person who reviews it."),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   async run(a, ctx) {

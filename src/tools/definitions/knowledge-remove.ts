@@ -1,5 +1,6 @@
 // knowledge_remove: delete an entry from whichever tier holds it; what a person approved or the hive relies on is not an agent's to delete.
 import { z } from "zod";
+import { REASON_MAX } from "../../core/free-text.js";
 import { defineTool, entryIdArg, shortLesson } from "./shared.js";
 
 export const knowledgeRemove = defineTool({
@@ -12,7 +13,7 @@ export const knowledgeRemove = defineTool({
   // No `force`: only a person may force a removal, and a person uses `cairn remove --force`.
   args: {
     id: entryIdArg("The entry to delete."),
-    reason: z.string().max(500).optional().describe("Why it is removed, kept in the audit log."),
+    reason: z.string().max(REASON_MAX).optional().describe("Why it is removed, kept in the audit log."),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   async run(a, ctx) {

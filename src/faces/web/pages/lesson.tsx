@@ -1,5 +1,6 @@
 // One lesson: every field, usage, where it would be injected, lineage and its event timeline; and the edit form.
 import { derivedFromLabel } from "../../../core/derived-from.js";
+import { REJECT_REASON_MAX } from "../../../core/free-text.js";
 import { CATEGORIES, ENFORCEMENTS, ROOT_CAUSES, type Entry, type EntryEvent } from "../../../core/entry.js";
 import { withHandles } from "../../../core/entry-links.js";
 import { reviewBasis } from "../../../governance/edit-basis.js";
@@ -101,7 +102,7 @@ export function LessonPage(props: { frame: Frame; detail: LessonDetail }) {
             <label for="lesson-reject-reason" class="sr-only">
               Reason
             </label>
-            <input id="lesson-reject-reason" name="reason" type="text" maxlength={400} placeholder="reason (optional)" />
+            <input id="lesson-reject-reason" name="reason" type="text" maxlength={REJECT_REASON_MAX} placeholder="reason (optional)" />
             <button type="submit" class="danger">
               Reject
             </button>

@@ -1,5 +1,6 @@
 // The review queue: drafts and flagged lessons on the left, the selected one with its nearest neighbours and the actions on the right.
 import type { Entry } from "../../../core/entry.js";
+import { REJECT_REASON_MAX } from "../../../core/free-text.js";
 import { reviewBasis } from "../../../governance/edit-basis.js";
 import type { Neighbour, ReviewItem, ReviewQueue, ReviewReason } from "../../../governance/queue.js";
 import { ActionForm, Layout, type Frame } from "./layout.js";
@@ -63,7 +64,7 @@ function Actions(props: { item: ReviewItem; csrf: string; next?: string }) {
         <label for="reject-reason" class="sr-only">
           Reason
         </label>
-        <input id="reject-reason" name="reason" type="text" maxlength={400} placeholder="reason (optional)" aria-keyshortcuts="r" />
+        <input id="reject-reason" name="reason" type="text" maxlength={REJECT_REASON_MAX} placeholder="reason (optional)" aria-keyshortcuts="r" />
         <button type="submit" class="danger">
           {rejectable(e) ? "Reject" : "Archive"} <kbd>r</kbd>
         </button>
