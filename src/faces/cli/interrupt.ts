@@ -1,4 +1,4 @@
-// Ctrl-C and SIGTERM during a long command: the first asks it to stop cleanly, a second stops at once; the exit says which signal.
+// Ctrl-C and SIGTERM during a long command or a server: the first asks it to stop cleanly, a second stops at once; the exit says which signal.
 import os from "node:os";
 
 /** The signal that stopped this run, if one did: a CLI process runs one command, so this is that command's. */
@@ -26,7 +26,7 @@ export interface Interruption {
  * e.g. to clear a progress bar and say what happens next); a second exits at once with that signal's code,
  * after `onSecond` says what was kept.
  */
-export function stopOnSignal(hooks: { onFirst?: () => void; onSecond?: () => void } = {}): Interruption {
+export function stopOnSignal(hooks: { onFirst?: (signal: NodeJS.Signals) => void; onSecond?: () => void } = {}): Interruption {
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
     stoppedBy = name;
@@ -35,7 +35,7 @@ export function stopOnSignal(hooks: { onFirst?: () => void; onSecond?: () => voi
       process.exit(signalExitCode(name));
     }
     controller.abort();
-    hooks.onFirst?.();
+    hooks.onFirst?.(name);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -46,4 +46,22 @@ export function stopOnSignal(hooks: { onFirst?: () => void; onSecond?: () => voi
       process.off("SIGTERM", onSignal);
     },
   };
+}
+
+/**
+ * A long-running server (`cairn mcp`, `cairn ui`): the first SIGINT or SIGTERM runs `close` (stop taking
+ * requests, close the engine and its stores, so no journal is left behind) and then exits with that signal's
+ * code, as a stopped command does; a second exits at once. `onFirst` says on stderr that it is shutting down.
+ */
+export function closeOnSignal(close: () => Promise<void>, onFirst?: (signal: NodeJS.Signals) => void): Interruption {
+  const stop = stopOnSignal({
+    onFirst: (signal) => {
+      onFirst?.(signal);
+      // A close that fails still ends the run the way the signal asked; the stores' own journals keep them whole.
+      void close()
+        .catch(() => undefined)
+        .then(() => process.exit(interruptedExitCode()));
+    },
+  });
+  return stop;
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../../config.js";
 import { CairnError } from "../../errors.js";
+import { closeOnSignal } from "../cli/interrupt.js";
 import { runHttpServer, type HttpHandle } from "./http.js";
 import { log } from "./log.js";
 import { runStdioServer, type McpHandle } from "./stdio.js";
@@ -55,13 +56,7 @@ export async function runMcp(opts: McpOptions = {}): Promise<McpHandle | HttpHan
   const handle = opts.http
     ? await runHttpServer({ port: parsePort(opts.port), host: opts.host, token: opts.token, project, env: opts.env })
     : await runStdioServer({ project, env: opts.env });
-  if (opts.handleSignals !== false) {
-    const stop = (signal: string) => {
-      log(`${signal}: shutting down`);
-      void handle.close().then(() => process.exit(0));
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-  }
+  // Exits 128 + the signal (SIGTERM 143, Ctrl-C 130) once closed, as every stopped command does.
+  if (opts.handleSignals !== false) closeOnSignal(() => handle.close(), (signal) => log(`${signal}: shutting down`));
   return handle;
 }

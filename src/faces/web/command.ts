@@ -36,12 +36,13 @@ Examples:
   $ CAIRN_UI_TOKEN="$(openssl rand -hex 24)" cairn ui --host 0.0.0.0`,
     )
     .action(async (flags: UiFlags, cmd: Command) => {
-      const [{ runUiServer }, { assertProjectExists, invocation }, { reportError }, { Output }, { assertHuman }] = await Promise.all([
+      const [{ runUiServer }, { assertProjectExists, invocation }, { reportError }, { Output }, { assertHuman }, { closeOnSignal }] = await Promise.all([
         import("./server.js"),
         import("../cli/context.js"),
         import("../cli/errors.js"),
         import("../cli/format.js"),
         import("../../governance/actors.js"),
+        import("../cli/interrupt.js"),
       ]);
       try {
         // The global flags as every command reads them: a postgres:// --hive is a URL, not a file path.
@@ -57,9 +58,8 @@ Examples:
           ...flags,
           json: inv.out.json,
         });
-        const stop = () => void handle.close();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
+        // Closed (connections, engine, stores), then exits 128 + the signal: SIGTERM 143, Ctrl-C 130.
+        closeOnSignal(() => handle.close());
         await handle.closed;
       } catch (e) {
         // As every command reports: with --json, the error is the one JSON value on stdout.
