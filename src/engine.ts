@@ -966,8 +966,9 @@ export class Cairn {
   /**
    * Gives every entry without a vector of the current model one (after a model change, or for lessons
    * written while the endpoint was down); resumable: a second run continues where vectors are missing.
+   * Aborting `signal` stops it after the batch in flight; a tier not reached is reported with nothing embedded.
    */
-  async reindex(opts: { tier?: Tier | "all"; onProgress?: (p: ReindexProgress) => void } = {}): Promise<ReindexReport[]> {
+  async reindex(opts: { tier?: Tier | "all"; onProgress?: (p: ReindexProgress) => void; signal?: AbortSignal } = {}): Promise<ReindexReport[]> {
     const emb = this.services.embedding;
     if (!emb) throw new CairnError("INVALID_INPUT", "Vectors are off (embedding.provider = none): there is nothing to reindex. To turn them on, set embedding.provider to builtin (or openai with embedding.url) in .swarm/cairn.json or your user config, or run with CAIRN__embedding__provider=builtin; then `cairn reindex` gives every lesson a vector.");
     const space = await emb.currentSpace();
@@ -976,7 +977,7 @@ export class Cairn {
     const tier = opts.tier ?? "all";
     const out: ReindexReport[] = [];
     for (const store of tiersAsked(this.services, tier)) {
-      out.push(await reindexStore(store, emb, space, this.config.embedding.batch_size, opts.onProgress));
+      out.push(await reindexStore(store, emb, space, this.config.embedding.batch_size, opts.onProgress, opts.signal));
     }
     return out;
   }

@@ -86,12 +86,15 @@ export interface ReindexReport {
   /** Entries whose text gave no vector (no word the model knows): found through the text index only. */
   skipped: number;
   remaining: number;
+  /** Stopped by the signal before every batch was done: what `embedded` counts is stored, `remaining` is not. */
+  interrupted?: true;
 }
 
 /**
  * Gives every entry without a vector of the current model one, in batches, walking entries by seq:
  * interrupted, it resumes where vectors are still missing. An endpoint that fails stops the run (no
- * fallback vectors here: they would not be the current model's).
+ * fallback vectors here: they would not be the current model's). `signal` stops it between batches,
+ * each batch's vectors written whole or not at all.
  */
 export async function reindexStore(
   store: Store,
@@ -99,6 +102,7 @@ export async function reindexStore(
   space: VectorSpace,
   batchSize: number,
   onProgress?: (p: ReindexProgress) => void,
+  signal?: AbortSignal,
 ): Promise<ReindexReport> {
   const embedder = service.primary ?? service.builtin();
   const total = await countMissing(store, space);
@@ -106,8 +110,15 @@ export async function reindexStore(
   let skipped = 0;
   let embedded = 0;
   let after = 0;
+  let interrupted = false;
   onProgress?.({ tier: store.tier, done, total });
   for (;;) {
+    // The store and the built-in model answer without a turn of the event loop: give the signal's handler one.
+    if (signal) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal?.aborted) {
+      interrupted = true;
+      break;
+    }
     const batch = await store.entriesWithoutVector(space, batchSize, after);
     if (batch.length === 0) break;
     const vectors = await embedder.embed(batch.map((b) => embeddingTextOf(b.entry)));
@@ -119,7 +130,8 @@ export async function reindexStore(
     after = batch[batch.length - 1]!.seq;
     onProgress?.({ tier: store.tier, done, total });
   }
-  return { tier: store.tier, space, embedded, skipped, remaining: Math.max(0, (await countMissing(store, space)) - skipped) };
+  const remaining = Math.max(0, (await countMissing(store, space)) - skipped);
+  return { tier: store.tier, space, embedded, skipped, remaining, ...(interrupted ? { interrupted: true as const } : {}) };
 }
 
 async function countMissing(store: Store, space: VectorSpace): Promise<number> {

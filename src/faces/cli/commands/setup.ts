@@ -7,6 +7,7 @@ import { isPostgresUrl, maskUrl, teamUrlParts } from "../../../store/pg/url.js";
 import { LATEST_SCHEMA_VERSION } from "../../../store/migrations.js";
 import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
+import { interruptedExitCode, stopOnSignal } from "../interrupt.js";
 import { clean, table } from "../format.js";
 import { printGovernanceStats } from "./governance.js";
 import type { Tier } from "../../../core/entry.js";
@@ -95,11 +96,32 @@ Examples:
           const tier = parseTier(flags.tier);
           const { countProgress } = await import("../progress.js");
           const bar = countProgress("embedding", inv.out.json);
-          const reports = await cairn.reindex({ tier, onProgress: (p) => bar.update(p.done, p.total) }).finally(() => bar.stop());
-          if (inv.out.json) return inv.out.print({ tiers: reports });
+          // The first Ctrl-C (or SIGTERM) stops after the batch in flight is stored, so the report can say what was kept.
+          const interrupt = stopOnSignal({
+            onFirst: () => {
+              bar.stop();
+              process.stderr.write("cairn reindex: stopping after the batch in flight (Ctrl-C again to stop at once)…\n");
+            },
+            onSecond: () => process.stderr.write("cairn reindex: stopped at once; the batch in flight was not stored, the vectors before it are kept. Run `cairn reindex` again to finish.\n"),
+          });
+          const reports = await cairn.reindex({ tier, onProgress: (p) => bar.update(p.done, p.total), signal: interrupt.signal }).finally(() => {
+            bar.stop();
+            interrupt.release();
+          });
+          const stopped = reports.some((r) => r.interrupted);
+          if (stopped) {
+            const told = reports.map((r) => `${r.tier}: ${r.embedded} embedded, ${r.remaining} still without a vector`).join("; ");
+            inv.out.warn(`The reindex was interrupted (${told}): what was embedded is stored. Run \`cairn reindex\` again to finish where it stopped.`);
+          }
+          const code = stopped ? interruptedExitCode() : undefined;
+          if (inv.out.json) {
+            inv.out.print({ tiers: reports, ...(stopped ? { interrupted: true } : {}) });
+            return code;
+          }
           for (const r of reports) {
             inv.out.line(`${r.tier.padEnd(6)} ${r.embedded} embedded with ${r.space.modelId} (${r.space.dimension} dims)${r.skipped ? `, ${r.skipped} without a known word (text index only)` : ""}`);
           }
+          return code;
         }),
       ),
     );
