@@ -25,6 +25,10 @@ export interface CopyReport {
   vectors: number;
   /** Why vectors were not copied (the source cannot read them out): `cairn reindex` re-creates them. */
   vectorsSkipped?: string;
+  /** Stopped by the signal: the entries counted were copied whole (with their vectors), the rest of `total` not. */
+  interrupted?: true;
+  /** The source's entries, said when interrupted. */
+  total?: number;
 }
 
 /** Entries per vector read: one query per space and batch on each side. */
@@ -51,8 +55,11 @@ async function copyVectors(from: Store, to: Store, spaces: readonly VectorSpace[
   return n;
 }
 
-/** Every entry of `from`, with its whole history, into `to`; a second run changes nothing. */
-export async function copyHive(from: Store, to: Store, onProgress?: (n: number) => void): Promise<CopyReport> {
+/**
+ * Every entry of `from`, with its whole history, into `to`; a second run changes nothing. Aborting `signal`
+ * stops it between two entries (each copied whole), their vectors copied first: running it again finishes.
+ */
+export async function copyHive(from: Store, to: Store, onProgress?: (n: number) => void, signal?: AbortSignal): Promise<CopyReport> {
   const report: CopyReport = { from: from.location, to: to.location, inserted: 0, merged: 0, unchanged: 0, renumbered: [], events: 0, vectors: 0 };
   // The target is reached (and given the schema) first: a copy of nothing must not report success for a database it never saw.
   await to.schemaVersion();
@@ -61,6 +68,12 @@ export async function copyHive(from: Store, to: Store, onProgress?: (n: number) 
   let pairs: Array<{ from: string; to: string }> = [];
   let n = 0;
   for await (const e of from.iterateEntries()) {
+    // A SQLite source and target answer without a turn of the event loop: give the signal's handler one.
+    if (signal) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal?.aborted) {
+      report.interrupted = true;
+      break;
+    }
     const events = await from.listEvents(e.id, 1_000_000);
     const r = await to.copyEntry(e, events);
     if (r.action === "inserted") {
@@ -79,6 +92,7 @@ export async function copyHive(from: Store, to: Store, onProgress?: (n: number) 
     onProgress?.(++n);
   }
   report.vectors += await copyVectors(from, to, spaces, pairs);
+  if (report.interrupted) report.total = await from.totalEntries();
   return report;
 }
 
@@ -87,7 +101,7 @@ function openEnd(where: string, config: CairnConfig): Store {
 }
 
 /** Copies the hive at `from` (a file or postgres:// URL) into `to`; both are opened here and closed after. */
-export async function transferHive(from: string, to: string, config: CairnConfig, onProgress?: (n: number) => void): Promise<CopyReport> {
+export async function transferHive(from: string, to: string, config: CairnConfig, onProgress?: (n: number) => void, signal?: AbortSignal): Promise<CopyReport> {
   const same = isPostgresUrl(from) && isPostgresUrl(to) ? from === to : path.resolve(from) === path.resolve(to);
   if (same) throw new CairnError("INVALID_INPUT", `Source and target are the same hive (${isPostgresUrl(to) ? maskUrl(to) : to}).`);
   // Opening a missing file would create an empty hive there and report a push of nothing as done.
@@ -97,7 +111,7 @@ export async function transferHive(from: string, to: string, config: CairnConfig
   const source = openEnd(from, config);
   const target = openEnd(to, config);
   try {
-    return await copyHive(source, target, onProgress);
+    return await copyHive(source, target, onProgress, signal);
   } finally {
     await source.close();
     await target.close();

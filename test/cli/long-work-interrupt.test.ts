@@ -2,8 +2,11 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { bigProject } from "../helpers/big-project.js";
+import path from "node:path";
+import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { bigProject, fillStore } from "../helpers/big-project.js";
 import { BIN, sandbox } from "../helpers/cli.js";
+import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -48,3 +51,43 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     assert.equal(JSON.parse(again.stdout).tiers[0].embedded, remaining, "the second run embeds only what the first left");
   });
 }
+
+test("SIGTERM during `cairn hive push` and Ctrl-C during `cairn hive pull` keep every entry copied whole, say how many of how many, exit 143 and 130; the next run finishes", { ...pgTestOptions(), timeout: 600_000 }, async () => {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("push_stop");
+  const total = 3_000;
+  try {
+    const env = { ...sb.env, CAIRN__hive_postgres__schema: schema, CAIRN__hive_postgres__read_timeout_ms: "10000", CAIRN__hive_postgres__connect_timeout_ms: "30000" };
+    const file = path.join(sb.root, "big-hive.db");
+    await fillStore(file, "hive", total);
+    const push = await interruptAt(["hive", "push", "--from", file, "--to", url], env, /copied 500 entries/, "SIGTERM");
+    assert.ok(push.sent, `no progress seen:\n${push.stderr}`);
+    assert.equal(push.code, 143, `${push.stdout}\n${push.stderr}`);
+    const said = /(\d+) of (\d+) entries copied/.exec(push.stderr);
+    assert.ok(said, `stderr says what was and was not copied:\n${push.stderr}`);
+    const copied = Number(said[1]);
+    assert.equal(Number(said[2]), total);
+    assert.ok(copied >= 500 && copied < total, push.stderr);
+    const rows = await adminQuery<{ n: string }>(url, `SELECT count(*) AS n FROM "${schema}".entries`);
+    assert.equal(Number(rows[0]!.n), copied, "every entry said copied is there, whole, and no other");
+    const again = await sb.raw(["--json", "hive", "push", "--from", file, "--to", url], { env });
+    assert.equal(again.code, 0, again.stderr);
+    const report = JSON.parse(again.stdout) as { inserted: number; unchanged: number };
+    assert.deepEqual([report.inserted, report.unchanged], [total - copied, copied]);
+
+    const target = path.join(sb.root, "pulled.db");
+    const pull = await interruptAt(["hive", "pull", "--from", url, "--to", target], env, /copied 500 entries/, "SIGINT");
+    assert.ok(pull.sent, `no progress seen:\n${pull.stderr}`);
+    assert.equal(pull.code, 130, `${pull.stdout}\n${pull.stderr}`);
+    const pulled = Number(/(\d+) of (\d+) entries copied/.exec(pull.stderr)?.[1] ?? NaN);
+    assert.ok(pulled >= 500 && pulled < total, pull.stderr);
+    const local = new SqliteStore(target, "hive");
+    assert.equal(await local.totalEntries(), pulled, "the file opens and holds what was said");
+    await local.close();
+    const rest = await sb.raw(["--json", "hive", "pull", "--from", url, "--to", target], { env });
+    assert.equal(rest.code, 0, rest.stderr);
+    assert.equal((JSON.parse(rest.stdout) as { inserted: number }).inserted, total - pulled);
+  } finally {
+    await dropSchema(url, schema).catch(() => undefined);
+  }
+});

@@ -6,6 +6,7 @@ import type { CopyReport } from "../../../hive/copy.js";
 import { isPostgresUrl, maskUrl, urlScheme } from "../../../store/pg/url.js";
 import { action, readCairn, withCairn, type Invocation } from "../context.js";
 import { EXIT } from "../errors.js";
+import { interruptedExitCode, stopOnSignal } from "../interrupt.js";
 
 // The engine, config and copy code load only when a hive command runs (`cairn --help` loads none of them).
 async function configOf(inv: Invocation) {
@@ -13,9 +14,23 @@ async function configOf(inv: Invocation) {
   return loadConfig({ projectDir: inv.projectDir, env: inv.env }).config;
 }
 
-async function transfer(from: string, to: string, config: Awaited<ReturnType<typeof configOf>>, inv: Invocation): Promise<CopyReport> {
+/**
+ * Copies with Ctrl-C and SIGTERM heard: the first stops between two entries (each copied whole), the report
+ * says how many of how many, and the exit is 130 or 143; a second stops at once (the entry in flight rolled back).
+ */
+async function transfer(verb: string, from: string, to: string, config: Awaited<ReturnType<typeof configOf>>, inv: Invocation): Promise<number | undefined> {
   const { transferHive } = await import("../../../hive/copy.js");
-  return transferHive(from, to, config, progress(inv));
+  const interrupt = stopOnSignal({
+    onFirst: () => process.stderr.write(`cairn hive ${verb}: stopping after the entry in flight (Ctrl-C again to stop at once)…\n`),
+    onSecond: () => process.stderr.write(`cairn hive ${verb}: stopped at once; the entry in flight was rolled back, those before it are copied. Run the same command again to finish.\n`),
+  });
+  const r = await transferHive(from, to, config, progress(inv), interrupt.signal).finally(() => interrupt.release());
+  if (r.interrupted) {
+    const copied = r.inserted + r.merged + r.unchanged;
+    inv.out.warn(`The ${verb} was interrupted: ${copied} of ${r.total ?? "?"} entries copied (each whole, with its history), the rest not. Run the same command again to finish (copied entries are left unchanged).`);
+  }
+  printCopy(inv, verb === "push" ? "pushed" : "pulled", r);
+  return r.interrupted ? interruptedExitCode() : undefined;
 }
 
 function printCopy(inv: Invocation, verb: string, r: CopyReport): void {
@@ -68,7 +83,7 @@ Examples:
         }
         const { resolveHivePath } = await import("../../../engine.js");
         const from = flags.from ?? resolveHivePath({ env: inv.env, ...(inv.hivePath && !isPostgresUrl(inv.hivePath) ? { hivePath: inv.hivePath } : {}) }, config);
-        printCopy(inv, "pushed", await transfer(from, to, config, inv));
+        return transfer("push", from, to, config, inv);
       }),
     );
 
@@ -85,7 +100,7 @@ Examples:
         if (!from) throw new CairnError("INVALID_INPUT", "Give the team database: --from postgres://user@host/db (or set hive_url / CAIRN_HIVE_URL).");
         if (!isPostgresUrl(from)) throw notTeamDatabase("--from", from, "pull copies a team database into a file; to copy a hive file into the team database, run `cairn hive push --from " + maskUrl(from) + "`");
         if (isPostgresUrl(flags.to)) throw new CairnError("INVALID_INPUT", "--to is a hive file; to copy between databases, pull into a file and push it.");
-        printCopy(inv, "pulled", await transfer(from, flags.to, config, inv));
+        return transfer("pull", from, flags.to, config, inv);
       }),
     );
 
