@@ -1030,7 +1030,7 @@ export async function openCairn(opts: OpenCairnOptions): Promise<Cairn> {
  * `cairn doctor --repair`: every SQLite tier found damaged is closed, kept aside under a timestamped
  * name, and rebuilt from what can still be read. Healthy tiers are not touched.
  */
-export async function repairCairn(opts: OpenCairnOptions): Promise<RepairReport[]> {
+export async function repairCairn(opts: OpenCairnOptions, signal?: AbortSignal): Promise<RepairReport[]> {
   const cairn = await openCairn(opts);
   let damaged: string[];
   try {
@@ -1043,5 +1043,17 @@ export async function repairCairn(opts: OpenCairnOptions): Promise<RepairReport[
   // collected: without this, the repair would take our own closed handle for another process.
   const { collectClosedConnections } = await import("./store/driver.js");
   await collectClosedConnections();
-  return damaged.map((file) => repairDatabase(file));
+  const done: RepairReport[] = [];
+  for (const file of damaged) {
+    try {
+      done.push(await repairDatabase(file, new Date(), signal));
+    } catch (e) {
+      // Stopped: the files repaired before this one are, and say so with it.
+      if (e instanceof CairnError && e.code === "INTERRUPTED" && done.length) {
+        throw new CairnError("INTERRUPTED", `${e.message} Repaired before it stopped: ${done.map((r) => r.file).join(", ")}.`, { ...e.details, repaired: done.map((r) => r.file) });
+      }
+      throw e;
+    }
+  }
+  return done;
 }

@@ -234,7 +234,10 @@ function metaValue(src: RawDatabase, key: string): number | undefined {
 type Salvage = Pick<RepairReport, "unreadable" | "tables" | "entries_expected">;
 
 /** Copies every row `srcFile` still gives into `fresh` (migrated); reads only, never writes the damaged file. */
-function copyInto(fresh: SqliteDriver, srcFile: string): Salvage {
+/** Rows copied between two turns of the event loop, when a signal may stop the repair. */
+const ROWS_PER_TURN = 500;
+
+async function copyInto(fresh: SqliteDriver, srcFile: string, signal?: AbortSignal): Promise<Salvage> {
   let src: RawDatabase;
   try {
     src = new Database(srcFile) as unknown as RawDatabase;
@@ -261,7 +264,12 @@ function copyInto(fresh: SqliteDriver, srcFile: string): Salvage {
       const insert = `INSERT INTO "${table}"(${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
       let recovered = 0;
       let refused = 0;
-      for (const row of rows) {
+      for (const [i, row] of rows.entries()) {
+        // The driver is synchronous: without a turn of the event loop now and then no Ctrl-C is heard until the end.
+        if (signal && i % ROWS_PER_TURN === 0) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (signal.aborted) throw new CairnError("INTERRUPTED", `The repair was stopped before it finished: ${srcFile} was left as it was (still damaged; run \`cairn doctor --repair\` again), and its unfinished copy was removed.`, { path: srcFile });
+        }
         if (!validRow(table, row)) {
           refused++;
           continue;
@@ -318,7 +326,7 @@ function removeUnfinishedCopies(file: string): void {
  * file's place, and the damaged file is renamed `<file>.damaged-<time>` (never deleted): a repair
  * killed half-way leaves the damaged file where it was, to be repaired again, never half a copy.
  */
-export function repairDatabase(file: string, now = new Date()): RepairReport {
+export async function repairDatabase(file: string, now = new Date(), signal?: AbortSignal): Promise<RepairReport> {
   assertNotInUse(file);
   removeUnfinishedCopies(file);
   const cut = truncation(file);
@@ -329,7 +337,7 @@ export function repairDatabase(file: string, now = new Date()): RepairReport {
     const fresh = new SqliteDriver(building);
     try {
       migrate(fresh);
-      salvage = copyInto(fresh, file);
+      salvage = await copyInto(fresh, file, signal);
       checked = integrity(fresh);
     } finally {
       fresh.close();

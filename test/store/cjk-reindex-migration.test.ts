@@ -55,7 +55,7 @@ test("repairing a damaged database of schema 14 indexes its CJK lessons' charact
   const file = path.join(sb.root, "old.db");
   const rows = schema14File(file);
   // Its rows are copied into a fresh file of the current schema, search text as the old version wrote it.
-  repairDatabase(file);
+  await repairDatabase(file);
   const store = new SqliteStore(file, "swarm");
   try {
     const found = await store.searchEntries(queryTerms("连接池"), {}, 10);

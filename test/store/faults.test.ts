@@ -445,7 +445,7 @@ test("regression 11.16: doctor --repair refuses while another process has the fi
     try {
       await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
       const { repairDatabase } = await import("../../src/store/repair.js");
-      assert.throws(() => repairDatabase(db), (e: Error & { code?: string }) => e.code === "CONFLICT" && e.message.includes(db));
+      await assert.rejects(repairDatabase(db), (e: Error & { code?: string }) => e.code === "CONFLICT" && e.message.includes(db));
       assert.ok(fs.existsSync(db), "the file was not moved");
       assert.deepEqual(fs.readdirSync(path.dirname(db)).filter((n) => n.includes("damaged")), []);
     } finally {

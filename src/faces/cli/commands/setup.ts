@@ -265,5 +265,12 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
 async function repair(inv: Invocation) {
   if (!fs.existsSync(inv.projectDir)) throw new CairnError("INVALID_INPUT", `Project directory ${inv.projectDir} does not exist.`);
   const { repairCairn } = await import("../../../engine.js");
-  return repairCairn({ projectDir: inv.projectDir, ...(inv.hivePath ? { hivePath: inv.hivePath } : {}), actor: inv.actor, env: inv.env, createSwarm: false, lenientConfig: true, quietDamage: true });
+  // The first Ctrl-C (or SIGTERM) stops the copy and removes it, the damaged file left in place (an INTERRUPTED error, exit 130/143).
+  const interrupt = stopOnSignal({
+    onFirst: () => process.stderr.write("cairn doctor: stopping the repair; the damaged file stays as it was (Ctrl-C again to stop at once)…\n"),
+  });
+  return repairCairn(
+    { projectDir: inv.projectDir, ...(inv.hivePath ? { hivePath: inv.hivePath } : {}), actor: inv.actor, env: inv.env, createSwarm: false, lenientConfig: true, quietDamage: true },
+    interrupt.signal,
+  ).finally(() => interrupt.release());
 }
