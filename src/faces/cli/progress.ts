@@ -74,7 +74,8 @@ export function countProgress(label: string, quiet: boolean): { update(done: num
     };
   }
   if (quiet) return { update: () => {}, stop: () => {} };
-  let last = Date.now();
+  // The first batch's line at once (the job has started, and how big it is), then one every few seconds.
+  let last = 0;
   return {
     update: (done, total) => {
       if (Date.now() - last < 3000) return;
