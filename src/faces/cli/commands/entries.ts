@@ -125,16 +125,21 @@ export function lessonFields(lesson: string | undefined, f: AddFlags): LessonFie
   };
 }
 
+/** A --from-file document as read: its text and what to call it in messages. */
+export interface LessonDocument {
+  text: string;
+  name: string;
+}
+
 /**
  * Structured fields are parsed by the engine's module (zod, YAML), loaded only when a command writes a lesson.
  * The --category flag may be opencode-swarm's name: the engine stores it as one of ours (core/categories.ts).
  */
-export async function lessonInput(lesson: string | undefined, f: AddFlags, fromFile?: string, out?: Output): Promise<LessonInput> {
+export async function lessonInput(lesson: string | undefined, f: AddFlags, doc?: LessonDocument, out?: Output): Promise<LessonInput> {
   const { inputFromFields, parseLessonFile } = await import("../../../governance/structured.js");
-  const file = fromFile && fromFile !== "-" ? path.resolve(fromFile) : undefined;
-  const base = fromFile ? parseLessonFile(file ? readLessonFile(file) : readStdin(), file ?? "<stdin>") : {};
+  const base = doc ? parseLessonFile(doc.text, doc.name) : {};
   if (base.ignored_keys) {
-    out?.note(`note: ${base.ignored_keys.join(", ")} in ${file ? path.basename(file) : "the document"} not applied: Cairn keeps a lesson's status, approvals and usage itself (a person approves with cairn approve).`);
+    out?.note(`note: ${base.ignored_keys.join(", ")} in ${doc?.name === "<stdin>" ? "the document" : path.basename(doc?.name ?? "")} not applied: Cairn keeps a lesson's status, approvals and usage itself (a person approves with cairn approve).`);
   }
   const input = inputFromFields(base, lessonFields(lesson, f));
   return f.category ? { ...input, category: f.category } : input;
@@ -191,24 +196,36 @@ function number(v: string): number {
   return n;
 }
 
-/** A --from-file document as text; a folder is named as such (the bare read error said "Cannot read: is a directory", no path). */
-function readLessonFile(file: string): string {
+type Bounded = { text: string } | { oversize: QualityIssue };
+
+/**
+ * A --from-file document, read no further than any lesson may be (a 40 MB file took minutes of gating
+ * only to be refused); a folder is named as such (the bare read error said "Cannot read: is a directory").
+ */
+async function readLessonDocument(fromFile: string): Promise<({ doc: LessonDocument }) | { oversize: QualityIssue }> {
+  if (fromFile === "-") {
+    const r = await readBounded(0, "standard input", "on standard input");
+    return "oversize" in r ? r : { doc: { text: r.text, name: "<stdin>" } };
+  }
+  const file = path.resolve(fromFile);
   if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
     throw new CairnError("IO_ERROR", `Cannot read ${file}: it is a folder; name a YAML or JSON lesson file in it.`, { path: file });
   }
-  return decodeText(fs.readFileSync(file), file);
-}
-
-/** Standard input as text: what a Windows shell pipes may be UTF-16 with a byte-order mark. */
-function readStdin(): string {
-  return decodeText(fs.readFileSync(0), "standard input");
+  const fd = fs.openSync(file, "r");
+  try {
+    const r = await readBounded(fd, file, `in ${file}`);
+    return "oversize" in r ? r : { doc: { text: r.text, name: file } };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
- * One lesson from standard input, read no further than any lesson may be: past that it is refused
- * at once, with the gate's message, instead of after reading (and holding) all of a flood.
+ * One lesson's input from a file descriptor (standard input, a file, a pipe), read no further than any
+ * lesson may be: past that it is refused at once, with the gate's message, instead of after reading (and
+ * holding) all of a flood. What a Windows shell pipes may be UTF-16 with a byte-order mark (decodeText).
  */
-async function readLessonFromStdin(): Promise<{ text: string } | { oversize: QualityIssue }> {
+async function readBounded(fd: number, name: string, where: string): Promise<Bounded> {
   const { HARD_MAX_INPUT_BYTES, oversizeIssue } = await import("../../../quality/structure.js");
   const chunks: Buffer[] = [];
   let total = 0;
@@ -216,7 +233,7 @@ async function readLessonFromStdin(): Promise<{ text: string } | { oversize: Qua
   for (;;) {
     let n: number;
     try {
-      n = fs.readSync(0, buf, 0, buf.length, null);
+      n = fs.readSync(fd, buf, 0, buf.length, null);
     } catch (e) {
       // A non-blocking stdin (some terminals and pipes) has nothing yet: wait briefly and read again.
       if ((e as NodeJS.ErrnoException).code === "EAGAIN") { await new Promise((r) => setTimeout(r, 5)); continue; }
@@ -226,9 +243,9 @@ async function readLessonFromStdin(): Promise<{ text: string } | { oversize: Qua
     if (n === 0) break;
     chunks.push(Buffer.from(buf.subarray(0, n)));
     total += n;
-    if (total > HARD_MAX_INPUT_BYTES) return { oversize: oversizeIssue(`over ${HARD_MAX_INPUT_BYTES} bytes on standard input`) };
+    if (total > HARD_MAX_INPUT_BYTES) return { oversize: oversizeIssue(`over ${HARD_MAX_INPUT_BYTES} bytes ${where}`) };
   }
-  return { text: decodeText(Buffer.concat(chunks), "standard input") };
+  return { text: decodeText(Buffer.concat(chunks), name) };
 }
 
 export function registerEntryCommands(program: Command): void {
@@ -259,13 +276,15 @@ Examples:
         if (lesson === undefined && !flags.fromFile) throw usageError("Give the lesson text, `-` to read it from standard input, or --from-file <file>.");
         if (lesson === "-" && flags.fromFile === "-") throw usageError("Standard input can hold the lesson or the --from-file document, not both.");
         // `-` keeps a lesson (and anything secret a person pasted into it) out of argv, shell history and npm's debug log.
-        const piped = lesson === "-" ? await readLessonFromStdin() : undefined;
-        if (piped && "oversize" in piped) {
+        const piped = lesson === "-" ? await readBounded(0, "standard input", "on standard input") : undefined;
+        const document = flags.fromFile ? await readLessonDocument(flags.fromFile) : undefined;
+        const oversize = (piped && "oversize" in piped ? piped.oversize : undefined) ?? (document && "oversize" in document ? document.oversize : undefined);
+        if (oversize) {
           // Refused as the gate refuses it (same issue, exit 2), without reading the rest of the flood.
-          return reportWrite(inv.out, { action: "rejected", tier: flags.tier ?? "swarm", reason: piped.oversize.message, issues: [piped.oversize] });
+          return reportWrite(inv.out, { action: "rejected", tier: flags.tier ?? "swarm", reason: oversize.message, issues: [oversize] });
         }
-        const text = piped ? piped.text.trim() : lesson;
-        const input = await lessonInput(text, flags, flags.fromFile, inv.out);
+        const text = piped && "text" in piped ? piped.text.trim() : lesson;
+        const input = await lessonInput(text, flags, document && "doc" in document ? document.doc : undefined, inv.out);
         return withCairn(inv, async (cairn) => reportWrite(inv.out, await cairn.add(input, { tier: flags.tier ?? "swarm" })));
       }),
     );
