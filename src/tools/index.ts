@@ -85,12 +85,29 @@ function kindOf(v: unknown): string {
   return t === "object" ? "an object" : t === "string" ? "a string" : `a ${t}`;
 }
 
-/** An example value for `name`: the one its description gives (`e.g. "…"`), else one of its type. */
+/** The schema under .optional() and .default(): what one value of the argument is. */
+function valueSchema(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
+  return s;
+}
+
+/**
+ * An example value for `name`, of the argument's own type: the one its description gives (`e.g. "…"`,
+ * as a list when the argument is one), else one of its type — a list of statuses is not shown a file path.
+ */
 function exampleFor(tool: ToolDefinition, name: string, expected: string | undefined): string {
-  const described = (tool.args[name] as z.ZodType | undefined)?.description ?? "";
-  const given = /e\.g\. ("[^"]{1,80}"|\[[^\]]{1,80}\]|\d+)/.exec(described)?.[1];
+  const schema = tool.args[name] as z.ZodType | undefined;
+  const given = /e\.g\. ("[^"]{1,80}"|\[[^\]]{1,80}\]|\d+)/.exec(schema?.description ?? "")?.[1];
+  const value = schema ? valueSchema(schema) : undefined;
+  if (value instanceof z.ZodArray) {
+    if (given) return given.startsWith("[") ? given : `[${given}]`;
+    const item = valueSchema(value.element as z.ZodType);
+    if (item instanceof z.ZodEnum) return `[${JSON.stringify(item.options[0])}]`;
+    return /^files?(_|$)/.test(name) ? '["src/auth/session.ts"]' : '["…"]';
+  }
   if (given) return given;
-  return expected === "number" || expected === "int" ? "5" : expected === "array" ? '["src/auth/session.ts"]' : expected === "boolean" ? "true" : '"…"';
+  return expected === "number" || expected === "int" ? "5" : expected === "boolean" ? "true" : '"…"';
 }
 
 /** zod's own wording, which names no argument and gives no example; a schema's custom message is kept as it is. */
@@ -113,7 +130,7 @@ function argumentProblem(tool: ToolDefinition, issue: z.core.$ZodIssue, args: un
   switch (issue.code) {
     case "invalid_type":
       if (input === undefined && issue.path.length === 1) return `Missing argument "${name}": ${tool.name} needs it (${issue.expected}).${example(issue.expected)}`;
-      return `Argument ${where} must be ${issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}, not ${input === undefined ? "missing" : typeof input === "number" && issue.expected === "int" ? input : kindOf(input)}.${example(issue.path.length > 1 ? "array" : issue.expected)}`;
+      return `Argument ${where} must be ${issue.expected === "int" ? "a whole number" : `${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`}, not ${input === undefined ? "missing" : typeof input === "number" && issue.expected === "int" ? input : kindOf(input)}.${example(issue.expected)}`;
     case "invalid_value":
       return `Argument ${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}; it was ${quoteInput(String(input)).slice(0, 80)}.`;
     case "too_big":

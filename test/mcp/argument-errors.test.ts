@@ -57,3 +57,21 @@ test("an argument the tool does not take still says which it likely meant", asyn
   assert.match(r.text, /Unknown argument "limit"/);
   assert.match(r.text, /knowledge_recall takes query, top_n, tier, files/);
 });
+
+test("a list argument sent as one value is shown an example of that list's own kind, never another argument's", async () => {
+  // knowledge_query's status is a list of statuses: its example was a file path ({"status": ["src/auth/session.ts"]}).
+  const status = await call("knowledge_query", { status: "quarantined" });
+  assert.equal(status.isError, true);
+  assert.match(status.text, /Argument "status" must be an array, not a string\./);
+  assert.match(status.text, /Example: \{"status": \["candidate"\]\}/);
+  // An id list is not a list of paths either.
+  const ids = await call("knowledge_outcome", { task: "fix login", success: true, shown_entry_ids: "S-1" });
+  assert.match(ids.text, /Argument "shown_entry_ids" must be an array/);
+  assert.doesNotMatch(ids.text, /src\/auth\/session\.ts/);
+  // A description's example of one item is given as a list, the type the argument takes.
+  const checks = await call("knowledge_add", { lesson: "Run the migrations before seeding the test database in CI", verification_checks: "npm test passes" });
+  assert.match(checks.text, /Example: \{"verification_checks": \["npm test passes"\]\}/);
+  // Paths stay the example where the argument is a list of files.
+  const files = await call("knowledge_check", { files: "src/a.ts" });
+  assert.match(files.text, /Example: \{"files": \["src\/auth\/session\.ts"\]\}/);
+});
