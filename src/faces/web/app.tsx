@@ -37,6 +37,7 @@ type Env = { Variables: { session: Session; flash?: Frame["flash"] } };
 /** The largest request body the page may send; the edit form carries it so the page can refuse a larger edit without losing the text. */
 const MAX_BODY = 256 * 1024;
 const tooLarge = `Request body too large: the limit is ${MAX_BODY / 1024} KB. Nothing was saved; go back to your form, shorten the text and save again.`;
+const unreadableForm = "The form could not be read (its body is cut off or malformed), so nothing was saved. Go back, reload the page and submit it again.";
 
 /** Pages render in standards mode: the doctype JSX cannot express, then the escaped tree. */
 async function render(c: Context<Env>, node: { toString(): string | Promise<string> }, status: 200 | 400 | 401 | 403 | 404 | 409 | 422 | 500 | 503 = 200): Promise<Response> {
@@ -131,6 +132,14 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
   app.use("*", originGuard(opts.loopback));
   app.use("*", securityHeaders);
   app.use("*", bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.text(tooLarge, 413) }));
+  // A form body that cannot be read (cut off, a wrong multipart boundary) is the sender's mistake: said as such,
+  // not a server failure with a stack trace in the terminal. Hono keeps the parsed form for the handlers.
+  app.use("*", async (c, next) => {
+    if (c.req.method === "POST" && !(await c.req.parseBody().then(() => true, () => false))) {
+      return render(c, <ErrorPage frame={frame(c, "Not saved")} status={400} message={unreadableForm} />, 400);
+    }
+    await next();
+  });
 
   app.get("/assets/*", (c) => {
     const file = assets.get(c.req.path);
