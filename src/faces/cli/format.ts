@@ -33,16 +33,27 @@ export class Output {
 
   /** Diagnostics go to stderr in every mode, so stdout stays parseable. */
   error(text: string): void {
-    process.stderr.write(`${this.ce.red(text)}\n`);
+    process.stderr.write(`${this.ce.red(visibleControls(text))}\n`);
   }
 
   warn(text: string): void {
-    process.stderr.write(`${this.ce.yellow(text)}\n`);
+    process.stderr.write(`${this.ce.yellow(visibleControls(text))}\n`);
   }
 
   note(text: string): void {
-    process.stderr.write(`${this.ce.dim(text)}\n`);
+    process.stderr.write(`${this.ce.dim(visibleControls(text))}\n`);
   }
+}
+
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * A diagnostic's control characters as visible escapes (ESC as \u001b), line breaks and tabs kept: what it
+ * quotes (a config key from a cloned repository's .swarm/cairn.json, a path) could otherwise retitle the
+ * window, clear the screen or write the clipboard of the terminal reading it.
+ */
+export function visibleControls(text: string): string {
+  return text.replace(CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Stored text may be anything an agent wrote; a terminal must never receive its escape sequences. */

@@ -14,7 +14,7 @@ import { packageVersion } from "../../core/package-info.js";
 import { createUiCommand } from "../web/command.js";
 import { serverEnvironment, type GlobalOptions } from "./context.js";
 import { EXIT, readableMessage } from "./errors.js";
-import { Output } from "./format.js";
+import { Output, visibleControls } from "./format.js";
 
 export function buildProgram(): Command {
   const program = new Command("cairn")
@@ -112,7 +112,7 @@ export async function run(argv: string[]): Promise<number> {
 /** A usage error said once: one line on stderr, or one JSON value with --json. */
 function usage(out: Output, message: string): number {
   if (out.json) out.print({ error: { code: "INVALID_INPUT", message } });
-  else process.stderr.write(`error: ${message}\n`);
+  else process.stderr.write(`error: ${visibleControls(message)}\n`);
   return EXIT.USAGE;
 }
 
@@ -155,7 +155,7 @@ run(process.argv).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`error: ${visibleControls(e instanceof Error ? e.message : String(e))}\n`);
     if (process.env.CAIRN_DEBUG === "1" && e instanceof Error) process.stderr.write(`${e.stack}\n`);
     process.exitCode = EXIT.FAILURE;
   },
