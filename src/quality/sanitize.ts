@@ -126,3 +126,14 @@ export const QUOTED_INPUT_MAX_CHARS = 80;
 export function quoteInput(value: unknown, maxChars: number = QUOTED_INPUT_MAX_CHARS): string {
   return `"${sanitizeForPrompt(String(value), maxChars)}"`;
 }
+
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * A diagnostic's control characters as visible escapes (ESC as \u001b), line breaks and tabs kept, for every
+ * face's stderr: what it quotes (a config key from a cloned repository's .swarm/cairn.json, a folder name)
+ * could otherwise retitle the window, clear the screen or write the clipboard of the terminal reading it.
+ */
+export function visibleControls(text: string): string {
+  return text.replace(CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

@@ -1,9 +1,11 @@
 // What the CLI says on stderr never carries a terminal's control characters: a cloned repository's config key or a folder name with escape sequences is shown as text, not obeyed by the terminal.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, test } from "node:test";
-import { sandbox } from "../helpers/cli.js";
+import { BIN, sandbox } from "../helpers/cli.js";
+import { startUi } from "../helpers/web.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -37,4 +39,23 @@ test("a usage error quoting a mistyped command or option with escape sequences s
     assert.equal(r.code, 2, r.stderr);
     assert.doesNotMatch(r.stderr, CONTROL, JSON.stringify(r.stderr));
   }
+});
+
+test("cairn ui and cairn mcp log a project folder holding escape sequences as visible text", async () => {
+  const project = sb.project(`repo${TITLE}`);
+  const ui = await startUi(project, sb.env);
+  await ui.stop();
+  assert.match(ui.output(), /listening on/);
+  assert.doesNotMatch(ui.output(), CONTROL, JSON.stringify(ui.output()));
+  const mcp = spawn(process.execPath, [BIN, "--project", project, "mcp"], { cwd: sb.root, env: sb.env, stdio: ["pipe", "ignore", "pipe"] });
+  let stderr = "";
+  mcp.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (/server ready/.test(stderr)) { clearInterval(timer); resolve(); }
+    }, 50);
+  });
+  mcp.stdin!.end();
+  await new Promise((resolve) => mcp.once("exit", resolve));
+  assert.doesNotMatch(stderr, CONTROL, JSON.stringify(stderr));
 });

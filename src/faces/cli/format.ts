@@ -1,6 +1,6 @@
 // Output for people (tables, colour, truncation) and for scripts (one JSON value on stdout).
 import pc from "picocolors";
-import { stripInvisibleChars, truncateAtWord } from "../../quality/sanitize.js";
+import { stripInvisibleChars, truncateAtWord, visibleControls } from "../../quality/sanitize.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -43,17 +43,6 @@ export class Output {
   note(text: string): void {
     process.stderr.write(`${this.ce.dim(visibleControls(text))}\n`);
   }
-}
-
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/**
- * A diagnostic's control characters as visible escapes (ESC as \u001b), line breaks and tabs kept: what it
- * quotes (a config key from a cloned repository's .swarm/cairn.json, a path) could otherwise retitle the
- * window, clear the screen or write the clipboard of the terminal reading it.
- */
-export function visibleControls(text: string): string {
-  return text.replace(CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Stored text may be anything an agent wrote; a terminal must never receive its escape sequences. */

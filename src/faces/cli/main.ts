@@ -14,7 +14,8 @@ import { packageVersion } from "../../core/package-info.js";
 import { createUiCommand } from "../web/command.js";
 import { serverEnvironment, type GlobalOptions } from "./context.js";
 import { EXIT, readableMessage } from "./errors.js";
-import { Output, visibleControls } from "./format.js";
+import { visibleControls } from "../../quality/sanitize.js";
+import { Output } from "./format.js";
 
 export function buildProgram(): Command {
   const program = new Command("cairn")

@@ -1,6 +1,8 @@
 // Diagnostics for the MCP server: always stderr, because stdout carries the protocol in stdio mode.
+import { visibleControls } from "../../quality/sanitize.js";
+
 export function log(message: string): void {
-  process.stderr.write(`cairn mcp: ${message}\n`);
+  process.stderr.write(`cairn mcp: ${visibleControls(message)}\n`);
 }
 
 export function errorText(e: unknown): string {

@@ -10,6 +10,7 @@ import { createUiApp } from "./app.js";
 import { Assets } from "./assets.js";
 import { cleanName, randomToken } from "./security.js";
 import { listenError } from "../../core/listen-error.js";
+import { visibleControls } from "../../quality/sanitize.js";
 
 export const DEFAULT_UI_PORT = 7392;
 
@@ -125,7 +126,7 @@ export async function runUiServer(opts: UiServerOptions): Promise<UiHandle> {
     print(`Cairn UI for ${cairn.project.name} at ${url}`);
     print(configured ? `Sign in with your configured token (CAIRN_UI_TOKEN or --token): ${shownLink}` : `Sign in: ${shownLink}`);
   }
-  process.stderr.write(`cairn ui: listening on ${host}:${bound}; project ${cairn.project.dir}; stop with Ctrl-C\n`);
+  process.stderr.write(`cairn ui: listening on ${host}:${bound}; project ${visibleControls(cairn.project.dir)}; stop with Ctrl-C\n`);
   if (opts.open) openBrowser(loginUrl, shownLink);
 
   let finished!: () => void;
