@@ -1,7 +1,8 @@
 // Which project one MCP session works on: its client's roots when offered, else --project / cwd; re-read when roots change.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ListRootsResultSchema, RootsListChangedNotificationSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { RootsListChangedNotificationSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { Cairn } from "../../engine.js";
 import { CairnError } from "../../errors.js";
 import { errorText, log } from "./log.js";
@@ -17,6 +18,12 @@ export interface ResolvedProject {
 }
 
 const ROOTS_TIMEOUT_MS = 10_000;
+
+/**
+ * The client's roots, any URI scheme: the SDK's own schema refuses a root that is not file:// (a remote
+ * workspace's vscode-remote://), which failed every call; projectDirFromRoots skips such a root instead.
+ */
+const RootsAnyScheme = z.looseObject({ roots: z.array(z.looseObject({ uri: z.string(), name: z.string().optional() })) });
 
 export class SessionProject {
   private current: Promise<ResolvedProject> | undefined;
@@ -65,7 +72,7 @@ export class SessionProject {
     if (offersRoots) {
       let roots;
       try {
-        roots = (await extra.sendRequest({ method: "roots/list" }, ListRootsResultSchema, { timeout: ROOTS_TIMEOUT_MS })).roots;
+        roots = (await extra.sendRequest({ method: "roots/list" }, RootsAnyScheme, { timeout: ROOTS_TIMEOUT_MS })).roots;
       } catch (e) {
         // Guessing another project here could show this client someone else's lessons; fail the call instead.
         throw new CairnError("INVALID_INPUT", `Could not read the client's workspace roots (${errorText(e)}); retry the call.`);
