@@ -10,6 +10,8 @@ import { action, readCairn, withCairn } from "../context.js";
 import { usageError } from "../errors.js";
 import { interruptedExitCode, stopOnSignal } from "../interrupt.js";
 
+/** How many skipped lines and warnings the text report lists, as many as the rejected rows it names; --json has them all. */
+const LISTED_LINES = 100;
 
 export function registerIoCommands(program: Command): void {
   program
@@ -74,9 +76,12 @@ Examples:
           `${report.interrupted ? "interrupted: " : ""}${c.green(`imported ${report.imported}`)}, reinforced ${report.reinforced}, unchanged ${report.unchanged}, ` +
             `rejected ${report.rejected}, skipped ${report.skipped_lines.length} line(s) (format ${report.format})`,
         );
-        for (const b of report.skipped_lines) inv.out.warn(`line ${b.line}: ${b.error}`);
+        // The first of each, as for rejected rows: a file in another format would give a stderr line per line.
+        for (const b of report.skipped_lines.slice(0, LISTED_LINES)) inv.out.warn(`line ${b.line}: ${b.error}`);
+        if (report.skipped_lines.length > LISTED_LINES) inv.out.warn(`… and ${report.skipped_lines.length - LISTED_LINES} more skipped lines (--json lists every one)`);
         for (const r of report.rejections) inv.out.warn(`line ${r.line}: rejected: ${r.reason}`);
-        for (const w of report.warnings) inv.out.warn(`line ${w.line}: ${w.warning}`);
+        for (const w of report.warnings.slice(0, LISTED_LINES)) inv.out.warn(`line ${w.line}: ${w.warning}`);
+        if (report.warnings.length > LISTED_LINES) inv.out.warn(`… and ${report.warnings.length - LISTED_LINES} more warnings (--json lists every one)`);
         if (report.rejected > report.rejections.length) inv.out.warn(`… and ${report.rejected - report.rejections.length} more rejected`);
         if (report.refused_untrusted_only > 0) {
           inv.out.warn(
