@@ -146,7 +146,10 @@ function argumentProblem(tool: ToolDefinition, issue: z.core.$ZodIssue, args: un
 
 /** Every problem with a call's arguments, one sentence each: the one wording on every face. */
 export function argumentProblems(tool: ToolDefinition, issues: readonly z.core.$ZodIssue[], args: unknown): string {
-  return toolMessage(`Invalid arguments for ${tool.name}: ${issues.map((i) => argumentProblem(tool, i, args)).join(" ")}`);
+  // Where the tool words its own refusal of a value (the query's "is blank"), zod's second opinion on it is left out.
+  const worded = new Set(issues.filter((i) => !ZOD_WORDING.test(i.message)).map((i) => i.path.join(".")));
+  const told = issues.filter((i) => !(ZOD_WORDING.test(i.message) && worded.has(i.path.join("."))));
+  return toolMessage(`Invalid arguments for ${tool.name}: ${told.map((i) => argumentProblem(tool, i, args)).join(" ")}`);
 }
 
 const inputSchemas = new WeakMap<ToolDefinition, z.ZodObject>();

@@ -75,3 +75,11 @@ test("a list argument sent as one value is shown an example of that list's own k
   const files = await call("knowledge_check", { files: "src/a.ts" });
   assert.match(files.text, /Example: \{"files": \["src\/auth\/session\.ts"\]\}/);
 });
+
+test("an argument refused by two rules, one of them worded by the tool, is told once in the tool's words", async () => {
+  // An empty query broke both the length rule and the not-blank rule: 'must be at least 1 characters. Argument "query": The query is blank…'.
+  const r = await call("knowledge_recall", { query: "" });
+  assert.equal(r.isError, true);
+  assert.match(r.text, /The query is blank/);
+  assert.doesNotMatch(r.text, /at least 1 characters/);
+});
