@@ -25,6 +25,9 @@ async function world() {
   const cairn = await p.cairn();
   const { id } = await cairn.add({ lesson: LESSON });
   await p.hook("experimental.chat.messages.transform")({}, { messages: [userMessage("msg_1", "architect", "check the session token before reading claims in the auth middleware")] });
+  // The inject's `shown` count is written after the turn (deferred): on a loaded machine it landed after the outcomes
+  // were processed, which then found nothing shown (harmful 0, a CI run). Wait for it, as a later turn would (bounded).
+  for (let i = 0; i < 500 && (await cairn.get(id!)).usage.shown < 1; i++) await new Promise((r) => setTimeout(r, 20));
   const checkOff = async (task: string) => {
     fs.writeFileSync(planFile, fs.readFileSync(planFile, "utf8").replace(`- [ ] ${task}:`, `- [x] ${task}:`));
     await wrote();
