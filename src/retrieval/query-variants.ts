@@ -25,7 +25,8 @@ export function versionForms(text: string): string[] {
 }
 
 /** Letters joined by hyphens: `pre-commit`, `e-mail`, `re-render` (a hyphen between digits or at an edge is not one). */
-const HYPHENATED_RE = /\p{L}+(?:-\p{L}+)+/gu;
+// Anchored after a non-letter: unanchored, a 100,000-letter word was tried from every position (quadratic; the hostile recall test timed out).
+const HYPHENATED_RE = /(?<!\p{L})\p{L}+(?:-\p{L}+)+/gu;
 
 /**
  * Each hyphenated word joined ("pre-commit" → "precommit"): unicode61 splits the hyphenated word into
