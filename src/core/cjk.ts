@@ -16,6 +16,13 @@ const CJK_CP_RE = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc
  */
 export const CJK_SQL_CLASS = "[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]";
 
+const CJK_CHARS_RE = new RegExp(CJK_CHAR_RE.source, "gu");
+
+/** How many CJK characters the text holds (the vagueness check weighs a lesson written in them by this). */
+export function countCjkChars(text: string): number {
+  return text.match(CJK_CHARS_RE)?.length ?? 0;
+}
+
 /** Whether the text holds any CJK character: one test, so Latin text pays nothing more. */
 export function hasCjk(text: string): boolean {
   return CJK_CHAR_RE.test(text);

@@ -1,4 +1,5 @@
 // Vagueness of a lesson written in Chinese, Japanese or Korean, which the English word lists of vague.ts cannot read.
+import { countCjkChars } from "../core/cjk.js";
 
 /**
  * Words that say nothing on their own in a lesson about code: care, wishes, quality, "the code", "always",
@@ -24,7 +25,6 @@ const FILLER_WORDS = [
 ].sort((a, b) => b.length - a.length);
 
 const FILLER_RE = new RegExp(FILLER_WORDS.join("|"), "gu");
-const CJK_RE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc]/gu;
 const LETTER_RE = /\p{L}/gu;
 
 /** Characters of these scripts a lesson must keep once its filler is out: about three words' worth, "回滚事务" is two. */
@@ -37,7 +37,7 @@ const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
  * none of its words and would call every lesson vague.
  */
 export function isMostlyCjk(text: string): boolean {
-  const cjk = count(text, CJK_RE);
+  const cjk = countCjkChars(text);
   return cjk > 0 && cjk * 2 >= count(text, LETTER_RE);
 }
 
@@ -48,5 +48,5 @@ export function isMostlyCjk(text: string): boolean {
  * ("数据库死锁时先回滚较小的事务" keeps its deadlock and its transactions).
  */
 export function isVagueCjkLesson(text: string): boolean {
-  return count(text.replace(FILLER_RE, " "), CJK_RE) < MIN_CONTENT_CHARS;
+  return countCjkChars(text.replace(FILLER_RE, " ")) < MIN_CONTENT_CHARS;
 }
