@@ -44,6 +44,14 @@ const FINGERPRINT_COLUMN = ENTRY_INSERT_COLUMNS.indexOf("fingerprint");
 const INSERT_EVENT_SQL = "INSERT INTO events(entry_id, type, at, actor, data) VALUES (?, ?, ?, ?, ?)";
 
 /** A filter matching at least this many rows is dense: walking the sort index finds a page quickly. */
+/**
+ * An earlier outcome of the same plan task not yet done or dead: the later one waits for it. One task takes one
+ * verdict, the first reported; with two processors (a plugin's background pass, `cairn reflect`) the later report
+ * was otherwise taken while the earlier was still being processed, and laid its verdict first.
+ */
+const EARLIER_OUTCOME_OF_TASK = `SELECT 1 FROM reflection_queue p
+  WHERE p.status IN ('pending', 'processing') AND json_extract(p.payload, '$.task_id') = json_extract(q.payload, '$.task_id')
+    AND (p.enqueued_at, p.id) < (q.enqueued_at, q.id)`;
 const DENSE_ROWS = 500;
 
 /** Every word must occur (a person narrowing a search expects AND); longer words match as prefixes. */
@@ -439,8 +447,9 @@ export class SqliteStore implements Store {
   async claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined> {
     return this.driver.transaction(() => {
       const row = this.driver.get<QueueRow>(
-        `SELECT * FROM reflection_queue
-          WHERE (status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)) OR (status = 'processing' AND lease_until < ?)
+        `SELECT * FROM reflection_queue q
+          WHERE ((status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)) OR (status = 'processing' AND lease_until < ?))
+            AND NOT EXISTS (${EARLIER_OUTCOME_OF_TASK})
           ORDER BY enqueued_at, id LIMIT 1`,
         [now, now],
       );

@@ -36,14 +36,27 @@ async function world() {
     const ctx: ToolContext = { sessionID: "ses_1", messageID: "msg_2", agent: "architect", directory: p.dir, worktree: p.dir, abort: new AbortController().signal, metadata() {}, ask: async () => {} };
     await p.hooks.tool!.knowledge_outcome!.execute(args as never, ctx);
   };
-  return { p, cairn, id: id!, checkOff, report };
+  /**
+   * Every queued outcome processed: the plugin's engine reflects in the background too, and the outcome it holds is
+   * not this engine's to wait for (a CI run read the lesson while the agent's report was still being processed).
+   */
+  const reflectAll = async () => {
+    for (let i = 0; i < 500; i++) {
+      await cairn.reflect();
+      const { counts } = await cairn.queue();
+      if (!counts.pending && !counts.processing) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.fail("the reflection queue did not drain");
+  };
+  return { p, cairn, id: id!, checkOff, report, reflectAll };
 }
 
 test("regression: the agent reports its task failed, then the plan checks it off: the lesson takes the one verdict of the agent's report, not also the plugin's success", async () => {
-  const { cairn, id, checkOff, report } = await world();
+  const { cairn, id, checkOff, report, reflectAll } = await world();
   await report({ task: "Check the session token before reading claims", success: false, error_count: 4, retry_count: 2, duration_ms: 40 * 60_000 });
   await checkOff("2.2");
-  await cairn.reflect();
+  await reflectAll();
   const e = await cairn.get(id);
   assert.ok(e.usage.shown >= 1, "precondition: the lesson was shown to the architect");
   assert.equal(e.usage.harmful, 1, `the agent's report: one harmful verdict (harmful ${e.usage.harmful})`);
@@ -51,19 +64,19 @@ test("regression: the agent reports its task failed, then the plan checks it off
 });
 
 test("regression: the plan checks a task off, then the agent reports it: one helpful verdict, not two", async () => {
-  const { cairn, id, checkOff, report } = await world();
+  const { cairn, id, checkOff, report, reflectAll } = await world();
   await checkOff("2.2");
   await report({ task: "2.2: Check the session token before reading claims in src/auth/middleware.ts", success: true, duration_ms: 60_000 });
-  await cairn.reflect();
+  await reflectAll();
   const e = await cairn.get(id);
   assert.equal(e.usage.helpful, 1, `one task, one helpful verdict (helpful ${e.usage.helpful})`);
 });
 
 test("two different tasks still count on their own: a report of another task does not take the checked-off task's verdict away", async () => {
-  const { cairn, id, checkOff, report } = await world();
+  const { cairn, id, checkOff, report, reflectAll } = await world();
   await report({ task: "Add refresh rotation", success: true, duration_ms: 60_000 });
   await checkOff("2.2");
-  await cairn.reflect();
+  await reflectAll();
   const e = await cairn.get(id);
   assert.equal(e.usage.helpful, 2, `two tasks, two verdicts (helpful ${e.usage.helpful})`);
 });

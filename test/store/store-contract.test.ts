@@ -483,6 +483,27 @@ function contract(impl: Implementation): void {
     assert.equal(await o.store.countOutcomes({ success: true }), 1);
   });
 
+  it("regression: two processors never take two outcomes of one task at once: a later report of a task waits until the earlier one is done or dead", async (o) => {
+    // A plugin's background pass held the agent's report (failed) while `cairn reflect` took the plan's automatic
+    // outcome of the same task and laid its success first: the task's one verdict was the later one (a CI run).
+    await o.store.enqueueOutcome("o-report", { task_id: "task-1", success: false }, "2025-01-01T00:00:00.000Z");
+    await o.store.enqueueOutcome("task-1", { task_id: "task-1", success: true }, "2025-01-01T00:00:01.000Z");
+    await o.store.enqueueOutcome("o-other", { task_id: "task-2", success: true }, "2025-01-01T00:00:02.000Z");
+    await o.store.enqueueOutcome("o-plain", { success: true }, "2025-01-01T00:00:03.000Z");
+    const now = "2025-01-02T00:00:00.000Z";
+    const lease = "2025-01-02T00:01:00.000Z";
+    assert.equal((await o.store.claimNextOutcome(now, lease))?.id, "o-report");
+    assert.equal((await o.store.claimNextOutcome(now, lease))?.id, "o-other", "the same task's later outcome waits; another task's does not");
+    assert.equal((await o.store.claimNextOutcome(now, lease))?.id, "o-plain");
+    assert.equal(await o.store.claimNextOutcome(now, lease), undefined, "task-1 waits while its earlier outcome is processed");
+    // Waiting on a retry counts too: the earlier outcome keeps its turn.
+    assert.equal(await o.store.failOutcome("o-report", "busy", 5, "2025-01-02T00:00:30.000Z"), "pending");
+    assert.equal(await o.store.claimNextOutcome(now, lease), undefined, "task-1 waits while its earlier outcome waits for its retry");
+    assert.equal((await o.store.claimNextOutcome("2025-01-02T00:00:31.000Z", lease))?.id, "o-report");
+    await o.store.completeOutcome("o-report", null, now);
+    assert.equal((await o.store.claimNextOutcome(now, lease))?.id, "task-1", "its turn once the earlier one is done");
+  });
+
   it("the outbox keeps items in order, idempotent by id, until completed or parked", async (o) => {
     assert.equal(await o.store.enqueueOutbox("b-1", "usage", { ids: ["x"] }, "2025-01-01T00:00:00.000Z"), true);
     assert.equal(await o.store.enqueueOutbox("b-1", "usage", { ids: ["x"] }, "2025-01-01T00:00:00.000Z"), false);

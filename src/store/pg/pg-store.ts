@@ -974,8 +974,12 @@ export class PostgresStore implements Store {
   async claimNextOutcome(now: string, leaseUntil: string): Promise<QueuedOutcome | undefined> {
     const rows = await (await this.q()).query<QueueRow>(
       `UPDATE ${this.S}.reflection_queue SET status = 'processing', lease_until = $2, attempts = attempts + 1
-        WHERE id = (SELECT id FROM ${this.S}.reflection_queue
-                     WHERE (status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)) OR (status = 'processing' AND lease_until < $1)
+        WHERE id = (SELECT id FROM ${this.S}.reflection_queue q
+                     WHERE ((status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)) OR (status = 'processing' AND lease_until < $1))
+                       -- an earlier outcome of the same plan task not yet done or dead: this one waits (sqlite-store's EARLIER_OUTCOME_OF_TASK)
+                       AND NOT EXISTS (SELECT 1 FROM ${this.S}.reflection_queue p
+                                        WHERE p.status IN ('pending', 'processing') AND p.payload->>'task_id' = q.payload->>'task_id'
+                                          AND (p.enqueued_at, p.id) < (q.enqueued_at, q.id))
                      ORDER BY enqueued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING id, payload, status, attempts, last_error, enqueued_at, processed_at, shares`,
       [now, leaseUntil],
