@@ -1,4 +1,5 @@
-// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20"), a hyphenated word joined ("pre-commit", "precommit").
+// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20"), a hyphenated word joined ("pre-commit", "precommit"), a word's other number ("indices", "index").
+import { otherNumberForms } from "../core/irregular-plurals.js";
 import { STOP_WORDS } from "../core/text.js";
 
 /** A name with its version joined on: `node20`, `python3`, `es2022`, `ipv6`. */
@@ -38,4 +39,19 @@ export function compoundForms(text: string): string[] {
   const out = new Set<string>();
   for (const word of text.match(HYPHENATED_RE) ?? []) out.add(word.replace(/-/g, "").toLowerCase());
   return [...out].filter((t) => t.length >= 3 && !STOP_WORDS.has(t));
+}
+
+/** A word of plain letters, the only kind the table of irregular plurals holds. */
+const LETTERS_RE = /\p{L}+/gu;
+
+/**
+ * Each word's other number where the index stems the two apart ("indices" → "index", "matrix" →
+ * "matrices", "children" → "child"; core/irregular-plurals.ts): FTS5's porter stemmer files them under
+ * different stems, so a lesson about the index was found by no query about indices. Asked both ways,
+ * the query meets a lesson whichever number it writes, with no change to the index.
+ */
+export function numberForms(text: string): string[] {
+  const out = new Set<string>();
+  for (const word of text.match(LETTERS_RE) ?? []) for (const form of otherNumberForms(word.toLowerCase())) out.add(form);
+  return [...out];
 }
