@@ -1,5 +1,6 @@
-// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20"), a hyphenated word joined ("pre-commit", "precommit"), a word's other number ("indices", "index").
+// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20"), a hyphenated word joined ("pre-commit", "precommit"), a word's other number ("indices", "index"), a phrasal verb joined or apart ("set up", "setup").
 import { otherNumberForms } from "../core/irregular-plurals.js";
+import { joinedPhrasal, PARTICLES, phrasalOf } from "../core/phrasal-verbs.js";
 import { STOP_WORDS } from "../core/text.js";
 
 /** A name with its version joined on: `node20`, `python3`, `es2022`, `ipv6`. */
@@ -53,5 +54,32 @@ const LETTERS_RE = /\p{L}+/gu;
 export function numberForms(text: string): string[] {
   const out = new Set<string>();
   for (const word of text.match(LETTERS_RE) ?? []) for (const form of otherNumberForms(word.toLowerCase())) out.add(form);
+  return [...out];
+}
+
+/** What may stand between a verb and its particle: spaces or a hyphen ("set up", "set-up"), never a full stop or a comma. */
+const PHRASAL_GAP_RE = /^[\s-]+$/;
+
+/**
+ * A phrasal verb written the other way (core/phrasal-verbs.ts): each verb and particle side by side joined
+ * ("set up", "setting up" → "setup"; "timed out" → "timeout"), and each joined word as its phrase ("setup" →
+ * "set up", searched as a phrase: the two words side by side in any tense, "setting up", "set-up"). The particle
+ * is a stop word the query leaves out, so a query "set up the replica" asked for "set" alone and never met a
+ * lesson about the replica setup; the word-join fallback (word-joins.ts) runs only when the search found too
+ * little, which a store holding other lessons about the replica never does.
+ */
+export function phrasalForms(text: string): string[] {
+  const out = new Set<string>();
+  let previous: { word: string; end: number } | undefined;
+  for (const m of text.matchAll(WORD_RE)) {
+    const word = m[0].toLowerCase();
+    if (previous && PARTICLES.has(word) && PHRASAL_GAP_RE.test(text.slice(previous.end, m.index))) {
+      const joined = joinedPhrasal(previous.word, word);
+      if (joined) out.add(joined);
+    }
+    const phrase = /^[a-z]+$/.test(word) ? phrasalOf(word) : undefined;
+    if (phrase) out.add(phrase);
+    previous = { word, end: m.index + m[0].length };
+  }
   return [...out];
 }

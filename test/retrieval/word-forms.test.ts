@@ -87,3 +87,34 @@ test("the table of irregular plurals holds only pairs the index stems apart, and
     sb,
   );
 });
+
+/** Eleven short lessons that hold `topic`: a query naming it finds more than the answer holds, so no fallback search runs. */
+function crowdOf(topic: string): string[] {
+  const what = ["alarm", "dashboard", "quota", "owner", "label", "budget", "region", "runbook", "ticket", "graph", "pager"];
+  return what.map((w, i) => `The ${topic} ${w} ${i + 1} is documented in the wiki.`);
+}
+
+test("a phrasal verb finds the lesson that writes it joined, and the joined noun the verb: 'set up' and 'setup', 'log in' and 'login', 'shut down' and 'shutdown'", async () => {
+  const topics = ["replica", "mirror", "registry", "dashboard", "form", "release", "migration", "schema", "volume", "scratch", "worker", "gateway"];
+  await assertEachFound(
+    [
+      // Joined asked, apart written.
+      { lesson: "Set up the replica from a fresh base snapshot, never from a copy of a live directory.", query: "replica setup", within: 1 },
+      { lesson: "Log in to the registry with a short-lived token in CI.", query: "registry login", within: 1 },
+      { lesson: "Check out the tag, not the branch, when building a release.", query: "release checkout", within: 1 },
+      { lesson: "Roll back the migration before reverting the deploy.", query: "migration rollback", within: 1 },
+      { lesson: "Back up the volume before resizing it.", query: "volume backup", within: 1 },
+      { lesson: "Shut down the worker gracefully on SIGTERM; drain the queue first.", query: "worker shutdown", within: 1 },
+      { lesson: "When the gateway timed out, the client retried the payment without an idempotency key.", query: "gateway timeouts", within: 1 },
+      // Apart asked (in any tense), joined written.
+      { lesson: "The mirror setup script needs the certificate bundle.", query: "setting up the mirror", within: 1 },
+      { lesson: "The dashboard login expires after twelve hours.", query: "logged in to the dashboard", within: 1 },
+      { lesson: "The signup form must rate-limit by address.", query: "sign up form", within: 1 },
+      { lesson: "A schema rollback must be rehearsed on a copy first.", query: "rolled back the schema", within: 2 },
+      { lesson: "The cleanup job deletes scratch files older than a day.", query: "clean up scratch files", within: 1 },
+      // Nothing but the phrasal verb in common: still injected (relatedness sees the lesson's joined form).
+      { lesson: "Shut down the listener before the pool, or requests hang.", query: "shutdown", within: 2 },
+    ],
+    topics.flatMap(crowdOf),
+  );
+});

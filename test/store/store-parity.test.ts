@@ -5,6 +5,7 @@ import path from "node:path";
 import { EntrySchema, type Entry } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
 import { queryTerms } from "../../src/core/text.js";
+import { buildContextQuery } from "../../src/retrieval/context.js";
 import { decayedFeedback } from "../../src/lifecycle/feedback.js";
 import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
@@ -134,6 +135,24 @@ describe("Store parity: SQLite and PostgreSQL answer alike", () => {
       for (const words of [["Café", "Zürichsee"], ["café", "zurichsee"], ["CAFÉ", "ZÜRICHSEE", "fallback"], ["ΟΔΟΣ", "Zürichsee"]]) {
         await p.same(`search ${words.join(" ")}`, (s) => p.searchNames(s, words));
       }
+    } finally {
+      await p.close();
+    }
+  });
+
+  test("a phrasal verb's variants (context.ts) search alike on both: 'setup' asks for the phrase 'set up', which finds 'setting up' and 'set-up'", opts, async () => {
+    const p = Pair.open();
+    try {
+      await p.add("apart", "Set up the replica from a fresh snapshot.");
+      await p.add("tense", "Setting up the mirror needs the certificate bundle.");
+      await p.add("hyphen", "The set-up wizard skips the proxy page.");
+      await p.add("joined", "The setup script must run as the deploy user.");
+      await p.add("apart-words", "Set the flag, then bring up the worker.");
+      for (const task of ["setup", "set up the replica", "timeouts", "timed out"]) {
+        const terms = buildContextQuery({ task });
+        await p.same(`search ${terms.join(" | ")}`, (s) => p.searchNames(s, terms));
+      }
+      assert.deepEqual((await p.searchNames(p.pg, buildContextQuery({ task: "setup" }))).sort(), ["apart", "hyphen", "joined", "tense"]);
     } finally {
       await p.close();
     }
