@@ -840,8 +840,14 @@ export class Cairn {
     return importFile(this.services, path.resolve(file), { actor: `import:${this.actor}`, ...opts });
   }
 
-  /** Writes every entry of the chosen tier(s) as lossless JSONL: to a file (replaced atomically) or to a stream such as stdout. */
-  async exportFile(file: string | NodeJS.WritableStream, opts: { format?: "cairn" | "jsonl"; tier?: Tier | "all"; signal?: AbortSignal } = {}): Promise<{ written: number }> {
+  /**
+   * Writes every entry of the chosen tier(s) as lossless JSONL: to a file (written beside it, then moved into place; an
+   * existing file only with `overwrite`) or to a stream such as stdout.
+   */
+  async exportFile(
+    file: string | NodeJS.WritableStream,
+    opts: { format?: "cairn" | "jsonl"; tier?: Tier | "all"; signal?: AbortSignal; overwrite?: boolean } = {},
+  ): Promise<{ written: number }> {
     const tier = opts.tier ?? "all";
     const stores = tiersAsked(this.services, tier);
     async function* all(): AsyncIterable<Entry> {
@@ -849,7 +855,7 @@ export class Cairn {
     }
     const { writeExport, writeExportTo } = await import("./io/export.js");
     const format = opts.format ?? "cairn";
-    const options = { format, ...(opts.signal ? { signal: opts.signal } : {}) };
+    const options = { format, overwrite: opts.overwrite === true, ...(opts.signal ? { signal: opts.signal } : {}) };
     return typeof file === "string" ? writeExport(path.resolve(file), all(), options) : writeExportTo(file, all(), options);
   }
 

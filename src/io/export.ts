@@ -1,6 +1,6 @@
 // Writes entries as JSONL (optionally with a cairn_export header), atomically and without building one big string.
 import { randomBytes } from "node:crypto";
-import { open, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { link, open, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { SCHEMA_VERSION, type Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
@@ -10,6 +10,8 @@ export interface ExportOptions {
   format: "cairn" | "jsonl";
   /** Stops the export between two entries (Ctrl-C): a file being replaced is left as it was, its temp file removed. */
   signal?: AbortSignal;
+  /** Replace a file that is already there (`cairn export --force`); without it, an existing file is refused and left as it was. */
+  overwrite?: boolean;
 }
 
 // Flushing in ~256 KiB batches keeps syscalls few while memory stays flat for any entry count.
@@ -41,6 +43,8 @@ export async function writeExport(
   }
   const target = existing ? await realpath(path) : path;
   if (existing) await assertNotDatabase(path, target);
+  // Refused before a byte is written, so a user's file is never replaced by a command that did not say so.
+  if (existing && !opts.overwrite) throw alreadyExists(path);
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   const fh = await open(tmp, "wx").catch((e: NodeJS.ErrnoException) => {
     throw cannotWrite(path, e);
@@ -49,7 +53,7 @@ export async function writeExport(
     const result = await writeEntries((text) => writeAll(fh, text), entries, opts);
     await fh.sync();
     await fh.close();
-    await rename(tmp, target);
+    await publish(tmp, target, opts.overwrite === true, path);
     return result;
   } catch (e) {
     await fh.close().catch(() => undefined);
@@ -59,6 +63,28 @@ export async function writeExport(
     }
     throw e;
   }
+}
+
+function alreadyExists(path: string): CairnError {
+  return new CairnError("FORCE_REQUIRED", `Cannot write ${path}: it already exists, and an export does not replace a file unless told to. Pass --force to replace it, or name a new file.`, { path });
+}
+
+/**
+ * Puts the finished temp file at `target`. Replacing: a rename, atomic. Not replacing: a hard link, which fails if a
+ * file appeared there while the export ran (so it is never clobbered); where links are not supported, a last check and a rename.
+ */
+async function publish(tmp: string, target: string, overwrite: boolean, path: string): Promise<void> {
+  if (overwrite) return rename(tmp, target);
+  try {
+    await link(tmp, target);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw alreadyExists(path);
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "EXDEV") throw e;
+    if (await stat(target).catch(() => undefined)) throw alreadyExists(path);
+    return rename(tmp, target);
+  }
+  await unlink(tmp);
 }
 
 /** Writes `entries` to a stream (stdout for `cairn export -`), waiting whenever it asks to. */

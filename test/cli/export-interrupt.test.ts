@@ -14,7 +14,7 @@ after(() => sb.cleanup());
 /** Runs the export and sends SIGINT as soon as its temp file appears beside the target. */
 function exportInterrupted(p: string, target: string, json: boolean): Promise<{ code: number | null; stdout: string; stderr: string; signalled: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, "--project", p, "export", target, ...(json ? ["--json"] : [])], { cwd: p, env: sb.env });
+    const child = spawn(process.execPath, [BIN, "--project", p, "export", target, "--force", ...(json ? ["--json"] : [])], { cwd: p, env: sb.env });
     let stdout = "";
     let stderr = "";
     let signalled = false;

@@ -40,7 +40,7 @@ test("SIGTERM during an export to a file exits 143 (SIGINT's 130 is for Ctrl-C),
   const target = path.join(out, "backup.jsonl");
   fs.writeFileSync(target, "the previous backup\n");
   const tempSeen = () => fs.readdirSync(out).some((n) => n.endsWith(".tmp"));
-  const r = await runUntil(p, ["export", target], "SIGTERM", tempSeen);
+  const r = await runUntil(p, ["export", target, "--force"], "SIGTERM", tempSeen);
   assert.ok(r.sent, r.stderr);
   assert.equal(r.code, 143, `${r.stdout}\n${r.stderr}`);
   assert.deepEqual(fs.readdirSync(out), ["backup.jsonl"], "no temp file left behind");

@@ -32,10 +32,10 @@ test("export refuses to write over a database (the project's own, or the hive), 
   assert.equal(listed.code, 0, listed.stderr);
   assert.deepEqual(listed.body.map((e: { handle: string }) => e.handle), [added.body.handle]);
   assert.equal(listed.stderr, "", "no damage notice");
-  // An ordinary file is still replaced, as the help says.
+  // An ordinary file is still replaced with --force, as the help says.
   const backup = path.join(p, "backup.jsonl");
   fs.writeFileSync(backup, "old\n");
-  const ok = await sb.json(p, "export", backup);
+  const ok = await sb.json(p, "export", backup, "--force");
   assert.equal(ok.code, 0, ok.stdout);
   assert.equal(ok.body.written, 1);
 });

@@ -89,9 +89,27 @@ test("replaces an existing file atomically and leaves no temp file behind", asyn
   const dir = tmpDir();
   const file = path.join(dir, "export.jsonl");
   fs.writeFileSync(file, "old content\n");
-  await writeExport(file, rich.slice(0, 1), { format: "cairn" });
+  await writeExport(file, rich.slice(0, 1), { format: "cairn", overwrite: true });
   assert.deepEqual(fs.readdirSync(dir), ["export.jsonl"]);
   assert.equal(fs.readFileSync(file, "utf8").split("\n").length, 3);
+});
+
+test("without overwrite, an existing file is refused before anything is written, and one that appears while the export runs is not replaced", async () => {
+  const dir = tmpDir();
+  const file = path.join(dir, "export.jsonl");
+  fs.writeFileSync(file, "the user's file\n");
+  await assert.rejects(writeExport(file, rich, { format: "cairn" }), (e: any) => e.code === "FORCE_REQUIRED" && /already exists.*--force/.test(e.message));
+  assert.deepEqual(fs.readdirSync(dir), ["export.jsonl"]);
+  assert.equal(fs.readFileSync(file, "utf8"), "the user's file\n");
+  const late = path.join(dir, "late.jsonl");
+  async function* appearing() {
+    yield rich[0]!;
+    fs.writeFileSync(late, "written meanwhile\n");
+    yield rich[1]!;
+  }
+  await assert.rejects(writeExport(late, appearing(), { format: "cairn" }), (e: any) => e.code === "FORCE_REQUIRED");
+  assert.equal(fs.readFileSync(late, "utf8"), "written meanwhile\n");
+  assert.deepEqual(fs.readdirSync(dir).sort(), ["export.jsonl", "late.jsonl"], "no temp file left behind");
 });
 
 test("a failing source leaves the old file untouched and no temp file", async () => {
@@ -99,7 +117,7 @@ test("a failing source leaves the old file untouched and no temp file", async ()
   const file = path.join(dir, "export.jsonl");
   fs.writeFileSync(file, "old content\n");
   async function* broken() { yield rich[0]!; throw new Error("db went away"); }
-  await assert.rejects(writeExport(file, broken(), { format: "cairn" }), /db went away/);
+  await assert.rejects(writeExport(file, broken(), { format: "cairn", overwrite: true }), /db went away/);
   assert.deepEqual(fs.readdirSync(dir), ["export.jsonl"]);
   assert.equal(fs.readFileSync(file, "utf8"), "old content\n");
 });
@@ -174,7 +192,7 @@ test("a symlink to a file keeps pointing at it: the file it names is replaced, a
   fs.writeFileSync(real, "old\n");
   const link = path.join(dir, "link.jsonl");
   fs.symlinkSync(real, link);
-  await writeExport(link, rich, { format: "jsonl" });
+  await writeExport(link, rich, { format: "jsonl", overwrite: true });
   assert.ok(fs.lstatSync(link).isSymbolicLink());
   assert.equal(fs.readFileSync(real, "utf8").trim().split("\n").length, 3);
 });

@@ -96,13 +96,14 @@ Examples:
 
   program
     .command("export")
-    .argument("<file>", "file to write (replaced atomically), or - for stdout")
+    .argument("<file>", "file to write (a new one; an existing one only with --force, replaced atomically), or - for stdout")
     .description("write every field of every entry as JSONL; `cairn import` restores them exactly (each entry's event history stays behind: `cairn show` then starts at the import)")
     .addOption(new Option("--format <format>", "cairn adds a header line; jsonl is bare entries").choices(["cairn", "jsonl"]).default("cairn"))
     .addOption(new Option("--tier <tier>", "which tier").choices(["all", ...TIERS]).default("all"))
-    .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export hive.jsonl --tier hive --json\n  $ cairn export - --tier swarm | gzip > swarm.jsonl.gz")
+    .option("--force", "replace the file if it already exists")
+    .addHelpText("after", "\nExamples:\n  $ cairn export backup.jsonl\n  $ cairn export backup.jsonl --force   # replace last week's\n  $ cairn export hive.jsonl --tier hive --json\n  $ cairn export - --tier swarm | gzip > swarm.jsonl.gz")
     .action(
-      action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all" }) => {
+      action(async (inv, file: string, flags: { format: "cairn" | "jsonl"; tier: Tier | "all"; force?: boolean }) => {
         // An empty name (an unset shell variable) resolved to the project folder, refused as "a folder".
         if (file.trim() === "") throw usageError("cairn export needs a file to write (or - for stdout), e.g. cairn export backup.jsonl.");
         // --json promises one JSON value on stdout, which `-` fills with the export's JSON Lines.
@@ -116,7 +117,7 @@ Examples:
           const abs = path.resolve(file);
           // Ctrl-C stops the export between two entries, so the temp file beside the target is removed; a second one stops at once.
           const interrupt = stopOnSignal();
-          const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier, signal: interrupt.signal }).finally(() => interrupt.release());
+          const { written } = await c.exportFile(abs, { format: flags.format, tier: flags.tier, overwrite: flags.force === true, signal: interrupt.signal }).finally(() => interrupt.release());
           if (inv.out.json) return inv.out.print({ written, file: abs });
           inv.out.line(`wrote ${counted(written, "entry", "entries")} to ${abs}`);
         });
