@@ -1,6 +1,6 @@
 // The entry model: one lesson type shared by every tier, face and store (zod schemas + types, no I/O).
 import { z } from "zod";
-import { REASON_MAX } from "./free-text.js";
+import { FLAG_MAX, REASON_MAX } from "./free-text.js";
 import { compiledWhenBusy } from "./compiled-schema.js";
 import { DateTimeSchema } from "./dates.js";
 import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, SCOPE_PATTERN, SCOPE_RULE, STATUSES, TIERS } from "./enums.js";
@@ -61,7 +61,7 @@ export const LifecycleSchema = z.object({
   superseded_by: z.string().optional(),
   /** Why an entry is quarantined/archived, or what a quality check flagged. */
   status_reason: z.string().max(REASON_MAX).optional(),
-  flags: z.array(z.string().max(200)).default([]),
+  flags: z.array(z.string().max(FLAG_MAX)).default([]),
   revalidated_at: DateTimeSchema.optional(),
 });
 

@@ -3,6 +3,15 @@ import { CairnError } from "../errors.js";
 
 /** A quarantine, archive or removal reason, a feedback note: what an entry's status_reason and its events keep. */
 export const REASON_MAX = 500;
+/** The flag an agent's quarantine request leaves on an approved lesson, until a person decides. */
+export const QUARANTINE_REQUEST = "quarantine-requested:";
+/** How much of the requesting actor's name a quarantine request keeps. */
+export const REQUEST_ACTOR_MAX = 60;
+/**
+ * A lifecycle flag: the longest is a quarantine request, "quarantine-requested:<actor>: <reason>", which holds a
+ * whole REASON_MAX reason (a reason that fits is never cut when it becomes a request).
+ */
+export const FLAG_MAX = QUARANTINE_REQUEST.length + REQUEST_ACTOR_MAX + ": ".length + REASON_MAX;
 /** A review rejection's reason: stored after "rejected: ", within REASON_MAX. */
 export const REJECT_REASON_MAX = 400;
 

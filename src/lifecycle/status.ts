@@ -1,7 +1,7 @@
 // Status changes a person or agent asks for: quarantine, restore (re-validated), archive, remove, supersede.
 import { lastPromotionHiveId } from "../core/entry-links.js";
 import type { Entry, EntryEvent, Status } from "../core/entry.js";
-import { assertFits, REASON_MAX } from "../core/free-text.js";
+import { assertFits, QUARANTINE_REQUEST, REASON_MAX, REQUEST_ACTOR_MAX } from "../core/free-text.js";
 import { validateEntryRef } from "../core/ids.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
@@ -230,16 +230,19 @@ async function restoreThroughHiveCopy(s: Services, original: Entry, actor: strin
   return { ...now, also: [{ id: done.id, handle: done.handle, status: done.lifecycle.status }] };
 }
 
-/** The flag an agent's quarantine request leaves on an approved lesson, until a person decides. */
-export const QUARANTINE_REQUEST = "quarantine-requested:";
+export { QUARANTINE_REQUEST };
 
 export function quarantineRequests(e: Entry): string[] {
   return e.lifecycle.flags.filter((f) => f.startsWith(QUARANTINE_REQUEST));
 }
 
+/** The request as the review queue shows it: the whole reason (it fits REASON_MAX, so the flag fits FLAG_MAX), on one line. */
 function requestFlag(actor: string, reason: string): string {
-  const flag = `${QUARANTINE_REQUEST}${actor.slice(0, 60)}: ${reason.replace(/\s+/g, " ").trim()}`;
-  return flag.length <= 200 ? flag : flag.slice(0, 199) + "…";
+  return `${requestPrefix(actor)} ${reason.replace(/\s+/g, " ").trim()}`;
+}
+
+function requestPrefix(actor: string): string {
+  return `${QUARANTINE_REQUEST}${actor.slice(0, REQUEST_ACTOR_MAX)}:`;
 }
 
 /** A reason Cairn composes around a given one (which fits, assertFits) is cut to the schema's limit, visibly. */
@@ -273,7 +276,7 @@ export async function quarantineEntry(s: Services, ref: string, reason: string, 
   const why = fittedReason(reason || "quarantined without a reason");
   if (protectedFrom(loc.entry, actor)) {
     const flag = requestFlag(actor, why);
-    const mine = `${QUARANTINE_REQUEST}${actor.slice(0, 60)}:`;
+    const mine = requestPrefix(actor);
     return loc.store.updateEntry(
       loc.entry.id,
       (e) => {

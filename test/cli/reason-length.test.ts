@@ -53,3 +53,26 @@ test("engine: a rejection reason past its limit is refused naming it, a draft le
     await env.close();
   }
 });
+
+test("an agent's quarantine request keeps its whole reason (up to the 500-character limit) in the request the reviewer reads; a longer one is refused naming the limit", async () => {
+  const env = await openEnv();
+  try {
+    const added = await env.human.add({ lesson: LESSON, category: "tooling" });
+    await env.human.approve(added.handle!);
+    // Words to the end, so a cut shows: the cause usually comes last.
+    const reason = `${"the advice fails on libsql 0.4 when the pool opens two connections at once; ".repeat(6)}the cause: busy_timeout is per connection.`;
+    assert.ok(reason.length > 200 && reason.length <= 500, String(reason.length));
+    const asked = await tool(env.agent, "knowledge_quarantine", { id: added.handle!, reason }, "agent:coder");
+    assert.equal(asked.data.action, "quarantine_requested", asked.text);
+    const e = await env.human.get(added.handle!);
+    assert.equal(e.lifecycle.status, "established");
+    const requests = e.lifecycle.flags.filter((f) => f.startsWith("quarantine-requested:"));
+    assert.equal(requests.length, 1);
+    assert.ok(requests[0]!.endsWith(reason), `the whole reason is kept: ${requests[0]}`);
+    const queue = await env.human.reviewQueue({ actor: "human:alice" });
+    assert.ok(JSON.stringify(queue).includes("busy_timeout is per connection."), "the review queue shows the reason's end");
+    await assert.rejects(env.agent.quarantine(added.handle!, `${reason}${"z".repeat(501 - reason.length)}`), (err: Error & { code?: string }) => err.code === "INVALID_INPUT" && /at most 500 characters/.test(err.message));
+  } finally {
+    await env.close();
+  }
+});
