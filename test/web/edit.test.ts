@@ -145,3 +145,40 @@ test("the same edit sent twice from one form (a double click on Save): the secon
     await w.close();
   }
 });
+
+test("a form that lacks fields (an older page, a hand-made request) changes only the fields it sends; the rest keep their stored values", async () => {
+  const w = await world();
+  try {
+    await w.cairn.edit(w.id, {
+      title: "Verify Stripe signatures first",
+      why: "An unsigned body let forged refund events through in March.",
+      tags: ["stripe", "webhooks"],
+      prevention: { rule: "Call stripe.webhooks.constructEvent before JSON.parse.", suggested_guardrail: "a unit test posting an unsigned body" },
+      applicability: { file_globs: ["src/payments/**"], tech_stack: ["node"] },
+      enforcement: "enforce",
+    }, "human:alice", "test");
+    const before = await w.cairn.get(w.id);
+    const only = new URLSearchParams({ _csrf: w.csrf, back: `/lessons/${w.id}`, title: "Verify the Stripe signature before parsing" }).toString();
+    const r = await postEdit(w, only);
+    assert.equal(r.status, 303, await r.text());
+    const after = await w.cairn.get(w.id);
+    assert.equal(after.title, "Verify the Stripe signature before parsing", "the field sent is changed");
+    assert.equal(after.lesson, before.lesson);
+    assert.equal(after.why, before.why);
+    assert.equal(after.category, before.category);
+    assert.deepEqual(after.tags, before.tags);
+    assert.deepEqual(after.prevention, before.prevention);
+    assert.deepEqual(after.applicability.file_globs, before.applicability.file_globs);
+    assert.deepEqual(after.applicability.tech_stack, before.applicability.tech_stack);
+    assert.equal(after.directive.enforcement, "enforce");
+    // A field sent empty is still cleared: only absence means "keep".
+    const cleared = await postEdit(w, new URLSearchParams({ _csrf: w.csrf, back: `/lessons/${w.id}`, why: "" }).toString());
+    assert.equal(cleared.status, 303, await cleared.text());
+    const now = await w.cairn.get(w.id);
+    assert.equal(now.why, undefined);
+    assert.equal(now.title, "Verify the Stripe signature before parsing");
+    assert.deepEqual(now.tags, before.tags);
+  } finally {
+    await w.close();
+  }
+});

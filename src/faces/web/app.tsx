@@ -97,9 +97,13 @@ function fieldsFromForm(v: EditValues): LessonFields {
   };
 }
 
-function editValuesFromBody(body: Record<string, unknown>): EditValues {
-  const keys: Array<keyof EditValues> = ["title", "lesson", "why", "category", "root_cause", "tags", "rule", "detection_pattern", "guardrail", "file_globs", "tech_stack", "projects", "enforcement"];
-  return Object.fromEntries(keys.map((k) => [k, str(body[k]).replace(/\r\n/g, "\n")])) as unknown as EditValues;
+/**
+ * The form as sent, over the stored values: a field the body leaves out (an older page, a hand-made request, a control
+ * the browser did not send) keeps what is stored; a field sent empty clears it.
+ */
+function editValuesFromBody(body: Record<string, unknown>, stored: EditValues): EditValues {
+  const keys = Object.keys(stored) as Array<keyof EditValues>;
+  return Object.fromEntries(keys.map((k) => [k, Object.hasOwn(body, k) ? str(body[k]).replace(/\r\n/g, "\n") : stored[k]])) as unknown as EditValues;
 }
 
 export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Sessions } {
@@ -251,7 +255,7 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     const body = await c.req.parseBody();
     const entry = await cairn.get(c.req.param("ref"));
     const back = safeBack(body.back, `/lessons/${encodeURIComponent(entry.id)}`);
-    const values = editValuesFromBody(body);
+    const values = editValuesFromBody(body, editValuesOf(entry));
     // What the form was opened on: a save over someone else's change since is refused, not applied.
     const basis = typeof body.basis === "string" && body.basis ? body.basis : undefined;
     try {
