@@ -318,6 +318,13 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     }),
   );
   app.post(
+    "/lessons/:ref/quarantine",
+    act(async (_c, ref, body, actor) => {
+      const e = await cairn.quarantine(ref, str(body.reason).trim(), actor);
+      return e.lifecycle.status === "quarantined" ? `Quarantined ${e.handle}: no agent is shown it until a person restores it.` : `${e.handle} is ${e.lifecycle.status}; it was not quarantined.`;
+    }),
+  );
+  app.post(
     "/lessons/:ref/supersede",
     act(async (_c, ref, body, actor) => {
       const replacement = await cairn.get(ref);

@@ -1,7 +1,7 @@
 // One lesson: every field, usage, where it would be injected, lineage and its event timeline; and the edit form.
 import { derivedFromLabel } from "../../../core/derived-from.js";
-import { REJECT_REASON_MAX } from "../../../core/free-text.js";
-import { CATEGORIES, ENFORCEMENTS, ROOT_CAUSES, type Entry, type EntryEvent } from "../../../core/entry.js";
+import { REASON_MAX, REJECT_REASON_MAX } from "../../../core/free-text.js";
+import { CATEGORIES, ENFORCEMENTS, LIVE_STATUSES, ROOT_CAUSES, type Entry, type EntryEvent } from "../../../core/entry.js";
 import { withHandles } from "../../../core/entry-links.js";
 import { reviewBasis } from "../../../governance/edit-basis.js";
 import type { LessonDetail, LinkedEntry, Reach } from "../../../governance/lesson-detail.js";
@@ -105,6 +105,19 @@ export function LessonPage(props: { frame: Frame; detail: LessonDetail }) {
             <input id="lesson-reject-reason" name="reason" type="text" maxlength={REJECT_REASON_MAX} placeholder="reason (optional)" />
             <button type="submit" class="danger">
               Reject
+            </button>
+          </ActionForm>
+        ) : null}
+        {LIVE_STATUSES.includes(e.lifecycle.status) ? (
+          // As `cairn quarantine`: hidden from every agent until a person restores it.
+          <ActionForm action={`/lessons/${id}/quarantine`} csrf={csrf} class="inline">
+            <input type="hidden" name="back" value={`/lessons/${id}`} />
+            <label for="lesson-quarantine-reason" class="sr-only">
+              Why quarantine it
+            </label>
+            <input id="lesson-quarantine-reason" name="reason" type="text" maxlength={REASON_MAX} placeholder="what is wrong with it (optional)" />
+            <button type="submit" class="danger" title="Hide it from every agent until a person restores it">
+              Quarantine
             </button>
           </ActionForm>
         ) : null}
