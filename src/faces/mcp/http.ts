@@ -11,6 +11,7 @@ import { createCairnMcpServer, type CairnMcpSession } from "./server.js";
 import type { McpHandle } from "./stdio.js";
 import { DEFAULT_HTTP_PORT, MCP_PATH } from "./defaults.js";
 import { listenError } from "../../core/listen-error.js";
+import { gentleCloser } from "../../core/gentle-close.js";
 
 export { DEFAULT_HTTP_PORT, MCP_PATH };
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -133,15 +134,17 @@ export async function runHttpServer(opts: HttpServerOptions = {}): Promise<HttpH
   const url = `http://${shownHost}:${port}${MCP_PATH}`;
   log(`listening on ${url} (${token ? "bearer token required" : "no token: loopback only"}; default project ${fallbackDir})`);
 
+  // A GET is a session's event stream, open until the client or the server ends it: only calls are waited for.
+  const calls = gentleCloser(server, (req) => req.method !== "GET");
   let finished!: () => void;
   const closed = new Promise<void>((resolve) => (finished = resolve));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= Promise.resolve().then(async () => {
       clearInterval(sweeper);
+      // A tool call in flight (an add, a quarantine) is answered before its session closes; new connections are refused meanwhile.
+      await calls.close();
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
       await pool.closeAll();
       finished();
     }));

@@ -59,7 +59,13 @@ Examples:
           json: inv.out.json,
         });
         // Closed (connections, engine, stores), then exits 128 + the signal: SIGTERM 143, Ctrl-C 130.
-        closeOnSignal(() => handle.close());
+        closeOnSignal(
+          () => handle.close(),
+          (signal) => {
+            const busy = handle.inFlight();
+            process.stderr.write(`cairn ui: ${signal}: stopping${busy ? `; finishing ${busy} request${busy === 1 ? "" : "s"} in flight first` : ""}\n`);
+          },
+        );
         await handle.closed;
       } catch (e) {
         // As every command reports: with --json, the error is the one JSON value on stdout.

@@ -10,6 +10,7 @@ import { createUiApp } from "./app.js";
 import { Assets } from "./assets.js";
 import { cleanName, randomToken } from "./security.js";
 import { listenError } from "../../core/listen-error.js";
+import { gentleCloser } from "../../core/gentle-close.js";
 import { visibleControls } from "../../quality/sanitize.js";
 
 export const DEFAULT_UI_PORT = 7392;
@@ -38,7 +39,10 @@ export interface UiHandle {
   loginUrl: string;
   port: number;
   closed: Promise<void>;
+  /** Stops taking requests, lets those in flight finish (up to CLOSE_GRACE_MS), then closes the engine. */
   close(): Promise<void>;
+  /** Requests being answered now. */
+  inFlight(): number;
 }
 
 function defaultName(env: NodeJS.ProcessEnv, given?: string): string {
@@ -129,15 +133,16 @@ export async function runUiServer(opts: UiServerOptions): Promise<UiHandle> {
   process.stderr.write(`cairn ui: listening on ${host}:${bound}; project ${visibleControls(cairn.project.dir)}; stop with Ctrl-C\n`);
   if (opts.open) openBrowser(loginUrl, shownLink);
 
+  const requests = gentleCloser(server);
   let finished!: () => void;
   const closed = new Promise<void>((resolve) => (finished = resolve));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // A save in flight when Ctrl-C comes is finished (bounded), not cut off half-answered.
+      await requests.close();
       await cairn.close();
       finished();
     })());
-  return { url, loginUrl, port: bound, closed, close };
+  return { url, loginUrl, port: bound, closed, close, inFlight: requests.inFlight };
 }
