@@ -47,6 +47,7 @@ import { SqliteStore } from "./store/sqlite-store.js";
 import type { ReplayReport } from "./hive/outbox.js";
 import type { TeamHiveStore } from "./hive/team-hive.js";
 import { assertHiveFileNotUrl, maskUrl, resolveHiveUrl } from "./store/pg/url.js";
+import { assertNotOtherFile } from "./store/sqlite-file.js";
 import { lazyModule } from "./core/lazy.js";
 import type { EntryFilter, ListOptions, OutboxItem, QueuedOutcome, QueueStatus, SourceUsage, Store, VectorSpace } from "./store/store.js";
 import { embeddingFor } from "./embed/service.js";
@@ -306,6 +307,7 @@ export class Cairn {
         this.hivePath = resolveHivePath(opts, this.config);
         if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
         assertHiveFilePath(this.hivePath, hivePathSetting(opts, this.config));
+        assertNotOtherFile(this.hivePath, hivePathSetting(opts, this.config));
         if (opts.createHiveFolder === false) assertChosenHiveFolderExists(this.hivePath, opts, this.config);
         const hivePath = this.hivePath;
         // A damaged hive is left out (with one notice): the project's own lessons keep working.

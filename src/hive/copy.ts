@@ -5,6 +5,7 @@ import type { CairnConfig } from "../config.js";
 import { CairnError } from "../errors.js";
 import { PostgresStore } from "../store/pg/pg-store.js";
 import { isPostgresUrl, maskUrl } from "../store/pg/url.js";
+import { assertNotOtherFile } from "../store/sqlite-file.js";
 import { SqliteStore } from "../store/sqlite-store.js";
 import type { Store, VectorSpace } from "../store/store.js";
 import { postgresOptions } from "./open.js";
@@ -108,6 +109,8 @@ export async function transferHive(from: string, to: string, config: CairnConfig
   if (!isPostgresUrl(from) && !fs.existsSync(path.resolve(from))) {
     throw new CairnError("NOT_FOUND", `No hive file at ${path.resolve(from)}: nothing to copy. Check the path (--from), or skip the push if you never had a hive of your own.`);
   }
+  // A user's notes.md given as either file is refused before SQLite opens (and writes into) either end.
+  for (const [where, flag] of [[from, "--from"], [to, "--to"]] as const) if (!isPostgresUrl(where)) assertNotOtherFile(path.resolve(where), flag);
   const source = openEnd(from, config);
   const target = openEnd(to, config);
   try {
