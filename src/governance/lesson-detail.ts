@@ -1,5 +1,5 @@
 // One lesson as a person reviews it: every field, its event history, lineage, usage, and where it would be injected.
-import { idsNamedIn, lastPromotionHiveId, type EntryLinks } from "../core/entry-links.js";
+import { idsNamedIn, type EntryLinks } from "../core/entry-links.js";
 import { LIVE_STATUSES, type Entry, type EntryEvent, type Status, type Tier } from "../core/entry.js";
 import { decayedFeedback, roundSum } from "../lifecycle/feedback.js";
 import { locate } from "../lifecycle/status.js";
@@ -151,7 +151,9 @@ export async function lessonDetail(s: Services, stored: Entry): Promise<LessonDe
   const supersededBy = await linked(s, entry.lifecycle.superseded_by);
   if (supersededBy) lineage.superseded_by = supersededBy;
   if (promoted_from) lineage.promoted_from = promoted_from;
-  const promotedTo = await linked(s, lastPromotionHiveId(events));
+  // The promoted_to column, not the events read above: a promotion after MAX_EVENTS others is past them.
+  const wentUpAs = await storeFor(s, entry.tier).promotedTo([entry.id]);
+  const promotedTo = await linked(s, wentUpAs.get(entry.id));
   if (promotedTo) lineage.promoted_to = promotedTo;
   return { entry, utility: utilityOf(entry), events, lineage, reach: reachOf(s, entry), handles: await eventHandles(s, events) };
 }

@@ -1,5 +1,5 @@
 // Related knowledge: vetted entries that apply to given files and tags (glob match from the rule cache, tag overlap in SQL).
-import { lastPromotedTo, pairPromoted, promotedOriginOf, type PromotedOriginal } from "../core/entry-links.js";
+import { pairPromoted, promotedOriginOf, type PromotedOriginal } from "../core/entry-links.js";
 import type { Entry } from "../core/entry.js";
 import { openTiers, type Services } from "../services.js";
 import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
@@ -60,8 +60,8 @@ export async function relatedEntries(s: Services, q: RelatedQuery): Promise<Rela
 /**
  * A promoted lesson is listed once, as the hive copy that stands for its project original (pairPromoted,
  * as advisories pair them). An original the copy's promoted_from does not name — a promotion that
- * reinforced a hive lesson already there — is paired by its last promotion: from the rule cache for an
- * original with globs or a pattern, else its own events (only promoted originals listed here, a few).
+ * reinforced a hive lesson already there — is paired by its last promotion, read by key from its
+ * promoted_to column (only promoted originals listed here, a few).
  * An original whose hive lesson is not listed is left out too when another project retired that lesson
  * (lifecycle/retired-copies.ts), as advisories leave it out.
  */
@@ -71,10 +71,8 @@ async function originalsWithCopies(s: Services, shown: readonly RelatedHit[]): P
   const originals: PromotedOriginal[] = shown.filter((h) => h.entry.tier === "swarm").map((h) => ({ id: h.entry.id }));
   const unnamed = new Set(shown.filter((h) => h.entry.tier === "swarm" && h.entry.lifecycle.status === "promoted" && !named.has(h.entry.id)).map((h) => h.entry.id));
   if (unnamed.size && s.hive) {
-    const promotedTo = new Map((await rulesFor(s.swarm)).flatMap((r) => (r.promotedTo ? [[r.id, r.promotedTo] as const] : [])));
-    for (const o of originals) {
-      if (unnamed.has(o.id)) o.promotedTo = promotedTo.get(o.id) ?? (await lastPromotedTo(s.swarm, o.id, undefined).catch(() => undefined));
-    }
+    const promotedTo = await s.swarm.promotedTo([...unnamed]).catch(() => new Map<string, string>());
+    for (const o of originals) if (unnamed.has(o.id)) o.promotedTo = promotedTo.get(o.id);
   }
   const paired = pairPromoted(originals, copies);
   const alone = new Map(originals.flatMap((o) => (o.promotedTo && !paired.has(o.id) ? [[o.id, o.promotedTo] as const] : [])));

@@ -1,31 +1,11 @@
 // The one retired-copy rule: promoted originals whose hive lesson another project retired no longer speak here.
 import { answerWithin } from "../core/answer-within.js";
-import { lastPromotionHiveId } from "../core/entry-links.js";
 import type { Entry, Status } from "../core/entry.js";
 import type { Services } from "../services.js";
-import type { Store } from "../store/store.js";
 import { archivedForLackOfUse } from "./unused-archive.js";
 
 /** Statuses in which a hive lesson no longer speaks for the originals promoted into it. */
 export const RETIRED_COPY_STATUSES: readonly Status[] = ["quarantined", "superseded", "archived"];
-
-/**
- * The hive lesson a promoted original last went up as, by its events: remembered per store by the entry's id and
- * `updated_at`, which every status change (a promotion included) moves, so the same originals are read once
- * per process, not on every recall (bounded: forgotten all at once past 4,096).
- */
-const promotionTargets = new WeakMap<Store, Map<string, string | null>>();
-async function promotedAs(store: Store, entry: Entry): Promise<string | undefined> {
-  let known = promotionTargets.get(store);
-  if (!known) promotionTargets.set(store, (known = new Map()));
-  const key = `${entry.id}@${entry.updated_at}`;
-  const cached = known.get(key);
-  if (cached !== undefined) return cached ?? undefined;
-  const hiveId = lastPromotionHiveId(await store.listEvents(entry.id, 1000));
-  if (known.size >= 4096) known.clear();
-  known.set(key, hiveId ?? null);
-  return hiveId;
-}
 
 /**
  * Of promoted originals of this project, those whose hive lesson (the one their last promotion went up as) is
@@ -34,8 +14,9 @@ async function promotedAs(store: Store, entry: Entry): Promise<string | undefine
  * stays `promoted` here, and left alone it would go on advising (and being recalled with) the very text a
  * person replaced or hid from every agent. Recall, advisories and related knowledge leave it out by this rule.
  *
- * `originals` maps an original's id to the hive lesson it went up as when the caller already knows it (the rule
- * cache read it), else to the entry itself, whose `promoted` events name it (read once per entry version).
+ * `originals` maps an original's id to the hive lesson it went up as when the caller already knows it, else to
+ * the entry itself: what those went up as is read in one go from their promoted_to column, by key (not from
+ * their event logs, where a promotion after a long history of consultations was past the part read).
  * A lesson the sweep archived for lack of use is no verdict on it: told apart by the reason the sweep writes on
  * the entry, it leaves the original in. One indexed read of the hive by id, only when such originals are given;
  * a networked hive gets a search's wait (hive_postgres.read_timeout_ms), no longer, and a hive that cannot
@@ -47,10 +28,12 @@ export async function originalsOfRetiredCopies(s: Services, originals: ReadonlyM
   if (!hive || originals.size === 0) return hidden;
   const promotedTo = new Map<string, string>();
   try {
+    const unknown: string[] = [];
     for (const [id, to] of originals) {
-      const hiveId = typeof to === "string" ? to : await promotedAs(s.swarm, to);
-      if (hiveId) promotedTo.set(id, hiveId);
+      if (typeof to === "string") promotedTo.set(id, to);
+      else unknown.push(id);
     }
+    for (const [id, hiveId] of await s.swarm.promotedTo(unknown)) promotedTo.set(id, hiveId);
   } catch {
     return hidden;
   }
