@@ -8,7 +8,7 @@ import { isUnavailableError } from "../store/pg/client.js";
 import { countsAfterAnswer } from "../store/store.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
-  BulkInsertOutcome, CopyResult, DayCount, TermFrequencies, EntryKey, EntryFilter, EventInput, PageQuery, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
+  BulkInsertOutcome, CopyResult, DayCount, TermFrequencies, EntryKey, EntryFilter, EventInput, PageQuery, Promotion, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
   StoreListener, UsageCounter, UsageTotals,
 } from "../store/store.js";
 import { HiveResultCache } from "./cache.js";
@@ -493,6 +493,10 @@ export class TeamHiveStore implements Store {
 
   promotedOriginals(hiveIds: readonly string[]): Promise<Map<string, string>> {
     return this.through(() => this.remote.promotedOriginals(hiveIds));
+  }
+
+  listPromotions(filter: EntryFilter): Promise<Promotion[]> {
+    return this.through(() => this.remote.listPromotions(filter));
   }
 
   listEventsByType(type: EntryEvent["type"], since: string, limit?: number): Promise<EntryEvent[]> {

@@ -22,7 +22,7 @@ import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "./t
 export { searchTextOf } from "./entry-columns.js";
 import {
   countsAfterAnswer, DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, vectorRowsOf, type BulkInsertOutcome, type EntryKey,
-  type CopyResult, type DayCount, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
+  type CopyResult, type DayCount, type EntryFilter, type EventInput, type Promotion, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
   type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type SweptPhase, type StoreListener, type UsageCounter, type UsageTotals,
 } from "./store.js";
@@ -631,6 +631,15 @@ export class SqliteStore implements Store {
       [JSON.stringify(hiveIds)],
     );
     return new Map(rows.map((r) => [r.id, r.promoted_to]));
+  }
+
+  async listPromotions(filter: EntryFilter): Promise<Promotion[]> {
+    const f = filterSql(filter);
+    const rows = this.driver.all<{ seq: number; id: string; promoted_to: string }>(
+      `SELECT e.seq, e.id, e.promoted_to FROM entries e WHERE e.promoted_to IS NOT NULL AND ${f.where} ORDER BY e.seq`,
+      f.params,
+    );
+    return rows.map((r) => ({ id: r.id, handle: handleFor(this.tier, r.seq), promoted_to: r.promoted_to }));
   }
 
   async appendEvent(entryId: string, event: EventInput): Promise<void> {

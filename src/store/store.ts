@@ -236,6 +236,13 @@ export interface UsageTotals {
   prevented: number;
 }
 
+/** An entry that went up to the hive, as a listing pairs it: what it is shown as and the hive lesson it last went up as. */
+export interface Promotion {
+  id: string;
+  handle: string;
+  promoted_to: string;
+}
+
 export interface EventInput {
   type: EventType;
   actor: string;
@@ -435,6 +442,11 @@ export interface Store {
   promotedTo(ids: readonly string[]): Promise<Map<string, string>>;
   /** By entry id, the entries whose last promotion went up as one of `hiveIds`: the other way through the same column, by its index. */
   promotedOriginals(hiveIds: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * The entries matching `filter` that went up to the hive (promoted_to set), in the order they were written:
+   * id, handle and promoted_to only, never the entry's JSON. What a listing pairs originals and copies by.
+   */
+  listPromotions(filter: EntryFilter): Promise<Promotion[]>;
 
   /** Durable reflection queue: enqueue is idempotent by id. */
   enqueueOutcome(id: string, payload: unknown, at: string): Promise<boolean>;

@@ -41,3 +41,28 @@ test("regression: a listing's reads do not grow with promotions the listing does
     assert.ok(big.statements <= small.statements, `statements run grew: ${small.statements} → ${big.statements}`);
   });
 });
+
+test("regression: pairing promoted originals with their hive copies parses none of the originals (a listing, the metrics)", async () => {
+  await withCairn(async (cairn) => {
+    const originals: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await cairn.add({ lesson: distinctLesson(i % 7, i), category: "tooling" });
+      assert.equal(r.action, "added", r.reason);
+      assert.ok((await cairn.promote({ id: r.id! }, "human:lead")).id);
+      originals.push(r.id!);
+    }
+    const d = swarmOf(cairn).driver;
+    const parsed = async (read: () => Promise<unknown>) => {
+      const before = d.jsonRowsRead;
+      await read();
+      return d.jsonRowsRead - before;
+    };
+    // Every lesson is a hive copy standing for its original: nothing of the project tier is shown.
+    let listed: Awaited<ReturnType<Cairn["listLessons"]>> = [];
+    assert.equal(await parsed(async () => (listed = await cairn.listLessons({ limit: 50 }))), 0, "a listing parsed project originals it does not show");
+    assert.equal(listed.length, originals.length);
+    assert.deepEqual(listed.map((l) => l.promoted_from?.id).sort(), [...originals].sort(), "each copy names the original it stands for");
+    assert.equal(await parsed(() => cairn.browse({ limit: 50 })), 0, "the lessons page parsed project originals it does not show");
+    assert.equal(await parsed(() => cairn.governanceStats()), 0, "the metrics parsed project originals to count them");
+  });
+});

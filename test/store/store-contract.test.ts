@@ -172,6 +172,24 @@ function contract(impl: Implementation): void {
     assert.deepEqual([...(await o.store.promotedOriginals([]))], []);
   });
 
+  it("listPromotions: the entries matching a filter that went up to the hive, in write order, with their handle and promoted_to only", async (o) => {
+    const a = await o.store.insertEntry(entry("Promote the retry budget lesson of the billing worker to the hive."), created);
+    const never = await o.store.insertEntry(entry("Never promote a lesson that names a customer's hostname."), created);
+    const b = await o.store.insertEntry(entry("Pin the Terraform provider versions in every module.", { category: "security" }), created);
+    assert.deepEqual(await o.store.listPromotions({}), [], "nothing went up yet");
+    await o.store.updateEntry(b.id, (x) => ({ ...x, lifecycle: { ...x.lifecycle, status: "promoted" } }), { type: "promoted", actor: "t", data: { route: "manual", hive_id: "hive-b" } });
+    await o.store.updateEntry(a.id, (x) => ({ ...x, lifecycle: { ...x.lifecycle, status: "promoted" } }), { type: "promoted", actor: "t", data: { route: "manual", hive_id: "hive-1" } });
+    await o.store.appendEvent(a.id, { type: "promoted", actor: "t", data: { route: "manual", hive_id: "hive-2" } });
+    await o.store.appendEvent(never.id, { type: "promoted", actor: "t", data: { route: "manual" } });
+    assert.deepEqual(await o.store.listPromotions({}), [
+      { id: a.id, handle: a.handle, promoted_to: "hive-2" },
+      { id: b.id, handle: b.handle, promoted_to: "hive-b" },
+    ], "write order (a before b), the latest promotion, none without a hive id");
+    assert.deepEqual(await o.store.listPromotions({ statuses: ["promoted"], categories: ["security"] }), [{ id: b.id, handle: b.handle, promoted_to: "hive-b" }]);
+    assert.deepEqual(await o.store.listPromotions({ statuses: ["promoted"], excludeIds: [b.id] }), [{ id: a.id, handle: a.handle, promoted_to: "hive-2" }]);
+    assert.deepEqual(await o.store.listPromotions({ statuses: ["established"] }), []);
+  });
+
   it("the O(1) entry counter always equals count(*) through inserts and deletes", async (o) => {
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) ids.push((await o.store.insertEntry(entry(`Shard ${i} of the audit table needs its own partial index.`), created)).id);

@@ -11,7 +11,7 @@ import { StoreListeners } from "../listeners.js";
 import { sumTallies, tallyStatuses, usageBySourceOf, type EntryTally } from "../tallies.js";
 import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type EntryKey,
-  type BulkInsertOutcome, type CopyResult, type EntryFilter, type EventInput, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
+  type BulkInsertOutcome, type CopyResult, type EntryFilter, type EventInput, type Promotion, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
   type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
 } from "../store.js";
@@ -1075,6 +1075,16 @@ export class PostgresStore implements Store {
       [[...hiveIds]],
     );
     return new Map(rows.map((r) => [r.id, r.promoted_to]));
+  }
+
+  async listPromotions(filter: EntryFilter): Promise<Promotion[]> {
+    const p = new Params();
+    const where = filterSql(filter, p);
+    const rows = await (await this.q()).query<{ seq: string; id: string; promoted_to: string }>(
+      `SELECT e.seq, e.id, e.promoted_to FROM ${this.S}.entries e WHERE e.promoted_to IS NOT NULL AND ${where} ORDER BY e.seq`,
+      p.values,
+    );
+    return rows.map((r) => ({ id: r.id, handle: handleFor(this.tier, Number(r.seq)), promoted_to: r.promoted_to }));
   }
 
   async appendEvent(entryId: string, event: EventInput): Promise<void> {
