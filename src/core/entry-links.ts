@@ -26,39 +26,7 @@ export function lastPromotionHiveId(events: readonly { type: string; data: Recor
   return undefined;
 }
 
-/** `promoted` events read at once: a promotion each, and a few re-promotions; paged past it. */
-const PROMOTED_EVENTS_PAGE = 20_000;
-
-/** A tier's events by type, as far as reading every promotion of a project needs (a Store). */
-interface PromotionEvents {
-  listEventsByType(type: "promoted", since: string, limit?: number): Promise<Array<{ seq: number; at: string; entry_id: string; data: Record<string, unknown> }>>;
-}
-
-/**
- * By original id, the hive lesson of its latest `promoted` event: a tier's promotions in indexed pages
- * (oldest first, so a re-promotion's later event wins). Undefined when a page cannot move on (more than
- * a page of promotions at one instant): then each original is asked on its own (lastPromotionHiveId).
- */
-export async function lastPromotionsByOriginal(events: PromotionEvents): Promise<Map<string, string> | undefined> {
-  const promotedTo = new Map<string, string>();
-  const seen = new Set<number>();
-  let since = "";
-  for (;;) {
-    const page = await events.listEventsByType("promoted", since, PROMOTED_EVENTS_PAGE);
-    for (const ev of page) {
-      if (seen.has(ev.seq)) continue;
-      seen.add(ev.seq);
-      if (typeof ev.data.hive_id === "string") promotedTo.set(ev.entry_id, ev.data.hive_id);
-    }
-    if (page.length < PROMOTED_EVENTS_PAGE) return promotedTo;
-    const last = page[page.length - 1]!.at;
-    if (last === since) return undefined;
-    // The next page starts at the last instant read (`at >=`): events of that instant already read are skipped by seq.
-    since = last;
-  }
-}
-
-/** A project original as the pairing reads it: its id and, when known, the hive lesson its last promotion went up as (lastPromotedTo). */
+/** A project original as the pairing reads it: its id and, when known, the hive lesson its last promotion went up as (its promoted_to). */
 export interface PromotedOriginal {
   id: string;
   promotedTo?: string | undefined;
@@ -99,19 +67,6 @@ export function pairPromoted<O extends PromotedOriginal, C extends HiveLesson>(o
     if (copy) pairs.set(original.id, { original, copy });
   }
   return pairs;
-}
-
-/** An entry's own events, oldest first (a Store). */
-interface EntryEvents {
-  listEvents(entryId: string, limit?: number): Promise<Array<{ type: string; data: Record<string, unknown> }>>;
-}
-
-/**
- * The hive lesson an original last went up as: from its tier's promotions read whole
- * (`byOriginal`, lastPromotionsByOriginal) when they could be, else from its own events.
- */
-export async function lastPromotedTo(store: EntryEvents, originalId: string, byOriginal: ReadonlyMap<string, string> | undefined): Promise<string | undefined> {
-  return byOriginal ? byOriginal.get(originalId) : lastPromotionHiveId(await store.listEvents(originalId, 1000));
 }
 
 /** The entry ids an event's data names (LINK_FIELDS), for looking up their handles. */

@@ -1,5 +1,4 @@
 // The Knowledge Objects document's success metrics, computed from counters and events (never by reading every entry).
-import { lastPromotionsByOriginal } from "../core/entry-links.js";
 import { originalsOfRetiredCopies } from "../lifecycle/retired-copies.js";
 import { openTiers, type Services } from "../services.js";
 import { promotedPairs } from "./promoted-pairs.js";
@@ -56,12 +55,10 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 export async function vettedOriginalsWithCopies(s: Services): Promise<number> {
   const paired = await promotedPairs(s, { statuses: [...ADVISORY_STATUSES] });
   if (!s.hive) return paired.size;
-  // Every original's last promotion by the indexed event type; those of a retired hive lesson still vetted here are counted.
-  const lastWentUpAs = (await lastPromotionsByOriginal(s.swarm)) ?? new Map<string, string>();
-  const unpaired = new Map([...lastWentUpAs].filter(([id]) => !paired.has(id)));
-  const retired = await originalsOfRetiredCopies(s, unpaired);
-  const stillVetted = retired.size ? await s.swarm.countEntries({ ids: [...retired], statuses: ADVISORY_STATUSES }) : 0;
-  return paired.size + stillVetted;
+  // The vetted originals that went up (their promoted_to column, not every promotion in the event log); those of a retired hive lesson are counted.
+  const wentUp = await s.swarm.listPromotions({ statuses: ADVISORY_STATUSES });
+  const unpaired = new Map(wentUp.filter((o) => !paired.has(o.id)).map((o) => [o.id, o.promoted_to] as const));
+  return paired.size + (await originalsOfRetiredCopies(s, unpaired)).size;
 }
 
 /** Lessons per task count this project's tier only (outcomes are recorded per project); the rest spans both tiers. */

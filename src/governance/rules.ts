@@ -1,6 +1,6 @@
 // The advisory rule cache: compiled globs and detection patterns of vetted entries, per store, reloaded only when rules change.
 import path from "node:path";
-import { lastPromotedTo, lastPromotionsByOriginal, promotedOriginOf } from "../core/entry-links.js";
+import { promotedOriginOf } from "../core/entry-links.js";
 import { anyGlobMatcher } from "../core/globs.js";
 import type { Entry, Status, Tier } from "../core/entry.js";
 import type { ProjectIdentity } from "../core/project.js";
@@ -32,7 +32,7 @@ export interface AdvisoryRule {
   promotedFrom?: string;
   /**
    * For a project original (status promoted): the hive lesson its last promotion went up as. A promotion
-   * that reinforced a hive lesson another project put there leaves no promoted_from on it, only this event.
+   * that reinforced a hive lesson another project put there leaves no promoted_from on it, only this (promoted_to).
    */
   promotedTo?: string;
 }
@@ -95,15 +95,14 @@ export async function rulesFor(store: Store): Promise<AdvisoryRule[]> {
 }
 
 /**
- * Sets each promoted original's hive lesson from its `promoted` events: read once per cache load (the
- * tier's promotions by the indexed event type), never per check. Only when a page of promotions cannot
- * move on is each original asked on its own.
+ * Sets each promoted original's hive lesson from its promoted_to column, by key: once per cache load, never
+ * per check, and only for the originals loaded (not every promotion the tier's event log holds).
  */
 async function linkPromotions(store: Store, promoted: AdvisoryRule[]): Promise<void> {
   if (!promoted.length) return;
-  const byOriginal = await lastPromotionsByOriginal(store);
+  const wentUpAs = await store.promotedTo(promoted.map((r) => r.id));
   for (const r of promoted) {
-    const to = await lastPromotedTo(store, r.id, byOriginal);
+    const to = wentUpAs.get(r.id);
     if (to) r.promotedTo = to;
   }
 }

@@ -167,12 +167,12 @@ async function restoreOriginals(s: Services, hive: Entry, actor: string): Promis
 }
 
 /**
- * The hive copy a promoted swarm entry went up as (its latest `promoted` event), or null once that copy
+ * The hive copy a promoted swarm entry went up as (its latest `promoted` event, its promoted_to), or null once that copy
  * was removed. Undefined when the hive cannot say (unreachable): the entry then counts as still there.
  */
 export async function hiveCopyOf(s: Services, e: Entry): Promise<Entry | null | undefined> {
-  // Oldest first: read them all (a rare, manual path), so a re-promotion's newer event is not cut off.
-  const hiveId = lastPromotionHiveId(await s.swarm.listEvents(e.id, 1_000_000));
+  // Its promoted_to column, by key: the latest promotion, however long the entry's history.
+  const hiveId = (await s.swarm.promotedTo([e.id])).get(e.id);
   if (!hiveId || !s.hive) return undefined;
   try {
     return (await s.hive.getEntry(hiveId)) ?? null;

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import type { Cairn } from "../../src/index.js";
 import type { Services } from "../../src/services.js";
 import type { SqliteStore } from "../../src/store/sqlite-store.js";
+import { vettedOriginalsWithCopies } from "../../src/governance/metrics.js";
 import { distinctLesson } from "../fixtures/workers/lessons.js";
 import { withCairn } from "../helpers/engine.js";
 
@@ -64,5 +65,37 @@ test("regression: pairing promoted originals with their hive copies parses none 
     assert.deepEqual(listed.map((l) => l.promoted_from?.id).sort(), [...originals].sort(), "each copy names the original it stands for");
     assert.equal(await parsed(() => cairn.browse({ limit: 50 })), 0, "the lessons page parsed project originals it does not show");
     assert.equal(await parsed(() => cairn.governanceStats()), 0, "the metrics parsed project originals to count them");
+  });
+});
+
+test("regression: the advisory rule cache and the metrics' vetted count read no more for promotions of lessons since retired", async () => {
+  await withCairn(async (cairn) => {
+    const services = (cairn as unknown as { services: Services }).services;
+    const rule = await cairn.add({
+      lesson: "Files under src/auth/ must log the session id, never the raw token, when a login fails.",
+      category: "security",
+      prevention: { rule: "Log the session id, never the token, on a failed login." },
+      applicability: { file_globs: ["src/auth/**"] },
+    });
+    assert.ok((await cairn.promote({ id: rule.id! }, "human:lead")).id);
+    const d = swarmOf(cairn).driver;
+    const rowsOf = async (read: () => Promise<unknown>) => {
+      const before = d.rowsRead;
+      await read();
+      return d.rowsRead - before;
+    };
+    // Each call after a rule-bearing change reloads the rule cache.
+    const check = () => cairn.checkAdvisories({ tool: "edit", files: ["src/auth/login.ts"], record: false });
+    const small = { rules: await rowsOf(check), vetted: await rowsOf(() => vettedOriginalsWithCopies(services)) };
+    // Thirty lessons went up and were archived since (their hive copies with them): no vetted lesson, no rule, is left of them.
+    for (let i = 0; i < 30; i++) {
+      const r = await cairn.add({ lesson: distinctLesson(i % 7, i), category: "tooling" });
+      assert.ok((await cairn.promote({ id: r.id! }, "human:lead")).id);
+      assert.equal((await cairn.archive(r.id!, "outdated", "human:lead")).lifecycle.status, "archived");
+    }
+    await cairn.edit(rule.id!, { enforcement: "enforce" });
+    const big = { rules: await rowsOf(check), vetted: await rowsOf(() => vettedOriginalsWithCopies(services)) };
+    assert.ok(big.rules <= small.rules, `rows read loading the rule cache grew with retired promotions: ${small.rules} → ${big.rules}`);
+    assert.ok(big.vetted <= small.vetted, `rows read counting vetted originals grew with retired promotions: ${small.vetted} → ${big.vetted}`);
   });
 });
