@@ -52,6 +52,7 @@ test("opening a project database of schema 16 fills promoted_to from each entry'
     assert.equal(await store.schemaVersion(), 17);
     const got = await store.promotedTo([twice.id, once.id, never.id]);
     assert.deepEqual(Object.fromEntries(got), { [twice.id]: "hive-new", [once.id]: "hive-once" });
+    assert.deepEqual((await store.listPromotions({ statuses: ["promoted"] })).map((p) => [p.id, p.promoted_to]), [[twice.id, "hive-new"], [once.id, "hive-once"]], "a listing pairs by the filled column, in write order");
     // And from now on the store keeps it as promotions are recorded.
     await store.appendEvent(never.id, { type: "promoted", actor: "test", data: { route: "manual", hive_id: "hive-later" } });
     assert.equal((await store.promotedTo([never.id])).get(never.id), "hive-later");
@@ -78,6 +79,7 @@ test("the team hive's migration 15 fills promoted_to too, the same answer as SQL
     try {
       assert.equal(await store.schemaVersion(), 15);
       assert.deepEqual(Object.fromEntries(await store.promotedTo([twice.id, never.id])), { [twice.id]: "hive-new" });
+      assert.deepEqual((await store.listPromotions({})).map((p) => [p.id, p.promoted_to]), [[twice.id, "hive-new"]]);
       await store.appendEvent(never.id, { type: "promoted", actor: "test", data: { route: "manual", hive_id: "hive-later" } });
       assert.equal((await store.promotedTo([never.id])).get(never.id), "hive-later");
     } finally {
