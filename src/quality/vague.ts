@@ -680,6 +680,26 @@ function namesOnlyABareTerm(text: string): boolean {
   return (named === 0 && category >= 1 && category <= 3) || (wish && named === 1 && category === 0);
 }
 
+// What every program has, named without saying which: "inputs", "errors", "the data". A routine verb on one of these
+// ("Always validate inputs.", "Log errors.") is a practice everyone knows; which input, error or value makes it a rule.
+const GENERIC_OBJECTS = new Set(
+  "input inputs data value values error errors output outputs result results everything things stuff user users code".split(" "),
+);
+
+/** Only routine verbs ("validate", "log", "check") on generic objects, with fillers, wishes and function words around them. */
+function namesOnlyAVerbOnAGenericObject(text: string): boolean {
+  if (text.length > 80 || wordCountAbove(text, 7) || !BARE_TEXT.test(text)) return false;
+  let verb = false;
+  let object = false;
+  for (const w of text.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? []) {
+    if (FUNCTION_WORDS.has(w) || BARE_FILLERS.has(w) || BARE_WISHES.has(w) || QUALITY_WISH.test(w)) continue;
+    if (GENERIC_OBJECTS.has(w)) object = true;
+    else if (wordForms(w).some((f) => CONCRETE_VERBS.has(f) || BARE_VERBS.has(f))) verb = true;
+    else return false;
+  }
+  return verb && object;
+}
+
 // A check wished done before a routine step, naming no command, suite or file: "Make sure tests pass before merging",
 // "Double-check your changes before committing", "Test everything before deploying"; and "Don't break the build". The whole
 // text is only that: "Run npm test before merging" names what to run, "Make sure the migration tests pass" which suite.
@@ -702,7 +722,7 @@ export function checkVagueness(raw: string): QualityIssue[] {
   const filler = rest !== text;
   // hasTechnicalReference, with the trade-word list, the dearest look-up, left until a concrete verb has not settled it.
   const concrete = namesAThing(rest) || (!filler && hasConcreteVerb(rest)) || usesATradeWord(rest);
-  if (concrete && !namesOnlyABareTerm(text) && !ROUTINE_WISHES.some((re) => re.test(text))) return [];
+  if (concrete && !namesOnlyABareTerm(text) && !namesOnlyAVerbOnAGenericObject(text) && !ROUTINE_WISHES.some((re) => re.test(text))) return [];
   // The lists above read English (and Latin-script names): a lesson in Chinese, Japanese or Korean is judged by its own filler.
   if (isMostlyCjk(text) && !isVagueCjkLesson(text)) return [];
   // Decision: vague is a rejection, not a warning — every lesson shown costs an agent context.

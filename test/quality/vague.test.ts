@@ -916,3 +916,24 @@ test("a product named by its vendor and its name is specific: \"Send mail throug
     "Think like Amazon does.",
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
+
+test("a routine verb on a generic object, naming no input, error or value, is vague: \"Always validate inputs.\", \"Sanitize user input.\", \"Log errors.\"", () => {
+  for (const text of [
+    "Always validate inputs.", "Validate all inputs", "Sanitize user input.", "Always sanitize the data.", "Log errors.",
+    "Always check for errors.", "Validate your data properly.", "Escape all output.", "Check return values.",
+    "Handle errors properly.", "Write clean code.", "Be careful with security.",
+  ]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+  // The same verbs said of a named input, value or error, or with where and how, are rules.
+  for (const text of [
+    "Always validate the `limit` query parameter of /api/search as an integer 1–100",
+    "Validate webhook signatures before parsing the body.",
+    "Log errors with the request id so a trace can be found.",
+    "Sanitize user input before passing it to the shell.",
+    "Check errors returned by Close on written files.",
+    "Validate form inputs on blur, not on every keystroke.",
+  ]) {
+    assert.deepEqual(checkVagueness(text), [], text);
+  }
+});
