@@ -52,6 +52,7 @@ function judgeRm(m: RegExpMatchArray, sentence: string): Severity | null {
   return REGENERABLE.test(target) ? null : "review";
 }
 
+
 const PROTECTED_BRANCH = /\b(?:main|master|trunk|production|prod|release|develop)\b/i;
 
 // Plain-English verbs that switch a safeguard off, in every inflection ("disabling", "turned off", "skips").
@@ -85,6 +86,7 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * |   auth off, world-writable permissions, CSP,     |                 |                                                          |
  * |   rate limiting, password rules, lockout off     |                 |                                                          |
  * | CORS origin *                                    | draft           | reject with credentials                                  |
+ * | a production database changed without a backup  | reject          | draft when no production is named; fine in tests         |
  * | sending ~/.ssh, id_rsa, .env, cloud credentials, | reject          | draft (hedged)                                           |
  * |   every env var or any password, key or token to |                 |                                                          |
  * |   a URL, webhook, IP or e-mail address           |                 |                                                          |
@@ -110,6 +112,18 @@ const ADVICE: AdviceRule[] = [
     re: /\b(?:drop\s+(?:database|schema|table)|truncate\s+table)\b|\btruncat(?:e|es|ed|ing)\s+(?:the\s+)?[\w.]+\s+table\b|\bdrop(?:s|ped|ping)?\s+(?:the\s+)?(?:prod(?:uction)?|live)\s+(?:database|db|schema)\b/gi,
     // Down-migrations and test teardown drop tables on purpose.
     judge: (_m, s) => (/\bif\s+exists\b|\bmigrations?\b|\brollback\b|\bteardown\b|\btest\s+(?:db|database)\b|\bfixtures?\b/i.test(s) ? null : "reject"),
+  },
+  {
+    // The backup is the only way back from a migration that goes wrong; skipping it "because it is faster" bets the data.
+    code: "destructive_command", label: "changing a production database without a backup",
+    re: /\b(?:skip(?:s|ped|ping)?|omit(?:s|ted|ting)?|forgo(?:es|ing)?|without|no\s+need\s+(?:for|to\s+(?:take|make|run))|(?:don'?t|do\s+not|never)\s+bother(?:\s+(?:with|taking|making|running))?)\s+(?:(?:the|a|an|any|your|its|fresh|verified|recent|full|database|db|prod(?:uction)?)\s+){0,3}(?:backups?|snapshots?|pg_dump|mysqldump|dumps?)\b(?!\s+(?:tests?|testing|files?|serializ\w*))/gi,
+    judge: (_m, s) => {
+      if (!/\b(?:migrat\w*|alter\s+table|schemas?|databases?|db|prod(?:uction)?|live)\b/i.test(s)) return null;
+      // "Without a backup, a failed migration cannot be undone" is the warning; test databases are recreated anyway.
+      if (/\b(?:can(?:not|'t)\s+be\s+(?:undone|recovered|restored)|irreversibl[ey]|unrecoverable|data\s+loss|los(?:e|es|t|ing)\s+(?:the\s+|all\s+)?(?:data|everything|rows))\b/i.test(s)) return null;
+      if (LOCAL_ONLY.test(s)) return null;
+      return /\b(?:prod(?:uction)?|live)\b/i.test(s) ? "reject" : "review";
+    },
   },
   {
     code: "destructive_command", label: "a force push",

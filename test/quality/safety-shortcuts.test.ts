@@ -1,0 +1,32 @@
+// Unsafe shortcuts an agent is told to take as the fix (an outside audit's misses): each is refused or held, its warning passes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { validateLessonText } from "../../src/quality/gates.js";
+import { findHarmfulAdvice } from "../../src/quality/safety.js";
+
+const verdict = (text: string): "reject" | "review" | "none" => {
+  const issues = findHarmfulAdvice(text);
+  if (issues.some((i) => i.severity === "reject")) return "reject";
+  return issues.length > 0 ? "review" : "none";
+};
+const shown = (text: string) => `${text} ${JSON.stringify(findHarmfulAdvice(text))}`;
+
+test("a production migration or database change without a backup is refused; warnings and backups taken first pass", () => {
+  for (const text of [
+    "Run the migration directly on prod, skip the backup, it is faster.",
+    "Apply the schema migration to the production database without a backup.",
+    "Skip the pg_dump before migrating production; the migration is small.",
+    "No need for a snapshot before running ALTER TABLE on the live database.",
+    "Don't bother taking a backup before the prod migration.",
+  ]) assert.equal(verdict(text), "reject", shown(text));
+  for (const text of [
+    "Never run the migration on prod without a backup.",
+    "Take a pg_dump backup before every production migration.",
+    "Back up the production database, then run the migration.",
+    "Without a verified backup, a failed migration on prod cannot be undone.",
+    "Skip the backup step in the test database fixtures; they are recreated per run.",
+    "Restore the latest backup into staging and run the migration there first.",
+  ]) assert.notEqual(verdict(text), "reject", shown(text));
+  assert.equal(validateLessonText("Run the migration directly on prod, skip the backup, it is faster.").ok, false);
+  assert.equal(validateLessonText("Never run a production migration without a fresh backup; take a pg_dump first.").ok, true);
+});
