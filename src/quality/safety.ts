@@ -52,6 +52,13 @@ function judgeRm(m: RegExpMatchArray, sentence: string): Severity | null {
   return REGENERABLE.test(target) ? null : "review";
 }
 
+// One character of a sentence's clause that has not yet said "not", "only" or "instead" ("Grant the CI account only roles/x,
+// never Owner"); a dot inside a name (ci@proj.iam, ~/.zshrc) or an ellipsis ("KEY=... to") is not a sentence's end.
+const UNNEGATED = String.raw`(?:(?!\b(?:never|not|no|only|instead)\b|(?<!\.)\.(?:\s|$))[^\n;])`;
+// The roles that can do everything in a cloud project or cluster.
+const TOP_ROLE = String.raw`(?:\bowner\b|\broles\/(?:owner|editor)\b|\badmin(?:istrator)?(?:access)?\b|\bcluster-admin\b|\bsuperuser\b|\bfull\s+(?:admin\s+)?(?:access|permissions|rights)\b|\ball\s+permissions\b)`;
+// What a pipeline or a program signs in as, not a person.
+const MACHINE_IDENTITY = String.raw`\b(?:service[- ]?accounts?|ci(?:\/cd)?|pipelines?|runners?|build\s+(?:agents?|servers?)|bots?|github\s+actions|workflows?|GITHUB_TOKEN|deploy(?:ment)?\s+(?:keys?|users?|roles?|accounts?)|machine\s+users?|workload\s+identit(?:y|ies))\b`;
 
 const PROTECTED_BRANCH = /\b(?:main|master|trunk|production|prod|release|develop)\b/i;
 
@@ -87,6 +94,7 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * |   rate limiting, password rules, lockout off     |                 |                                                          |
  * | CORS origin *                                    | draft           | reject with credentials                                  |
  * | a production database changed without a backup  | reject          | draft when no production is named; fine in tests         |
+ * | Owner or admin granted to a service account/CI   | reject          | draft (hedged); --role=roles/owner with no account named |
  * | sending ~/.ssh, id_rsa, .env, cloud credentials, | reject          | draft (hedged)                                           |
  * |   every env var or any password, key or token to |                 |                                                          |
  * |   a URL, webhook, IP or e-mail address           |                 |                                                          |
@@ -124,6 +132,17 @@ const ADVICE: AdviceRule[] = [
       if (LOCAL_ONLY.test(s)) return null;
       return /\b(?:prod(?:uction)?|live)\b/i.test(s) ? "reject" : "review";
     },
+  },
+  {
+    // The quick fix for a 403 in a pipeline: a CI key that can do everything turns one leaked token into the whole account.
+    code: "security_degrading", label: "granting Owner or admin to a service account or CI",
+    re: new RegExp(
+      String.raw`\b(?:grant|give|assign|add|attach|bind|make)(?:s|ed|ing|n)?\b${UNNEGATED}{0,80}?(?:${TOP_ROLE}${UNNEGATED}{0,80}?${MACHINE_IDENTITY}|${MACHINE_IDENTITY}${UNNEGATED}{0,80}?${TOP_ROLE})` +
+        String.raw`|--(?:cluster)?role[= ]["']?(?:roles\/(?:owner|editor)|cluster-admin)\b`,
+      "gi",
+    ),
+    // The flag alone grants it to anyone: a machine identity in the sentence makes it this rule's case.
+    judge: (_m, s) => (new RegExp(MACHINE_IDENTITY, "i").test(s) ? "reject" : "review"),
   },
   {
     code: "destructive_command", label: "a force push",

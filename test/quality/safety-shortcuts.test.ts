@@ -30,3 +30,20 @@ test("a production migration or database change without a backup is refused; war
   assert.equal(validateLessonText("Run the migration directly on prod, skip the backup, it is faster.").ok, false);
   assert.equal(validateLessonText("Never run a production migration without a fresh backup; take a pg_dump first.").ok, true);
 });
+
+test("granting Owner or admin to a service account or CI to fix a permission error is refused; least-privilege advice and warnings pass", () => {
+  for (const text of [
+    "To fix the permission error in CI, grant the Owner role to the service account.",
+    "Give the CI service account admin to fix the 403 permission denied error.",
+    "When the deploy pipeline gets AccessDenied, attach AdministratorAccess to the CI role.",
+    "Bind the runner's service account to cluster-admin so the Helm install stops failing with forbidden.",
+    "gcloud projects add-iam-policy-binding my-proj --member=serviceAccount:ci@my-proj.iam.gserviceaccount.com --role=roles/owner fixes the deploy error.",
+  ]) assert.equal(verdict(text), "reject", shown(text));
+  for (const text of [
+    "Never grant the Owner role to a CI service account; grant roles/run.developer on the one service instead.",
+    "Grant the CI service account only roles/storage.objectCreator on the artifacts bucket.",
+    "Do not give the GitHub Actions role AdministratorAccess to fix a permission error; add the one missing action.",
+    "The repository owner must approve the first run of a workflow from a fork.",
+    "Give the admin user of the staging app a strong password.",
+  ]) assert.notEqual(verdict(text), "reject", shown(text));
+});
