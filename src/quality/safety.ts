@@ -60,6 +60,11 @@ const TOP_ROLE = String.raw`(?:\bowner\b|\broles\/(?:owner|editor)\b|\badmin(?:i
 // What a pipeline or a program signs in as, not a person.
 const MACHINE_IDENTITY = String.raw`\b(?:service[- ]?accounts?|ci(?:\/cd)?|pipelines?|runners?|build\s+(?:agents?|servers?)|bots?|github\s+actions|workflows?|GITHUB_TOKEN|deploy(?:ment)?\s+(?:keys?|users?|roles?|accounts?)|machine\s+users?|workload\s+identit(?:y|ies))\b`;
 
+// A key, token or password, as a variable's name (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN) or in words.
+const CREDENTIAL = String.raw`(?:\b\w*_(?:SECRET|TOKEN|PASSWORD|PASSWD|KEY)\w*|\b(?:SECRET|TOKEN|PASSWORD|API_KEY)_\w*|\b(?:access|secret|api|private)\s+keys?\b|\b(?:passwords?|credentials|tokens?|secrets?)\b)`;
+// The files every interactive shell reads at start.
+const SHELL_STARTUP = String.raw`(?:(?:~\/|\$HOME\/|(?<![\w.\/]))\.(?:bashrc|zshrc|bash_profile|bash_login|zprofile|zshenv|profile)\b|\bconfig\.fish\b|\bshell\s+(?:profile|rc|startup\s+files?|config(?:uration)?)\b)`;
+
 const PROTECTED_BRANCH = /\b(?:main|master|trunk|production|prod|release|develop)\b/i;
 
 // Plain-English verbs that switch a safeguard off, in every inflection ("disabling", "turned off", "skips").
@@ -95,6 +100,7 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * | CORS origin *                                    | draft           | reject with credentials                                  |
  * | a production database changed without a backup  | reject          | draft when no production is named; fine in tests         |
  * | Owner or admin granted to a service account/CI   | reject          | draft (hedged); --role=roles/owner with no account named |
+ * | keys, tokens, passwords in ~/.bashrc, ~/.zshrc   | reject          | draft (hedged), local                                    |
  * | sending ~/.ssh, id_rsa, .env, cloud credentials, | reject          | draft (hedged)                                           |
  * |   every env var or any password, key or token to |                 |                                                          |
  * |   a URL, webhook, IP or e-mail address           |                 |                                                          |
@@ -143,6 +149,18 @@ const ADVICE: AdviceRule[] = [
     ),
     // The flag alone grants it to anyone: a machine identity in the sentence makes it this rule's case.
     judge: (_m, s) => (new RegExp(MACHINE_IDENTITY, "i").test(s) ? "reject" : "review"),
+  },
+  {
+    // Every process the user starts reads a shell startup file, it is copied between machines and into dotfile repos:
+    // a long-lived key there is the usual leak. Profiles, SSO or a keychain hand out credentials instead.
+    code: "security_degrading", label: "credentials in a shell startup file (~/.bashrc, ~/.zshrc)",
+    re: new RegExp(
+      String.raw`\b(?:add|append|put|export|save|store|keep|set|write|echo|paste|place|hard-?code)(?:s|ed|ing)?\b${UNNEGATED}{0,80}?` +
+        `(?:${CREDENTIAL}${UNNEGATED}{0,80}?${SHELL_STARTUP}|${SHELL_STARTUP}${UNNEGATED}{0,80}?${CREDENTIAL})`,
+      "gi",
+    ),
+    // "… so a token exported there leaks into every process" explains the harm.
+    judge: (m, s) => (/\b(?:leak\w*|expos(?:e|es|ed|ing)|stolen|compromis\w*)\b/i.test(s) ? null : localIsReview(m, s)),
   },
   {
     code: "destructive_command", label: "a force push",

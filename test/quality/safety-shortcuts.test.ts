@@ -47,3 +47,20 @@ test("granting Owner or admin to a service account or CI to fix a permission err
     "Give the admin user of the staging app a strong password.",
   ]) assert.notEqual(verdict(text), "reject", shown(text));
 });
+
+test("putting cloud keys, tokens or passwords in a shell startup file (~/.bashrc, ~/.zshrc) as the fix is refused; warnings and other exports pass", () => {
+  for (const text of [
+    "Add export AWS_SECRET_ACCESS_KEY=... to ~/.bashrc so the deploy script works.",
+    "Put your AWS access key in ~/.zshrc with export AWS_ACCESS_KEY_ID so the CLI finds it.",
+    "Fix the 'Unable to locate credentials' error: append export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY to your ~/.bash_profile.",
+    "Save the GitHub token in .zshrc as export GITHUB_TOKEN=ghp_... and restart the shell.",
+    "Put the database password in your shell profile so psql stops asking.",
+  ]) assert.equal(verdict(text), "reject", shown(text));
+  for (const text of [
+    "Never export AWS_SECRET_ACCESS_KEY in ~/.bashrc; use aws sso login or aws-vault.",
+    "Add export PATH=\"$HOME/.local/bin:$PATH\" to ~/.zshrc.",
+    "Set AWS_PROFILE=staging in ~/.zshrc to pick the SSO profile.",
+    "Keep the token in the macOS keychain, not in ~/.zshrc.",
+    "Source ~/.bashrc after editing it so the new alias works.",
+  ]) assert.notEqual(verdict(text), "reject", shown(text));
+});
