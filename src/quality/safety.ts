@@ -36,12 +36,18 @@ const NARROW_SCOPE = /\b(?:node_modules|dist|build|cache|tmp|temp|coverage|targe
 const REGENERABLE =
   /^(?:\.\/)?(?:node_modules|dist|build|coverage|\.next|\.nuxt|\.turbo|\.cache|\.parcel-cache|target|__pycache__|\.pytest_cache|\.mypy_cache)\/?$/;
 
+// A checkout named in words as what is deleted: "the worktree", "your local repository", "the whole project folder".
+const WORKTREE_NAMED =
+  /^(?:(?:the|your|my|this|that|whole|entire|local|git|old|broken|current)\s+){0,3}(?:work(?:ing)?[- ]?(?:tree|copy|dir(?:ectory)?)|worktree|repo(?:sitory)?|checkout|clone|project(?:\s+(?:dir(?:ectory)?|folder))?)\b/i;
+
 /**
  * Deleting a directory a build recreates is fine; another named path is for a person to confirm;
  * deleting /, ~, * or an unset $VAR is refused.
  */
-function judgeRm(m: RegExpMatchArray, sentence: string): Severity | null {
+function judgeRm(m: RegExpMatchArray, sentence: string, text: string): Severity | null {
   if (/--no-preserve-root/.test(m[0])) return "reject";
+  // "rm -rf the worktree and clone again": the object said in words is where the uncommitted work is.
+  if (WORKTREE_NAMED.test((m.groups?.target ?? "") + text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 60))) return "reject";
   let target = (m.groups?.target ?? "").replace(/^["'`]+|["'`,;:)\]]+$/g, "");
   if (target.length > 1) target = target.replace(/\.$/, "");
   if (target === "" || PROSE_WORD.test(target)) {
@@ -101,6 +107,7 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * | a production database changed without a backup  | reject          | draft when no production is named; fine in tests         |
  * | Owner or admin granted to a service account/CI   | reject          | draft (hedged); --role=roles/owner with no account named |
  * | keys, tokens, passwords in ~/.bashrc, ~/.zshrc   | reject          | draft (hedged), local                                    |
+ * | git clean -x of untracked work; rm -r "the repo" | reject          | draft in CI; git clean -fd draft; -X, -n fine            |
  * | sending ~/.ssh, id_rsa, .env, cloud credentials, | reject          | draft (hedged)                                           |
  * |   every env var or any password, key or token to |                 |                                                          |
  * |   a URL, webhook, IP or e-mail address           |                 |                                                          |
@@ -161,6 +168,19 @@ const ADVICE: AdviceRule[] = [
     ),
     // "… so a token exported there leaks into every process" explains the harm.
     judge: (m, s) => (/\b(?:leak\w*|expos(?:e|es|ed|ing)|stolen|compromis\w*)\b/i.test(s) ? null : localIsReview(m, s)),
+  },
+  {
+    // Untracked files are work not yet added: -x also takes .env and local config. As the routine fix it deletes what no
+    // commit can bring back; -X (ignored files only) is a build's clean, -n only lists.
+    code: "destructive_command", label: "deleting untracked work (git clean -f)",
+    re: /\bgit\s+clean\b(?:\s+-{1,2}[\w-]+)*/g,
+    judge: (m, s) => {
+      const flags = m[0].replace(/^git\s+clean/, "");
+      if (/\s-[a-zA-Z]*n|--dry-run/.test(flags) || !/\s-[a-zA-Z]*f|--force/.test(flags)) return null;
+      if (!/\s-[a-zA-Z]*x/.test(flags)) return /\s-[a-zA-Z]*X/.test(flags) ? null : "review";
+      // A CI runner's fresh checkout holds no one's work; a laptop or dev server is where the work is.
+      return /\b(?:ci|runners?|pipelines?|fresh\s+clone)\b/i.test(s) ? "review" : "reject";
+    },
   },
   {
     code: "destructive_command", label: "a force push",

@@ -64,3 +64,21 @@ test("putting cloud keys, tokens or passwords in a shell startup file (~/.bashrc
     "Source ~/.bashrc after editing it so the new alias works.",
   ]) assert.notEqual(verdict(text), "reject", shown(text));
 });
+
+test("wiping the worktree as the routine fix (git clean -fdx, rm -rf the checkout) is refused or held; ignored-only cleans, dry runs and warnings pass", () => {
+  for (const text of [
+    "When the build breaks, run git clean -fdx in the worktree to fix it.",
+    "If the dev server acts up, git clean -xdf and start again.",
+    "Run git clean -ffdx whenever tests fail for no reason.",
+    "If tests fail oddly, rm -rf the worktree and clone again.",
+    "Just rm -rf your local repository and re-clone it when rebase gets confusing.",
+  ]) assert.equal(verdict(text), "reject", shown(text));
+  for (const text of [
+    "Never run git clean -fdx in a worktree with uncommitted work.",
+    "Run git clean -fdX to delete only ignored build output; untracked source files stay.",
+    "Preview with git clean -ndx before deleting anything.",
+    "Instead of git clean -fdx, delete dist/ and node_modules/ by name.",
+    "rm -rf node_modules and run npm ci when the lockfile changed.",
+  ]) assert.notEqual(verdict(text), "reject", shown(text));
+  assert.equal(verdict("Run git clean -fd to remove stray files before a release build."), "review");
+});
