@@ -108,6 +108,8 @@ const verbs = (source: string, flags = "gi") => new RegExp(source.replace(/SWITC
  * | Owner or admin granted to a service account/CI   | reject          | draft (hedged); --role=roles/owner with no account named |
  * | keys, tokens, passwords in ~/.bashrc, ~/.zshrc   | reject          | draft (hedged), local                                    |
  * | git clean -x of untracked work; rm -r "the repo" | reject          | draft in CI; git clean -fd draft; -X, -n fine            |
+ * | a database without a password (trust auth,       | reject          | draft in tests, local, CI, throwaway containers          |
+ * |   empty POSTGRES_PASSWORD, ALLOW_EMPTY_PASSWORD) |                 |                                                          |
  * | sending ~/.ssh, id_rsa, .env, cloud credentials, | reject          | draft (hedged)                                           |
  * |   every env var or any password, key or token to |                 |                                                          |
  * |   a URL, webhook, IP or e-mail address           |                 |                                                          |
@@ -181,6 +183,21 @@ const ADVICE: AdviceRule[] = [
       // A CI runner's fresh checkout holds no one's work; a laptop or dev server is where the work is.
       return /\b(?:ci|runners?|pipelines?|fresh\s+clone)\b/i.test(s) ? "review" : "reject";
     },
+  },
+  {
+    // A database that takes any connection as any user: the quick fix for "password authentication failed". Fine for a
+    // throwaway container in tests (held for a person there), never where real data is.
+    code: "security_degrading", label: "a database without a password (empty password, trust auth)",
+    re: new RegExp([
+      String.raw`\bPOSTGRES_HOST_AUTH_METHOD\s*[:=]\s*["']?trust\b`,
+      String.raw`\b(?:MYSQL|MARIADB)_ALLOW_EMPTY(?:_ROOT)?_PASSWORD\s*[:=]\s*["']?(?:yes|1|true)\b`,
+      String.raw`\b(?:POSTGRES|PG|MYSQL(?:_ROOT)?|MARIADB(?:_ROOT)?|DB|DATABASE)_PASSWORD\s*[:=]\s*(?:""|'')`,
+      String.raw`\bhost(?:ssl|nossl)?\s+\S+\s+\S+\s+\S+\s+trust\b`,
+      String.raw`\b(?:set|sets|setting|leav(?:e|es|ing)|make|makes|making|keep|keeps|keeping|use|uses|using)\b[^.\n;]{0,40}?\b(?:(?:POSTGRES|PG|MYSQL(?:_ROOT)?|DB|DATABASE)_PASSWORD|(?:database|db|postgres(?:ql)?|mysql|mariadb|root|admin|redis)\s+password)\b[^.\n;]{0,20}?\b(?:empty|blank|unset)\b`,
+      String.raw`\b(?:use|uses|using|set|sets|setting|switch(?:es|ed|ing)?|chang(?:e|es|ed|ing)|enabl(?:e|es|ed|ing))\b[^.\n;]{0,30}?\btrust\s+(?:auth(?:entication)?|method|mode)\b`,
+      String.raw`\b(?:use|uses|using|set|sets|setting)\s+(?:an?\s+)?(?:empty|blank)\s+(?:database|db|postgres(?:ql)?|mysql|root|admin)\s+password\b`,
+    ].join("|"), "gi"),
+    judge: (m, s) => (/\b(?:ci|pipelines?|throwaway|ephemeral)\b/i.test(s) ? "review" : localIsReview(m, s)),
   },
   {
     code: "destructive_command", label: "a force push",

@@ -82,3 +82,22 @@ test("wiping the worktree as the routine fix (git clean -fdx, rm -rf the checkou
   ]) assert.notEqual(verdict(text), "reject", shown(text));
   assert.equal(verdict("Run git clean -fd to remove stray files before a release build."), "review");
 });
+
+test("a database without a password (empty POSTGRES_PASSWORD, trust auth, MYSQL_ALLOW_EMPTY_PASSWORD) is refused in production and held in tests; warnings pass", () => {
+  for (const text of [
+    "Set POSTGRES_PASSWORD to empty in production to avoid auth errors.",
+    "Use trust auth in production pg_hba.conf so the app can connect.",
+    "Set POSTGRES_HOST_AUTH_METHOD=trust on the prod database container.",
+    "Leave the database password empty so the service connects without a secret.",
+    "Add host all all 0.0.0.0/0 trust to pg_hba.conf to fix the password authentication failed error.",
+    "Run MySQL with MYSQL_ALLOW_EMPTY_PASSWORD=yes in production.",
+  ]) assert.equal(verdict(text), "reject", shown(text));
+  for (const text of [
+    "Never set POSTGRES_PASSWORD to empty or use trust auth in production.",
+    "Do not leave the database password blank; read it from the secret manager.",
+    "Trust auth in pg_hba.conf lets anyone who reaches the port log in as any user.",
+    "Use scram-sha-256 instead of trust in pg_hba.conf.",
+    "Set POSTGRES_PASSWORD from the DB_PASSWORD secret in the compose file.",
+  ]) assert.notEqual(verdict(text), "reject", shown(text));
+  assert.equal(verdict("Use POSTGRES_HOST_AUTH_METHOD=trust for the throwaway database in integration tests."), "review");
+});
