@@ -94,13 +94,14 @@ font fonts colorblind color-blind mobile-first property-based fixed-point floati
 // Terms of the trade written as two words, each of which alone is too common to count: "test files",
 // "source control", "dark mode", "error boundary", "learning rate".
 const TECH_PHRASES =
-  /\b(?:test files?|(?:source|version) control|dark mode|error boundar(?:y|ies)|failing tests?|learning rate|loss curves?|(?:tap|touch) targets?|discriminated unions?|type[- ]safe(?:ty)?|responsive design|screen readers?|alt text|law of demeter)\b/i;
+  /\b(?:test files?|(?:source|version) control|dark mode|error boundar(?:y|ies)|failing tests?|learning rate|loss curves?|(?:tap|touch) targets?|discriminated unions?|type[- ]safe(?:ty)?|responsive design|screen readers?|alt (?:text|attributes?)|law of demeter)\b/i;
 
-// The mechanisms of accessibility work, in plain words: keyboard use, focus, contrast, autoplay, meaning carried by
-// colour alone ("Give every dialog a visible focus ring", "Never auto-play video"). Accessibility wished for
-// ("Ensure accessibility compliance") names none of them.
+// The mechanisms of accessibility work, in plain words: keyboard use and its keys, focus, contrast, autoplay, meaning carried
+// by colour or hover alone, labels tied to their fields, alt attributes, live regions, captions ("Give every dialog a visible
+// focus ring", "Never auto-play video", "Ensure all form fields have associated labels"). Accessibility wished for ("Ensure
+// accessibility compliance", "Make interactive elements accessible") names none of them.
 const ACCESSIBILITY_PHRASES =
-  /\b(?:keyboard|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|management|rings?|order|indicators?|traps?|outlines?)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion)\b/i;
+  /\b(?:keyboard|(?:tab|escape|esc|arrow) keys?|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|styles?|management|rings?|order|indicators?|traps?|outlines?)|(?:associated|visible|form|field|input) labels?|live regions?|(?:closed )?captions|transcripts|hover (?:alone|only)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion)\b/i;
 
 // The mechanisms of systems code, in plain words: memory allocation, interrupts, hot paths, critical sections,
 // busy-waiting, weak references and retain cycles, newtypes, Go's zero value, unsafe blocks, allocating ahead and
@@ -123,11 +124,12 @@ const CONSTRUCT_PHRASES =
   /\b(?:protocols|protocol (?:extensions?|conformances?|requirements?|composition)|conform(?:s|ed|ing)? to (?:a |the |one |each |every )?protocol|default implementations?|(?:value|reference) types?|value semantics|copy[- ]on[- ]write|(?:union|intersection|mapped|primitive|composite) types?|unions,? (?:and )?intersections|type conversions?|ternar(?:y|ies)|pattern matching|switch (?:expressions?|statements?)|arrow (?:syntax|functions?)|[gs]etters?|controllers?|decorators?|composition over inheritance|inheritance (?:chains?|hierarch(?:y|ies)|trees?)|happy path|trailing whitespace|underscores|identifiers?|(?:list|dict|set|for)[- ]comprehensions?|standard library|type (?:hints?|annotations?|inference)|view modifiers?|property wrappers?)\b/i;
 
 // Methods of data science and machine learning, in plain words: imputation, leakage, grid search, confusion
-// matrices, vectorized operations, train/test splits, notebooks and their markdown cells ("Plot a confusion matrix
-// for every classifier"). Not "data exploration" or "summary statistics": "Begin analysis with data exploration
-// and summary statistics" names nothing.
+// matrices, vectorized operations, train/test splits, notebooks and their markdown cells, scalers and scaled features,
+// early stopping, the loss or score on a split, a baseline to compare with ("Plot a confusion matrix for every
+// classifier", "Fit the scaler on the training data only"). Not "data exploration" or "summary statistics": "Begin
+// analysis with data exploration and summary statistics" names nothing, nor "Improve model performance".
 const DATA_SCIENCE_PHRASES =
-  /\b(?:imbalanced (?:data(?:sets?)?|classes|labels)|class imbalance|confusion matri(?:x|ces)|imputation|pre-?processing|(?:data|target|label|train(?:ing)?[- ]test) leakage|hyperparameters?|grid search|bayesian optimi[sz]ation|vectori[sz](?:ed|ation|e|ing)|random forests?|linear models?|time[- ]series|hypothesis tests?|data augmentation|feature (?:extraction|engineering|importances?|scaling|selection)|cross[- ]validation|(?:train(?:ing)?|test|validation) (?:splits?|sets?)|training and serving|search spaces?|notebooks?|markdown cells?|precision and recall|tensors?)\b/i;
+  /\b(?:scalers?|(?:standardi[sz]|normali[sz]|rescal|scal)(?:e|es|ed|ing) (?:the |all |numeric(?:al)? |input )?features|distance-based|early stopping|(?:validation|training|train|test) (?:loss|accuracy|scores?|metrics?)|(?:simple|naive|dummy|trivial) baselines?|baseline models?|imbalanced (?:data(?:sets?)?|classes|labels)|class imbalance|confusion matri(?:x|ces)|imputation|pre-?processing|(?:data|target|label|train(?:ing)?[- ]test) leakage|hyperparameters?|grid search|bayesian optimi[sz]ation|vectori[sz](?:ed|ation|e|ing)|random forests?|linear models?|time[- ]series|hypothesis tests?|data augmentation|feature (?:extraction|engineering|importances?|scaling|selection)|cross[- ]validation|(?:train(?:ing)?|test|validation) (?:splits?|sets?)|training and serving|search spaces?|notebooks?|markdown cells?|precision and recall|tensors?)\b/i;
 
 // Parts of deployment and serving, in plain words: base images, firewalls, resource groups, managed identities and
 // service principals, idempotent applies, artifacts, connection pools, status codes, file paths, background tasks,

@@ -937,3 +937,27 @@ test("a routine verb on a generic object, naming no input, error or value, is va
     assert.deepEqual(checkVagueness(text), [], text);
   }
 });
+
+test("accessibility and model-evaluation rules named in plain words are specific: focus styles, the Tab key, alt attributes, labels, live regions, captions, scalers, early stopping, baselines", () => {
+  for (const text of [
+    "Ensure all interactive elements are keyboard accessible and have visible focus styles.",
+    "Use cross-validation to estimate model performance instead of a single train/test split.",
+    "Ensure interactive elements have visible focus styles.",
+    "Ensure all interactive elements are accessible with the Tab key.",
+    "Make sure modals close with the Escape key.",
+    "Ensure all form fields have associated labels.",
+    "Ensure images have descriptive alt attributes.",
+    "Announce dynamic content changes with a live region.",
+    "Provide captions for all video content.",
+    "Never rely on hover alone to reveal actions.",
+    "Standardize features before fitting distance-based models.",
+    "Fit the scaler on the training data only, then transform the test data.",
+    "Use early stopping on the validation loss.",
+    "Compare every model against a simple baseline.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Accessibility or model quality only wished for names none of them.
+  for (const text of [
+    "Ensure accessibility compliance.", "Make interactive elements accessible.", "Improve model performance.",
+    "Evaluate the model properly.", "Use machine learning best practices.", "Ensure good user experience.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
