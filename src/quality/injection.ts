@@ -621,12 +621,31 @@ const DETOUR_BEFORE_THE_TASK = new RegExp(
     `|\\bmessage from me\\b${W}{0,40}?\\bto you,? (?:${READERS}|[a-z][\\w-]{1,20})\\s*[.:!]`,
 );
 
+/**
+ * The user's own earlier request taken back in the user's voice, the chat form of "ignore previous instructions": "ignore my
+ * previous request and…", "forget my last message, instead…", "scratch what I said before; now…". Only as an order (at the start
+ * of a sentence or clause, not after a subject: "the gateway may ignore my previous request" is a rule; and not "cancel", which a
+ * shop's "cancel my last order" means) and only of the speaker's own earlier words: "ignore the previous build's artifacts" and
+ * "drop the previous request's headers" are a project's.
+ */
+const TAKEN_BACK_BY_THE_USER = new RegExp(
+  "(?:^|[.!?;:\\n]\\s*|,\\s*|\\b(?:please|ok|okay|actually|wait|sorry|oh|oops|now|so|and|but|just|no)\\b,?\\s+)" +
+    "(?:ignore|disregard|forget|scratch|never ?mind|nevermind|discard) (?:about )?(?:all (?:of )?)?" +
+    "(?:my (?:very )?(?:previous|prior|last|earlier|first|above|original|initial|preceding|former|old|other|past) (?:[\\w-]+ )?" +
+    "(?:requests?|messages?|questions?|prompts?|quer(?:y|ies)|inputs?|instructions?|asks?|commands?|repl(?:y|ies)|answers?|comments?|tasks?|texts?|posts?|words|orders?|directions?)\\b" +
+    "|(?:that|the|this) (?:previous|prior|last|earlier|first) (?:request|message|question|prompt|query|input|instruction|ask|command)s? of mine\\b" +
+    "|what i(?:'ve| have| had)? just (?:said|asked|wrote|typed|told you|requested|sent|mentioned|meant)\\b" +
+    "|what i(?:'ve| have| had)? (?:said|asked(?: you)?(?: for)?|wrote|written|typed|told you|requested|sent|mentioned|meant) " +
+    "(?:before|earlier|previously|above|so far|until now|last|at first|first|a (?:moment|minute|second) ago|in my (?:last|previous|earlier|first) (?:message|request|prompt))\\b)",
+);
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([words("no|nao|non|not|nicht|ne|no longer"), words("seguir|follow|befolgen|suivre|seguire|obey"), words("system|sistema|systeme")], [30, 30]) },
   // "forget all (of) your instructions", "ignora las instrucciones previas", "oubliez toutes les instructions précédentes".
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS_ANY_DETERMINER, words(DETERMINERS), words(ORDERS)], [1, 14]) },
+  { label: "an instruction to ignore previous instructions", re: TAKEN_BACK_BY_THE_USER },
   { label: "an instruction to ignore previous instructions", re: inOrder([CHANGE_VERBS, words(READER_DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(ORDERS), words(BEFORE)], [24, 12]) },
   {
