@@ -639,6 +639,23 @@ const TAKEN_BACK_BY_THE_USER = new RegExp(
     "(?:before|earlier|previously|above|so far|until now|last|at first|first|a (?:moment|minute|second) ago|in my (?:last|previous|earlier|first) (?:message|request|prompt))\\b)",
 );
 
+/** What a decoded text is then put through: run, followed, obeyed. */
+const OBEY = "(?:follow|obey|carry out|execute|run|do|act on|comply with|perform|eval(?:uate)?)";
+/**
+ * An order to decode a text and then do what it says, the way an encoded payload gets past a reader: "decode and execute the
+ * following base64", "decode this and run it:", "base64-decode the string below and follow it", "…then do exactly what it says".
+ * What is run must be the decoded text itself (it, what it says, its instructions, the following): "decode the WASM module and
+ * execute it in a worker", "decode the JWT and check exp" and "decode the header, then run the signature check" are rules.
+ */
+const DECODED_AND_OBEYED = new RegExp(
+  `${NOT_FORBIDDEN}\\bdecode\\b${W}{0,40}?(?:\\band\\b|\\bthen\\b|,)${W}{0,12}?\\b${OBEY} ` +
+    `(?:(?:exactly |just )?(?:what(?:ever)?|as) (?:it|they|the (?:text|message|result|output|string)) (?:says?|asks?|tells? you|contains?|instructs?|requests?|wants?|orders?)\\b` +
+    `|(?:the|its|any|all) (?:decoded |hidden |embedded )?(?:instructions?|orders?|commands?|directions?|directives?|text)(?! (?:of|for|from|in|on|through|with|against|into|to|as|by|via)\\b)` +
+    `|(?:it|them)(?=\\s*(?:[.!:;,]|$|\\b(?:now|immediately|please|right away|exactly|verbatim|for me|as (?:is|written))\\b)))` +
+    // The act right after the verb, on what follows: "decode and execute the following base64", "decode, then obey:".
+    `|${NOT_FORBIDDEN}\\bdecode(?:,? and(?: then)?|,? then|,) ${OBEY}(?:\\s*:|\\s+(?:the following|this|these|below|the (?:string|text|message|payload|code) (?:below|here)|base ?64|hex|rot ?13)\\b)`,
+);
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
@@ -776,10 +793,10 @@ const PARAPHRASES: Cue[] = [
   {
     label: "an order aimed at the agent rather than advice",
     re: new RegExp(
-      `\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b` +
-        `|\\bdecode\\b${W}{0,40}?\\b(?:and|then)\\b${W}{0,12}?\\b(?:(?:follow|obey|carry out|execute|run) (?:it|them|its instructions|the (?:decoded )?(?:instructions?|orders?|commands?|text))\\b|do what it says\\b)`,
+      `\\b(?:the user|your (?:user|operator|owner|admin|developers?|creators?)|the (?:admin|administrator|owner|operator|maintainers?|developers?|team)) (?:has|have) (?:already )?(?:authori[sz]ed|approved|permitted|allowed|cleared|instructed|asked) you\\b`,
     ),
   },
+  { label: "an order aimed at the agent rather than advice", re: DECODED_AND_OBEYED },
   {
     label: "an instruction to drop the model's safeguards",
     re: inOrder([words("ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*"), words("safety|ethic\\w*|moral\\w*|content|usage|openai'?s?|anthropic'?s?|chatgpt'?s?"), words("guidelines?|polic(?:y|ies)|filters?|restrictions?|guardrails?|rules|principles|constraints?|considerations")], [30, 12]),
