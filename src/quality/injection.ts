@@ -5,6 +5,8 @@ import { stripInvisibleChars } from "./sanitize.js";
 import { personaAbroad, promptAskedForAbroad } from "./injection-abroad.js";
 import { foldConfusables } from "./confusables.js";
 import { SPELLED_HINT, spelledOut } from "./injection-spelled.js";
+import { LATENT_CUES } from "./injection-latent.js";
+import { inOrder } from "./in-order.js";
 
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
@@ -291,39 +293,6 @@ const ROLE_PLAY = [
   "\\bte mettre dans (?:la|le|les) peaux?\\b|\\bmets-toi dans la peau\\b",
 ];
 
-const SENTENCE_END = /[.!?\n]/;
-
-/**
- * Words in order, each within `gaps[i]` characters of the previous one and in the same sentence.
- * One regex with `[^.!?]{0,40}?` gaps and these alternations compiled for over a second (V8 unrolls
- * bounded repeats); small regexes and a bounded look-ahead window cost microseconds, linearly.
- */
-export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): (t: string) => boolean {
-  const follows = (t: string, from: number, k: number): boolean => {
-    if (k === parts.length) return true;
-    const gap = gaps[k - 1]!;
-    const window = t.slice(from, from + gap + 60);
-    // Past the window's first sentence end no later word is in the same sentence.
-    const end = window.search(SENTENCE_END);
-    const re = parts[k]!;
-    re.lastIndex = 0;
-    for (let m = re.exec(window); m && m.index <= gap; m = re.exec(window)) {
-      if (end >= 0 && end < m.index) return false;
-      if (follows(t, from + m.index + m[0].length, k + 1)) return true;
-    }
-    return false;
-  };
-  // A copy of its own: cues share word lists (SHORT_VERBS), and exec moves a regex's lastIndex.
-  const first = new RegExp(parts[0]!.source, parts[0]!.flags);
-  return (t) => {
-    first.lastIndex = 0;
-    for (let m = first.exec(t); m; m = first.exec(t)) {
-      if (follows(t, m.index + m[0].length, 1)) return true;
-      if (m[0].length === 0) first.lastIndex++; // as matchAll steps past an empty match
-    }
-    return false;
-  };
-}
 const words = (alternatives: string) => new RegExp(`\\b(?:${alternatives})\\b`, "g");
 
 const OVERRIDE_VERBS = words(
@@ -797,6 +766,7 @@ const PARAPHRASES: Cue[] = [
     ),
   },
   { label: "an order aimed at the agent rather than advice", re: DECODED_AND_OBEYED },
+  ...LATENT_CUES,
   {
     label: "an instruction to drop the model's safeguards",
     re: inOrder([words("ignor\\w*|disregard\\w*|forget\\w*|bypass\\w*|circumvent\\w*"), words("safety|ethic\\w*|moral\\w*|content|usage|openai'?s?|anthropic'?s?|chatgpt'?s?"), words("guidelines?|polic(?:y|ies)|filters?|restrictions?|guardrails?|rules|principles|constraints?|considerations")], [30, 12]),

@@ -1,10 +1,11 @@
-// inOrder (injection.ts): words in order within gaps, in one sentence, read by exec and one sentence-end search per step; the same answers as reading each step's window by slices.
+// inOrder (in-order.ts): words in order within gaps, in one sentence, read by exec and one sentence-end search per step; the same answers as reading each step's window by slices.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { makeRng, pick } from "../../bench/rng.js";
-import { foldForMatching, inOrder } from "../../src/quality/injection.js";
+import { foldForMatching } from "../../src/quality/injection.js";
+import { inOrder } from "../../src/quality/in-order.js";
 
 /** The reading inOrder replaced: matchAll for the first word, then each window's prefix sliced and searched for a sentence end. */
 function bySlices(parts: readonly RegExp[], gaps: readonly number[]): (t: string) => boolean {
