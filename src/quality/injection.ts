@@ -625,6 +625,13 @@ const DECODED_AND_OBEYED = new RegExp(
     `|${NOT_FORBIDDEN}\\bdecode(?:,? and(?: then)?|,? then|,) ${OBEY}(?:\\s*:|\\s+(?:the following|this|these|below|the (?:string|text|message|payload|code) (?:below|here)|base ?64|hex|rot ?13)\\b)`,
 );
 
+/**
+ * What a build or a test run prints before the line that matters: "ignore the warnings above the failing test" reads
+ * a tool's output, not the text before the lesson, and is a rule about reading it.
+ */
+const BUILD_NOISE =
+  " (?:the |these |those |any |all (?:the )?)?(?:[\\w-]+ ){0,2}?(?:warnings?|errors?|log lines|logs?|stack ?traces?|deprecations?|noise)\\b(?! (?:and|or) (?:instructions|rules|prompts?)\\b)";
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
@@ -655,7 +662,7 @@ const PARAPHRASES: Cue[] = [
     label: "an instruction to forget everything said before",
     // "Don't forget to run the migrations before…" is a reminder: the verb followed by "to" is not read.
     re: new RegExp(
-      `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?! to\\b)(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagt\\w*|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
+      `\\b(?:forget|ignore|disregard|vergiss|vergessen sie|ignoriere|ignorieren sie|h[oö]re nicht auf|olvid[ae]|ignora|oublie[zs]?|ignore[zs]?|esque[cç]a|ignore|dimentica|ignora)\\b(?! to\\b)(?!${BUILD_NOISE})(?: about)? (?:all |alles |todo |tout |tudo |tutto )?(?:everything|anything|all|alles|todo|tout|tudo|tutto)?${W}{0,30}?\\b(?:before|above|so far|earlier|previously|we (?:have )?(?:discussed|talked about)|(?:i|you) (?:have )?(?:said|told you|been told|know)|davor|zuvor|bisher|vorher|gesagt\\w*|antes|arriba|dicho|avant|pr[eé]c[eè]de|dit|t'a dit|antes|acima|dito|prima|detto|sopra)\\b` +
         `|\\b(?:forget|ignore) (?:about )?all (?:the |your |my |of the )?(?:assignments|tasks|instructions|orders|documents|articles)\\b` +
         // What someone else may forget is not an order to the reader: "…remember if they forget everything else".
         `|(?<!\\bif (?:they|people|users|readers|teams?|he|she) )\\b(?:forget|ignore|disregard) (?:about )?everything\\b` +
