@@ -1,6 +1,14 @@
 // A task outcome and its implicit score (Memory Lane weights: success 0.4, duration, errors, retries 0.2 each).
 import { z } from "zod";
 
+/** The longest task an outcome may report: a week, in milliseconds. */
+export const OUTCOME_MAX_DURATION_MS = 7 * 86_400_000;
+/** The most errors or retries an outcome may report. */
+export const OUTCOME_MAX_COUNT = 100_000;
+/** The most paths an outcome may name as touched, and the longest path. */
+export const OUTCOME_MAX_FILES = 500;
+export const OUTCOME_MAX_PATH_CHARS = 400;
+
 const OUTCOME_ID = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,119}$/, "ids hold letters, digits and - _ . : only");
 
 export const OutcomeSchema = z.object({
@@ -11,12 +19,16 @@ export const OutcomeSchema = z.object({
    * the plugin's automatic one and the agent's own report — lay one verdict on each lesson shown: the first processed.
    */
   task_id: OUTCOME_ID.optional(),
-  task: z.string().trim().min(1).max(500),
+  // Worded here, so a blank task is told as that, not as "too short (at least 1 characters)".
+  task: z.string().trim().min(1, "is blank: say in one line what the task was").max(500),
   success: z.boolean(),
-  duration_ms: z.number().min(0).max(7 * 86_400_000).optional(),
-  error_count: z.number().int().min(0).max(100_000).default(0),
-  retry_count: z.number().int().min(0).max(100_000).default(0),
-  files_touched: z.array(z.string().trim().min(1).max(400)).max(500).default([]),
+  duration_ms: z.number().min(0).max(OUTCOME_MAX_DURATION_MS).optional(),
+  error_count: z.number().int().min(0).max(OUTCOME_MAX_COUNT).default(0),
+  retry_count: z.number().int().min(0).max(OUTCOME_MAX_COUNT).default(0),
+  files_touched: z
+    .array(z.string().trim().min(1, "is blank: give the path relative to the project").max(OUTCOME_MAX_PATH_CHARS))
+    .max(OUTCOME_MAX_FILES)
+    .default([]),
   summary: z.string().max(4000).optional(),
   evaluation: z.string().max(4000).optional(),
   /** Entries shown to the agent during the task; defaults to those shown, or consulted by an advisory check, during its duration. */

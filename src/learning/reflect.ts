@@ -8,6 +8,7 @@ import type { QueuedOutcome, Store } from "../store/store.js";
 import { extractLessons } from "./extract.js";
 import { implicitScore, OutcomeSchema, type Outcome, type OutcomeInput } from "./outcome.js";
 import { CairnError, isUnavailable } from "../errors.js";
+import { plainIssue } from "../core/validation-error.js";
 import { evaluatePreventions } from "../governance/prevention.js";
 import { projectPaths } from "../governance/rules.js";
 
@@ -60,7 +61,8 @@ async function reportId(s: Services, o: Outcome, now: Date): Promise<string> {
 export async function enqueueOutcome(s: Services, raw: OutcomeInput): Promise<{ id: string; queued: boolean }> {
   const parsed = OutcomeSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new CairnError("INVALID_INPUT", `Invalid outcome: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    // In the words every other refusal uses ("duration_ms is too large (at most 604800000)"), not zod's.
+    throw new CairnError("INVALID_INPUT", `Invalid outcome: ${parsed.error.issues.map(plainIssue).join("; ")}.`);
   }
   const now = s.now();
   const id = parsed.data.id ?? (await reportId(s, parsed.data, now));
