@@ -34,6 +34,19 @@ function asMcpError(e: unknown): unknown {
   return new McpError(e.code === "NOT_FOUND" ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, toolMessage(e.message));
 }
 
+/**
+ * A URI segment decoded. A broken %-escape ("%E0%A4") made decodeURIComponent throw, which reached the
+ * client as an internal error ("URI malformed"); kept as written, the engine refuses it as it refuses any
+ * id that is not one, saying what an id holds.
+ */
+function uriSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 async function guarded(fn: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
   try {
     return await fn();
@@ -67,7 +80,7 @@ export function registerResources(server: McpServer, session: SessionProject): v
         const id = Array.isArray(vars.id) ? vars.id[0] : vars.id;
         const { cairn } = await session.resolve(extra);
         // The engine validates the id (no paths, no SQL); this face only decodes the URI segment.
-        const entry = await cairn.shownEntry(await cairn.get(decodeURIComponent(id ?? "")));
+        const entry = await cairn.shownEntry(await cairn.get(uriSegment(id ?? "")));
         const links = await cairn.links(entry);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text: cleanJson(Object.keys(links).length ? { ...entry, links } : entry) }] };
       }),
