@@ -17,6 +17,14 @@ function isValidationError(e: unknown): e is Error & { issues: ValidationIssue[]
   return e instanceof Error && e.name === "ZodError" && Array.isArray((e as { issues?: unknown }).issues);
 }
 
+/** A zod type name as it reads in a sentence: zod says "int" for a whole number, "array" for a list, and "a object" is not English. */
+function typeName(expected: string | undefined): string {
+  if (expected === "int") return "a whole number";
+  if (expected === "array") return "a list";
+  if (!expected) return "a different type";
+  return `${/^[aeiou]/.test(expected) ? "an" : "a"} ${expected}`;
+}
+
 /** What is wrong with one zod issue's value, in plain words, without the field: "is too long (at most 60 characters)". */
 export function plainProblem(i: ValidationIssue): string {
   const unit = i.origin === "string" ? " characters" : i.origin === "array" || i.origin === "set" ? " items" : "";
@@ -28,7 +36,7 @@ export function plainProblem(i: ValidationIssue): string {
     case "too_small":
       return `is too ${i.origin === "string" ? "short" : i.origin === "array" ? "short a list" : "small"} (at least ${String(i.minimum)}${unit})`;
     case "invalid_type":
-      return `should be ${i.expected === "array" ? "a list" : `a ${i.expected ?? "different type"}`}`;
+      return `should be ${typeName(i.expected)}`;
     default:
       return i.message;
   }
