@@ -7,6 +7,7 @@ import { findSecrets } from "../quality/secrets.js";
 import type { QualityIssue } from "../quality/types.js";
 import { isPlaceholderText } from "../quality/vague.js";
 import type { Services } from "../services.js";
+import { UNSTORABLE_PROBLEM, unstorableField } from "../store/storable.js";
 
 function structureIssues(err: { issues: { path: PropertyKey[]; message: string }[] }): QualityIssue[] {
   return err.issues.map((i) => {
@@ -117,5 +118,11 @@ export function gateInput(s: Pick<Services, "config">, raw: NewEntryInput, tier:
   const input = parsed.data;
   const { text, issues } = textIssues(s, input.lesson, input, tier, trusted);
   if (issues.some((i) => i.severity === "reject")) return { ok: false, lesson: input.lesson, issues };
+  // Text no store may hold in a field no gate reads (phase, derived_from.ref), refused here in the caller's own
+  // names: the store's last-line refusal named the built entry's inner path (lifecycle.confirmations[0].phase) and threw.
+  const unstorable = unstorableField(input);
+  if (unstorable) {
+    return { ok: false, lesson: input.lesson, issues: [{ layer: "structure", severity: "reject", code: "unstorable_text", message: `${unstorable}: ${UNSTORABLE_PROBLEM}` }] };
+  }
   return { ok: true, input, lesson: text, issues };
 }

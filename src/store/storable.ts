@@ -55,6 +55,14 @@ function holdsUnstorable(value: unknown, depth: number): boolean {
   return false;
 }
 
+/** The path of the first string in `value` holding a NUL byte or a lone surrogate (`phase`, `tags[2]`), if any. */
+export function unstorableField(value: unknown): string | undefined {
+  return holdsUnstorable(value, 0) ? unstorablePath(value, "") : undefined;
+}
+
+/** What is wrong with such a string, after its field's name: the same words wherever it is refused. */
+export const UNSTORABLE_PROBLEM = "holds a NUL byte or a broken character (half of a surrogate pair): remove it (it is often a cut emoji or binary pasted as text) and try again";
+
 /**
  * Refuses `value` (an entry, an event's data) when a string in it holds a NUL byte or a lone surrogate:
  * SQLite would keep it and PostgreSQL fail on it, so a lesson would live on one backend only.

@@ -32,3 +32,22 @@ test("a fractional max_phases is refused as 'should be a whole number', not 'sho
   assert.match(text, /^rejected: max_phases: should be a whole number/);
   assert.doesNotMatch(text, /\ba int\b/);
 });
+
+test("a NUL byte or half an emoji in a field beside the lesson is refused naming the argument the agent sent, not the stored entry's inner path", async () => {
+  assert.ok(client, "the first test connected");
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ phase: "Phase\u0000 2" }, /^rejected: phase: /],
+    [{ derived_from: "issue \ud83d #3" }, /^rejected: derived_from(\.ref)?: /],
+  ];
+  for (const [extra, said] of cases) {
+    const r = (await client.callTool({
+      name: "knowledge_add",
+      arguments: { lesson: "In src/queue/worker.ts acknowledge a job only after its side effects commit; early acks lost jobs on a crash.", ...extra },
+    })) as CallToolResult;
+    const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    assert.notEqual(r.isError, true, text);
+    assert.match(text, said);
+    assert.match(text, /NUL byte or a broken character/);
+    assert.doesNotMatch(text, /lifecycle\.|provenance\.|confirmations/);
+  }
+});
