@@ -82,7 +82,8 @@ export const knowledgeAdd = defineTool({
     "Record a lesson learned while working so that later agents (and you, in later phases) get it when relevant. " +
     "Use after a mistake, a correction from the user, a decision, or a non-obvious fact about this codebase. " +
     "It is validated first: a near-duplicate of an existing lesson reinforces that lesson instead of adding a copy, " +
-    'and a vague, unsafe or secret-bearing lesson is rejected — the answer then starts with "rejected:" and says why.',
+    'and a vague, unsafe or secret-bearing lesson is rejected — the answer then starts with "rejected:" and says why. ' +
+    "Returns the lesson's handle (S-12 in this project, H-3 in the hive), id, tier and status, or those of the lesson it reinforced, with any warnings.",
   args,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async run(a, ctx) {

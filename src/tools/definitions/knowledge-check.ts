@@ -11,7 +11,8 @@ export const knowledgeCheck = defineTool({
     "Check an action against the team's vetted lessons before you take it: pass the files you are about to edit and/or the new " +
     "content or shell command. Lessons whose file patterns or detection patterns match come back with their prevention rule " +
     "(\"advisories\"); follow the rule unless it clearly does not apply. An advisory marked [enforced] must be followed. " +
-    "Each match is counted as a consultation of that lesson.",
+    "Each match is counted as a consultation of that lesson. " +
+    "Returns the advisories (each lesson's handle, rule, what matched and whether it is enforced) and whether any blocks, or says none applies.",
   args: {
     files: z.array(z.string().min(1).max(500)).max(100).optional().describe("Paths you are about to create or edit, relative to the project root."),
     text: z.string().max(200_000).optional().describe("The new content, patch or shell command (only the first 64 KB are checked)."),

@@ -10,7 +10,8 @@ export const knowledgeContext = defineTool({
   description:
     "Get the few lessons that matter for what you are doing now, as a ready-to-read block sized to your remaining context. " +
     "Call it at the start of a task or phase, describing it with task, files, phase and the user's last message. " +
-    "The lessons are counted as shown, so report back with knowledge_feedback when one helped or was wrong.",
+    "The lessons are counted as shown, so report back with knowledge_feedback when one helped or was wrong. " +
+    "Returns the block (or, when it is empty, why: nothing applies, or the context is nearly full) and the handle, id and tier of each lesson in it.",
   args: {
     task: z.string().max(4000).optional().describe("The current task: title and short description."),
     phase: z.string().max(200).optional().describe('The current phase, e.g. "Phase 2: auth middleware".'),

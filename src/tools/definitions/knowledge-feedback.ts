@@ -9,7 +9,8 @@ export const knowledgeFeedback = defineTool({
   description:
     "Tell Cairn how a lesson you were shown worked out, so useful lessons rank higher and bad ones sink: " +
     "applied (you followed it), ignored (not relevant here), violated (it applied but was not followed), " +
-    "helpful (it prevented a mistake), harmful (it was wrong or misleading — consider knowledge_quarantine too).",
+    "helpful (it prevented a mistake), harmful (it was wrong or misleading — consider knowledge_quarantine too). " +
+    "Returns the lesson's handle and id and its usage counts after your verdict.",
   args: {
     id: entryIdArg("The entry the feedback is about, e.g. the [S-12] shown next to a lesson."),
     verdict: z.enum(VERDICTS).describe("applied, ignored, violated, helpful or harmful."),

@@ -9,7 +9,8 @@ export const knowledgeOutcome = defineTool({
     "Report the outcome of a task you finished, so Cairn can learn from it without you waiting: lessons shown " +
     "during a task that went well rank higher, lessons shown during failures sink, and sentences in `evaluation` " +
     "such as \"always run X before Y\", \"discovered that…\" or \"fixed by…\" become candidate lessons (gated and " +
-    "deduplicated like any add). Call it once per task, at the end.",
+    "deduplicated like any add). Call it once per task, at the end. " +
+    "Returns the outcome's id, and whether it was queued or had already been recorded.",
   args: {
     // The engine's own limits, so the schema a client reads says what the engine takes.
     task: z.string().min(1).max(500).regex(/\S/, "The task is blank: say in one line what the task was.").describe("What the task was, in one line."),

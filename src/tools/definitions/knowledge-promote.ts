@@ -10,7 +10,8 @@ export const knowledgePromote = defineTool({
   description:
     "Share a lesson with every project of this user by promoting it to the hive. Pass id to promote an existing project lesson, " +
     "or lesson to add a new cross-project lesson directly. Only for lessons true beyond this codebase; the hive gate is stricter " +
-    '(placeholder or test text is refused) and a refusal comes back as "rejected: <reason>".',
+    '(placeholder or test text is refused) and a refusal comes back as "rejected: <reason>". ' +
+    "Returns the hive lesson's handle (H-3), id and status, or those of the hive lesson it reinforced.",
   args: {
     id: z.string().min(1).max(200).optional().describe("A project (swarm) entry to promote: its UUID or handle such as S-12."),
     lesson: z.string().min(1).optional().describe("Or: the text of a new cross-project lesson (instead of id)."),

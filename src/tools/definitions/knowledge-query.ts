@@ -16,7 +16,8 @@ export const knowledgeQuery = defineTool({
     "List recorded lessons by filter (newest first) — for reviewing what is known, finding an id to give feedback on, " +
     "or checking what was archived. For lessons relevant to a task use knowledge_recall instead. " +
     "By default lists candidates, established and promoted entries; pass status to see archived or superseded ones. " +
-    "Drafts and quarantined entries are listed to people only (a human:* actor).",
+    "Drafts and quarantined entries are listed to people only (a human:* actor). " +
+    "Returns each entry's handle (S-12, H-3), id, tier, status, category, kind and lesson text.",
   args: {
     status: z
       .array(z.enum(AGENT_STATUSES))

@@ -10,7 +10,8 @@ export const knowledgeRecall = defineTool({
   description:
     "Search the recorded lessons for ones relevant to what you are about to do, best match first. " +
     "Use before starting a task or touching unfamiliar code: describe the task, files or error in the query. " +
-    "Returns only live lessons (never archived, superseded or quarantined ones) from this project and the cross-project hive.",
+    "Returns up to top_n live lessons (never archived, superseded or quarantined ones) from this project and the cross-project hive, " +
+    "each with its handle (S-12, H-3), id, tier, status, lesson text and score; with files, also the lessons recorded for those files.",
   args: {
     query: z
       .string()

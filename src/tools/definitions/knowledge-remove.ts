@@ -9,7 +9,8 @@ export const knowledgeRemove = defineTool({
     "Permanently delete a lesson that is wrong or harmful, from this project or the hive (the id says which). " +
     "Prefer knowledge_archive for lessons that are merely outdated, and knowledge_quarantine for suspicious ones: both can be undone, this cannot. " +
     "Lessons a person approved, and lessons promoted to the hive, are refused: only a person removes them. " +
-    "Use knowledge_quarantine to ask a person to review one, or knowledge_add a corrected lesson with `supersedes`.",
+    "Use knowledge_quarantine to ask a person to review one, or knowledge_add a corrected lesson with `supersedes`. " +
+    "Returns the removed lesson's handle, id and tier.",
   // No `force`: only a person may force a removal, and a person uses `cairn remove --force`.
   args: {
     id: entryIdArg("The entry to delete."),
