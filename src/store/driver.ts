@@ -272,6 +272,14 @@ export class SqliteDriver {
       if (isBusy(e)) throw e;
       const fault = storeFault(e, this.file);
       if (fault !== e) throw fault;
+      // libSQL says only "ConnectionFailed(…: 14)" (SQLITE_CANTOPEN) for a folder standing where the file goes.
+      if (isFolder(this.file)) {
+        throw new CairnError(
+          "STORE_ERROR",
+          `Cannot open database ${this.file}: it is a folder, not a database file. Move or rename that folder; Cairn creates the database file there on first use.`,
+          { path: this.file },
+        );
+      }
       throw new CairnError("STORE_ERROR", `Cannot open database ${this.file}: ${(e as Error).message}`, { path: this.file });
     }
   }
@@ -742,5 +750,14 @@ export class SqliteDriver {
       }
     }
     this.db.close();
+  }
+}
+
+/** Whether `p` is a folder (false when nothing is there or it cannot be read). */
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
