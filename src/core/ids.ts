@@ -49,10 +49,23 @@ export function parseHandle(ref: string): { tier: Tier; seq: number } | undefine
  * An id, handle or external id given to a tool or command. Anything that could walk a path,
  * smuggle a NUL or run long is refused before it reaches a query.
  */
-export function validateEntryRef(ref: unknown): string {
-  if (typeof ref !== "string" || ref.length === 0) {
+/** Dashes that are not "-" (hyphen, non-breaking hyphen, figure dash, en and em dash, minus sign, small and full-width hyphen-minus). */
+const LOOKALIKE_DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
+
+/**
+ * A ref as the ASCII it stands for: models and keyboards write "S‑12" with a non-breaking hyphen, an en dash
+ * or a minus sign, and IMEs "Ｓ－１２" in full width — the same handle, which was refused as "not letters, digits".
+ * NFKC folds the full-width forms; what folds into a path ("．．／") is still refused below.
+ */
+function asciiRef(ref: string): string {
+  return /^[\x21-\x7e]*$/.test(ref) ? ref : ref.normalize("NFKC").replace(LOOKALIKE_DASHES, "-");
+}
+
+export function validateEntryRef(raw: unknown): string {
+  if (typeof raw !== "string" || raw.length === 0) {
     throw new CairnError("INVALID_ID", "An entry id is required (a UUID, a handle like S-12, or an imported id).");
   }
+  const ref = asciiRef(raw);
   if (ref.length > 200 || !/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(ref) || ref.includes("..")) {
     throw new CairnError(
       "INVALID_ID",
