@@ -1,5 +1,6 @@
 // buildEntry builds a new entry without parsing it: it must be exactly what EntrySchema.parse gives, keys and their order included.
 import assert from "node:assert/strict";
+import { FLAG_MAX } from "../../src/core/free-text.js";
 import { test } from "node:test";
 import { EntrySchema, type NewEntryInput, type Tier } from "../../src/core/entry.js";
 import { ConfigSchema } from "../../src/config.js";
@@ -85,7 +86,7 @@ test("a value from outside the validated input that breaks the schema is refused
   assert.ok(gate.ok);
   const longActor = `agent:${"x".repeat(200)}`;
   assert.throws(() => buildEntry(gate.input, gate.lesson, services, { tier: "swarm", actor: longActor, source: "import" }, [], "candidate"), { name: "ZodError" });
-  assert.throws(() => buildEntry(gate.input, gate.lesson, services, { tier: "swarm", actor: "human:test", source: "import" }, ["x".repeat(201)], "candidate"), { name: "ZodError" });
+  assert.throws(() => buildEntry(gate.input, gate.lesson, services, { tier: "swarm", actor: "human:test", source: "import" }, ["x".repeat(FLAG_MAX + 1)], "candidate"), { name: "ZodError" });
   // The same actor again after a valid one: still checked.
   buildEntry(gate.input, gate.lesson, services, { tier: "swarm", actor: "human:test", source: "import" }, [], "candidate");
   assert.throws(() => buildEntry(gate.input, gate.lesson, services, { tier: "swarm", actor: longActor, source: "import" }, [], "candidate"), { name: "ZodError" });
