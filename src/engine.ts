@@ -31,7 +31,7 @@ import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
-import { archiveEntry, assertAgentMayReplace, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
+import { actsForPerson, archiveEntry, assertAgentMayReplace, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, retiredBy, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
 import { carriedFromSuperseded, withSupersededFields } from "./lifecycle/supersede-carry.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { ListedLesson } from "./governance/list-tiers.js";
@@ -421,9 +421,20 @@ export class Cairn {
     return entry;
   }
 
-  /** Before an agent acts on an entry: a draft is not there for it. A quarantined one may still be archived or restored by the agent that quarantined it. */
-  private async hideDraft(ref: string, actor: string): Promise<void> {
-    if (!isHumanActor(actor)) await this.visibleEntry(ref, actor, ["draft"]);
+  /**
+   * Before an agent acts on an entry: a draft is not there for it, nor a lesson a person quarantined (the answers of
+   * feedback, archive and quarantine carried its text, and an agent could archive or delete it before the person's
+   * review). What an agent or the system quarantined, an agent may still restore, archive or report on.
+   */
+  private async hideFromAgent(ref: string, actor: string): Promise<void> {
+    if (isHumanActor(actor)) return;
+    const loc = await locate(this.services, ref);
+    const status = loc.entry.lifecycle.status;
+    if (status === "draft") throw new NotFoundError(validateEntryRef(ref));
+    if (status === "quarantined") {
+      const by = await retiredBy(loc);
+      if (!by || actsForPerson(by)) throw new NotFoundError(validateEntryRef(ref));
+    }
   }
 
   /** A status filter with its aliases expanded (approved, active), less what the actor may not see. */
@@ -610,19 +621,19 @@ export class Cairn {
   /** From an agent, on a lesson a person approved, this only records a request (see quarantineEntry). */
   async quarantine(ref: string, reason: string, actor = this.actor): Promise<StatusChange> {
     this.assertOpenTo(actor);
-    await this.hideDraft(ref, actor);
+    await this.hideFromAgent(ref, actor);
     return quarantineEntry(this.services, ref, reason, actor);
   }
 
   async restore(ref: string, actor = this.actor): Promise<StatusChange> {
     this.assertOpenTo(actor);
-    await this.hideDraft(ref, actor);
+    await this.hideFromAgent(ref, actor);
     return restoreEntry(this.services, ref, actor);
   }
 
   async archive(ref: string, reason?: string, actor = this.actor): Promise<StatusChange> {
     this.assertOpenTo(actor);
-    await this.hideDraft(ref, actor);
+    await this.hideFromAgent(ref, actor);
     return archiveEntry(this.services, ref, reason, actor);
   }
 
@@ -630,7 +641,7 @@ export class Cairn {
   async remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<Entry> {
     const actor = opts.actor ?? this.actor;
     this.assertOpenTo(actor);
-    await this.hideDraft(ref, actor);
+    await this.hideFromAgent(ref, actor);
     return removeEntry(this.services, ref, { force: opts.force, reason: opts.reason, actor });
   }
 
@@ -645,7 +656,7 @@ export class Cairn {
       const { input, note } = ownCategory(what.lesson);
       return withCategoryNote(await promoteText(this.services, input, actor), note);
     }
-    await this.hideDraft(what.id, actor);
+    await this.hideFromAgent(what.id, actor);
     return promoteEntry(this.services, what.id, actor);
   }
 
@@ -660,7 +671,7 @@ export class Cairn {
     await assertAgentMayReplace(storeFor(this.services, old.tier), old, actor, oldRef);
     let newRef: string;
     if (typeof replacement === "string") {
-      await this.hideDraft(replacement, actor);
+      await this.hideFromAgent(replacement, actor);
       newRef = replacement;
     } else {
       const { writeLesson } = await import("./lifecycle/write.js");
@@ -718,7 +729,7 @@ export class Cairn {
   async markPrevented(refs: string | readonly string[], opts: { actor?: string; note?: string } = {}): Promise<number> {
     const list = typeof refs === "string" ? [refs] : refs;
     const actor = opts.actor ?? this.actor;
-    for (const ref of list) await this.hideDraft(ref, actor);
+    for (const ref of list) await this.hideFromAgent(ref, actor);
     const { markPrevented } = await import("./governance/prevention.js");
     return markPrevented(this.services, list, actor, opts.note ? { note: opts.note.slice(0, 300) } : {});
   }
@@ -784,7 +795,7 @@ export class Cairn {
 
   async feedback(ref: string, verdict: Verdict, note?: string, actor = this.actor): Promise<Entry> {
     this.assertEnabled();
-    await this.hideDraft(ref, actor);
+    await this.hideFromAgent(ref, actor);
     return recordFeedback(this.services, ref, verdict, actor, note);
   }
 

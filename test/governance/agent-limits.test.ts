@@ -135,3 +135,31 @@ test("regression 11.9: `cairn guardrail` (proposeGuardrail) is a person's act, r
     await env.close();
   }
 });
+
+test("regression: a lesson a person quarantined does not exist for an agent's writes either: feedback, archive, quarantine, remove and restore find no entry, and no answer carries its text", async () => {
+  const env = await openEnv();
+  try {
+    const r = await env.agent.add({ lesson: CACHE_LESSON });
+    const id = r.id!;
+    await env.human.quarantine(id, "the price import moved to a queue");
+    const notFound = (e: Error & { code?: string }) => {
+      assert.equal(e.code, "NOT_FOUND", `${e.code}: ${e.message}`);
+      assert.doesNotMatch(e.message, /Redis|quarantin/i, "the refusal tells nothing of the lesson");
+      return true;
+    };
+    await assert.rejects(tool(env.agent, "knowledge_feedback", { id, verdict: "helpful" }), notFound);
+    await assert.rejects(tool(env.agent, "knowledge_archive", { id, reason: "outdated" }), notFound);
+    await assert.rejects(tool(env.agent, "knowledge_quarantine", { id, reason: "still wrong" }), notFound);
+    await assert.rejects(tool(env.agent, "knowledge_remove", { id, reason: "outdated" }), notFound);
+    await assert.rejects(env.agent.restore(id), notFound);
+    const still = await env.human.get(id);
+    assert.equal(still.lifecycle.status, "quarantined", "the person's quarantine stands");
+    assert.equal(still.usage.helpful, 0, "no agent's verdict counted on a lesson it cannot see");
+    // What an agent quarantined, it (or another agent) may still undo: the person's decision alone is hidden.
+    const own = (await env.agent.add({ lesson: AUTH_LESSON })).id!;
+    await env.agent.quarantine(own, "checking the claim");
+    assert.equal((await env.agent.restore(own)).lifecycle.status !== "quarantined", true);
+  } finally {
+    await env.close();
+  }
+});
