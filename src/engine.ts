@@ -291,6 +291,8 @@ export class Cairn {
     this.swarmPath = path.join(projectDir, this.config.swarm_dir, "cairn.db");
     const driverOpts = { busyTimeoutMs: this.config.busy_timeout_ms };
     const faults: Partial<Record<Tier, DatabaseDamagedError>> = {};
+    // swarm_dir naming another application's folder: its cairn.db is not ours to migrate.
+    assertNotOtherFile(this.swarmPath, `swarm_dir (${this.config.swarm_dir})`, `set swarm_dir to a folder of Cairn's own (the default is .swarm)`);
     // Looking must not leave files behind: with nothing on disk a read session gets an empty tier.
     // A damaged file gets the same empty stand-in, which refuses writes with the damage: the hive keeps answering.
     const swarm =
