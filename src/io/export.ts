@@ -4,6 +4,7 @@ import { link, open, realpath, rename, stat, unlink, type FileHandle } from "nod
 import { basename, dirname, join } from "node:path";
 import { SCHEMA_VERSION, type Entry } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import { sqliteKindOfFile } from "../store/sqlite-file.js";
 
 export interface ExportOptions {
   /** `cairn` adds the header line the importer recognises; `jsonl` is bare entries. */
@@ -42,7 +43,7 @@ export async function writeExport(
     }
   }
   const target = existing ? await realpath(path) : path;
-  if (existing) await assertNotDatabase(path, target);
+  if (existing) assertNotDatabase(path, target);
   // Refused before a byte is written, so a user's file is never replaced by a command that did not say so.
   if (existing && !opts.overwrite) throw alreadyExists(path);
   const tmp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
@@ -135,24 +136,13 @@ function writeToStream(out: NodeJS.WritableStream, text: string): Promise<void> 
   });
 }
 
-// The first bytes of an SQLite database, and of its write-ahead log (either byte order).
-const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
-const WAL_MAGIC = [0x377f0682, 0x377f0683];
-
 /**
  * `cairn export .swarm/cairn.db` reads like "export the database" and would replace the lessons
  * with their JSON Lines: a database (or its write-ahead log) is never an export's target.
  */
-async function assertNotDatabase(path: string, target: string): Promise<void> {
-  const fh = await open(target, "r").catch(() => undefined);
-  if (!fh) return;
-  const head = Buffer.alloc(SQLITE_HEADER.length);
-  try {
-    await fh.read(head, 0, head.length, 0);
-  } finally {
-    await fh.close().catch(() => undefined);
-  }
-  if (!head.equals(SQLITE_HEADER) && !WAL_MAGIC.includes(head.readUInt32BE(0))) return;
+function assertNotDatabase(path: string, target: string): void {
+  const kind = sqliteKindOfFile(target);
+  if (kind !== "database" && kind !== "wal") return;
   const instead = join(dirname(path), "cairn-export.jsonl");
   throw new CairnError(
     "INVALID_INPUT",

@@ -6,6 +6,7 @@ import { BulkEntrySchema } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { SqliteDriver, type SqlValue } from "./driver.js";
 import { migrate, MIGRATIONS } from "./migrations.js";
+import { sqliteKindOf } from "./sqlite-file.js";
 
 type Row = Record<string, unknown>;
 interface RawStatement {
@@ -81,7 +82,7 @@ function truncation(file: string): { bytes: number; expected_bytes: number } | u
   } finally {
     fs.closeSync(fd);
   }
-  if (read < 100 || header.toString("latin1", 0, 16) !== "SQLite format 3\0") return undefined;
+  if (read < 100 || sqliteKindOf(header) !== "database") return undefined;
   const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
   const pages = header.readUInt32BE(28);
   if (pages === 0 || header.readUInt32BE(92) !== header.readUInt32BE(24)) return undefined;

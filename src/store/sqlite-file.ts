@@ -7,6 +7,11 @@ import { CairnError } from "../errors.js";
 
 /** The first bytes of every SQLite database file. */
 export const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+/** The first four bytes of an SQLite write-ahead log (big-endian number; the last bit is its checksums' byte order). */
+const WAL_MAGIC = [0x377f0682, 0x377f0683];
+
+/** What a file's first bytes say it is: an SQLite database, an SQLite write-ahead log, or something else. */
+export type SqliteFileKind = "database" | "wal" | "other";
 
 /** The names a database file carries: a file so named that is not SQLite is a damaged database, for `doctor --repair`. */
 const DATABASE_NAME = /\.(?:db|db3|sqlite|sqlite3|s3db|sl3)$/i;
@@ -52,6 +57,19 @@ function assertNotOtherApplicationsDatabase(file: string, setting: string, inste
 
 /** true or false for a file that exists and can be read; undefined when there is none (or it cannot be read, a folder say: the open says why). */
 export function startsAsSqlite(file: string): boolean | undefined {
+  const kind = sqliteKindOfFile(file);
+  return kind === undefined ? undefined : kind === "database";
+}
+
+/** What `head`, the first bytes read of a file (only those: not a buffer's unread tail), says the file is. */
+export function sqliteKindOf(head: Buffer): SqliteFileKind {
+  if (head.length >= SQLITE_HEADER.length && head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return "database";
+  if (head.length >= 4 && WAL_MAGIC.includes(head.readUInt32BE(0))) return "wal";
+  return "other";
+}
+
+/** What a file is by its first bytes, read without opening it as a database (opening may write); undefined as startsAsSqlite. */
+export function sqliteKindOfFile(file: string): SqliteFileKind | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, "r");
@@ -61,7 +79,7 @@ export function startsAsSqlite(file: string): boolean | undefined {
   try {
     const head = Buffer.alloc(SQLITE_HEADER.length);
     const read = fs.readSync(fd, head, 0, head.length, 0);
-    return read === head.length && head.equals(SQLITE_HEADER);
+    return sqliteKindOf(head.subarray(0, read));
   } catch {
     // A folder where the file should be (EISDIR): the store's own open names it.
     return undefined;

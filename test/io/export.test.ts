@@ -207,3 +207,35 @@ test("writeExportTo streams to a writable (stdout for `cairn export -`)", async 
   assert.equal(lines.length, 4);
   assert.equal(JSON.parse(lines[0]!).cairn_export, 1);
 });
+
+test("a database or its write-ahead log (either byte order) is never an export's target, even with overwrite; a file merely named .db is", async () => {
+  const dir = tmpDir();
+  const header = Buffer.from("SQLite format 3\0", "latin1");
+  const wal = (magic: number) => {
+    const b = Buffer.alloc(32);
+    b.writeUInt32BE(magic, 0);
+    return b;
+  };
+  const targets: Array<[string, Buffer]> = [
+    ["cairn.db", Buffer.concat([header, Buffer.alloc(84)])],
+    ["cairn.db-wal", wal(0x377f0682)],
+    ["other-wal", wal(0x377f0683)],
+  ];
+  for (const [name, bytes] of targets) {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, bytes);
+    await assert.rejects(writeExport(file, rich, { format: "jsonl", overwrite: true }), (e: Error & { code?: string }) => {
+      assert.equal(e.code, "INVALID_INPUT", name);
+      assert.match(e.message, /is an SQLite database \(or its log\)/, name);
+      assert.match(e.message, /cairn-export\.jsonl/, name);
+      return true;
+    });
+    assert.ok(fs.readFileSync(file).equals(bytes), `${name} is untouched`);
+  }
+  // Not SQLite by its bytes (a header cut short, text): an ordinary file, replaced with overwrite.
+  for (const [name, bytes] of [["short.db", header.subarray(0, 10)], ["notes.db", Buffer.from("SQLite notes\n")]] as const) {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, bytes);
+    assert.equal((await writeExport(file, rich, { format: "jsonl", overwrite: true })).written, rich.length, name);
+  }
+});

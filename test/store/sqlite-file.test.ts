@@ -1,11 +1,11 @@
-// Which SQLite files are another application's (tables, none of Cairn's mark) and which Cairn may open: its own of any stage, empty ones, damaged ones (left to the open to report).
+// Which files are SQLite databases or logs by their first bytes, and which SQLite files are another application's (tables, none of Cairn's mark) rather than ones Cairn may open: its own of any stage, empty ones, damaged ones (left to the open to report).
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "libsql";
-import { otherApplicationsTables } from "../../src/store/sqlite-file.js";
+import { otherApplicationsTables, sqliteKindOf, sqliteKindOfFile } from "../../src/store/sqlite-file.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-sqlite-file-"));
@@ -53,4 +53,20 @@ test("Cairn's own database, an empty SQLite file, a damaged one and no file at a
   fs.writeFileSync(damaged, Buffer.concat([Buffer.from("SQLite format 3\0", "latin1"), Buffer.alloc(200, 0xab)]));
   assert.equal(otherApplicationsTables(damaged), undefined);
   assert.equal(otherApplicationsTables(path.join(dir, "missing.db")), undefined);
+});
+
+test("sqliteKindOf reads a database's header and a write-ahead log's magic (either byte order) from the bytes read only", () => {
+  const header = Buffer.from("SQLite format 3\0", "latin1");
+  const magic = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+  assert.equal(sqliteKindOf(Buffer.concat([header, Buffer.alloc(84)])), "database");
+  assert.equal(sqliteKindOf(magic(0x377f0682)), "wal");
+  assert.equal(sqliteKindOf(magic(0x377f0683)), "wal");
+  assert.equal(sqliteKindOf(header.subarray(0, 15)), "other", "a header cut short is not one");
+  assert.equal(sqliteKindOf(Buffer.from("# notes\n")), "other");
+  assert.equal(sqliteKindOf(Buffer.alloc(0)), "other");
+  const file = path.join(dir, "log-wal");
+  fs.writeFileSync(file, Buffer.concat([magic(0x377f0682), Buffer.alloc(28)]));
+  assert.equal(sqliteKindOfFile(file), "wal");
+  assert.equal(sqliteKindOfFile(dir), undefined, "a folder: the open names it");
+  assert.equal(sqliteKindOfFile(path.join(dir, "none")), undefined);
 });
