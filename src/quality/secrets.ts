@@ -3,6 +3,7 @@ import { shortcuts } from "../core/shortcuts.js";
 import type { QualityIssue } from "./types.js";
 import { shannonEntropy } from "./secrets/entropy.js";
 import { gitleaksSpans, type SecretSpan } from "./secrets/gitleaks.js";
+import { isDrawnMixedCase } from "./secrets/mixed-case.js";
 
 export { shannonEntropy } from "./secrets/entropy.js";
 export type { SecretSpan } from "./secrets/gitleaks.js";
@@ -913,6 +914,7 @@ function isCredentialValue(value: string, all: string): boolean {
   if (NOT_A_CREDENTIAL_NAME.test(key)) return false;
   // Words joined by separators (`jwt_with_refresh`, `cl100k_base`) name things; keys do not read like that.
   if (WORDS_JOINED.test(value) || /^[a-z]+\d+[a-z]?(?:_[a-z]+)*$/.test(value)) return false;
+  if (isDrawnMixedCase(value) && !looksTypedByHand(value)) return true;
   if (value.length >= 16 && /\d/.test(value) && looksRandom(value)) return true;
   // Hex after a secret's name is one even below looksRandom's bar (16 hex characters measure ~3.4 bits each).
   if (/^[a-f0-9]{16,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value)) return true;
@@ -1014,6 +1016,7 @@ function isBareSecret(v: string): boolean {
   if (/^[a-f0-9]{32,}$/i.test(v)) return /\d/.test(v) && /[a-f]/i.test(v);
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return true;
   if (/^(?:[a-z0-9]{16,}|[A-Z0-9]{16,})$/.test(v) && !/^[a-f0-9]+$/i.test(v)) return isMixedThrough(v);
+  if (isDrawnMixedCase(v)) return true;
   return /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && v.split(/[._~-]/).some(hasRandomPart) && !isMostlyWords(v);
 }
 
@@ -1108,6 +1111,8 @@ function isStatedSecret(value: string, all: string): boolean {
     // "The default password is 'blooberry'": quoted after the word, the value is the password.
     if (/["'`]$/.test(all) && isQuotedPassword(v)) return true;
   }
+  // Named a key or a token, letters of both cases drawn at random are one with few digits or none.
+  if (isDrawnMixedCase(v) && !looksTypedByHand(v)) return true;
   if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;
   // Another variable's name (`rename GITHUB_TOKEN to CI_TOKEN_2024_PRIMARY`), or a name of words with a version (`OAuth2TokenProvider2024`).
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) || (/[a-z]/.test(v) && /[A-Z]/.test(v) && isMostlyWords(v))) return false;

@@ -1,0 +1,43 @@
+// Secrets named in their clause (a key, secret, token or password, then is/to/:/=) and the words around them that do or do not excuse the value.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { findSecrets } from "../../src/quality/secrets.js";
+
+/** Each text is refused and its value masked out. */
+function assertCaught(cases: ReadonlyArray<readonly [text: string, secret: string]>): void {
+  for (const [text, secret] of cases) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, `not refused: ${text}`);
+    assert.ok(!masked.includes(secret), `not masked: ${masked}`);
+  }
+}
+
+function assertPasses(texts: readonly string[]): void {
+  for (const text of texts) assert.deepEqual(findSecrets(text).issues, [], text);
+}
+
+test("a named mixed-case key of 16–19 characters with fewer than 3 digits is a secret; CamelCase names made of words stay readable", () => {
+  // Drawn at random from upper and lower case (0, 1 or 2 digits): what many providers' short keys look like.
+  const keys = ["QmVzdFRvaWVuQWJj", "xKpLmNqRtZvWbYcHa", "RtZvWbYcHxKpLmNq", "nQeRtZvWbYcHxKpLmN7", "GkWzTqPbNmXcRvYs4j"];
+  assertCaught([
+    [`the billing api key is ${keys[0]}`, keys[0]!],
+    [`set the webhook secret to ${keys[1]}`, keys[1]!],
+    [`the deploy token is ${keys[2]}`, keys[2]!],
+    [`the api key we use for billing is ${keys[3]}`, keys[3]!],
+    [`the webhook secret we rotated is ${keys[4]}`, keys[4]!],
+    [`our password for the admin console is ${keys[2]}`, keys[2]!],
+    [`API_TOKEN=${keys[1]}`, keys[1]!],
+    [`clientSecret: "${keys[4]}"`, keys[4]!],
+  ]);
+  assertPasses([
+    "the setting is called MaxRetryAttempts",
+    "set the flag to EnableFastPath",
+    "the api key is read by BillingServiceApiKeyLoader at start",
+    "the token is issued by AccessTokenProviderFactory",
+    "set the secret provider to DefaultAzureCredential",
+    "the secret is stored under ClientSecretValueName",
+    "the token comes from XMLHttpRequestUpload events",
+    "apiToken: useAuthenticatedFetchHook",
+    "authProvider = NSURLSessionDataTaskAuth",
+  ]);
+});
