@@ -46,8 +46,8 @@ interface OwnDetector {
   lower?: true;
   /** A family whose `needs` all fall within one scan of the lowercased text (TOOLS): most lessons pass it once, not each detector's. */
   group?: "tools";
-  /** `before`: up to 100 characters of the text before the match, for a clause's words that say what the value is. */
-  accept?: (value: string, all: string, before: string) => boolean;
+  /** `before`/`after`: up to 160 characters of the text before and after the match, for a sentence's words that say what the value is. */
+  accept?: (value: string, all: string, before: string, after: string) => boolean;
 }
 
 /**
@@ -383,13 +383,13 @@ const OWN: OwnDetector[] = [
   },
   // A legacy Azure Storage or Cosmos DB account key, 64 random bytes in base64 (88 characters ending "=="), read by its shape wherever
   // it stands: alone, or in a connection string that does not name it AccountKey= (`…;SharedKey=…`, `mongodb://acct:…@…cosmos…`).
-  // A SHA-512 digest has that shape too: not when a digest's word is earlier in the clause (`sha512 …`, `the SHA-512 of … is …`).
+  // A SHA-512 digest has that shape too: not when its sentence names it a digest (namedADigest).
   {
     kind: "account_key",
     re: /(?<![A-Za-z0-9+/_-])(?<v>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=_-])/dg,
     needs: /==/,
-    accept: (v, _all, before) =>
-      !DIGEST_IN_CLAUSE.test(before) && charClasses(v) >= 3 && shannonEntropy(v) >= 5 && !isEncodedSentence(v) && !isPlaceholder(v) && !looksTypedByHand(v),
+    accept: (v, _all, before, after) =>
+      !namedADigest(v, before, after) && charClasses(v) >= 3 && shannonEntropy(v) >= 5 && !isEncodedSentence(v) && !isPlaceholder(v) && !looksTypedByHand(v),
   },
   // Discord: the bot's id in base64 (a snowflake: digits only), a timestamp, an HMAC.
   { kind: "discord_bot_token", re: /\b(?<v>[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40})(?![A-Za-z\d_-])/dg, needs: /\.[A-Za-z\d_-]{6}\./, accept: isDiscordToken },
@@ -729,7 +729,8 @@ function ownSpans(text: string, lower: string): SecretSpan[] {
       const group = VALUE_GROUPS.find((g) => m.groups?.[g] !== undefined);
       const v = group && m.groups![group];
       const value = v ?? all;
-      if (d.accept && !d.accept(value, all, text.slice(Math.max(0, (m.index ?? 0) - 100), m.index ?? 0))) continue;
+      const at = m.index ?? 0;
+      if (d.accept && !d.accept(value, all, text.slice(Math.max(0, at - 160), at), text.slice(at + all.length, at + all.length + 160))) continue;
       // With the `d` flag the value group carries its own offsets: exactly its characters are masked.
       const [start, end] = group === undefined ? [m.index ?? 0, (m.index ?? 0) + all.length] : m.indices!.groups![group]!;
       out.push({ start, end, rule: d.kind });
@@ -1074,8 +1075,40 @@ function isEncodedSentence(v: string): boolean {
  */
 const AZURE_DEVOPS_LEGACY_PAT = /^[a-z2-7]{52}$/;
 
-/** A SHA-512 digest's or any digest's word earlier in the clause a value ends: `sha512 …`, `the SHA-512 of the tarball is …`, `integrity sha512-…`. */
-const DIGEST_IN_CLAUSE = /\b(?:sha-?512|sha512sum|integrity|digest|checksum|hash(?:es|ed)?)\b[^.!?\n;]{0,80}$/i;
+/**
+ * What a sentence calls a value: a digest (`SHA-512`, `sha512sum`, `integrity`, `digest`, `checksum`, `hash`) or a key (`AccountKey`,
+ * `storage key`, `connection string`, `secret`, `token`, `password`, `credential`). The key's words may end a name run together (`AccountKey=`).
+ */
+const DIGEST_OR_KEY_WORD =
+  /\b(?<digest>sha-?(?:384|512)|sha512sum|integrity|digests?|checksums?|hash(?:es|ed)?)\b|(?<key>keys?|secrets?|tokens?|passwords?|credentials?|connection\s+strings?)\b/gi;
+
+/** The sentence a value ends, before it: from the last sentence end (`.` `!` `?` and a space, not a file's or a version's dot) or line break; a label's line ending in `:` above the value is kept. */
+function sentenceBefore(before: string): string {
+  const trimmed = before.replace(/\s+$/, "");
+  const text = trimmed.endsWith(":") && /\n\s*$/.test(before) ? trimmed : before;
+  const end = Math.max(text.lastIndexOf("\n"), ...[...text.matchAll(/[.!?](?=\s)/g)].map((m) => m.index ?? 0));
+  return text.slice(end + 1);
+}
+
+/** The sentence a value starts, after it: up to the first sentence end or line break. */
+function sentenceAfter(after: string): string {
+  const end = after.search(/[.!?](?:\s|$)|\n/);
+  return end < 0 ? after : after.slice(0, end);
+}
+
+/**
+ * An 88-character base64 value its sentence names a digest: the digest's or the key's word nearest before it decides (`the
+ * tarball's SHA-512 digest is …`, not `… and the account key is …`); a digest of a thing named like a secret (`the SHA-512 of
+ * the account key is …`) is a digest; with no word before, the first one after decides (`… , its SHA-512 digest`).
+ */
+function namedADigest(value: string, before: string, after: string): boolean {
+  const clause = sentenceBefore(before);
+  const last = [...clause.matchAll(DIGEST_OR_KEY_WORD)].at(-1);
+  if (last) return last.groups!.digest !== undefined || isDigestOfNamedThing(value, clause);
+  const first = DIGEST_OR_KEY_WORD.exec(sentenceAfter(after));
+  DIGEST_OR_KEY_WORD.lastIndex = 0;
+  return first?.groups!.digest !== undefined;
+}
 
 /** The sentence calls the value after it an id ("the sheet id …"), unless a session's or a secret's. */
 const CALLED_AN_ID = /(?<!\b(?:session|secret|access|private|api)[ _-]?)\b(?:id|ids)[:=]?\s{1,3}$/i;
