@@ -302,6 +302,15 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) => (all.startsWith("_") ? /\s(?:is|was|to)\s/i.test(all) && isStatedSecret(v, all.slice(1)) : isStatedSecret(v, all)),
   },
+  // The word ending a camelCase name said in a sentence (`set deploySecret to …`, "the apiToken is …", "`stripeApiKey` was …"): no word
+  // boundary before its capital, which only a reading that tells case apart finds. Given with `=` or `:` it is code, read by the
+  // assignment rules; a page's, a cursor's or a cancellation's token (`nextPageToken`) opens nothing.
+  {
+    kind: "stated_secret",
+    re: /(?<=[a-z0-9])(?:Password|Passwd|Passphrase|Pwd|Secret|Token|Credentials?|(?:Api|API|Access|Secret|Private|Deploy|Signing|Encryption|Master)Key)s?[`"']?\s+(?:is|was|to)\s+(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dg,
+    needs: /Pass|Pwd|Secret|Token|Credential|Key/,
+    accept: (v, all, before) => !NOT_A_SECRET_QUALIFIER.test(camelWords(/[A-Za-z0-9]*$/.exec(before)![0])) && isStatedSecret(v, all),
+  },
   // What the secret is for, between its name and the value: "the password for user 'postgres' is 'admin'", "the API key for
   // staging is …", "the client secret for the app is …". Quoted after a password's name, four characters are a password.
   {
@@ -1002,6 +1011,11 @@ function isPlainPassword(value: string): boolean {
  */
 const NOT_THE_SECRET =
   /\b(?:commit|sha(?:-?\d{1,3}\w*)?|hash(?:es|ed|ing|sum|code)?|digest|checksum|fingerprint|ids?|uuid|guid|version|build|revision|release|tag|nonce|salt|iv|request|trace|span|correlation|public|primary|foreign|partition|row|name|format|length|prefix|example|sample|placeholder|like|e\.g|field|column|header|type|policy|rotation|expir\w*|ttl|count|size|file|path|url|arn)\b/i;
+
+/** A camelCase name's words apart: `nextPage` → `next Page`. */
+function camelWords(name: string): string {
+  return name.replace(/(?<=[a-z0-9])(?=[A-Z])/g, " ");
+}
 
 /** Words before a key's or a token's name that say it opens nothing: an idempotency or page token, a cache key, a test's password. */
 const NOT_A_SECRET_QUALIFIER =

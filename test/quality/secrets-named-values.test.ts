@@ -41,3 +41,25 @@ test("a named mixed-case key of 16–19 characters with fewer than 3 digits is a
     "authProvider = NSURLSessionDataTaskAuth",
   ]);
 });
+
+test("a secret's word ending a camelCase name said in a sentence names a secret: `set deploySecret to …`, `the apiToken is …`; a page or cache token and names of words do not", () => {
+  const key = "xKpLmNqRtZvWbYcH1";
+  const hex = "9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+  assertCaught([
+    [`set deploySecret to ${key}`, key],
+    [`the apiToken is ${key}`, key],
+    [`set \`stripeApiKey\` to ${hex}`, hex],
+    [`our clientSecret was ${hex} until the rotation`, hex],
+    [`dbPassword is Summer2024x`, "Summer2024x"],
+    [`apiToken: ${key}`, key],
+    [`dbPassword=${key}`, key],
+  ]);
+  assertPasses([
+    "set deploySecret to the value from the vault",
+    "the apiToken is DefaultAzureCredential in prod",
+    "the nextPageToken is CiAKGjBpNDd2Nmp4dTRyMnc3aGE in the response",
+    "set cancellationToken to CancellationToken.None",
+    "the authToken is stored in localStorage",
+    "dbPassword is required",
+  ]);
+});
