@@ -330,7 +330,7 @@ const OWN: OwnDetector[] = [
     re: /\b(?:password|passwd|passphrase|secret|token|credential|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?\b(?<gap>[^.!?\n:=]{0,60}?)(?:\s(?:is|was)|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[A-Za-z0-9+/_~.-]{16,512}={0,2})\k<q>(?![A-Za-z0-9+/_~=-])/dgi,
     needs: /passw|passphrase|secret|token|credential|key/,
     lower: true,
-    accept: (v, all) => !NOT_THE_SECRET.test(all.slice(0, all.length - v.length)) && isBareSecret(withoutTrailingPunctuation(v)),
+    accept: (v, all) => !saysAnotherThing(all.slice(0, all.length - v.length)) && isBareSecret(withoutTrailingPunctuation(v)),
   },
   // The value first, then what it is for: "use 34ce…73ec as the Facebook secret key", "paste fnhq…oy0 as the Google OAuth client
   // secret", "use Summer2024 as the admin password". The name must end the phrase (`as the token's checksum`, `as the password
@@ -343,7 +343,7 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) => {
       const between = /\sas\s(.*)$/is.exec(all)?.[1] ?? "";
-      if (NOT_THE_SECRET.test(between) || NOT_A_SECRET_QUALIFIER.test(between)) return false;
+      if (NOT_THE_SECRET.test(between) || WHAT_OF_THE_SECRET.test(between) || NOT_A_SECRET_QUALIFIER.test(between)) return false;
       // A password's name lets a short one through (Summer2024), as after "password is".
       return isStatedSecret(v, /pass(?:word|wd|phrase)s?$/i.test(between.trim()) ? "password " : "");
     },
@@ -363,13 +363,21 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v) => !isPlaceholder(v) && /\d/.test(v) && /[A-Za-z]/.test(v) && looksRandom(v),
   },
-  // After a bare "key" only a value no name or digest looks like: 24+ characters mixing upper case, lower case and digits.
+  // After a bare "key" only a value no name or digest looks like: 24+ characters mixing upper case, lower case and digits; or, unless
+  // the word before says the key opens nothing (a cache's, a row's, an idempotency key), 24+ letters of both cases drawn at random
+  // (few digits or none) or letters and digits mixed all through in one case (base36): "the release key is …" names a secret.
+  // Not hex: after a bare "key" that is a digest or a public key's fingerprint (a release key's, published to check signatures).
   {
     kind: "stated_secret",
     re: /\bkey\s+(?:(?:is|was|=|:)\s+)?(?<q>["'`]?)(?<v>[A-Za-z0-9+/_=-]{24,512})\k<q>(?![A-Za-z0-9+/_=-])/dgi,
     needs: /key/,
     lower: true,
-    accept: (v) => /[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3 && !isPlaceholder(v) && !WORDS_JOINED.test(v) && hasRandomPart(v),
+    accept: (v, _all, before) =>
+      !isPlaceholder(v) &&
+      !WORDS_JOINED.test(v) &&
+      (/[a-z]/.test(v) && /[A-Z]/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 3
+        ? hasRandomPart(v)
+        : !NOT_A_KEY_QUALIFIER.test(before) && !looksTypedByHand(v) && (isDrawnMixedCase(v) || (/^(?:[a-z0-9]+|[A-Z0-9]+)$/.test(v) && !/^[a-f0-9]+$/i.test(v) && isMixedThrough(v)))),
   },
   // A random key standing alone in a sentence, no name beside it: "I pasted fLcg…4j5w into the dashboard". Only a value set off
   // by spaces, a bracket or backticks (a piece of a path, a URL, a dotted name or a string quoted in code is left to the rules
@@ -1006,16 +1014,51 @@ function isPlainPassword(value: string): boolean {
 }
 
 /**
- * Words between a secret's name and a value that say the value is something else: a commit, a digest, an id, a format.
- * A digest's words only (sha256, hashed), not words that start alike ("we shared", "HashiCorp").
+ * Words between a secret's name and a value that say, wherever they stand, the value is something else: a digest, a name, a
+ * format, an example. A digest's words only (sha256, hashed), not words that start alike ("we shared", "HashiCorp").
  */
 const NOT_THE_SECRET =
-  /\b(?:commit|sha(?:-?\d{1,3}\w*)?|hash(?:es|ed|ing|sum|code)?|digest|checksum|fingerprint|ids?|uuid|guid|version|build|revision|release|tag|nonce|salt|iv|request|trace|span|correlation|public|primary|foreign|partition|row|name|format|length|prefix|example|sample|placeholder|like|e\.g|field|column|header|type|policy|rotation|expir\w*|ttl|count|size|file|path|url|arn)\b/i;
+  /\b(?:sha(?:-?\d{1,3}\w*)?|hash(?:es|ed|ing|sum|code)?|digest|checksum|fingerprint|uuid|guid|nonce|salt|iv|name|format|length|prefix|example|sample|placeholder|like|e\.g|field|column|header|type|file|path|url|arn)\b/i;
+/**
+ * Words that say what a value is only as the thing the sentence gives: right after the secret's name ("the api key id …", "the
+ * token's version …") or right before the value ("the key rotation commit is …"). Elsewhere they say what the secret is for, and the
+ * value is still the secret ("the token for release builds is …", "the api key for version 2 is …").
+ */
+const WHAT_THE_VALUE_IS =
+  /^(?:commit|version|build|revision|release|tag|ids?|request|trace|span|correlation|public|primary|foreign|partition|row|policy|rotation|expir\w*|ttl|count|size)$/i;
+/** A secret's word: where its name ends in a sentence. */
+const SECRET_WORD = /(?:password|passwd|passphrase|secret|token|credential|key)s?$/i;
+
+/**
+ * The words between a secret's name and its value say the value is something else (`head`: the match up to the value, the name
+ * first): a digest's, a name's or an example's word anywhere; a word of WHAT_THE_VALUE_IS first after the name or last before the
+ * value; or another key named later whose word before says it opens nothing ("the token table's primary key is …").
+ */
+function saysAnotherThing(head: string): boolean {
+  if (NOT_THE_SECRET.test(head)) return true;
+  // The possessive's "s" (`token's`) and the connector (`is`, `was`) are not the gap's words.
+  const words = (head.match(/[A-Za-z0-9]+/g) ?? []).filter((w) => w.toLowerCase() !== "s");
+  if (words.length > 0 && /^(?:is|was)$/i.test(words[words.length - 1]!)) words.pop();
+  let at = words.findIndex((w) => SECRET_WORD.test(w));
+  while (at + 1 < words.length && SECRET_WORD.test(words[at + 1]!)) at++;
+  const gap = words.slice(at + 1);
+  if (gap.length === 0) return false;
+  if (WHAT_THE_VALUE_IS.test(gap[0]!) || WHAT_THE_VALUE_IS.test(gap[gap.length - 1]!)) return true;
+  return gap.some((w, i) => i > 0 && SECRET_WORD.test(w) && NOT_A_KEY_QUALIFIER.test(gap[i - 1]!));
+}
+
+/** A word of WHAT_THE_VALUE_IS joined to the secret's name after it by "of", "for" or "from": "as the version of the api key". */
+const WHAT_OF_THE_SECRET =
+  /\b(?:commit|version|build|revision|release|tag|ids?|request|trace|span|correlation|policy|rotation|expir\w*|ttl|count|size)\s+(?:of|for|from)\b/i;
 
 /** A camelCase name's words apart: `nextPage` → `next Page`. */
 function camelWords(name: string): string {
   return name.replace(/(?<=[a-z0-9])(?=[A-Z])/g, " ");
 }
+
+/** The word before a bare "key" that says it opens nothing: a cache's, a row's, a document's or an idempotency key (and NOT_A_SECRET_QUALIFIER's). */
+const NOT_A_KEY_QUALIFIER =
+  /\b(?:page|pagination|continuation|cursor|cancellation|idempotency|dedupe?|cache|sort|lookup|design|csrf|xsrf|sync|state|verification|test|fake|dummy|mock|sample|example|row|partition|primary|foreign|public|object|document|doc|map|registry|composite|unique|index|hash|s3|redis)[ _-]?$/i;
 
 /** Words before a key's or a token's name that say it opens nothing: an idempotency or page token, a cache key, a test's password. */
 const NOT_A_SECRET_QUALIFIER =

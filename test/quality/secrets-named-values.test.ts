@@ -63,3 +63,34 @@ test("a secret's word ending a camelCase name said in a sentence names a secret:
     "dbPassword is required",
   ]);
 });
+
+test("release, version, build, commit or tag near a value named a key, secret or token does not excuse it; they excuse it only when they name what the value is (the token's version, the key rotation commit)", () => {
+  const key = "Xk9mQ2vLpRtZwYbNcH4fJ8sD1aGh3KzE";
+  const hex = "4f9c2a7e1b8d3f6a0c5e9b2d7f1a4c8e";
+  // A key's length in base36 (letters and digits all through) and in letters of both cases: after a bare "key".
+  const base36 = "k3v9q1x7m2p8z4w6r5t0y1u2i3o4a5s6";
+  const letters = "Xk9mQ2vLpRtZwYbNcHfJsDaGhKzEqWeR".replace(/\d/g, "j");
+  assertCaught([
+    [`the token for release builds is ${key}`, key],
+    [`the secret used in the build step is ${key}`, key],
+    [`the api key for version 2 is ${key}`, key],
+    [`the secret of the release job is ${hex}`, hex],
+    [`the access token we tagged in the release notes: ${key}`, key],
+    [`use ${key} as the release token`, key],
+    [`use ${hex} as the build secret for CI`, hex],
+    [`the release key is ${base36}`, base36],
+    [`the release key is ${letters}`, letters],
+  ]);
+  assertPasses([
+    `the token's version is ${key}`,
+    `the api key's request id: ${key}`,
+    `the api key rotation commit is ${hex}`,
+    `the token's commit is ${hex}`,
+    `use ${hex} as the version of the api key`,
+    "the api key id for the release bucket is 1234abcd-12ab-34cd-56ef-1234567890ab",
+    // A release key's fingerprint in hex is public (Node.js publishes its release keys' fingerprints); a cache key is a digest.
+    "the release key is 4ED778F539E3634C779C87C6D7062848A1AB005C",
+    `the cache key is ${base36}`,
+    `the idempotency key is ${letters}`,
+  ]);
+});
