@@ -160,13 +160,17 @@ test("an agent cannot restore what a person quarantined or archived; it may rest
   const c = await sb.json(p, "add", "Run prisma generate after editing schema.prisma or the generated client is stale", "--category", "tooling");
   assert.equal((await sb.run(p, "quarantine", a.body.handle, "x")).code, 0);
   assert.equal((await sb.run(p, "archive", b.body.handle)).code, 0);
-  for (const h of [a.body.handle, b.body.handle]) {
-    const byAgent = await sb.run(p, "--actor", "agent:coder", "restore", h);
-    assert.notEqual(byAgent.code, 0, byAgent.stdout);
-    assert.doesNotMatch(byAgent.stdout, /restored/);
-    assert.match(byAgent.stderr, /by human:\S+; only a person can restore it/, byAgent.stderr);
-    assert.match(byAgent.stderr, new RegExp(`cairn restore ${h}`), "says how a person restores it");
-  }
+  // What a person archived: refused, saying who and how a person restores it.
+  const archivedByAgent = await sb.run(p, "--actor", "agent:coder", "restore", b.body.handle);
+  assert.notEqual(archivedByAgent.code, 0, archivedByAgent.stdout);
+  assert.doesNotMatch(archivedByAgent.stdout, /restored/);
+  assert.match(archivedByAgent.stderr, /by human:\S+; only a person can restore it/, archivedByAgent.stderr);
+  assert.match(archivedByAgent.stderr, new RegExp(`cairn restore ${b.body.handle}`), "says how a person restores it");
+  // What a person quarantined does not exist for an agent at all (as `show` answers it): no entry, nothing of it told.
+  const quarantinedByAgent = await sb.run(p, "--actor", "agent:coder", "restore", a.body.handle);
+  assert.notEqual(quarantinedByAgent.code, 0, quarantinedByAgent.stdout);
+  assert.doesNotMatch(quarantinedByAgent.stdout, /restored/);
+  assert.match(quarantinedByAgent.stderr, /No entry with id or handle/, quarantinedByAgent.stderr);
   const still = (await sb.json(p, "show", a.body.handle)).body;
   assert.equal((still.entry ?? still).lifecycle.status, "quarantined");
   // An agent's own quarantine is an agent's to undo.
