@@ -688,18 +688,31 @@ const GENERIC_OBJECTS = new Set(
   "input inputs data value values error errors output outputs result results everything things stuff user users code".split(" "),
 );
 
+// What every request, call or failure has, named without saying which: "the request", "parameters", "exceptions". They are words
+// of the trade, but checked without saying which one or against what ("Always validate the request.", "Log exceptions.") they
+// are "validate inputs" again. Only with a verb of checking or handling: "Compress responses", "Retry the request" choose a way.
+const TRADE_GENERIC_OBJECTS = new Set(
+  "request requests response responses payload payloads parameter parameters param params argument arguments args exception exceptions".split(" "),
+);
+const CHECKING_VERBS = new Set("validate check verify sanitize sanitise handle log test inspect review process".split(" "));
+
 /** Only routine verbs ("validate", "log", "check") on generic objects, with fillers, wishes and function words around them. */
 function namesOnlyAVerbOnAGenericObject(text: string): boolean {
   if (text.length > 80 || wordCountAbove(text, 7) || !BARE_TEXT.test(text)) return false;
   let verb = false;
   let object = false;
+  let tradeObject = false;
+  let onlyCheckingVerbs = true;
   for (const w of text.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? []) {
     if (FUNCTION_WORDS.has(w) || BARE_FILLERS.has(w) || BARE_WISHES.has(w) || QUALITY_WISH.test(w)) continue;
     if (GENERIC_OBJECTS.has(w)) object = true;
-    else if (wordForms(w).some((f) => CONCRETE_VERBS.has(f) || BARE_VERBS.has(f))) verb = true;
-    else return false;
+    else if (TRADE_GENERIC_OBJECTS.has(w)) tradeObject = true;
+    else if (wordForms(w).some((f) => CONCRETE_VERBS.has(f) || BARE_VERBS.has(f))) {
+      verb = true;
+      if (!wordForms(w).some((f) => CHECKING_VERBS.has(f))) onlyCheckingVerbs = false;
+    } else return false;
   }
-  return verb && object;
+  return verb && (object || (tradeObject && onlyCheckingVerbs));
 }
 
 // A check wished done before a routine step, naming no command, suite or file: "Make sure tests pass before merging",
