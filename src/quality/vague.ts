@@ -99,9 +99,10 @@ const TECH_PHRASES =
 // The mechanisms of accessibility work, in plain words: keyboard use and its keys, focus, contrast, autoplay, meaning carried
 // by colour or hover alone, labels tied to their fields, alt attributes, live regions, captions ("Give every dialog a visible
 // focus ring", "Never auto-play video", "Ensure all form fields have associated labels"). Accessibility wished for ("Ensure
-// accessibility compliance", "Make interactive elements accessible") names none of them.
+// accessibility compliance", "Make interactive elements accessible") names none of them. Labels only tied to a control ("Label
+// every input"), a placeholder against a label ("placeholders are not labels"), an accessible name: "Use clear labels" names none.
 const ACCESSIBILITY_PHRASES =
-  /\b(?:keyboard|(?:tab|escape|esc|arrow) keys?|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|styles?|management|rings?|order|indicators?|traps?|outlines?)|(?:associated|visible|form|field|input) labels?|live regions?|(?:closed )?captions|transcripts|hover (?:alone|only)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion)\b/i;
+  /\b(?:keyboard|(?:tab|escape|esc|arrow) keys?|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|styles?|management|rings?|order|indicators?|traps?|outlines?)|(?:associated|visible|form|field|input) labels?|live regions?|(?:closed )?captions|transcripts|hover (?:alone|only)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion|label(?:s|led|ed|ling|ing)? (?:(?:every|each|all|the|your|its|their) )?(?:form )?(?:inputs?|fields?|form controls?|controls?|icons?|(?:icon(?:-only)? )?buttons?|icon-only buttons?|checkbox(?:es)?|radio buttons?|selects?|dropdowns?)|placeholders?(?: text| attributes?)? (?:as|for|instead of|in place of|are not|is not|aren['’]t|isn['’]t) (?:a |the )?labels?|labels?,? (?:not|never|instead of|rather than|over) (?:the )?placeholders?|accessible names?)\b/i;
 
 // The mechanisms of systems code, in plain words: memory allocation, interrupts, hot paths, critical sections,
 // busy-waiting, weak references and retain cycles, newtypes, Go's zero value, unsafe blocks, allocating ahead and

@@ -21,3 +21,19 @@ test("a routine check on a common object of the trade, saying neither which nor 
     "Always validate the request signature.", "Check the response status.",
   ]) assert.deepEqual(checkVagueness(text), [], text);
 });
+
+test("a rule tying labels to form controls, or keeping placeholders from standing in for them, is specific: \"Label every input; placeholders are not labels.\"", () => {
+  // Refused as vague before: "label" and "placeholder" are everyday words, and the accessibility phrases knew only an
+  // "associated", "visible", "form", "field" or "input" label, so the verb "label" on a control and a placeholder
+  // against a label named nothing.
+  for (const text of [
+    "Label every input; placeholders are not labels.", "Never use placeholders as labels.",
+    "Use labels, not placeholders, on form inputs.", "Label each form field.", "Label all checkboxes.",
+    "Give every icon button an accessible name.", "Don't use the placeholder attribute instead of a label.",
+    "Label icon-only buttons.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Labels only wished for, or named without a control, name nothing.
+  for (const text of ["Use proper labels.", "Use clear labels everywhere.", "Label things clearly.", "Keep labels consistent.", "Use good placeholders."]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
