@@ -102,7 +102,7 @@ const TECH_PHRASES =
 // accessibility compliance", "Make interactive elements accessible") names none of them. Labels only tied to a control ("Label
 // every input"), a placeholder against a label ("placeholders are not labels"), an accessible name: "Use clear labels" names none.
 const ACCESSIBILITY_PHRASES =
-  /\b(?:keyboard|(?:tab|escape|esc|arrow) keys?|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|styles?|management|rings?|order|indicators?|traps?|outlines?)|(?:associated|visible|form|field|input) labels?|live regions?|(?:closed )?captions|transcripts|hover (?:alone|only)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion|label(?:s|led|ed|ling|ing)? (?:(?:every|each|all|the|your|its|their) )?(?:form )?(?:inputs?|fields?|form controls?|controls?|icons?|(?:icon(?:-only)? )?buttons?|icon-only buttons?|checkbox(?:es)?|radio buttons?|selects?|dropdowns?)|placeholders?(?: text| attributes?)? (?:as|for|instead of|in place of|are not|is not|aren['’]t|isn['’]t) (?:a |the )?labels?|labels?,? (?:not|never|instead of|rather than|over) (?:the )?placeholders?|accessible names?)\b/i;
+  /\b(?:keyboard|(?:tab|escape|esc|arrow) keys?|auto-?play(?:s|ing|back)?|colou?r[- ]blindness|focus (?:states?|styles?|management|rings?|order|indicators?|traps?|outlines?)|(?:associated|visible|form|field|input) labels?|live regions?|(?:closed )?captions|transcripts|hover (?:alone|only)|(?:colou?r|text) contrast|contrast ratios?|(?:low|high)-contrast|tab (?:order(?:ing)?|stops?)|(?:by|through|with) colou?r alone|reduced motion|label(?:s|led|ed|ling|ing)? (?:(?:every|each|all|the|your|its|their) )?(?:form )?(?:inputs?|fields?|form controls?|controls?|icons?|(?:icon(?:-only)? )?buttons?|icon-only buttons?|checkbox(?:es)?|radio buttons?|selects?|dropdowns?)|placeholders?(?: text| attributes?)? (?:as|for|instead of|in place of|are not|is not|aren['’]t|isn['’]t) (?:a |the )?labels?|labels?,? (?:not|never|instead of|rather than|over) (?:the )?placeholders?|labels? (?:is|are) (?:(?:a|the|its|their) )?placeholders?|(?:input|field|control|button)['’]s labels?|accessible names?)\b/i;
 
 // The mechanisms of systems code, in plain words: memory allocation, interrupts, hot paths, critical sections,
 // busy-waiting, weak references and retain cycles, newtypes, Go's zero value, unsafe blocks, allocating ahead and
@@ -466,7 +466,10 @@ const PLACEHOLDER: RegExp[] = [
   /\blorem ipsum\b|\bdolor sit amet\b/i,
   /\b(?:test\W+){3,}/i,
   /^(?:test(?:ing)?|asdf\w*|qwerty\w*|hello,? world|todo|tbd|n\/?a|placeholder|sample|dummy|blah(?:\W+blah)*|x{3,}|lesson|text|foo|bar|lorem)[\s.!?\d]*$/i,
-  /\bplaceholder (?:text|lesson|content)\b/i,
+  // The text itself, saying it is a placeholder ("placeholder text goes here", "This is placeholder text."): not a rule that names
+  // placeholder text ("Do not leave placeholder text in the UI copy"), which "placeholder text" anywhere used to refuse.
+  /^\W*(?:this is |just |only )?(?:(?:a|an|the|some|my) )?placeholder (?:text|lesson|content)(?:\W+\w+){0,3}\W*$/i,
+  /\bplaceholder (?:text|lesson|content) (?:goes here|here|to be replaced|for now)\b/i,
 ];
 
 // Metasyntactic and filler words: a lesson made mostly of these says nothing ("foo bar baz qux").

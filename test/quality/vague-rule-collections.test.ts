@@ -1,7 +1,7 @@
 // The vagueness gate on shapes of rule found in other people's rule collections (eval/gates/vague-sample.ts): generic ones refused, specific ones kept.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkVagueness } from "../../src/quality/vague.js";
+import { checkVagueness, isPlaceholderText } from "../../src/quality/vague.js";
 
 const codes = (issues: { code: string }[]) => issues.map((i) => i.code);
 
@@ -35,5 +35,20 @@ test("a rule tying labels to form controls, or keeping placeholders from standin
   // Labels only wished for, or named without a control, name nothing.
   for (const text of ["Use proper labels.", "Use clear labels everywhere.", "Label things clearly.", "Keep labels consistent.", "Use good placeholders."]) {
     assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
+
+test("a rule about placeholder text is not placeholder text: \"Do not leave placeholder text in the UI copy.\"", () => {
+  // Refused as placeholder_text before: "placeholder text" anywhere in a lesson made the whole lesson a placeholder.
+  for (const text of [
+    "Do not leave placeholder text in the UI copy.", "Never rely on placeholder text as a label.",
+    "Replace placeholder content before the page ships.", "Never ship a form whose only label is its placeholder text.",
+  ]) {
+    assert.equal(isPlaceholderText(text), false, text);
+    assert.deepEqual(checkVagueness(text), [], text);
+  }
+  // A text that is itself the placeholder still is.
+  for (const text of ["placeholder text goes here", "This is placeholder text.", "Placeholder content", "Just some placeholder text for now"]) {
+    assert.equal(isPlaceholderText(text), true, text);
   }
 });
