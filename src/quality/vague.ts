@@ -212,6 +212,12 @@ const WEB_DELIVERY_PHRASES =
 const NAME_CONVENTION_PHRASES =
   /\b(?:abbreviations?|abbreviated|single[- ]letter|lower ?case|upper ?case|(?:title|sentence|camel|pascal|snake|kebab) case|only by case|(?:singular|plural) (?:form|nouns?|names?))\b/i;
 
+// Writing prompts for a language model, in plain words: prompts and their text, system prompts, few-shot examples, the person a
+// prompt is written in, chain of thought, personal information kept out of them ("Never include personal information in prompts",
+// "Write in second person"). "prompt" alone is also the adjective ("Always be prompt").
+const PROMPT_PHRASES =
+  /\b(?:prompts|prompt (?:text|templates?|injections?|engineering|files?|caching)|(?:in|into|to|from) the prompt|system prompts?|(?:few|zero|one|many)[- ]shot|(?:first|second|third)[- ]person|personal (?:information|data)|personally identifiable|chain[- ]of[- ]thought|context windows?)\b/i;
+
 // Terms of the trade written in plain words, by field: what a rule names when it names no code, tool or acronym.
 // One expression of them all (every one case-insensitive): a text is scanned once, not once a field (2.1 against
 // 6.3 us a bullet over 16,106 rule bullets).
@@ -219,7 +225,7 @@ const PLAIN_WORD_PHRASES = new RegExp(
   [
     ACCESSIBILITY_PHRASES, SYSTEMS_PHRASES, CONSTRUCT_PHRASES, DATA_SCIENCE_PHRASES, DEPLOYMENT_PHRASES, VISUAL_PHRASES,
     SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES, PRINCIPLE_PHRASES,
-    WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES, TESTING_PHRASES, FRAMEWORK_PHRASES,
+    WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES, TESTING_PHRASES, FRAMEWORK_PHRASES, PROMPT_PHRASES,
   ].map((re) => re.source).join("|"),
   "i",
 );
@@ -645,6 +651,9 @@ const BARE_VERBS = new Set(
 const BARE_WISHES = new Set(
   "properly proper correctly correct wisely wise effectively effective efficiently efficient appropriately good nice great clean cleanly tidy neat neatly well carefully sensibly reasonably optimal optimally thoughtfully robust maintainable readable organized organised fast secure safe performant healthy uptodate".split(" "),
 );
+// A wish that is also a verb opening a rule ("Clear the cache"): a wish only after the first word ("Use clear prompts"). Not "short"
+// nor "concise": "Keep functions short" asks for something.
+const ADJECTIVE_WISHES = new Set("clear clearer".split(" "));
 const BARE_FILLERS = new Set("always everywhere consistently throughout regularly possible appropriate needed necessary times whenever wherever everything things stuff".split(" "));
 // Common nouns of the trade that name a kind of practice or a part every project has, not one of them: which cache, which
 // database, which dependencies. Language constructs ("functions", "enums") and techniques chosen over others ("migrations",
@@ -675,9 +684,12 @@ function namesOnlyABareTerm(text: string): boolean {
   let wish = false;
   let category = 0;
   let named = 0;
+  let first = true;
   for (const w of t.toLowerCase().match(/[a-z][a-z'’-]*/g) ?? []) {
+    const opening = first;
+    first = false;
     if (FUNCTION_WORDS.has(w) || BARE_VERBS.has(w) || BARE_FILLERS.has(w)) continue;
-    if (BARE_WISHES.has(w) || QUALITY_WISH.test(w)) wish = true;
+    if (BARE_WISHES.has(w) || QUALITY_WISH.test(w) || (!opening && ADJECTIVE_WISHES.has(w))) wish = true;
     else if (CATEGORY_NOUNS.has(w)) category++;
     else named++;
   }

@@ -52,3 +52,17 @@ test("a rule about placeholder text is not placeholder text: \"Do not leave plac
     assert.equal(isPlaceholderText(text), true, text);
   }
 });
+
+test("a rule about writing prompts for a model, in plain words, is specific: \"Never include personal information in prompts\", \"Write in second person\"", () => {
+  // Refused as vague before (awesome-copilot's prompt-writing rules): "prompt", "second person", "few-shot", "personal
+  // information" were in no list, so a rule about what goes in a prompt and how it is written named nothing.
+  for (const text of [
+    "Do not rely on prompt text for access control.", "Never include personal information in prompts",
+    "Write in second person (\"You are...\")", "Give two few-shot examples in the prompt.", "Address the model in the second person.",
+    "Never put personal data in prompts.", "Ask for chain-of-thought only when the answer needs reasoning.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // Prompts only wished well, and "prompt" the adjective, name nothing.
+  for (const text of ["Write good prompts.", "Use clear prompts.", "Use proper prompts.", "Write prompts properly.", "Always be prompt.", "Be prompt and polite in replies."]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
