@@ -574,8 +574,11 @@ function wishesOnlyForQuality(text: string): boolean {
 
 // Where one clause of a rule ends and another begins: a semicolon, a colon, a dash, a parenthesis, or a comma before
 // a participle ("…, favoring composition over deep inheritance chains"). A plain comma is not one: "Use proper padding,
-// margins and borders" wishes for all three.
-const CLAUSE_BREAK = /[;:()\u2013\u2014]|\s-\s|,\s+(?=[a-z]+ing\b)/;
+// margins and borders" wishes for all three. Nor is a plain "and": "and" before a verb of a rule starts a new order ("Use appropriate
+// color schemes and consider color-blindness accessibility"), and "using" the means, not the wish ("Implement proper tuning using
+// grid search").
+const CLAUSE_BREAK =
+  /[;:()\u2013\u2014]|\s-\s|,\s+(?=[a-z]+ing\b)|\s(?:and|then|but)\s+(?=(?:consider|ensure|use|avoid|prefer|keep|never|always|make|include|add|apply|handle|check|validate|test|document|write|run|set|give|put)\b)|\s(?=using\s)/;
 
 /**
  * A term of the trade in plain words named in a clause that wishes for no quality: "Keep recipes readable; break long

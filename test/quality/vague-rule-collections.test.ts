@@ -66,3 +66,19 @@ test("a rule about writing prompts for a model, in plain words, is specific: \"N
     assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
   }
 });
+
+test("a term named in its own clause, after \"and\" with a verb or after \"using\", is not hidden by a wish in another: \"Use appropriate color schemes and consider color-blindness accessibility.\"", () => {
+  // Refused as vague before (awesome-cursorrules): the wish ("appropriate", "proper", "correct") of one clause was read as said
+  // of the whole rule, since only ; : ( ) dashes and ", <participle>" cut clauses, so the named term beside it counted for nothing.
+  for (const text of [
+    "Use appropriate color schemes and consider color-blindness accessibility.",
+    "Use complete words instead of abbreviations and ensure correct spelling.",
+    "Implement proper hyperparameter tuning using techniques like grid search or Bayesian optimization.",
+    "Write readable tests and keep pure functions apart from side effects.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  // A wish over one list stays one clause: still vague.
+  for (const text of [
+    "Use proper padding, margins and borders.", "Implement proper error handling using good practices.",
+    "Use appropriate controllers and write clean code.", "Use meaningful identifiers and good names.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
