@@ -212,6 +212,12 @@ const WEB_DELIVERY_PHRASES =
 const NAME_CONVENTION_PHRASES =
   /\b(?:abbreviations?|abbreviated|single[- ]letter|lower ?case|upper ?case|(?:title|sentence|camel|pascal|snake|kebab) case|only by case|(?:singular|plural) (?:form|nouns?|names?))\b/i;
 
+// The order of a declaration's parts: which kind of attribute, property, field or member comes before which, or sorted by what
+// ("Place required attributes before optional ones", "Order attributes alphabetically"). Within one sentence, 80 characters apart
+// at most. "Keep properties clean" says no order.
+const DECLARATION_ORDER_PHRASES =
+  /\b(?:attributes|properties|fields|members|props|keys|declarations)\b[^.;!?]{0,80}?\b(?:before|after|ahead of) (?:the |any |all )?(?:[a-z]+ )?(?:attributes|properties|fields|members|props|keys|declarations|ones)\b|\b(?:order|sort|group|list)(?:s|ed|ing)? (?:the |all |your )?(?:attributes|properties|fields|members|props|keys|imports|declarations) (?:alphabetically|by (?:name|kind|type|visibility))\b/i;
+
 // Writing prompts for a language model, in plain words: prompts and their text, system prompts, few-shot examples, the person a
 // prompt is written in, chain of thought, personal information kept out of them ("Never include personal information in prompts",
 // "Write in second person"). "prompt" alone is also the adjective ("Always be prompt").
@@ -226,6 +232,7 @@ const PLAIN_WORD_PHRASES = new RegExp(
     ACCESSIBILITY_PHRASES, SYSTEMS_PHRASES, CONSTRUCT_PHRASES, DATA_SCIENCE_PHRASES, DEPLOYMENT_PHRASES, VISUAL_PHRASES,
     SOURCE_LAYOUT_PHRASES, DESIGN_PHRASES, CONTRACT_PHRASES, CHART_PHRASES, DATA_KIND_PHRASES, PRINCIPLE_PHRASES,
     WEB_DELIVERY_PHRASES, NAME_CONVENTION_PHRASES, TESTING_PHRASES, FRAMEWORK_PHRASES, PROMPT_PHRASES,
+    DECLARATION_ORDER_PHRASES,
   ].map((re) => re.source).join("|"),
   "i",
 );

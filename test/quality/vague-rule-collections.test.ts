@@ -82,3 +82,18 @@ test("a term named in its own clause, after \"and\" with a verb or after \"using
     "Use appropriate controllers and write clean code.", "Use meaningful identifiers and good names.",
   ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
+
+test("a rule ordering kinds of declaration is specific: \"Place required attributes before optional ones\"", () => {
+  // Refused as vague before (awesome-copilot, awesome-cursorrules): attributes, properties, members and props were no term,
+  // so a rule saying which of them come first named nothing. ("parameters" is a domain word: "Put required parameters before
+  // optional ones" passed already.)
+  for (const text of [
+    "Place required attributes before optional ones, and comment each section accordingly.",
+    "Keep layout properties such as width, height, alignment, and layout weight grouped before visual properties.",
+    "List public members before private ones.", "Declare static fields before instance fields.",
+    "Put required props first, optional props after.", "Order attributes alphabetically.",
+  ]) assert.deepEqual(checkVagueness(text), [], text);
+  for (const text of ["Put the important things first.", "Keep properties clean.", "Use proper attributes.", "Place things in a logical order."]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
