@@ -193,11 +193,12 @@ const FRAMEWORK_PHRASES =
   /\b(?:watchers?|computed (?:values?|properties|property|refs?)|autowir(?:e|es|ed|ing)|auto-?configurations?|orchestrators?|orchestrator functions?|scratch orgs?|bulkif(?:y|ies|ied|ying|ication)|partial reloads?|(?:hot|live) reload(?:s|ing)?|(?:use|using|with|in|via|prefer|into) signals|signal[- ](?:based|inputs?|stores?)|(?:computed|writable|linked) signals?)\b/i;
 
 // Design principles by their names, as the Law of Demeter (TECH_PHRASES) is: single responsibility, open/closed,
-// least astonishment, fail fast, don't repeat yourself, premature optimisation, C++'s rule of zero, three or five
+// least astonishment, fail fast, don't repeat yourself, premature optimisation, C++'s rule of zero, three or five, one level of
+// abstraction a function (not "the right level of abstraction", a wish)
 // ("Fail fast on bad input at the boundary"); SOLID in capitals only ("Stay solid under pressure" names nothing).
 // Not "keep it simple": eval/gates' generic "Keep It Simple: Write simple and clear code" names nothing.
 const PRINCIPLE_PHRASES =
-  /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation|rule of (?:zero|three|five))\b/i;
+  /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation|rule of (?:zero|three|five)|(?:single|one|same) level of abstraction|(?:mix|mixing|mixed) (?:the )?levels of abstraction)\b/i;
 const SOLID = /\bSOLID\b/;
 
 // Techniques of delivering web pages, in plain words: progressive enhancement, graceful degradation, performance

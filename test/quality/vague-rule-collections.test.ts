@@ -97,3 +97,11 @@ test("a rule ordering kinds of declaration is specific: \"Place required attribu
     assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
   }
 });
+
+test("a principle named by its name is specific: \"Use a single level of abstraction.\"", () => {
+  // Refused as vague before (awesome-cursorrules): the principle of one level of abstraction a function was in no list.
+  for (const text of ["Use a single level of abstraction.", "Keep each function at one level of abstraction.", "Don't mix levels of abstraction in one function."]) {
+    assert.deepEqual(checkVagueness(text), [], text);
+  }
+  for (const text of ["Use the right level of abstraction.", "Use proper abstraction.", "Keep abstractions clean."]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
