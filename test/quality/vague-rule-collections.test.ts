@@ -105,3 +105,11 @@ test("a principle named by its name is specific: \"Use a single level of abstrac
   }
   for (const text of ["Use the right level of abstraction.", "Use proper abstraction.", "Keep abstractions clean."]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
+
+test("a rule keeping text out of images is specific: \"Do not put essential text only inside an image.\"", () => {
+  // Refused as vague before (awesome-cursorrules): text carried by an image, unreadable to screen readers and search, was in no list.
+  for (const text of ["Do not put essential text only inside an image.", "Never use images of text.", "Avoid text in images; use real text styled with fonts."]) {
+    assert.deepEqual(checkVagueness(text), [], text);
+  }
+  for (const text of ["Use good images.", "Keep text clear.", "Use proper images and text."]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+});
