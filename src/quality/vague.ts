@@ -475,7 +475,9 @@ const FILLER: RegExp[] = [
 ];
 
 const PLACEHOLDER: RegExp[] = [
-  /^(?:this is )?(?:a |an |the |my |some )?(?:test|sample|dummy|placeholder|example|fake|demo)\s+(?:lesson|memory|entry|note|text|learning|insight|knowledge)\b/i,
+  /^this is (?:a |an |the |my |some )?(?:test|sample|dummy|placeholder|example|fake|demo)\s+(?:lesson|memory|entry|note|text|learning|insight|knowledge)\b/i,
+  // Not when a modal follows in the sentence: "Placeholder text must never stand in for a label" is a rule about that text.
+  /^(?:a |an |the |my |some )?(?:test|sample|dummy|placeholder|example|fake|demo)\s+(?:lesson|memory|entry|note|text|learning|insight|knowledge)\b(?![^.!?]{0,60}?\b(?:must|should|shall|never|cannot|can['’]t|mustn['’]t|shouldn['’]t|may not)\b)/i,
   /^this is (?:a |an |the |my )?(?:lesson|memory|entry|note)(?: text)?\b/i,
   /^(?:\w+\s+){0,2}test (?:memory|lesson|entry|learning|note)\b/i,
   /\blorem ipsum\b|\bdolor sit amet\b/i,

@@ -113,3 +113,14 @@ test("a rule keeping text out of images is specific: \"Do not put essential text
   }
   for (const text of ["Use good images.", "Keep text clear.", "Use proper images and text."]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
 });
+
+test("a rule opening with \"placeholder text\" or \"example text\" and a modal is a rule, not a placeholder: \"Placeholder text must never stand in for a label.\"", () => {
+  // Refused as placeholder_text before: a text opening with "placeholder|sample|example text" was a placeholder whatever followed.
+  for (const text of [
+    "Placeholder text must never stand in for a field's label.", "Example text in the docs should compile as written.",
+    "Sample text must not ship in release builds.",
+  ]) assert.equal(isPlaceholderText(text), false, text);
+  for (const text of ["Placeholder text for the onboarding lesson", "Sample text about caching", "Example text", "Test lesson on retries"]) {
+    assert.equal(isPlaceholderText(text), true, text);
+  }
+});
