@@ -77,6 +77,19 @@ export function unknownArgumentsMessage(tool: ToolDefinition, keys: readonly str
   return `Unknown argument${keys.length > 1 ? "s" : ""} ${named.join(", ")}; ${tool.name} takes ${known.join(", ")}.`;
 }
 
+/**
+ * What a call whose arguments are not an object at all (null, a string, a list) is told: the tool takes
+ * an object of named arguments, which ones, and an example of the first one it needs.
+ */
+export function notAnObjectMessage(tool: ToolDefinition, args: unknown): string {
+  const names = Object.keys(tool.args);
+  const first = names.find((n) => !(tool.args[n] as z.ZodType).safeParse(undefined).success) ?? names[0];
+  const value = first ? valueSchema(tool.args[first] as z.ZodType) : undefined;
+  const expected = value instanceof z.ZodNumber ? "number" : value instanceof z.ZodBoolean ? "boolean" : undefined;
+  const example = first ? ` Example: {"${first}": ${exampleFor(tool, first, expected)}}.` : "";
+  return toolMessage(`${tool.name} takes an object of arguments (${names.join(", ")}), not ${kindOf(args)}.${example}`);
+}
+
 /** How a JSON value reads in a message: "a number", "an array", "null". */
 function kindOf(v: unknown): string {
   if (v === null) return "null";
@@ -119,6 +132,7 @@ const ZOD_WORDING = /^(?:Invalid (?:input|option|string|key|element|value)|Too (
  */
 function argumentProblem(tool: ToolDefinition, issue: z.core.$ZodIssue, args: unknown): string {
   if (issue.code === "unrecognized_keys") return unknownArgumentsMessage(tool, issue.keys);
+  if (issue.code === "invalid_type" && issue.path.length === 0) return notAnObjectMessage(tool, args);
   const name = issue.path.length ? String(issue.path[0]) : undefined;
   if (!name || !(name in tool.args)) return issue.message;
   const where = issue.path.length > 1 ? `"${name}" (item ${issue.path.slice(1).join(".")})` : `"${name}"`;

@@ -7,7 +7,7 @@ import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-args-")));
@@ -17,7 +17,7 @@ after(async () => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
+async function connected(): Promise<Client> {
   if (!client) {
     const home = path.join(base, "home");
     const project = path.join(base, "p");
@@ -26,7 +26,11 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
     client = new Client({ name: "args-test", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
   }
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return client;
+}
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
+  const r = (await (await connected()).callTool({ name, arguments: args })) as CallToolResult;
   return { isError: r.isError === true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
 }
 
@@ -82,4 +86,25 @@ test("an argument refused by two rules, one of them worded by the tool, is told 
   assert.equal(r.isError, true);
   assert.match(r.text, /The query is blank/);
   assert.doesNotMatch(r.text, /at least 1 characters/);
+});
+
+test("arguments that are not an object (null, a string, a list) are refused as InvalidParams naming what the tool takes", async () => {
+  // The SDK's request check answered -32603 (internal error) with zod's raw issue list ("expected record, received null").
+  const c = await connected();
+  for (const [sent, kind] of [[null, "null"], ["auth middleware", "a string"], [["auth"], "an array"], [5, "a number"]] as const) {
+    const refused = await c.request({ method: "tools/call", params: { name: "knowledge_recall", arguments: sent as never } }, CallToolResultSchema).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(refused instanceof McpError, `arguments ${JSON.stringify(sent)} were accepted`);
+    assert.equal(refused.code, ErrorCode.InvalidParams);
+    assert.match(refused.message, new RegExp(`knowledge_recall takes an object of arguments \\(query, top_n, tier, files\\), not ${kind}\\.`));
+    assert.match(refused.message, /Example: \{"query": "[^"]+"\}/);
+    assert.doesNotMatch(refused.message, /expected record|"code":|Invalid input/);
+  }
+  // A call with no arguments at all is still a call (the tool's own missing-argument answer), and the server still serves.
+  const none = await c.request({ method: "tools/call", params: { name: "knowledge_add" } }, CallToolResultSchema);
+  assert.equal(none.isError, true);
+  assert.match(JSON.stringify(none.content), /Missing argument \\"lesson\\"/);
+  assert.equal((await call("knowledge_recall", { query: "auth" })).isError, false);
 });
