@@ -10,7 +10,7 @@ import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput, type ConfigProblem } from "./config.js";
 import { CairnError, isUnavailable, KnowledgeDisabledError, NotFoundError, type DatabaseDamagedError } from "./errors.js";
 import { nearestExistingAncestor } from "./core/folders.js";
-import { assertQueryLength } from "./core/query-limit.js";
+import { assertQuery } from "./core/query-limit.js";
 import { damagedDoctorMessage, isDamaged, noticeOnce, readOnlyTierMessage } from "./store/faults.js";
 import type { RepairReport } from "./store/repair.js";
 import { isEntryRef, validateEntryRef } from "./core/ids.js";
@@ -468,7 +468,7 @@ export class Cairn {
   async recall(query: string | RetrievalContext, opts: RecallOptions = {}): Promise<RecallHit[]> {
     this.assertTierOpen(opts.tier);
     // A person's or an agent's query; a context the plugin assembles is trimmed where it is built.
-    if (typeof query === "string") assertQueryLength(query);
+    if (typeof query === "string") assertQuery(query);
     const ctx = typeof query === "string" ? { task: query } : query;
     const statuses = opts.statuses ? this.visibleStatuses(opts.statuses) : undefined;
     const ranked = await asCall(() => recallForContext(this.services, ctx, statuses ? { ...opts, statuses } : opts));

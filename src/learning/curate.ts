@@ -3,6 +3,7 @@ import type { Entry } from "../core/entry.js";
 import type { Cairn } from "../engine.js";
 import { CairnError } from "../errors.js";
 import { similarity } from "../quality/similarity.js";
+import { hasVisibleText } from "../quality/sanitize.js";
 
 export interface LessonsSection {
   /** The `## Phase N: …` heading the section sits under, if any. */
@@ -45,6 +46,8 @@ export function isRetraction(bullet: string): boolean {
  * whose lesson was quarantined, archived or superseded since, has none.
  */
 export async function liveLessonFor(cairn: Cairn, text: string): Promise<Entry | undefined> {
+  // Only hidden characters can be no lesson, and recall refuses such a query.
+  if (!hasVisibleText(text)) return undefined;
   const hits = await cairn.recall(text, { limit: 5 });
   const threshold = cairn.config.knowledge.dedup_threshold;
   let best: { entry: Entry; sim: number } | undefined;

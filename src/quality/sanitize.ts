@@ -45,6 +45,17 @@ export function stripInvisibleChars(text: string): string {
   return text.replace(STRIP_ALL, "");
 }
 
+/**
+ * True when the text holds something to read once hidden characters are gone: a query or text of only
+ * zero-width, BiDi or control characters passes a `/\S/` check yet says nothing.
+ */
+export function hasVisibleText(text: string): boolean {
+  return /\S/.test(stripInvisibleChars(text));
+}
+
+/** What the refusal of such a text names as removed, on every face. */
+export const INVISIBLE_REMOVED = "once invisible characters (zero-width, BiDi, control) are removed";
+
 export const DEFAULT_PROMPT_MAX_CHARS = 500;
 
 const ROLE_WORDS = "system|assistant|user|human|developer|tool|model|instructions?|response";

@@ -183,12 +183,17 @@ test("imports of unreadable or unknown files fail with a readable error, never a
 test("hostile recall queries (FTS syntax, quotes, huge input) return results or nothing, never throw; one past the query limit is a typed refusal", async () => {
   await withCairn(async (c) => {
     await c.add({ lesson: VALID });
-    const queries = ['"', 'NEAR(kafka producer)', "kafka AND OR NOT", "lesson:kafka", "*", "kafka*^", "'); DROP TABLE entries;--", "\u0000kafka", "k".repeat(QUERY_MAX_CHARS), "🙂 ∑ ∫", ""];
+    const queries = ['"', 'NEAR(kafka producer)', "kafka AND OR NOT", "lesson:kafka", "*", "kafka*^", "'); DROP TABLE entries;--", "\u0000kafka", "k".repeat(QUERY_MAX_CHARS), "🙂 ∑ ∫"];
     for (const q of queries) {
       const hits = await c.recall(q);
       assert.ok(Array.isArray(hits), q.slice(0, 20));
       const block = await c.inject({ task: q, lastMessage: q, files: [q.slice(0, 200)] });
       assert.equal(typeof block.text, "string");
+    }
+    // A blank query, or one of hidden characters only, has nothing to match: refused on every face (core/query-limit.ts), not a crash.
+    for (const q of ["", " \n", "\u200b\u202e"]) {
+      await assert.rejects(c.recall(q), (e: Error & { code?: string }) => e.code === "INVALID_INPUT" && /The query is (blank|empty)/.test(e.message));
+      assert.equal(typeof (await c.inject({ task: q, lastMessage: q, files: [q] })).text, "string");
     }
     // The one documented limit (core/query-limit.ts), the same the MCP schema states: refused with advice, not a crash.
     await assert.rejects(c.recall("k".repeat(100_000)), (e: Error & { code?: string }) => e.code === "INVALID_INPUT" && /at most/.test(e.message));

@@ -69,3 +69,39 @@ test("the CLI applies the same limit: a query past it is INVALID_INPUT with the 
   assert.match(over.body.error.message, new RegExp(`at most ${QUERY_MAX_CHARS}`));
   assert.match(over.body.error.message, /the task, the files and the error/);
 });
+
+/** Queries that pass a /\S/ check yet hold nothing once hidden characters are removed: zero-width, BiDi, BOM, soft hyphen, control. */
+const INVISIBLE_ONLY = ["\u200b\u200b\u200b", "\u202e\u2066\u2069", "\ufeff\u00ad \u200d", "\u0007\u001b", "\u2060\t\u200c"];
+
+test("a query made only of invisible characters is refused as empty on MCP (recall, and check's text), not answered 'No lessons match \"\"'", async () => {
+  const dir = path.join(base, "invisible");
+  fs.mkdirSync(dir);
+  const client = await connect(dir);
+  for (const q of INVISIBLE_ONLY) {
+    const r = await recall(client, q);
+    assert.equal(r.isError, true, `${JSON.stringify(q)}: ${r.text}`);
+    assert.match(r.text, /The query is empty once invisible characters .*are removed/);
+    assert.doesNotMatch(r.text, /No recorded lessons match/);
+  }
+  // With files the query goes to the engine inside a context: still refused.
+  const withFiles = (await client.callTool({ name: "knowledge_recall", arguments: { query: "\u200b\u200b", files: ["src/a.ts"] } })) as CallToolResult;
+  assert.equal(withFiles.isError, true);
+  assert.match(withFiles.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), /The query is empty once invisible characters/);
+  // knowledge_check's text alone, invisible only, is no text: the call is told to pass files or text.
+  const check = (await client.callTool({ name: "knowledge_check", arguments: { text: "\u200b\u202e\u200b" } })) as CallToolResult;
+  assert.equal(check.isError, true);
+  assert.match(check.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), /text is empty once invisible characters .*are removed/);
+  // Words around hidden characters are still a query.
+  const ok = await recall(client, "\u200bredis\u200b connect timeout");
+  assert.equal(ok.isError, false, ok.text);
+});
+
+test("the CLI refuses an invisible-only query the same way: INVALID_INPUT, the query is empty once invisible characters are removed", async () => {
+  const p = sb.project("cli-invisible");
+  for (const q of INVISIBLE_ONLY.slice(0, 3)) {
+    const r = await sb.json(p, "recall", q);
+    assert.equal(r.code, 2, r.stdout);
+    assert.equal(r.body.error.code, "INVALID_INPUT");
+    assert.match(r.body.error.message, /The query is empty once invisible characters .*are removed/);
+  }
+});

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { CairnError } from "../../errors.js";
 import { renderAdvisories } from "../../governance/advisories.js";
-import { sanitizeForPrompt } from "../../quality/sanitize.js";
+import { hasVisibleText, INVISIBLE_REMOVED, sanitizeForPrompt } from "../../quality/sanitize.js";
 import { defineTool } from "./shared.js";
 
 export const knowledgeCheck = defineTool({
@@ -20,6 +20,10 @@ export const knowledgeCheck = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   async run(a, ctx) {
+    // Text of only hidden characters is no text: it would be answered "no lesson applies" for nothing checked.
+    if (!a.files?.length && a.text && !hasVisibleText(a.text)) {
+      throw new CairnError("INVALID_INPUT", `The text is empty ${INVISIBLE_REMOVED}: pass the content or command you are about to write, or the files.`);
+    }
     if (!a.files?.length && !a.text) throw new CairnError("INVALID_INPUT", "Pass files, text, or both: what you are about to touch or write.");
     const advisories = await ctx.cairn.checkAdvisories({
       ...(a.files ? { files: a.files } : {}),

@@ -1,7 +1,7 @@
 // knowledge_recall: the lessons most relevant to a query, best first, from this project and the hive.
 import { z } from "zod";
 import { counted } from "../../core/counted.js";
-import { QUERY_MAX_CHARS, queryTooLongMessage } from "../../core/query-limit.js";
+import { assertQuery, QUERY_MAX_CHARS, queryTooLongMessage } from "../../core/query-limit.js";
 import { sanitizeForPrompt } from "../../quality/sanitize.js";
 import { defineTool, entryLine, summarize, TIER_FILTER } from "./shared.js";
 
@@ -31,6 +31,8 @@ export const knowledgeRecall = defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   async run(a, ctx) {
+    // With files the engine is given a context, whose task it does not check: the query is checked here as the engine checks a query.
+    assertQuery(a.query);
     const files = a.files?.length ? a.files : undefined;
     const hits = await ctx.cairn.recall(files ? { task: a.query, files } : a.query, { limit: a.top_n, tier: a.tier });
     // Lessons scoped to these files by their globs, even when the query's words missed them.
