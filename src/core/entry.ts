@@ -3,6 +3,7 @@ import { z } from "zod";
 import { FLAG_MAX, REASON_MAX } from "./free-text.js";
 import { compiledWhenBusy } from "./compiled-schema.js";
 import { DateTimeSchema } from "./dates.js";
+import { globOutsideProject } from "./project-glob.js";
 import { CATEGORIES, ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, SCOPE_PATTERN, SCOPE_RULE, STATUSES, TIERS } from "./enums.js";
 
 // The enum lists and their types live in enums.ts (no zod), so light callers such as `cairn --help` need not load zod.
@@ -142,6 +143,17 @@ const tagSchema = z.string().trim().toLowerCase().min(1).max(TAG_MAX).regex(TAG_
 /** Entities keep their case (a class or package name). */
 const entitySchema = z.string().trim().min(1).max(TAG_MAX).regex(TAG_CHARS, { message: TAG_CHARS_MESSAGE });
 
+/** A new lesson's file glob: one that names nothing in the project (absolute, a climb out with ..) is refused, naming it. */
+const projectGlob = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .superRefine((glob, ctx) => {
+    const problem = globOutsideProject(glob);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, input: glob });
+  });
+
 /** What a caller supplies to add a lesson. Everything but `lesson` has a default. */
 export const NewEntryInputSchema = z.object({
   lesson: z.string(),
@@ -154,7 +166,7 @@ export const NewEntryInputSchema = z.object({
   tags: z.array(tagSchema).max(30).default([]),
   entities: z.array(entitySchema).max(30).default([]),
   scope: ScopeSchema.default("global"),
-  applicability: ApplicabilitySchema.omit({ scope: true }).partial().optional(),
+  applicability: ApplicabilitySchema.omit({ scope: true }).partial().extend({ file_globs: z.array(projectGlob).max(50).default([]).optional() }).optional(),
   directive: DirectiveSchema.partial().optional(),
   confidence: z.number().min(0).max(1).default(0.5),
   status: z.enum(STATUSES).optional(),

@@ -1,6 +1,7 @@
 // Deterministic lesson extraction from a task outcome (the memory-catcher rules), no LLM needed.
 import type { Kind, NewEntryInput } from "../core/entry.js";
 import type { Outcome } from "./outcome.js";
+import { globOutsideProject } from "../core/project-glob.js";
 
 /**
  * The document's rule is "files_touched includes config or setup": a path segment or name part
@@ -62,6 +63,8 @@ export function entitiesFromPaths(files: readonly string[]): string[] {
 function globsFromPaths(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const f of files) {
+    // A path outside the project (absolute, ../) makes no glob a lesson could be stored with.
+    if (globOutsideProject(f)) continue;
     const parts = f.replace(/\\/g, "/").replace(/^\.\//, "").split("/");
     if (parts.length > 1) dirs.add(`${parts.slice(0, -1).join("/")}/**`);
     else dirs.add(parts[0]!);
