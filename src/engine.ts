@@ -640,7 +640,7 @@ export class Cairn {
   }
 
   /** Deletes from whichever tier holds it; promoted or approved entries need `force`, which only a person may pass. */
-  async remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<Entry> {
+  async remove(ref: string, opts: { force?: boolean; reason?: string; actor?: string } = {}): Promise<StatusChange> {
     const actor = opts.actor ?? this.actor;
     this.assertOpenTo(actor);
     await this.hideFromAgent(ref, actor);

@@ -124,8 +124,12 @@ async function originalsHere(s: Services, hive: Entry, statuses: readonly Status
 /** How a lesson leaves circulation together with its lineage: quarantined (suspect) or archived (retired). */
 type Retirement = "quarantined" | "archived";
 
-/** A superseded hive copy's originals are replaced by what replaced it (`by`); the others go as their copy went. */
-async function retireOriginals(s: Services, hive: Entry, status: Retirement | "superseded", why: string, actor: string, by?: string): Promise<StatusChange["also"]> {
+/**
+ * A superseded hive copy's originals are replaced by what replaced it (`by`); the others go as their copy went.
+ * A removed copy (`went` "removed") archives them: a record of origin of a lesson gone from the hive would
+ * otherwise stay `promoted` to nothing and, unhidden (retired-copies.ts finds no retired copy), speak here again.
+ */
+async function retireOriginals(s: Services, hive: Entry, status: Retirement | "superseded", why: string, actor: string, by?: string, went: string = status): Promise<StatusChange["also"]> {
   const also: NonNullable<StatusChange["also"]> = [];
   for (const { entry: e } of await originalsHere(s, hive, ["promoted"])) {
     if (protectedFrom(e, actor)) continue;
@@ -133,11 +137,11 @@ async function retireOriginals(s: Services, hive: Entry, status: Retirement | "s
       e.id,
       (x) => {
         x.lifecycle.status = status;
-        x.lifecycle.status_reason = fittedReason(`its hive copy ${hive.handle} was ${status}: ${why}`);
+        x.lifecycle.status_reason = fittedReason(`its hive copy ${hive.handle} was ${went}: ${why}`);
         if (by) x.lifecycle.superseded_by = by;
         return x;
       },
-      { type: status, actor, data: { from: e.lifecycle.status, reason: why, hive_id: hive.id, ...(by ? { by } : {}) } },
+      { type: status, actor, data: { from: e.lifecycle.status, reason: why, hive_id: hive.id, ...(by ? { by } : {}), ...(went !== status ? { [went]: true } : {}) } },
     );
     also.push({ id: done.id, handle: done.handle, status: done.lifecycle.status });
   }
@@ -505,13 +509,36 @@ export async function archiveEntry(s: Services, ref: string, reason: string | un
  * Removal works in both tiers; promoted or approved entries need `force` because others rely on them.
  * Only a person may force, and only a person may remove what a person approved.
  */
-export async function removeEntry(s: Services, ref: string, opts: { force?: boolean; actor: string; reason?: string }): Promise<Entry> {
+/** True when this project put the hive lesson there: promoted it from one of its own lessons, or wrote it there directly. */
+function contributedHere(s: Services, hive: Entry): boolean {
+  const from = hive.provenance.promoted_from?.project_id ?? hive.provenance.source_project_id;
+  return from === s.project.id;
+}
+
+/**
+ * Every project reads the hive, and its lessons are the other projects' records of origin: an agent deletes
+ * one only when its own project put it there. Another project's lesson is a person's to remove; an agent
+ * asks for that by quarantining it (reversible, and a person sees it in review).
+ */
+function assertAgentMayRemoveFromHive(s: Services, e: Entry, actor: string): void {
+  if (e.tier !== "hive" || actsForPerson(actor) || contributedHere(s, e)) return;
+  const from = e.provenance.source_project_name;
+  throw new CairnError(
+    "FORBIDDEN",
+    `${e.handle} came from another project${from && from !== s.project.name ? ` (${from})` : ""}; only a person can remove a hive lesson another project contributed. ` +
+      "Use knowledge_quarantine to ask a person to review it, or add a corrected lesson with supersedes.",
+    { actor: actor.slice(0, 80), id: e.id },
+  );
+}
+
+export async function removeEntry(s: Services, ref: string, opts: { force?: boolean; actor: string; reason?: string }): Promise<StatusChange> {
   assertFits("reason", opts.reason, REASON_MAX);
   const loc = await locate(s, ref);
   if (opts.force && !isHumanActor(opts.actor)) {
     throw new CairnError("FORBIDDEN", `Only a person can force a removal: "${opts.actor.slice(0, 80)}" is not a human:* actor.`, { actor: opts.actor.slice(0, 80) });
   }
   assertMayRetire(loc.entry, opts.actor, "remove");
+  assertAgentMayRemoveFromHive(s, loc.entry, opts.actor);
   const protectedEntry = loc.entry.lifecycle.status === "promoted" || Boolean(loc.entry.provenance.approved_at);
   if (protectedEntry && !opts.force) {
     throw new CairnError(
@@ -521,7 +548,10 @@ export async function removeEntry(s: Services, ref: string, opts: { force?: bool
     );
   }
   await loc.store.deleteEntry(loc.entry.id, { type: "removed", actor: opts.actor, data: { reason: opts.reason, status: loc.entry.lifecycle.status } });
-  return loc.entry;
+  if (loc.store.tier !== "hive") return loc.entry;
+  // This project's originals go with their copy, as they go with an archived or quarantined one.
+  const also = await retireOriginals(s, loc.entry, "archived", opts.reason || "removed without a reason", opts.actor, undefined, "removed");
+  return also?.length ? { ...loc.entry, also } : loc.entry;
 }
 
 /**

@@ -285,7 +285,7 @@ test("a knowledge.scope_filter value no lesson can have (a typo, a capital) is r
   assert.equal(ok.body.length, 1);
 });
 
-test("promote --from-swarm of a promoted lesson names its hive copy; once that copy is removed, the lesson can go up again", async () => {
+test("promote --from-swarm of a promoted lesson names its hive copy; once that copy is removed (the original is archived with it), a restored lesson can go up again", async () => {
   const p = sb.project("repromote");
   const added = await sb.json(p, "add", "Run prisma migrate deploy before starting the api container; the app crashes on a missing column.");
   const first = await sb.json(p, "promote", "--from-swarm", added.body.handle);
@@ -293,7 +293,13 @@ test("promote --from-swarm of a promoted lesson names its hive copy; once that c
   const again = await sb.run(p, "promote", "--from-swarm", added.body.handle);
   assert.equal(again.code, 4);
   assert.match(again.stderr, new RegExp(`already in the hive as ${first.body.handle}`));
-  assert.equal((await sb.run(p, "remove", first.body.handle)).code, 0);
+  const removed = await sb.run(p, "remove", first.body.handle);
+  assert.equal(removed.code, 0, removed.stderr);
+  // Not left `promoted` to a hive lesson that is gone: archived with it, said so, and restored by a person to go up again.
+  assert.match(removed.stdout, new RegExp(`and this project's original ${added.body.handle} it was promoted from \\(archived\\)`));
+  const archived = await sb.run(p, "promote", added.body.handle);
+  assert.match(archived.stderr, /is archived; restore it first/);
+  assert.equal((await sb.run(p, "restore", added.body.handle)).code, 0);
   // The handle alone as the text promotes that entry too.
   const back = await sb.json(p, "promote", added.body.handle);
   assert.equal(back.code, 0, back.stdout);

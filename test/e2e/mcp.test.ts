@@ -385,11 +385,13 @@ test("lifecycle tools act on both tiers: feedback, quarantine, promote, archive,
   assert.match(protectedRemove.text, /force/);
   const removedHive = await call(client, "knowledge_remove", { id: promoted.data.id });
   assert.equal(removedHive.data.tier, "hive", "remove works on the hive too");
+  // The original it was promoted from is not left `promoted` to a lesson that is gone: it goes with its copy.
+  assert.deepEqual(removedHive.data.also, [{ id: b.data.id, handle: b.data.handle, status: "archived" }]);
 
   const archived = await call(client, "knowledge_archive", { id: a.data.id, reason: "auth rewritten" });
   assert.equal(archived.data.entry.status, "archived");
   const retired = await call(client, "knowledge_query", { status: ["archived"] });
-  assert.deepEqual(retired.data.entries.map((e: any) => e.id), [a.data.id]);
+  assert.deepEqual(retired.data.entries.map((e: any) => e.id).sort(), [a.data.id, b.data.id].sort());
 });
 
 test("knowledge_query takes status approved, as the Markdown mirror's approved/ folder means it: established and promoted lessons", async () => {

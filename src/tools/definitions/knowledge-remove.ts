@@ -8,7 +8,7 @@ export const knowledgeRemove = defineTool({
   description:
     "Permanently delete a lesson that is wrong or harmful, from this project or the hive (the id says which). " +
     "Prefer knowledge_archive for lessons that are merely outdated, and knowledge_quarantine for suspicious ones: both can be undone, this cannot. " +
-    "Lessons a person approved, and lessons promoted to the hive, are refused: only a person removes them. " +
+    "Lessons a person approved, lessons promoted to the hive, and hive lessons another project contributed are refused: only a person removes them. " +
     "Use knowledge_quarantine to ask a person to review one, or knowledge_add a corrected lesson with `supersedes`. " +
     "Returns the removed lesson's handle, id and tier.",
   // No `force`: only a person may force a removal, and a person uses `cairn remove --force`.
@@ -19,9 +19,11 @@ export const knowledgeRemove = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   async run(a, ctx) {
     const e = await ctx.cairn.remove(a.id, { reason: a.reason, actor: ctx.actor });
+    // A hive lesson takes along this project's original it was promoted from (archived, a person may restore it).
+    const along = (e.also ?? []).map((o) => `; this project's original ${o.handle} it was promoted from is now ${o.status}`).join("");
     return {
-      text: `removed ${e.handle} from the ${e.tier} tier: "${shortLesson(e)}"`,
-      data: { action: "removed", id: e.id, handle: e.handle, tier: e.tier, changed: true },
+      text: `removed ${e.handle} from the ${e.tier} tier: "${shortLesson(e)}"${along}`,
+      data: { action: "removed", id: e.id, handle: e.handle, tier: e.tier, changed: true, ...(e.also?.length ? { also: e.also } : {}) },
     };
   },
 });

@@ -55,8 +55,11 @@ export function registerLifecycleCommands(program: Command): void {
       action(async (inv, ref: string, flags: { force?: boolean; reason?: string }) =>
         withCairn(inv, async (c) => {
           const e = await c.remove(ref, { ...(flags.force ? { force: true } : {}), ...(flags.reason ? { reason: flags.reason } : {}) });
-          if (inv.out.json) inv.out.print({ removed: true, id: e.id, handle: e.handle, tier: e.tier });
-          else inv.out.line(`removed ${e.handle}`);
+          if (inv.out.json) inv.out.print({ removed: true, id: e.id, handle: e.handle, tier: e.tier, ...(e.also?.length ? { also: e.also } : {}) });
+          else {
+            inv.out.line(`removed ${e.handle}`);
+            for (const a of e.also ?? []) inv.out.line(`  and this project's original ${a.handle} it was promoted from (${a.status})`);
+          }
         }),
       ),
     );
