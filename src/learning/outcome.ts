@@ -1,5 +1,6 @@
 // A task outcome and its implicit score (Memory Lane weights: success 0.4, duration, errors, retries 0.2 each).
 import { z } from "zod";
+import { hasVisibleText, INVISIBLE_REMOVED } from "../quality/sanitize.js";
 
 /** The longest task an outcome may report: a week, in milliseconds. */
 export const OUTCOME_MAX_DURATION_MS = 7 * 86_400_000;
@@ -20,13 +21,20 @@ export const OutcomeSchema = z.object({
    */
   task_id: OUTCOME_ID.optional(),
   // Worded here, so a blank task is told as that, not as "too short (at least 1 characters)".
-  task: z.string().trim().min(1, "is blank: say in one line what the task was").max(500),
+  task: z.string().trim().min(1, "is blank: say in one line what the task was").max(500).refine(hasVisibleText, `is empty ${INVISIBLE_REMOVED}: say in one line what the task was`),
   success: z.boolean(),
   duration_ms: z.number().min(0).max(OUTCOME_MAX_DURATION_MS).optional(),
   error_count: z.number().int().min(0).max(OUTCOME_MAX_COUNT).default(0),
   retry_count: z.number().int().min(0).max(OUTCOME_MAX_COUNT).default(0),
   files_touched: z
-    .array(z.string().trim().min(1, "is blank: give the path relative to the project").max(OUTCOME_MAX_PATH_CHARS))
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, "is blank: give the path relative to the project")
+        .max(OUTCOME_MAX_PATH_CHARS)
+        .refine(hasVisibleText, `is empty ${INVISIBLE_REMOVED}: give the path relative to the project`),
+    )
     .max(OUTCOME_MAX_FILES)
     .default([]),
   summary: z.string().max(4000).optional(),

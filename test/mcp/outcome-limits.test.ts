@@ -72,3 +72,19 @@ test("the engine words an outcome it refuses as every other refusal: the field a
     await cairn.close();
   }
 });
+
+test("a task or touched path of only invisible characters is refused as empty, on MCP and by the engine", async () => {
+  // Zero-width and BiDi characters pass a /\S/ check: the outcome was recorded with a task that says nothing.
+  const task = await call({ task: "\u200b\u202e\u200b", success: true });
+  assert.equal(task.isError, true, task.text);
+  assert.match(task.text, /task.*empty once invisible characters/);
+  const files = await call({ task: "fix the login redirect", success: true, files_touched: ["src/auth.ts", "\u200b\u2066"] });
+  assert.equal(files.isError, true, files.text);
+  assert.match(files.text, /files_touched.*empty once invisible characters/);
+  const cairn = await openCairn({ projectDir: project, env });
+  try {
+    await assert.rejects(cairn.recordOutcome({ task: "\ufeff\u00ad", success: false }), /task is empty once invisible characters/);
+  } finally {
+    await cairn.close();
+  }
+});
