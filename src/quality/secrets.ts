@@ -1001,6 +1001,22 @@ function isStatedPassword(value: string, inProse = true): boolean {
   return v.length >= 8 && !isPlaceholder(v) && /[A-Za-z]/.test(v) && /\d/.test(v) && /[!@#$%^&*?~+=]/.test(v);
 }
 
+/** The words before a value that give it to the name: `is`, `was`, `are`, `were`, `to`, `:` or `=`. */
+const GIVEN_BEFORE = /(?:\s(?:is|was|are|were|to)|[:=])\s*["'`]?$/i;
+/**
+ * An address (`ops@corp.io`), a handle or a channel (`@deploy-bot`, `#release`), settings (`scope=repo`, `…&state=xyz`), or names
+ * joined by operators, an expression in code (`key1+key2`, `prefix&MASK_2`).
+ */
+const ADDRESS_HANDLE_OR_SETTING = /^[@#]|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$|^[A-Za-z_][\w.-]*=|&[A-Za-z_][\w.-]{0,40}=|^[A-Za-z_$][\w$]*(?:[-+*/%|&^][A-Za-z_$][\w$]*)+$/;
+
+/**
+ * A password after a secret's, a token's or a key's name (`Gr33n&Tea#42`, `p@ss-W0rd!x`): letters, a digit and a symbol
+ * (isStatedPassword), at most 64 characters, and not an address, a handle or settings that hold those too.
+ */
+function isSymbolPassword(v: string): boolean {
+  return v.length <= 64 && isStatedPassword(v, false) && !ADDRESS_HANDLE_OR_SETTING.test(v);
+}
+
 /** Names of hashes, ciphers and encodings said of a password ("hashed with Argon2id", "SHA256"), and versions. */
 const ALGORITHM_NAME = /^(?:argon2(?:id|i|d)?|pbkdf2\w*|sha-?\d+\w*|sha3\w*|md[45]\w*|bcrypt\w*|scrypt\w*|blake[23]\w*|crc\d+\w*|utf-?\d+\w*|ucs-?\d+|base\d+\w*|aes\d*\w*|rsa\d*|ed25519|x25519|hmac\w*|v\d+\w*)$/i;
 
@@ -1201,6 +1217,8 @@ function isStatedSecret(value: string, all: string): boolean {
     // "The default password is 'blooberry'": quoted after the word, the value is the password.
     if (/["'`]$/.test(all) && isQuotedPassword(v)) return true;
   }
+  // Named a secret, a token or a key and given one (is, to, `:`, `=`), a value as people pick a password is one too.
+  if (GIVEN_BEFORE.test(all.slice(0, all.lastIndexOf(value))) && isSymbolPassword(v)) return true;
   // Named a key or a token, letters of both cases drawn at random are one with few digits or none.
   if (isDrawnMixedCase(v) && !looksTypedByHand(v)) return true;
   if (v.length < 16 || !/\d/.test(v) || !/[A-Za-z]/.test(v)) return false;

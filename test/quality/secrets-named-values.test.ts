@@ -94,3 +94,31 @@ test("release, version, build, commit or tag near a value named a key, secret or
     `the idempotency key is ${letters}`,
   ]);
 });
+
+test("a password-like value (letters, digits and symbols) after a secret's, a token's or a key's name and is/to/:/= is a secret, not only after a password's; stand-ins, handles, addresses and settings are not", () => {
+  assertCaught([
+    ["the deploy secret is Gr33n&Tea#42", "Gr33n&Tea#42"],
+    ["the staging token is p@ss-W0rd!x", "p@ss-W0rd!x"],
+    ["our api key is Gr33n&Tea#42.", "Gr33n&Tea#42"],
+    ["the webhook secret: T0p$ecret!9", "T0p$ecret!9"],
+    ["set the signing secret to h@rd2Guess!", "h@rd2Guess"],
+    ["the OAuth credentials are Zx9#mQ!2pL", "Zx9#mQ!2pL"],
+    ["the admin token was 'Blue-Sky&42x' until Monday", "Blue-Sky&42x"],
+  ]);
+  assertPasses([
+    "the deploy secret is <your-token>",
+    "the staging token is ${TOKEN}",
+    "the token is ***",
+    "the api key is xxx",
+    "the deploy token is $DEPLOY_TOKEN_2!",
+    "the token is scope=repo2&ro",
+    "secretKey = key1+key2",
+    "the token owner is deploy-bot2@corp.io",
+    "the secret is stored at vault://kv/deploy#v2",
+    "the auth token is @deploy-bot2's to rotate",
+    "the token is #release-2024!",
+    "the token is valid for 5 minutes & refreshed after 4",
+    "the secret is rotated every 90 days!",
+    "the api key is sent as X-Api-Key: k3y-id#2 in every call",
+  ]);
+});
