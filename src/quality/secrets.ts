@@ -61,6 +61,11 @@ const KEY_NAME =
   "[A-Za-z0-9_.-]{0,40}?(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|auth(?!or)|credential|private[_-]?key|access[_-]?key|(?<![a-z])pat(?![a-z]))[A-Za-z0-9_.-]{0,40}";
 /** A name that says its value is a password or a secret, ending there: `password`, `DB_PASS`, `jwtsecret`, `SECRET_KEY`. */
 const SECRET_FIELD = "[A-Za-z0-9_.-]{0,40}?(?:pass(?:word|wd|phrase)?|pwd|secret(?:[_-]?key)?)";
+/**
+ * An `&` inside an unquoted value is the value's (`DB_PASS=Gr33n&Tea#42`), unless a parameter's name and `=` follow it, as in a
+ * query string (`client_secret=…&grant_type=…`): there the value ends.
+ */
+const AMPERSAND_IN_VALUE = "&(?![A-Za-z_][\\w.-]{0,40}=)";
 // Between a name and its value: a declared type (`var apiToken string =`, `token: string =`, `String token =`).
 const TYPE_GAP = "(?:\\s+(?:string|str|String|const|final|secret)|\\s*:\\s*[A-Za-z_][\\w<>|]{0,20}(?=\\s*=))?";
 
@@ -416,7 +421,7 @@ const OWN: OwnDetector[] = [
   {
     kind: "credential",
     re: new RegExp(
-      `\\b${SECRET_FIELD}["'\`]?\\s*(?:(?::=|=>|[:=])\\s*(?<q>\\\\?["'\`])(?<v>(?:(?!\\k<q>)[^\\n]){1,256})\\k<q>|(?:=>|:?=)\\s*(?<v2>[^\\s"'\`,;(){}\\[\\]<>&]{1,256}))`,
+      `\\b${SECRET_FIELD}["'\`]?\\s*(?:(?::=|=>|[:=])\\s*(?<q>\\\\?["'\`])(?<v>(?:(?!\\k<q>)[^\\n]){1,256})\\k<q>|(?:=>|:?=)\\s*(?<v2>(?:[^\\s"'\`,;(){}\\[\\]<>&]|${AMPERSAND_IN_VALUE}){1,256}))`,
       "dgi",
     ),
     needs: /pass|pwd|secret/,
@@ -427,7 +432,8 @@ const OWN: OwnDetector[] = [
   // "pass" must end a name after a separator, so `bypass:` and `compass:` are not read, and a plain word (`first_pass: complete`) is no password.
   {
     kind: "credential",
-    re: /\b[A-Za-z0-9_.-]{0,40}?[_.-]pass(?:wd)?\s*:[ \t]+(?<v>[^\s"'`,;(){}[\]<>&#]{1,256})/dgi,
+    // `&` (an anchor) and `#` (a comment, after a space) are YAML's only where the value starts: inside it they are its characters.
+    re: /\b[A-Za-z0-9_.-]{0,40}?[_.-]pass(?:wd)?\s*:[ \t]+(?<v>[^\s"'`,;(){}[\]<>&#][^\s"'`,;(){}[\]<>]{0,255})/dgi,
     needs: /[_.-]pass/,
     lower: true,
     // A date, a number or a version (`first_pass: 2024-01-01`, `v1.2.3`) is a setting.
@@ -452,7 +458,7 @@ const OWN: OwnDetector[] = [
   {
     kind: "credential",
     // A "(" right after the value is kept in the match: a class or a function called (`auth_scheme = OAuth2PasswordBearer(`).
-    re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>[^\\s"'\`,;(){}\\[\\]]{1,512})\\k<q>\\(?`, "dgi"),
+    re: new RegExp(`\\b${KEY_NAME}["'\`]?${TYPE_GAP}\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>(?:[^\\s"'\`,;(){}\\[\\]&]|${AMPERSAND_IN_VALUE}){1,512})\\k<q>\\(?`, "dgi"),
     // Without the `u` flag, `i` folds ASCII letters only: every name KEY_NAME accepts holds one of these, lowercased.
     needs: /secret|token|passw|pwd|api|auth|credential|private|access|pat/,
     lower: true,
@@ -937,6 +943,8 @@ function isCredentialValue(value: string, all: string): boolean {
   // Hex after a secret's name is one even below looksRandom's bar (16 hex characters measure ~3.4 bits each).
   if (/^[a-f0-9]{16,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value)) return true;
   if (value.length >= 20 && charClasses(value) >= 3 && shannonEntropy(value) >= 3.5) return true;
+  // A password as people pick them (letters, a digit and a symbol) is a secret under any secret's name.
+  if (isSymbolPassword(value)) return true;
   // A password is short and still a secret: any literal of 8+ characters mixing letters and digits.
   return /pass(?:word|wd)?|pwd/i.test(key) && value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
 }

@@ -164,3 +164,22 @@ test("regression 10.13: the README's correction at natural length supersedes the
     assert.ok(hits.some((h) => h.entry.id === corrected.id));
   });
 });
+
+test("an unquoted secret with `&` and `#` in it (`DB_PASS=Gr33n&Tea#42`) is refused and no piece of it reaches the rejected list or any file", async () => {
+  await withCairn(async (c, sb, close) => {
+    for (const [lesson, pieces] of [
+      ["Load DB_PASS=Gr33n&Tea#42 from the vault instead of the compose file for the billing service", ["Gr33n", "&Tea#42"]],
+      ["Set DEPLOY_SECRET=Bl4ck&Cof#99 only in the CI secret store for the release job", ["Bl4ck", "&Cof#99"]],
+    ] as const) {
+      const r = await c.add({ lesson });
+      assert.equal(r.action, "rejected", lesson);
+      const listed = JSON.stringify(await c.rejected("swarm", 100));
+      for (const piece of pieces) {
+        assert.ok(!JSON.stringify(r).includes(piece) && !listed.includes(piece), `${piece} echoed: ${listed}`);
+        assert.deepEqual(filesHolding(sb, piece), [], `${piece} on disk`);
+      }
+    }
+    await close();
+    for (const piece of ["&Tea#42", "&Cof#99"]) assert.deepEqual(filesHolding(sb, piece), [], `${piece} on disk after close`);
+  });
+});

@@ -119,6 +119,33 @@ test("a password-like value (letters, digits and symbols) after a secret's, a to
     "the token is #release-2024!",
     "the token is valid for 5 minutes & refreshed after 4",
     "the secret is rotated every 90 days!",
-    "the api key is sent as X-Api-Key: k3y-id#2 in every call",
+    "the api key is sent in the X-Api-Key header on every call & never logged!",
   ]);
+});
+
+test("an unquoted value assigned to a secret's or a password's name is read whole through `&` and `#` (`DEPLOY_SECRET=Gr33n&Tea#42`, `DB_PASS=…`, `ansible_become_pass: …`): refused and masked to its last character; a query string's `&name=` still ends it", () => {
+  const value = "Gr33n&Tea#42";
+  for (const text of [
+    `DEPLOY_SECRET=${value}`,
+    `export DEPLOY_SECRET=${value}`,
+    `DB_PASS=${value}`,
+    `SMTP_PASSPHRASE=${value} in the .env file`,
+    `ansible_become_pass: ${value}`,
+    `mail.pass: Gr33n#Tea&42`,
+    `API_TOKEN=p@ss-W0rd!x`,
+    `deploy_secret: ${value}`,
+  ]) {
+    const { issues, masked } = findSecrets(text);
+    assert.ok(issues.length > 0, `not refused: ${text}`);
+    for (const piece of ["Gr33n", "Tea", "42", "p@ss", "W0rd"]) assert.ok(!masked.includes(piece), `${piece} left in: ${masked}`);
+  }
+  assertPasses([
+    "DEPLOY_SECRET=${DEPLOY_SECRET}",
+    "API_TOKEN=$(cat /run/secrets/api_token)",
+    "secretKey = key1+key2",
+    "https://app.example.com/callback?secret_name=deploy&state=ready",
+  ]);
+  // A query string's next parameter is not the secret's: only the value is masked.
+  const { masked } = findSecrets("GET /oauth/token?client_secret=Gr33n&Tea#42&grant_type=client_credentials");
+  assert.ok(!masked.includes("Tea#42") && masked.includes("&grant_type=client_credentials"), masked);
 });
