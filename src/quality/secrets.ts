@@ -316,6 +316,20 @@ const OWN: OwnDetector[] = [
     needs: /Pass|Pwd|Secret|Token|Credential|Key/,
     accept: (v, all, before) => !NOT_A_SECRET_QUALIFIER.test(camelWords(/[A-Za-z0-9]*$/.exec(before)![0])) && isStatedSecret(v, all),
   },
+  // The same camelCase name with words between it and its value: "the deploySecret we rotated is …", "our stripeApiKey for staging
+  // is …". As for a name in words (below), the words between may not say the value is something else, and the value must be one
+  // no name looks like: random, a password as people pick them, or after a password's name a plain one (Summer2024).
+  {
+    kind: "stated_secret",
+    re: /(?<=[a-z0-9])(?:Password|Passwd|Passphrase|Pwd|Secret|Token|Credentials?|(?:Api|API|Access|Secret|Private|Deploy|Signing|Encryption|Master)Key)s?[`"']?(?<gap>\s[^.!?\n:=`"']{0,60}?)(?:\s(?:is|was)|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,512})\k<q>/dg,
+    needs: /Pass|Pwd|Secret|Token|Credential|Key/,
+    accept: (v, all, before) => {
+      const value = withoutTrailingPunctuation(v);
+      if (NOT_A_SECRET_QUALIFIER.test(camelWords(/[A-Za-z0-9]*$/.exec(before)![0])) || saysAnotherThing(all.slice(0, all.lastIndexOf(v)))) return false;
+      if (/^(?:Pass|Pwd)/.test(all) && (isStatedPassword(value) || isPlainPassword(value))) return true;
+      return isSymbolPassword(value) || (/^[A-Za-z0-9+/_~.-]{16,512}={0,2}$/.test(value) && isBareSecret(value));
+    },
+  },
   // What the secret is for, between its name and the value: "the password for user 'postgres' is 'admin'", "the API key for
   // staging is …", "the client secret for the app is …". Quoted after a password's name, four characters are a password.
   {

@@ -149,3 +149,27 @@ test("an unquoted value assigned to a secret's or a password's name is read whol
   const { masked } = findSecrets("GET /oauth/token?client_secret=Gr33n&Tea#42&grant_type=client_credentials");
   assert.ok(!masked.includes("Tea#42") && masked.includes("&grant_type=client_credentials"), masked);
 });
+
+test("a camelCase name with words between it and its value names a secret: \"the deploySecret we rotated is …\", \"our stripeApiKey for staging is …\"; a page token, a name's or a digest's word between, and names of words do not", () => {
+  const key = "Xk9mQ2vLpRtZwYbNcH4fJ8sD1aGh3KzE";
+  const hex = "4f9c2a7e1b8d3f6a0c5e9b2d7f1a4c8e";
+  const base36 = "k3v9q1x7m2p8z4w6r5t0";
+  assertCaught([
+    [`the deploySecret we rotated is ${base36}`, base36],
+    [`the deploySecret we rotated is Gr33n&Tea#42`, "Gr33n&Tea#42"],
+    [`our stripeApiKey for staging is ${hex}`, hex],
+    [`our stripeApiKey for staging is Gr33n&Tea#42`, "Gr33n&Tea#42"],
+    [`the githubToken the bot uses was ${base36}.`, base36],
+    [`the dbPassword we use in staging is Summer2024x`, "Summer2024x"],
+    [`the webhookSecret for the billing app: ${key}`, key],
+  ]);
+  assertPasses([
+    "the deploySecret we rotated is stored in the vault",
+    `the nextPageToken we got back is ${base36}`,
+    `the deploySecret file name is ${base36}`,
+    `the stripeApiKey we use in tests is ${hex.slice(0, 12)}`,
+    `the apiToken in the sample config is Gr33n&Tea#42`,
+    "the deploySecret we use for staging is DeploySecretStagingV2",
+    "the deploySecret we rotated is read by SecretRotationJobRunner2024",
+  ]);
+});
