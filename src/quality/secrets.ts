@@ -565,6 +565,7 @@ function splitKeySpans(text: string, found: readonly SecretSpan[]): SecretSpan[]
 function isStandIn(span: SecretSpan, text: string): boolean {
   const value = text.slice(span.start, span.end);
   if ((span.rule === "hashicorp-tf-password" || span.rule === "generic-api-key") && isPlaceholder(value)) return true;
+  if ((NAMED_ONLY.has(span.rule) || span.rule === "account_key") && isDigestNamedSo(value, text.slice(Math.max(0, span.start - 80), span.start))) return true;
   if (!NAMED_ONLY.has(span.rule)) return false;
   if (isDigestOfNamedThing(value, text.slice(Math.max(0, span.start - 160), span.start))) return true;
   return (value.length >= 16 && looksTypedByHand(value)) || (span.rule === "generic-api-key" && NOT_A_CREDENTIAL_NAME.test(text.slice(Math.max(0, span.start - 60), span.start)));
@@ -588,6 +589,22 @@ const DIGEST_OF =
   /\b(?:checksum|sha-?(?:1|2|3|224|256|384|512)?|md5|crc-?(?:32|64)?|hash|digest|fingerprint|commit)(?:\s+(?:checksum|sha-?(?:1|2|3|224|256|384|512)?|md5|crc-?(?:32|64)?|hash|digest|fingerprint|commit))?\s+(?:of|for|that|which|from|in|on|over|behind|to|by)\b/i;
 /** Hex of a digest's or a commit's length, or a padded base64 digest (MD5 24, SHA-1 28, SHA-256 44, SHA-384 64, SHA-512 88). */
 const DIGEST_SHAPED = /^(?:[a-f0-9]{7,128}|(?=[A-Za-z0-9+/]*={1,2}$)[A-Za-z0-9+/=]{24,88})$/i;
+
+/**
+ * The name right before a value (then `is`, `was`, `:` or `=`) says it is a digest or a key that opens nothing: a cache's, an
+ * idempotency…, a row's key, or a checksum, a digest, a hash (`cache key: <base64 SHA-512>`, `build cache key = <hex>`, `cacheKey:`,
+ * `the token checksum:`, `secret_hash =`). The words may end a name run together, so no word boundary is asked for.
+ */
+const NAMED_A_DIGEST_OR_LOOKUP_KEY =
+  /(?:(?:cache|idempotency|dedupe?|lookup|page|cursor|continuation|sort|row|partition|primary|foreign|object|document|composite|unique|index|content)[ _.-]?key|checksum|digest|hash|sha-?(?:1|224|256|384|512)|md5|integrity|fingerprint|etag)s?["'`]?\s*(?:\s(?:is|was)|:=|=>|[:=])\s*["'`]?$/i;
+
+/** Base64 or base64url of a digest's length, padding left off: MD5 22, SHA-1 27, SHA-256 43, SHA-384 64 (never padded), SHA-512 86. */
+const UNPADDED_DIGEST = /^(?:[A-Za-z0-9+/_-]{22}|[A-Za-z0-9+/_-]{27}|[A-Za-z0-9+/_-]{43}|[A-Za-z0-9+/_-]{64}|[A-Za-z0-9+/_-]{86})$/;
+
+/** A digest-shaped value (hex, or base64 of a digest's length) its name calls a digest or a key that opens nothing. */
+function isDigestNamedSo(value: string, before: string): boolean {
+  return (DIGEST_SHAPED.test(value) || UNPADDED_DIGEST.test(value)) && NAMED_A_DIGEST_OR_LOOKUP_KEY.test(before);
+}
 
 /** The value is a digest said of a thing named like a secret (DIGEST_THEN_NAME in its clause) and shaped like one. */
 function isDigestOfNamedThing(value: string, before: string): boolean {

@@ -1,6 +1,7 @@
 // Secrets named in their clause (a key, secret, token or password, then is/to/:/=) and the words around them that do or do not excuse the value.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { findSecrets } from "../../src/quality/secrets.js";
 
 /** Each text is refused and its value masked out. */
@@ -171,5 +172,33 @@ test("a camelCase name with words between it and its value names a secret: \"the
     `the apiToken in the sample config is Gr33n&Tea#42`,
     "the deploySecret we use for staging is DeploySecretStagingV2",
     "the deploySecret we rotated is read by SecretRotationJobRunner2024",
+  ]);
+});
+
+test("a digest named a cache key, a digest, a checksum or a hash (`cache key: <88-character base64>`, `build cache key = <sha256 hex>`) is no secret, in words or in code; a secret's or an account's key of the same shape still is", () => {
+  const sha512 = createHash("sha512").update("pnpm-lock.yaml").digest("base64");
+  const sha384 = createHash("sha384").update("pnpm-lock.yaml").digest("base64");
+  const sha256 = createHash("sha256").update("pnpm-lock.yaml").digest("base64");
+  const hex = createHash("sha256").update("pnpm-lock.yaml").digest("hex");
+  assertPasses([
+    `…cache key: ${sha512}`,
+    `the build cache key: ${sha256}`,
+    `cache key: ${sha384}`,
+    `the cache key is ${sha512}`,
+    `build cache key = ${hex}`,
+    `cache_key=${sha512}`,
+    `CACHE_KEY: ${sha512}`,
+    `cacheKey: "${sha256}"`,
+    `the idempotency key: ${sha512}`,
+    `the token checksum: ${hex}`,
+    `the api key digest is ${sha256}`,
+    `secret_hash = "${sha512}"`,
+  ]);
+  assertCaught([
+    [`the account key: ${sha512}`, sha512],
+    [`the api key: ${sha256}`, sha256],
+    [`AccountKey=${sha512}`, sha512],
+    [`the deploy secret is ${sha512}`, sha512],
+    [`client_secret = "${hex}"`, hex],
   ]);
 });
