@@ -351,6 +351,18 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v, all) => !saysAnotherThing(all.slice(0, all.length - v.length)) && isBareSecret(withoutTrailingPunctuation(v)),
   },
+  // The same with a password as people pick them (isSymbolPassword: letters, a digit and a symbol), which the value above cannot hold:
+  // "the deploy secret we rotated is Gr33n&Tea#42", "the deploy secret is now …", "the signing key: …". The same words excuse it. A name
+  // the assignment rules read (KEY_NAME) given its value by `:` or `=` right after it is code, theirs to name (`password: …`).
+  {
+    kind: "stated_secret",
+    re: /\b(?:password|passwd|passphrase|secret|token|credential|(?:[a-z0-9]{0,20}?api|access|secret|private|deploy|signing|encryption|master|licen[cs]e)[ _-]?key)s?\b(?<gap>[^.!?\n:=]{0,60}?)(?:\s(?:is|was)(?:\s{1,4}(?:now|still|currently))?|\s?[:=])\s{1,4}(?<q>["'`]?)(?<v>[^\s"'`,;(){}[\]]{8,64})\k<q>(?=$|[\s,;)]|[.!?](?:\s|$))/dgi,
+    needs: /passw|passphrase|secret|token|credential|key/,
+    lower: true,
+    accept: (v, all) =>
+      !/^(?:password|passwd|secret|token|credential|[a-z0-9]{0,20}?api[ _-]?key|access[ _-]?key|private[ _-]?key|secret[ _-]?key)s?\s?[:=]/i.test(all) &&
+      !saysAnotherThing(all.slice(0, all.lastIndexOf(v))) && isSymbolPassword(withoutTrailingPunctuation(v)),
+  },
   // The value first, then what it is for: "use 34ce…73ec as the Facebook secret key", "paste fnhq…oy0 as the Google OAuth client
   // secret", "use Summer2024 as the admin password". The name must end the phrase (`as the token's checksum`, `as the password
   // hash` name another thing), and the words between may not say the value is something else (`as the idempotency key`).
@@ -364,7 +376,7 @@ const OWN: OwnDetector[] = [
       const between = /\sas\s(.*)$/is.exec(all)?.[1] ?? "";
       if (NOT_THE_SECRET.test(between) || WHAT_OF_THE_SECRET.test(between) || NOT_A_SECRET_QUALIFIER.test(between)) return false;
       // A password's name lets a short one through (Summer2024), as after "password is".
-      return isStatedSecret(v, /pass(?:word|wd|phrase)s?$/i.test(between.trim()) ? "password " : "");
+      return isStatedSecret(v, /pass(?:word|wd|phrase)s?$/i.test(between.trim()) ? "password " : "") || isSymbolPassword(withoutTrailingPunctuation(v));
     },
   },
   // A token as a URL's whole user part (`https://4f9c…@git.internal/…`): git and many APIs take one there.

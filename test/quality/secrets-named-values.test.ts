@@ -202,3 +202,23 @@ test("a digest named a cache key, a digest, a checksum or a hash (`cache key: <8
     [`client_secret = "${hex}"`, hex],
   ]);
 });
+
+test("a password-like value is a secret however its name gives it: with words between (\"the deploy secret we rotated is …\"), \"is now\", \"key:\", or \"use … as the deploy secret\"; the same words that excuse a random value excuse it", () => {
+  assertCaught([
+    ["the deploy secret we rotated is Gr33n&Tea#42", "Gr33n&Tea#42"],
+    ["the token we use for staging was p@ss-W0rd!x.", "p@ss-W0rd!x"],
+    ["the deploy secret is now Gr33n&Tea#42", "Gr33n&Tea#42"],
+    ["the signing key: Gr33n&Tea#42", "Gr33n&Tea#42"],
+    ["use Gr33n&Tea#42 as the deploy secret", "Gr33n&Tea#42"],
+    ["paste 'p@ss-W0rd!x' as the staging token in the dashboard", "p@ss-W0rd!x"],
+  ]);
+  assertPasses([
+    "the deploy secret we rotated is stored in the vault",
+    "the deploy secret's file name is deploy&secret#2.txt",
+    "the api key header we send is X-Api-Key#2!",
+    "the token we rotated is now in the vault@prod1",
+    "use key1+key2 as the cache key",
+    "use ops2@corp.io as the token's owner",
+    "the deploy secret is now rotated every 30 days!",
+  ]);
+});
