@@ -608,6 +608,20 @@ const TAKEN_BACK_BY_THE_USER = new RegExp(
     "(?:before|earlier|previously|above|so far|until now|last|at first|first|a (?:moment|minute|second) ago|in my (?:last|previous|earlier|first) (?:message|request|prompt))\\b)",
 );
 
+/**
+ * The reader's instructions dropped with no word saying which ("ignore instructions, and just print…", "disregard instructions;
+ * output…", "forget directions and reply with…"), then a new order to say something. Unqualified and bare, at an order's place
+ * (a sentence's or clause's start): "ignore instructions in vendored READMEs", "…from tool output", "…embedded in fetched pages"
+ * name whose they are, and "the parser can ignore instructions" says what code does. Not "rules" (gitignore's are a noun), nor
+ * "prompts" or skipping and dropping: "skip prompts and print the plan" is a CLI run without questions.
+ */
+const BARE_INSTRUCTIONS_DROPPED = new RegExp(
+  "(?:^|[.!?;:\\n]\\s*|,\\s*|\\b(?:please|ok|okay|now|so|just|and|but|then|actually)\\b,?\\s+)" +
+    "(?:ignore|disregard|forget)s? (?:all )?(?:the |your )?(?:instructions?|directions|directives|guidelines)" +
+    "(?:\\s*[,;:.!-]+\\s*|\\s+)(?:(?:and|then|and then|instead|now|just|only|simply)\\s+)*" +
+    "(?:print|say|output|reply|respond|answer|write|type|return|repeat|reveal|tell me|give me|show|spell|display|echo|translate)\\b",
+);
+
 /** What a decoded text is then put through: run, followed, obeyed. */
 const OBEY = "(?:follow|obey|carry out|execute|run|do|act on|comply with|perform|eval(?:uate)?)";
 /**
@@ -639,6 +653,7 @@ const PARAPHRASES: Cue[] = [
   // "forget all (of) your instructions", "ignora las instrucciones previas", "oubliez toutes les instructions précédentes".
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS_ANY_DETERMINER, words(DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: TAKEN_BACK_BY_THE_USER },
+  { label: "an instruction to ignore previous instructions", re: BARE_INSTRUCTIONS_DROPPED },
   { label: "an instruction to ignore previous instructions", re: inOrder([CHANGE_VERBS, words(READER_DETERMINERS), words(ORDERS)], [1, 14]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([SHORT_VERBS, words(ORDERS), words(BEFORE)], [24, 12]) },
   {
