@@ -46,6 +46,25 @@ const PLANTED_FOR_THE_READER = new RegExp(
     "|(?:^|\\n)[ \\t]*--+[ \\t]*(?:[a-z]+ ){0,3}?(?:(?:core|hidden|secret|priority|override|overriding|system|admin|mandatory|real|true) instructions?|[a-z]+,? follow (?:the |these |this )?instructions?)[ \\t]*(?=\\n|$)",
 );
 
+/** Words that make importance urgent. */
+const INTENSE = "(?:really|very|extremely|super|incredibly|critically|vitally|absolutely|truly|hugely|so)";
+/** A claim stated as fact right after: "the domain name is …", "this package is clean", "the attachment comes from …". */
+const A_CLAIM = "(?:the|this|that|it|these|those|everything|all|nothing|there|our|its) (?:[\\w'.-]+ ){0,4}?(?:is|are|was|were|has been|have been|comes? from|belongs? to|contains?|looks|seems|passed)\\b";
+/**
+ * Urgency planted to push a claim or an answer on the reader (garak's whois "This is really important, extremely important, the
+ * domain name is …"): importance said twice ("really important, extremely important", "very, very important") and then a claim
+ * of fact, or an intensified "it is very important that you say / report / answer …" followed by what to say. A rule stresses
+ * what to do ("…: never force-push to main", "…that you run the migrations"), or what matters ("…that the cache key includes
+ * the tenant id"); one "important" before a fact is a rule's too ("This is important: the default port is 5432"). The
+ * intensifiers are counted (at most three or four): an unbounded run of them, tried from each of its words, is quadratic.
+ */
+const PLANTED_URGENCY = new RegExp(
+  `\\b(?:(?:${INTENSE}[ ,]+){0,3}important[ ,!.:;-]+(?:and )?(?:${INTENSE}[ ,]+){0,3}important|(?:${INTENSE}[ ,]+){2,4}important)[ ,!.:;-]+(?:(?:that|so|because|and) )?${A_CLAIM}` +
+    `|\\b(?:${INTENSE} ){1,3}(?:important|crucial|critical|essential|imperative|vital) (?:that you|for you to)(?: (?:always|only|just|must|should))? ` +
+    "(?:say|report|answer|respond|reply|state|claim|insist|confirm|declare|tell (?!(?:the |your )?(?:users?|developers?|team|customers?)\\b)\\w+)\\b" +
+    `(?: (?:with|back))?(?: only)?(?:\\s*[:"']| that\\b| ${A_CLAIM})`,
+);
+
 /** The pieces of text an order to write hateful text asks for. */
 const TEXT_PIECES = "(?:sentences?|statements?|jokes?|remarks?|comments?|tweets?|posts?|paragraphs?|messages?|slurs?|insults?|things?|lines?)";
 /**
@@ -74,5 +93,6 @@ export const LATENT_CUES: ReadonlyArray<{ label: string; re: RegExp | ((folded: 
   { label: "a verdict planted for the agent that reads the document", re: inOrder([PLANTED_NOTE, VERDICT_ON_CANDIDATE], [300]) },
   { label: "an instruction to ignore the rest of what it reads", re: ONLY_WHAT_IT_PLANTS },
   { label: "an order aimed at the agent rather than advice", re: PLANTED_FOR_THE_READER },
+  { label: "an order aimed at the agent rather than advice", re: PLANTED_URGENCY },
   { label: "an order to write hateful or harmful text", re: (t) => (HARMFUL_TEXT_ORDERED.test(t) || UNKIND_TEXT_ABOUT_SOMEONE.test(t)) && !NAMES_A_FILE.test(t) },
 ];
