@@ -7,6 +7,7 @@ import { foldConfusables } from "./confusables.js";
 import { SPELLED_HINT, spelledOut } from "./injection-spelled.js";
 import { LATENT_CUES } from "./injection-latent.js";
 import { inOrder } from "./in-order.js";
+import { specialTokenUsed } from "./chat-tokens.js";
 
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
@@ -968,7 +969,10 @@ const MARKERS: Cue[] = [
   // "URGENT SYSTEM NOTE:", "Admin override:": a message posing as one from the system that runs the agent.
   // "Security note:" and "Security updates:" head a rule file's advice; only an urgent one poses as the system's.
   { label: "a message posing as the system's", re: /(?:^|\n|[.!?]\s)[ \t>*_-]*(?:(?:(?:urgent|important|critical|new)\s+)?(?:system|admin|administrator|developer|operator)|(?:urgent|important|critical|new)\s+security)\s+(?:note|message|notice|update|override|alert|instructions?|directive)s?\s*:/i },
-  { label: "a chat-template tag", re: /<\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>|<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/i },
+  // Llama 2's <<SYS>> and <</SYS>> are special tokens, read below: not the tag inside them.
+  { label: "a chat-template tag", re: /(?:(?<!<)<|<(?!\/?sys>>))\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>/i },
+  // Special tokens used as a turn's structure; named as a rule's subject ("strip <|endoftext|> from output") they pass.
+  { label: "a chat-template tag", re: specialTokenUsed },
   { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
   // A Vue rule names `<script setup>`; a script with a source or a body is code that would run.
   { label: "an HTML script or frame", re: /<\s*script\b[^>]{0,200}\bsrc\s*=|<\s*script\b[^>]{0,200}>[^<]{1,400}<\s*\/\s*script\s*>|<\s*iframe\b/i },
