@@ -1,29 +1,16 @@
 // knowledge_add refuses a field of the wrong kind in plain words an agent can act on ("a whole number"), through the real MCP SDK client.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { mcpSandbox } from "../helpers/mcp-stdio.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-addword-")));
+const sandbox = mcpSandbox("addword");
 let client: Client | undefined;
-after(async () => {
-  await client?.close().catch(() => undefined);
-  fs.rmSync(base, { recursive: true, force: true });
-});
 
 test("a fractional max_phases is refused as 'should be a whole number', not 'should be a int'", async () => {
-  const home = path.join(base, "home");
-  const project = path.join(base, "p");
-  fs.mkdirSync(project, { recursive: true });
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(base, "hive.db") };
-  client = new Client({ name: "addword-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
+  const project = sandbox.project();
+  client = await sandbox.connect(project);
   const r = (await client.callTool({
     name: "knowledge_add",
     arguments: { lesson: "In src/db/migrate.ts run each migration file in its own transaction; a half-applied one left the schema inconsistent.", max_phases: 1.5 },

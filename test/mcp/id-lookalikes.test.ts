@@ -1,31 +1,18 @@
 // A handle typed with a look-alike dash or full-width characters (S‑12, Ｓ－１２), as models and keyboards produce them, names the same lesson — through the real MCP SDK client.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { mcpSandbox } from "../helpers/mcp-stdio.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-lookalike-")));
+const sandbox = mcpSandbox("lookalike");
 let client: Client | undefined;
-after(async () => {
-  await client?.close().catch(() => undefined);
-  fs.rmSync(base, { recursive: true, force: true });
-});
 
 const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 test("S‑1 with a non-breaking hyphen, an en dash, a minus sign or full-width letters reaches S-1; a path still does not", async () => {
-  const home = path.join(base, "home");
-  const project = path.join(base, "p");
-  fs.mkdirSync(project, { recursive: true });
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(base, "hive.db") };
-  client = new Client({ name: "lookalike-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
+  const project = sandbox.project();
+  client = await sandbox.connect(project);
   const added = (await client.callTool({
     name: "knowledge_add",
     arguments: { lesson: "In src/auth/middleware.ts check the session token for null before reading its claims; a missing token crashed /login." },

@@ -1,29 +1,16 @@
 // Every tool a client lists says what its answer holds, and the handles it promises are in the answer — through the real MCP SDK client.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { mcpSandbox } from "../helpers/mcp-stdio.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-desc-")));
+const sandbox = mcpSandbox("desc");
 let client: Client | undefined;
-after(async () => {
-  await client?.close().catch(() => undefined);
-  fs.rmSync(base, { recursive: true, force: true });
-});
 
 test("each tool's description has a sentence saying what it returns; those naming a handle return one", async () => {
-  const home = path.join(base, "home");
-  const project = path.join(base, "p");
-  fs.mkdirSync(project, { recursive: true });
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(base, "hive.db") };
-  client = new Client({ name: "desc-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
+  const project = sandbox.project();
+  client = await sandbox.connect(project);
   const { tools } = await client.listTools();
   assert.ok(tools.length >= 11);
   const silent = tools.filter((t) => !/(?:^|[.:] )Returns /.test(t.description ?? "")).map((t) => t.name);
