@@ -43,7 +43,7 @@ export function entryToInput(e: Entry): NewEntryInput {
 
 /**
  * What the system a lesson comes from recorded of its life before the import: every phase or project
- * that confirmed it, how many phases it has lived, and the project it came from. Kept on the new entry
+ * that confirmed it, how many phases it has lived, the project it came from, and how it was used. Kept on the new entry
  * (lifecycle/write.ts) so promotion and expiry go on from where they were; an import sets it, never an agent.
  * Parsers give only well-formed values: ISO dates, names of at most 100 characters, a whole phase count.
  */
@@ -52,4 +52,6 @@ export interface ImportedHistory {
   phases_alive?: number;
   /** The project the lesson was first learned in (a hive lesson's source project), by name. */
   source_project?: string;
+  /** How often it was shown, applied, ignored and violated there (whole counts): utility and its review flag go on from them. */
+  usage?: { shown: number; applied: number; ignored: number; violated: number };
 }

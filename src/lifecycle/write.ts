@@ -220,7 +220,7 @@ export function buildEntry(input: NewEntry, lesson: string, s: Services, opts: W
       external_id: input.external_id,
       promoted_from: from && { ...("project_id" in from ? { project_id: from.project_id } : {}), entry_id: from.entry_id },
     },
-    usage: { ...d.usage },
+    usage: { ...d.usage, ...history?.usage },
     created_at: at,
     updated_at: at,
   };

@@ -71,3 +71,41 @@ test("shared-learnings.jsonl: the lesson keeps the project it came from and each
     await cairn.close();
   }
 });
+
+/** A knowledge.jsonl row whose retrieval_outcomes say how often it was shown, applied, ignored and violated. */
+const usedRow = (lesson: string, outcomes: unknown) =>
+  JSON.stringify({ id: `u-${lesson.length}`, tier: "swarm", lesson, category: "tooling", tags: [], scope: "global", confidence: 0.6, status: "active", confirmed_by: [], retrieval_outcomes: outcomes, project_name: "p7", created_at: "2026-01-02T09:00:00Z" });
+
+for (const trusted of [true, false]) {
+  test(`knowledge.jsonl (${trusted ? "trusted" : "checked"} import): retrieval_outcomes are kept as the lesson's usage, so utility and the low-utility flag carry over`, async () => {
+    const dir = tmpDir();
+    const cairn = await open(dir, "p7");
+    try {
+      const file = path.join(dir, "knowledge.jsonl");
+      fs.writeFileSync(file, [
+        // v2: shown and applied apart; applied_count is v1's frozen copy of shown.
+        usedRow("Run prisma generate after editing schema.prisma, or the client keeps the old types.", {
+          applied_count: 9, succeeded_after_count: 1, failed_after_count: 4, shown_count: 12, applied_explicit_count: 5, ignored_count: 3, violated_count: 8,
+        }),
+        // v1: applied_count counted every time the lesson was shown; nothing counted applications.
+        usedRow("Pin the Node version in .nvmrc so native modules match the runtime in CI.", { applied_count: 7, succeeded_after_count: 2, failed_after_count: 1 }),
+        // Seed 001's example writes an empty list: nothing recorded.
+        usedRow("Use pnpm --frozen-lockfile in CI so the lockfile is never rewritten silently.", []),
+      ].join("\n") + "\n");
+      const report = await cairn.importFile(file, { format: "opencode-swarm", trusted });
+      assert.equal(report.imported, 3, JSON.stringify(report));
+      const byText = new Map((await cairn.list({ tier: "swarm" })).map((e) => [e.lesson.slice(0, 12), e]));
+      const pick = (e: { usage: { shown: number; applied: number; ignored: number; violated: number } } | undefined) =>
+        e && { shown: e.usage.shown, applied: e.usage.applied, ignored: e.usage.ignored, violated: e.usage.violated };
+      assert.deepEqual(pick(byText.get("Run prisma g")), { shown: 12, applied: 5, ignored: 3, violated: 8 });
+      // v1 counted shows as applied_count and no application: "shown 7, never applied" would be invented (the sweep archives such machine-written lessons).
+      assert.deepEqual(pick(byText.get("Pin the Node")), { shown: 0, applied: 0, ignored: 0, violated: 0 });
+      assert.deepEqual(pick(byText.get("Use pnpm --f")), { shown: 0, applied: 0, ignored: 0, violated: 0 });
+      // Applied 5 times, yet violated and ignored more: at or below 0.3 utility after ≥ 3 retrievals, as it was flagged there.
+      const flagged = await cairn.flagged("swarm");
+      assert.deepEqual(flagged.map((e) => e.lesson.slice(0, 12)), ["Run prisma g"]);
+    } finally {
+      await cairn.close();
+    }
+  });
+}

@@ -27,6 +27,8 @@ const RowSchema = z.looseObject({
   promoted_at: z.union([z.string(), z.number()]).nullish(),
   rejected_at: z.union([z.string(), z.number()]).nullish(),
   confirmed_by: z.array(z.unknown()).nullish(),
+  // An object of counters (a list in seed 001's example, which records nothing): read field by field in usageOf.
+  retrieval_outcomes: z.unknown().optional(),
   phases_alive: z.number().nullish(),
   project_name: z.string().nullish(),
   source_project: z.string().nullish(),
@@ -96,8 +98,40 @@ function historyOf(row: Row, createdAt: string | undefined): ImportedHistory | u
   confirmations.sort((a, b) => a.at.localeCompare(b.at));
   const phasesAlive = row.phases_alive != null && Number.isFinite(row.phases_alive) ? Math.min(10_000, Math.max(0, Math.floor(row.phases_alive))) : undefined;
   const source = projectName(row.source_project);
-  if (!confirmations.length && phasesAlive === undefined && !source) return undefined;
-  return { confirmations: confirmations.slice(0, 50), ...(phasesAlive !== undefined ? { phases_alive: phasesAlive } : {}), ...(source ? { source_project: source } : {}) };
+  const usage = usageOf(row.retrieval_outcomes);
+  if (!confirmations.length && phasesAlive === undefined && !source && !usage) return undefined;
+  return {
+    confirmations: confirmations.slice(0, 50),
+    ...(phasesAlive !== undefined ? { phases_alive: phasesAlive } : {}),
+    ...(source ? { source_project: source } : {}),
+    ...(usage ? { usage } : {}),
+  };
+}
+
+/** A counter as a whole number of at most a million, or undefined when absent or not a number. */
+function count(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? Math.min(1_000_000, Math.max(0, Math.floor(v))) : undefined;
+}
+
+/**
+ * retrieval_outcomes as our usage counters, from v2 rows only. v1's `applied_count` was bumped on every
+ * show (opencode-swarm's knowledge-types.ts) and recorded no application, so it cannot tell a lesson
+ * shown often and never applied — which the sweep archives when machine-written — from one applied every
+ * time: a v1 row (no `shown_count`) carries nothing. v2 counts shows in `shown_count` and deliberate use in
+ * `applied_explicit_count`. Successes and failures after a show are no verdict on the lesson and are not carried.
+ */
+function usageOf(v: unknown): ImportedHistory["usage"] {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const shown = count(o.shown_count);
+  if (shown === undefined) return undefined;
+  const usage = {
+    shown,
+    applied: count(o.applied_explicit_count) ?? 0,
+    ignored: count(o.ignored_count) ?? 0,
+    violated: count(o.violated_count) ?? 0,
+  };
+  return Object.values(usage).some((n) => n > 0) ? usage : undefined;
 }
 
 function toInput(row: Row, lesson: string, ctx: LineContext): NewEntryInput {
