@@ -7,6 +7,7 @@ import { decodeText } from "./core/decode.js";
 import { SCOPE_PATTERN, SCOPE_RULE } from "./core/enums.js";
 import { makeFolder } from "./core/folders.js";
 import { nearestName } from "./core/nearest-name.js";
+import { hooksGroupAdvice } from "./core/swarm-hook-options.js";
 import { InvalidConfigError } from "./errors.js";
 import { maskUrl } from "./store/pg/url.js";
 
@@ -238,9 +239,10 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   return out;
 }
 
-/** Keys opencode-swarm's docs put elsewhere (seed 002's context_budget.model_limits): where each lives here. */
+/** Keys opencode-swarm's docs put elsewhere (seed 002's context_budget.model_limits and hooks group): where each lives here. */
 const MOVED_KEYS: Readonly<Record<string, string>> = {
   "context_budget.model_limits": "model_limits is a top-level key here, beside context_budget, not inside it",
+  hooks: hooksGroupAdvice("in the options of Cairn's plugin entry in opencode.json"),
 };
 
 /** The keys the schema knows in the object at `at` (e.g. ["knowledge"]), for "did you mean". */

@@ -74,3 +74,17 @@ for (const [key, type, value] of SEED_001) {
 test("the config reference (README, `cairn config`) lists every seed 001 key under knowledge.*", () => {
   for (const [key] of SEED_001) assert.match(readme, new RegExp(`\\| \`knowledge\\.${key}\` \\|`), `knowledge.${key} in README's configuration table`);
 });
+
+test("seed 002's hooks group in a config file is refused naming the plugin options that replace it", () => {
+  const seed002 = { hooks: { system_enhancer: true, compaction: true, agent_activity: true, delegation_tracker: false, agent_awareness_max_chars: 300 } };
+  assert.throws(() => parseConfig(seed002, ".swarm/cairn.json"), (e: Error) => {
+    assert.match(e.message, /unknown key\(s\) hooks \(/);
+    // Each switch named with its place here: the plugin entry's options in opencode.json.
+    for (const [theirs, ours] of [["system_enhancer", "system_instruction"], ["compaction", "compaction"], ["agent_awareness_max_chars", "agent_awareness_max_chars"], ["agent_activity", "agent_awareness_max_chars"]]) {
+      assert.match(e.message, new RegExp(`hooks\\.${theirs} → "${ours}"`), theirs);
+    }
+    assert.match(e.message, /hooks\.delegation_tracker → no option/);
+    assert.match(e.message, /opencode\.json/);
+    return true;
+  });
+});

@@ -182,3 +182,18 @@ test("when the knowledge base cannot open, hooks stay silent, tools fail with th
   await assert.rejects(hooks.tool!.knowledge_recall!.execute({ query: "x" } as never, toolCtx(dir)), /knowledge_recall failed/);
   await hooks.dispose?.();
 });
+
+test("seed 002's hooks group among the plugin options is reported with the option each switch is now, and the defaults apply", async () => {
+  const p = await loadPlugin({ hooks: { compaction: false, agent_awareness_max_chars: 500, delegation_tracker: true } });
+  try {
+    const log = readLog(p.dir);
+    assert.match(log, /unknown option "hooks" \(opencode-swarm's hook switches; here they are plugin options, beside hooks/);
+    assert.match(log, /hooks\.compaction → "compaction"/);
+    assert.match(log, /hooks\.agent_awareness_max_chars → "agent_awareness_max_chars"/);
+    assert.match(log, /hooks\.delegation_tracker → no option/);
+    // Only the switches given are named.
+    assert.doesNotMatch(log, /hooks\.system_enhancer/);
+  } finally {
+    await p.close();
+  }
+});

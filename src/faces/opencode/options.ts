@@ -1,6 +1,7 @@
 // Plugin options from opencode.json (`["cairn", { … }]`): plugin keys validated here, engine keys merged over the config files.
 import { z } from "zod";
 import { ConfigSchema, type ConfigInput } from "../../config.js";
+import { hooksGroupAdvice } from "../../core/swarm-hook-options.js";
 
 export const PluginOptionsSchema = z
   .object({
@@ -54,9 +55,11 @@ export function resolveOptions(raw: unknown): ResolvedOptions {
       const keys = issue.code === "unrecognized_keys" ? issue.keys : [String(issue.path[0] ?? "")];
       for (const key of keys) {
         problems.push(
-          issue.code === "unrecognized_keys"
-            ? `unknown option "${key}" (plugin options: ${Object.keys(PluginOptionsSchema.shape).join(", ")}; engine options: ${[...ENGINE_KEYS].join(", ")})`
-            : `option "${issue.path.join(".")}": ${issue.message}`,
+          issue.code !== "unrecognized_keys"
+            ? `option "${issue.path.join(".")}": ${issue.message}`
+            : key === "hooks"
+              ? `unknown option "hooks" (${hooksGroupAdvice("beside hooks in this object, not inside it", input.hooks)})`
+              : `unknown option "${key}" (plugin options: ${Object.keys(PluginOptionsSchema.shape).join(", ")}; engine options: ${[...ENGINE_KEYS].join(", ")})`,
         );
         delete input[key];
       }
