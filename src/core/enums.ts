@@ -14,8 +14,9 @@ export const STATUSES = [
   "draft", "candidate", "established", "promoted", "archived", "superseded", "quarantined",
 ] as const;
 /** A lesson's scope: `global` or `stack:<name>` (lowercase), the same rule for entries and `knowledge.scope_filter`. */
-export const SCOPE_PATTERN = /^(global|stack:[a-z0-9][a-z0-9._+-]{0,40})$/;
-export const SCOPE_RULE = 'scope must be "global" or "stack:<name>" (lowercase letters, digits, . _ + -)';
+// A stack's name as opencode-swarm accepts it ([a-zA-Z0-9_-]{1,64}, here lower-cased) and with . + (node.js, c++).
+export const SCOPE_PATTERN = /^(global|stack:[a-z0-9_-][a-z0-9._+-]{0,63})$/;
+export const SCOPE_RULE = 'scope must be "global" or "stack:<name>" (up to 64 lowercase letters, digits, . _ + -)';
 export const PRIORITIES = ["low", "medium", "high", "critical"] as const;
 export const ENFORCEMENTS = ["warn", "enforce"] as const;
 /** The twelve root-cause categories of the Knowledge Objects document. */

@@ -122,3 +122,21 @@ test("wrong field types are bad lines naming the field", async () => {
   assert.match(bad[0]!.error, /field "tags" should be array, got a string/);
   assert.match(bad[1]!.error, /field "confidence" should be number, got a string/);
 });
+
+test("knowledge.jsonl: every stack scope opencode-swarm accepts is kept, and one no tier can hold is a warning, never a silent global", async () => {
+  const longStack = "stack:python_poetry_monorepo_with_many_workspaces_x"; // 44 characters of name, under its 64
+  const file = writeTmp("knowledge.jsonl", [
+    { ...base, id: "s-1", lesson: "Use poetry lock --no-update in CI so the pinned dependency set stays fixed.", category: "tooling", scope: longStack },
+    { ...base, id: "s-2", lesson: "Run the internal-tools codegen before building the admin bundle with vite.", category: "tooling", scope: "stack:_Internal-Tools" },
+    { ...base, id: "s-3", lesson: "Run go vet ./... before committing so shadowed variables are caught early.", category: "tooling", scope: "project" },
+  ].map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const { ok, bad } = await collect(parseFile(file, "opencode-swarm"));
+  assert.deepEqual(bad, []);
+  const [long, underscore, project] = ok;
+  assert.equal(long!.input?.scope, longStack);
+  assert.equal(underscore!.input?.scope, "stack:_internal-tools", "opencode-swarm's [a-zA-Z0-9_-]{1,64}, lower-cased as ours are");
+  for (const r of [long, underscore]) assert.ok(NewEntryInputSchema.safeParse(r!.input).success, `line ${r!.line}`);
+  assert.equal(project!.input?.scope, undefined);
+  assert.match((project!.warnings ?? []).join("\n"), /scope "project" .*global/);
+  assert.equal(long!.warnings, undefined);
+});

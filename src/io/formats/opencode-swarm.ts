@@ -6,6 +6,7 @@ import type { ImportedHistory, ParseItem } from "../types.js";
 import { dropUndefined } from "../../core/entry-input.js";
 import { bad, describeIssues, parseJsonObject, type LineContext } from "./json.js";
 import { cleanTags, dateWarnings, toIsoDate } from "./map.js";
+import { quoteInput } from "../../quality/sanitize.js";
 
 const strList = z.array(z.string()).nullish();
 // Loose on purpose: the stray hive file and older versions omit most fields; null means absent.
@@ -65,7 +66,10 @@ export function parseOpencodeSwarmLine(text: string, line: number, ctx: LineCont
   if (lesson == null) return bad(line, 'missing required field "lesson"');
   if (lesson.trim() === "") return bad(line, 'field "lesson" is empty');
   const input = toInput(row, lesson, ctx);
-  const warnings = dateWarnings(row.created_at ?? row.promoted_at ?? row.rejected_at, input.created_at);
+  const dates = dateWarnings(row.created_at ?? row.promoted_at ?? row.rejected_at, input.created_at) ?? [];
+  // A scope dropped widens the lesson to every project: said, so a person can scope it again.
+  const scope = row.scope?.trim() && input.scope === undefined ? [`scope ${quoteInput(row.scope.trim(), 80)} is not "global" or "stack:<name>"; stored as global`] : [];
+  const warnings = dates.length + scope.length ? [...dates, ...scope] : undefined;
   const history = historyOf(row, input.created_at);
   return { ok: true, record: { line, input, tier: tierOf(row, ctx), ...(history ? { history } : {}), ...(warnings ? { warnings } : {}) } };
 }
