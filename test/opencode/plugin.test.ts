@@ -197,3 +197,21 @@ test("seed 002's hooks group among the plugin options is reported with the optio
     await p.close();
   }
 });
+
+test("knowledge settings in opencode-swarm's project config, which Cairn does not read, are reported once with Cairn's value and where to set them", async () => {
+  const dir = newProject();
+  fs.mkdirSync(path.join(dir, ".opencode"), { recursive: true });
+  fs.writeFileSync(path.join(dir, ".opencode", "opencode-swarm.json"), JSON.stringify({ knowledge: { max_inject_count: 3, enabled: true } }));
+  const p = await loadPlugin(undefined, dir);
+  try {
+    await p.hook("config")({});
+    const out = { parts: [] as never[] };
+    await p.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: "status" }, out);
+    const text = (out.parts[0] as unknown as { text: string }).text;
+    assert.match(text, /Problems:\n- [^\n]*opencode-swarm\.json: knowledge\.max_inject_count = 3 \(Cairn: 5\)/, text);
+    assert.doesNotMatch(text, /knowledge\.enabled/, "the same value as Cairn's is not named");
+    assert.equal(readLog(dir).match(/knowledge\.max_inject_count = 3/g)?.length, 1);
+  } finally {
+    await p.close();
+  }
+});

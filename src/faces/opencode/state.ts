@@ -4,6 +4,7 @@ import { answerWithin } from "../../core/answer-within.js";
 import type { Cairn } from "../../engine.js";
 import { isCairnError } from "../../errors.js";
 import { PlanReader } from "../../retrieval/plan.js";
+import { settingText, unreadSettingsFix, unreadSwarmSettings } from "../../swarm-config.js";
 import { AgentActivity } from "./awareness.js";
 import { PluginLog, pluginLogFallback } from "./log.js";
 import type { ResolvedOptions } from "./options.js";
@@ -123,6 +124,9 @@ export class PluginState {
     // OpenCode's TUI hides stderr, where the engine said it: the log, OpenCode's log and `/swarm status` say it too.
     for (const d of cairn.damagedTiers()) this.report(d.message);
     for (const r of cairn.readOnlyTiers()) this.report(r.message);
+    const env = this.env ?? process.env;
+    const unread = unreadSwarmSettings(this.directory, env, cairn.config);
+    if (unread.length) this.report(`${unread.map(settingText).join("; ")}. ${unreadSettingsFix(env)}`);
     // Off the hot path: after the hook that opened the engine has its answer, the other first calls get cheap (issue 16.2).
     setTimeout(() => void cairn.warm(), WARM_DELAY_MS).unref();
     return cairn;

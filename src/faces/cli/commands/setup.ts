@@ -203,6 +203,9 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
     const sources = cairn.configSources;
     const problems = cairn.configProblems;
     const tiers = await cairn.doctor();
+    // A note, not a failure: opencode-swarm's settings are its own until a person moves them.
+    const { unreadSwarmSettings, settingText, unreadSettingsFix } = await import("../../../swarm-config.js");
+    const unread = unreadSwarmSettings(inv.projectDir, inv.env, cairn.config);
     const ok = tiers.every((t) => t.integrity === "ok") && !tiers.some((t) => t.outbox?.dead) && problems.length === 0;
     const report = {
       ok,
@@ -212,6 +215,7 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
       runtime: { node: process.versions.node, bun: process.versions.bun ?? null, platform: `${process.platform}-${process.arch}` },
       config_sources: sources,
       config_problems: problems,
+      opencode_swarm_settings: unread,
       tiers,
       ...(flags.repair ? { repairs } : {}),
     };
@@ -256,6 +260,8 @@ async function doctor(inv: Invocation, flags: { repair?: boolean } = {}): Promis
         inv.out.line(`          ${clean(p.fix)}`);
       }
       if (problems.length) inv.out.line("          (the checks above ran without the layers at fault; every other command refuses to run until they are fixed)");
+      for (const u of unread) inv.out.line(`${c.yellow("note")}      ${clean(settingText(u))}`);
+      if (unread.length) inv.out.line(`          ${clean(unreadSettingsFix(inv.env))}`);
     }
     return ok ? EXIT.OK : EXIT.FAILURE;
   }, { read: true, lenientConfig: true, quietDamage: true });
