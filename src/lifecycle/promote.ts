@@ -68,8 +68,11 @@ export async function promoteEntry(s: Services, ref: string, actor: string, rout
   if (loc.store.tier !== "swarm") throw new CairnError("CONFLICT", `${loc.entry.handle} is already in the hive.`);
   const status = loc.entry.lifecycle.status;
   if (status === "promoted") {
-    // Promoted once; if a person has since removed the hive copy, the lesson may go up again.
-    const copy = await hiveCopyOf(s, loc.entry);
+    // Promoted once; if a person has since removed the hive copy, the lesson may go up again. One that came
+    // promoted from another system's file (opencode-swarm's knowledge.jsonl) has no copy recorded here:
+    // it goes up, so the hive holds it (or its imported copy is reinforced) and the link is recorded.
+    const recorded = (await s.swarm.promotedTo([loc.entry.id])).has(loc.entry.id);
+    const copy = recorded ? await hiveCopyOf(s, loc.entry) : null;
     if (copy !== null) throw new CairnError("CONFLICT", `${loc.entry.handle} is already in the hive${copy ? ` as ${copy.handle}` : ""}; there is nothing more to promote.`);
   } else if (!["candidate", "established", "draft"].includes(status)) {
     throw new CairnError("CONFLICT", `${loc.entry.handle} is ${status}; restore it first (only candidate, established or draft lessons are promoted).`);

@@ -109,3 +109,50 @@ for (const trusted of [true, false]) {
     }
   });
 }
+
+/** What opencode-swarm leaves after a hive promotion: the project row marked promoted, the lesson in shared-learnings.jsonl. */
+const WEBPACK = "Set NODE_OPTIONS=--max-old-space-size=4096 for the webpack build in CI to avoid heap OOM.";
+const promotedRow = { id: "l-p", tier: "swarm", lesson: WEBPACK, category: "tooling", tags: ["webpack"], scope: "global", confidence: 0.9, status: "promoted", confirmed_by: [], project_name: "p7" };
+const hiveRow = { ...promotedRow, id: "h-p", tier: "hive", status: "established", confirmed_by: [{ project_name: "p7", confirmed_at: "2026-01-01T00:00:00Z" }], source_project: "p7" };
+
+/** Writes one row to `name` in `dir` and imports it (checked, as `/swarm knowledge migrate` does). */
+async function importRow(cairn: Awaited<ReturnType<typeof open>>, dir: string, name: string, row: object): Promise<void> {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, JSON.stringify(row) + "\n");
+  assert.equal((await cairn.importFile(file, { format: "opencode-swarm" })).imported, 1);
+}
+
+test("knowledge.jsonl: a lesson opencode-swarm had promoted comes in promoted with no hive copy recorded here; promoting it again writes that copy instead of refusing", async () => {
+  const dir = tmpDir();
+  const cairn = await open(dir, "p7");
+  try {
+    await importRow(cairn, dir, "knowledge.jsonl", promotedRow);
+    const [original] = await cairn.list({ tier: "swarm" });
+    assert.equal(original!.lifecycle.status, "promoted", "TTL-exempt, as promoted entries are (seed 001)");
+    // Only the project file came across: the hive has no copy, and none is recorded.
+    const first = await cairn.promote({ id: "l-p" }, "human:test");
+    assert.equal(first.action, "added", JSON.stringify(first));
+    assert.equal(first.tier, "hive");
+    // Now it is recorded: a second promotion names the copy, as for any promoted lesson.
+    await assert.rejects(cairn.promote({ id: "l-p" }, "human:test"), new RegExp(`already in the hive as ${first.handle}`));
+  } finally {
+    await cairn.close();
+  }
+});
+
+test("knowledge.jsonl and shared-learnings.jsonl: promoting a lesson opencode-swarm had promoted reinforces its imported hive copy and links the two", async () => {
+  const dir = tmpDir();
+  const cairn = await open(dir, "p7");
+  try {
+    await importRow(cairn, dir, "shared-learnings.jsonl", hiveRow);
+    await importRow(cairn, dir, "knowledge.jsonl", promotedRow);
+    const [copy] = await cairn.list({ tier: "hive" });
+    const r = await cairn.promote({ id: "l-p" }, "human:test");
+    assert.equal(r.action, "reinforced", JSON.stringify(r));
+    assert.equal(r.handle, copy!.handle);
+    assert.equal((await cairn.list({ tier: "hive" })).length, 1, "no second hive lesson");
+    await assert.rejects(cairn.promote({ id: "l-p" }, "human:test"), new RegExp(`already in the hive as ${copy!.handle}`));
+  } finally {
+    await cairn.close();
+  }
+});
