@@ -166,7 +166,7 @@ test("knowledge migrate leaves context.md alone once opencode-swarm has migrated
 
 test("promote: text into the hive, and --from-swarm by id", async () => {
   assert.match(await answer('promote "Pin the Node major in .nvmrc and the CI matrix together; mismatches broke native builds."'), /Promoted to the hive as H-\d+/);
-  assert.match(await answer("promote --from-swarm S-1"), /Promoted to the hive as H-\d+|Already in the hive/);
+  assert.match(await answer("promote --from-swarm S-1"), /Promoted to the hive as H-\d+ \(from S-1\)|Already in the hive/);
   assert.match(await answer("promote --from-swarm"), /Usage/);
   assert.match(await answer("promote"), /Usage/);
 });
@@ -177,7 +177,7 @@ test("promote <handle>: an id given as the text promotes that entry, as `cairn p
     await other.hook("config")({});
     const run = (args: string) => answerOf(other, args);
     assert.match(await run('knowledge add "Use the --frozen-lockfile flag with pnpm install in CI to catch lockfile drift early."'), /Recorded S-1/);
-    assert.match(await run("promote S-1"), /Promoted to the hive as H-\d+ \(from /);
+    assert.match(await run("promote S-1"), /Promoted to the hive as H-\d+ \(from S-1\)\.$/);
     const cairn = await other.cairn();
     assert.equal((await cairn.get("S-1")).lifecycle.status, "promoted");
     assert.equal((await cairn.rejected("hive")).length, 0, "the handle was not gated as a lesson");

@@ -113,7 +113,9 @@ async function promote(state: PluginState, args: string[]): Promise<string> {
     ? await cairn.promote({ id }, HUMAN_ACTOR)
     : await cairn.promote({ lesson: { lesson: parsed!.text, ...parsed!.fields, created_by: HUMAN_ACTOR, auto_generated: false } as LessonInput }, HUMAN_ACTOR);
   if (r.action === "rejected") return `Not promoted — rejected: ${sanitizeForPrompt(r.reason ?? "", PROBLEM_MAX_CHARS)}`;
-  return `${r.action === "added" ? "Promoted to the hive as" : "Already in the hive: reinforced"} ${r.handle}${r.from ? ` (from ${r.from})` : ""}.`;
+  // `from` is the project entry's stored id; a person knows it by its handle (S-12), as every other answer names it.
+  const origin = r.from ? ((await cairn.get(r.from).catch(() => undefined))?.handle ?? r.from) : undefined;
+  return `${r.action === "added" ? "Promoted to the hive as" : "Already in the hive: reinforced"} ${r.handle}${origin ? ` (from ${origin})` : ""}.`;
 }
 
 /** The answer to `/<command> <args>`, as text. Errors a person can fix come back as text too. */
