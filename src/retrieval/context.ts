@@ -1,6 +1,6 @@
 // The live context of an agent turn, and the weighted query built from it (task and files over chatter).
 import { queryTerms, splitIdentifiers } from "../core/text.js";
-import { compoundForms, numberForms, phrasalForms, versionForms } from "./query-variants.js";
+import { compoundForms, compoundSpellings, numberForms, phrasalForms, versionForms } from "./query-variants.js";
 import { withoutPasteNoise } from "./paste-noise.js";
 import { CONTEXT_FIELD_WEIGHTS, PATH_NOISE } from "./weights.js";
 
@@ -46,11 +46,11 @@ function fileTerms(files: readonly string[]): string[] {
 /** How many other spellings (see query-variants.ts) a field may add past its own terms. */
 const MAX_VARIANTS = 4;
 
-/** A free-text field's terms, then the other spellings of its versions, hyphenated words, phrasal verbs and irregular plurals that are not among them. */
+/** A free-text field's terms, then the other spellings of its versions, hyphenated words, phrasal verbs, compounds and irregular plurals that are not among them. */
 function textTerms(text: string, max: number): string[] {
   const terms = queryTerms(text, max);
   const have = new Set(terms);
-  const variants = new Set([...versionForms(text), ...compoundForms(text), ...phrasalForms(text), ...numberForms(text)]);
+  const variants = new Set([...versionForms(text), ...compoundForms(text), ...phrasalForms(text), ...compoundSpellings(text), ...numberForms(text)]);
   return [...terms, ...[...variants].filter((t) => !have.has(t)).slice(0, MAX_VARIANTS)];
 }
 

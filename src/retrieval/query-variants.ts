@@ -1,4 +1,5 @@
-// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20"), a hyphenated word joined ("pre-commit", "precommit"), a word's other number ("indices", "index"), a phrasal verb joined or apart ("set up", "setup").
+// Other spellings of a query's words that lessons use for the same thing: a version joined to its name ("node20") split as prose writes it ("Node 20"), a hyphenated word joined ("pre-commit", "precommit"), a word's other number ("indices", "index"), a phrasal verb joined or apart ("set up", "setup"), a compound joined or apart ("lock file", "lockfile").
+import { compoundApart, FIRST_WORDS, joinedCompound } from "../core/compound-words.js";
 import { otherNumberForms } from "../core/irregular-plurals.js";
 import { joinedPhrasal, PARTICLES, phrasalOf } from "../core/phrasal-verbs.js";
 import { STOP_WORDS } from "../core/text.js";
@@ -57,8 +58,36 @@ export function numberForms(text: string): string[] {
   return [...out];
 }
 
-/** What may stand between a verb and its particle: spaces or a hyphen ("set up", "set-up"), never a full stop or a comma. */
-const PHRASAL_GAP_RE = /^[\s-]+$/;
+/** What may stand between two words written as one (a verb and its particle, a compound's halves): spaces or a hyphen ("set up", "set-up"), never a full stop or a comma. */
+const WORD_GAP_RE = /^[\s-]+$/;
+
+/** A table of words written joined or as two (phrasal verbs, compounds). */
+interface JoinedOrApart {
+  /** The joined word of two lower-case words side by side, if the table has them. */
+  join(first: string, second: string): string | undefined;
+  /** The two words a lower-case joined word is written apart as, if the table has it. */
+  apart(word: string): string | undefined;
+}
+
+/** Each pair of the text's words side by side joined, and each joined word apart, as `table` has them. */
+function otherWays(text: string, table: JoinedOrApart): string[] {
+  const out = new Set<string>();
+  let previous: { word: string; end: number } | undefined;
+  for (const m of text.matchAll(WORD_RE)) {
+    const word = m[0].toLowerCase();
+    if (previous && WORD_GAP_RE.test(text.slice(previous.end, m.index))) {
+      const joined = table.join(previous.word, word);
+      if (joined) out.add(joined);
+    }
+    const apart = /^[a-z]+$/.test(word) ? table.apart(word) : undefined;
+    if (apart) out.add(apart);
+    previous = { word, end: m.index + m[0].length };
+  }
+  return [...out];
+}
+
+const PHRASAL_VERBS: JoinedOrApart = { join: (verb, particle) => (PARTICLES.has(particle) ? joinedPhrasal(verb, particle) : undefined), apart: phrasalOf };
+const COMPOUNDS: JoinedOrApart = { join: (first, second) => (FIRST_WORDS.has(first) ? joinedCompound(first, second) : undefined), apart: compoundApart };
 
 /**
  * A phrasal verb written the other way (core/phrasal-verbs.ts): each verb and particle side by side joined
@@ -69,17 +98,17 @@ const PHRASAL_GAP_RE = /^[\s-]+$/;
  * little, which a store holding other lessons about the replica never does.
  */
 export function phrasalForms(text: string): string[] {
-  const out = new Set<string>();
-  let previous: { word: string; end: number } | undefined;
-  for (const m of text.matchAll(WORD_RE)) {
-    const word = m[0].toLowerCase();
-    if (previous && PARTICLES.has(word) && PHRASAL_GAP_RE.test(text.slice(previous.end, m.index))) {
-      const joined = joinedPhrasal(previous.word, word);
-      if (joined) out.add(joined);
-    }
-    const phrase = /^[a-z]+$/.test(word) ? phrasalOf(word) : undefined;
-    if (phrase) out.add(phrase);
-    previous = { word, end: m.index + m[0].length };
-  }
-  return [...out];
+  return otherWays(text, PHRASAL_VERBS);
+}
+
+/**
+ * A compound written the other way (core/compound-words.ts): two words side by side, apart or hyphenated,
+ * joined ("lock file", "lock-files" → "lockfile"), and each joined word apart ("timestamps" → "time stamp",
+ * searched as a phrase: the two words side by side, "time stamps", "time-stamp"). The index keeps "lockfile" one
+ * token and "lock file" two, so neither spelling met the other; the word-join fallback (word-joins.ts) runs only
+ * when the search found too little. Only the table's words bring a variant: "time" alone, or "lock" and "file"
+ * in different places, add nothing.
+ */
+export function compoundSpellings(text: string): string[] {
+  return otherWays(text, COMPOUNDS);
 }

@@ -3,7 +3,7 @@ import { queryTerms } from "../core/text.js";
 import { searchTextOf } from "../store/entry-columns.js";
 import { stemOf } from "../store/term-stats.js";
 import { weightedContextTerms, type RetrievalContext } from "./context.js";
-import { phrasalForms } from "./query-variants.js";
+import { compoundSpellings, phrasalForms } from "./query-variants.js";
 import type { ScoredEntry } from "./score.js";
 import { RELATED_SIMILARITY } from "./weights.js";
 
@@ -30,12 +30,13 @@ export function contentStems(ctx: RetrievalContext): Set<string> {
  * the vectors put the lesson close in meaning to the context, or when the lesson shares at least
  * one content word with the context, a phrasal verb written the other way included ("Shut down the
  * listener" for a context about its shutdown: the context holds "shutdown" and "shut down", the
- * lesson "shut" and a stop word).
+ * lesson "shut" and a stop word) and a compound ("The check box…" for a context about the checkbox).
  */
 export function isRelated(r: ScoredEntry, stems: ReadonlySet<string>): boolean {
   const b = r.breakdown;
   if ((b.files ?? 0) > 0 || (b.triggers ?? 0) > 0 || (b.stack ?? 0) > 0) return true;
   if (r.similarity !== undefined && r.similarity >= RELATED_SIMILARITY) return true;
   const text = searchTextOf(r.entry);
-  return queryTerms(text, 400).some((t) => stems.has(stemOf(t))) || phrasalForms(text).some((t) => stems.has(stemOf(t)));
+  const sharesStem = (t: string) => stems.has(stemOf(t));
+  return queryTerms(text, 400).some(sharesStem) || phrasalForms(text).some(sharesStem) || compoundSpellings(text).some(sharesStem);
 }

@@ -3,7 +3,9 @@ import path from "node:path";
 import { EntrySchema, type Entry, type Tier } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
 import { openCairn, type Cairn, type ConfigInput } from "../../src/index.js";
+import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { dropSchema, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 import { makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
 
 export interface RetrievalWorld {
@@ -81,3 +83,28 @@ export async function insertRaw(sb: Sandbox, entries: RawEntry[]): Promise<Entry
 }
 
 export { makeSandbox, removeSandbox };
+
+/**
+ * A Cairn whose team hive is a throwaway PostgreSQL schema holding `hive` (written with the store, past the
+ * gates) and whose project holds `project`; the schema and the sandbox are removed after `fn`.
+ */
+export async function withPgHive(hive: readonly RawEntry[], project: RawEntry[], fn: (cairn: Cairn) => Promise<void>): Promise<void> {
+  const url = pgTestUrl()!;
+  const schema = uniqueSchema("retrieval");
+  const sb = makeSandbox();
+  const store = new PostgresStore({ url, schema }, "hive");
+  try {
+    for (const e of hive) await store.insertEntry(rawEntry({ ...e, tier: "hive" }), { type: "created", actor: "human:test" });
+    if (project.length) await insertRaw(sb, project);
+    const cairn = await openCairn({ projectDir: sb.projectDir, env: sb.env, config: { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } } });
+    try {
+      await fn(cairn);
+    } finally {
+      await cairn.close();
+    }
+  } finally {
+    await store.close();
+    await dropSchema(url, schema);
+    removeSandbox(sb);
+  }
+}

@@ -1,10 +1,8 @@
 // A small tier's lessons compete fairly with a large tier's: relevance from word statistics pooled across the tiers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openCairn } from "../../src/index.js";
-import { PostgresStore } from "../../src/store/pg/pg-store.js";
-import { dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
-import { insertRaw, makeSandbox, rawEntry, removeSandbox, withWorld, type RawEntry } from "./helpers.js";
+import { pgTestOptions } from "../helpers/pg.js";
+import { insertRaw, makeSandbox, withPgHive, withWorld, type RawEntry } from "./helpers.js";
 
 const TOPICS = ["vitest", "prisma", "docker", "redis", "kafka", "eslint", "webpack", "nginx", "postgres", "terraform"];
 /** A project's ordinary lessons: none holds a word of the query below. */
@@ -53,27 +51,12 @@ test("regression: a new project of one lesson holding every word of the context 
 });
 
 test("regression: a team hive on PostgreSQL of one lesson holding every word of the context outranks a project lesson sharing one rare word", pgTestOptions(), async () => {
-  const url = pgTestUrl()!;
-  const schema = uniqueSchema("smalltier");
-  const sb = makeSandbox();
-  const hive = new PostgresStore({ url, schema }, "hive");
-  try {
-    await hive.insertEntry(rawEntry({ lesson: HIVE_LESSON, category: "tooling", tier: "hive" }), { type: "created", actor: "human:test" });
-    await insertRaw(sb, [...projectLessons(300), { lesson: PROJECT_NEIGHBOUR, category: "tooling" }]);
-    const cairn = await openCairn({ projectDir: sb.projectDir, env: sb.env, config: { hive_url: url, hive_postgres: { schema, read_timeout_ms: 10_000, connect_timeout_ms: 30_000 } } });
-    try {
-      // The hive's size is known once a search has read it (no round trip of its own).
-      await cairn.recall(QUERY, { limit: 5 });
-      const hits = await cairn.recall(QUERY, { limit: 5 });
-      assert.equal(hits[0]?.entry.lesson, HIVE_LESSON, `ranked: ${JSON.stringify(hits.map((h) => `${h.entry.tier}: ${h.entry.lesson.slice(0, 40)}`))}`);
-    } finally {
-      await cairn.close();
-    }
-  } finally {
-    await hive.close();
-    await dropSchema(url, schema);
-    removeSandbox(sb);
-  }
+  await withPgHive([{ lesson: HIVE_LESSON, category: "tooling" }], [...projectLessons(300), { lesson: PROJECT_NEIGHBOUR, category: "tooling" }], async (cairn) => {
+    // The hive's size is known once a search has read it (no round trip of its own).
+    await cairn.recall(QUERY, { limit: 5 });
+    const hits = await cairn.recall(QUERY, { limit: 5 });
+    assert.equal(hits[0]?.entry.lesson, HIVE_LESSON, `ranked: ${JSON.stringify(hits.map((h) => `${h.entry.tier}: ${h.entry.lesson.slice(0, 40)}`))}`);
+  });
 });
 
 test("pooling leaves a lone tier and two large tiers as they were: the small-tier rule changes nothing else", async () => {

@@ -1,10 +1,13 @@
-// Words that queries and lessons write in different forms: irregular plurals ("indices" and "index") and phrasal verbs beside their joined nouns ("set up" and "setup").
+// Words that queries and lessons write in different forms: irregular plurals ("indices" and "index"), phrasal verbs beside their joined nouns ("set up" and "setup"), compounds joined, hyphenated or apart ("lockfile", "lock-file", "lock file").
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { COMPOUND_WORDS } from "../../src/core/compound-words.js";
 import { IRREGULAR_PLURALS } from "../../src/core/irregular-plurals.js";
+import type { Cairn } from "../../src/index.js";
 import { stemToken } from "../../src/store/fts-tokens.js";
-import { numberForms } from "../../src/retrieval/query-variants.js";
-import { insertRaw, makeSandbox, withWorld, type RawEntry } from "./helpers.js";
+import { compoundSpellings, numberForms } from "../../src/retrieval/query-variants.js";
+import { pgTestOptions } from "../helpers/pg.js";
+import { insertRaw, makeSandbox, withPgHive, withWorld, type RawEntry } from "./helpers.js";
 
 /** Lessons on other subjects, so a query that matches nothing finds nothing and one that matches everything ranks nothing. */
 const BACKGROUND: string[] = [
@@ -26,28 +29,27 @@ interface Case {
   within: number;
 }
 
+/** The cases whose query does not rank its lesson within its bound, or does not inject it. */
+async function missedCases(cairn: Cairn, cases: readonly Case[]): Promise<string[]> {
+  const missed: string[] = [];
+  for (const c of cases) {
+    const hits = await cairn.recall({ task: c.query }, { limit: 10 });
+    const at = hits.findIndex((h) => h.entry.lesson === c.lesson);
+    if (at < 0 || at >= c.within) {
+      missed.push(`"${c.query}" ranked "${c.lesson.slice(0, 40)}" ${at < 0 ? "nowhere" : at + 1} (wanted top ${c.within}); first: ${hits[0]?.entry.lesson.slice(0, 40) ?? "none"}`);
+      continue;
+    }
+    const block = await cairn.inject({ task: c.query }, { recordShown: false });
+    if (!block.entries.some((e) => e.id === hits[at]!.entry.id)) missed.push(`"${c.query}": "${c.lesson.slice(0, 40)}" not injected`);
+  }
+  return missed;
+}
+
 /** Every case's lesson, and `crowd`, in one store: each query must rank its own lesson within its bound, and inject it. */
 async function assertEachFound(cases: readonly Case[], crowd: readonly string[] = []): Promise<void> {
   const sb = makeSandbox();
   await insertRaw(sb, [...BACKGROUND, ...crowd, ...cases.map((c) => c.lesson)].map((lesson): RawEntry => ({ lesson })));
-  await withWorld(
-    async ({ cairn }) => {
-      const missed: string[] = [];
-      for (const c of cases) {
-        const hits = await cairn.recall({ task: c.query }, { limit: 10 });
-        const at = hits.findIndex((h) => h.entry.lesson === c.lesson);
-        if (at < 0 || at >= c.within) {
-          missed.push(`"${c.query}" ranked "${c.lesson.slice(0, 40)}" ${at < 0 ? "nowhere" : at + 1} (wanted top ${c.within}); first: ${hits[0]?.entry.lesson.slice(0, 40) ?? "none"}`);
-          continue;
-        }
-        const block = await cairn.inject({ task: c.query }, { recordShown: false });
-        if (!block.entries.some((e) => e.id === hits[at]!.entry.id)) missed.push(`"${c.query}": "${c.lesson.slice(0, 40)}" not injected`);
-      }
-      assert.deepEqual(missed, []);
-    },
-    {},
-    sb,
-  );
+  await withWorld(async ({ cairn }) => assert.deepEqual(await missedCases(cairn, cases), []), {}, sb);
 }
 
 test("an irregular plural finds the lesson that writes the singular, and the singular the plural: 'indices' finds 'index', 'mice' finds 'mouse'", async () => {
@@ -117,4 +119,70 @@ test("a phrasal verb finds the lesson that writes it joined, and the joined noun
     ],
     topics.flatMap(crowdOf),
   );
+});
+
+/** Compounds written one way in a lesson and another in the query; each query's topic is crowded, so no fallback search runs. */
+const COMPOUND_CASES: Case[] = [
+  // Joined asked, apart written (any number).
+  { lesson: "Commit the gateway lock file with every dependency bump.", query: "gateway lockfile", within: 1 },
+  { lesson: "The registry user name is case sensitive; compare it folded.", query: "registry username", within: 1 },
+  { lesson: "Invoice time stamps are written in UTC, never in local time.", query: "invoice timestamps", within: 1 },
+  { lesson: "The worker code base still vendors an old TLS library.", query: "worker codebase", within: 1 },
+  // Joined asked, hyphenated written.
+  { lesson: "The dashboard front-end must not call the billing API directly.", query: "dashboard frontend", within: 1 },
+  { lesson: "The release back-end reads its settings from the environment.", query: "release backend", within: 1 },
+  // Apart or hyphenated asked, joined written.
+  { lesson: "The mirror dataset is refreshed nightly from the primary.", query: "mirror data set", within: 1 },
+  { lesson: "Schema webhooks must be verified with the signature header.", query: "schema web hooks", within: 1 },
+  { lesson: "The volume endpoint answers 404 until the disk is attached.", query: "volume end-point", within: 1 },
+  // Nothing but the compound in common: still injected (relatedness sees the lesson's other spelling).
+  { lesson: "Each namespace gets its own service account.", query: "name space", within: 1 },
+  { lesson: "The check box state is lost on reload.", query: "checkbox", within: 1 },
+];
+
+test("a compound finds the lesson that writes it the other way: 'lockfile' and 'lock file', 'front-end' and 'frontend', 'data set' and 'dataset'", async () => {
+  const topics = ["gateway", "registry", "invoice", "worker", "dashboard", "release", "mirror", "schema", "volume"];
+  await assertEachFound(COMPOUND_CASES, topics.flatMap(crowdOf));
+});
+
+test("a compound's parts alone, apart or in another sentence, bring in no lesson that writes it joined: 'time' does not find 'timestamp'", async () => {
+  for (const text of ["time", "lock", "file", "the lock and the file", "time. Stamp", "lock, file", "end", "back", "front"]) assert.deepEqual(compoundSpellings(text), [], text);
+  assert.deepEqual(compoundSpellings("Lock-files"), ["lockfile"]);
+  assert.deepEqual(compoundSpellings("the filenames"), ["file name"]);
+  const joined = ["Invoice timestamps are stored in UTC.", "Commit the lockfile with the manifest.", "The filename must be ASCII.", "The frontend bundles its own fonts."];
+  const sb = makeSandbox();
+  await insertRaw(sb, [...BACKGROUND, ...joined].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      for (const task of ["time budget of the job", "lock the row before the update", "file the report", "the front of the queue", "stamp duty"]) {
+        const found = (await cairn.recall({ task }, { limit: 10 })).map((h) => h.entry.lesson).filter((l) => joined.includes(l));
+        assert.deepEqual(found, [], task);
+      }
+    },
+    {},
+    sb,
+  );
+});
+
+test("the table of compounds holds words the index keeps as one token, each joined word's stem of one pair only", () => {
+  const seen = new Map<string, string>();
+  for (const { first, second, joined } of COMPOUND_WORDS) {
+    assert.equal(joined, first + second);
+    const stem = stemToken(joined);
+    assert.ok(!seen.has(stem), `${joined} is stemmed as ${seen.get(stem)}`);
+    seen.set(stem, joined);
+    assert.notEqual(stem, stemToken(first), `${joined} is stemmed as ${first}`);
+  }
+});
+
+test("a compound finds the lesson that writes it the other way on a team hive on PostgreSQL", pgTestOptions(), async () => {
+  // Nothing but the compound in common: the hive's search is the one that must meet it (no fallback runs on a networked tier).
+  const cases: Case[] = [
+    { lesson: "Commit the lock file with every dependency bump.", query: "lockfile", within: 1 },
+    { lesson: "The front-end must not call the billing API directly.", query: "frontend", within: 1 },
+    { lesson: "The dataset is refreshed nightly from the primary.", query: "data set", within: 1 },
+    { lesson: "The endpoint answers 404 until the disk is attached.", query: "end-point", within: 1 },
+    { lesson: "The check box state is lost on reload.", query: "checkbox", within: 1 },
+  ];
+  await withPgHive([...BACKGROUND, ...cases.map((c) => c.lesson)].map((lesson) => ({ lesson })), [], async (cairn) => assert.deepEqual(await missedCases(cairn, cases), []));
 });
