@@ -23,6 +23,25 @@ const PAIRS =
  * "leaves" as "leav", of "leave"). Asked for themselves, they still bring in the singular.
  */
 const NEVER_ADDED: ReadonlySet<string> = new Set(["indices", "vertices", "leaves"]);
+
+/**
+ * The plurals of NEVER_ADDED that are nouns wherever they stand: the index keeps their singular beside them
+ * (indexedSingulars), so a query for the singular meets them with no word of the query that also means
+ * "indicate". "leaves" is mostly the verb ("the job leaves a lock"), so "leaf" is not indexed for it.
+ */
+const SINGULAR_INDEXED = new Map([["indices", "index"], ["vertices", "vertex"]]);
+const SINGULAR_INDEXED_RE = /(?<![\p{L}\p{N}])(?:indices|vertices)(?![\p{L}\p{N}])/giu;
+
+/**
+ * The singulars a lesson's search text carries beside the plurals the index stems as another word ("the
+ * Indices" → "index"), once each; empty for a text without them. Rows written before migrations 18 (SQLite)
+ * and 16 (PostgreSQL) get theirs there.
+ */
+export function indexedSingulars(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(SINGULAR_INDEXED_RE)) out.add(SINGULAR_INDEXED.get(m[0].toLowerCase())!);
+  return [...out];
+}
 /** Forms that bring in no other: "data" is a word of its own (a lesson about data is not about a datum), while "datum" is one of the data. */
 const NEVER_READ: ReadonlySet<string> = new Set(["data"]);
 

@@ -1,5 +1,6 @@
 // Code-aware tokenisation shared by the full-text index, query building and similarity checks.
 import { cjkForms, cjkIndexTokens, hasCjk, isCjkChar } from "./cjk.js";
+import { indexedSingulars } from "./irregular-plurals.js";
 import { shortcuts } from "./shortcuts.js";
 
 /**
@@ -149,13 +150,16 @@ export function buildSearchText(parts: string[]): string {
   const text = parts.map((p) => p.trim()).filter(Boolean).join("\n");
   // A CJK run is one unicode61 token: its character pairs go on a line of their own (core/cjk.ts).
   const cjk = cjkIndexTokens(text);
-  const withCjk = cjk.length > 0 ? `${text}\n${cjk.join(" ")}` : text;
+  // "indices" is indexed as "indic", the stem of "indicate": its singular beside it is what "index" finds (core/irregular-plurals.ts).
+  const singulars = indexedSingulars(text).filter((w) => !hasWholeWord(text.toLowerCase(), w));
+  const added = [...cjk, ...singulars];
+  const withAdded = added.length > 0 ? `${text}\n${added.join(" ")}` : text;
   const split = splitIdentifiers(text);
-  if (split.length === 0) return withCjk;
+  if (split.length === 0) return withAdded;
   const lower = text.toLowerCase();
   const isWord = shortcuts.enabled ? (t: string) => hasWholeWord(lower, t) : wordSetOf(lower);
   const extra = split.filter((t) => !isWord(t));
-  return extra.length > 0 ? `${withCjk}\n${extra.join(" ")}` : withCjk;
+  return extra.length > 0 ? `${withAdded}\n${extra.join(" ")}` : withAdded;
 }
 
 /**

@@ -40,7 +40,20 @@ function cjkSearchText(data: string, old: string): string {
  * its pairs (reindexCjkRows), and appending again would count them twice.
  */
 function reindexCjkCharacters(db: SqliteDriver): void {
-  const rows = db.all<{ seq: number; data: string }>(`SELECT seq, data FROM entries WHERE search_text GLOB '*${CJK_SQL_CLASS}*'`);
+  rederiveSearchText(db, `search_text GLOB '*${CJK_SQL_CLASS}*'`);
+}
+
+/**
+ * Rows whose search text holds "indices" or "vertices" (any case: LIKE folds ASCII) get the search text this
+ * version derives, the singular beside the plural (core/irregular-plurals.ts indexedSingulars).
+ */
+function reindexIndexedSingulars(db: SqliteDriver): void {
+  rederiveSearchText(db, "search_text LIKE '%indices%' OR search_text LIKE '%vertices%'");
+}
+
+/** The rows `where` selects get the search text this version derives from their JSON; a row whose JSON cannot be read keeps its text. */
+function rederiveSearchText(db: SqliteDriver, where: string): void {
+  const rows = db.all<{ seq: number; data: string }>(`SELECT seq, data FROM entries WHERE ${where}`);
   for (const r of rows) {
     let text: string;
     try {
@@ -498,6 +511,18 @@ SELECT 1;
 SELECT 1;
 `,
     run: addPromotedTo,
+  },
+  {
+    version: 18,
+    name: "the singular indexed beside 'indices' and 'vertices'",
+    sql: `
+-- Porter stems "indices" as "indic" (the stem of "indicate") and "vertices" as "vertic" (of "vertical"), so a
+-- query for "index" or "vertex" never met a lesson writing the plural, and asking for the plural's stem would
+-- bring in every lesson about indicating. The search text now carries the singular beside such a plural; rows
+-- written before get theirs in the migration's JavaScript step (reindexIndexedSingulars).
+SELECT 1;
+`,
+    run: reindexIndexedSingulars,
   },
 ];
 

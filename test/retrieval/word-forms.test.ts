@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { COMPOUND_WORDS } from "../../src/core/compound-words.js";
 import { IRREGULAR_PLURALS } from "../../src/core/irregular-plurals.js";
 import type { Cairn } from "../../src/index.js";
+import { buildSearchText } from "../../src/core/text.js";
 import { stemToken } from "../../src/store/fts-tokens.js";
 import { compoundSpellings, numberForms } from "../../src/retrieval/query-variants.js";
 import { pgTestOptions } from "../helpers/pg.js";
@@ -84,6 +85,30 @@ test("the table of irregular plurals holds only pairs the index stems apart, and
   await withWorld(
     async ({ cairn }) => {
       for (const task of ["index", "vertex"]) assert.deepEqual((await cairn.recall({ task }, { limit: 10 })).map((h) => h.entry.lesson), [], task);
+    },
+    {},
+    sb,
+  );
+});
+
+test("a plural the index stems as another word is found by its singular: 'index' finds 'the indices', 'vertex' finds 'vertices', and not 'indicates'", async () => {
+  // The singular goes beside the plural in the search text, once, and never for the verb "leaves".
+  assert.equal(buildSearchText(["Rebuild the Indices and the vertices.", "indices"]), "Rebuild the Indices and the vertices.\nindices\nindex vertex");
+  for (const text of ["The index and its indices.", "The job leaves a lock.", "Prefer getIndices()."]) assert.ok(!buildSearchText([text]).split("\n").slice(1).some((l) => /\b(index|leaf)\b/.test(l)), text);
+  const indicates = "The red badge indicates a failed build.";
+  const sb = makeSandbox();
+  await insertRaw(sb, [...BACKGROUND, indicates, "Vertical scrolling must stay smooth on long lists."].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      // Written through the engine, as every new lesson is: its search text is derived by this version.
+      await cairn.add({ lesson: "Rebuild the search indices after a bulk import; the old ones miss the new rows.", category: "tooling" });
+      await cairn.add({ lesson: "Shared vertices must be welded before the mesh is exported.", category: "tooling" });
+      assert.deepEqual(await missedCases(cairn, [
+        { lesson: "Rebuild the search indices after a bulk import; the old ones miss the new rows.", query: "index", within: 1 },
+        { lesson: "Shared vertices must be welded before the mesh is exported.", query: "vertex", within: 1 },
+      ]), []);
+      const found = (await cairn.recall({ task: "index" }, { limit: 10 })).map((h) => h.entry.lesson);
+      assert.ok(!found.includes(indicates), "'index' brings in no lesson about indicating");
     },
     {},
     sb,

@@ -4,12 +4,13 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { EntrySchema, type Entry } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
-import { SqliteDriver } from "../../src/store/driver.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
+import { PG_MIGRATIONS } from "../../src/store/pg/migrations.js";
 import { PostgresStore } from "../../src/store/pg/pg-store.js";
 import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
 import { makeSandbox, removeSandbox } from "../fixtures/workers/sandbox.js";
+import { insertOldRow, sqliteAtVersion } from "../helpers/old-sqlite.js";
 
 /** The schema version before promoted_to. */
 const OLD_VERSION = 16;
@@ -22,21 +23,10 @@ function lesson(i: number, tier: "swarm" | "hive"): Entry {
 test("opening a project database of schema 16 fills promoted_to from each entry's latest promoted event", async () => {
   const sb = makeSandbox();
   const file = path.join(sb.root, "old.db");
-  const driver = new SqliteDriver(file);
-  driver.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
-  driver.exec("INSERT OR IGNORE INTO meta(key, value) VALUES ('entry_count', 0)");
-  for (const m of MIGRATIONS.filter((x) => x.version <= OLD_VERSION)) {
-    driver.exec(m.sql);
-    m.run?.(driver);
-  }
-  driver.exec(`PRAGMA user_version = ${OLD_VERSION}`);
+  const driver = sqliteAtVersion(file, OLD_VERSION);
   const [twice, once, never] = [0, 1, 2].map((i) => {
     const e = lesson(i, "swarm");
-    driver.run(
-      `INSERT INTO entries(seq, id, tier, created_at, lesson, category, kind, status, scope, priority, confidence, fingerprint, updated_at, search_text, data)
-       VALUES ((SELECT value + 1 FROM meta WHERE key = 'last_seq'), ?, 'swarm', ?, ?, 'tooling', 'learning', 'promoted', 'global', 'medium', 0.5, ?, ?, ?, ?)`,
-      [e.id, at, e.lesson, `fp${i}`, at, e.lesson, JSON.stringify(e)],
-    );
+    insertOldRow(driver, e, { status: "promoted", fingerprint: `fp${i}` });
     return e;
   }) as [Entry, Entry, Entry];
   const event = (id: string, type: string, data: Record<string, unknown>) =>
@@ -49,7 +39,7 @@ test("opening a project database of schema 16 fills promoted_to from each entry'
   driver.close();
   const store = new SqliteStore(file, "swarm");
   try {
-    assert.equal(await store.schemaVersion(), 17);
+    assert.equal(await store.schemaVersion(), MIGRATIONS.at(-1)!.version);
     const got = await store.promotedTo([twice.id, once.id, never.id]);
     assert.deepEqual(Object.fromEntries(got), { [twice.id]: "hive-new", [once.id]: "hive-once" });
     assert.deepEqual((await store.listPromotions({ statuses: ["promoted"] })).map((p) => [p.id, p.promoted_to]), [[twice.id, "hive-new"], [once.id, "hive-once"]], "a listing pairs by the filled column, in write order");
@@ -77,7 +67,7 @@ test("the team hive's migration 15 fills promoted_to too, the same answer as SQL
     await adminQuery(url, `DROP TRIGGER events_promoted_to ON "${schema}".events; DROP FUNCTION "${schema}".events_promoted_to(); DROP INDEX "${schema}".entries_promoted_to; ALTER TABLE "${schema}".entries DROP COLUMN promoted_to; DELETE FROM "${schema}".schema_migrations WHERE version >= 15`);
     const store = new PostgresStore({ url, schema, poolMax: 1 }, "hive");
     try {
-      assert.equal(await store.schemaVersion(), 15);
+      assert.equal(await store.schemaVersion(), PG_MIGRATIONS.at(-1)!.version);
       assert.deepEqual(Object.fromEntries(await store.promotedTo([twice.id, never.id])), { [twice.id]: "hive-new" });
       assert.deepEqual((await store.listPromotions({})).map((p) => [p.id, p.promoted_to]), [[twice.id, "hive-new"]]);
       await store.appendEvent(never.id, { type: "promoted", actor: "test", data: { route: "manual", hive_id: "hive-later" } });

@@ -20,23 +20,34 @@ const REINDEX_BATCH = 500;
 
 /**
  * Rows whose lesson JSON holds CJK characters get the search vector this version derives (their runs'
- * character pairs, core/cjk.ts), read and written a batch at a time by seq; other rows are not read.
+ * character pairs, core/cjk.ts); other rows are not read.
  */
-async function reindexCjkRows(q: Querier, S: string): Promise<void> {
-  for (let after = -1; ; ) {
-    const rows = await q.query<{ seq: string; data: string }>(
-      `SELECT seq::text AS seq, data::text AS data FROM ${S}.entries WHERE seq > $1 AND data::text ~ $2 ORDER BY seq LIMIT ${REINDEX_BATCH}`,
-      [after, CJK_SQL_CLASS],
-    );
-    if (rows.length === 0) return;
-    const vecs = rows.map((r) => tsvectorOf(searchTextOf(JSON.parse(r.data) as Entry)));
-    await q.query(
-      `UPDATE ${S}.entries e SET search_vec = v.vec::tsvector, search_len = v.len
-         FROM unnest($1::bigint[], $2::text[], $3::int[]) AS v(seq, vec, len) WHERE e.seq = v.seq`,
-      [rows.map((r) => r.seq), vecs.map((v) => v.literal), vecs.map((v) => v.length)],
-    );
-    after = Number(rows[rows.length - 1]!.seq);
-  }
+const reindexCjkRows = reindexRowsMatching(CJK_SQL_CLASS);
+
+/** Rows whose JSON holds "indices" or "vertices" get the singular indexed beside it (core/irregular-plurals.ts indexedSingulars). */
+const reindexIndexedSingulars = reindexRowsMatching("indices|vertices");
+
+/**
+ * The step that gives each row whose JSON matches `pattern` (a regular expression, any case) the search
+ * vector this version derives, read and written a batch at a time by seq; other rows are not read.
+ */
+function reindexRowsMatching(pattern: string): (q: Querier, S: string) => Promise<void> {
+  return async (q, S) => {
+    for (let after = -1; ; ) {
+      const rows = await q.query<{ seq: string; data: string }>(
+        `SELECT seq::text AS seq, data::text AS data FROM ${S}.entries WHERE seq > $1 AND data::text ~* $2 ORDER BY seq LIMIT ${REINDEX_BATCH}`,
+        [after, pattern],
+      );
+      if (rows.length === 0) return;
+      const vecs = rows.map((r) => tsvectorOf(searchTextOf(JSON.parse(r.data) as Entry)));
+      await q.query(
+        `UPDATE ${S}.entries e SET search_vec = v.vec::tsvector, search_len = v.len
+           FROM unnest($1::bigint[], $2::text[], $3::int[]) AS v(seq, vec, len) WHERE e.seq = v.seq`,
+        [rows.map((r) => r.seq), vecs.map((v) => v.literal), vecs.map((v) => v.length)],
+      );
+      after = Number(rows[rows.length - 1]!.seq);
+    }
+  };
 }
 
 /**
@@ -530,6 +541,17 @@ CREATE TRIGGER events_promoted_to AFTER INSERT ON ${S}.events FOR EACH ROW
   WHEN (NEW.type = 'promoted' AND json_typeof(NEW.data->'hive_id') = 'string')
   EXECUTE FUNCTION ${S}.events_promoted_to();
 `,
+  },
+  {
+    version: 16,
+    name: "the singular indexed beside 'indices' and 'vertices'",
+    sql: () => `
+-- The SQLite store's migration 18, for parity: "indices" is the lexeme "indic" (of "indicate") and "vertices"
+-- "vertic" (of "vertical"), so "index" and "vertex" never met them. Search vectors now carry the singular
+-- beside such a plural; rows written before get theirs in the migration's JavaScript step (reindexIndexedSingulars).
+SELECT 1;
+`,
+    run: reindexIndexedSingulars,
   },
 ];
 
