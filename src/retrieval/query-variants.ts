@@ -58,8 +58,8 @@ export function numberForms(text: string): string[] {
   return [...out];
 }
 
-/** What may stand between two words written as one (a verb and its particle, a compound's halves): spaces or a hyphen ("set up", "set-up"), never a full stop or a comma. */
-const WORD_GAP_RE = /^[\s-]+$/;
+/** What may stand between two words written as one (a verb and its particle, a compound's halves): spaces, a hyphen or an underscore ("set up", "set-up", "lock_file"), never a full stop or a comma. */
+const WORD_GAP_RE = /^[\s_-]+$/;
 
 /** A table of words written joined or as two (phrasal verbs, compounds). */
 interface JoinedOrApart {
@@ -69,19 +69,31 @@ interface JoinedOrApart {
   apart(word: string): string | undefined;
 }
 
-/** Each pair of the text's words side by side joined, and each joined word apart, as `table` has them. */
-function otherWays(text: string, table: JoinedOrApart): string[] {
-  const out = new Set<string>();
+/** Each word of the text, lower-cased, with the word before it when the two stand side by side (WORD_GAP_RE between). */
+function* wordsSideBySide(text: string): Generator<{ word: string; before?: string }> {
   let previous: { word: string; end: number } | undefined;
   for (const m of text.matchAll(WORD_RE)) {
     const word = m[0].toLowerCase();
-    if (previous && WORD_GAP_RE.test(text.slice(previous.end, m.index))) {
-      const joined = table.join(previous.word, word);
-      if (joined) out.add(joined);
-    }
+    yield previous && WORD_GAP_RE.test(text.slice(previous.end, m.index)) ? { word, before: previous.word } : { word };
+    previous = { word, end: m.index + m[0].length };
+  }
+}
+
+/** "first second" for each two words of the text side by side: what the word-join fallback may join (word-joins.ts). */
+export function pairsSideBySide(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const { word, before } of wordsSideBySide(text)) if (before) out.add(`${before} ${word}`);
+  return out;
+}
+
+/** Each pair of the text's words side by side joined, and each joined word apart, as `table` has them. */
+function otherWays(text: string, table: JoinedOrApart): string[] {
+  const out = new Set<string>();
+  for (const { word, before } of wordsSideBySide(text)) {
+    const joined = before ? table.join(before, word) : undefined;
+    if (joined) out.add(joined);
     const apart = /^[a-z]+$/.test(word) ? table.apart(word) : undefined;
     if (apart) out.add(apart);
-    previous = { word, end: m.index + m[0].length };
   }
   return [...out];
 }

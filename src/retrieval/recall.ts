@@ -13,6 +13,7 @@ import { mergeAcrossTiers } from "./merge.js";
 import { blendCandidates, queryVector, vectorCandidates, type TierVectorHits } from "./semantic.js";
 import { poolSmallTiers } from "./small-tier.js";
 import { spellingCorrections } from "./spelling.js";
+import { pairsSideBySide } from "./query-variants.js";
 import { wordJoins } from "./word-joins.js";
 
 export interface RecallOptions {
@@ -172,7 +173,9 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   if (opts.spelling !== false && mode !== "semantic" && lexical.reduce((n, hits) => n + hits.length, 0) < limit) {
     // A slip is mended first: any word splits somewhere into two short words the lessons hold ("reids": "re ids").
     const fixes = await spellingCorrections(stores, terms);
-    const joins = await wordJoins(stores, terms.map((t) => fixes.get(t) ?? t));
+    const fix = (t: string) => fixes.get(t) ?? t;
+    const sideBySide = new Set([...pairsSideBySide(contextText(ctx))].map((pair) => pair.split(" ").map(fix).join(" ")));
+    const joins = await wordJoins(stores, terms.map(fix), sideBySide);
     if (fixes.size > 0 || joins.split.size > 0 || joins.joined.length > 0) {
       searched = [...terms.map((t) => fixes.get(t) ?? joins.split.get(t) ?? t), ...joins.joined];
       lexical = await Promise.all(stores.map((st) => byWords(st, searched)));

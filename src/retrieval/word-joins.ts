@@ -20,15 +20,21 @@ export interface WordJoins {
  * The other way lessons write the query's compounds. A plain word (a–z) no tier holds is split where
  * both halves are held, the split whose rarer half the most lessons hold winning; it is searched as a
  * phrase, so the halves must stand side by side ("pre-commit", "pre commit"). Two neighbouring plain
- * words are joined where the tiers hold the joined word. Counted as spelling.ts counts (tierDocCounts), on the
+ * words are joined where the tiers hold the joined word and the context writes them side by side
+ * (`sideBySide`, query-variants.ts pairsSideBySide): "lock file" is "lockfile", "lock the file" is not, though
+ * the query's terms ("lock", "file") are neighbours once the stop word is gone. Counted as spelling.ts counts (tierDocCounts), on the
  * local tiers only: a phrase is searched as FTS5 reads one, which a team hive on PostgreSQL has no test of here.
  */
-export async function wordJoins(stores: readonly Store[], terms: readonly string[]): Promise<WordJoins> {
+export async function wordJoins(stores: readonly Store[], terms: readonly string[], sideBySide: ReadonlySet<string>): Promise<WordJoins> {
   const out: WordJoins = { split: new Map(), joined: [] };
   const counts = tierDocCounts(stores.filter((st) => !st.networked));
   const plain = terms.filter((t) => /^[a-z]+$/.test(t));
   if (!counts || plain.length === 0) return out;
-  const pairs = terms.slice(1).map((t, i) => [terms[i]!, t] as const).filter(([a, b]) => /^[a-z]+$/.test(a) && /^[a-z]+$/.test(b)).slice(0, MAX_WORDS);
+  const pairs = terms
+    .slice(1)
+    .map((t, i) => [terms[i]!, t] as const)
+    .filter(([a, b]) => /^[a-z]+$/.test(a) && /^[a-z]+$/.test(b) && sideBySide.has(`${a} ${b}`))
+    .slice(0, MAX_WORDS);
   const docsOf = await counts([...plain, ...pairs.map(([a, b]) => a + b)]);
   out.joined = pairs.map(([a, b]) => a + b).filter((j) => docsOf(j) > 0 && !terms.includes(j));
   const unknown = plain.filter((w) => w.length >= 2 * MIN_PART && w.length <= MAX_SPLIT_LENGTH && docsOf(w) === 0).slice(0, MAX_WORDS);

@@ -179,7 +179,7 @@ test("a compound's parts alone, apart or in another sentence, bring in no lesson
   await insertRaw(sb, [...BACKGROUND, ...joined].map((lesson): RawEntry => ({ lesson })));
   await withWorld(
     async ({ cairn }) => {
-      for (const task of ["time budget of the job", "lock the row before the update", "file the report", "the front of the queue", "stamp duty"]) {
+      for (const task of ["time budget of the job", "lock the row before the update", "file the report", "the front of the queue", "stamp duty", "lock the file before writing", "the time the stamp took", "the file: name it after the day"]) {
         const found = (await cairn.recall({ task }, { limit: 10 })).map((h) => h.entry.lesson).filter((l) => joined.includes(l));
         assert.deepEqual(found, [], task);
       }
