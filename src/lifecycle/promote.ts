@@ -30,9 +30,13 @@ export function promotionRoute(e: Entry, s: Services): PromotionRoute | undefine
   return undefined;
 }
 
-/** What a swarm entry becomes in the hive: its content, not its local lifecycle or ids (a phase TTL is a project's, the hive does not age by phases). */
+/**
+ * What a swarm entry becomes in the hive: its content and where it came from (the issue and the session, the
+ * traceability a team reviewing the hive reads), not its local lifecycle or ids (a phase TTL is a project's,
+ * the hive does not age by phases; an external id is a lookup key that may repeat across projects).
+ */
 function inputFromEntry(e: Entry): NewEntryInput {
-  const { status: _status, created_at: _at, external_id: _ext, session_id: _session, hive_eligible: _eligible, supersedes: _sup, max_phases: _ttl, ...content } =
+  const { status: _status, created_at: _at, external_id: _ext, hive_eligible: _eligible, supersedes: _sup, max_phases: _ttl, ...content } =
     entryToInput(e);
   return { ...content, tags: (content.tags ?? []).filter((t) => t !== FAST_TRACK_TAG) };
 }
