@@ -91,14 +91,25 @@ function literalWords(regex: string): string[] {
   return regex.replace(/\\[A-Za-z0-9]/g, " ").match(/[A-Za-z_][A-Za-z0-9_]+/g) ?? [];
 }
 
-/** Why a regex is unusable, or undefined when RE2 accepts it. */
-function re2Error(body: string): string | undefined {
+/**
+ * RE2 steps per character of text past which a regex is matched by its words instead. RE2 is linear in
+ * the text but times its program: "(?:\\w+\\s*){999}\\d" (4,000 steps) took seconds on a 64 KB text, in one
+ * call the check's time budget cannot interrupt. Ordinary patterns are far below (token\\.(claims|exp): 28;
+ * gitleaks' secret rules: 213 at the median, 7 of 218 over the limit).
+ */
+const MAX_PROGRAM = 500;
+
+/** The regex RE2 runs, or why it is unusable as one (not RE2 syntax, or too large to match within bounds). */
+function compileRe2(body: string): { re: RE2JS; problem?: undefined } | { re?: undefined; problem: string } {
+  let re: RE2JS;
   try {
-    RE2JS.compile(body);
-    return undefined;
+    re = RE2JS.compile(body);
   } catch (e) {
-    return (e as Error).message.replace(/^error parsing regexp:\s*/, "");
+    return { problem: `is not RE2 syntax (${(e as Error).message.replace(/^error parsing regexp:\s*/, "")})` };
   }
+  const size = re.programSize();
+  if (size > MAX_PROGRAM) return { problem: `is too large to match in bounded time (${size} steps per character, over ${MAX_PROGRAM}; a counted repeat such as {999} multiplies it)` };
+  return { re };
 }
 
 /** Undefined when nothing usable is left (empty, too long, no keyword of 3+ characters). */
@@ -111,8 +122,8 @@ export function compilePattern(raw: string | undefined): CompiledPattern | undef
     return { kind, source: raw, matchText: () => false, matchFile: isMatch };
   }
   if (kind === "keywords") return keywordMatcher(body.includes(",") ? body.split(",") : [body], false, raw);
-  if (re2Error(body)) return keywordMatcher(literalWords(body), true, raw);
-  const re = RE2JS.compile(body);
+  const { re } = compileRe2(body);
+  if (!re) return keywordMatcher(literalWords(body), true, raw);
   return { kind, source: raw, matchText: (text) => re.test(text), matchFile: () => false };
 }
 
@@ -123,10 +134,10 @@ export function patternIssues(raw: string | undefined): QualityIssue[] {
   const { kind, body } = classifyPattern(raw);
   const compiled = compilePattern(raw);
   if (kind === "regex") {
-    const err = re2Error(body);
-    if (err) {
-      if (!compiled) return [issue("reject", "invalid_detection_pattern", `detection pattern is not RE2 syntax (${err}) and has no keyword to fall back on; use a plain regex, a glob, or "kw: a, b"`)];
-      return [issue("warn", "detection_pattern_keywords", `detection pattern is not RE2 syntax (${err}); it will match texts containing all of: ${literalWords(body).join(", ")}`)];
+    const { problem } = compileRe2(body);
+    if (problem) {
+      if (!compiled) return [issue("reject", "invalid_detection_pattern", `detection pattern ${problem} and has no keyword to fall back on; use a plain regex, a glob, or "kw: a, b"`)];
+      return [issue("warn", "detection_pattern_keywords", `detection pattern ${problem}; it will match texts containing all of: ${literalWords(body).join(", ")}`)];
     }
     if (compiled?.matchText("", "") && compiled.matchText("zq\u0001", "zq\u0001")) {
       return [issue("reject", "invalid_detection_pattern", "detection pattern matches any text, so it would fire on every edit; make it specific")];

@@ -1,5 +1,5 @@
 // Pre-action advisories: globs and detection patterns of vetted lessons, bounded matching, consultations, the rule cache.
-import { costRatioAsync } from "../helpers/cost.js";
+import { costRatioAsync, cpuMicros } from "../helpers/cost.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -152,6 +152,40 @@ test("keywords match where a word starts: \"eval(\" does not fire on retrieval(q
   const backref = "(token)\\.claims\\s*=\\s*\\1";
   assert.equal(m(backref, "token.claims = token"), true);
   assert.equal(m(backref, "mytoken.otherclaims = x"), false);
+});
+
+test("a regex RE2 runs in linear but huge time (a counted repeat: a 4,000-step program) cannot stall a check: it is matched by its words, and a write warns", async () => {
+  // RE2 is linear in the text, times the program: "(?:\\w+\\s*){999}\\d" is ~4,000 steps per character,
+  // seconds on a 64 KB text, in one call the check's 50 ms budget cannot interrupt.
+  const words = ("ab ".repeat(22_000)).slice(0, 65_536);
+  const hostile = compilePattern("(?:\\w+\\s*){999}token\\d")!;
+  assert.equal(hostile.kind, "keywords", "matched by its words, as a regex RE2 cannot compile is");
+  assert.equal(hostile.matchText("the token is read", "the token is read"), true);
+  const simple = compilePattern("token\\.(claims|payload)")!;
+  const ratio = cpuMicros(() => hostile.matchText(words, words), { calls: 1, batches: 3 }) / Math.max(cpuMicros(() => simple.matchText(words, words), { calls: 1, batches: 3 }), 200);
+  assert.ok(ratio < 20, `the counted-repeat pattern cost ${ratio.toFixed(0)}× a plain one on the same 64 KB`);
+  // A usable regex of ordinary size stays a regex.
+  assert.equal(compilePattern("(?:api|secret)_?key\\s*[:=]\\s*['\"][A-Za-z0-9]{16,40}['\"]")!.kind, "regex");
+  const env = await openEnv();
+  try {
+    const warned = await env.human.add({
+      lesson: "In scripts/seed.ts batch the inserts in groups of 500 rows; one insert per row made the seed step take twenty minutes.",
+      prevention: { detection_pattern: "(?:\\w+\\s*){999}insert\\d" },
+    });
+    assert.equal(warned.action, "added", warned.reason);
+    assert.ok(warned.issues.some((i) => i.code === "detection_pattern_keywords" && /too large/.test(i.message)), JSON.stringify(warned.issues));
+    await env.human.approve(warned.id!);
+    assert.equal((await env.agent.checkAdvisories({ text: "db.insert(row)", record: false })).length, 1, "advises by its word");
+    // With no word to fall back on it is refused, as a regex RE2 cannot compile is.
+    const refused = await env.human.add({
+      lesson: "In scripts/import.ts stream the CSV rows instead of reading the file whole; a 2 GB export ran the worker out of memory.",
+      prevention: { detection_pattern: "(?:\\w+\\s*){999}\\d" },
+    });
+    assert.equal(refused.action, "rejected", JSON.stringify(refused));
+    assert.match(refused.reason ?? "", /too large/);
+  } finally {
+    await env.close();
+  }
 });
 
 test("a stored backreference pattern advises by its keywords; a write warns about it", async () => {
