@@ -389,16 +389,21 @@ async function placeLesson(
   if (decision.op === "reinforce") return reinforce(s, store, decision.target, decision.similarity, input, opts, issues);
 
   const flags = issues.filter((i) => i.severity !== "reject").map(flagOf);
-  if (decision.op === "flag") {
-    for (const c of decision.targets) flags.push(`contradicts:${c.id}`);
+  // The writer named what this lesson replaces: that one is replaced. Another lesson the text happens to
+  // contradict is flagged, not retired in its place (a person's `supersede S-10 "…"` retired the agent's
+  // pending draft on the subject instead, and S-10 stayed in use).
+  const contradicted = decision.op === "flag" ? decision.targets : decision.op === "supersede" && declared ? [decision.target] : [];
+  if (contradicted.length) {
+    for (const c of contradicted) flags.push(`contradicts:${c.id}`);
     issues.push({
       layer: "quality",
       severity: "warn",
       code: "contradiction",
-      message: `may contradict ${decision.targets.map((c) => c.handle).join(", ")}; supersede the older one if this replaces it`,
+      message: `may contradict ${contradicted.map((c) => c.handle).join(", ")}; supersede the older one if this replaces it`,
     });
   }
-  const target = decision.op === "supersede" ? decision.target : declared;
+  const auto = decision.op === "supersede" && !declared ? decision.target : undefined;
+  const target = declared ?? auto;
   if (target) input.supersedes = target.id;
   const entry = buildEntry(input, normalizeLessonText(lesson), s, opts, flags, status);
   const event = { type: "created" as const, actor: opts.actor, data: { source: opts.source } };
@@ -420,14 +425,14 @@ async function placeLesson(
   }
   // A declared replacement of a lesson people vouched for waits for a person, like a draft does.
   const retireNow =
-    target && status !== "draft" && MERGEABLE.includes(target.lifecycle.status) && (decision.op === "supersede" || isHumanActor(opts.actor) || !isProtected(target));
+    target && status !== "draft" && MERGEABLE.includes(target.lifecycle.status) && (target === auto || isHumanActor(opts.actor) || !isProtected(target));
   // The old entry may have been removed since it was read: the new lesson is stored; there is just nothing left to retire.
   const retired = target && retireNow ? await supersedeEntry(s, target.id, stored.id, opts.actor).then(() => true, (e: unknown) => {
     if (e instanceof NotFoundError) return false;
     throw e;
   }) : false;
   if (target && retired) {
-    const why = decision.op === "supersede" ? ", which said the opposite" : "";
+    const why = target === auto ? ", which said the opposite" : "";
     issues.push({ layer: "quality", severity: "warn", code: "superseded", message: `supersedes ${target.handle}${why}` });
   } else if (target && !retireNow) {
     issues.push({ layer: "quality", severity: "warn", code: "supersede_pending", message: `will supersede ${target.handle} once a person approves it` });

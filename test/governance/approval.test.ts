@@ -260,3 +260,31 @@ test("under require_approval an import an agent runs (cairn import in its shell)
     await env.close();
   }
 });
+
+test("a person's replacement retires the lesson it names, even when its text also contradicts an agent's pending draft (supersede and add --supersedes)", async () => {
+  const env = await openEnv(APPROVAL_ON);
+  try {
+    const KEYS = "In src/cache/keys.ts include the tenant id in every cache key; a shared key served one tenant's invoices to another.";
+    const DRAFT = "In src/cache/keys.ts prefix every cache key with the tenant id and the schema version; a shared key leaked invoices across tenants.";
+    const MINE = "In src/cache/keys.ts build cache keys only through tenantKey(); hand-built keys without the tenant id leaked invoices across tenants.";
+    for (const how of ["supersede", "add"] as const) {
+      const old = await env.human.add({ lesson: KEYS });
+      await env.human.approve(old.id!);
+      const draft = await env.agent.add({ lesson: DRAFT, supersedes: old.handle });
+      assert.equal(draft.status, "draft", JSON.stringify(draft));
+      // The person names the lesson their text replaces: that one, not the draft the text resembles.
+      const mine = how === "supersede"
+        ? (await env.human.supersede(old.id!, { lesson: MINE })).replacement
+        : await env.human.get((await env.human.add({ lesson: MINE, supersedes: old.handle })).id!);
+      const oldAfter = await env.human.get(old.id!);
+      assert.equal(oldAfter.lifecycle.status, "superseded", `${how}: the lesson the person named is retired`);
+      assert.equal(oldAfter.lifecycle.superseded_by, mine.id);
+      assert.equal((await env.human.get(mine.id)).lifecycle.supersedes, old.id, `${how}: the link names what the person named`);
+      assert.equal((await env.human.get(draft.id!)).lifecycle.status, "draft", `${how}: the agent's draft is left for the person's review`);
+      // Clean up for the next round: the draft and the lessons leave the way.
+      for (const id of [draft.id!, mine.id, old.id!]) await env.human.remove(id, { force: true });
+    }
+  } finally {
+    await env.close();
+  }
+});
