@@ -27,6 +27,8 @@ export interface ApprovalResult {
   unchanged: boolean;
   /** The entry it superseded on approval. */
   superseded?: Entry;
+  /** The entry it named to supersede, retired meanwhile (superseded by another, archived, quarantined): left as it is, the link dropped. */
+  notReplaced?: Entry;
 }
 
 const APPROVABLE: readonly Status[] = ["draft", "candidate", "established", "promoted"];
@@ -75,15 +77,28 @@ export async function approveEntry(s: Services, ref: string, actor: string, opts
     { type: "approved", actor, data: { from: e.lifecycle.status, waited_ms: Number.isFinite(waited) ? waited : 0 } },
   );
   let superseded: Entry | undefined;
+  let notReplaced: Entry | undefined;
   if (entry.lifecycle.supersedes) {
     const old = await locate(s, entry.lifecycle.supersedes).catch(() => undefined);
     if (old && old.entry.id !== entry.id && LIVE_TARGET.includes(old.entry.lifecycle.status)) {
       const r = await supersedeEntry(s, old.entry.id, entry.id, actor);
       superseded = r.old;
       entry = r.replacement;
+    } else if (old?.entry.lifecycle.superseded_by !== entry.id) {
+      // Retired meanwhile by someone else's decision (or removed): a link kept would be one-sided — this lesson
+      // would claim to replace one whose own record names another replacement, or none.
+      if (old && old.entry.id !== entry.id) notReplaced = old.entry;
+      entry = await loc.store.updateEntry(
+        entry.id,
+        (x) => {
+          delete x.lifecycle.supersedes;
+          return x;
+        },
+        { type: "updated", actor, data: { supersedes: null, reason: old ? `${old.entry.handle} is ${old.entry.lifecycle.status}` : "no longer exists" } },
+      );
     }
   }
-  return { entry, unchanged: false, ...(superseded ? { superseded } : {}) };
+  return { entry, unchanged: false, ...(superseded ? { superseded } : {}), ...(notReplaced ? { notReplaced } : {}) };
 }
 
 /**

@@ -288,3 +288,33 @@ test("a person's replacement retires the lesson it names, even when its text als
     await env.close();
   }
 });
+
+test("approving a draft whose lesson to replace was retired meanwhile (superseded by another, archived) leaves no one-sided link, and says so", async () => {
+  const env = await openEnv(APPROVAL_ON);
+  try {
+    for (const how of ["superseded", "archived"] as const) {
+      const old = await env.human.add({ lesson: `Use the v1 token endpoint /oauth/token for service accounts in the ${how} billing worker.` });
+      await env.human.approve(old.id!);
+      const draft = await env.agent.add({ lesson: `Use the v2 token endpoint /oauth2/token for the ${how} billing worker's service accounts; v1 was removed in March.`, supersedes: old.handle });
+      assert.equal(draft.status, "draft");
+      let by: string | undefined;
+      if (how === "superseded") {
+        const other = await env.human.add({ lesson: `Service accounts of the ${how} billing worker authenticate with mTLS client certificates from vault, not OAuth tokens.` });
+        by = other.id!;
+        await env.human.supersede(old.id!, by);
+      } else {
+        await env.human.archive(old.id!, "the billing worker was retired");
+      }
+      const r = await env.human.approve(draft.id!);
+      assert.equal(r.entry.lifecycle.status, "established");
+      assert.equal(r.superseded, undefined);
+      assert.equal(r.notReplaced?.id, old.id, `${how}: the approval says what it could not replace`);
+      assert.equal((await env.human.get(draft.id!)).lifecycle.supersedes, undefined, `${how}: the approved draft does not claim to replace a lesson it did not`);
+      const oldAfter = await env.human.get(old.id!);
+      assert.equal(oldAfter.lifecycle.status, how);
+      assert.equal(oldAfter.lifecycle.superseded_by, by);
+    }
+  } finally {
+    await env.close();
+  }
+});

@@ -10,19 +10,30 @@ import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
 import type { GovernanceMetrics } from "../../../governance/metrics.js";
 import type { ReviewReason } from "../../../governance/queue.js";
+import type { ApprovalResult } from "../../../governance/approval.js";
 import { action, readCairn, int, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { clean, list, type Output } from "../format.js";
 
-function approvalJson(e: Entry, superseded?: Entry): Record<string, unknown> {
+function approvalJson(r: ApprovalResult): Record<string, unknown> {
+  const e = r.entry;
   return {
     id: e.id,
     handle: e.handle,
     status: e.lifecycle.status,
     approved_by: e.provenance.approved_by ?? null,
     approved_at: e.provenance.approved_at ?? null,
-    ...(superseded ? { superseded: superseded.handle } : {}),
+    ...(r.superseded ? { superseded: r.superseded.handle } : {}),
+    ...(r.notReplaced ? { not_replaced: r.notReplaced.handle } : {}),
   };
+}
+
+/** What `approve` and `review` say about one approval: what it replaced, or what it could no longer replace. */
+function approvedLine(r: ApprovalResult): string {
+  const gone = r.notReplaced;
+  return `approved ${r.entry.handle} (${r.entry.lifecycle.status})${r.superseded ? `, superseding ${r.superseded.handle}` : ""}${
+    gone ? `; ${gone.handle} it meant to replace is already ${gone.lifecycle.status}, so it replaces nothing` : ""
+  }`;
 }
 
 function printDraft(out: Output, e: Entry, links: EntryLinks): void {
@@ -149,7 +160,7 @@ async function review(inv: Invocation, flags: { limit: number; list?: boolean })
           }
           if (choice === "approve") {
             const r = await cairn.approve(e.id);
-            inv.out.line(`approved ${r.entry.handle} (${r.entry.lifecycle.status})${r.superseded ? `, superseding ${r.superseded.handle}` : ""}`);
+            inv.out.line(approvedLine(r));
             tally.approved++;
             break;
           }
@@ -231,12 +242,12 @@ export function registerGovernanceCommands(program: Command): void {
         withCairn(inv, async (cairn) => {
           const done = [];
           for (const r of await cairn.approveAll(ids)) {
-            done.push(approvalJson(r.entry, r.superseded));
+            done.push(approvalJson(r));
             if (!inv.out.json) {
               inv.out.line(
                 r.unchanged
                   ? `${r.entry.handle} was already approved (by ${r.entry.provenance.approved_by ?? "?"})`
-                  : `approved ${r.entry.handle} (${r.entry.lifecycle.status})${r.superseded ? `, superseding ${r.superseded.handle}` : ""}`,
+                  : approvedLine(r),
               );
             }
           }
