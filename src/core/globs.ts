@@ -150,17 +150,6 @@ function toRe2(p: string, segmentStart: boolean): string {
         continue;
       }
     }
-    if (c === "(") {
-      // A bare group of alternatives, "(a|b)", as picomatch read it.
-      const end = closing(p, i, ")");
-      const alts = end > 0 ? splitTop(p.slice(i + 1, end), "|") : [];
-      if (alts.length > 1) {
-        out += `(?:${alts.map((a) => toRe2(a, false)).join("|")})`;
-        i = end;
-        atSeg = false;
-        continue;
-      }
-    }
     if (c === "*") {
       let j = i;
       while (p[j + 1] === "*") j++;
@@ -195,12 +184,13 @@ function toRe2(p: string, segmentStart: boolean): string {
         continue;
       }
     }
-    if (c === "{") {
-      const end = closing(p, i, "}");
+    if (c === "{" || c === "(") {
+      // Braces "{a,b}" / "{1..3}", and a bare group "(a|b)" as picomatch read it; anything else is literal.
+      const end = closing(p, i, c === "{" ? "}" : ")");
       const inner = end > 0 ? p.slice(i + 1, end) : "";
-      const alts = end > 0 ? (braceRange(inner) ?? splitTop(inner, ",")) : [];
+      const alts = end <= 0 ? [] : c === "{" ? (braceRange(inner) ?? splitTop(inner, ",")) : splitTop(inner, "|");
       if (alts.length > 1) {
-        out += `(?:${alts.map((a) => toRe2(a, atSeg)).join("|")})`;
+        out += `(?:${alts.map((a) => toRe2(a, c === "{" && atSeg)).join("|")})`;
         i = end;
         atSeg = false;
         continue;
