@@ -101,6 +101,14 @@ export async function approveEntry(s: Services, ref: string, actor: string, opts
   return { entry, unchanged: false, ...(superseded ? { superseded } : {}), ...(notReplaced ? { notReplaced } : {}) };
 }
 
+/** One approval in words, for every face: what it replaced, or what it could no longer replace. */
+export function describeApproval(r: ApprovalResult): string {
+  const gone = r.notReplaced;
+  return `approved ${r.entry.handle} (${r.entry.lifecycle.status})${r.superseded ? `, superseding ${r.superseded.handle}` : ""}${
+    gone ? `; ${gone.handle} it meant to replace is already ${gone.lifecycle.status}, so it replaces nothing` : ""
+  }`;
+}
+
 /**
  * Several approvals as one decision: every id is found and checked approvable before any is approved,
  * so a wrong id in a batch leaves every lesson as it was and the error says so — a batch that stopped

@@ -6,6 +6,7 @@ import { asCairnError } from "../../core/validation-error.js";
 import { isCairnError } from "../../errors.js";
 import { editBasis } from "../../governance/edit-basis.js";
 import type { LessonFields } from "../../governance/structured.js";
+import { describeApproval } from "../../governance/approval.js";
 import type { PageSort } from "../../store/store.js";
 import { Assets, type AssetEntry } from "./assets.js";
 import { AdvisoriesPage, CHECK_TOOLS, ErrorPage, LoginPage, type CheckInput } from "./pages/advisories.js";
@@ -300,7 +301,9 @@ export function createUiApp(opts: UiAppOptions): { app: Hono<Env>; sessions: Ses
     "/lessons/:ref/approve",
     act(async (_c, ref, body, actor) => {
       const r = await cairn.approve(ref, actor, seenOn(body));
-      return r.unchanged ? `${r.entry.handle} was already approved.` : `Approved ${r.entry.handle} (${r.entry.lifecycle.status})${r.superseded ? `, superseding ${r.superseded.handle}` : ""}.`;
+      if (r.unchanged) return `${r.entry.handle} was already approved.`;
+      const said = describeApproval(r);
+      return `${said[0]!.toUpperCase()}${said.slice(1)}.`;
     }),
   );
   app.post(

@@ -10,7 +10,7 @@ import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
 import type { GovernanceMetrics } from "../../../governance/metrics.js";
 import type { ReviewReason } from "../../../governance/queue.js";
-import type { ApprovalResult } from "../../../governance/approval.js";
+import { describeApproval, type ApprovalResult } from "../../../governance/approval.js";
 import { action, readCairn, int, withCairn, type Invocation } from "../context.js";
 import { EXIT, usageError } from "../errors.js";
 import { clean, list, type Output } from "../format.js";
@@ -28,13 +28,6 @@ function approvalJson(r: ApprovalResult): Record<string, unknown> {
   };
 }
 
-/** What `approve` and `review` say about one approval: what it replaced, or what it could no longer replace. */
-function approvedLine(r: ApprovalResult): string {
-  const gone = r.notReplaced;
-  return `approved ${r.entry.handle} (${r.entry.lifecycle.status})${r.superseded ? `, superseding ${r.superseded.handle}` : ""}${
-    gone ? `; ${gone.handle} it meant to replace is already ${gone.lifecycle.status}, so it replaces nothing` : ""
-  }`;
-}
 
 function printDraft(out: Output, e: Entry, links: EntryLinks): void {
   const { c } = out;
@@ -160,7 +153,7 @@ async function review(inv: Invocation, flags: { limit: number; list?: boolean })
           }
           if (choice === "approve") {
             const r = await cairn.approve(e.id);
-            inv.out.line(approvedLine(r));
+            inv.out.line(describeApproval(r));
             tally.approved++;
             break;
           }
@@ -247,7 +240,7 @@ export function registerGovernanceCommands(program: Command): void {
               inv.out.line(
                 r.unchanged
                   ? `${r.entry.handle} was already approved (by ${r.entry.provenance.approved_by ?? "?"})`
-                  : approvedLine(r),
+                  : describeApproval(r),
               );
             }
           }
