@@ -8,6 +8,7 @@ import { SCOPE_PATTERN, SCOPE_RULE } from "./core/enums.js";
 import { makeFolder } from "./core/folders.js";
 import { nearestName } from "./core/nearest-name.js";
 import { hooksGroupAdvice } from "./core/swarm-hook-options.js";
+import { swarmKeyAdvice } from "./core/swarm-key-advice.js";
 import { InvalidConfigError } from "./errors.js";
 import { maskUrl } from "./store/pg/url.js";
 
@@ -239,11 +240,6 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   return out;
 }
 
-/** Keys opencode-swarm's docs put elsewhere (seed 002's context_budget.model_limits and hooks group): where each lives here. */
-const MOVED_KEYS: Readonly<Record<string, string>> = {
-  "context_budget.model_limits": "model_limits is a top-level key here, beside context_budget, not inside it",
-  hooks: hooksGroupAdvice("in the options of Cairn's plugin entry in opencode.json"),
-};
 
 /** The keys the schema knows in the object at `at` (e.g. ["knowledge"]), for "did you mean". */
 function knownKeysAt(at: readonly PropertyKey[]): string[] {
@@ -262,9 +258,10 @@ function knownKeysAt(at: readonly PropertyKey[]): string[] {
   }
 }
 
-/** "max_inject_cont (did you mean max_inject_count?)", or where a key opencode-swarm keeps elsewhere lives here. */
+/** "max_inject_cont (did you mean max_inject_count?)", or what replaces a key opencode-swarm has and Cairn does not. */
 function unknownKeyText(at: readonly PropertyKey[], key: string): string {
-  const moved = MOVED_KEYS[[...at, key].join(".")];
+  const keyPath = [...at, key].join(".");
+  const moved = keyPath === "hooks" ? hooksGroupAdvice("in the options of Cairn's plugin entry in opencode.json") : swarmKeyAdvice(keyPath);
   if (moved) return `${key} (${moved})`;
   const near = nearestName(key, knownKeysAt(at));
   return near ? `${key} (did you mean ${near}?)` : key;

@@ -43,3 +43,43 @@ test("updating a user config file that is a symlink (dotfiles) writes the file i
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("opencode-swarm's own knowledge keys Cairn has no key for are refused each with what replaces it here, not a bare 'unknown key'", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-config-swarm-keys-"));
+  try {
+    const projectDir = path.join(root, "project");
+    fs.mkdirSync(path.join(projectDir, ".swarm"), { recursive: true });
+    // Keys of opencode-swarm's KnowledgeConfigSchema (its src/config/schema.ts) outside seed 001's table.
+    const swarmOnly = {
+      sweep_enabled: true,
+      schema_version: 1,
+      delegate_max_inject_count: 8,
+      context_budget_threshold: 4000,
+      min_encounter_score: 0.1,
+      initial_encounter_score: 1,
+      encounter_increment: 0.1,
+      max_encounter_score: 10,
+      retrieval: {},
+    };
+    fs.writeFileSync(path.join(projectDir, ".swarm", "cairn.json"), JSON.stringify({ knowledge: swarmOnly }));
+    const env = { CAIRN_CONFIG: path.join(root, "none.json"), HOME: root };
+    fs.writeFileSync(env.CAIRN_CONFIG, "{}");
+    let message = "";
+    assert.throws(() => loadConfig({ projectDir, env }), (e: Error) => ((message = e.message), true));
+    for (const key of Object.keys(swarmOnly)) {
+      // Each key is followed by what to do instead, in parentheses, not left bare.
+      assert.match(message, new RegExp(`\\b${key} \\(opencode-swarm's [^)]*\\)`), `${key}: ${message}`);
+    }
+    // Those with a Cairn setting name it.
+    assert.match(message, /delegate_max_inject_count \([^)]*knowledge\.max_inject_count/);
+    assert.match(message, /retrieval \([^)]*embedding\.retrieval/);
+    // The lenient load (doctor) names the same.
+    const { problems } = loadConfig({ projectDir, env, lenient: true });
+    assert.match(problems.find((p) => p.key === "knowledge.sweep_enabled")?.problem ?? "", /sweep_enabled \(opencode-swarm's/);
+    // A near miss is still a typo, not a migrated key.
+    fs.writeFileSync(path.join(projectDir, ".swarm", "cairn.json"), JSON.stringify({ knowledge: { sweep_enable: true } }));
+    assert.throws(() => loadConfig({ projectDir, env }), /sweep_enable(?! \(opencode-swarm)/);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -215,3 +215,17 @@ test("knowledge settings in opencode-swarm's project config, which Cairn does no
     await p.close();
   }
 });
+
+test("opencode-swarm knowledge keys Cairn has none of, given as plugin options, are reported with what replaces each here", async () => {
+  const p = await loadPlugin({ knowledge: { delegate_max_inject_count: 8, sweep_enabled: true } });
+  try {
+    await p.hook("config")({});
+    const out = { parts: [] as never[] };
+    await p.hook("command.execute.before")({ command: "swarm", sessionID: "s", arguments: "status" }, out);
+    const text = (out.parts[0] as unknown as { text: string }).text + readLog(p.dir);
+    assert.match(text, /delegate_max_inject_count \(opencode-swarm's [^)]*knowledge\.max_inject_count/, text);
+    assert.match(text, /sweep_enabled \(opencode-swarm's [^)]*not needed/, text);
+  } finally {
+    await p.close();
+  }
+});
