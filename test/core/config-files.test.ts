@@ -76,6 +76,9 @@ test("opencode-swarm's own knowledge keys Cairn has no key for are refused each 
     // The lenient load (doctor) names the same.
     const { problems } = loadConfig({ projectDir, env, lenient: true });
     assert.match(problems.find((p) => p.key === "knowledge.sweep_enabled")?.problem ?? "", /sweep_enabled \(opencode-swarm's/);
+    // seed 002's top-level plugin switch in a config file: the plugin option, and where plugin options are written.
+    fs.writeFileSync(path.join(projectDir, ".swarm", "cairn.json"), JSON.stringify({ inject_phase_reminders: true }));
+    assert.throws(() => loadConfig({ projectDir, env }), /inject_phase_reminders \(opencode-swarm's phase reminders; here the plugin option "system_instruction".*in the options of Cairn.s plugin entry in opencode\.json\)/);
     // A near miss is still a typo, not a migrated key.
     fs.writeFileSync(path.join(projectDir, ".swarm", "cairn.json"), JSON.stringify({ knowledge: { sweep_enable: true } }));
     assert.throws(() => loadConfig({ projectDir, env }), /sweep_enable(?! \(opencode-swarm)/);

@@ -229,3 +229,21 @@ test("opencode-swarm knowledge keys Cairn has none of, given as plugin options, 
     await p.close();
   }
 });
+
+test("seed 002's inject_phase_reminders among the plugin options is reported with the option that does it here, and the defaults apply", async () => {
+  const p = await loadPlugin({ inject_phase_reminders: false, orchestrators: ["architect"] });
+  try {
+    const log = readLog(p.dir);
+    assert.match(log, /unknown option "inject_phase_reminders" \(opencode-swarm's phase reminders; here the plugin option "system_instruction"/, log);
+    // The option names no file: the user is already writing plugin options.
+    assert.doesNotMatch(log, /inject_phase_reminders[^\n]*opencode\.json/);
+  } finally {
+    await p.close();
+  }
+  const typo = await loadPlugin({ inject_phase_reminder: true });
+  try {
+    assert.doesNotMatch(readLog(typo.dir), /phase reminders/);
+  } finally {
+    await typo.close();
+  }
+});

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ConfigSchema, type ConfigInput } from "../../config.js";
 import { hooksGroupAdvice } from "../../core/swarm-hook-options.js";
+import { swarmKeyAdvice } from "../../core/swarm-key-advice.js";
 
 export const PluginOptionsSchema = z
   .object({
@@ -54,12 +55,15 @@ export function resolveOptions(raw: unknown): ResolvedOptions {
     for (const issue of r.error.issues) {
       const keys = issue.code === "unrecognized_keys" ? issue.keys : [String(issue.path[0] ?? "")];
       for (const key of keys) {
+        const advice = issue.code === "unrecognized_keys" ? swarmKeyAdvice(key, true) : undefined;
         problems.push(
           issue.code !== "unrecognized_keys"
             ? `option "${issue.path.join(".")}": ${issue.message}`
             : key === "hooks"
               ? `unknown option "hooks" (${hooksGroupAdvice("beside hooks in this object, not inside it", input.hooks)})`
-              : `unknown option "${key}" (plugin options: ${Object.keys(PluginOptionsSchema.shape).join(", ")}; engine options: ${[...ENGINE_KEYS].join(", ")})`,
+              : advice
+                ? `unknown option "${key}" (${advice})`
+                : `unknown option "${key}" (plugin options: ${Object.keys(PluginOptionsSchema.shape).join(", ")}; engine options: ${[...ENGINE_KEYS].join(", ")})`,
         );
         delete input[key];
       }
