@@ -40,7 +40,7 @@ export const KnowledgeConfigSchema = z
     same_project_weight: num(1.0, 0, 10, "Hive encounter score: what one sighting (a phase in which a project met the lesson again) counts in the lesson's source project. The score ranks hive lessons (`recall --explain`: encounter)."),
     cross_project_weight: num(0.5, 0, 10, "Hive encounter score: what one sighting counts in any other project. Raise it (or lower same_project_weight) so lessons many projects keep meeting outrank one project's repeats."),
     confirmations_to_establish: int(3, 1, 100, "Distinct phases (swarm) or projects (hive) that establish an entry."),
-    rejected_max_entries: int(200, 0, 100000, "Cap on the rejected-lessons list per tier."),
+    rejected_max_entries: int(200, 0, 100000, "Cap on the rejected-lessons list per tier (docs: 20; one import can refuse hundreds of rows, each kept to review with `cairn rejected`)."),
     feedback_half_life_days: num(90, 1, 3650, "Half-life of feedback weight: 0.5 ^ (age_days / half_life)."),
     auto_archive_min_shown: int(20, 1, 100000, "Auto-generated entries shown this often and never applied are archived by the sweep."),
   })

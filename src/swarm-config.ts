@@ -24,9 +24,14 @@ export function opencodeSwarmConfigFiles(projectDir: string, env: NodeJS.Process
 
 /**
  * opencode-swarm's defaults that Cairn replaced on purpose (README: the caps were for JSONL files read whole):
- * a file holding one made no choice, and naming it would invite a user to shrink Cairn's cap to it.
+ * a file holding one made no choice, and naming it would invite a user to shrink Cairn's cap to it. Each
+ * is documented in its key's row of the config reference and under it (test/docs/readme keeps them so).
  */
-const REPLACED_DEFAULTS: Readonly<Record<string, unknown>> = { "knowledge.swarm_max_entries": 100, "knowledge.hive_max_entries": 200 };
+export const REPLACED_DEFAULTS: Readonly<Record<string, unknown>> = {
+  "knowledge.swarm_max_entries": 100,
+  "knowledge.hive_max_entries": 200,
+  "knowledge.rejected_max_entries": 20,
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -3,12 +3,25 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
 import { withReference } from "../../scripts/gen-config-docs.js";
+import { configReference } from "../../src/config.js";
+import { REPLACED_DEFAULTS } from "../../src/swarm-config.js";
 import { sandbox } from "../helpers/cli.js";
 
 const readme = fs.readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 
 test("README config reference matches the config schema (run `npm run docs` to fix)", () => {
   assert.equal(readme, withReference(readme));
+});
+
+test("every opencode-swarm default Cairn replaced is named where a migrating user looks: the key's row of the config reference and the paragraph under it", () => {
+  const rows = configReference().split("\n");
+  const after = readme.slice(readme.indexOf("<!-- config-reference:end -->"), readme.indexOf("\n## ", readme.indexOf("<!-- config-reference:end -->")));
+  assert.ok(Object.keys(REPLACED_DEFAULTS).includes("knowledge.rejected_max_entries"), "opencode-swarm keeps 20 rejected lessons, Cairn 200");
+  for (const [key, theirs] of Object.entries(REPLACED_DEFAULTS)) {
+    const row = rows.find((r) => r.startsWith(`| \`${key}\` |`)) ?? "";
+    assert.match(row, new RegExp(`\\(docs: ${theirs}\\b`), `${key}: ${row}`);
+    assert.ok(after.includes(`\`${key.split(".").pop()}\``), `${key} is not named after the config reference`);
+  }
 });
 
 /** Splits a shell command line into words, honouring double and single quotes (all the README uses). */

@@ -76,7 +76,7 @@ test("doctor: knowledge settings in opencode-swarm's own config files, which Cai
   const p = sb.project("swarm-config");
   const user = path.join(sb.env.XDG_CONFIG_HOME!, "opencode", "opencode-swarm.json");
   fs.mkdirSync(path.dirname(user), { recursive: true });
-  fs.writeFileSync(user, JSON.stringify({ knowledge: { max_inject_count: 3, dedup_threshold: 0.6, sweep_enabled: true, swarm_max_entries: 100, hive_max_entries: 500 } }));
+  fs.writeFileSync(user, JSON.stringify({ knowledge: { max_inject_count: 3, dedup_threshold: 0.6, sweep_enabled: true, swarm_max_entries: 100, rejected_max_entries: 20, hive_max_entries: 500 } }));
   const project = path.join(p, ".opencode", "opencode-swarm.json");
   fs.mkdirSync(path.dirname(project), { recursive: true });
   fs.writeFileSync(project, JSON.stringify({ context_budget: { warn_threshold: 0.5, model_limits: { "claude-sonnet-4-20250514": 200000 } } }));
@@ -89,7 +89,7 @@ test("doctor: knowledge settings in opencode-swarm's own config files, which Cai
     // A cap chosen there is named; the JSONL-era default cap Cairn replaced on purpose (README) is no choice.
     assert.ok(text.stdout.includes(`${user}: knowledge.hive_max_entries = 500 (Cairn: 50000)`), text.stdout);
     // The same value as Cairn's needs no move; a key Cairn has no equivalent for is not Cairn's to name.
-    assert.doesNotMatch(text.stdout, /dedup_threshold|sweep_enabled|swarm_max_entries/);
+    assert.doesNotMatch(text.stdout, /dedup_threshold|sweep_enabled|swarm_max_entries|rejected_max_entries/);
     assert.match(text.stdout, /Cairn does not read opencode-swarm's config[^\n]*\.swarm\/cairn\.json/);
     const json = await sb.json(p, "doctor");
     assert.equal(json.body.ok, true);
