@@ -310,3 +310,24 @@ test("knowledge migrate also brings the hive's rejected lessons (shared-learning
     await other.close();
   }
 });
+
+test("status: a plan whose phases are marked [COMPLETE] but whose tasks lack ✅ (seed 002) counts those tasks done and says how many were unticked", async () => {
+  // A copy of ../shared/seeds/002_82ad6cf997b3591c.txt, opencode-swarm's own plan.md for its v4.3.0 release.
+  const seed = fs.readFileSync(new URL("../fixtures/seed-002-plan.md", import.meta.url), "utf8");
+  const tasks = seed.match(/^### \d+\.\d+:/gm)!.length;
+  const ticked = seed.match(/^### \d+\.\d+:.*✅\s*$/gm)!.length;
+  const phases = seed.match(/^## Phase \d+:.*\[COMPLETE\]\s*$/gm)!.length;
+  assert.ok(ticked < tasks, "the seed's plan has unticked tasks in complete phases");
+  const other = await loadPlugin();
+  try {
+    await other.hook("config")({});
+    writePlan(other.dir, seed);
+    const status = await answerOf(other, "status");
+    assert.match(status, new RegExp(`Phases: ${phases}/${phases} complete; tasks: ${tasks}/${tasks} done \\(${tasks - ticked} not ticked, in complete phases\\)`), status);
+    // The plan itself is read as written: the task's own mark is what the curator's outcomes follow.
+    const plan = await answerOf(other, "plan 2");
+    assert.match(plan, /### 2\.1: Add context budget tracker \[MEDIUM\]\n/);
+  } finally {
+    await other.close();
+  }
+});

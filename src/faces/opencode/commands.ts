@@ -66,8 +66,12 @@ async function status(state: PluginState): Promise<string> {
   else {
     const { plan } = planned;
     const all = plan.phases.flatMap((p) => p.tasks);
+    // A phase marked [COMPLETE] finished its tasks whether or not each got its ✅ (seed 002's plan ticks
+    // only some): the count says so. Only this line reads it that way; outcomes follow the task's own mark.
+    const unticked = plan.phases.filter((p) => p.status === "complete").flatMap((p) => p.tasks.filter((t) => !t.done)).length;
+    const done = all.filter((t) => t.done).length + unticked;
     lines.push(`Plan: ${sanitizeForPrompt(plan.title ?? "untitled", 120)}`);
-    lines.push(`Phases: ${plan.phases.filter((p) => p.status === "complete").length}/${plan.phases.length} complete; tasks: ${all.filter((t) => t.done).length}/${all.length} done`);
+    lines.push(`Phases: ${plan.phases.filter((p) => p.status === "complete").length}/${plan.phases.length} complete; tasks: ${done}/${all.length} done${unticked ? ` (${unticked} not ticked, in complete phases)` : ""}`);
     lines.push(`Current: ${sanitizeForPrompt(phaseSummary(plan, 300), 300)}`);
   }
   lines.push(`Agents configured: ${Object.keys(state.agents).length}`);
