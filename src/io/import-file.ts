@@ -10,6 +10,7 @@ import { InsertQueue } from "../lifecycle/insert-queue.js";
 import { storeFor, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
 import { detectFormat } from "./detect.js";
+import { linkImportedPromotions } from "./link-promotions.js";
 import { readFirstLines } from "./lines.js";
 import { prepareFile, recordTier, type PreparedItem } from "./prepare.js";
 import { Restorer, type LateOutcomes, type RestoreGate } from "./restore.js";
@@ -241,5 +242,6 @@ export async function importFile(s: Services, file: string, opts: ImportOptions 
   }
   opts.onProgress?.(processed);
   for (const store of addedInto) report.evicted += (await enforceCap(s, store)).evicted.length;
+  if (format === "opencode-swarm") await linkImportedPromotions(s, actor);
   return report;
 }

@@ -140,16 +140,14 @@ test("knowledge.jsonl: a lesson opencode-swarm had promoted comes in promoted wi
   }
 });
 
-test("knowledge.jsonl and shared-learnings.jsonl: promoting a lesson opencode-swarm had promoted reinforces its imported hive copy and links the two", async () => {
+test("knowledge.jsonl and shared-learnings.jsonl: a lesson opencode-swarm had promoted is linked to its imported hive copy by the import, whichever file comes second", async () => {
   const dir = tmpDir();
   const cairn = await open(dir, "p7");
   try {
     await importRow(cairn, dir, "shared-learnings.jsonl", hiveRow);
     await importRow(cairn, dir, "knowledge.jsonl", promotedRow);
     const [copy] = await cairn.list({ tier: "hive" });
-    const r = await cairn.promote({ id: "l-p" }, "human:test");
-    assert.equal(r.action, "reinforced", JSON.stringify(r));
-    assert.equal(r.handle, copy!.handle);
+    // The import recorded the link a promotion here would: promoting again names the copy, writes nothing.
     assert.equal((await cairn.list({ tier: "hive" })).length, 1, "no second hive lesson");
     await assert.rejects(cairn.promote({ id: "l-p" }, "human:test"), new RegExp(`already in the hive as ${copy!.handle}`));
   } finally {

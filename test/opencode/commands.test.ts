@@ -331,3 +331,28 @@ test("status: a plan whose phases are marked [COMPLETE] but whose tasks lack ✅
     await other.close();
   }
 });
+
+test("knowledge migrate: a lesson opencode-swarm had promoted and its copy in shared-learnings.jsonl are linked, so /swarm knowledge lists one lesson", async () => {
+  const other = await loadPlugin();
+  const legacyHive = path.join(process.env.XDG_DATA_HOME!, "opencode-swarm", "shared-learnings.jsonl");
+  try {
+    const lesson = "Pin the protobuf compiler version in tools/proto.lock; a newer protoc changed generated field names.";
+    const project = { id: "l-mig", tier: "swarm", lesson, category: "tooling", tags: ["protobuf"], scope: "global", confidence: 0.9, status: "promoted", confirmed_by: [], project_name: "mig" };
+    fs.mkdirSync(path.join(other.dir, ".swarm"), { recursive: true });
+    fs.writeFileSync(path.join(other.dir, ".swarm", "knowledge.jsonl"), JSON.stringify(project) + "\n");
+    fs.mkdirSync(path.dirname(legacyHive), { recursive: true });
+    const copy = { ...project, id: "h-mig", tier: "hive", status: "established", confirmed_by: [{ project_name: "mig", confirmed_at: "2026-01-01T00:00:00Z" }], source_project: "mig" };
+    fs.writeFileSync(legacyHive, JSON.stringify(copy) + "\n");
+    await other.hook("config")({});
+    assert.match(await answerOf(other, "knowledge migrate"), /shared-learnings\.jsonl: 1 imported/);
+    const listed = await answerOf(other, "knowledge");
+    const lines = listed.split("\n").filter((l) => l.includes("protobuf compiler"));
+    assert.equal(lines.length, 1, listed);
+    assert.match(lines[0]!, /H-\d+[^\n]*promoted from this project's S-\d+/, listed);
+    // The link is the promotion record: promoting it again names the copy instead of writing or reinforcing it.
+    assert.match(await answerOf(other, "promote --from-swarm l-mig"), /already in the hive as H-\d+/);
+  } finally {
+    fs.rmSync(legacyHive, { force: true });
+    await other.close();
+  }
+});
