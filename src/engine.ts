@@ -31,7 +31,7 @@ import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
 import { recordFeedback, type Verdict } from "./lifecycle/feedback.js";
 import type { PromotionResult } from "./lifecycle/promote.js";
-import { actsForPerson, archiveEntry, assertAgentMayReplace, assertNotSuperseded, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, retiredBy, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
+import { actsForPerson, archiveEntry, assertAgentMayReplace, assertNotSuperseded, hiddenFrom, locate, protectedFrom, quarantineEntry, removeEntry, restoreEntry, retiredBy, supersedeEntry, type StatusChange } from "./lifecycle/status.js";
 import { carriedFromSuperseded, withSupersededFields } from "./lifecycle/supersede-carry.js";
 import type { SweepReport } from "./lifecycle/sweep.js";
 import type { ListedLesson } from "./governance/list-tiers.js";
@@ -426,17 +426,18 @@ export class Cairn {
   /**
    * Before an agent acts on an entry: a draft is not there for it, nor a lesson a person quarantined (the answers of
    * feedback, archive and quarantine carried its text, and an agent could archive or delete it before the person's
-   * review). What an agent or the system quarantined, an agent may still restore, archive or report on.
+   * review): hiddenFrom, the rule writes use too. What an agent or the system quarantined, an agent may still restore,
+   * archive or report on.
    */
   private async hideFromAgent(ref: string, actor: string): Promise<void> {
     if (isHumanActor(actor)) return;
     const loc = await locate(this.services, ref);
-    const status = loc.entry.lifecycle.status;
-    if (status === "draft") throw new NotFoundError(validateEntryRef(ref));
-    if (status === "quarantined") {
+    if (!hiddenFrom(loc.entry, actor)) return;
+    if (loc.entry.lifecycle.status === "quarantined") {
       const by = await retiredBy(loc);
-      if (!by || actsForPerson(by)) throw new NotFoundError(validateEntryRef(ref));
+      if (by && !actsForPerson(by)) return;
     }
+    throw new NotFoundError(validateEntryRef(ref));
   }
 
   /** A status filter with its aliases expanded (approved, active), less what the actor may not see. */
