@@ -31,9 +31,9 @@ export const knowledgeRecall = defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   async run(a, ctx) {
-    // With files the engine is given a context, whose task it does not check: the query is checked here as the engine checks a query.
-    assertQuery(a.query);
     const files = a.files?.length ? a.files : undefined;
+    // The engine checks a query it is given, not the task of a context: with files the query is checked here.
+    if (files) assertQuery(a.query);
     const hits = await ctx.cairn.recall(files ? { task: a.query, files } : a.query, { limit: a.top_n, tier: a.tier });
     // Lessons scoped to these files by their globs, even when the query's words missed them.
     const seen = new Set(hits.map((h) => h.entry.id));
