@@ -22,7 +22,7 @@ test("export over an existing file is refused (file untouched, nothing left besi
   assert.notEqual(plain.code, 0, plain.stdout);
   assert.match(plain.stderr, /notes\.jsonl/);
   assert.match(plain.stderr, /already exists/);
-  assert.match(plain.stderr, /--force/);
+  assert.equal(plain.stderr.match(/--force/g)?.length, 1, `the flag is named once: ${plain.stderr}`);
   const json = await sb.json(p, "export", target);
   assert.equal(json.body.error.code, "FORCE_REQUIRED", json.stdout);
   assert.equal(fs.readFileSync(target, "utf8"), "a file the user keeps\n", "the file is untouched");
@@ -39,4 +39,13 @@ test("export over an existing file is refused (file untouched, nothing left besi
   const made = await sb.json(p, "export", fresh);
   assert.equal(made.code, 0, made.stdout + made.stderr);
   assert.match(fs.readFileSync(fresh, "utf8"), /ledger webhook/);
+});
+
+test("removing an approved lesson names --force once", async () => {
+  const p = sb.project("remove-approved");
+  const added = await sb.json(p, "add", LESSON, "--category", "integration", "--actor", "agent:coder");
+  assert.equal((await sb.run(p, "approve", added.body.handle)).code, 0);
+  const plain = await sb.run(p, "remove", added.body.handle);
+  assert.equal(plain.code, 4, plain.stderr);
+  assert.equal(plain.stderr.match(/--force/g)?.length, 1, `the flag is named once: ${plain.stderr}`);
 });

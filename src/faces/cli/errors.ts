@@ -38,11 +38,18 @@ function fsMessage(e: unknown): string | undefined {
   return `Cannot ${err.syscall}${where}: ${what[err.code] ?? err.code}`;
 }
 
-/** What a CLI user types next, for errors whose engine message cannot know the face. */
-const CLI_HINTS: Partial<Record<CairnErrorCode, string>> = {
-  FORCE_REQUIRED: "Run the command again with --force to do it anyway.",
-  FORBIDDEN: "Run it as yourself: without --actor (or --actor human:<name>), from your own terminal rather than an agent's shell.",
+/** What a CLI user types next, for errors whose engine message cannot know the face; `said`: a message naming it needs no hint. */
+const CLI_HINTS: Partial<Record<CairnErrorCode, { hint: string; said?: string }>> = {
+  FORCE_REQUIRED: { hint: "Run the command again with --force to do it anyway.", said: "--force" },
+  FORBIDDEN: { hint: "Run it as yourself: without --actor (or --actor human:<name>), from your own terminal rather than an agent's shell." },
 };
+
+/** The CLI's advice for `e`, unless its message already gives it (an export's "Pass --force to replace it"). */
+function cliHint(e: CairnError): string | undefined {
+  if (e instanceof NotFoundError) return "Run `cairn list` to see ids.";
+  const h = CLI_HINTS[e.code];
+  return h && !(h.said && e.message.includes(h.said)) ? h.hint : undefined;
+}
 
 /** Longest run of non-space characters an error repeats whole; a longer one (a pasted path, a runaway variable) is shortened. */
 const LONGEST_WORD = 200;
@@ -67,7 +74,7 @@ export function reportError(thrown: unknown, out: Output): number {
   const fsMsg = isCairnError(e) ? undefined : fsMessage(e);
   const unexpected = !isCairnError(e) && !fsMsg;
   const code = isCairnError(e) ? e.code : fsMsg ? "IO_ERROR" : "INTERNAL";
-  const hint = e instanceof NotFoundError ? "Run `cairn list` to see ids." : isCairnError(e) ? CLI_HINTS[e.code] : undefined;
+  const hint = isCairnError(e) ? cliHint(e) : undefined;
   const message = readableMessage(isCairnError(e) ? `${e.message}${hint ? ` ${hint}` : ""}` : (fsMsg ?? (e instanceof Error ? e.message : String(e))));
   if (out.json) out.print({ error: { code, message } });
   else out.error(`error: ${message}`);
