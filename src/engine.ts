@@ -292,13 +292,14 @@ export class Cairn {
     const driverOpts = { busyTimeoutMs: this.config.busy_timeout_ms };
     const faults: Partial<Record<Tier, DatabaseDamagedError>> = {};
     // swarm_dir naming another application's folder: its cairn.db is not ours to migrate.
-    assertNotOtherFile(this.swarmPath, `swarm_dir (${this.config.swarm_dir})`, `set swarm_dir to a folder of Cairn's own (the default is .swarm)`);
+    const swarmFrom = { setting: `swarm_dir (${this.config.swarm_dir})`, instead: `set swarm_dir to a folder of Cairn's own (the default is .swarm)` };
+    assertNotOtherFile(this.swarmPath, swarmFrom.setting, swarmFrom.instead);
     // Looking must not leave files behind: with nothing on disk a read session gets an empty tier.
     // A damaged file gets the same empty stand-in, which refuses writes with the damage: the hive keeps answering.
     const swarm =
       opts.createSwarm === false && !fs.existsSync(this.swarmPath)
         ? new SqliteStore(":memory:", "swarm", driverOpts, this.swarmPath)
-        : (openTier(() => new SqliteStore(this.swarmPath, "swarm", driverOpts), faults, "swarm", opts.quietDamage) ?? damagedStandIn(this.swarmPath, faults.swarm!));
+        : (openTier(() => new SqliteStore(this.swarmPath, "swarm", { ...driverOpts, from: swarmFrom }), faults, "swarm", opts.quietDamage) ?? damagedStandIn(this.swarmPath, faults.swarm!));
     let hive: Store | undefined;
     if (this.config.knowledge.hive_enabled) {
       this.teamHiveUrl = resolveHiveUrl(opts.hivePath, this.config);
@@ -308,12 +309,13 @@ export class Cairn {
       } else {
         this.hivePath = resolveHivePath(opts, this.config);
         if (this.hivePath === this.swarmPath) throw new CairnError("INVALID_CONFIG", "The hive path must differ from the project's swarm database.");
-        assertHiveFilePath(this.hivePath, hivePathSetting(opts, this.config));
-        assertNotOtherFile(this.hivePath, hivePathSetting(opts, this.config));
+        const setting = hivePathSetting(opts, this.config);
+        assertHiveFilePath(this.hivePath, setting);
+        assertNotOtherFile(this.hivePath, setting);
         if (opts.createHiveFolder === false) assertChosenHiveFolderExists(this.hivePath, opts, this.config);
         const hivePath = this.hivePath;
         // A damaged hive is left out (with one notice): the project's own lessons keep working.
-        hive = openTier(() => new SqliteStore(hivePath, "hive", driverOpts), faults, "hive", opts.quietDamage);
+        hive = openTier(() => new SqliteStore(hivePath, "hive", { ...driverOpts, from: { setting } }), faults, "hive", opts.quietDamage);
         this.hiveLocation = hivePath;
       }
     }

@@ -97,8 +97,9 @@ export async function copyHive(from: Store, to: Store, onProgress?: (n: number) 
   return report;
 }
 
-function openEnd(where: string, config: CairnConfig): Store {
-  return isPostgresUrl(where) ? new PostgresStore(postgresOptions(where, config), "hive") : new SqliteStore(path.resolve(where), "hive");
+/** `flag` names the end in a refusal of another application's database. */
+function openEnd(where: string, flag: string, config: CairnConfig): Store {
+  return isPostgresUrl(where) ? new PostgresStore(postgresOptions(where, config), "hive") : new SqliteStore(path.resolve(where), "hive", { from: { setting: flag } });
 }
 
 /** Copies the hive at `from` (a file or postgres:// URL) into `to`; both are opened here and closed after. */
@@ -111,8 +112,14 @@ export async function transferHive(from: string, to: string, config: CairnConfig
   }
   // A user's notes.md given as either file is refused before SQLite opens (and writes into) either end.
   for (const [where, flag] of [[from, "--from"], [to, "--to"]] as const) if (!isPostgresUrl(where)) assertNotOtherFile(path.resolve(where), flag);
-  const source = openEnd(from, config);
-  const target = openEnd(to, config);
+  const source = openEnd(from, "--from", config);
+  let target: Store;
+  try {
+    target = openEnd(to, "--to", config);
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
   try {
     return await copyHive(source, target, onProgress, signal);
   } finally {

@@ -8,6 +8,7 @@ import { makeFolder, nearestExistingAncestor } from "../core/folders.js";
 import { collectGarbageNow } from "../core/full-collection.js";
 import { betweenCalls } from "./between-calls.js";
 import { noticeOnce, readOnlyError, readOnlyReason, storeFault } from "./faults.js";
+import { assertNotOtherApplicationsDatabase, type PathSource } from "./sqlite-file.js";
 
 export type SqlValue = string | number | bigint | null | Buffer;
 type Row = Record<string, unknown>;
@@ -29,6 +30,8 @@ export interface DriverOptions {
   busyTimeoutMs?: number;
   /** How many times a BUSY operation is retried on a fresh connection. */
   busyRetries?: number;
+  /** Where the path came from: another application's database found there is refused naming it, before anything is written. */
+  from?: PathSource;
 }
 
 function isBusy(e: unknown): boolean {
@@ -162,6 +165,16 @@ function blockedFolderError(file: string): CairnError {
   return new CairnError("IO_ERROR", `Cannot create the folder for ${file}: ${blocker} is a file, not a folder. Move or rename that file, then run the command again.`, { path: file });
 }
 
+/** Another application's database is refused (its connection closed), so Cairn writes nothing into it. */
+function refuseOtherApplications(db: RawDatabase, file: string, from: PathSource): void {
+  try {
+    assertNotOtherApplicationsDatabase(db, file, from);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
 export class SqliteDriver {
   readonly file: string;
   private db: RawDatabase;
@@ -226,7 +239,7 @@ export class SqliteDriver {
         throw e;
       }
     }
-    this.db = this.open();
+    this.db = this.open(opts.from);
   }
 
   /** Every later write throws `reason` (a stand-in for a damaged file must never take a write it would lose). */
@@ -253,10 +266,12 @@ export class SqliteDriver {
     }
   }
 
-  private open(): RawDatabase {
+  /** A configured connection; `from` (the first open only): the file is looked at before the first pragma that writes. */
+  private open(from?: PathSource): RawDatabase {
     try {
       const db = this.readOnly ? this.openReadOnly() : (new Database(this.file) as unknown as RawDatabase);
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(this.busyTimeoutMs))}`);
+      if (from) refuseOtherApplications(db, this.file, from);
       if (!this.readOnly) db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
       // Checkpoints run between turns (see noteWrite); this larger automatic one is only a safety net.
@@ -269,7 +284,8 @@ export class SqliteDriver {
       if (this.bulkLoads > 0) this.tuneForBulkLoad(db);
       return db;
     } catch (e) {
-      if (isBusy(e)) throw e;
+      // A refusal of another application's database already says what to do.
+      if (isBusy(e) || e instanceof CairnError) throw e;
       const fault = storeFault(e, this.file);
       if (fault !== e) throw fault;
       // libSQL says only "ConnectionFailed(…: 14)" (SQLITE_CANTOPEN) for a folder standing where the file goes.

@@ -1,4 +1,4 @@
-// Which files are SQLite databases or logs by their first bytes, and which SQLite files are another application's (tables, none of Cairn's mark) rather than ones Cairn may open: its own of any stage, empty ones, damaged ones (left to the open to report).
+// Which files are SQLite databases or logs by their first bytes, and which SQLite files are another application's (tables, none of Cairn's mark) rather than ones Cairn may open: its own of any stage, empty ones, damaged ones (left to the open to report); the store refuses one on its own connection.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -10,6 +10,16 @@ import { SqliteStore } from "../../src/store/sqlite-store.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-sqlite-file-"));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** What the check reads on a connection to `file`, opened and closed as the store's own is. */
+function tablesOf(file: string): string[] | undefined {
+  const db = new Database(file);
+  try {
+    return otherApplicationsTables(db);
+  } finally {
+    db.close();
+  }
+}
 
 function database(name: string, sql: string, opts: { wal?: boolean } = {}): { file: string; db: Database.Database } {
   const file = path.join(dir, name);
@@ -23,7 +33,7 @@ test("another application's tables are named, also when they are still only in i
   const { file, db } = database("app.sqlite", "CREATE TABLE messages (id INTEGER PRIMARY KEY); CREATE VIEW recent AS SELECT * FROM messages;", { wal: true });
   try {
     // Still open, nothing checkpointed: the main file alone holds no table.
-    assert.deepEqual(otherApplicationsTables(file), ["messages", "recent"]);
+    assert.deepEqual(tablesOf(file), ["messages", "recent"]);
   } finally {
     db.close();
   }
@@ -32,27 +42,39 @@ test("another application's tables are named, also when they are still only in i
 test("a `meta` table alone is Cairn's first step only while empty; with another application's rows it is theirs", () => {
   const cairnStart = database("start.db", "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   cairnStart.db.close();
-  assert.equal(otherApplicationsTables(cairnStart.file), undefined);
+  assert.equal(tablesOf(cairnStart.file), undefined);
   const browser = database("History", "CREATE TABLE meta (key LONGVARCHAR NOT NULL UNIQUE PRIMARY KEY, value LONGVARCHAR); INSERT INTO meta VALUES ('version', '42');");
   browser.db.close();
-  assert.deepEqual(otherApplicationsTables(browser.file), ["meta"]);
+  assert.deepEqual(tablesOf(browser.file), ["meta"]);
   const odd = database("odd.db", "CREATE TABLE meta (name TEXT)");
   odd.db.close();
-  assert.deepEqual(otherApplicationsTables(odd.file), ["meta"], "a meta without Cairn's key column is not Cairn's, empty or not");
+  assert.deepEqual(tablesOf(odd.file), ["meta"], "a meta without Cairn's key column is not Cairn's, empty or not");
 });
 
 test("Cairn's own database, an empty SQLite file, a damaged one and no file at all are not another application's", async () => {
   const own = path.join(dir, "own.db");
   const store = new SqliteStore(own, "hive");
   await store.close();
-  assert.equal(otherApplicationsTables(own), undefined);
+  assert.equal(tablesOf(own), undefined);
   const empty = database("empty.db", "CREATE TABLE t (x); DROP TABLE t;");
   empty.db.close();
-  assert.equal(otherApplicationsTables(empty.file), undefined);
+  assert.equal(tablesOf(empty.file), undefined);
   const damaged = path.join(dir, "damaged.db");
   fs.writeFileSync(damaged, Buffer.concat([Buffer.from("SQLite format 3\0", "latin1"), Buffer.alloc(200, 0xab)]));
-  assert.equal(otherApplicationsTables(damaged), undefined);
-  assert.equal(otherApplicationsTables(path.join(dir, "missing.db")), undefined);
+  assert.equal(tablesOf(damaged), undefined);
+  assert.equal(tablesOf(path.join(dir, "missing.db")), undefined);
+});
+
+test("the store refuses another application's database on its own connection, before writing anything into it", () => {
+  const { file, db } = database("chat.db", "CREATE TABLE messages (id INTEGER PRIMARY KEY)");
+  db.close();
+  const before = fs.readFileSync(file);
+  assert.throws(
+    () => new SqliteStore(file, "hive", { from: { setting: "--hive" } }),
+    (e: any) => e.code === "INVALID_CONFIG" && /chat\.db is another application's SQLite database \(its tables: messages\).*from --hive/.test(e.message),
+  );
+  assert.deepEqual(fs.readFileSync(file), before, "not a byte written: not even the journal mode");
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.startsWith("chat.db")), ["chat.db"], "no -wal or -shm left beside it");
 });
 
 test("sqliteKindOf reads a database's header and a write-ahead log's magic (either byte order) from the bytes read only", () => {
