@@ -176,3 +176,13 @@ test("knowledge_add with supersedes naming a lesson a person quarantined (no ent
   assert.equal((await cairn.get(hidden.id!)).lifecycle.status, "quarantined");
   assert.equal((await cairn.get(shelved.id!)).lifecycle.status, "archived");
 });
+
+test("a tool call with null args (args: null) is taken as {}: a tool with no required argument answers, one with a required argument names it", async () => {
+  const def = (name: string) => p.hooks.tool![name]!;
+  const listed = (await def("knowledge_query").execute(null as never, ctx())) as { output: string; metadata: Record<string, unknown> };
+  assert.equal(typeof listed.metadata.count, "number", JSON.stringify(listed.metadata));
+  await assert.rejects(def("knowledge_recall").execute(null as never, ctx()), (e: Error) => /^knowledge_recall failed \(INVALID_INPUT\): .*query/.test(e.message) && !/TypeError|null/.test(e.message));
+  // The hooks around every call read the same args.
+  await p.hook("tool.execute.before")({ tool: "edit", sessionID: "ses_n", callID: "call_n" }, { args: null });
+  await p.hook("tool.execute.after")({ tool: "edit", sessionID: "ses_n", callID: "call_n", args: null }, { title: "", output: "", metadata: {} });
+});
