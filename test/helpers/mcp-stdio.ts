@@ -6,7 +6,7 @@ import { after } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { ListRootsRequestSchema, type CallToolResult, type ClientCapabilities, type Root } from "@modelcontextprotocol/sdk/types.js";
 
 /** The built server entry: MCP tests run what a client starts (`npm run build` first). */
 export const MCP_MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
@@ -18,8 +18,13 @@ export interface McpSandbox {
   env: Record<string, string>;
   /** A new project folder in `base`. */
   project(name?: string): string;
-  /** A client connected to a server started in `cwd` (closed after the file's tests). */
-  connect(cwd: string, opts?: { name?: string; args?: string[]; capabilities?: ClientCapabilities }): Promise<Client>;
+  /** A client connected to a server started in `cwd` (closed after the file's tests); `roots`: the workspace roots it answers with. */
+  connect(cwd: string, opts?: { name?: string; args?: string[]; capabilities?: ClientCapabilities; roots?: Root[] }): Promise<Client>;
+}
+
+/** A tool result's text parts, joined: what an agent reads. */
+export function textOf(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 }
 
 /** One sandbox per test file: call at the top level (it registers the clean-up with `after`). */
@@ -41,7 +46,10 @@ export function mcpSandbox(prefix: string): McpSandbox {
       return dir;
     },
     async connect(cwd, opts = {}) {
-      const client = new Client({ name: opts.name ?? `${prefix}-test`, version: "1.0.0" }, opts.capabilities ? { capabilities: opts.capabilities } : undefined);
+      const capabilities = opts.roots ? { ...opts.capabilities, roots: { listChanged: true } } : opts.capabilities;
+      const client = new Client({ name: opts.name ?? `${prefix}-test`, version: "1.0.0" }, capabilities ? { capabilities } : undefined);
+      // The workspace roots the client answers with, set before connecting: the server asks for them at once.
+      if (opts.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots! }));
       clients.push(client);
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP_MAIN, ...(opts.args ?? [])], cwd, env, stderr: "pipe" }));
       return client;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { mcpSandbox } from "../helpers/mcp-stdio.js";
+import { mcpSandbox, textOf } from "../helpers/mcp-stdio.js";
 
 const sandbox = mcpSandbox("addword");
 let client: Client | undefined;
@@ -15,7 +15,7 @@ test("a fractional max_phases is refused as 'should be a whole number', not 'sho
     name: "knowledge_add",
     arguments: { lesson: "In src/db/migrate.ts run each migration file in its own transaction; a half-applied one left the schema inconsistent.", max_phases: 1.5 },
   })) as CallToolResult;
-  const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  const text = textOf(r);
   assert.match(text, /^rejected: max_phases: should be a whole number/);
   assert.doesNotMatch(text, /\ba int\b/);
 });
@@ -31,7 +31,7 @@ test("a NUL byte or half an emoji in a field beside the lesson is refused naming
       name: "knowledge_add",
       arguments: { lesson: "In src/queue/worker.ts acknowledge a job only after its side effects commit; early acks lost jobs on a crash.", ...extra },
     })) as CallToolResult;
-    const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    const text = textOf(r);
     assert.notEqual(r.isError, true, text);
     assert.match(text, said);
     assert.match(text, /NUL byte or a broken character/);

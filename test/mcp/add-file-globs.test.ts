@@ -1,24 +1,15 @@
 // A lesson's file_globs are matched against paths relative to the project: one that is absolute or climbs out with .. is refused naming the glob, on MCP and the CLI.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { sandbox } from "../helpers/cli.js";
+import { mcpSandbox, textOf } from "../helpers/mcp-stdio.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-globs-")));
+const mcp = mcpSandbox("globs");
 const sb = sandbox();
 let client: Client | undefined;
-after(async () => {
-  await client?.close().catch(() => undefined);
-  fs.rmSync(base, { recursive: true, force: true });
-  sb.cleanup();
-});
+after(() => sb.cleanup());
 
 const LESSON = "Check the session token for null before reading its claims in the auth module; a missing token crashed the login page.";
 
@@ -26,16 +17,8 @@ const LESSON = "Check the session token for null before reading its claims in th
 const OUTSIDE = ["../../etc/**", "src/../../secrets/*", "/etc/passwd", "C:\\Windows\\**", "c:/Users/me/**", "~/.ssh/*", "//server/share/**", "\\\\server\\share\\*", "/home/me/project/src/**", "/Users/me/app/**"];
 
 async function add(args: Record<string, unknown>): Promise<string> {
-  if (!client) {
-    const home = path.join(base, "home");
-    const project = path.join(base, "p");
-    fs.mkdirSync(project, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(base, "hive.db") };
-    client = new Client({ name: "globs-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
-  }
-  const r = (await client.callTool({ name: "knowledge_add", arguments: args })) as CallToolResult;
-  return r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  client ??= await mcp.connect(mcp.project());
+  return textOf((await client.callTool({ name: "knowledge_add", arguments: args })) as CallToolResult);
 }
 
 test("knowledge_add refuses a file glob outside the project, naming it; project globs (anchored, folder, anywhere) are stored", async () => {

@@ -1,37 +1,21 @@
 // A tool call with arguments of the wrong type, a missing one or a value out of range is told which argument, what it must be and an example — through the real MCP SDK client.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { test } from "node:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { mcpSandbox, textOf } from "../helpers/mcp-stdio.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-args-")));
+const sandbox = mcpSandbox("args");
 let client: Client | undefined;
-after(async () => {
-  await client?.close().catch(() => undefined);
-  fs.rmSync(base, { recursive: true, force: true });
-});
 
 async function connected(): Promise<Client> {
-  if (!client) {
-    const home = path.join(base, "home");
-    const project = path.join(base, "p");
-    fs.mkdirSync(project, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(base, "hive.db") };
-    client = new Client({ name: "args-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
-  }
+  client ??= await sandbox.connect(sandbox.project());
   return client;
 }
 
 async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
   const r = (await (await connected()).callTool({ name, arguments: args })) as CallToolResult;
-  return { isError: r.isError === true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+  return { isError: r.isError === true, text: textOf(r) };
 }
 
 const ZOD_WORDING = /Invalid input|expected string, received|Too big: expected|Invalid option| at (query|top_n|lesson|verdict)\b/;

@@ -3,12 +3,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { mcpSandbox } from "../helpers/mcp-stdio.js";
+import { mcpSandbox, textOf } from "../helpers/mcp-stdio.js";
 
 const sandbox = mcpSandbox("lookalike");
 let client: Client | undefined;
 
-const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 test("S‑1 with a non-breaking hyphen, an en dash, a minus sign or full-width letters reaches S-1; a path still does not", async () => {
   const project = sandbox.project();

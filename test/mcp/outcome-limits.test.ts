@@ -1,34 +1,20 @@
 // knowledge_outcome tells an agent the engine's own limits (duration, error and retry counts, a blank task or path) in words, through the real MCP SDK client.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { after, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { test } from "node:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { openCairn } from "../../src/engine.js";
+import { mcpSandbox, textOf } from "../helpers/mcp-stdio.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-outcome-")));
-const home = path.join(base, "home");
-const project = path.join(base, "p");
-fs.mkdirSync(project, { recursive: true });
-const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(base, "hive.db") };
+const sandbox = mcpSandbox("outcome");
+const { env } = sandbox;
+const project = sandbox.project();
 let client: Client | undefined;
-after(async () => {
-  await client?.close().catch(() => undefined);
-  fs.rmSync(base, { recursive: true, force: true });
-});
 
 async function call(args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
-  if (!client) {
-    client = new Client({ name: "outcome-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd: project, env, stderr: "pipe" }));
-  }
+  client ??= await sandbox.connect(project);
   const r = (await client.callTool({ name: "knowledge_outcome", arguments: args })) as CallToolResult;
-  return { isError: r.isError === true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+  return { isError: r.isError === true, text: textOf(r) };
 }
 
 /** zod's own wording ("Too big: expected number to be <=604800000"), with the sanitiser's look-alike brackets. */

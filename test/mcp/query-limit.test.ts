@@ -1,49 +1,26 @@
 // One query limit for every face: the MCP tool schema states the engine's limit, and a query past it is refused the same way as on the CLI.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { QUERY_MAX_CHARS } from "../../src/core/query-limit.js";
 import { sandbox } from "../helpers/cli.js";
+import { mcpSandbox, textOf } from "../helpers/mcp-stdio.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cairn-mcp-limit-")));
+const mcp = mcpSandbox("limit");
 const sb = sandbox();
-const clients: Client[] = [];
-after(async () => {
-  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-  fs.rmSync(base, { recursive: true, force: true });
-  sb.cleanup();
-});
-
-async function connect(cwd: string): Promise<Client> {
-  const home = path.join(base, "home");
-  // CAIRN_HIVE names a file in this folder: a hive path's folder must exist (a missing one is refused as a typo).
-  fs.mkdirSync(home, { recursive: true });
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: path.join(home, "data"), XDG_CONFIG_HOME: path.join(home, "config"), CAIRN_HIVE: path.join(home, "hive.db") };
-  const client = new Client({ name: "limit-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], cwd, env, stderr: "pipe" }));
-  clients.push(client);
-  return client;
-}
+after(() => sb.cleanup());
 
 async function recall(client: Client, query: string): Promise<{ isError: boolean; text: string }> {
   const r = (await client.callTool({ name: "knowledge_recall", arguments: { query } })) as CallToolResult;
-  return { isError: r.isError === true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n") };
+  return { isError: r.isError === true, text: textOf(r) };
 }
 
 /** A query of exactly `n` characters, made of words the ranking reads. */
 const queryOf = (n: number) => "redis connect timeout in the worker startup ".repeat(Math.ceil(n / 44)).slice(0, n);
 
 test("knowledge_recall's schema states the one query limit, takes a query up to it, and refuses one past it saying what to send instead", async () => {
-  const dir = path.join(base, "p");
-  fs.mkdirSync(dir);
-  const client = await connect(dir);
+  const client = await mcp.connect(mcp.project("p"));
   const { tools } = await client.listTools();
   const query = (tools.find((t) => t.name === "knowledge_recall")!.inputSchema as { properties: Record<string, { maxLength?: number; description?: string }> }).properties.query!;
   assert.equal(query.maxLength, QUERY_MAX_CHARS);
@@ -74,9 +51,7 @@ test("the CLI applies the same limit: a query past it is INVALID_INPUT with the 
 const INVISIBLE_ONLY = ["\u200b\u200b\u200b", "\u202e\u2066\u2069", "\ufeff\u00ad \u200d", "\u0007\u001b", "\u2060\t\u200c"];
 
 test("a query made only of invisible characters is refused as empty on MCP (recall, and check's text), not answered 'No lessons match \"\"'", async () => {
-  const dir = path.join(base, "invisible");
-  fs.mkdirSync(dir);
-  const client = await connect(dir);
+  const client = await mcp.connect(mcp.project("invisible"));
   for (const q of INVISIBLE_ONLY) {
     const r = await recall(client, q);
     assert.equal(r.isError, true, `${JSON.stringify(q)}: ${r.text}`);
@@ -86,11 +61,11 @@ test("a query made only of invisible characters is refused as empty on MCP (reca
   // With files the query goes to the engine inside a context: still refused.
   const withFiles = (await client.callTool({ name: "knowledge_recall", arguments: { query: "\u200b\u200b", files: ["src/a.ts"] } })) as CallToolResult;
   assert.equal(withFiles.isError, true);
-  assert.match(withFiles.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), /The query is empty once invisible characters/);
+  assert.match(textOf(withFiles), /The query is empty once invisible characters/);
   // knowledge_check's text alone, invisible only, is no text: the call is told to pass files or text.
   const check = (await client.callTool({ name: "knowledge_check", arguments: { text: "\u200b\u202e\u200b" } })) as CallToolResult;
   assert.equal(check.isError, true);
-  assert.match(check.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), /text is empty once invisible characters .*are removed/);
+  assert.match(textOf(check), /text is empty once invisible characters .*are removed/);
   // Words around hidden characters are still a query.
   const ok = await recall(client, "\u200bredis\u200b connect timeout");
   assert.equal(ok.isError, false, ok.text);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { mcpSandbox } from "../helpers/mcp-stdio.js";
+import { mcpSandbox, textOf } from "../helpers/mcp-stdio.js";
 
 const sandbox = mcpSandbox("dbdir");
 let client: Client | undefined;
@@ -15,7 +15,7 @@ test("a project database path that is a folder is said to be a folder, with what
   fs.mkdirSync(path.join(project, ".swarm", "cairn.db"), { recursive: true });
   client = await sandbox.connect(project);
   const r = (await client.callTool({ name: "knowledge_query", arguments: {} })) as CallToolResult;
-  const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  const text = textOf(r);
   assert.equal(r.isError, true, text);
   assert.match(text, /cairn\.db: it is a folder, not a database file/);
   assert.match(text, /[Mm]ove or rename/);
