@@ -1,40 +1,17 @@
 // The web page's lesson editor over HTTP, in process through the real Hono app and engine: every problem of a failed edit at once, an edit over the request limit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openCairn, type Cairn } from "../../src/index.js";
-import { createUiApp } from "../../src/faces/web/app.js";
-import { makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
+import { decode, signedInUi, type SignedInUi } from "../helpers/web-app.js";
 
-const TOKEN = "test-token-1234567890";
-const HOST = "127.0.0.1:7392";
 const LESSON = "The payments webhook handler must verify the Stripe signature header before parsing the JSON body.";
 
-interface World {
-  sb: Sandbox;
-  cairn: Cairn;
-  app: ReturnType<typeof createUiApp>["app"];
-  id: string;
-  cookie: string;
-  csrf: string;
-  close(): Promise<void>;
-}
+/** Alice signed in, one lesson (`id`) and the form token of its edit page. */
+type World = SignedInUi & { id: string; csrf: string };
 
 async function world(): Promise<World> {
-  const sb = makeSandbox("web-edit");
-  const cairn = await openCairn({ projectDir: sb.projectDir, hivePath: sb.hivePath, env: sb.env, actor: "human:ui" });
-  const id = (await cairn.add({ lesson: LESSON, category: "security" })).id!;
-  const { app } = createUiApp({ cairn, token: TOKEN, loopback: true, cookieName: "cairn_ui_test", defaultName: "alice" });
-  const login = await app.request(`/login?token=${TOKEN}`, { headers: { host: HOST } });
-  const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
-  const html = await (await app.request(`/lessons/${id}/edit`, { headers: { host: HOST, cookie } })).text();
-  const csrf = /name="csrf-token" content="([^"]+)"/.exec(html)![1]!;
-  return {
-    sb, cairn, app, id, cookie, csrf,
-    async close() {
-      await cairn.close();
-      removeSandbox(sb);
-    },
-  };
+  const ui = await signedInUi("web-edit");
+  const id = (await ui.cairn.add({ lesson: LESSON, category: "security" })).id!;
+  return Object.assign(ui, { id, csrf: ui.csrfOf(await ui.page(`/lessons/${id}/edit`)) });
 }
 
 /** The edit form as the page sends it: every field, with `change` over the stored values. */
@@ -46,10 +23,7 @@ function editForm(w: World, change: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
 }
 
-const postEdit = (w: World, body: string) =>
-  w.app.request(`/lessons/${w.id}/edit`, { method: "POST", headers: { host: HOST, cookie: w.cookie, "content-type": "application/x-www-form-urlencoded" }, body });
-
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const postEdit = (w: World, body: string) => w.post(`/lessons/${w.id}/edit`, { cookie: w.cookie }, body);
 
 test("an edit that fails several checks shows every problem at once, and keeps what was typed", async () => {
   const w = await world();
@@ -82,7 +56,7 @@ test("an edit over the request limit is answered with what the limit is, and sav
     assert.equal(r.status, 413);
     assert.match(await r.text(), /too large: the limit is 256 KB/);
     assert.equal((await w.cairn.get(w.id)).lesson, LESSON, "nothing was saved");
-    const page = await (await w.app.request(`/lessons/${w.id}/edit`, { headers: { host: HOST, cookie: w.cookie } })).text();
+    const page = await w.page(`/lessons/${w.id}/edit`);
     assert.match(page, /<form[^>]* class="edit"[^>]* data-max-bytes="262144"/, "the form carries the limit, for the page to refuse a larger edit before sending it");
   } finally {
     await w.close();
@@ -94,7 +68,7 @@ test("a category named the opencode-swarm way in an edit is stored as add stores
   try {
     const r = await postEdit(w, editForm(w, { category: "decision" }));
     assert.equal(r.status, 303, await r.clone().text());
-    const page = decode(await (await w.app.request(r.headers.get("location")!, { headers: { host: HOST, cookie: w.cookie } })).text());
+    const page = decode(await w.page(r.headers.get("location")!));
     assert.match(page, /category "decision" is opencode-swarm's name: stored as category \w+/, "the page says as what the edit was stored");
     const e = await w.cairn.get(w.id);
     assert.equal(e.kind, "decision");
@@ -108,7 +82,7 @@ test("an edit saved over a change someone else made after the form was opened is
   const w = await world();
   try {
     // Bob opens the form: the page he reads and will send back.
-    const opened = await (await w.app.request(`/lessons/${w.id}/edit`, { headers: { host: HOST, cookie: w.cookie } })).text();
+    const opened = await w.page(`/lessons/${w.id}/edit`);
     const hidden = Object.fromEntries([...opened.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, decode(m[2]!)]));
     // Meanwhile Ann changes the lesson (another tab, the mirror, cairn review).
     const ann = "The payments webhook handler must verify the Stripe-Signature header against the raw request body before JSON parsing.";
@@ -130,7 +104,7 @@ test("an edit saved over a change someone else made after the form was opened is
 test("the same edit sent twice from one form (a double click on Save): the second finds its values stored and is no conflict", async () => {
   const w = await world();
   try {
-    const opened = await (await w.app.request(`/lessons/${w.id}/edit`, { headers: { host: HOST, cookie: w.cookie } })).text();
+    const opened = await w.page(`/lessons/${w.id}/edit`);
     const hidden = Object.fromEntries([...opened.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, decode(m[2]!)]));
     const typed = "The payments webhook handler must verify the Stripe-Signature header against the raw body before JSON parsing.";
     const body = new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(editForm(w, { lesson: typed }))), ...hidden, lesson: typed }).toString();
@@ -138,7 +112,7 @@ test("the same edit sent twice from one form (a double click on Save): the secon
     assert.equal(first.status, 303, await first.text());
     const second = await postEdit(w, body);
     assert.equal(second.status, 303, `the second send is not refused as someone else's change: ${decode(await second.clone().text()).slice(0, 300)}`);
-    const page = decode(await (await w.app.request(second.headers.get("location")!, { headers: { host: HOST, cookie: w.cookie } })).text());
+    const page = decode(await w.page(second.headers.get("location")!));
     assert.match(page, /already holds/, "the page says the lesson holds what the form says");
     assert.equal((await w.cairn.get(w.id)).lesson, typed);
   } finally {
