@@ -1,41 +1,15 @@
 // SIGTERM or Ctrl-C to `cairn ui` or `cairn mcp --http` while a request is in flight: no new connection is taken, that request is answered and saved, then the exit says the signal.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import http from "node:http";
-import { BIN, sandbox } from "../helpers/cli.js";
+import { sandbox } from "../helpers/cli.js";
+import { startCli, until } from "../helpers/running-cli.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
 
 const LESSON = "In services/billing/worker.ts retry the ledger webhook at most 3 times before paging on-call; a retry storm took the ledger down.";
 const SECOND = "Run prisma generate after editing prisma/schema.prisma or the generated client stays stale in CI builds.";
-
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  out: () => string;
-  err: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(p: string, args: string[]): Running {
-  const child = spawn(process.execPath, [BIN, "--project", p, ...args], { cwd: p, env: sb.env });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, out: () => stdout, err: () => stderr, exited };
-}
-
-async function until(what: string, ready: () => boolean, r: Running): Promise<void> {
-  let ended = false;
-  void r.exited.then(() => (ended = true));
-  while (!ready()) {
-    if (ended) throw new Error(`the server ended before ${what}:\n${r.out()}\n${r.err()}`);
-    await new Promise((res) => setTimeout(res, 20));
-  }
-}
 
 interface Pending {
   /** Sends the rest of the body; resolves with the status and the whole answer. */
@@ -85,8 +59,8 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     const added = await sb.json(p, "add", LESSON, "--category", "integration");
     assert.equal(added.body.action, "added", added.stderr);
     const handle = added.body.handle as string;
-    const r = start(p, ["ui", "--port", "0", "--json"]);
-    await until("it printed its link", () => r.out().includes('"sign_in"'), r);
+    const r = startCli(sb, p, ["ui", "--port", "0", "--json"]);
+    await until(r, () => r.out().includes('"sign_in"'), "it printed its link");
     const { url, sign_in } = JSON.parse(r.out().trim().split("\n")[0]!) as { url: string; sign_in: string };
     const login = await fetch(sign_in, { redirect: "manual" });
     await login.arrayBuffer();
@@ -97,19 +71,19 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     const form = new URLSearchParams({ _csrf: csrf, back: `/lessons/${handle}`, title: "Cap ledger webhook retries at three" }).toString();
     const pending = await postInFlight(`${url}/lessons/${handle}/edit`, { host, cookie, "content-type": "application/x-www-form-urlencoded" }, form);
     r.child.kill(signal);
-    await until("it said it is stopping", () => /stopping; finishing 1 request in flight/.test(r.err()), r);
+    await until(r, () => /stopping; finishing 1 request in flight/.test(r.err()), "it said it is stopping");
     await refusesNew(`${url}/login`);
     const answer = await pending.finish();
     assert.equal(answer.status, 303, answer.body.slice(0, 500));
-    assert.equal(await r.exited, code, r.err());
+    assert.equal((await r.exited).code, code, r.err());
     const shown = await sb.json(p, "show", handle);
     assert.equal(shown.body.entry.title, "Cap ledger webhook retries at three", "the save in flight was kept");
   });
 
   test(`${signal} to \`cairn mcp --http\` with a tool call in flight: the call is answered and kept, then exit ${code}`, { timeout: 300_000 }, async () => {
     const p = sb.project(`mcp-drain-${signal}`);
-    const r = start(p, ["mcp", "--http", "--port", "0"]);
-    await until("it is listening", () => /listening on http:\/\/\S+/.test(r.err()), r);
+    const r = startCli(sb, p, ["mcp", "--http", "--port", "0"]);
+    await until(r, () => /listening on http:\/\/\S+/.test(r.err()), "it is listening");
     const url = /listening on (http:\/\/\S+)/.exec(r.err())![1]!;
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     const init = await fetch(url, {
@@ -125,13 +99,13 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "knowledge_add", arguments: { lesson: SECOND, category: "tooling" } } };
     const pending = await postInFlight(url, { ...headers, host: new URL(url).host, "mcp-session-id": sid }, JSON.stringify(call));
     r.child.kill(signal);
-    await until("it said it is shutting down", () => r.err().includes(`${signal}: shutting down`), r);
+    await until(r, () => r.err().includes(`${signal}: shutting down`), "it said it is shutting down");
     await refusesNew(url);
     const answer = await pending.finish();
     assert.equal(answer.status, 200, answer.body.slice(0, 500));
     assert.match(answer.body, /"id":2/);
     assert.match(answer.body, /added/);
-    assert.equal(await r.exited, code, r.err());
+    assert.equal((await r.exited).code, code, r.err());
     const list = await sb.json(p, "list");
     assert.ok(JSON.stringify(list.body).includes("prisma generate"), "the call in flight was kept");
   });

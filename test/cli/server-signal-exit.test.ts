@@ -1,42 +1,15 @@
 // SIGTERM or Ctrl-C to a long-running server (`cairn mcp`, `cairn ui`) closes it and exits 128 + the signal, as export and import do; the store stays whole.
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { BIN, sandbox } from "../helpers/cli.js";
+import { sandbox } from "../helpers/cli.js";
+import { startCli, until } from "../helpers/running-cli.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
 
 const LESSON = "In services/billing/worker.ts retry the ledger webhook at most 3 times before paging on-call; a retry storm took the ledger down.";
-
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  out: () => string;
-  err: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function start(p: string, args: string[]): Running {
-  const child = spawn(process.execPath, [BIN, "--project", p, ...args], { cwd: p, env: sb.env });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
-  return { child, out: () => stdout, err: () => stderr, exited };
-}
-
-/** Polls until `ready()` holds or the process ends (no fixed sleeps, no wall-clock limit but the test's own). */
-async function until(r: Running, ready: () => boolean): Promise<void> {
-  let ended = false;
-  void r.exited.then(() => (ended = true));
-  while (!ready()) {
-    if (ended) throw new Error(`the server ended first:\n${r.out()}\n${r.err()}`);
-    await new Promise((res) => setTimeout(res, 20));
-  }
-}
 
 /** The project's store opens and holds the lesson the server wrote; no journal or temp file is left beside it. */
 async function storeIntact(p: string): Promise<void> {
@@ -53,7 +26,7 @@ const ADD = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "know
 for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
   test(`${signal} to \`cairn mcp\` (stdio) closes the server and its stores and exits ${code}`, { timeout: 300_000 }, async () => {
     const p = sb.project(`mcp-${signal}`);
-    const r = start(p, ["mcp"]);
+    const r = startCli(sb, p, ["mcp"]);
     r.child.stdin.write(`${JSON.stringify(INIT)}\n`);
     r.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     r.child.stdin.write(`${JSON.stringify(ADD)}\n`);
@@ -68,7 +41,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     const p = sb.project(`ui-${signal}`);
     const added = await sb.json(p, "add", LESSON, "--category", "integration");
     assert.equal(added.body.action, "added", added.stderr);
-    const r = start(p, ["ui", "--port", "0", "--json"]);
+    const r = startCli(sb, p, ["ui", "--port", "0", "--json"]);
     await until(r, () => r.out().includes('"url"'));
     const { url } = JSON.parse(r.out().trim().split("\n")[0]!) as { url: string };
     const page = await fetch(`${url}/`, { redirect: "manual" });
