@@ -53,3 +53,15 @@ export const AUTH_STRUCTURED = {
   },
   applicability: { file_globs: ["src/auth/**"], tech_stack: ["typescript", "jwt"], projects: ["*"] },
 };
+
+type Added = Awaited<ReturnType<Cairn["add"]>>;
+
+/** Two approved tooling lessons, `old` superseded by `repl` (the mirror's supersedes: tests start here). */
+export async function supersededPair(human: Cairn): Promise<{ old: Added; repl: Added }> {
+  const old = await human.add({ lesson: "Use corepack enable in CI so the pinned pnpm version from packageManager is used.", category: "tooling" });
+  const repl = await human.add({ lesson: "Run corepack prepare pnpm@9 --activate in CI images before installing dependencies.", category: "tooling" });
+  await human.approve(repl.id!);
+  await human.approve(old.id!);
+  await human.supersede(old.id!, repl.id!);
+  return { old, repl };
+}

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openCairn } from "../../src/index.js";
 import type { Store } from "../../src/store/store.js";
-import { APPROVAL_ON, openEnv } from "./helpers.js";
+import { APPROVAL_ON, openEnv, supersededPair } from "./helpers.js";
 
 const MIRROR_ON = { governance: { ...APPROVAL_ON.governance, mirror: { enabled: true } } };
 
@@ -20,11 +20,7 @@ test("`supersedes:` cleared while another process quarantines the replaced lesso
   const bob = await openCairn({ projectDir: env.sb.projectDir, hivePath: env.sb.hivePath, env: env.sb.env, config: MIRROR_ON, actor: "human:bob" });
   const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
   try {
-    const old = await env.human.add({ lesson: "Use corepack enable in CI so the pinned pnpm version from packageManager is used.", category: "tooling" });
-    const repl = await env.human.add({ lesson: "Run corepack prepare pnpm@9 --activate in CI images before installing dependencies.", category: "tooling" });
-    await env.human.approve(repl.id!);
-    await env.human.approve(old.id!);
-    await env.human.supersede(old.id!, repl.id!);
+    const { old, repl } = await supersededPair(env.human);
     const file = fileFor(dir, repl.handle!);
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^supersedes: .*$/m, "supersedes:"));
     // The interleaving, deterministic: the moment the pull's edit of the replacement commits (after its

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
-import { APPROVAL_ON, AUTH_STRUCTURED, openEnv, tool } from "./helpers.js";
+import { APPROVAL_ON, AUTH_STRUCTURED, openEnv, supersededPair, tool } from "./helpers.js";
 
 const MIRROR_ON = { governance: { ...APPROVAL_ON.governance, mirror: { enabled: true } } };
 
@@ -450,11 +450,7 @@ test("`supersedes:` cleared in a replacement's mirror file restores the lesson i
   const env = await openEnv(MIRROR_ON);
   const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
   try {
-    const old = await env.human.add({ lesson: "Use corepack enable in CI so the pinned pnpm version from packageManager is used.", category: "tooling" });
-    const repl = await env.human.add({ lesson: "Run corepack prepare pnpm@9 --activate in CI images before installing dependencies.", category: "tooling" });
-    await env.human.approve(repl.id!);
-    await env.human.approve(old.id!);
-    await env.human.supersede(old.id!, repl.id!);
+    const { old, repl } = await supersededPair(env.human);
     assert.equal((await env.human.get(old.id!)).lifecycle.status, "superseded");
     const file = fileFor(dir, repl.handle!);
     const text = fs.readFileSync(file, "utf8");
@@ -481,11 +477,7 @@ test("`supersedes:` cleared in a replacement's mirror file while the replaced le
   const env = await openEnv(MIRROR_ON);
   const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
   try {
-    const old = await env.human.add({ lesson: "Use corepack enable in CI so the pinned pnpm version from packageManager is used.", category: "tooling" });
-    const repl = await env.human.add({ lesson: "Run corepack prepare pnpm@9 --activate in CI images before installing dependencies.", category: "tooling" });
-    await env.human.approve(repl.id!);
-    await env.human.approve(old.id!);
-    await env.human.supersede(old.id!, repl.id!);
+    const { old, repl } = await supersededPair(env.human);
     // The old lesson no longer passes the gates (written before they were tightened): restoring it is refused.
     const store = new SqliteStore(path.join(env.sb.projectDir, ".swarm", "cairn.db"), "swarm");
     await store.updateEntry(old.id!, (e) => ({ ...e, lesson: "Be careful." }), { type: "updated", actor: "test" });
