@@ -181,8 +181,11 @@ export function readCairn<T>(inv: Invocation, fn: (cairn: Cairn) => Promise<T>):
 
 export function int(name: string, min = 0): (v: string) => number {
   return (v: string) => {
+    const digits = /^\d+$/.test(v.trim());
     const n = Number(v);
-    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}.`);
+    // A whole number past 2^53 is one still: saying "must be a whole number" would not tell what is wrong with it.
+    if (digits && !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} is too large: at most ${Number.MAX_SAFE_INTEGER}.`);
+    if (!digits || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}.`);
     return n;
   };
 }
