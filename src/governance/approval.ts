@@ -117,6 +117,8 @@ export function describeApproval(r: ApprovalResult): string {
 export async function approveEntries(s: Services, refs: readonly string[], actor: string): Promise<ApprovalResult[]> {
   assertHuman(actor, "approve a lesson");
   const many = refs.length > 1;
+  // One lesson named twice (S-12 S-12, or its handle and its id) is approved, and answered, once.
+  const ids = new Set<string>();
   for (const ref of refs) {
     const loc = await locate(s, ref).catch((e: unknown) => {
       // Same error (its class tells the faces what more to say), with what became of the batch.
@@ -126,9 +128,10 @@ export async function approveEntries(s: Services, refs: readonly string[], actor
     if (!APPROVABLE.includes(loc.entry.lifecycle.status)) {
       throw new CairnError("CONFLICT", `${loc.entry.handle} is ${loc.entry.lifecycle.status}; restore it before approving.${many ? " Nothing was approved." : ""}`);
     }
+    ids.add(loc.entry.id);
   }
   const out: ApprovalResult[] = [];
-  for (const ref of refs) out.push(await approveEntry(s, ref, actor));
+  for (const id of ids) out.push(await approveEntry(s, id, actor));
   return out;
 }
 

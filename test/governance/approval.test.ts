@@ -172,6 +172,19 @@ test("approval records who and when, moves the entry to established, and retires
   }
 });
 
+test("approving one lesson named twice in a batch (its handle twice, or its handle and id) approves it once and answers it once", async () => {
+  const env = await openEnv(APPROVAL_ON);
+  try {
+    const d = await env.agent.add({ lesson: DRAFT_TEXT });
+    const other = await env.agent.add({ lesson: "Use the v2 token endpoint /oauth2/token for billing worker service accounts; v1 was removed in March." });
+    const done = await env.human.approveAll([d.handle!, d.handle!.toLowerCase(), d.id!, other.handle!]);
+    assert.deepEqual(done.map((r) => [r.entry.handle, r.unchanged ?? false]), [[d.handle, false], [other.handle, false]]);
+    assert.equal((await env.human.history(d.id!)).filter((e) => e.type === "approved").length, 1);
+  } finally {
+    await env.close();
+  }
+});
+
 test("reject archives a draft with the reason; retired entries cannot be approved", async () => {
   const env = await openEnv(APPROVAL_ON);
   try {
