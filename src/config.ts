@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { decodeText } from "./core/decode.js";
+import { fieldProblem, plainProblem } from "./core/validation-error.js";
 import { SCOPE_PATTERN, SCOPE_RULE } from "./core/enums.js";
 import { makeFolder } from "./core/folders.js";
 import { nearestName } from "./core/nearest-name.js";
@@ -273,14 +274,14 @@ function issueText(i: z.core.$ZodIssue): { key: string; problem: string } {
   const issue = i as { code: string; values?: unknown[]; keys?: string[]; expected?: string };
   if (issue.code === "unrecognized_keys") return { key, problem: `unknown key(s) ${(issue.keys ?? []).map((k) => unknownKeyText(i.path, k)).join(", ")}` };
   if (issue.values) return { key, problem: `must be one of ${issue.values.map(String).join(", ")}` };
-  return { key, problem: i.message };
+  return { key, problem: plainProblem(i as Parameters<typeof plainProblem>[0]) };
 }
 
 /** Turns a zod failure into one message naming each bad key and what it accepts. */
 export function describeConfigError(err: z.ZodError, source: string): InvalidConfigError {
   const lines = err.issues.map((i) => {
     const t = issueText(i);
-    return `${t.key}: ${t.problem}`;
+    return fieldProblem(t.key, t.problem);
   });
   return new InvalidConfigError(`Invalid config (${source}):\n  ${lines.join("\n  ")}`, { issues: err.issues });
 }

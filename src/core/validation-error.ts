@@ -11,6 +11,8 @@ interface ValidationIssue {
   minimum?: number | bigint;
   expected?: string;
   input?: unknown;
+  /** The values an enum takes (zod's invalid_value). */
+  values?: readonly unknown[];
 }
 
 function isValidationError(e: unknown): e is Error & { issues: ValidationIssue[] } {
@@ -37,16 +39,22 @@ export function plainProblem(i: ValidationIssue): string {
       return `is too ${i.origin === "string" ? "short" : i.origin === "array" ? "short a list" : "small"} (at least ${String(i.minimum)}${unit})`;
     case "invalid_type":
       return `should be ${typeName(i.expected)}`;
+    case "invalid_value":
+      // zod's default ("Invalid option: expected one of …"); a schema's own wording (a category's) is kept.
+      return i.values?.length && /^Invalid option\b/.test(i.message) ? `should be one of ${i.values.map(String).join(", ")}` : i.message;
     default:
       return i.message;
   }
 }
 
+/** A field and what is wrong with it as one phrase: "title is too long …", "tags: Unknown tag". */
+export function fieldProblem(field: string, problem: string): string {
+  return /^(is|should) /.test(problem) ? `${field} ${problem}` : `${field}: ${problem}`;
+}
+
 /** One zod issue in plain words, naming its field: what every face says for a value the schema refused. */
 export function plainIssue(i: ValidationIssue): string {
-  const field = i.path.map(String).join(".") || "the input";
-  const problem = plainProblem(i);
-  return /^(is|should) /.test(problem) ? `${field} ${problem}` : `${field}: ${problem}`;
+  return fieldProblem(i.path.map(String).join(".") || "the input", plainProblem(i));
 }
 
 /**

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CATEGORY_NAMES, unknownCategoryMessage, type CategoryName } from "../core/categories.js";
 import { ENFORCEMENTS, KINDS, PRIORITIES, ROOT_CAUSES, type Entry, type NewEntryInput, type Priority } from "../core/entry.js";
 import { CairnError } from "../errors.js";
+import { fieldProblem, plainProblem } from "../core/validation-error.js";
 
 const text = z.string();
 const strings = z.array(z.string());
@@ -159,7 +160,7 @@ function flagNamesToKeys(raw: unknown): unknown {
 export function fieldsFromDocument(raw: unknown): LessonFields {
   const r = DocumentSchema.safeParse(flagNamesToKeys(raw));
   if (!r.success) {
-    const detail = r.error.issues.map((i) => `${i.path.join(".") || "document"}: ${i.message}`).join("; ");
+    const detail = r.error.issues.map((i) => fieldProblem(i.path.join(".") || "document", plainProblem(i))).join("; ");
     throw new CairnError("INVALID_INPUT", `Invalid lesson document: ${detail}`);
   }
   const d = r.data;
