@@ -226,7 +226,8 @@ export function parseLessonFile(textContent: string, fileName: string): LessonFi
   try {
     doc = /\.json$/i.test(fileName) ? JSON.parse(textContent) : parseYaml(textContent);
   } catch (e) {
-    throw new CairnError("INVALID_INPUT", `Cannot parse ${fileName}: ${(e as Error).message.split("\n")[0]}`);
+    // The YAML parser's first line ends "at line 2, column 1:" before a code frame the one-line message leaves out.
+    throw new CairnError("INVALID_INPUT", `Cannot parse ${fileName}: ${(e as Error).message.split("\n")[0]!.replace(/:\s*$/, ".")}`);
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
     throw new CairnError("INVALID_INPUT", `${fileName} must hold one lesson as a mapping (title, lesson, why, prevention, applicability, …).`);
