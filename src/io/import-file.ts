@@ -62,6 +62,9 @@ export interface ImportReport {
   interrupted?: true;
 }
 
+/** Lines read to tell a file's format. */
+const DETECT_LINES = 20;
+
 async function resolveFormat(file: string, format: ImportOptions["format"]): Promise<ImportFormat> {
   if (format && format !== "auto") {
     if (!IMPORT_FORMATS.includes(format)) {
@@ -69,7 +72,12 @@ async function resolveFormat(file: string, format: ImportOptions["format"]): Pro
     }
     return format;
   }
-  const detected = detectFormat(file, await readFirstLines(file));
+  const first = await readFirstLines(file, DETECT_LINES);
+  // Fewer lines than asked for is the whole file: all blank, it holds nothing in any format.
+  if (first.length < DETECT_LINES && first.every((l) => !l.trim())) {
+    throw new CairnError("IMPORT_ERROR", `${path.basename(file)} is empty: there is nothing to import. Check that it is the file you meant (an export always holds at least its header line).`);
+  }
+  const detected = detectFormat(file, first);
   if (!detected) {
     throw new CairnError("IMPORT_ERROR", `Cannot tell the format of ${path.basename(file)}; pass --format (${IMPORT_FORMATS.join(", ")}).`);
   }
