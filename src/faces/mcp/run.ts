@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "../../config.js";
+import { PORT_RULE, portNumber } from "../../core/port.js";
 import { CairnError } from "../../errors.js";
 import { closeOnSignal } from "../cli/interrupt.js";
 import { runHttpServer, type HttpHandle } from "./http.js";
@@ -24,8 +25,8 @@ export interface McpOptions {
 
 function parsePort(port: number | string | undefined): number | undefined {
   if (port === undefined) return undefined;
-  const n = typeof port === "number" ? port : Number(port);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new CairnError("INVALID_INPUT", `--port must be an integer from 0 to 65535, not "${port}".`);
+  const n = portNumber(port);
+  if (n === undefined) throw new CairnError("INVALID_INPUT", `${PORT_RULE}, not "${port}".`);
   return n;
 }
 

@@ -1,5 +1,6 @@
 // The `ui` command: its flags, and the web server imported only when the command runs (other commands never load it).
 import { Command, InvalidArgumentError, Option } from "commander";
+import { PORT_RULE, portNumber } from "../../core/port.js";
 import { nonEmpty } from "../cli/non-empty.js";
 
 interface UiFlags {
@@ -11,8 +12,8 @@ interface UiFlags {
 }
 
 function port(v: string): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || n > 65_535) throw new InvalidArgumentError("--port must be a whole number from 0 to 65535 (0 picks a free one).");
+  const n = portNumber(v);
+  if (n === undefined) throw new InvalidArgumentError(`${PORT_RULE}.`);
   return n;
 }
 
