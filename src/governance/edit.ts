@@ -4,6 +4,7 @@ import type { Entry, NewEntryInput, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { assertNotSuperseded, assertRestorable, locate, restoreEntry, supersedeEntry, type Located } from "../lifecycle/status.js";
 import { gateInput } from "../lifecycle/gate-input.js";
+import { findNeighbours } from "../lifecycle/upsert.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
 import { assertHuman } from "./actors.js";
@@ -136,6 +137,7 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   const warnings = [...(named.note ? [named.note] : []), ...issues.filter((i) => i.severity === "warn").map((i) => i.message)];
   if (changed.length === 0) return { entry: loc.entry, changed: [], warnings };
   if (stale) throw changedSince(loc.entry);
+  if (changed.includes("lesson")) await assertNoTwin(s, loc, next.lesson, supersedes);
   const entry = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
@@ -172,6 +174,23 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   }
   if (retire) return { entry: (await supersedeEntry(s, retire.id, entry.id, actor)).replacement, changed: [...changed], warnings };
   return { entry: restore ? (await locate(s, entry.id)).entry : entry, changed: [...changed], warnings };
+}
+
+/**
+ * A new wording that repeats another lesson of the tier (the dedup an add runs) would leave two of one lesson
+ * to be shown side by side: the audited system let its add path skip dedup, and edits here skipped it too.
+ * Refused before anything is written, naming the lesson it repeats. Its own old wording, and the lesson it
+ * declares it replaces, are no twin; an exact match that was quarantined is (the edit would bring it back live).
+ */
+async function assertNoTwin(s: Services, loc: Located, lesson: string, replaces: string | undefined): Promise<void> {
+  const n = await findNeighbours(loc.store, lesson, s.config.knowledge.dedup_threshold, loc.entry.id);
+  const twin = n.duplicate?.entry ?? (n.retired?.lifecycle.status === "quarantined" ? n.retired : undefined);
+  if (!twin || twin.id === replaces) return;
+  const message = `the new wording repeats ${twin.handle} (${twin.lifecycle.status}): "${twin.lesson}"; keep one lesson — edit ${twin.handle} instead, or supersede ${loc.entry.handle} with it (\`cairn supersede ${loc.entry.handle} ${twin.handle}\`)`;
+  throw new CairnError("REJECTED", `Edit of ${loc.entry.handle} rejected, nothing saved: ${message}`, {
+    issues: [{ layer: "quality", severity: "reject", code: "duplicate", message }],
+    duplicate: twin.id,
+  });
 }
 
 /** Puts back the fields an edit wrote (the entry as it was read before it), when the restore it asked for was refused. */
