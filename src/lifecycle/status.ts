@@ -368,6 +368,24 @@ async function assertPassesGatesAgain(s: Services, e: Entry): Promise<void> {
 }
 
 /**
+ * A lesson learned again while this one was retired (an agent re-adding what the sweep archived, or a
+ * rewording of a quarantined one) is the live copy now: restoring this one too would show both, the
+ * dedup an add runs bypassed by the way back. Refused, naming the live one. The lesson that replaced a
+ * superseded one is no twin: restoring a supersede made by mistake is what restore is for.
+ */
+async function assertNoLiveTwin(s: Services, loc: Located): Promise<void> {
+  const { findNeighbours } = await import("./upsert.js");
+  const e = loc.entry;
+  const twin = (await findNeighbours(loc.store, e.lesson, s.config.knowledge.dedup_threshold, e.id)).duplicate?.entry;
+  if (!twin || twin.id === e.lifecycle.superseded_by) return;
+  throw new CairnError(
+    "REJECTED",
+    `Cannot restore ${e.handle}: ${twin.handle} (${twin.lifecycle.status}) says the same and is live ("${twin.lesson}"). Keep ${twin.handle}, or remove it (\`cairn remove ${twin.handle}\`) and restore ${e.handle} again.`,
+    { duplicate: twin.id, issues: [{ layer: "quality", severity: "reject", code: "duplicate", message: `${twin.handle} says the same and is live` }] },
+  );
+}
+
+/**
  * Throws what restoreEntry would refuse with (not retired, not this actor's to restore, fails the gates
  * now), writing nothing: a change that restores a lesson as its last step checks first, so a refusal
  * leaves it all unsaved rather than half done. A lesson that comes back through its hive copy is
@@ -380,6 +398,7 @@ export async function assertRestorable(s: Services, ref: string, actor: string):
   const copy = await retiredHiveCopy(s, loc.entry);
   if (copy) return assertRestorable(s, copy.id, actor);
   await assertPassesGatesAgain(s, loc.entry);
+  await assertNoLiveTwin(s, loc);
 }
 
 /**
@@ -442,6 +461,7 @@ export async function restoreEntry(s: Services, ref: string, actor: string, opts
   const lineage = await restoreThroughHiveCopy(s, loc.entry, actor);
   if (lineage) return lineage;
   await assertPassesGatesAgain(s, loc.entry);
+  await assertNoLiveTwin(s, loc);
   // A lesson written under approval that no person approved yet goes back to the review queue: a restore is no approval.
   const e0 = loc.entry;
   const awaitsReview =
