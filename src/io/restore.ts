@@ -8,7 +8,7 @@ import { validateLessonText } from "../quality/gates.js";
 import type { GateResult, QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
 import type { DerivedColumns } from "../store/entry-columns.js";
-import type { Store } from "../store/store.js";
+import { DEDUP_STATUSES, type Store } from "../store/store.js";
 
 export type RestoreOutcome = "imported" | "unchanged" | "reinforced" | { rejected: string };
 
@@ -42,6 +42,8 @@ function asDraft(e: Entry): Entry {
 class TierKeys {
   readonly ids = new Set<string>();
   readonly fingerprints = new Set<string>();
+  /** The entries the tier held before this import: only those absorb a row saying the same in other words. */
+  readonly before = new Set<string>();
 }
 
 /** Rows a restore reported "imported" that the store then found already there: the report is corrected by these. */
@@ -70,6 +72,7 @@ export class Restorer {
         const t = new TierKeys();
         for (const r of rows) {
           t.ids.add(r.id);
+          t.before.add(r.id);
           // getEntry(id) also finds an entry whose external id is that id: such a row is unchanged too.
           if (r.external_id) t.ids.add(r.external_id);
           t.fingerprints.add(r.fingerprint);
@@ -97,6 +100,7 @@ export class Restorer {
     if (!g.ok) return { rejected: g.reason };
     const fingerprint = derived?.fingerprint ?? fingerprintLesson(g.lesson);
     if (keys.fingerprints.has(fingerprint)) return "reinforced";
+    if (await this.sameInOtherWords(store, keys, entry, g.lesson)) return "reinforced";
     keys.ids.add(entry.id);
     keys.fingerprints.add(fingerprint);
     const queue = this.queued.get(store) ?? { entries: [], derived: [] };
@@ -111,6 +115,19 @@ export class Restorer {
     queue.derived.push(held || ahead ? undefined : derived);
     this.queued.set(store, queue);
     return "imported";
+  }
+
+  /**
+   * A live row whose lesson a live entry the tier already held says in other words (the dedup every
+   * other write path runs, seed 000 finding 3): another project's export brought in beside its own
+   * paraphrase left two of one lesson to be shown. Rows of the file are not compared with each other,
+   * so an export restores exactly into an empty tier (which costs no search at all).
+   */
+  private async sameInOtherWords(store: Store, keys: TierKeys, entry: Entry, lesson: string): Promise<boolean> {
+    if (keys.before.size === 0 || !DEDUP_STATUSES.includes(entry.lifecycle.status)) return false;
+    const { findNeighbours } = await import("../lifecycle/upsert.js");
+    const twin = (await findNeighbours(store, lesson, this.s.config.knowledge.dedup_threshold)).duplicate?.entry;
+    return Boolean(twin && keys.before.has(twin.id));
   }
 
   /** Whether rows wait for flush(). */
