@@ -299,3 +299,12 @@ test("a paste of megabytes (one run of letters, of lines, of dashes) is refused 
     assert.ok(rejects(r.issues).some((i) => i.code === "oversize"), name);
   }
 });
+
+test("an empty lesson is refused for one reason, not also as placeholder text", () => {
+  for (const text of ["", "   ", "\n\t"]) {
+    const codes = rejects(validateLessonText(text).issues).map((i) => i.code);
+    assert.deepEqual(codes, ["empty"], JSON.stringify(text));
+  }
+  // A placeholder with words in it is still refused as one.
+  assert.deepEqual(rejects(validateLessonText("lorem ipsum dolor sit amet").issues).map((i) => i.code).includes("placeholder_text"), true);
+});
