@@ -182,6 +182,13 @@ test("cairn check prints advisories and always exits 0; cairn related lists vett
   assert.equal(miss.code, 0);
   assert.match(miss.stderr, /no advisories/);
   assert.equal((await sb.run(p, "check")).code, 2);
+  // An empty --text or --files was given, not missing: the refusal says which is empty.
+  const emptyText = await sb.run(p, "check", "--text", "");
+  assert.equal(emptyText.code, 2);
+  assert.match(emptyText.stderr, /--text is empty/);
+  const emptyFiles = await sb.run(p, "check", "--files", " , ");
+  assert.equal(emptyFiles.code, 2);
+  assert.match(emptyFiles.stderr, /--files names no file/);
 
   const rel = await sb.json(p, "related", "--files", "src/auth/login.ts", "--tags", "jwt,billing");
   assert.equal(rel.body.length, 1);

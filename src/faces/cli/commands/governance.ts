@@ -312,6 +312,8 @@ export function registerGovernanceCommands(program: Command): void {
     .action(
       action(async (inv, flags: { files?: string; text?: string; tool?: string }) => {
         const files = list(flags.files) ?? [];
+        if (flags.text === "") throw usageError("--text is empty: give the content or command to match, e.g. --text 'const c = token.claims'.");
+        if (flags.files !== undefined && !files.length) throw usageError("--files names no file: give comma-separated paths, e.g. --files src/auth/session.ts.");
         if (!files.length && !flags.text) throw usageError("Give --files, --text, or both.");
         return readCairn(inv, async (cairn) => {
           const advisories = await cairn.checkAdvisories({ files, ...(flags.text ? { text: flags.text } : {}), ...(flags.tool ? { tool: flags.tool } : {}) });
