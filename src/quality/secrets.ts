@@ -545,6 +545,11 @@ const SPLIT_KEY = /(?<![A-Za-z0-9_+/=.~-])(?<head>[A-Za-z0-9_+/=.~-]{12,})[ \t]{
  */
 function splitKeySpans(text: string, found: readonly SecretSpan[]): SecretSpan[] {
   const out: SecretSpan[] = [];
+  // Breaks come in text order: the findings that start before one are swept once, keeping the furthest end among them
+  // (asking every finding at every break was quadratic on a paste of one key-like line after another).
+  const byStart = [...found].sort((a, b) => a.start - b.start);
+  let swept = 0;
+  let furthestEnd = -1;
   for (const m of text.matchAll(SPLIT_KEY)) {
     const tail = m.groups!.tail!;
     if (!/\d/.test(m.groups!.head!)) continue;
@@ -553,7 +558,8 @@ function splitKeySpans(text: string, found: readonly SecretSpan[]): SecretSpan[]
     const tailStart = (m.index ?? 0) + m[0].length - tail.length;
     const breakAt = text.lastIndexOf("\n", tailStart);
     const headEnd = text[breakAt - 1] === "\r" ? breakAt - 1 : breakAt;
-    if (found.some((s) => s.start < headEnd && s.end > tailStart)) continue;
+    while (swept < byStart.length && byStart[swept]!.start < headEnd) furthestEnd = Math.max(furthestEnd, byStart[swept++]!.end);
+    if (furthestEnd > tailStart) continue;
     const lineStart = Math.max(text.lastIndexOf("\n", headEnd - 1) + 1, headEnd - 300);
     let lineEnd = text.indexOf("\n", tailStart);
     if (lineEnd < 0) lineEnd = text.length;

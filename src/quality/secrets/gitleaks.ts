@@ -4,6 +4,7 @@ import { EXTRA_RULES } from "./extra-rules.js";
 import { GITLEAKS_CONFIG } from "./gitleaks-rules.js";
 import type { GitleaksAllowlist, GitleaksRule } from "./gitleaks-types.js";
 import { shannonEntropy } from "./entropy.js";
+import { containsAnyOf } from "./word-trie.js";
 
 /** Where a secret sits in the text (UTF-16 offsets of exactly its bytes) and what found it. */
 export interface SecretSpan {
@@ -15,7 +16,7 @@ export interface SecretSpan {
 
 interface CompiledAllowlist {
   regex?: RE2JS;
-  stopwords?: string[];
+  stopwords?: (lowerSecret: string) => boolean;
   target: "secret" | "match" | "line";
   and: boolean;
 }
@@ -81,7 +82,7 @@ function keywordsIn(lower: string): Set<string> {
 function compileAllowlist(a: GitleaksAllowlist): CompiledAllowlist {
   return {
     ...(a.regexes?.length ? { regex: RE2JS.compile(a.regexes.map((r) => `(?:${r})`).join("|")) } : {}),
-    ...(a.stopwords?.length ? { stopwords: a.stopwords.map((w) => w.toLowerCase()) } : {}),
+    ...(a.stopwords?.length ? { stopwords: containsAnyOf(a.stopwords.map((w) => w.toLowerCase())) } : {}),
     target: a.regexTarget ?? "secret",
     and: a.condition === "AND",
   };
@@ -89,12 +90,11 @@ function compileAllowlist(a: GitleaksAllowlist): CompiledAllowlist {
 
 let globalAllowlist: CompiledAllowlist | undefined;
 
-function allowed(lists: readonly CompiledAllowlist[], secret: string, match: string, line: string): boolean {
+function allowed(lists: readonly CompiledAllowlist[], secret: string, match: string, line: () => string): boolean {
   for (const a of lists) {
-    const target = a.target === "match" ? match : a.target === "line" ? line : secret;
+    const target = a.target === "match" ? match : a.target === "line" ? line() : secret;
     const byRegex = a.regex !== undefined && target !== "" && a.regex.test(target);
-    const lower = secret.toLowerCase();
-    const byStopword = a.stopwords !== undefined && secret !== "" && a.stopwords.some((w) => lower.includes(w));
+    const byStopword = a.stopwords !== undefined && secret !== "" && a.stopwords(secret.toLowerCase());
     if (a.and) {
       if ((a.regex === undefined || byRegex) && (a.stopwords === undefined || byStopword)) return true;
     } else if (byRegex || byStopword) return true;
@@ -102,10 +102,19 @@ function allowed(lists: readonly CompiledAllowlist[], secret: string, match: str
   return false;
 }
 
+/**
+ * How far a line allowlist reads either side of a finding. gitleaks' line patterns (`--mount=type=secret,`, an import, Yocto's
+ * `SRC…="…"`) sit within a few dozen characters of it; read to the line's real ends, a 100 KB paste on one line with thousands of
+ * findings was read whole for each (quadratic).
+ */
+const LINE_REACH = 512;
+
 function lineAround(text: string, start: number, end: number): string {
-  const from = text.lastIndexOf("\n", start - 1) + 1;
-  const to = text.indexOf("\n", end);
-  return text.slice(from, to < 0 ? text.length : to);
+  const lo = Math.max(0, start - LINE_REACH);
+  const hi = Math.min(text.length, end + LINE_REACH);
+  const before = text.slice(lo, start).lastIndexOf("\n");
+  const after = text.slice(end, hi).indexOf("\n");
+  return text.slice(before < 0 ? lo : lo + before + 1, after < 0 ? hi : end + after);
 }
 
 function runRule(rule: CompiledRule, text: string, out: SecretSpan[]): void {
@@ -142,7 +151,7 @@ function runRule(rule: CompiledRule, text: string, out: SecretSpan[]): void {
     }
     const secret = text.slice(start, end);
     if (src.entropy && shannonEntropy(secret) <= src.entropy) continue;
-    const line = lineAround(text, start, end);
+    const line = () => lineAround(text, start, end);
     if (allowed([globalAllowlist], secret, match, line) || allowed(rule.allowlists, secret, match, line)) continue;
     out.push({ start, end, rule: src.id });
   }
