@@ -490,6 +490,20 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: isCredentialValue,
   },
+  // A name ending in "key" given a password as people pick them, in code or config (`LICENSE_KEY=Xk9#mP2$…`, `APP_KEY: …`,
+  // `licenseKey="…"`, `--license-key=…`): gitleaks' generic rule reads only [\w.=-] after a key's name, so a value with #, $, @ or !
+  // passed whole (detect-secrets' keyword plugin takes any quoted value after such a name). Keys that open nothing (a sort, partition,
+  // cache or translation key) and key bindings (`Ctrl+Alt+F5`: names joined by operators) are not.
+  {
+    kind: "credential",
+    re: new RegExp(
+      `\\b(?<name>[A-Za-z][A-Za-z0-9_.-]{0,40}?(?:[_.-](?:key|KEY|Key)|(?<=[a-z0-9])Key))["'\`]?\\s*(?::=|=>|[:=])\\s*(?<q>["'\`]?)(?<v>(?:[^\\s"'\`,;(){}\\[\\]<>&]|${AMPERSAND_IN_VALUE}){8,64})\\k<q>(?=$|[\\s,;)"'\`]|[.!?](?:\\s|$))`,
+      "dg",
+    ),
+    needs: /key/,
+    lower: true,
+    accept: (v, all) => !OPENS_NOTHING_KEY.test(camelWords(/^[A-Za-z0-9_.-]*/.exec(all)![0].replace(/[_.-]?key$/i, "")).replace(/[_.-]/g, " ")) && isSymbolPassword(withoutTrailingPunctuation(v)),
+  },
 ];
 
 export interface SecretFinding {
@@ -1133,6 +1147,9 @@ function camelWords(name: string): string {
 const NOT_A_KEY_QUALIFIER =
   /\b(?:page|pagination|continuation|cursor|cancellation|idempotency|dedupe?|cache|sort|lookup|design|csrf|xsrf|sync|state|verification|test|fake|dummy|mock|sample|example|row|partition|primary|foreign|public|object|document|doc|map|registry|composite|unique|index|hash|s3|redis)[ _-]?$/i;
 
+/** The last word of a key's name that says it opens nothing: NOT_A_KEY_QUALIFIER's, and a translation's, a binding's, a table's range key. */
+const OPENS_NOTHING_KEY =
+  /(?:\b|_)(?:page|pagination|continuation|cursor|cancellation|idempotency|dedupe?|cache|sort|lookup|design|csrf|xsrf|sync|state|verification|test|fake|dummy|mock|sample|example|row|partition|primary|foreign|public|object|document|doc|map|registry|composite|unique|index|hash|range|pk|sk|gsi\d?|lsi\d?|i18n|translation|locale|message|label|shortcut|hot|group|tag|field|column|attribute|query|route|react|list)\s*$/i;
 /** Words before a key's or a token's name that say it opens nothing: an idempotency or page token, a cache key, a test's password. */
 const NOT_A_SECRET_QUALIFIER =
   /\b(?:page|pagination|continuation|cursor|cancellation|idempotency|dedupe?|cache|sort|lookup|design|csrf|xsrf|sync|state|verification|test|fake|dummy|mock|sample|example)\b/i;

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { findSecrets } from "../../src/quality/secrets.js";
+import { growth } from "../helpers/cost.js";
 
 /** Each text is refused and its value masked out. */
 function assertCaught(cases: ReadonlyArray<readonly [text: string, secret: string]>): void {
@@ -221,4 +222,42 @@ test("a password-like value is a secret however its name gives it: with words be
     "use ops2@corp.io as the token's owner",
     "the deploy secret is now rotated every 30 days!",
   ]);
+});
+
+test("a password-like value assigned to a name ending in 'key' is a secret (LICENSE_KEY=, APP_KEY:, licenseKey=, quoted or not); keys that open nothing and shortcuts stay writable", () => {
+  // gitleaks' generic rule reads only [\w.=-] after a key's name, so a value with #, $, @ or ! passed whole.
+  assertCaught([
+    ["Set LICENSE_KEY=Xk9#mP2$vL8@qR4! in the build environment before packaging.", "Xk9#mP2$vL8@qR4!"],
+    ['Export LICENSE_KEY="Xk9#mP2$vL8@qR4!" before running the installer.', "Xk9#mP2$vL8@qR4!"],
+    ["Set APP_KEY=Gr33n&Tea#42 for Laravel in staging.", "Gr33n&Tea#42"],
+    ["Set ENCRYPTION_KEY=Gr33n&Tea#42 in the worker env.", "Gr33n&Tea#42"],
+    ["master_key: p@ss-W0rd!x goes in the vault host's config.", "p@ss-W0rd!x"],
+    ["Set licenseKey=Xk9#mP2$vL8@qR4! in config/app.json.", "Xk9#mP2$vL8@qR4!"],
+    ["Pass --license-key=Zx9#mQ!2pL to the installer.", "Zx9#mQ!2pL"],
+  ]);
+  assertPasses([
+    "The DynamoDB table uses PK=USER#1234 and SK=ORDER#2024 as keys.",
+    "Set sort_key=ORDER#2024-01 for the single-table design.",
+    "Use partitionKey=tenant#2024 for the Cosmos container.",
+    "Set CACHE_KEY=deps-v2#node20 so the cache invalidates on Node upgrades.",
+    "Bind shortcut_key=Ctrl+Alt+F5 to reload the preview.",
+    "Set hotkey=Ctrl+Shift+F12 in keybindings.json for the palette.",
+    "Set primary_key=user_id#v2 in the schema for the join.",
+    "Use i18n_key=home.title#2 for the translated heading.",
+  ]);
+});
+
+test("the reader of values assigned to a key's name stays linear: repeated names, one long name, values that never end", () => {
+  const shapes: Array<[string, (n: number) => string]> = [
+    ["repeated key names", (n) => "a_key=".repeat(n / 6)],
+    ["repeated assignments", (n) => "LICENSE_KEY=Xk9#mP2$vL8@qR4! ".repeat(n / 29)],
+    ["one long name", (n) => `${"a_".repeat(n / 2)}key=Xk9#mP2$vL8@qR4!`],
+    ["a value that never ends", (n) => `app_key=${"x#1".repeat(n / 3)}`],
+  ];
+  for (const [name, make] of shapes) {
+    const small = make(20_000);
+    const large = make(80_000);
+    const ratio = growth(() => findSecrets(small), () => findSecrets(large), { calls: 1, batches: 3 });
+    assert.ok(ratio < 10, `${name}: 4× the text cost ${ratio.toFixed(1)}× as much`);
+  }
 });
