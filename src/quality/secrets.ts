@@ -1282,10 +1282,15 @@ function isLoneSecret(v: string): boolean {
   return shannonEntropy(v) >= 4 && !isPlaceholder(v) && !looksTypedByHand(v) && !YOUTUBE_ID.test(v) && !isEncodedSentence(v);
 }
 
+/** `name=value`, and more joined by `&`: a query string's or a form's settings. */
+const SETTINGS = /^[A-Za-z_][\w.-]{0,40}=[^&=]*(?:&[A-Za-z_][\w.-]{0,40}=[^&=]*)*$/;
+
 /** After "password"/"token"/"key" in a sentence: a password by isStatedPassword or isPlainPassword, or a long random value. */
 function isStatedSecret(value: string, all: string): boolean {
   const v = withoutTrailingPunctuation(value);
   if (isPlaceholder(v) || CALL_URL_OR_PATH.test(v) || RESOURCE_NAME.test(v) || isNameOfWords(v)) return false;
+  // Settings after the word (`token scope=repo2&read=yes`, an OAuth scope or a token response's fields): a secret only if one of their values is.
+  if (SETTINGS.test(v)) return v.split("&").some((p) => isBareSecret(p.slice(p.indexOf("=") + 1)));
   if (/^pass|^pwd/i.test(all)) {
     if (isStatedPassword(v) || isPlainPassword(v)) return true;
     // "The default password is 'blooberry'": quoted after the word, the value is the password.

@@ -247,6 +247,18 @@ test("a password-like value assigned to a name ending in 'key' is a secret (LICE
   ]);
 });
 
+test("settings after a token's word (`token scope=repo2&read=yes`) are an OAuth scope, not a token; a random value among them still is one", () => {
+  assertPasses([
+    "The token scope=repo2&read=yes grants read access only.",
+    "Our OAuth app requests token scope=repo2&read=yes for the mirror bot.",
+    "The token type=bearer&expires_in=3600 comes back from /oauth/token.",
+  ]);
+  assertCaught([
+    ["The token access_token=k3v9q1x7m2p8z4w6r5t0&scope=repo came back in the redirect.", "k3v9q1x7m2p8z4w6r5t0"],
+    ["The token is Gr33n&Tea#42 for staging.", "Gr33n&Tea#42"],
+  ]);
+});
+
 test("the reader of values assigned to a key's name stays linear: repeated names, one long name, values that never end", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["repeated key names", (n) => "a_key=".repeat(n / 6)],
