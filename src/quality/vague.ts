@@ -49,7 +49,7 @@ const TECH_PATTERNS: RegExp[] = [
 // Specific software nouns and tool names. Generic words (code, bug, error, test, file, app) are left
 // out on purpose: "always test your code" must not pass as technical.
 const DOMAIN_WORDS = new Set(`
-api sdk cli http https rest graphql grpc websocket socket tcp udp dns tls ssl ssh url uri json yaml
+api sdk cli http https restful graphql grpc websocket socket tcp udp dns tls ssl ssh url uri json yaml
 toml xml csv endpoint request response header headers cookie cookies session sessions token tokens
 jwt oauth auth login middleware handler handlers callback callbacks promise promises async await
 thread threads mutex lock locks semaphore deadlock race concurrency transaction transactions
@@ -94,7 +94,7 @@ font fonts colorblind color-blind mobile-first property-based fixed-point floati
 // Terms of the trade written as two words, each of which alone is too common to count: "test files",
 // "source control", "dark mode", "error boundary", "learning rate".
 const TECH_PHRASES =
-  /\b(?:test files?|(?:source|version) control|dark mode|error boundar(?:y|ies)|failing tests?|learning rate|loss curves?|(?:tap|touch) targets?|discriminated unions?|type[- ]safe(?:ty)?|responsive design|screen readers?|alt (?:text|attributes?)|law of demeter)\b/i;
+  /\b(?:test files?|(?:source|version) control|dark mode|error boundar(?:y|ies)|failing tests?|learning rate|loss curves?|(?:tap|touch) targets?|discriminated unions?|type[- ]safe(?:ty)?|responsive design|screen readers?|alt (?:text|attributes?)|law of demeter|rest (?:apis?|endpoints?|routes?|resources?|verbs|services?|clients?|calls?|conventions|principles|interfaces?))\b/i;
 
 // The mechanisms of accessibility work, in plain words: keyboard use and its keys, focus, contrast, autoplay, meaning carried
 // by colour or hover alone, labels tied to their fields, alt attributes, live regions, captions ("Give every dialog a visible
@@ -251,7 +251,8 @@ const STANDARDS = new Set(
 // ("RAG", "GNU"): counted in capitals only, as the standards are. Metrics (RMSE, ROC AUC), AI and data work (RAG,
 // NLP, OCR, ETL), and systems (GNU, ABI, FFI, IPC, RPC, CRUD, REPL, AOT).
 const TECH_ACRONYMS = new Set(
-  "rag nlp ocr etl elt rmse mse mae mape auc roc gnu abi ffi ipc rpc crud repl aot".split(" "),
+  // "rest" only in capitals: in lower case it is as often "the rest of the code" (TECH_PHRASES reads "rest API", "rest routes").
+  "rag nlp ocr etl elt rmse mse mae mape auc roc gnu abi ffi ipc rpc crud repl aot rest".split(" "),
 );
 
 // A mixed-case name: JSDoc, GraphQL, iOS. (Plain acronyms count when known, or when written as a name: below.)

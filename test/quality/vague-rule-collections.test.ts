@@ -124,3 +124,17 @@ test("a rule opening with \"placeholder text\" or \"example text\" and a modal i
     assert.equal(isPlaceholderText(text), true, text);
   }
 });
+
+test("\"rest\" names REST only in capitals, as RESTful or before an API's noun: \"Take a rest between long refactors\" is vague, \"Use REST verbs for CRUD routes\" is not", () => {
+  // Accepted before: "rest" was a domain word in any case, so "the rest of the code" named a thing.
+  for (const text of [
+    "Take a rest between long refactors.", "Clean up the rest of the code.", "Document the rest later.",
+    "Keep the rest of the code clean.", "Handle the rest properly.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  for (const text of [
+    "Use REST verbs for CRUD routes.", "Follow REST conventions.", "Follow rest conventions for every public route.",
+    "Expose a RESTful interface for the billing service.", "Call the rest API with a retry budget of 3.",
+    "Rest the fixture data between tests.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), [], text);
+});
+
