@@ -197,9 +197,10 @@ const FRAMEWORK_PHRASES =
 // least astonishment, fail fast, don't repeat yourself, premature optimisation, C++'s rule of zero, three or five, one level of
 // abstraction a function (not "the right level of abstraction", a wish)
 // ("Fail fast on bad input at the boundary"); SOLID in capitals only ("Stay solid under pressure" names nothing).
+// A test written first, before the fix or the change ("Write tests before fixing bugs", "test-first"): a practice and its order.
 // Not "keep it simple": eval/gates' generic "Keep It Simple: Write simple and clear code" names nothing.
 const PRINCIPLE_PHRASES =
-  /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation|rule of (?:zero|three|five)|(?:single|one|same) level of abstraction|(?:mix|mixing|mixed) (?:the )?levels of abstraction)\b/i;
+  /\b(?:single[- ]responsibility|open[-/ ]closed principle|liskov|dependency inversion|interface segregation|principle of least (?:surprise|astonishment|privilege)|fail[- ]fast|(?:don['’]t|do not) repeat yourself|premature optimi[sz]ation|tell,? don['’]t ask|command[- ]query separation|rule of (?:zero|three|five)|(?:single|one|same) level of abstraction|(?:mix|mixing|mixed) (?:the )?levels of abstraction|(?:write|add|start with|begin with) (?:a |the )?(?:failing |regression |reproducing )?tests? (?:first|before (?:(?:you )?(?:fix(?:ing)?|chang(?:e|ing)|implement(?:ing)?|touch(?:ing)?|refactor(?:ing)?)|writing (?:the )?code|the (?:fix|change|code))\b)|test[- ]first)\b/i;
 const SOLID = /\bSOLID\b/;
 
 // Techniques of delivering web pages, in plain words: progressive enhancement, graceful degradation, performance
@@ -459,7 +460,8 @@ const FILLER: RegExp[] = [
   /\bbe (?:more |extra |very )?(?:careful|thorough|mindful|diligent|consistent|cautious)\b/gi,
   /\bwrite (?:good|better|clean|quality|nice|great) code\b/gi,
   /\b(?:always )?test (?:more|better|everything|thoroughly|your code|things)\b/gi,
-  /\bwrite (?:more )?tests\b/gi,
+  // Not before "first" or "before …": a test written first is a practice (PRINCIPLE_PHRASES).
+  /\bwrite (?:more )?tests\b(?! (?:first|before)\b)/gi,
   /\b(?:this|it) is (?:very |really |super )?(?:important|crucial|critical|key)\b/gi,
   /\bdo (?:things|it|everything|stuff) (?:right|properly|correctly|well|better)\b/gi,
   /\bremember to\b/gi,

@@ -138,3 +138,14 @@ test("\"rest\" names REST only in capitals, as RESTful or before an API's noun: 
   ]) assert.deepEqual(codes(checkVagueness(text)), [], text);
 });
 
+test("a test written first, before the fix or the change, names a practice and its order: \"Write tests before fixing bugs.\"", () => {
+  // Refused before: "tests" and "bugs" are the generic words every rule has, and no list knew test-first as a practice.
+  for (const text of [
+    "Write tests before fixing bugs.", "Write a test before you fix a bug.", "Write tests first.", "Add a failing test before the fix.",
+    "Write the test before changing the code.", "Work test-first on the parser.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), [], text);
+  // Tests wished for, with no order or with only a routine step after them, stay vague.
+  for (const text of ["Always write tests.", "Write good tests.", "Write tests properly.", "Make sure tests pass before merging."]) {
+    assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  }
+});
