@@ -490,6 +490,29 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: isCredentialValue,
   },
+  // A secret's name bound to a quoted value other than by `name = value`: a subscript (`$config['db_password'] = '…'`,
+  // `os.environ["API_TOKEN"] = "…"`, `ENV['SECRET_KEY'] = '…'`), a call that sets a name (PHP's `define('DB_PASSWORD', '…')` as
+  // wp-config.php has it, `os.Setenv`, `os.environ.setdefault`, `putenv`, a map's `set`/`put`), or a name/value pair
+  // (`{"name": "DB_PASSWORD", "value": "…"}`, as a pod's env or a job's parameters list it). The name's quote and bracket stood
+  // between it and its value, where the assignment rules want `=` or `:`.
+  {
+    kind: "credential",
+    re: new RegExp(
+      `\\[\\s*(?<q0>["'])${KEY_NAME}\\k<q0>\\s*\\]\\s*(?:\\?\\?=|\\|\\|=|:?=)\\s*(?<q>["'\`])(?<v>[^"'\`\\n]{1,512})\\k<q>` +
+        `|\\b(?:define|setdefault|setenv|putenv|SetEnvironmentVariable|set|put|setProperty|setItem)\\(\\s*(?<q1>["'])${KEY_NAME}\\k<q1>\\s*,\\s*(?<q2>["'\`])(?<v2>[^"'\`\\n]{1,512})\\k<q2>` +
+        `|["']?\\b(?:name|key)["']?\\s*:\\s*(?<q3>["'])${KEY_NAME}\\k<q3>\\s*,\\s*["']?value["']?\\s*:\\s*(?<q4>["'])(?<v3>[^"'\\n]{1,512})\\k<q4>`,
+      "dgi",
+    ),
+    needs: /\[\s*["']|\(\s*["']|value/,
+    accept: isBoundSecret,
+  },
+  // Dockerfile's ENV in its older form, the name and the value apart by a space (`ENV DRONE_TOKEN …`), read as an assignment.
+  {
+    kind: "credential",
+    re: /\bENV[ \t]+(?<name>[A-Z0-9_]{0,40}?(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|PASS|API_?KEY|AUTH|CREDENTIALS?|PRIVATE_?KEY|ACCESS_?KEY)[A-Z0-9_]{0,40})[ \t]+(?<q>["']?)(?<v>[^\s"'=]{1,512})\k<q>(?=$|[\s,;)]|[.!?](?:\s|$))/dg,
+    needs: /ENV/,
+    accept: isBoundSecret,
+  },
   // A name ending in "key" given a password as people pick them, in code or config (`LICENSE_KEY=Xk9#mP2$…`, `APP_KEY: …`,
   // `licenseKey="…"`, `--license-key=…`): gitleaks' generic rule reads only [\w.=-] after a key's name, so a value with #, $, @ or !
   // passed whole (detect-secrets' keyword plugin takes any quoted value after such a name). Keys that open nothing (a sort, partition,
@@ -1010,6 +1033,21 @@ function isCredentialValue(value: string, all: string): boolean {
   if (isSymbolPassword(value)) return true;
   // A password is short and still a secret: any literal of 8+ characters mixing letters and digits.
   return /pass(?:word|wd)?|pwd/i.test(key) && value.length >= 8 && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/** The name a binding gives its value: the first quoted name in the match other than a pair's own field names, or ENV's. */
+const BOUND_NAME = /["'](?!(?:name|key)["'])([A-Za-z0-9_.-]{1,120})["']|\bENV[ \t]+([A-Z0-9_]{1,120})/;
+/**
+ * A value bound to a secret's name by a subscript, a call, ENV or a name/value pair: after a password's name any literal that is
+ * no stand-in, type or label (as in a password field); after another secret's name, what isCredentialValue takes after `name=`. A
+ * name that says the value is where the secret is, or about it (`_FILE`, `_PATH`, `_URL`, `_TTL`, `_NAME`, `_ID`), binds no secret.
+ */
+function isBoundSecret(value: string, all: string): boolean {
+  const m = BOUND_NAME.exec(all);
+  const name = m?.[1] ?? m?.[2] ?? "";
+  if (/[_.-](?:file|path|dir|url|uri|ttl|name|id|length|type|header|env|var)$/i.test(name)) return false;
+  if (/pass(?:word|wd|phrase)?$|pwd$/i.test(name)) return isQuotedPassword(value) && !isCodeReference(value);
+  return isCredentialValue(value, `${name}=${value}`);
 }
 
 /** A literal quoted where a password goes: not a stand-in, a type, a label, a selector or a route. */
