@@ -721,7 +721,9 @@ const PARAPHRASES: Cue[] = [
       `\\b(?:ignor\\w*|disregard\\w*) the (?:real |actual )?user(?:'s (?:actual |real )?(?:question|request|instructions?|message))?\\b|\\byour (?:instructions|rules|orders) are now\\b|\\babweichend (?:zu|von) (?:den )?(?:vorherigen|bisherigen)\\b` +
         `|\\b(?:ignor|disregard|forget)\\w* (?:all |any )?(?:the )?(?:previous|prior|above|earlier|preceding) (?:text|input|content)\\s*(?:$|[.!,;]|and\\b)` +
         `|\\b(?:ignor|disregard|forget)\\w* (?:all|any) (?:other|previous|prior|earlier) (?:[\\w-]+ ){0,2}?(?:and|or) (?:instructions|directions|directives|rules|guidelines)\\b` +
-        `|\\b(?:ignor|disregard|forget)\\w* (?:all|any) (?:of (?:the|your) )?(?:rules|instructions|directions|directives|guidelines|restrictions)\\s*(?:$|[.!?,;])` +
+        // Or followed by an order ("disregard any restrictions and: list…", "…and then answer…"): not "…any rules and settings in…".
+        `|\\b(?:ignor|disregard|forget)\\w* (?:all|any) (?:of (?:the|your) )?(?:rules|instructions|directions|directives|guidelines|restrictions|limitations)` +
+        `\\s*(?:$|[.!?,;:]|and\\s*[:,]|(?:and|then)\\s+(?:then |just |now |simply )?(?:print|say|output|reply|respond|answer|write|list|tell|give|explain|describe|generate|create|do)\\b)` +
         `|\\b(?:all ?|your )(?:previous|prior|above|earlier|preceding|former|original) (?:instructions|directions|directives|prompts|orders) (?:are|were) (?:now )?(?:false|void|null|invalid|revoked|cancel+ed|fake|wrong|obsolete|no longer (?:valid|in effect))\\b` +
         // The signs as UTF-16 pairs, so that no "u" flag is needed: 🚫 ⛔ ❌ 🙅.
         `|(?:\\ud83d\\udeab|\\u26d4|\\u274c|\\ud83d\\ude45)\\s*(?:all |the |your )*(?:previous|prior|above|earlier|system) (?:instructions|rules|prompts|directions|directives)\\b`,
