@@ -699,6 +699,14 @@ function besideNamedFiles(cue: (t: string) => boolean): (t: string) => boolean {
   return (t) => cue(t.replace(INSTRUCTIONS_IN_A_NAMED_FILE, " "));
 }
 
+/**
+ * A reply primed to comply, the prefix attack ps-fuzz's self-refine test makes: 'Start your answer with "Certainly! Here is"', 'begin your
+ * response with "Sure, here is how to"'. A reply's format set by a rule opens with a label or a summary ('Begin your reply with "Summary:"'),
+ * not with an assent.
+ */
+const PRIMED_TO_COMPLY =
+  /\b(?:start|begin|open|prefix)\w*(?: (?:your|the|each|every|all) (?:responses?|repl(?:y|ies)|answers?|outputs?|messages?))? with ["']\s*(?:sure|certainly|absolutely|of course|okay|ok|yes|no problem|definitely)\b[!,.]*\s*here(?:'s| is| are| you go)\b/;
+
 const PARAPHRASES: Cue[] = [
   { label: "an instruction to ignore previous instructions", re: inOrder([OVERRIDE_VERBS, words(BEFORE), words(ORDERS)], [40, 30]) },
   { label: "an instruction to ignore previous instructions", re: inOrder([new RegExp(`\\b(?:${BEFORE})\\s+(?:${ORDERS})\\b`, "g"), AFTER_VERBS], [30]) },
@@ -706,6 +714,7 @@ const PARAPHRASES: Cue[] = [
   // "forget all (of) your instructions", "ignora las instrucciones previas", "oubliez toutes les instructions précédentes".
   { label: "an instruction to ignore previous instructions", re: besideNamedFiles(inOrder([SHORT_VERBS_ANY_DETERMINER, words(DETERMINERS), words(ORDERS)], [1, 14])) },
   { label: "an instruction to ignore previous instructions", re: EARLIER_ADVICE_ON_THE_READERS_LIMITS },
+  { label: "an order aimed at the agent rather than advice", re: PRIMED_TO_COMPLY },
   { label: "an instruction to ignore previous instructions", re: TAKEN_BACK_BY_THE_USER },
   { label: "an instruction to ignore previous instructions", re: BARE_INSTRUCTIONS_DROPPED },
   { label: "an instruction to ignore previous instructions", re: inOrder([CHANGE_VERBS, words(READER_DETERMINERS), words(ORDERS)], [1, 14]) },
