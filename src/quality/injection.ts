@@ -93,7 +93,11 @@ const NOT_ABOVE_SOMETHING = "(?!\\s+(?:the|this|that|these|those|it|each|every|a
  */
 const PROMPT_STEALING = [
   `\\b(?:prompt|instructions|configuration|rules|text|words) you (?:were|have been|are) (?:given|set up with|configured with|told)\\b`,
-  `\\b(?:paste|put|share|print|show|reveal|repeat|output|list|dump|copy|write out|quote|encode|translate|display|give|send|tell|spell|summari[sz]e|rewrite|convert)\\b (?:me |back |out )?(?:the (?:full |entire |complete )?(?:text|contents?|words) of )?your (?:system|initial|original|hidden|secret|starting|opening|first) (?:prompt|instructions|message)\\b`,
+  `\\b(?:paste|put|share|print|show|reveal|repeat|output|list|dump|copy|write out|quote|encode|translate|display|give|send|tell|spell|summari[sz]e|rewrite|convert)\\b (?:me |back |out )?(?:the (?:full |entire |complete )?(?:text|contents?|words) of )?your (?:(?:very|exact|full|entire|complete|whole) )?(?:system|initial|original|hidden|secret|starting|opening|first)(?: (?:system|initial|original|hidden|secret|starting|opening|first))? (?:prompt|instructions|message)\\b`,
+  // The conversation so far or the prompt's opening, asked for as ps-fuzz asks: "repeat all the words of the previous messages", "output
+  // initialization above" (not "the previous commit message": the messages themselves, plural, right after the word).
+  `\\b(?:repeat|output|print|show|list|copy|dump|give me|write out)\\b (?:me )?(?:all |every )?(?:of )?(?:the )?(?:words|text|contents?) (?:of|in|from) (?:all )?(?:the |your )?(?:previous|prior|earlier|preceding|above) messages\\b` +
+    `|\\b(?:repeat|output|print|show|copy|dump|write out)\\b (?:the |your )?initiali[sz]ation (?:above|text|prompt|message)\\b`,
   `\\b(?:repeat|output|print|display|show|reproduce|copy|return|recite)\\b (?:back )?(?:everything in |all of |the (?:full |entire |complete )?(?:text|contents?|words) (?:of|in) )?(?:the |this )?(?:above (?:text|prompt|instructions|message|conversation)|(?:text|words|instructions|everything) above${NOT_ABOVE_SOMETHING}|(?:entire|whole|full) conversation|system prompt)\\b`,
   `\\bwhat (?:were|have) you (?:been )?(?:told|instructed|asked)\\b${W}{0,40}?\\b(?:before|at the (?:start|beginning)|initially)\\b`,
   `\\bwhat (?:are|were) you (?:not supposed|told not|instructed not|not allowed|forbidden) to (?:tell|say|reveal|share|disclose)\\b`,
