@@ -6,18 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { growth } from "../helpers/cost.js";
 import { findSecrets } from "../../src/quality/secrets.js";
-
-function assertCaught(cases: ReadonlyArray<readonly [text: string, secret: string]>): void {
-  for (const [text, secret] of cases) {
-    const { issues, masked } = findSecrets(text);
-    assert.ok(issues.length > 0, `not refused: ${text}`);
-    assert.ok(!masked.includes(secret), `not masked: ${masked}`);
-  }
-}
-
-function assertPasses(texts: readonly string[]): void {
-  for (const text of texts) assert.deepEqual(findSecrets(text).issues, [], text);
-}
+import { assertCaught, assertPasses } from "../helpers/secret-verdicts.js";
 
 test("a secret bound to its name by a subscript, a call, a Dockerfile's ENV or a name/value pair is refused and masked", () => {
   assertCaught([

@@ -3,20 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { findSecrets } from "../../src/quality/secrets.js";
+import { assertCaught, assertPasses } from "../helpers/secret-verdicts.js";
 import { growth } from "../helpers/cost.js";
-
-/** Each text is refused and its value masked out. */
-function assertCaught(cases: ReadonlyArray<readonly [text: string, secret: string]>): void {
-  for (const [text, secret] of cases) {
-    const { issues, masked } = findSecrets(text);
-    assert.ok(issues.length > 0, `not refused: ${text}`);
-    assert.ok(!masked.includes(secret), `not masked: ${masked}`);
-  }
-}
-
-function assertPasses(texts: readonly string[]): void {
-  for (const text of texts) assert.deepEqual(findSecrets(text).issues, [], text);
-}
 
 test("a named mixed-case key of 16–19 characters with fewer than 3 digits is a secret; CamelCase names made of words stay readable", () => {
   // Drawn at random from upper and lower case (0, 1 or 2 digits): what many providers' short keys look like.
