@@ -754,6 +754,10 @@ function namesOnlyAVerbOnAGenericObject(text: string): boolean {
 const ROUTINE_WISHES: RegExp[] = [
   /^\W*(?:always\s+)?(?:make\s+sure|ensure|double[- ]check|verify|test|check)\s+(?:that\s+)?(?:(?:all|the|your|every|any)\s+)?(?:tests?|changes?|code|work|everything|things|build|it)\s+(?:(?:still\s+)?(?:pass(?:es)?|works?|succeeds?|compiles?|is\s+green)\s+)?(?:(?:thoroughly|carefully|again|locally)\s+)?(?:before|prior\s+to)\s+(?:you\s+)?(?:merg(?:e|ing)|commit(?:ting)?|push(?:ing)?|deploy(?:ing)?|releas(?:e|ing)|ship(?:ping)?|submit(?:ting)?)\W*$/i,
   /^\W*(?:don['’]t|do\s+not|never|avoid)\s+break(?:ing)?\s+(?:the\s+build|anything|things|stuff|the\s+code)\W*$/i,
+  // A unit of code wished small and focused, and nothing else: "Keep functions short and focused on one task", "Keep methods small and
+  // focused". One wish alone ("Keep functions short") sets a direction a reviewer can hold it to; a limit ("under 40 lines"), a principle
+  // ("single responsibility") or a boundary ("one robot capability") is the rule.
+  /^\W*(?:always\s+)?(?:keep|make|write)\s+(?:(?:your|all|each|every|the)\s+)?(?:functions?|methods?|class(?:es)?|components?|modules?|files?)\s+(?=[^.!?]*\b(?:focused|and|,))(?:(?:short|small|simple|concise|lean|tiny|focused|single-purpose)(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+)?){1,4}(?:on\s+(?:one|a\s+single)\s+(?:task|thing|job|purpose|concern)\s*)?\W*$/i,
 ];
 
 export function checkVagueness(raw: string): QualityIssue[] {

@@ -149,3 +149,16 @@ test("a test written first, before the fix or the change, names a practice and i
     assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
   }
 });
+
+test("a unit of code wished small and focused, naming no measure or boundary, is vague: \"Keep functions short and focused on one task.\"", () => {
+  // Accepted before: "functions" is a domain word. Short, small, focused on one task: every style guide's wish, with no limit
+  // ("under 40 lines"), no principle by its name ("single responsibility") and no boundary ("one robot capability") to check it by.
+  for (const text of [
+    "Keep functions short and focused on one task.", "Keep methods small and focused.", "Keep classes small, simple and focused.",
+    "Make components small and focused on a single purpose.", "Keep your functions focused on one thing.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), ["vague"], text);
+  for (const text of [
+    "Keep functions under 40 lines.", "Keep functions short.", "Keep controllers thin.", "Keep methods focused on a single responsibility.",
+    "Keep packages focused on one robot capability or integration boundary.", "Keep React components small and focused on one prop shape.",
+  ]) assert.deepEqual(codes(checkVagueness(text)), [], text);
+});
