@@ -85,7 +85,16 @@ const OWN: OwnDetector[] = [
   },
   // `curl -u user:pass` — gitleaks' curl rule wants the whole command; a lesson often quotes just the flag.
   // `C:\Users\…` after `-u` is a drive and a path (cygpath -u), not user and password.
-  { kind: "credential", re: /(?:^|\s)(?:-u|--user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u/, accept: (v) => !isPlaceholder(v) && !/^[$\\/]/.test(v) },
+  // Its proxy's the same way (`--proxy-user`, `-U`).
+  { kind: "credential", re: /(?:^|\s)(?:-u|-U|--user|--proxy-user)[ =]["']?[\w.@+-]{1,64}:(?<v>[^\s"']{4,256})/dg, needs: /-u|-U|--proxy-user/, accept: (v) => !isPlaceholder(v) && !/^[$\\/]/.test(v) },
+  // curl's flags that take a password itself: TLS-SRP's `--tlspassword` (and its proxy's), and `--pass`, the client key's passphrase.
+  {
+    kind: "cli_password",
+    re: /\bcurl\b[^\n|;]{0,300}?\s--(?:proxy-)?(?:tlspassword|pass)[ =](?<q>["']?)(?<v>[^\s"']{1,256})\k<q>/dg,
+    needs: /curl/,
+    // A URL right after the flag is the address, the password left out (curl asks for it).
+    accept: (v) => isCliPasswordInProse(v) && !/:\/\//.test(v),
+  },
   // Webhook URLs whose path is the credential (Slack's and Teams' new ones are gitleaks rules), and signed or keyed links.
   {
     kind: "url_secret",

@@ -1,6 +1,6 @@
 // Secrets bound to their name other than by `name = value`: a subscript, a call, a Dockerfile's ENV, a name/value pair.
 // The class was found running the fixtures of Skyscanner/whispers @ 5832bf74dcb127128ba653ed87601c927124b5aa (Apache-2.0,
-// tests/fixtures/language.php, language.py, Dockerfile, integration.json) through the gate with their "hardcoded" stand-ins replaced
+// tests/fixtures/language.php, language.py, language.sh, Dockerfile, integration.json) through the gate with their "hardcoded" stand-ins replaced
 // by made-up values; the sentences here are written for this test, none is copied.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -39,12 +39,32 @@ test("a secret's name bound to a lookup, a variable, a stand-in or a setting tha
   ]);
 });
 
+test("curl's other credential flags take the secret itself: --proxy-user/-U user:password, --tlspassword, --proxy-tlspassword, --proxy-pass, --pass", () => {
+  assertCaught([
+    ["Use curl --proxy-user admin:Xq7mZ2wK1 https://proxy.internal to test the proxy.", "Xq7mZ2wK1"],
+    ["Use curl -U admin:Xq7mZ2wK1 -x proxy.internal:3128 https://example.com to test.", "Xq7mZ2wK1"],
+    ["Use curl --tlspassword Xq7mZ2wK1 https://localhost for the SRP test server.", "Xq7mZ2wK1"],
+    ["Use curl --proxy-tlspassword=Xq7mZ2wK1 https://localhost behind the TLS-SRP proxy.", "Xq7mZ2wK1"],
+    ["Run curl --cert client.pem --pass Gr33n&Tea#42 https://mtls.internal/health for the check.", "Gr33n&Tea#42"],
+  ]);
+  assertPasses([
+    'Use curl --proxy-user "$PROXY_USER:$PROXY_PASS" https://example.com behind the proxy.',
+    "Use curl --proxy-user admin https://example.com and type the password when asked.",
+    "Pass --tlspassword from a file, never on the command line.",
+    "Run curl with --tlspassword from a vault lookup, not a literal.",
+    "Run curl --tlspassword https://localhost and type the SRP password at the prompt.",
+    "Use curl --pass $KEY_PASSPHRASE --cert client.pem for mTLS.",
+    "Use -U unique to sort and deduplicate in the report script.",
+  ]);
+});
+
 test("the readers of bound names stay linear: repeated subscripts, calls and ENV lines", () => {
   const shapes: Array<[string, (n: number) => string]> = [
     ["repeated subscripts", (n) => "x['db_password'] = '".repeat(n / 20)],
     ["repeated calls", (n) => "define('DB_PASSWORD', '".repeat(n / 23)],
     ["repeated ENV", (n) => "ENV API_TOKEN ".repeat(n / 14)],
     ["repeated pairs", (n) => '{"name": "DB_PASSWORD", "value": "'.repeat(n / 34)],
+    ["repeated curl flags", (n) => "curl --pass --tlspassword ".repeat(n / 26)],
   ];
   for (const [name, make] of shapes) {
     const small = make(20_000);
