@@ -15,11 +15,12 @@ const shapes: Array<[string, string]> = [
 test("a paste of thousands of generic key=value findings stays linear in the secrets layer, and every value is masked", () => {
   for (const [name, unit] of shapes) {
     const make = (chars: number) => unit.repeat(Math.ceil(chars / unit.length));
-    const small = make(50_000);
+    const small = make(25_000);
     const large = make(400_000);
-    // 8× the text: linear work costs ~8× (less, with fixed costs); with each finding reading its whole line it cost 13× (one line of pairs).
-    const ratio = growth(() => findSecrets(small), () => findSecrets(large), { calls: 1, batches: 1, recheckAbove: 8 });
-    assert.ok(ratio < 11, `${name}: 8× the text cost ${ratio.toFixed(1)}× as much`);
+    // 16× the text: linear work measured 13.6–16.0× here; with each finding reading its whole line it cost 37× (one line of
+    // pairs). The bound sits midway, so a loaded machine's bursts (re-measured, the least kept) do not fail linear work.
+    const ratio = growth(() => findSecrets(small), () => findSecrets(large), { calls: 1, batches: 1, recheckAbove: 18 });
+    assert.ok(ratio < 24, `${name}: 16× the text cost ${ratio.toFixed(1)}× as much`);
   }
   // A count, not a time: every pair's value is masked, none left whole.
   const pasted = "key=abc123def456 ".repeat(3000);
