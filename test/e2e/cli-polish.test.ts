@@ -162,6 +162,23 @@ test("a mistyped command gets the suggestion and a pointer to --help, not the wh
   assert.doesNotMatch(r.stderr, /Commands:/, "the full command list is not dumped after a typo");
 });
 
+test("help asked for a command that does not exist names the word, with --json too, instead of printing the whole help", async () => {
+  for (const args of [["help", "nope"], ["nope", "--help"], ["help", "recal"], ["help", "hive", "pusj"], ["--project", "x", "help", "nope"]]) {
+    const r = await sb.raw(args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.match(r.stderr, new RegExp(`unknown command '${args.at(-1) === "--help" ? "nope" : args.at(-1)}'`), args.join(" "));
+    assert.doesNotMatch(r.stderr + r.stdout, /Commands:/, `${args.join(" ")}: the whole help is not dumped`);
+  }
+  assert.match((await sb.raw(["help", "recal"])).stderr, /Did you mean recall\?/);
+  assert.match((await sb.raw(["help", "hive", "pusj"])).stderr, /cairn hive --help/);
+  const json = await sb.raw(["help", "nope", "--json"]);
+  assert.equal(json.code, 2);
+  assert.match(JSON.parse(json.stdout).error.message, /unknown command 'nope'/);
+  assert.equal(json.stderr, "");
+  // Help for commands that exist is unchanged.
+  for (const args of [["help", "add"], ["add", "--help"], ["help", "hive", "push"], ["--project", "x", "recall", "--help"]]) assert.equal((await sb.raw(args)).code, 0, args.join(" "));
+});
+
 test("the Markdown mirror's titles never end in a space or half a word", async () => {
   const p = sb.project("mirror");
   const long = "Regenerate the Prisma client after every change to prisma/schema.prisma in packages/db because stale clients broke three deploys";

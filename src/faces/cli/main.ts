@@ -16,6 +16,7 @@ import { serverEnvironment, type GlobalOptions } from "./context.js";
 import { EXIT, readableMessage } from "./errors.js";
 import { visibleControls } from "../../quality/sanitize.js";
 import { Output } from "./format.js";
+import { nearestName } from "../../core/nearest-name.js";
 
 export function buildProgram(): Command {
   const program = new Command("cairn")
@@ -80,6 +81,14 @@ export async function run(argv: string[]): Promise<number> {
     ...(json && !asked ? { writeOut: () => {} } : {}),
   };
   for (const cmd of everyCommand(program)) cmd.configureOutput(quiet);
+  // Help asked for a command that does not exist (`cairn help nope`, `cairn nope --help`): Commander shows the
+  // whole help (on stderr, exit 2, or as if asked, exit 0) and never names the word it did not know.
+  const unknown = asked ? unknownCommandAsked(program, args) : undefined;
+  if (unknown) {
+    const help = `cairn ${commandPath(unknown.under)}--help`.replace("cairn cairn ", "cairn ");
+    const meant = nearestName(unknown.name, unknown.under.commands.map((c) => c.name()));
+    return usage(out, `unknown command '${unknown.name}'.${meant ? ` Did you mean ${meant}?` : ""} Run \`${help}\` for ${unknown.under === program ? "every command" : "its subcommands"}.`);
+  }
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.OK;
@@ -132,6 +141,28 @@ function commandNamed(program: Command, args: string[]): Command {
     if (sub) cmd = sub;
   }
   return cmd;
+}
+
+/**
+ * The first word naming no command where a command must stand, when help is asked for: positional words are
+ * walked from the program through its groups (`help` itself passes), options and their values skipped; a
+ * command with no subcommands ends the walk (what follows is its own arguments).
+ */
+function unknownCommandAsked(program: Command, args: string[]): { name: string; under: Command } | undefined {
+  let cmd = program;
+  for (let i = 0; i < args.length && cmd.commands.length > 0; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith("-")) {
+      const option = cmd.options.find((o) => o.long === arg || o.short === arg);
+      if (option && (option.required || option.optional) && !arg.includes("=")) i++;
+      continue;
+    }
+    if (arg === "help") continue;
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) return { name: arg, under: cmd };
+    cmd = sub;
+  }
+  return undefined;
 }
 
 /** The program and every command under it, nested groups' subcommands too. */
