@@ -2,6 +2,8 @@
 import { RE2JS } from "re2js";
 
 export type PathMatcher = (file: string) => boolean;
+/** anyGlobMatcher's shape, for callers that load this module only when they have files to match. */
+export type GlobMatcherFactory = (globs: readonly string[], opts?: { nocase?: boolean }) => PathMatcher;
 
 const cache = new Map<string, PathMatcher>();
 const CACHE_MAX = 2000;

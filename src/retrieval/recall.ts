@@ -15,6 +15,10 @@ import { poolSmallTiers } from "./small-tier.js";
 import { spellingCorrections } from "./spelling.js";
 import { pairsSideBySide } from "./query-variants.js";
 import { wordJoins } from "./word-joins.js";
+import { lazyModule } from "../core/lazy.js";
+
+/** File globs are matched by RE2 (a large module): loaded at the first context that names files, never by a bare query. */
+const globsModule = lazyModule(() => import("../core/globs.js"));
 
 export interface RecallOptions {
   tier?: Tier | "all";
@@ -192,7 +196,10 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const k = s.config.knowledge;
   const encounter = { same: k.same_project_weight, cross: k.cross_project_weight };
   const merged = mergeAcrossTiers(
-    scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, { lexical: mode !== "semantic" }),
+    scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, {
+      lexical: mode !== "semantic",
+      ...(ctx.files?.length ? { globs: (await globsModule()).anyGlobMatcher } : {}),
+    }),
     dedup, diversityPool(limit), profileOf,
   );
   // After the merge, which gives a promoted lesson's two rows one slot (its hive copy's, which carries the

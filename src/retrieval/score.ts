@@ -1,6 +1,6 @@
 // Scoring of candidates: normalised relevance blended with priors and context boosts, plus MMR diversity.
 import { KIND_WEIGHTS, type Entry } from "../core/entry.js";
-import { anyGlobMatcher } from "../core/globs.js";
+import type { GlobMatcherFactory } from "../core/globs.js";
 import { profileLesson, similarity, type LessonProfile } from "../quality/similarity.js";
 import { decayedFeedback } from "../lifecycle/feedback.js";
 import { encounterScore, type EncounterWeights } from "../lifecycle/confirm.js";
@@ -29,10 +29,11 @@ export interface ScoreInput {
   bound?: boolean;
 }
 
-export function filesMatch(e: Entry, files: readonly string[]): boolean {
+/** `matcher`: core/globs.ts's anyGlobMatcher, loaded by the caller only when the context names files (it loads RE2). */
+export function filesMatch(e: Entry, files: readonly string[], matcher: GlobMatcherFactory | undefined): boolean {
   const globs = e.applicability.file_globs;
-  if (globs.length === 0 || files.length === 0) return false;
-  const matches = anyGlobMatcher(globs, { nocase: true });
+  if (globs.length === 0 || files.length === 0 || !matcher) return false;
+  const matches = matcher(globs, { nocase: true });
   return files.some((f) => matches(f.replace(/\\/g, "/")));
 }
 
@@ -65,7 +66,7 @@ export function scoreCandidates(
   now: Date,
   halfLifeDays: number,
   encounterWeights: EncounterWeights = { same: 1, cross: 0.5 },
-  opts: { lexical?: boolean } = {},
+  opts: { lexical?: boolean; globs?: GlobMatcherFactory } = {},
 ): ScoredEntry[] {
   const lexical = opts.lexical ?? true;
   const maxRel = Math.max(1e-9, ...hits.map((h) => h.relevance));
@@ -80,7 +81,7 @@ export function scoreCandidates(
 
   // Context signals first, so each can be scaled by how many candidates share it.
   const signals = hits.map(({ entry: e }) => ({
-    files: filesMatch(e, files),
+    files: filesMatch(e, files, opts.globs),
     triggers: e.applicability.triggers.some((t) => triggerFound(t, text)),
     stack: stackFit(e, stack),
     phase: phaseCats.has(e.category),

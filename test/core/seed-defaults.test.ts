@@ -65,8 +65,8 @@ for (const [key, type, value] of SEED_001) {
       const n = typeof value === "number" && value > 1 ? value + 1 : 0.5;
       const ok = type === "int" ? Math.max(1, Math.round(n)) : n;
       assert.equal(given(ok), ok);
-      assert.throws(() => given(String(ok)), /expected/i, "a number, not a string");
-      if (type === "int") assert.throws(() => given(ok + 0.5), /int/i, "an int refuses a fraction");
+      assert.throws(() => given(String(ok)), /should be a (whole )?number/i, "a number, not a string");
+      if (type === "int") assert.throws(() => given(ok + 0.5), /should be a whole number/i, "an int refuses a fraction");
     }
   });
 }
