@@ -6,7 +6,7 @@ import { toFtsMatchQuery } from "../core/text.js";
 import { browseTerms } from "./fts-tokens.js";
 import { derivedColumns, ENTRY_ROW_COLUMNS, entryFromRow, mergeCopies, type DerivedColumns, type EntryRowColumns } from "./entry-columns.js";
 import { SearchSegmentMerger } from "./fts-merge.js";
-import { chooseQueryTerms, CREATE_VOCAB_SQL, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache } from "./term-stats.js";
+import { chooseQueryTerms, CREATE_VOCAB_SQL, maxUsefulDocFrequency, runSearchSteps, sqliteFrequencies, stemOf, TermStatsCache, type FetchFrequencies } from "./term-stats.js";
 import { CairnError, NotFoundError } from "../errors.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { SqliteDriver, type DriverOptions, type ReadOptions, type SqlValue } from "./driver.js";
@@ -263,18 +263,24 @@ export class SqliteStore implements Store {
     }
   }
 
+  /** Frequencies from the index, a phrase counted only as far as it could still be kept (PostgresStore counts alike). */
+  private frequencies(totalEntries: number): FetchFrequencies {
+    return sqliteFrequencies(this.driver, Math.ceil(maxUsefulDocFrequency(totalEntries)) + 1);
+  }
+
   async termFrequencies(terms: readonly string[]): Promise<TermFrequencies> {
     const rows = await this.totalEntries();
     if (terms.length === 0) return { rows, docs: new Map() };
     this.ensureVocab();
     const stems = [...new Set(terms.map((t) => stemOf(t.toLowerCase())))];
-    const df = this.termStats.lookup(sqliteFrequencies(this.driver), stems, rows);
+    const df = this.termStats.lookup(this.frequencies(rows), stems, rows);
     return { rows, docs: new Map(stems.map((st) => [st, df.get(st) ?? 0])) };
   }
 
   async searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
     this.ensureVocab();
-    const chosen = chooseQueryTerms(sqliteFrequencies(this.driver), terms, await this.totalEntries(), this.termStats);
+    const total = await this.totalEntries();
+    const chosen = chooseQueryTerms(this.frequencies(total), terms, total, this.termStats);
     const f = filterSql(filter);
     return runSearchSteps(chosen, limit, (step) => {
       const match =

@@ -1,16 +1,40 @@
 // Document frequencies of query terms from the FTS5 vocabulary, so common words do not rank every row.
 import { isCjkChar } from "../core/cjk.js";
+import { toFtsMatchQuery } from "../core/text.js";
 import { ftsTokens, stemToken } from "./fts-tokens.js";
+import { unicode61Tokens } from "./unicode61.js";
 import type { SqliteDriver } from "./driver.js";
 
 /** Document frequencies of index stems, for the stems not cached yet (an FTS5 vocab table, a PostgreSQL GIN count). */
 export type FetchFrequencies = (stems: readonly string[]) => ReadonlyArray<{ term: string; doc: number }>;
 
-/** The FTS5 vocabulary of the SQLite index answers df lookups with one IN query. */
-export function sqliteFrequencies(db: SqliteDriver): FetchFrequencies {
-  // One IN query: fts5vocab answers it from the term index, far cheaper than one query per term.
-  // One statement text for any number of stems (json_each), so a new count prepares nothing.
-  return (missing) => db.all<{ term: string; doc: number }>("SELECT term, doc FROM temp.cairn_vocab WHERE term IN (SELECT value FROM json_each(?))", [JSON.stringify(missing)]);
+/**
+ * The FTS5 vocabulary of the SQLite index answers df lookups of words with one IN query; a phrase ("set up",
+ * "lock file": the other spelling of "setup", "lockfile", retrieval/query-variants.ts) has no row there, so its
+ * rows are counted by the index, up to `cap` (past the most rows a kept term may match it is common anyway).
+ * Counted as in no lesson, a phrase was left out whenever a large tier's other query words were all common
+ * ("all" mode), and "setup the gateway lockfile" never met "Set up the gateway lock file…". Its rarest word's
+ * count would bound it, but would also charge it that word's rows of the row budget, displacing the query's own words.
+ */
+export function sqliteFrequencies(db: SqliteDriver, cap = Number.MAX_SAFE_INTEGER): FetchFrequencies {
+  return (missing) => {
+    const phrases = missing.filter(isPhrase);
+    const words = missing.filter((t) => !isPhrase(t));
+    // One IN query: fts5vocab answers it from the term index, far cheaper than one query per term.
+    // One statement text for any number of stems (json_each), so a new count prepares nothing.
+    const rows = words.length ? db.all<{ term: string; doc: number }>("SELECT term, doc FROM temp.cairn_vocab WHERE term IN (SELECT value FROM json_each(?))", [JSON.stringify(words)]) : [];
+    for (const term of phrases) {
+      const match = toFtsMatchQuery([term], { prefix: false });
+      const doc = match ? (db.get<{ n: number }>("SELECT count(*) AS n FROM (SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? LIMIT ?)", [match, cap])?.n ?? 0) : 0;
+      rows.push({ term, doc });
+    }
+    return rows;
+  };
+}
+
+/** A term of several index tokens, which the index matches as a phrase (stemOf leaves it whole). */
+function isPhrase(term: string): boolean {
+  return unicode61Tokens(term).length > 1;
 }
 
 /**
