@@ -150,15 +150,15 @@ export function buildSearchText(parts: string[]): string {
   const text = parts.map((p) => p.trim()).filter(Boolean).join("\n");
   // A CJK run is one unicode61 token: its character pairs go on a line of their own (core/cjk.ts).
   const cjk = cjkIndexTokens(text);
-  // "indices" is indexed as "indic", the stem of "indicate": its singular beside it is what "index" finds (core/irregular-plurals.ts).
-  const singulars = indexedSingulars(text).filter((w) => !hasWholeWord(text.toLowerCase(), w));
+  const split = splitIdentifiers(text);
+  const lower = text.toLowerCase();
+  const isWord = split.length === 0 ? () => true : shortcuts.enabled ? (t: string) => hasWholeWord(lower, t) : wordSetOf(lower);
+  const extra = split.filter((t) => !isWord(t));
+  // "indices" is indexed as "indic", the stem of "indicate": its singular beside it is what "index" finds (core/irregular-plurals.ts),
+  // in a name too ("getIndices" → "get indices"), unless the text or a name's pieces hold it already.
+  const singulars = indexedSingulars([text, ...extra].join(" ")).filter((w) => !hasWholeWord(lower, w) && !extra.includes(w));
   const added = [...cjk, ...singulars];
   const withAdded = added.length > 0 ? `${text}\n${added.join(" ")}` : text;
-  const split = splitIdentifiers(text);
-  if (split.length === 0) return withAdded;
-  const lower = text.toLowerCase();
-  const isWord = shortcuts.enabled ? (t: string) => hasWholeWord(lower, t) : wordSetOf(lower);
-  const extra = split.filter((t) => !isWord(t));
   return extra.length > 0 ? `${withAdded}\n${extra.join(" ")}` : withAdded;
 }
 

@@ -524,6 +524,17 @@ SELECT 1;
 `,
     run: reindexIndexedSingulars,
   },
+  {
+    version: 19,
+    name: "the singular indexed beside 'indices' and 'vertices' inside a name",
+    sql: `
+-- Migration 18's singular was added only beside the plural written as a word: a name holding it ("getIndices",
+-- "getVertices") had its pieces indexed ("get indices") but no singular, so "index" never met it. The same
+-- rows are derived again (reindexIndexedSingulars); a row 18 gave its singular gets the same text.
+SELECT 1;
+`,
+    run: reindexIndexedSingulars,
+  },
 ];
 
 /** Brings a database to the newest schema version inside one write transaction. */

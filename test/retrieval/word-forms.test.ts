@@ -94,26 +94,51 @@ test("the table of irregular plurals holds only pairs the index stems apart, and
 test("a plural the index stems as another word is found by its singular: 'index' finds 'the indices', 'vertex' finds 'vertices', and not 'indicates'", async () => {
   // The singular goes beside the plural in the search text, once, and never for the verb "leaves".
   assert.equal(buildSearchText(["Rebuild the Indices and the vertices.", "indices"]), "Rebuild the Indices and the vertices.\nindices\nindex vertex");
-  for (const text of ["The index and its indices.", "The job leaves a lock.", "Prefer getIndices()."]) assert.ok(!buildSearchText([text]).split("\n").slice(1).some((l) => /\b(index|leaf)\b/.test(l)), text);
+  for (const text of ["The index and its indices.", "The job leaves a lock.", "Read the index with getIndices()."]) assert.ok(!buildSearchText([text]).split("\n").slice(1).some((l) => /\b(index|leaf)\b/.test(l)), text);
   const indicates = "The red badge indicates a failed build.";
-  const sb = makeSandbox();
-  await insertRaw(sb, [...BACKGROUND, indicates, "Vertical scrolling must stay smooth on long lists."].map((lesson): RawEntry => ({ lesson })));
-  await withWorld(
-    async ({ cairn }) => {
-      // Written through the engine, as every new lesson is: its search text is derived by this version.
-      await cairn.add({ lesson: "Rebuild the search indices after a bulk import; the old ones miss the new rows.", category: "tooling" });
-      await cairn.add({ lesson: "Shared vertices must be welded before the mesh is exported.", category: "tooling" });
-      assert.deepEqual(await missedCases(cairn, [
-        { lesson: "Rebuild the search indices after a bulk import; the old ones miss the new rows.", query: "index", within: 1 },
-        { lesson: "Shared vertices must be welded before the mesh is exported.", query: "vertex", within: 1 },
-      ]), []);
+  await assertFoundWhenAdded(
+    [
+      { lesson: "Rebuild the search indices after a bulk import; the old ones miss the new rows.", query: "index", within: 1 },
+      { lesson: "Shared vertices must be welded before the mesh is exported.", query: "vertex", within: 1 },
+    ],
+    [indicates, "Vertical scrolling must stay smooth on long lists."],
+    async (cairn) => {
       const found = (await cairn.recall({ task: "index" }, { limit: 10 })).map((h) => h.entry.lesson);
       assert.ok(!found.includes(indicates), "'index' brings in no lesson about indicating");
+    },
+  );
+});
+
+test("a plural inside a camelCase name is found by its singular: 'index' finds getIndices(), 'vertex' finds getVertices(), once each", async () => {
+  // The name's pieces go on a line of their own ("get indices"); the singular beside them, not repeated where a piece already is one.
+  assert.equal(buildSearchText(["Call getIndices() and readIndices() once per frame."]), "Call getIndices() and readIndices() once per frame.\nindex\nget indices read");
+  assert.equal(buildSearchText(["Use vertexCount, not getVertices().length."]), "Use vertexCount, not getVertices().length.\nvertex count get vertices");
+  await assertFoundWhenAdded(
+    [
+      { lesson: "Call getIndices() once per frame in the mesh renderer; it allocates a new array on every call.", query: "index", within: 1 },
+      { lesson: "Cache mesh.getVertices() before the export loop; it copies the whole buffer.", query: "vertex", within: 1 },
+    ],
+    ["The red badge indicates a failed build.", "Vertical scrolling must stay smooth on long lists."],
+  );
+});
+
+/**
+ * Each case's lesson written through the engine, as every new lesson is (its search text derived by this version),
+ * beside BACKGROUND and `crowd`: each query must rank its own lesson within its bound, and inject it; then `more`.
+ */
+async function assertFoundWhenAdded(cases: readonly Case[], crowd: readonly string[], more?: (cairn: Cairn) => Promise<void>): Promise<void> {
+  const sb = makeSandbox();
+  await insertRaw(sb, [...BACKGROUND, ...crowd].map((lesson): RawEntry => ({ lesson })));
+  await withWorld(
+    async ({ cairn }) => {
+      for (const c of cases) await cairn.add({ lesson: c.lesson, category: "tooling" });
+      assert.deepEqual(await missedCases(cairn, cases), []);
+      await more?.(cairn);
     },
     {},
     sb,
   );
-});
+}
 
 /** Eleven short lessons that hold `topic`: a query naming it finds more than the answer holds, so no fallback search runs. */
 function crowdOf(topic: string): string[] {

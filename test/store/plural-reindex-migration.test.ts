@@ -53,27 +53,60 @@ test("opening a database of schema 17 indexes the singular beside 'indices' and 
   }
 });
 
-test("the team hive's migration 16 indexes the singular beside 'indices' and 'vertices' too", pgTestOptions(), async () => {
+/**
+ * A team hive holding `lessons` as version `version` left it (each search vector derived from `oldText(lesson)`,
+ * later migrations not yet run), opened by this version: `check` reads the migrated store.
+ */
+async function withOldPgHive(version: number, lessons: readonly string[], oldText: (lesson: string) => string, check: (store: PostgresStore) => Promise<void>): Promise<void> {
   const url = pgTestUrl()!;
   const schema = uniqueSchema("plurals");
   try {
     const first = new PostgresStore({ url, schema, poolMax: 1 }, "hive");
-    for (const lesson of LESSONS) await first.insertEntry(lessonEntry(lesson, "hive"), { type: "created", actor: "test" });
+    for (const lesson of lessons) await first.insertEntry(lessonEntry(lesson, "hive"), { type: "created", actor: "test" });
     await first.close();
-    // A hive version 15 wrote: each search vector the lesson's alone, migration 16 not yet run.
-    for (const lesson of LESSONS) {
-      const v = tsvectorOf(lesson);
+    for (const lesson of lessons) {
+      const v = tsvectorOf(oldText(lesson));
       await adminQuery(url, `UPDATE "${schema}".entries SET search_vec = $1::tsvector, search_len = $2 WHERE lesson = $3`, [v.literal, v.length, lesson]);
     }
-    await adminQuery(url, `DELETE FROM "${schema}".schema_migrations WHERE version > ${OLD_PG}`);
+    await adminQuery(url, `DELETE FROM "${schema}".schema_migrations WHERE version > ${version}`);
     const store = new PostgresStore({ url, schema, poolMax: 1 }, "hive");
     try {
       assert.equal(await store.schemaVersion(), PG_MIGRATIONS.at(-1)!.version);
-      assert.deepEqual(await found(store), [[LESSONS[0]], [LESSONS[1]]]);
+      await check(store);
     } finally {
       await store.close();
     }
   } finally {
     await dropSchema(url, schema);
   }
+}
+
+test("the team hive's migration 16 indexes the singular beside 'indices' and 'vertices' too", pgTestOptions(), async () => {
+  // A hive version 15 wrote: each search vector the lesson's alone.
+  await withOldPgHive(OLD_PG, LESSONS, (lesson) => lesson, async (store) => assert.deepEqual(await found(store), [[LESSONS[0]], [LESSONS[1]]]));
+});
+
+/** A lesson naming a plural inside a camelCase name, which migration 18 (SQLite) and 16 (PostgreSQL) gave no singular. */
+const NAMED = "Call getIndices() once per frame in the mesh renderer; it allocates a new array.";
+
+test("opening a database of schema 18 indexes the singular inside a name: 'index' then finds getIndices()", async () => {
+  const sb = makeSandbox();
+  const file = path.join(sb.root, "old.db");
+  // As schema 18 wrote it: the name's pieces beside the lesson, no singular.
+  const driver = sqliteAtVersion(file, 18);
+  insertOldRow(driver, lessonEntry(NAMED, "swarm"), { fingerprint: "fp-named", searchText: `${NAMED}\nget indices` });
+  insertOldRow(driver, lessonEntry(LESSONS[2]!, "swarm"), { fingerprint: "fp-badge" });
+  driver.close();
+  const store = new SqliteStore(file, "swarm");
+  try {
+    assert.deepEqual((await found(store))[0], [NAMED]);
+  } finally {
+    await store.close();
+    removeSandbox(sb);
+  }
+});
+
+test("the team hive's migration 17 indexes the singular inside a name too", pgTestOptions(), async () => {
+  // A hive version 16 wrote: the name's pieces indexed, no singular.
+  await withOldPgHive(16, [NAMED, LESSONS[2]!], (lesson) => (lesson === NAMED ? `${NAMED}\nget indices` : lesson), async (store) => assert.deepEqual((await found(store))[0], [NAMED]));
 });

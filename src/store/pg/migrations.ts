@@ -553,6 +553,16 @@ SELECT 1;
 `,
     run: reindexIndexedSingulars,
   },
+  {
+    version: 17,
+    name: "the singular indexed beside 'indices' and 'vertices' inside a name",
+    sql: () => `
+-- The SQLite store's migration 19, for parity: a name holding such a plural ("getIndices") got no singular
+-- in migration 16, so "index" never met it. The same rows are indexed again (reindexIndexedSingulars).
+SELECT 1;
+`,
+    run: reindexIndexedSingulars,
+  },
 ];
 
 /** How long one migration step may run: backfills and index changes on a large hive outlast the per-query timeout. */
