@@ -25,7 +25,7 @@ import { approveEntries, approveEntry, rejectEntry, type ApprovalResult, type De
 import type { EditOptions, EditResult } from "./governance/edit.js";
 import type { GuardrailProposal } from "./governance/guardrail.js";
 import type { GovernanceMetrics } from "./governance/metrics.js";
-import type { MirrorReport, PullReport } from "./governance/mirror.js";
+import type { ApprovalConsent, MirrorReport, PullReport } from "./governance/mirror.js";
 import type { RelatedHit, RelatedQuery } from "./governance/related.js";
 import type { LessonFields } from "./governance/structured.js";
 import type { ImportOptions, ImportReport } from "./io/import-file.js";
@@ -760,10 +760,13 @@ export class Cairn {
     return rebuildMirror(this.services, opts);
   }
 
-  /** Applies edits made in the Markdown mirror; conflicts with newer database versions are reported, not applied. */
-  async pullMirror(actor = this.actor): Promise<PullReport> {
+  /**
+   * Applies edits made in the Markdown mirror; conflicts with newer database versions are reported, not
+   * applied. An approval found in a file is applied only when `approve` confirms it; otherwise it is held.
+   */
+  async pullMirror(opts: { actor?: string; approve?: ApprovalConsent } = {}): Promise<PullReport> {
     const { pullMirror } = await import("./governance/mirror.js");
-    return pullMirror(this.services, actor);
+    return pullMirror(this.services, opts.actor ?? this.actor, { ...(opts.approve !== undefined ? { approve: opts.approve } : {}) });
   }
 
   /** The Knowledge Objects success metrics (`cairn stats --governance`). */

@@ -10,6 +10,7 @@ import { openTiers, type Services } from "../services.js";
 import { assertHuman } from "./actors.js";
 import { approveEntry, rejectEntry } from "./approval.js";
 import { editEntry } from "./edit.js";
+import type { LessonFields } from "./structured.js";
 import { contentHash, fileNameFor, FILE_RE, folderFor, FOLDER_NAMES, mirrorRoot, parseMirrorText, renderEntry, type ParsedMirrorFile } from "./mirror-format.js";
 
 function writeAtomic(file: string, content: string): void {
@@ -204,12 +205,49 @@ export interface PullReport {
   dir: string;
   /** `warnings`: what the edit's gates said but did not refuse (a category stored under another name, a weak pattern). */
   applied: Array<{ handle: string; file: string; fields: string[]; status?: string; warnings?: string[] }>;
+  /** Approvals found in files and not confirmed by the person pulling: nothing of the file applied, the file left as it is. */
+  held: HeldApproval[];
   unchanged: number;
   conflicts: Array<{ handle: string; file: string; reason: string }>;
   errors: Array<{ file: string; message: string }>;
 }
 
+/** An approval asked for in a mirror file (`status: approved`, or a move into approved/) of a draft or candidate. */
+export interface HeldApproval {
+  handle: string;
+  /** The file, relative to the mirror folder. */
+  file: string;
+  title?: string;
+  /** Other fields edited in the same file: applied with the approval, held with it. */
+  fields: string[];
+}
+
+/**
+ * Which approvals found in the files the person pulling confirms: `true` all of them, a list of handles
+ * or ids those, a function asks per lesson; absent, none. Files carry no author, so an approval in one
+ * may be anyone's who can write there (an agent's, of its own draft): only a person's explicit yes
+ * applies it (seed 004: only a person approves), not the pull of a folder it happens to sit in.
+ */
+export type ApprovalConsent = boolean | readonly string[] | ((a: HeldApproval) => Promise<boolean>);
+
+async function consents(consent: ApprovalConsent | undefined, e: Entry, held: HeldApproval): Promise<boolean> {
+  if (typeof consent === "function") return consent(held);
+  if (Array.isArray(consent)) return consent.some((ref) => ref.toLowerCase() === e.handle.toLowerCase() || ref === e.id);
+  return consent === true;
+}
+
+/** Whether a status asked for in the mirror approves the entry: what `applyStatus` applies through `approveEntry`. */
+function approves(e: Entry, wanted: string | undefined): boolean {
+  return (wanted === "approved" || wanted === "established") && (e.lifecycle.status === "draft" || e.lifecycle.status === "candidate");
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The names of the fields a file changes, for a held approval's report (the edit itself is applied by `editEntry`). */
+function changedFields(edited: LessonFields, current: LessonFields): string[] {
+  const keys = new Set([...Object.keys(edited), ...Object.keys(current)] as Array<keyof LessonFields>);
+  return [...keys].filter((k) => !same(edited[k], current[k])).sort();
+}
 
 /**
  * The status a person asks for by moving a file: the mirror writes each file into the folder of the
@@ -237,10 +275,10 @@ async function applyStatus(s: Services, e: Entry, wanted: string, actor: string)
  * is never "changed". When the database moved on since the file was written (its updated_at is
  * older) and the file differs, that is a conflict: reported, neither side overwritten.
  */
-export async function pullMirror(s: Services, actor: string): Promise<PullReport> {
+export async function pullMirror(s: Services, actor: string, opts: { approve?: ApprovalConsent } = {}): Promise<PullReport> {
   assertHuman(actor, "apply edits from the Markdown mirror");
   const root = mirrorRoot(s);
-  const report: PullReport = { dir: root, applied: [], unchanged: 0, conflicts: [], errors: [] };
+  const report: PullReport = { dir: root, applied: [], held: [], unchanged: 0, conflicts: [], errors: [] };
   for (const folder of FOLDER_NAMES) {
     const ours = filesOf(root, folder);
     for (const name of [...ours, ...otherNotesOf(root, folder)]) {
@@ -253,6 +291,14 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
         syncEntryFile(root, fresh);
         if (path.join(root, folderFor(fresh.lifecycle.status), fileNameFor(fresh)) !== file) fs.rmSync(file, { force: true });
         report.applied.push({ handle: fresh.handle, file: rel, fields, ...(status ? { status } : {}), ...(warnings.length ? { warnings } : {}) });
+      };
+      // An approval the person does not confirm: held, the file untouched (a rebuild keeps it as an unpulled change).
+      const held = async (e: Entry, wanted: string | undefined, fields: string[]): Promise<boolean> => {
+        if (!approves(e, wanted)) return false;
+        const h: HeldApproval = { handle: e.handle, file: rel, ...(e.title ? { title: e.title } : {}), fields };
+        if (await consents(opts.approve, e, h)) return false;
+        report.held.push(h);
+        return true;
       };
       try {
         let parsed: ParsedMirrorFile;
@@ -286,6 +332,7 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
             report.conflicts.push({ handle: loc.entry.handle, file: rel, reason: `moved to ${folder}/, but the database changed at ${loc.entry.updated_at}, after this file was written; run \`cairn mirror --force\` and move it again` });
             continue;
           }
+          if (await held(loc.entry, moved, [])) continue;
           await settled(loc.entry.id, [], await applyStatus(s, loc.entry, moved, actor));
           continue;
         }
@@ -305,9 +352,10 @@ export async function pullMirror(s: Services, actor: string): Promise<PullReport
           });
           continue;
         }
-        const edit = await editEntry(s, loc.entry.id, parsed.fields, actor, "mirror");
         // A status written in the front matter wins; else the folder the file was moved to, if any.
         const wanted = parsed.status && parsed.status !== current.status ? parsed.status : (moved ?? parsed.status);
+        if (await held(loc.entry, wanted, changedFields(parsed.fields, current.fields))) continue;
+        const edit = await editEntry(s, loc.entry.id, parsed.fields, actor, "mirror");
         await settled(loc.entry.id, edit.changed, wanted ? await applyStatus(s, edit.entry, wanted, actor) : undefined, edit.warnings);
       } catch (e) {
         report.errors.push({ file: rel, message: (e as Error).message });

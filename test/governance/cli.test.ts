@@ -232,7 +232,7 @@ test("cairn mirror rebuilds and --pull applies an edit; stats --governance print
   assert.equal(m.body.written, 1);
   const file = path.join(p, ".swarm", "knowledge", "candidates", `${a.body.handle}-null-check-at-auth-token-boundaries.md`);
   fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("status: candidate", "status: approved").replace("tags: []", "tags: [auth]"));
-  const pulled = await sb.json(p, "mirror", "--pull");
+  const pulled = await sb.json(p, "mirror", "--pull", "--approve");
   assert.equal(pulled.code, 0, pulled.stderr);
   assert.equal(pulled.body.applied.length, 1);
   const e = (await sb.json(p, "show", a.body.handle)).body.entry;

@@ -92,7 +92,7 @@ test("mirror round trip: edit a file, pull, the database changes, and the mirror
       .replace("status: draft", "status: approved");
     fs.writeFileSync(file, edited);
 
-    const r = await env.human.pullMirror();
+    const r = await env.human.pullMirror({ approve: true });
     assert.deepEqual(r.conflicts, []);
     assert.deepEqual(r.errors, []);
     assert.equal(r.applied.length, 1);
@@ -309,7 +309,7 @@ test("a person who moves a mirror file to another folder asks for that status: d
     const moved = path.join(dir, "approved", path.basename(draft));
     fs.mkdirSync(path.dirname(moved), { recursive: true });
     fs.renameSync(draft, moved);
-    const r = await env.human.pullMirror();
+    const r = await env.human.pullMirror({ approve: true });
     assert.deepEqual(r.errors, []);
     assert.equal(r.applied[0]?.status, "established", JSON.stringify(r));
     const entry = await env.human.get(d.id!);
@@ -347,7 +347,7 @@ test("a person who edits `status:` in a mirror file, leaving it in its folder, g
     const fb = fileFor(dir, b.handle!);
     fs.writeFileSync(fa, fs.readFileSync(fa, "utf8").replace("\nstatus: draft\n", "\nstatus: established\n"));
     fs.writeFileSync(fb, fs.readFileSync(fb, "utf8").replace("\nstatus: draft\n", "\nstatus: archived\n"));
-    const r = await env.human.pullMirror();
+    const r = await env.human.pullMirror({ approve: true });
     assert.deepEqual(r.errors, [], JSON.stringify(r));
     assert.deepEqual(r.conflicts, []);
     assert.equal((await env.human.get(a.id!)).lifecycle.status, "established");
@@ -566,7 +566,7 @@ test("`cairn mirror` (rebuild) keeps a person's edits and moves not yet pulled, 
     assert.match(fs.readFileSync(fileFor(dir, untouched.handle!), "utf8"), /title: Pin the Postgres major version/);
 
     // Pulled, both are applied: nothing was lost to the rebuild.
-    const pulled = await env.human.pullMirror();
+    const pulled = await env.human.pullMirror({ approve: true });
     assert.deepEqual(pulled.errors, []);
     assert.equal((await env.human.get(edited.id!)).title, "Edited in Obsidian");
     assert.equal((await env.human.get(moved.id!)).lifecycle.status, "established");
@@ -577,6 +577,42 @@ test("`cairn mirror` (rebuild) keeps a person's edits and moves not yet pulled, 
     const forced = await env.human.rebuildMirror({ force: true });
     assert.deepEqual(forced.kept, []);
     assert.match(fs.readFileSync(fileFor(dir, edited.handle!), "utf8"), /title: Edited in Obsidian/);
+  } finally {
+    await env.close();
+  }
+});
+
+test("an approval found in a mirror file is applied only when the person pulling says yes to it: asked per lesson (with the fields it also edits), a no holds the whole file as it is", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const yes = await env.agent.add({ ...AUTH_STRUCTURED });
+    const no = await env.agent.add({ lesson: "Run prisma generate after editing schema.prisma in packages/db, or the API build uses a stale client.", category: "tooling" });
+    const fy = fileFor(dir, yes.handle!);
+    const fn = fileFor(dir, no.handle!);
+    fs.writeFileSync(fy, fs.readFileSync(fy, "utf8").replace("\nstatus: draft\n", "\nstatus: approved\n"));
+    const noEdited = fs.readFileSync(fn, "utf8").replace("\nstatus: draft\n", "\nstatus: approved\n").replace("tags: []", "tags: [prisma]");
+    fs.writeFileSync(fn, noEdited);
+    const asked: Array<{ handle: string; fields: string[] }> = [];
+    const r = await env.human.pullMirror({
+      approve: async (h) => {
+        asked.push({ handle: h.handle, fields: h.fields });
+        return h.handle === yes.handle;
+      },
+    });
+    assert.deepEqual(r.errors, [], JSON.stringify(r));
+    assert.deepEqual(asked.sort((a, b) => a.handle.localeCompare(b.handle)), [{ handle: yes.handle!, fields: [] }, { handle: no.handle!, fields: ["tags"] }].sort((a, b) => a.handle.localeCompare(b.handle)));
+    assert.equal((await env.human.get(yes.id!)).lifecycle.status, "established");
+    assert.equal((await env.human.get(yes.id!)).provenance.approved_by, "human:alice");
+    const held = await env.human.get(no.id!);
+    assert.equal(held.lifecycle.status, "draft");
+    assert.deepEqual(held.tags, [], "a held file's other edits wait with its approval");
+    assert.deepEqual(r.held.map((h) => [h.handle, h.file]), [[no.handle, path.relative(dir, fn)]]);
+    assert.equal(fs.readFileSync(fn, "utf8"), noEdited, "the held file is left as the person found it");
+    // Without any consent, nothing is approved.
+    const none = await env.human.pullMirror();
+    assert.deepEqual(none.held.map((h) => h.handle), [no.handle]);
+    assert.equal((await env.human.get(no.id!)).lifecycle.status, "draft");
   } finally {
     await env.close();
   }

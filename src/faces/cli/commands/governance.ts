@@ -9,6 +9,7 @@ import type { Entry } from "../../../core/entry.js";
 import type { Cairn } from "../../../engine.js";
 import { assertHuman } from "../../../governance/actors.js";
 import type { GovernanceMetrics } from "../../../governance/metrics.js";
+import type { ApprovalConsent } from "../../../governance/mirror.js";
 import type { ReviewReason } from "../../../governance/queue.js";
 import { describeApproval, type ApprovalResult } from "../../../governance/approval.js";
 import { action, readCairn, int, withCairn, type Invocation } from "../context.js";
@@ -110,6 +111,22 @@ async function printOriginSuperseded(inv: Invocation, cairn: Cairn): Promise<voi
       inv.out.line(`  decide for the hive: \`cairn supersede ${e.handle} <new lesson>\`, \`cairn archive ${e.handle}\`, or keep it: \`cairn approve ${e.handle}\``);
     }
   }
+}
+
+/**
+ * Which approvals found by `mirror --pull` the person confirms: --approve (all, or the named ones); else,
+ * in a terminal and without --json, a question per lesson, default No; else none (held).
+ */
+async function approvalConsent(inv: Invocation, flag: boolean | string | undefined): Promise<ApprovalConsent | undefined> {
+  if (flag === true) return true;
+  if (typeof flag === "string") return list(flag);
+  if (inv.out.json || !process.stdin.isTTY || !process.stdout.isTTY) return undefined;
+  const { confirm } = await import("@inquirer/prompts");
+  return (h) =>
+    confirm({
+      message: `Approve ${h.handle} as ${inv.actor}? ${h.file} asks for it${h.fields.length ? `, with edits to ${h.fields.join(", ")}` : ""}${h.title ? ` — "${clean(h.title)}"` : ""}`,
+      default: false,
+    });
 }
 
 async function review(inv: Invocation, flags: { limit: number; list?: boolean }): Promise<number> {
@@ -270,15 +287,21 @@ export function registerGovernanceCommands(program: Command): void {
     .description("rebuild the Markdown mirror (governance.mirror.dir), or --pull edits made in it back into the database")
     .option("--pull", "apply edits made in the Markdown files (validated; conflicts with newer database versions are reported, not applied)")
     .option("--force", "rebuild over files holding edits or moves not yet pulled (they are kept and listed otherwise)")
+    .option("--approve [ids]", "with --pull: apply the approvals found in the files (`status: approved`, a move into approved/) — all, or only these handles or ids (comma-separated)")
     .addHelpText(
       "after",
       "\nFolders: approved/ (established, promoted), candidates/, drafts/, archived/ (archived, superseded, quarantined).\n" +
         "A rebuild leaves a file you edited or moved and have not pulled as it is, and lists it; --force overwrites it.\n" +
-        "Exit codes with --pull: 0 applied or nothing to do, 2 a file was invalid, 4 a conflict.\n\nExamples:\n  $ cairn mirror\n  $ cairn mirror --pull --json\n  $ cairn mirror --force",
+        "An approval found in a file (anyone who can write there may have put it) is applied only when you confirm it:\n" +
+        "with --approve, or by answering yes when asked (in a terminal, without --json). Otherwise it is held: the file\n" +
+        "stays as it is, the rest of the pull applies, and the report names the command that applies it\n(cairn mirror --pull --approve <id>).\n" +
+        "Exit codes with --pull: 0 applied or nothing to do, 2 a file was invalid, 4 a conflict or a held approval.\n\n" +
+        "Examples:\n  $ cairn mirror\n  $ cairn mirror --pull --json\n  $ cairn mirror --pull --approve S-7,S-9\n  $ cairn mirror --force",
     )
     .action(
-      action(async (inv, flags: { pull?: boolean; force?: boolean }) =>
+      action(async (inv, flags: { pull?: boolean; force?: boolean; approve?: boolean | string }) =>
         withCairn(inv, async (cairn) => {
+          if (flags.approve !== undefined && !flags.pull) throw usageError("--approve applies approvals found by `cairn mirror --pull`; add --pull.");
           if (!flags.pull) {
             const r = await cairn.rebuildMirror({ force: Boolean(flags.force) });
             if (inv.out.json) return inv.out.print(r);
@@ -286,18 +309,24 @@ export function registerGovernanceCommands(program: Command): void {
             inv.out.line(`mirror ${r.dir}: ${r.written} written, ${r.unchanged} unchanged, ${r.removed} removed${r.kept.length ? `, ${r.kept.length} kept` : ""}`);
             return EXIT.OK;
           }
-          const r = await cairn.pullMirror();
+          const r = await cairn.pullMirror({ approve: await approvalConsent(inv, flags.approve) });
           if (inv.out.json) inv.out.print(r);
           else {
             for (const a of r.applied) {
               inv.out.line(`applied ${a.handle}: ${[...a.fields, ...(a.status ? [`status → ${a.status}`] : [])].join(", ") || "no field changed"}`);
               for (const w of a.warnings ?? []) inv.out.warn(`warning ${a.handle}: ${w}`);
             }
+            for (const h of r.held) {
+              // Not `cairn approve`: the file, still edited, would then conflict with the approved lesson at every pull.
+              inv.out.warn(`held ${h.handle} (${h.file}): asks for approval, not confirmed, so nothing of it was applied; to approve it with the file's edits: \`cairn mirror --pull --approve ${h.handle}\``);
+            }
             for (const c of r.conflicts) inv.out.warn(`conflict ${c.handle} (${c.file}): ${c.reason}`);
             for (const e of r.errors) inv.out.error(`error ${e.file}: ${e.message}`);
-            inv.out.line(`pulled from ${r.dir}: ${r.applied.length} applied, ${r.unchanged} unchanged, ${r.conflicts.length} conflicts, ${r.errors.length} errors`);
+            inv.out.line(
+              `pulled from ${r.dir}: ${r.applied.length} applied, ${r.held.length ? `${r.held.length} held, ` : ""}${r.unchanged} unchanged, ${r.conflicts.length} conflicts, ${r.errors.length} errors`,
+            );
           }
-          return r.errors.length ? EXIT.USAGE : r.conflicts.length ? EXIT.CONFLICT : EXIT.OK;
+          return r.errors.length ? EXIT.USAGE : r.conflicts.length || r.held.length ? EXIT.CONFLICT : EXIT.OK;
         }),
       ),
     );
