@@ -186,9 +186,12 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
     }
   }
   const semantic = mode === "lexical" ? [] : found.map(([, meaning]) => meaning);
-  // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts).
-  // A phrase searched for a split word ("pre commit", word-joins.ts) is scored as its words.
-  const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), searched.flatMap((t) => t.split(" ")));
+  // A tier of a few lessons has no word statistics of its own worth the name (see small-tier.ts). A phrase
+  // (another way to write a word of the query, "web hook"; a split word, "pre commit") is scored as its words,
+  // which a large team hive, counting only what its search asked, may not know: those are optional.
+  const phraseWords = new Set(searched.filter((t) => t.includes(" ")).flatMap((t) => t.split(" ")));
+  const optionalWords = new Set([...phraseWords].filter((w) => !searched.includes(w)));
+  const pooled = mode === "semantic" ? lexical : await poolSmallTiers(stores.map((store, i) => ({ store, hits: lexical[i] ?? [] })), searched.flatMap((t) => t.split(" ")), optionalWords);
   const hits = blendCandidates(pooled.flat(), semantic, mode);
   const dedup = s.config.knowledge.dedup_threshold;
   // A promoted lesson lives in both tiers: one slot for it, before ranking or diversity sees it (issue 11 item 3).

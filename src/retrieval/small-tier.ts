@@ -26,7 +26,7 @@ export interface TierHits {
  * hive on PostgreSQL tells those its search just counted, except a word at its count's cap: with such a
  * word in the query a small project tier beside it keeps its own scores).
  */
-export async function poolSmallTiers(tiers: readonly TierHits[], terms: readonly string[]): Promise<SearchHit[][]> {
+export async function poolSmallTiers(tiers: readonly TierHits[], terms: readonly string[], optional: ReadonlySet<string> = new Set()): Promise<SearchHit[][]> {
   const unchanged = tiers.map((t) => t.hits);
   if (tiers.length < 2 || !tiers.some((t) => t.hits.length > 0)) return unchanged;
   // Sizes first (no word counts asked: nothing to look up on a turn that has no small tier).
@@ -35,7 +35,11 @@ export async function poolSmallTiers(tiers: readonly TierHits[], terms: readonly
   const small = tiers.map((t, i) => sizes[i]!.rows < SMALL_TIER_ROWS && t.hits.length > 0);
   if (!small.some(Boolean)) return unchanged;
   const known = await Promise.all(tiers.map(async (t, i) => (small[i] ? sizes[i]! : ((await t.store.termFrequencies!(terms)) ?? sizes[i]!))));
-  const stems = [...new Set(terms.map((t) => stemOf(t.toLowerCase())))];
+  // An optional word (of a phrase the query builder added beside a word of the query, "web hook" for "webhook")
+  // is scored only where every large tier knows its count: a team hive counts only the words its search asked.
+  const knownToAll = (st: string) => tiers.every((_, i) => small[i] || known[i]!.docs.has(st));
+  const required = new Set(terms.filter((t) => !optional.has(t)).map((t) => stemOf(t.toLowerCase())));
+  const stems = [...new Set(terms.map((t) => stemOf(t.toLowerCase())))].filter((st) => required.has(st) || knownToAll(st));
 
   // Each small tier's hit, its tokens counted once.
   const counted = new Map<SearchHit, { tf: Map<string, number>; length: number }>();
