@@ -29,6 +29,8 @@ Examples:
     .action(async (o: { http?: boolean; port?: string; host?: string; token?: string; project?: string }, cmd: Command) => {
       // `cairn --json mcp`: a server that cannot start answers like every other command, with one JSON error on stdout.
       const json = Boolean((cmd.optsWithGlobals() as { json?: boolean }).json);
+      // Said once: as the JSON value under --json (as every command says an error), else as a stderr line.
+      let saidAsJson = false;
       try {
         // The SDK and the engine load only when the server starts, not for `cairn --help`.
         const { runMcp } = await import("./run.js");
@@ -37,12 +39,15 @@ Examples:
           handle = await runMcp({ ...o, ...(environment ? { env: environment() } : {}) });
         } catch (e) {
           // Not started, so stdout carries no protocol yet.
-          if (json) process.stdout.write(`${JSON.stringify({ error: { code: isCairnError(e) ? e.code : "INTERNAL", message: errorText(e) } }, null, 2)}\n`);
+          if (json) {
+            process.stdout.write(`${JSON.stringify({ error: { code: isCairnError(e) ? e.code : "INTERNAL", message: errorText(e) } }, null, 2)}\n`);
+            saidAsJson = true;
+          }
           throw e;
         }
         await handle.closed;
       } catch (e) {
-        log(errorText(e));
+        if (!saidAsJson) log(errorText(e));
         // 2 = fix the flags or config and retry; 1 = anything else (e.g. the port is taken).
         process.exitCode = isCairnError(e) && (e.code === "INVALID_CONFIG" || e.code === "INVALID_INPUT") ? 2 : 1;
       }
