@@ -38,6 +38,16 @@ async function damagedProject(): Promise<{ dir: string; db: string }> {
   return { dir, db };
 }
 
+
+/** A file's size, 0 once it is gone. */
+function sizeOf(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 test("a repair killed while it copies leaves the damaged file where it was (or a complete copy), never a partial copy doctor calls ok", { timeout: 600_000 }, async () => {
   const { dir, db } = await damagedProject();
   const before = await sb.json(dir, "doctor");
@@ -51,8 +61,9 @@ test("a repair killed while it copies leaves the damaged file where it was (or a
   const folder = path.dirname(db);
   const started = await new Promise<boolean>((resolve) => {
     const poll = setInterval(() => {
-      const growing = fs.readdirSync(folder).some((n) => n !== "cairn.db" && !n.includes(".damaged-") && !n.endsWith("-shm") && fs.statSync(path.join(folder, n)).size > 400_000);
-      const fresh = fs.existsSync(db) && fs.readdirSync(folder).some((n) => n.includes(".damaged-")) && fs.statSync(db).size > 400_000;
+      // Files come and go between the listing and a stat (a journal, the copy renamed into place): one gone counts as empty.
+      const growing = fs.readdirSync(folder).some((n) => n !== "cairn.db" && !n.includes(".damaged-") && !n.endsWith("-shm") && sizeOf(path.join(folder, n)) > 400_000);
+      const fresh = fs.readdirSync(folder).some((n) => n.includes(".damaged-")) && sizeOf(db) > 400_000;
       if (growing || fresh) {
         clearInterval(poll);
         child.kill("SIGKILL");
