@@ -42,7 +42,8 @@ test("mirror on a PostgreSQL team hive: the hive copy's file shows issue and ses
     assert.match(text, /^session_id: ses_pool_42$/m);
     assert.match(text, /^derived_from: "issue: #88"$/m);
     fs.writeFileSync(path.join(dir, copyFile!), text.replace(/^status: .*$/m, "status: approved").replace(/^tags: .*$/m, "tags: [db, pool]"));
-    const pulled = await cairn.pullMirror();
+    // The person pulling says yes to the approval found in the file (mirror --pull --approve).
+    const pulled = await cairn.pullMirror({ approve: true });
     assert.deepEqual(pulled.errors, []);
     assert.deepEqual(pulled.conflicts, []);
     assert.deepEqual(pulled.applied.map((a) => a.handle), [promoted.handle]);
