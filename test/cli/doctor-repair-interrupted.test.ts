@@ -8,6 +8,7 @@ import { EntrySchema } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { BIN, sandbox } from "../helpers/cli.js";
+import { sizeOrZero } from "../helpers/file-size.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -38,16 +39,6 @@ async function damagedProject(): Promise<{ dir: string; db: string }> {
   return { dir, db };
 }
 
-
-/** A file's size, 0 once it is gone. */
-function sizeOf(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
 test("a repair killed while it copies leaves the damaged file where it was (or a complete copy), never a partial copy doctor calls ok", { timeout: 600_000 }, async () => {
   const { dir, db } = await damagedProject();
   const before = await sb.json(dir, "doctor");
@@ -62,8 +53,8 @@ test("a repair killed while it copies leaves the damaged file where it was (or a
   const started = await new Promise<boolean>((resolve) => {
     const poll = setInterval(() => {
       // Files come and go between the listing and a stat (a journal, the copy renamed into place): one gone counts as empty.
-      const growing = fs.readdirSync(folder).some((n) => n !== "cairn.db" && !n.includes(".damaged-") && !n.endsWith("-shm") && sizeOf(path.join(folder, n)) > 400_000);
-      const fresh = fs.readdirSync(folder).some((n) => n.includes(".damaged-")) && sizeOf(db) > 400_000;
+      const growing = fs.readdirSync(folder).some((n) => n !== "cairn.db" && !n.includes(".damaged-") && !n.endsWith("-shm") && sizeOrZero(path.join(folder, n)) > 400_000);
+      const fresh = fs.readdirSync(folder).some((n) => n.includes(".damaged-")) && sizeOrZero(db) > 400_000;
       if (growing || fresh) {
         clearInterval(poll);
         child.kill("SIGKILL");

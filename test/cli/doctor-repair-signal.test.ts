@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fillStore } from "../helpers/big-project.js";
 import { BIN, sandbox } from "../helpers/cli.js";
+import { sizeOrZero } from "../helpers/file-size.js";
 
 const sb = sandbox();
 after(() => sb.cleanup());
@@ -28,15 +29,6 @@ async function damagedProject(name: string): Promise<{ dir: string; db: string }
 
 const digest = (f: string) => crypto.createHash("sha256").update(fs.readFileSync(f)).digest("hex");
 
-/** A file's size, 0 once it is gone (the repair removes its files as it goes). */
-function sizeOf(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
 for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
   test(`${signal} while \`cairn doctor --repair\` copies leaves the damaged file as it was and no unfinished copy, says so, exits ${code}`, { timeout: 600_000 }, async () => {
     const { dir, db } = await damagedProject(`repair-${signal}`);
@@ -52,7 +44,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     let sent = false;
     const poll = setInterval(() => {
       // A journal beside the copy comes and goes between the listing and its stat: only the copy itself is read, and one gone is not copying.
-      const copying = fs.readdirSync(folder).some((n) => n.includes(".repairing-") && !/-(wal|shm|journal)$/.test(n) && sizeOf(path.join(folder, n)) > 400_000);
+      const copying = fs.readdirSync(folder).some((n) => n.includes(".repairing-") && !/-(wal|shm|journal)$/.test(n) && sizeOrZero(path.join(folder, n)) > 400_000);
       if (!copying || sent) return;
       sent = true;
       child.kill(signal);
