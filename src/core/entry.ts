@@ -24,11 +24,14 @@ export const PreventionSchema = z.object({
   suggested_guardrail: shortText(500).optional(),
 });
 
+/** The most code units a lesson's file glob may hold. */
+export const FILE_GLOB_MAX = 200;
+
 export const ApplicabilitySchema = z.object({
   scope: ScopeSchema.default("global"),
   /** Project names or ids this applies to; empty or ["*"] means any. */
   projects: stringList(50, 120),
-  file_globs: stringList(50, 200),
+  file_globs: stringList(50, FILE_GLOB_MAX),
   tech_stack: stringList(30, 60),
   agents: stringList(30, 60),
   tools: stringList(30, 60),
@@ -148,7 +151,7 @@ const projectGlob = z
   .string()
   .trim()
   .min(1)
-  .max(200)
+  .max(FILE_GLOB_MAX)
   .superRefine((glob, ctx) => {
     const problem = globOutsideProject(glob);
     if (problem) ctx.addIssue({ code: "custom", message: problem, input: glob });

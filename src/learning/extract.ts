@@ -1,5 +1,5 @@
 // Deterministic lesson extraction from a task outcome (the memory-catcher rules), no LLM needed.
-import type { Kind, NewEntryInput } from "../core/entry.js";
+import { FILE_GLOB_MAX, TAG_MAX, type Kind, type NewEntryInput } from "../core/entry.js";
 import type { Outcome } from "./outcome.js";
 import { globOutsideProject } from "../core/project-glob.js";
 
@@ -29,6 +29,11 @@ const FEATURE_CONTAINERS = new Set(["features", "feature", "modules", "domains",
 const PROJECT_ROOTS = new Set(["packages", "apps", "services"]);
 const PROJECT_NAME = /^[A-Za-z0-9_.-]+$/;
 const FEATURE_NAME = /^[A-Za-z0-9_-]+$/;
+/**
+ * Whether `kind:name` fits an entity (and its tag): a longer one made the entry schema refuse the whole
+ * lesson, so one long folder name among the files touched lost every lesson of the task.
+ */
+const fitsEntity = (kind: string, name: string): boolean => kind.length + 1 + name.length <= TAG_MAX;
 
 /**
  * `src/auth/x.ts` → feature:auth; `packages/foo/…`, `apps/foo/…`, `services/foo/…` → project:foo.
@@ -46,8 +51,8 @@ export function entitiesFromPaths(files: readonly string[]): string[] {
     for (let i = 0; i + 1 < dirs.length; i++) {
       const at = dirs[i]!.toLowerCase();
       const next = dirs[i + 1]!;
-      if (PROJECT_ROOTS.has(at) && PROJECT_NAME.test(next)) project = next;
-      if ((CODE_ROOTS.has(at) || FEATURE_CONTAINERS.has(at)) && FEATURE_NAME.test(next)) {
+      if (PROJECT_ROOTS.has(at) && PROJECT_NAME.test(next) && fitsEntity("project", next)) project = next;
+      if ((CODE_ROOTS.has(at) || FEATURE_CONTAINERS.has(at)) && FEATURE_NAME.test(next) && fitsEntity("feature", next)) {
         if (CODE_ROOTS.has(next.toLowerCase())) fallback = next;
         else if (!FEATURE_CONTAINERS.has(next.toLowerCase())) feature = next;
       }
@@ -59,6 +64,19 @@ export function entitiesFromPaths(files: readonly string[]): string[] {
   return [...out].slice(0, 10);
 }
 
+/**
+ * The glob of the folder holding `parts`' file, or of its deepest ancestor whose glob fits a lesson
+ * (FILE_GLOB_MAX): a file deep in a tree (paths may be 400 characters) gave a glob the entry schema
+ * refused, and with it the lesson. Undefined when not even the top folder fits.
+ */
+function folderGlob(parts: readonly string[]): string | undefined {
+  for (let n = parts.length - 1; n >= 1; n--) {
+    const glob = `${parts.slice(0, n).join("/")}/**`;
+    if (glob.length <= FILE_GLOB_MAX) return glob;
+  }
+  return undefined;
+}
+
 /** Directory globs for the files touched, so the lesson comes back when those files are in play again. */
 function globsFromPaths(files: readonly string[]): string[] {
   const dirs = new Set<string>();
@@ -66,8 +84,8 @@ function globsFromPaths(files: readonly string[]): string[] {
     // A path outside the project (absolute, ../) makes no glob a lesson could be stored with.
     if (globOutsideProject(f)) continue;
     const parts = f.replace(/\\/g, "/").replace(/^\.\//, "").split("/");
-    if (parts.length > 1) dirs.add(`${parts.slice(0, -1).join("/")}/**`);
-    else dirs.add(parts[0]!);
+    const glob = parts.length > 1 ? folderGlob(parts) : parts[0]!.length <= FILE_GLOB_MAX ? parts[0] : undefined;
+    if (glob) dirs.add(glob);
   }
   return [...dirs].slice(0, 5);
 }

@@ -1,0 +1,30 @@
+// Seed 003's memory-catcher on the paths agents really touch: deep trees, long folder names, route folders, dot segments.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { withWorld, GOOD_RUN } from "./helpers.js";
+
+const EVALUATION = "Always validate the session token before reading the user id from the request.";
+
+test("regression: a touched file deep in the tree (its folder over 200 characters) still leaves its lesson, scoped to a folder that fits", async () => {
+  await withWorld(async ({ cairn }) => {
+    const deep = `src/auth/${Array.from({ length: 45 }, (_, i) => `level${i}`).join("/")}/token.ts`;
+    await cairn.recordOutcome({ id: "deep-1", task: "harden token checks", ...GOOD_RUN, evaluation: EVALUATION, files_touched: [deep] });
+    const r = await cairn.reflect();
+    assert.equal(r.dead + r.failed, 0, `the outcome failed: ${JSON.stringify((await cairn.queue("pending")).items.map((i) => i.last_error))}`);
+    assert.equal(r.lessons_added, 1);
+    const [e] = await cairn.list({ tier: "swarm" });
+    assert.ok(e!.applicability.file_globs.length > 0 && e!.applicability.file_globs.every((g) => g.length <= 200 && deep.startsWith(g.replace(/\*\*$/, ""))), JSON.stringify(e!.applicability.file_globs));
+  });
+});
+
+test("regression: a touched file in a folder whose name is longer than an entity may be still leaves its lesson", async () => {
+  await withWorld(async ({ cairn }) => {
+    const long = `src/${"authentication_and_session_management_".repeat(2)}module/token.ts`;
+    await cairn.recordOutcome({ id: "long-1", task: "harden token checks", ...GOOD_RUN, evaluation: EVALUATION, files_touched: [long, "src/billing/x.ts"] });
+    const r = await cairn.reflect();
+    assert.equal(r.dead + r.failed, 0, `the outcome failed: ${JSON.stringify((await cairn.queue("pending")).items.map((i) => i.last_error))}`);
+    assert.equal(r.lessons_added, 1);
+    const [e] = await cairn.list({ tier: "swarm" });
+    assert.ok(e!.entities.includes("feature:billing"), JSON.stringify(e!.entities));
+  });
+});
