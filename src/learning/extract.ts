@@ -65,13 +65,20 @@ export function entitiesFromPaths(files: readonly string[]): string[] {
 }
 
 /**
+ * A path segment as a glob that matches only itself: route folders (`app/[id]/`, `app/[...slug]/`) and
+ * other names with glob characters read as classes, braces and extglobs, so the lesson never came
+ * back for the very files it was learned on.
+ */
+const literalSegment = (segment: string): string => segment.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
+
+/**
  * The glob of the folder holding `parts`' file, or of its deepest ancestor whose glob fits a lesson
  * (FILE_GLOB_MAX): a file deep in a tree (paths may be 400 characters) gave a glob the entry schema
  * refused, and with it the lesson. Undefined when not even the top folder fits.
  */
 function folderGlob(parts: readonly string[]): string | undefined {
   for (let n = parts.length - 1; n >= 1; n--) {
-    const glob = `${parts.slice(0, n).join("/")}/**`;
+    const glob = `${parts.slice(0, n).map(literalSegment).join("/")}/**`;
     if (glob.length <= FILE_GLOB_MAX) return glob;
   }
   return undefined;
@@ -84,7 +91,7 @@ function globsFromPaths(files: readonly string[]): string[] {
     // A path outside the project (absolute, ../) makes no glob a lesson could be stored with.
     if (globOutsideProject(f)) continue;
     const parts = f.replace(/\\/g, "/").replace(/^\.\//, "").split("/");
-    const glob = parts.length > 1 ? folderGlob(parts) : parts[0]!.length <= FILE_GLOB_MAX ? parts[0] : undefined;
+    const glob = parts.length > 1 ? folderGlob(parts) : literalSegment(parts[0]!).length <= FILE_GLOB_MAX ? literalSegment(parts[0]!) : undefined;
     if (glob) dirs.add(glob);
   }
   return [...dirs].slice(0, 5);

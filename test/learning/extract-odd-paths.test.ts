@@ -28,3 +28,16 @@ test("regression: a touched file in a folder whose name is longer than an entity
     assert.ok(e!.entities.includes("feature:billing"), JSON.stringify(e!.entities));
   });
 });
+
+test("regression: a lesson from files in folders named with glob characters (app/[id]/, app/[...slug]/, {a,b}/) comes back for those files", async () => {
+  await withWorld(async ({ cairn }) => {
+    const files = ["app/[id]/page.tsx", "app/[...slug]/page.tsx", "src/{legacy,next}/x.ts", "src/a+(b)/y.ts", "src/what?/z.ts"];
+    await cairn.recordOutcome({ id: "route-1", task: "harden token checks", ...GOOD_RUN, evaluation: EVALUATION, files_touched: files });
+    assert.equal((await cairn.reflect()).lessons_added, 1);
+    const [e] = await cairn.list({ tier: "swarm" });
+    const { anyGlobMatcher } = await import("../../src/core/globs.js");
+    for (const f of files) assert.ok(anyGlobMatcher(e!.applicability.file_globs)(f), `${f} is not matched by ${JSON.stringify(e!.applicability.file_globs)}`);
+    // Literal: the folder [id] is not the class of "i" or "d".
+    assert.equal(anyGlobMatcher(e!.applicability.file_globs)("app/i/page.tsx"), false);
+  });
+});
