@@ -1,7 +1,18 @@
 // Deterministic lesson extraction from a task outcome (the memory-catcher rules), no LLM needed.
 import { FILE_GLOB_MAX, TAG_MAX, type Kind, type NewEntryInput } from "../core/entry.js";
 import type { Outcome } from "./outcome.js";
+import path from "node:path";
 import { globOutsideProject } from "../core/project-glob.js";
+
+/**
+ * A touched path with `.` and `..` segments resolved (`packages/./billing/x.ts`, `src/auth/../session/x.ts`),
+ * or undefined when it climbs out of the project: read segment by segment they named project "." or "..",
+ * the feature of a folder the file is not in, and a glob that never matched the file.
+ */
+function resolvedPath(file: string): string | undefined {
+  const p = path.posix.normalize(file.replace(/\\/g, "/"));
+  return p === ".." || p.startsWith("../") ? undefined : p;
+}
 
 /**
  * The document's rule is "files_touched includes config or setup": a path segment or name part
@@ -44,7 +55,9 @@ const fitsEntity = (kind: string, name: string): boolean => kind.length + 1 + na
 export function entitiesFromPaths(files: readonly string[]): string[] {
   const out = new Set<string>();
   for (const raw of files) {
-    const dirs = raw.replace(/\\/g, "/").replace(/^\.\//, "").split("/").slice(0, -1);
+    const resolved = resolvedPath(raw);
+    if (resolved === undefined) continue;
+    const dirs = resolved.replace(/^\.\//, "").split("/").slice(0, -1);
     let project: string | undefined;
     let feature: string | undefined;
     let fallback: string | undefined;
@@ -124,8 +137,9 @@ export function extractionConfidence(o: Outcome, evidenceSentences: number, boos
 export function extractLessons(o: Outcome): NewEntryInput[] {
   const text = [o.evaluation, o.summary].filter(Boolean).join(" ");
   const all = sentences(text);
-  const entities = entitiesFromPaths(o.files_touched);
-  const file_globs = globsFromPaths(o.files_touched);
+  const files = o.files_touched.map(resolvedPath).filter((f): f is string => f !== undefined);
+  const entities = entitiesFromPaths(files);
+  const file_globs = globsFromPaths(files);
   const touchedConfig = o.files_touched.some((f) => CONFIG_FILE.test(f));
   const recovered = o.error_count > 0 && o.success;
   const out: NewEntryInput[] = [];

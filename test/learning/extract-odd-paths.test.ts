@@ -41,3 +41,14 @@ test("regression: a lesson from files in folders named with glob characters (app
     assert.equal(anyGlobMatcher(e!.applicability.file_globs)("app/i/page.tsx"), false);
   });
 });
+
+test("regression: dot segments in touched paths name no project '.' or '..' and scope the lesson to the folder the file is really in", async () => {
+  await withWorld(async ({ cairn }) => {
+    const files = ["packages/./billing/src/invoice.ts", "src/auth/../session/store.ts", "packages/../tools/x.ts"];
+    await cairn.recordOutcome({ id: "dots-1", task: "harden token checks", ...GOOD_RUN, evaluation: EVALUATION, files_touched: files });
+    assert.equal((await cairn.reflect()).lessons_added, 1);
+    const [e] = await cairn.list({ tier: "swarm" });
+    assert.deepEqual([...e!.entities].sort(), ["feature:session", "project:billing"]);
+    assert.deepEqual([...e!.applicability.file_globs].sort(), ["packages/billing/src/**", "src/session/**", "tools/**"]);
+  });
+});
