@@ -1,5 +1,6 @@
 // Feedback on a lesson (applied, ignored, violated, helpful, harmful): decayed aggregation and escalation.
 import { PRIORITIES, type Entry, type Priority, type Verdict } from "../core/entry.js";
+import { VERDICTS } from "../core/enums.js";
 import type { Services } from "../services.js";
 import { CairnError } from "../errors.js";
 import { assertFits, REASON_MAX } from "../core/free-text.js";
@@ -174,6 +175,11 @@ export function applyVerdict(e: Entry, verdict: Verdict, at: Date, halfLifeDays:
  * with the entry as last seen, the verdict applied; it reaches the hive exactly once on replay.
  */
 export async function recordFeedback(s: Services, ref: string, verdict: Verdict, actor: string, note?: string): Promise<Entry> {
+  // The faces check this; a library caller (plain JS, a value read from a file) reached applyVerdict with
+  // "HELPFUL" or "shown": answered as recorded, it counted a showing, or nothing, and left a feedback event.
+  if (!(VERDICTS as readonly unknown[]).includes(verdict)) {
+    throw new CairnError("INVALID_INPUT", `Unknown verdict ${JSON.stringify(String(verdict)).slice(0, 60)}: give applied, ignored, violated, helpful or harmful.`);
+  }
   assertFits("note", note, REASON_MAX);
   const at = s.now();
   return orQueue(
