@@ -53,5 +53,14 @@ export interface ImportedHistory {
   /** The project the lesson was first learned in (a hive lesson's source project), by name. */
   source_project?: string;
   /** How often it was shown, applied, ignored and violated there (whole counts): utility and its review flag go on from them. */
-  usage?: { shown: number; applied: number; ignored: number; violated: number };
+  usage?: {
+    shown?: number;
+    applied?: number;
+    ignored?: number;
+    violated?: number;
+    /** Helpful and harmful verdicts, and when the last was given (their decay clock). */
+    helpful?: number;
+    harmful?: number;
+    last_feedback_at?: string;
+  };
 }

@@ -77,6 +77,12 @@ export interface WriteResult {
 export type UpsertArbiter = (lesson: string, nearest: Entry) => Promise<UpsertDecision>;
 
 
+/** `{ last_feedback_at }` no later than `now`, or nothing when there is no stamp. */
+function clockUpToNow(stamp: string | undefined, now: Date): { last_feedback_at?: string } {
+  if (!stamp) return {};
+  return { last_feedback_at: Date.parse(stamp) > now.getTime() ? now.toISOString() : stamp };
+}
+
 /** Field problems (a broken pattern, an unknown supersedes) are answered without listing the lesson as rejected, so a fixed retry passes. */
 function fieldRejection(store: Store, issues: QualityIssue[]): WriteResult {
   return { action: "rejected", tier: store.tier, reason: rejectionReason(issues), issues };
@@ -220,7 +226,8 @@ export function buildEntry(input: NewEntry, lesson: string, s: Services, opts: W
       external_id: input.external_id,
       promoted_from: from && { ...("project_id" in from ? { project_id: from.project_id } : {}), entry_id: from.entry_id },
     },
-    usage: { ...d.usage, ...history?.usage },
+    // A verdict clock ahead of now (a file from a clock running ahead) counts from now, as a restore's does.
+    usage: { ...d.usage, ...history?.usage, ...clockUpToNow(history?.usage?.last_feedback_at, s.now()) },
     created_at: at,
     updated_at: at,
   };
