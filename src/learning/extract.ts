@@ -38,8 +38,9 @@ const CODE_ROOTS = new Set(["src", "lib", "app"]);
  */
 const FEATURE_CONTAINERS = new Set(["features", "feature", "modules", "domains", "domain"]);
 const PROJECT_ROOTS = new Set(["packages", "apps", "services"]);
-const PROJECT_NAME = /^[A-Za-z0-9_.-]+$/;
-const FEATURE_NAME = /^[A-Za-z0-9_-]+$/;
+/** Letters and digits of any script, as tags allow (core/entry.ts): `src/認証/` or `src/Zahlung/` names a feature as `src/auth/` does. */
+const PROJECT_NAME = /^[\p{L}\p{M}\p{N}_.-]+$/u;
+const FEATURE_NAME = /^[\p{L}\p{M}\p{N}_-]+$/u;
 /**
  * Whether `kind:name` fits an entity (and its tag): a longer one made the entry schema refuse the whole
  * lesson, so one long folder name among the files touched lost every lesson of the task.
@@ -57,7 +58,8 @@ export function entitiesFromPaths(files: readonly string[]): string[] {
   for (const raw of files) {
     const resolved = resolvedPath(raw);
     if (resolved === undefined) continue;
-    const dirs = resolved.replace(/^\.\//, "").split("/").slice(0, -1);
+    // NFC: macOS hands paths decomposed (U + combining diaeresis), which would make a second entity for one folder.
+    const dirs = resolved.normalize("NFC").replace(/^\.\//, "").split("/").slice(0, -1);
     let project: string | undefined;
     let feature: string | undefined;
     let fallback: string | undefined;

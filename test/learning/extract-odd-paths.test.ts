@@ -52,3 +52,11 @@ test("regression: dot segments in touched paths name no project '.' or '..' and 
     assert.deepEqual([...e!.applicability.file_globs].sort(), ["packages/billing/src/**", "src/session/**", "tools/**"]);
   });
 });
+
+test("regression: folders named in other scripts (src/認証/, src/Zahlung/, packages/über-app/, macOS's decomposed Ü) give their entities like ASCII ones", async () => {
+  const { entitiesFromPaths } = await import("../../src/learning/extract.js");
+  assert.deepEqual(entitiesFromPaths(["src/認証/token.ts"]), ["feature:認証"]);
+  assert.deepEqual(entitiesFromPaths(["packages/über-app/src/Zahlung/x.ts"]), ["project:über-app", "feature:zahlung"]);
+  // A path from macOS's file system comes decomposed (U + combining diaeresis): the same entity as typed.
+  assert.deepEqual(entitiesFromPaths(["src/U\u0308bersicht/x.ts"]), ["feature:übersicht"]);
+});
