@@ -103,8 +103,10 @@ function folderGlob(parts: readonly string[]): string | undefined {
 function globsFromPaths(files: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const f of files) {
-    // A path outside the project (absolute, ../) makes no glob a lesson could be stored with.
-    if (globOutsideProject(f)) continue;
+    // A path outside the project (absolute, ../) makes no glob a lesson could be stored with. A touched
+    // path with a leading slash is absolute (reflect has made the project's own relative), and read as a
+    // glob it meant the project's folder of that name ("/tmp/scratch/x.ts" → tmp/scratch/**).
+    if (globOutsideProject(f) || /^[\\/]/.test(f)) continue;
     const parts = f.replace(/\\/g, "/").replace(/^\.\//, "").split("/");
     const glob = parts.length > 1 ? folderGlob(parts) : literalSegment(parts[0]!).length <= FILE_GLOB_MAX ? literalSegment(parts[0]!) : undefined;
     if (glob) dirs.add(glob);

@@ -60,3 +60,14 @@ test("regression: folders named in other scripts (src/認証/, src/Zahlung/, pac
   // A path from macOS's file system comes decomposed (U + combining diaeresis): the same entity as typed.
   assert.deepEqual(entitiesFromPaths(["src/U\u0308bersicht/x.ts"]), ["feature:übersicht"]);
 });
+
+test("regression: a touched file outside the project given by its absolute path (/tmp/scratch/…, /opt/…) scopes the lesson to no folder", async () => {
+  await withWorld(async ({ cairn, sb }) => {
+    const inside = `${sb.projectDir}/src/session/store.ts`;
+    await cairn.recordOutcome({ id: "abs-1", task: "harden token checks", ...GOOD_RUN, evaluation: EVALUATION, files_touched: ["/tmp/scratch-cairn/notes/x.ts", "/opt/vendor/lib/y.ts", inside] });
+    assert.equal((await cairn.reflect()).lessons_added, 1);
+    const [e] = await cairn.list({ tier: "swarm" });
+    // Read as the project's tmp/scratch-cairn/ and opt/vendor/ folders (a leading slash anchors a glob at the root), they named folders the file is not in.
+    assert.deepEqual(e!.applicability.file_globs, ["src/session/**"]);
+  });
+});
