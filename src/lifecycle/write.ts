@@ -77,8 +77,12 @@ export interface WriteResult {
 export type UpsertArbiter = (lesson: string, nearest: Entry) => Promise<UpsertDecision>;
 
 
-/** `{ last_feedback_at }` no later than `now`, or nothing when there is no stamp. */
-function clockUpToNow(stamp: string | undefined, now: Date): { last_feedback_at?: string } {
+/**
+ * Imported verdicts' clock: their stamp, no later than `now`; without one, the entry's creation (`at`),
+ * since verdicts with no clock never decay (feedback.ts decayFactor). Nothing when none were imported.
+ */
+function feedbackClock(usage: ImportedHistory["usage"], at: string, now: Date): { last_feedback_at?: string } {
+  const stamp = usage?.last_feedback_at ?? (usage?.helpful || usage?.harmful ? at : undefined);
   if (!stamp) return {};
   return { last_feedback_at: Date.parse(stamp) > now.getTime() ? now.toISOString() : stamp };
 }
@@ -227,7 +231,7 @@ export function buildEntry(input: NewEntry, lesson: string, s: Services, opts: W
       promoted_from: from && { ...("project_id" in from ? { project_id: from.project_id } : {}), entry_id: from.entry_id },
     },
     // A verdict clock ahead of now (a file from a clock running ahead) counts from now, as a restore's does.
-    usage: { ...d.usage, ...history?.usage, ...clockUpToNow(history?.usage?.last_feedback_at, s.now()) },
+    usage: { ...d.usage, ...history?.usage, ...feedbackClock(history?.usage, at, s.now()) },
     created_at: at,
     updated_at: at,
   };

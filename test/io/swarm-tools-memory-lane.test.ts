@@ -79,3 +79,17 @@ test("Memory Lane feedback values out of range carry no votes or a bounded numbe
   assert.ok(huge.helpful + huge.harmful <= 1000, JSON.stringify(huge));
   assert.deepEqual(laneVotes({ feedback_score: 1e-300 }), { helpful: 0, harmful: 997 });
 });
+
+test("regression: Memory Lane votes on a memory with no date still fade: their clock starts at the import", async () => {
+  const { withWorld, T0, DAY } = await import("../learning/helpers.js");
+  await withWorld(async ({ cairn, clock }) => {
+    const line = JSON.stringify({ id: "mem_x", information: "Retry the billing webhook by replaying the raw request body into the queue by hand.", metadata: { memory_type: "learning", feedback_score: 0.125, feedback_count: 3 } });
+    await cairn.importFile(writeTmp("memories.jsonl", line + "\n"), { format: "swarm-tools" });
+    const [e] = await cairn.list();
+    assert.equal(e!.usage.harmful, 3);
+    assert.equal(e!.usage.last_feedback_at, new Date(T0).toISOString(), "without a clock the three votes never decay");
+    clock.t = T0 + 400 * DAY;
+    const block = (await cairn.inject({ task: "replay the billing webhook raw request body" }, { recordShown: false })).text ?? "";
+    assert.match(block, /replaying the raw request body/, "votes 400 days old (over four half-lives) no longer silence it");
+  });
+});
