@@ -90,7 +90,11 @@ export async function assertAgentMayReplace(store: Store, e: Entry, actor: strin
 }
 
 /** A status change, with what changed along with it (a hive copy's project original). */
-export type StatusChange = Entry & { also?: Array<{ id: string; handle: string; status: Status }> };
+export type StatusChange = Entry & {
+  also?: Array<{ id: string; handle: string; status: Status }>;
+  /** A removed lesson's predecessor, still superseded by it: out of recall until a person restores it. */
+  stillSuperseded?: { id: string; handle: string };
+};
 
 /** A project original of a hive lesson, with its events when finding it took reading them (callers need not read them again). */
 interface Original {
@@ -568,10 +572,24 @@ export async function removeEntry(s: Services, ref: string, opts: { force?: bool
     );
   }
   await loc.store.deleteEntry(loc.entry.id, { type: "removed", actor: opts.actor, data: { reason: opts.reason, status: loc.entry.lifecycle.status } });
-  if (loc.store.tier !== "hive") return loc.entry;
+  const replaced = await predecessorLeftSuperseded(loc.store, loc.entry);
+  const removed: StatusChange = replaced ? { ...loc.entry, stillSuperseded: replaced } : loc.entry;
+  if (loc.store.tier !== "hive") return removed;
   // This project's originals go with their copy, as they go with an archived or quarantined one.
   const also = await retireOriginals(s, loc.entry, "archived", opts.reason || "removed without a reason", opts.actor, undefined, "removed");
-  return also?.length ? { ...loc.entry, also } : loc.entry;
+  return also?.length ? { ...removed, also } : removed;
+}
+
+/**
+ * The lesson `removed` had replaced, when it is still superseded by it. It stays retired (the person may have
+ * removed both on purpose), but withdrawing a correction by removing it otherwise left the old lesson out of
+ * recall with nothing said: the faces name it and `restore`.
+ */
+async function predecessorLeftSuperseded(store: Store, removed: Entry): Promise<{ id: string; handle: string } | undefined> {
+  const id = removed.lifecycle.supersedes;
+  if (!id) return undefined;
+  const old = await store.getEntry(id).catch(() => undefined);
+  return old?.lifecycle.status === "superseded" && old.lifecycle.superseded_by === removed.id ? { id: old.id, handle: old.handle } : undefined;
 }
 
 /**

@@ -219,3 +219,24 @@ test("show names a lesson's supersedes and superseded_by by handle (S-n), and --
   assert.doesNotMatch(repl.stdout, new RegExp(a.body.id), "no raw id in the replacement's history");
   assert.equal(json.events.find((ev: { type: string }) => ev.type === "superseded").data.by, b.body.id);
 });
+
+test("removing the lesson that replaced another says the replaced one stays superseded and how to bring it back", async () => {
+  // Seed 003 §5 (UPDATE/DELETE): a correction withdrawn by removing it left the lesson it had replaced retired
+  // and out of recall, and nothing said so: `removed S-2`, then the old lesson was simply gone for agents.
+  const p = sb.project("remove-replacement");
+  const a = await sb.json(p, "add", "Use pnpm install --frozen-lockfile in CI pipelines for reproducible builds", "--category", "tooling");
+  const b = await sb.json(p, "add", "Pin Node to 20.x in .nvmrc so CI runners and laptops share one runtime", "--category", "tooling");
+  assert.equal((await sb.run(p, "supersede", a.body.handle, b.body.handle)).code, 0);
+  const removed = await sb.run(p, "remove", b.body.handle);
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.match(removed.stdout, new RegExp(`${a.body.handle}, which ${b.body.handle} replaced, stays superseded: \`cairn restore ${a.body.handle}\` brings it back`), removed.stdout);
+  const json = await sb.json(p, "remove", a.body.handle);
+  assert.equal(json.body.removed, true);
+  assert.equal(json.body.still_superseded, undefined, "a lesson that replaced nothing names none");
+
+  const c = await sb.json(p, "add", "Run prisma generate after editing schema.prisma or the generated client is stale", "--category", "tooling");
+  const d = await sb.json(p, "add", "Run vitest with --pool=forks when native addons crash worker threads in tests", "--category", "testing");
+  assert.equal((await sb.run(p, "supersede", c.body.handle, d.body.handle)).code, 0);
+  const removedJson = await sb.json(p, "remove", d.body.handle);
+  assert.deepEqual(removedJson.body.still_superseded, { id: c.body.id, handle: c.body.handle }, JSON.stringify(removedJson.body));
+});

@@ -55,10 +55,12 @@ export function registerLifecycleCommands(program: Command): void {
       action(async (inv, ref: string, flags: { force?: boolean; reason?: string }) =>
         withCairn(inv, async (c) => {
           const e = await c.remove(ref, { ...(flags.force ? { force: true } : {}), ...(flags.reason ? { reason: flags.reason } : {}) });
-          if (inv.out.json) inv.out.print({ removed: true, id: e.id, handle: e.handle, tier: e.tier, ...(e.also?.length ? { also: e.also } : {}) });
+          if (inv.out.json) inv.out.print({ removed: true, id: e.id, handle: e.handle, tier: e.tier, ...(e.also?.length ? { also: e.also } : {}), ...(e.stillSuperseded ? { still_superseded: e.stillSuperseded } : {}) });
           else {
             inv.out.line(`removed ${e.handle}`);
             for (const a of e.also ?? []) inv.out.line(`  and this project's original ${a.handle} it was promoted from (${a.status})`);
+            const old = e.stillSuperseded?.handle;
+            if (old) inv.out.line(`  ${old}, which ${e.handle} replaced, stays superseded: \`cairn restore ${old}\` brings it back`);
           }
         }),
       ),
