@@ -39,6 +39,8 @@ function isBusy(e: unknown): boolean {
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED" || code === "SQLITE_BUSY_SNAPSHOT";
 }
 
+/** A write kept waiting on another process's lock this long says so on stderr (see withBusyRetry). */
+const LOCK_NOTICE_AFTER_MS = 1000;
 /** ~32 MB of WAL before SQLite checkpoints inside a commit; normally the idle checkpoint runs long before. */
 const AUTO_CHECKPOINT_PAGES = 8000;
 /** A checkpoint runs this long after the first write since the last one: between turns, not inside one. */
@@ -364,16 +366,26 @@ export class SqliteDriver {
 
   /** Runs `work` and, when SQLite reports BUSY, reopens and retries with backoff. */
   private withBusyRetry<T>(work: () => T): T {
+    const started = performance.now();
+    let told = false;
     for (let attempt = 0; ; attempt++) {
       try {
         return work();
       } catch (e) {
         if (!isBusy(e) || this.depth > 0) throw this.fault(e);
+        const waitedMs = performance.now() - started;
         if (attempt >= this.busyRetries) {
           throw new CairnError(
             "STORE_ERROR",
-            `Database ${this.file} stayed locked after ${attempt + 1} attempts; another process holds a long write. Try again.`,
+            `Database ${this.file} stayed locked for ${(waitedMs / 1000).toFixed(1)} s (${attempt + 1} attempts of busy_timeout_ms = ${this.busyTimeoutMs} ms each): another process (OpenCode, cairn mcp, cairn ui, an import) holds a long write. Try again once it is done, or raise busy_timeout_ms to wait longer.`,
+            { path: this.file, waited_ms: Math.round(waitedMs) },
           );
+        }
+        // Up to busyRetries + 1 waits of busy_timeout_ms each is a long silence: whoever waits learns why, once per wait.
+        if (!told && waitedMs >= LOCK_NOTICE_AFTER_MS) {
+          told = true;
+          const upTo = Math.ceil(((this.busyRetries + 1) * this.busyTimeoutMs) / 1000);
+          process.stderr.write(`cairn: waiting for ${this.file}: another process holds its write lock (trying again for up to ~${upTo} s; busy_timeout_ms sets each wait)…\n`);
         }
         this.reopen();
         sleepSync(Math.min(200, 5 * 2 ** attempt) + Math.random() * 10);
