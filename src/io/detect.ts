@@ -29,6 +29,21 @@ export function detectFormat(path: string, firstLines: string[]): ImportFormat |
   return undefined;
 }
 
+/**
+ * What to tell a person whose file detectFormat could not place: the format that reads rows like its first one
+ * (a row with a string `lesson` is one lesson per line, as opencode-swarm writes it), else what each format is known by.
+ */
+export function formatHint(firstLines: string[]): string {
+  const row = firstLines.map(tryObject).find((r) => r !== undefined);
+  if (row && typeof row.lesson === "string") {
+    return `its rows hold a "lesson" field, one lesson per line: pass --format opencode-swarm to read them (category, tags, scope and the other opencode-swarm fields are kept).`;
+  }
+  return (
+    `pass --format: cairn (a \`cairn export\`), opencode-swarm (JSON lines with a "lesson" field), ` +
+    `swarm-tools (JSON lines with an "information" field) or context-md (Markdown bullets under ## Lessons Learned, ## Patterns, ## SME Cache or ## Decisions).`
+  );
+}
+
 function tryObject(text: string): Record<string, unknown> | undefined {
   if (!text.trimStart().startsWith("{")) return undefined;
   try {

@@ -9,7 +9,7 @@ import { BulkNeighbours } from "../lifecycle/bulk-neighbours.js";
 import { InsertQueue } from "../lifecycle/insert-queue.js";
 import { storeFor, type Services } from "../services.js";
 import type { Store } from "../store/store.js";
-import { detectFormat } from "./detect.js";
+import { detectFormat, formatHint } from "./detect.js";
 import { linkImportedPromotions } from "./link-promotions.js";
 import { readFirstLines } from "./lines.js";
 import { prepareFile, recordTier, type PreparedItem } from "./prepare.js";
@@ -79,7 +79,7 @@ async function resolveFormat(file: string, format: ImportOptions["format"]): Pro
   }
   const detected = detectFormat(file, first);
   if (!detected) {
-    throw new CairnError("IMPORT_ERROR", `Cannot tell the format of ${path.basename(file)}; pass --format (${IMPORT_FORMATS.join(", ")}).`);
+    throw new CairnError("IMPORT_ERROR", `Cannot tell the format of ${path.basename(file)}: ${formatHint(first)}`);
   }
   return detected;
 }
