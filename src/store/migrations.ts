@@ -540,6 +540,10 @@ SELECT 1;
 /** Brings a database to the newest schema version inside one write transaction. */
 export function migrate(db: SqliteDriver): number {
   if (db.readOnly) return checkReadOnlySchema(db);
+  // An up-to-date file is opened with reads only: the statements below take the write lock even when they
+  // change nothing, so a server starting (cairn ui, cairn mcp, the plugin) would wait on any other writer.
+  const upToDate = isCurrent(db);
+  if (upToDate !== undefined) return upToDate;
   db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
   db.exec("INSERT OR IGNORE INTO meta(key, value) VALUES ('entry_count', 0)");
   const current = db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0;
@@ -558,6 +562,15 @@ export function migrate(db: SqliteDriver): number {
     }
     return version;
   });
+}
+
+/** The schema version when the file needs nothing written (current schema, meta row present), else undefined. */
+function isCurrent(db: SqliteDriver): number | undefined {
+  const current = db.get<{ user_version: number }>("PRAGMA user_version")?.user_version ?? 0;
+  if (current < LATEST_SCHEMA_VERSION) return undefined;
+  const meta = db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'meta'")?.n ?? 0;
+  if (meta === 0) return undefined;
+  return db.get("SELECT 1 AS ok FROM meta WHERE key = 'entry_count'") ? current : undefined;
 }
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
