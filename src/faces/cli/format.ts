@@ -4,10 +4,11 @@ import { stripInvisibleChars, truncateAtWord, visibleControls } from "../../qual
 
 type Colors = ReturnType<typeof pc.createColors>;
 
+/** NO_COLOR (no-color.org) and FORCE_COLOR=0/false turn colour off, another FORCE_COLOR forces it; a terminal that says it is dumb gets none. */
 function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
-  return Boolean(stream.isTTY);
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR.toLowerCase() !== "false";
+  return Boolean(stream.isTTY) && env.TERM !== "dumb";
 }
 
 export class Output {

@@ -24,9 +24,14 @@ function rateSince(startedAt: number, n: number): string {
   return seconds > 0 ? Math.round(n / seconds).toLocaleString("en-US") : "–";
 }
 
+/** A bar redraws its line with cursor escapes: only on a terminal that does not call itself dumb (Emacs shells, some CI logs). */
+function canRedraw(): boolean {
+  return Boolean(process.stderr.isTTY) && process.env.TERM !== "dumb";
+}
+
 export async function importProgress(file: string, quiet: boolean): Promise<Progress> {
   let startedAt = Date.now();
-  if (process.stderr.isTTY) {
+  if (canRedraw()) {
     const total = await countLines(file).catch(() => 0);
     startedAt = Date.now();
     const bar = new cliProgress.SingleBar(
@@ -57,7 +62,7 @@ export async function importProgress(file: string, quiet: boolean): Promise<Prog
 
 /** Progress of a job whose total is known up front (`cairn reindex`): a bar on a terminal, a line every few seconds otherwise. */
 export function countProgress(label: string, quiet: boolean): { update(done: number, total: number): void; stop(): void } {
-  if (process.stderr.isTTY) {
+  if (canRedraw()) {
     const bar = new cliProgress.SingleBar(
       { stream: process.stderr, format: `${label} [{bar}] {value}/{total}`, hideCursor: true, clearOnComplete: true },
       cliProgress.Presets.shades_classic,
