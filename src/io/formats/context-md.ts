@@ -32,12 +32,18 @@ export async function* parseContextMd(lines: AsyncIterable<Line>, source = "cont
   /** The bullet being read; `notUtf8`: the first of its lines whose bytes are not UTF-8, which skips it whole. */
   let open: { line: number; parts: string[]; notUtf8?: number } | undefined;
   let inFence = false;
+  /** Whether any bullet was read (or reported); else bullets outside the known sections are reported once at the end. */
+  let readAny = false;
+  /** Bullets under no section Cairn reads, and the line of the first: a file of only these would import nothing, silently. */
+  let outside = 0;
+  let firstOutside = 0;
 
   const close = (): ParseItem | undefined => {
     const bullet = open;
     open = undefined;
     if (!bullet || !section) return undefined;
     // Decoded anyway, its Latin-1 letters would be stored as U+FFFD: reported like a JSONL line, the rest imported.
+    readAny = true;
     if (bullet.notUtf8 !== undefined) return { ok: false, bad: { line: bullet.notUtf8, error: NOT_UTF8_LINE } };
     const lesson = bullet.parts.join(" ").trim();
     if (lesson === "") return undefined;
@@ -68,6 +74,7 @@ export async function* parseContextMd(lines: AsyncIterable<Line>, source = "cont
       const done = close();
       if (done) yield done;
       if (section) open = { line, parts: [bullet[1]!], ...(notUtf8 ? { notUtf8: line } : {}) };
+      else if (outside++ === 0) firstOutside = line;
     } else if (open && text.trim() !== "" && /^\s/.test(text)) {
       open.parts.push(text.trim());
       if (notUtf8) open.notUtf8 ??= line;
@@ -78,4 +85,11 @@ export async function* parseContextMd(lines: AsyncIterable<Line>, source = "cont
   }
   const done = close();
   if (done) yield done;
+  if (!readAny && outside > 0) {
+    const error = `${outside} bullet${outside === 1 ? "" : "s"}, none under a section Cairn reads: lessons are taken from bullets under ${KNOWN_HEADINGS}; put them under one of these headings and import again.`;
+    yield { ok: false, bad: { line: firstOutside, error } };
+  }
 }
+
+/** The headings a context.md's lessons sit under, as a person would write them. */
+const KNOWN_HEADINGS = "## Lessons Learned, ## Patterns, ## SME Cache or ## Decisions";
