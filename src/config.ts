@@ -154,7 +154,7 @@ export const ConfigSchema = z
       .default({ default: 128000 })
       .describe("Context window in tokens per model id; it overrides the window the host reports (OpenCode does), and `default` applies to models neither names."),
     context_budget: ContextBudgetConfigSchema.prefault({}),
-    busy_timeout_ms: int(5000, 0, 600000, "How long one attempt of a write waits for another process's lock; a write makes up to 21 attempts, so a lock held past about 21× this fails it (a notice on stderr says it is waiting after 1 s)."),
+    busy_timeout_ms: int(5000, 0, 600000, "How long one attempt of a write waits for another process's lock; a write makes up to 21 attempts, so a lock held past about 21× this fails it (a wait that outlasts an attempt and 1 s is announced on stderr, naming the file)."),
   })
   .strict();
 
