@@ -5,6 +5,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { STATUSES, expandStatuses, parseStatuses, type Entry, type StatusFilter, type EntryEvent, type RejectedLesson, type Status, type Tier } from "./core/entry.js";
 import { ownCategory, type LessonInput } from "./core/categories.js";
+import { relativeToProject } from "./core/project-glob.js";
 import { resolveProject, type ProjectIdentity } from "./core/project.js";
 import { detectTechStack } from "./core/tech-stack.js";
 import { loadConfig, platformDataDir, type CairnConfig, type ConfigInput, type ConfigProblem } from "./config.js";
@@ -458,7 +459,7 @@ export class Cairn {
     this.assertEnabled();
     const actor = opts.actor ?? this.actor;
     // Naming the lesson it replaces, a new lesson keeps where and how that one applied unless it says otherwise.
-    const { input, note } = ownCategory(await withSupersededFields(this.services, lesson, actor));
+    const { input, note } = ownCategory(await withSupersededFields(this.services, this.projectGlobs(lesson), actor));
     if (opts.tier === "hive" && this.services.hive) {
       const { writeHiveLesson } = await outboxModule();
       return withCategoryNote(await writeHiveLesson(this.services, input, { actor, source: "add" }), note);
@@ -718,7 +719,20 @@ export class Cairn {
   async edit(ref: string, fields: LessonFields, actor = this.actor, via = "api", opts: EditOptions = {}): Promise<EditResult> {
     this.assertOpenTo(actor);
     const { editEntry } = await import("./governance/edit.js");
-    return editEntry(this.services, ref, fields, actor, via, opts);
+    return editEntry(this.services, ref, this.projectGlobs(fields), actor, via, opts);
+  }
+
+  /** Lesson fields whose file globs name project files by absolute path, with those globs made project-relative (see relativeToProject). */
+  private projectGlobs<T extends { applicability?: { file_globs?: string[] | undefined } | undefined }>(fields: T): T {
+    const globs = fields.applicability?.file_globs;
+    if (!globs?.some((g) => g.trim().startsWith("/") || /^[A-Za-z]:/.test(g.trim()))) return fields;
+    const roots = [this.project.dir];
+    try {
+      roots.push(fs.realpathSync(this.project.dir));
+    } catch {
+      // A project folder that cannot be resolved is matched as given.
+    }
+    return { ...fields, applicability: { ...fields.applicability, file_globs: globs.map((g) => relativeToProject(g, roots)) } };
   }
 
   /**

@@ -1,4 +1,5 @@
 // Whether a lesson's file glob can name a file of the project: globs are matched against project-relative paths, so one outside it never applies.
+import path from "node:path";
 import { quoteInput } from "../quality/sanitize.js";
 
 /**
@@ -25,4 +26,18 @@ export function globOutsideProject(glob: string): string | undefined {
     return why(`is the machine's /${top} folder, outside the project`, `${EXAMPLE}; for the project's own ${top}/ folder write ${quoteInput(g.slice(1), 200)}`);
   }
   return undefined;
+}
+
+/**
+ * A glob written as an absolute path inside the project (tab completion, `$PWD/src/**`) made project-relative:
+ * read as written, its leading slash is the anchor at the project root, so it named a folder the project does not
+ * hold and never matched. `roots`: the project folder as given and as resolved (symlinks). Other globs are returned as they are.
+ */
+export function relativeToProject(glob: string, roots: readonly string[]): string {
+  const g = glob.trim().replace(/\\/g, "/");
+  for (const root of roots) {
+    const r = root.replace(/\\/g, "/").replace(/\/+$/, "");
+    if (r && g.startsWith(`${r}/`)) return path.posix.normalize(g.slice(r.length + 1)) || "**";
+  }
+  return glob;
 }
