@@ -230,7 +230,9 @@ export function parseLessonFile(textContent: string, fileName: string): LessonFi
     throw new CairnError("INVALID_INPUT", `Cannot parse ${fileName}: ${(e as Error).message.split("\n")[0]!.replace(/:\s*$/, ".")}`);
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
-    throw new CairnError("INVALID_INPUT", `${fileName} must hold one lesson as a mapping (title, lesson, why, prevention, applicability, …).`);
+    // Plain text (a lesson.txt) parses as one YAML string: say how plain text goes in.
+    const plain = typeof doc === "string" ? ` It holds plain text: add that with \`cairn add - < ${fileName}\`, or write it as \`lesson: <text>\` here.` : "";
+    throw new CairnError("INVALID_INPUT", `${fileName} must hold one lesson as a mapping (title, lesson, why, prevention, applicability, …).${plain}`);
   }
   const ko = (doc as { knowledge_object?: unknown }).knowledge_object;
   return fieldsFromDocument(ko && typeof ko === "object" ? ko : doc);
