@@ -1,4 +1,5 @@
 // Words in order within one sentence, each within a bounded gap of the one before: the injection cues' linear stand-in for long regexes.
+import { withNeeds, type Needs } from "./cue-needs.js";
 
 const SENTENCE_END = /[.!?\n]/;
 
@@ -7,7 +8,7 @@ const SENTENCE_END = /[.!?\n]/;
  * One regex with `[^.!?]{0,40}?` gaps and these alternations compiled for over a second (V8 unrolls
  * bounded repeats); small regexes and a bounded look-ahead window cost microseconds, linearly.
  */
-export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): (t: string) => boolean {
+export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): ((t: string) => boolean) & { needs: Needs } {
   const follows = (t: string, from: number, k: number): boolean => {
     if (k === parts.length) return true;
     const gap = gaps[k - 1]!;
@@ -24,12 +25,13 @@ export function inOrder(parts: readonly RegExp[], gaps: readonly number[]): (t: 
   };
   // A copy of its own: cues share word lists (SHORT_VERBS), and exec moves a regex's lastIndex.
   const first = new RegExp(parts[0]!.source, parts[0]!.flags);
-  return (t) => {
+  // True only where every part matches in a piece of the text: what the injection cues' prefilter reads.
+  return withNeeds((t: string) => {
     first.lastIndex = 0;
     for (let m = first.exec(t); m; m = first.exec(t)) {
       if (follows(t, m.index + m[0].length, 1)) return true;
       if (m[0].length === 0) first.lastIndex++; // as matchAll steps past an empty match
     }
     return false;
-  };
+  }, { regexes: parts });
 }

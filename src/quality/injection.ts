@@ -8,6 +8,9 @@ import { SPELLED_HINT, spelledOut } from "./injection-spelled.js";
 import { LATENT_CUES } from "./injection-latent.js";
 import { inOrder } from "./in-order.js";
 import { specialTokenUsed } from "./chat-tokens.js";
+import { cuePrefilter, type CuePrefilter, type MayMatch } from "./cue-prefilter.js";
+import { CUE_LITERALS } from "./cue-literals.js";
+import { withNeeds } from "./cue-needs.js";
 
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
@@ -59,7 +62,7 @@ const ORDERS =
 const BEFORE =
   "previous|prior|above|earlier|preceding|foregoing|former|original|initial|system|vorherige[nrs]?|bisherige[nrs]?|obige[nrs]?|vorangehende[nrs]?|vorige[nrs]?|anteriores?|previ[ao]s|de arriba|pr[eé]c[eé]dentes?|ci-dessus|ant[eé]rieures?|acima|precedenti|sopra";
 
-interface Cue { label: string; re: RegExp | ((folded: string) => boolean) }
+export interface Cue { label: string; re: RegExp | ((folded: string) => boolean) }
 
 /** One regex matching any of `parts` (each a pattern string with its own word boundaries). */
 function anyOf(parts: readonly string[]): RegExp {
@@ -699,8 +702,8 @@ const INSTRUCTIONS_IN_A_NAMED_FILE = new RegExp(
   "g",
 );
 /** A cue read with the instructions of named files taken out: they are the file's, which a rule may set aside. */
-function besideNamedFiles(cue: (t: string) => boolean): (t: string) => boolean {
-  return (t) => cue(t.replace(INSTRUCTIONS_IN_A_NAMED_FILE, " "));
+function besideNamedFiles(cue: ((t: string) => boolean) & { needs: { regexes: readonly RegExp[] } }): (t: string) => boolean {
+  return withNeeds((t: string) => cue(t.replace(INSTRUCTIONS_IN_A_NAMED_FILE, " ")), { regexes: cue.needs.regexes, cutAtSpaces: true });
 }
 
 /**
@@ -1333,11 +1336,45 @@ function respelled(folded: string): string | undefined {
 /** The labels of every cue the text carries: markers on the text as kept, paraphrases on it folded. */
 function cueLabels(kept: string, folded: string): string[] {
   return [
-    ...MARKERS.filter((c) => (typeof c.re === "function" ? c.re(kept) : c.re.test(kept))).map((c) => c.label),
-    ...CASED_CUES.filter((c) => (c.re as RegExp).test(kept)).map((c) => c.label),
-    ...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(folded) : c.re.test(folded))).map((c) => c.label),
+    ...labelsOf(KEPT_CUES, kept, prefilters()?.kept.mayMatch(kept)),
+    ...paraphraseLabels(folded),
     ...(OTHER_SCRIPTS.test(kept) ? otherScriptLabels(kept.toLowerCase()) : []),
   ];
+}
+
+/** The cues read on the text as kept: structural markers, then the cased persona cues. */
+const KEPT_CUES: readonly Cue[] = [...MARKERS, ...CASED_CUES];
+
+/** The cues and the text each list reads, for the test that proves the prefilter changes no answer. */
+export function injectionCueLists(): { kept: readonly Cue[]; folded: readonly Cue[] } {
+  return { kept: KEPT_CUES, folded: PARAPHRASES };
+}
+
+function paraphraseLabels(folded: string): string[] {
+  return labelsOf(PARAPHRASES, folded, prefilters()?.folded.mayMatch(folded));
+}
+
+/** The labels of the cues that match, tried only where the prefilter says they may (all of them where it cannot say). */
+function labelsOf(cues: readonly Cue[], text: string, may: MayMatch): string[] {
+  const labels: string[] = [];
+  for (let i = 0; i < cues.length; i++) {
+    if (may !== undefined && may[i] === 0) continue;
+    const re = cues[i]!.re;
+    if (typeof re === "function" ? re(text) : re.test(text)) labels.push(cues[i]!.label);
+  }
+  return labels;
+}
+
+/**
+ * The literals each cue cannot match without (cue-literals.ts, made from the regexes' syntax trees by
+ * scripts/gen-cue-literals.ts), found in one pass (cue-prefilter.ts): on an ordinary lesson most cues are skipped unread.
+ * Built on the first text read, once per process; off with the other shortcuts.
+ */
+let builtPrefilters: { kept: CuePrefilter; folded: CuePrefilter } | undefined;
+function prefilters(): { kept: CuePrefilter; folded: CuePrefilter } | undefined {
+  if (!shortcuts.enabled) return undefined;
+  builtPrefilters ??= { kept: cuePrefilter(KEPT_CUES.map((c) => c.re), CUE_LITERALS), folded: cuePrefilter(PARAPHRASES.map((c) => c.re), CUE_LITERALS) };
+  return builtPrefilters;
 }
 
 function otherScriptLabels(lower: string): string[] {
@@ -1355,7 +1392,7 @@ export function findInjectionMarkers(text: string): QualityIssue[] {
     const base = spelled === undefined ? folded : spelled.text.replace(BLANKS, " ");
     const apart = pulledApart(base) ?? (spelled === undefined ? undefined : base);
     const reread = respelled(apart ?? base) ?? apart;
-    if (reread !== undefined) labels.push(...PARAPHRASES.filter((c) => (typeof c.re === "function" ? c.re(reread) : c.re.test(reread))).map((c) => c.label));
+    if (reread !== undefined) labels.push(...paraphraseLabels(reread));
     // An order word spelled out is a disguise in itself, with or without a cue around it ("i g n o r e  p r e v i o u s").
     if (labels.length === 0 && spelled?.orderWord) labels.push("an order word spelled out letter by letter");
   }
