@@ -1,6 +1,6 @@
 // Chat-template special tokens (<|im_start|>, [INST], <<SYS>>): used as a turn's structure, or named in a sentence about the code that handles them.
 
-const SPECIAL_TOKEN = /<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/gi;
+export const SPECIAL_TOKEN = /<\|[^|>\n]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>/gi;
 /** The same, for emptying a code span: a replace sets a global regex's lastIndex to 0, which would restart the scan's loop. */
 const ANY_SPECIAL_TOKEN = new RegExp(SPECIAL_TOKEN.source, "gi");
 /** How far back a token's sentence is read for the word that names it, and for the backtick that opens its code span. */

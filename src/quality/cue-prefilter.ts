@@ -25,7 +25,8 @@ export function cueKey(test: CueTest): string | undefined {
   if (test instanceof RegExp) return hash(`${test.flags}/${test.source}`);
   const needs = (test as TestWithNeeds).needs;
   if (!needs) return undefined;
-  return hash(`needs${needs.cutAtSpaces ? " cut" : ""}:${needs.regexes.map((re) => `${re.flags}/${re.source}`).join("\u0000")}`);
+  const sources = (list: readonly RegExp[] | undefined) => (list ?? []).map((re) => `${re.flags}/${re.source}`).join("\u0000");
+  return hash(`needs${needs.cutAtSpaces ? " cut" : ""}:${sources(needs.regexes)}\u0001${sources(needs.anyOf)}`);
 }
 
 /** Two FNV-1a hashes with different offsets, 16 hex digits: no two of a hundred cues share one. */

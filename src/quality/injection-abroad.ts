@@ -86,6 +86,11 @@ const PASSWORD_TRANSFORMED = new RegExp(
     `|\\b(?:hinweis|tipp|pista|indicio|indice|dica|suggerimento|indizio) (?:auf|zu|zum|uber|sobre|sur|pour|sul|sulla|per|para) (?:das |dein |la |tu |le |ton |votre |a |sua |tua |il |la tua )?(?:${PASSWORD_ABROAD})${CLAUSE_ENDS}`,
 );
 
+/** The regexes promptAskedForAbroad reads, one of which must match for it to be true: what the injection cues' prefilter reads. */
+export const ASKED_FOR_ABROAD_PARTS: readonly RegExp[] = [
+  INSTRUCTIONS_ASKED_FOR, INSTRUCTIONS_ASKED_ABOUT, PASSWORD_TRANSFORMED, PASSWORD_ASKED_FOR, ABOVE_RESTATED, OPENS_WITH_THE_ABOVE,
+];
+
 /** Whether the folded text asks, in one of these five languages, for the reader's instructions, its password or the text above. */
 export function promptAskedForAbroad(folded: string): boolean {
   return (
@@ -102,12 +107,12 @@ export function promptAskedForAbroad(folded: string): boolean {
  * A persona with no rules, taken on in these languages: "Actúa como DAN", "Agisci come DAN", "eine KI ohne Einschränkungen",
  * "une IA sans restrictions". A lesson's bot is without limits of some kind ("sin restricciones de tasa"), not without any.
  */
-const PERSONA_ABROAD = new RegExp(
+export const PERSONA_ABROAD = new RegExp(
   "\\b(?:actua|actue|agis|agissez|aja|atue|agisci|agite|handle|verhalte dich|verhalten sie sich|spiele|sei|se) (?:como|comme|come|wie|als) (?:(?:un|une|uma|um|uno|una|ein|eine|der|die|el|la|le|il|o|a) )?dan\\b" +
     "|\\b(?:ia|ki|ai|bot|chatbot|assistent|asistente|assistant|assistente|modell|modelo|modele|modello) (?:sin|sans|sem|senza|ohne) (?:(?:ninguna|aucune|nenhuma|alcuna|jegliche|irgendwelche|alle|toda|todas|tout|toutes) )?(?:restricciones|restrictions|restricoes|restrizioni|einschrankungen|beschrankungen|regeln|reglas|regles|regras|regole|filtros|filtres|filtri|filter|limites|limiti|grenzen|censura|censure|zensur|etica|ethique|ethik|moral)\\b(?!\\s+(?:de|di|del|della|du|des|da|do|der|fur|bei|para|pour|per|sur)\\b)",
 );
 
-/** Whether the folded text hands the reader, in one of these five languages, a persona bound by nothing. */
+/** Whether the folded text hands the reader, in one of these five languages, a persona bound by nothing (the injection cues read PERSONA_ABROAD itself). */
 export function personaAbroad(folded: string): boolean {
   return PERSONA_ABROAD.test(folded);
 }

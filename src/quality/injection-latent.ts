@@ -1,5 +1,6 @@
 // Latent injections: orders planted in a document the agent is asked to read or summarise (a resume, a report, a whois record), read on folded text.
 import { inOrder } from "./in-order.js";
+import { withNeeds } from "./cue-needs.js";
 
 /** Within one sentence. */
 const W = "[^.!?\\n]";
@@ -94,5 +95,5 @@ export const LATENT_CUES: ReadonlyArray<{ label: string; re: RegExp | ((folded: 
   { label: "an instruction to ignore the rest of what it reads", re: ONLY_WHAT_IT_PLANTS },
   { label: "an order aimed at the agent rather than advice", re: PLANTED_FOR_THE_READER },
   { label: "an order aimed at the agent rather than advice", re: PLANTED_URGENCY },
-  { label: "an order to write hateful or harmful text", re: (t) => (HARMFUL_TEXT_ORDERED.test(t) || UNKIND_TEXT_ABOUT_SOMEONE.test(t)) && !NAMES_A_FILE.test(t) },
+  { label: "an order to write hateful or harmful text", re: withNeeds((t: string) => (HARMFUL_TEXT_ORDERED.test(t) || UNKIND_TEXT_ABOUT_SOMEONE.test(t)) && !NAMES_A_FILE.test(t), { anyOf: [HARMFUL_TEXT_ORDERED, UNKIND_TEXT_ABOUT_SOMEONE] }) },
 ];

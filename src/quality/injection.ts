@@ -2,15 +2,15 @@
 import { shortcuts } from "../core/shortcuts.js";
 import type { QualityIssue } from "./types.js";
 import { stripInvisibleChars } from "./sanitize.js";
-import { personaAbroad, promptAskedForAbroad } from "./injection-abroad.js";
+import { ASKED_FOR_ABROAD_PARTS, PERSONA_ABROAD, promptAskedForAbroad } from "./injection-abroad.js";
 import { foldConfusables } from "./confusables.js";
 import { SPELLED_HINT, spelledOut } from "./injection-spelled.js";
 import { LATENT_CUES } from "./injection-latent.js";
 import { inOrder } from "./in-order.js";
-import { specialTokenUsed } from "./chat-tokens.js";
+import { SPECIAL_TOKEN, specialTokenUsed } from "./chat-tokens.js";
 import { cuePrefilter, type CuePrefilter, type MayMatch } from "./cue-prefilter.js";
 import { CUE_LITERALS } from "./cue-literals.js";
-import { withNeeds } from "./cue-needs.js";
+import { withNeeds, type Needs } from "./cue-needs.js";
 
 /**
  * A run of spaces and tabs that is not a lone space, which is already what each run becomes: the same
@@ -702,8 +702,8 @@ const INSTRUCTIONS_IN_A_NAMED_FILE = new RegExp(
   "g",
 );
 /** A cue read with the instructions of named files taken out: they are the file's, which a rule may set aside. */
-function besideNamedFiles(cue: ((t: string) => boolean) & { needs: { regexes: readonly RegExp[] } }): (t: string) => boolean {
-  return withNeeds((t: string) => cue(t.replace(INSTRUCTIONS_IN_A_NAMED_FILE, " ")), { regexes: cue.needs.regexes, cutAtSpaces: true });
+function besideNamedFiles(cue: ((t: string) => boolean) & { needs: Needs }): (t: string) => boolean {
+  return withNeeds((t: string) => cue(t.replace(INSTRUCTIONS_IN_A_NAMED_FILE, " ")), { ...cue.needs, cutAtSpaces: true });
 }
 
 /**
@@ -905,22 +905,22 @@ const PARAPHRASES: Cue[] = [
   },
   {
     label: "an order to answer with the phrase that grants access",
-    re: (t) => GRANTED_ANOTHER_WAY.test(t) || (GRANTED_ABROAD.test(t) && INTO_ENGLISH.test(t) && !NAMES_A_FILE.test(t)),
+    re: withNeeds((t: string) => GRANTED_ANOTHER_WAY.test(t) || (GRANTED_ABROAD.test(t) && INTO_ENGLISH.test(t) && !NAMES_A_FILE.test(t)), { anyOf: [GRANTED_ANOTHER_WAY, GRANTED_ABROAD] }),
   },
   { label: "an order to answer with the phrase that grants access", re: GRANTED_DICTATED },
   { label: "a claim that the password check was passed", re: CHECK_PASSED_BY_PRETENCE },
   { label: "an order to take the text as verified", re: TAKEN_AS_VERIFIED },
   // Each read only where its rare part is: a verdict's word, the reader's reply named.
-  { label: "an instruction to ignore previous instructions", re: (t) => VOID_HINT.test(t) && ORDERS_DECLARED_VOID.test(t) },
-  { label: "an order aimed at the agent rather than advice", re: (t) => REPLY_ONCE.test(t) && REPLY_MADE_UNREADABLE.test(t) },
-  { label: "an order aimed at the agent rather than advice", re: plantedInTheReply },
+  { label: "an instruction to ignore previous instructions", re: withNeeds((t: string) => VOID_HINT.test(t) && ORDERS_DECLARED_VOID.test(t), { regexes: [VOID_HINT, ORDERS_DECLARED_VOID] }) },
+  { label: "an order aimed at the agent rather than advice", re: withNeeds((t: string) => REPLY_ONCE.test(t) && REPLY_MADE_UNREADABLE.test(t), { regexes: [REPLY_ONCE, REPLY_MADE_UNREADABLE] }) },
+  { label: "an order aimed at the agent rather than advice", re: withNeeds(plantedInTheReply, { regexes: [REPLY_NAMED] }) },
   { label: "an order aimed at the agent rather than advice", re: DETOUR_BEFORE_THE_TASK },
   { label: "an order aimed at the agent rather than advice", re: PLANTED_VERDICT },
-  { label: "an order aimed at the agent rather than advice", re: (t) => DO_WHAT_IT_SAYS.test(t) && WHAT_A_PAGE_SAYS.test(t) },
+  { label: "an order aimed at the agent rather than advice", re: withNeeds((t: string) => DO_WHAT_IT_SAYS.test(t) && WHAT_A_PAGE_SAYS.test(t), { regexes: [DO_WHAT_IT_SAYS, WHAT_A_PAGE_SAYS] }) },
   { label: "a flood of repeated tokens", re: gluedFlood },
   // A jailbreak template with its slot for the payload left open: "[YOUR PROMPT HERE]", "(insert your prompt here)";
   // not a lesson about placeholders in a project's templates.
-  { label: "a jailbreak phrase", re: (t) => PAYLOAD_SLOT.test(t) && !/\bplaceholders?\b|\btemplates?\b/.test(t) },
+  { label: "a jailbreak phrase", re: withNeeds((t: string) => PAYLOAD_SLOT.test(t) && !/\bplaceholders?\b|\btemplates?\b/.test(t), { regexes: [PAYLOAD_SLOT] }) },
   {
     // A staged hand-over: the user's message over, the system's begun, the assistant replaced ("User message
     // terminated. System instruction begins", "the assistant's role is now being fulfilled by…"). Or a fake boundary inside a
@@ -950,17 +950,18 @@ const PARAPHRASES: Cue[] = [
     ),
   },
   { label: "a jailbreak phrase", re: anyOf(JAILBREAK_PERSONA) },
-  { label: "a jailbreak phrase", re: personaAbroad },
+  { label: "a jailbreak phrase", re: PERSONA_ABROAD },
   { label: "a role reassignment (\"you are now …\")", re: anyOf(ROLE_PLAY) },
   { label: "a request to reveal the prompt", re: anyOf(PROMPT_STEALING) },
-  { label: "a request to reveal the prompt", re: bareRequestForThePrompt },
-  { label: "a request to reveal the prompt", re: (t) => BARE_SECRET_NAME.test(t) },
-  { label: "an order to answer with the phrase that grants access", re: (t) => BARE_GRANTED.test(t) },
-  { label: "a request to reveal the prompt", re: (t) => REFORMED.test(t) && !NAMES_A_FILE.test(t) && !NAMES_AN_AUDIENCE.test(t) },
+  // Read on the text trimmed: a piece of it, so what the regexes require is in the text too.
+  { label: "a request to reveal the prompt", re: withNeeds(bareRequestForThePrompt, { anyOf: [BARE_REQUEST_FOR_THE_PROMPT, BARE_REWRITE_OF_WHAT_CAME_BEFORE] }) },
+  { label: "a request to reveal the prompt", re: BARE_SECRET_NAME },
+  { label: "an order to answer with the phrase that grants access", re: BARE_GRANTED },
+  { label: "a request to reveal the prompt", re: withNeeds((t: string) => REFORMED.test(t) && !NAMES_A_FILE.test(t) && !NAMES_AN_AUDIENCE.test(t), { regexes: [REFORMED] }) },
   { label: "a request to reveal the prompt", re: GUARD_INSTRUCTIONS },
   { label: "a request to reveal the prompt", re: SECRET_THROUGH_A_TRICK },
-  { label: "a request to reveal the prompt", re: promptAskedForAbroad },
-  { label: "a request to reveal the prompt", re: (t) => PROMPT_IN_ANOTHER_FORM.test(t) && !NAMES_A_FILE.test(t) },
+  { label: "a request to reveal the prompt", re: withNeeds((t: string) => promptAskedForAbroad(t), { anyOf: ASKED_FOR_ABROAD_PARTS }) },
+  { label: "a request to reveal the prompt", re: withNeeds((t: string) => PROMPT_IN_ANOTHER_FORM.test(t) && !NAMES_A_FILE.test(t), { regexes: [PROMPT_IN_ANOTHER_FORM] }) },
   {
     label: "an order aimed at the agent rather than advice",
     re: new RegExp(
@@ -1025,6 +1026,13 @@ const INTO_ENGLISH_OTHER_SCRIPTS = /английск|англійськ|пере
 /** Letters of the scripts above: only a text holding one is read for them. */
 const OTHER_SCRIPTS = /[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
+/**
+ * Tokens whose embeddings the GPT tokenizers barely trained ("glitch tokens", published with the SolidGoldMagikarp study and
+ * traded by Tensor Trust players): a model handed a run of them loses its instructions. Misspelt or meaningless, so a lesson
+ * has no reason to name two; one alone may be a real identifier (Propel's PropelException), never refused for itself.
+ */
+const GLITCH_TOKENS = /artisanlib|YYSTACK(?!_)|JSBracketAccess|CppMethodIntialized|useRalativeImagePath|PropelException|SolidGoldMagikarp|petertodd|TheNitromeFan|davidjl|RandomRedditorWithNo|InstoreAndOnline|externalToEVA|guiActiveUn|cloneembedreportprint|embedreportprint|rawdownload|StreamerBot/g;
+
 // Structural markers: read on the NFKC text with case kept, since `Array<User>` is a generic and `<user>` a turn marker.
 const MARKERS: Cue[] = [
   // A heading is a role when the role word is all it says ("## System", "### Instructions", "# System prompt"), not the first
@@ -1043,7 +1051,7 @@ const MARKERS: Cue[] = [
   // Llama 2's <<SYS>> and <</SYS>> are special tokens, read below: not the tag inside them.
   { label: "a chat-template tag", re: /(?:(?<!<)<|<(?!\/?sys>>))\s*\/?\s*(?:system|im_start|im_end|instructions?|sys|system[_-]prompt)\b[^>\n]{0,40}>/i },
   // Special tokens used as a turn's structure; named as a rule's subject ("strip <|endoftext|> from output") they pass.
-  { label: "a chat-template tag", re: specialTokenUsed },
+  { label: "a chat-template tag", re: withNeeds(specialTokenUsed, { regexes: [SPECIAL_TOKEN] }) },
   { label: "a chat-template tag", re: /<\/(?:assistant|user|human|developer)>|<(?:assistant|user|human|developer)>(?![@:/.\w-])/ },
   // A Vue rule names `<script setup>`; a script with a source or a body is code that would run.
   { label: "an HTML script or frame", re: /<\s*script\b[^>]{0,200}\bsrc\s*=|<\s*script\b[^>]{0,200}>[^<]{1,400}<\s*\/\s*script\s*>|<\s*iframe\b/i },
@@ -1064,7 +1072,8 @@ const MARKERS: Cue[] = [
   // A token of digits and separators alone is data ("0, 0, 0…" in a fixture), not a flood.
   { label: "a flood of repeated tokens", re: tokenFlood },
   // Tokens that derail a model rather than tell it anything: known glitch tokens strung together, or a letter buried under marks.
-  { label: "a run of junk tokens", re: junkTokens },
+  // On an ASCII text (all the prefilter reads) only glitch tokens can be there: stacked marks are not ASCII.
+  { label: "a run of junk tokens", re: withNeeds(junkTokens, { regexes: [GLITCH_TOKENS] }) },
   // Markdown a chat UI renders: an image whose URL carries data out when fetched, a role hidden in a link label.
   { label: "a Markdown image that sends data out", re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s]{1,300}[?&=/](?:\{\{?|\[|%7B|\$\{?|<)[^)\n]{0,200}\)/i },
   { label: "a chat role prefix at a line start", re: /\[(?:system|assistant|user|developer)\]\(#[\w-]*\)/i },
@@ -1123,12 +1132,6 @@ export function tokenFlood(kept: string): boolean {
 }
 const TOKEN = /\S+/g;
 
-/**
- * Tokens whose embeddings the GPT tokenizers barely trained ("glitch tokens", published with the SolidGoldMagikarp study and
- * traded by Tensor Trust players): a model handed a run of them loses its instructions. Misspelt or meaningless, so a lesson
- * has no reason to name two; one alone may be a real identifier (Propel's PropelException), never refused for itself.
- */
-const GLITCH_TOKENS = /artisanlib|YYSTACK(?!_)|JSBracketAccess|CppMethodIntialized|useRalativeImagePath|PropelException|SolidGoldMagikarp|petertodd|TheNitromeFan|davidjl|RandomRedditorWithNo|InstoreAndOnline|externalToEVA|guiActiveUn|cloneembedreportprint|embedreportprint|rawdownload|StreamerBot/g;
 /** Six combining marks and more on one letter ("Zalgo" text, a Thai letter under twenty tone marks): no script stacks that many. */
 const STACKED_MARKS = /\p{M}{6,}/u;
 /** Read first: a scan for one character outside ASCII is a third of a scan for marks, and most lessons are ASCII. */

@@ -13,8 +13,10 @@ interface Known {
 const MAX_EXACT = 32;
 /** A class of more characters than this ([a-z], \w) is not worth listing. */
 const MAX_CLASS = 4;
-/** Clauses with a string shorter than this ("a", ",") are nearly always met: not worth a lookup. */
+/** Clauses with a string shorter than this ("a", "e") are nearly always met: not worth a lookup; but see RARE_CHARACTER. */
 const MIN_LITERAL = 2;
+/** One character that is no letter, digit or space ("\n", "<", "|"): many lessons lack it, so it is worth a lookup alone. */
+const RARE_CHARACTER = /^[^a-z0-9 ]$/;
 /** The clauses kept per regex, the most selective first: more cost a check each and add little. */
 const MAX_CLAUSES = 3;
 
@@ -59,7 +61,10 @@ export function cueRequirement(test: RegExp | TestWithNeeds): Requirement {
   if (test instanceof RegExp) return requiredLiterals(test);
   const needs = test.needs;
   if (!needs) return [];
-  const clauses = needs.regexes.flatMap((re) => requiredLiterals(re));
+  const clauses = (needs.regexes ?? []).flatMap((re) => requiredLiterals(re));
+  // One of several: read as one alternation of them (parsed only, never run), whose requirement is a clause of each, joined.
+  const flags = new Set(needs.anyOf?.map((re) => re.flags.replace(/[gy]/g, "")));
+  if (needs.anyOf && flags.size === 1) clauses.push(...requiredLiterals(new RegExp(needs.anyOf.map((re) => `(?:${re.source})`).join("|"), [...flags][0])));
   if (!needs.cutAtSpaces) return clauses;
   // A space put in where a part was cut out joins no literal that holds none: each literal stands for its longest space-free piece.
   return clauses.map((clause) => shortened(new Set([...clause].map(longestPieceWithoutSpace)))).filter(usable);
@@ -71,7 +76,7 @@ function longestPieceWithoutSpace(s: string): string {
 
 /** A clause that is worth a lookup: no empty string (always met), none too short. */
 function usable(set: ReadonlySet<string>): boolean {
-  for (const s of set) if (s.length < MIN_LITERAL) return false;
+  for (const s of set) if (s.length < MIN_LITERAL && !RARE_CHARACTER.test(s)) return false;
   return set.size > 0;
 }
 
