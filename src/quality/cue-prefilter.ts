@@ -112,30 +112,26 @@ function buildAutomaton(literals: readonly string[], reports: ReadonlyArray<read
     }
     outputs[s]!.push(...reports[id]!);
   });
-  // Failure links breadth first, folded into a full table.
+  // Failure links breadth first, folded into a full table: a state's row is its failure state's row (one block copy)
+  // with its own children written over it; only trie edges are visited, so the build stays cheap even as cold code.
   const n = children.length;
   // 16 bits a transition while the states fit: half the table to keep in cache.
   const delta = n < 65536 ? new Uint16Array(n * classes) : new Int32Array(n * classes);
   const fail = new Int32Array(n);
-  const queue: number[] = [];
-  for (let k = 1; k < classes; k++) {
-    const t = children[0]!.get(k);
-    if (t !== undefined) {
-      delta[k] = t;
-      queue.push(t);
-    }
-  }
+  const queue: number[] = [0];
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q]!;
-    outputs[s] = [...new Set([...outputs[s]!, ...outputs[fail[s]!]!])];
-    for (let k = 1; k < classes; k++) {
-      const t = children[s]!.get(k);
-      if (t === undefined) delta[s * classes + k] = delta[fail[s]! * classes + k]!;
-      else {
-        fail[t] = delta[fail[s]! * classes + k]!;
-        delta[s * classes + k] = t;
-        queue.push(t);
-      }
+    const row = s * classes;
+    if (s !== 0) {
+      delta.copyWithin(row, fail[s]! * classes, fail[s]! * classes + classes);
+      const inherited = outputs[fail[s]!]!;
+      if (inherited.length > 0) outputs[s] = outputs[s]!.length === 0 ? inherited : [...new Set([...outputs[s]!, ...inherited])];
+    }
+    for (const [k, t] of children[s]!) {
+      // The root's children fail to the root; any other's to where its parent's failure state goes on the same character.
+      fail[t] = s === 0 ? 0 : delta[row + k]!;
+      delta[row + k] = t;
+      queue.push(t);
     }
   }
   // Outputs flattened: state s reports out[start[s] .. start[s + 1]).

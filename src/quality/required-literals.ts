@@ -40,7 +40,7 @@ export function requiredLiterals(re: RegExp): Requirement {
 }
 
 /** Literals longer than this are cut to their start: a phrase multiplied out is selective long before its end, and long ones swell the automaton. */
-const MAX_LITERAL = 10;
+const MAX_LITERAL = 8;
 
 /**
  * The clause with each literal cut to MAX_LITERAL characters and every literal that holds another one dropped: a text

@@ -87,6 +87,9 @@ test("a cue the prefilter skips never matches: every cue, every text of the corp
 
 test("findInjectionMarkers answers the same with the prefilter off (shortcuts off) on the whole corpus", () => {
   const texts = corpus();
+  // The prefilter is built once a process has read a few hundred texts: read them first, so that every text below is filtered.
+  const rng = makeRng(11);
+  for (let i = 0; i < 600; i++) findInjectionMarkers(generatedLesson(rng).lesson);
   const on = texts.map((t) => JSON.stringify(findInjectionMarkers(t)));
   shortcuts.enabled = false;
   try {
@@ -99,8 +102,8 @@ test("findInjectionMarkers answers the same with the prefilter off (shortcuts of
 
 test("requiredLiterals reads only what every match consumes", () => {
   const req = (re: RegExp) => requiredLiterals(re).map((c) => [...c].sort());
-  // Exact strings multiply out across optional parts, then are cut to their first ten characters.
-  assert.deepEqual(req(/\bignore (?:all )?previous\b/), [["ignore all", "ignore pre"]]);
+  // Exact strings multiply out across optional parts, then are cut to their first eight characters.
+  assert.deepEqual(req(/\bignore (?:all )?previous\b/), [["ignore a", "ignore p"]]);
   // Alternation: one literal of each branch; a branch with none (\w+) makes the whole require nothing.
   assert.deepEqual(req(/foo|bar/), [["bar", "foo"]]);
   assert.deepEqual(req(/foo|\w+/), []);
