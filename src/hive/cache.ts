@@ -60,6 +60,19 @@ export class HiveResultCache {
     this.lexemes.delete(e.id);
   }
 
+  /** Every remembered entry's id and the updated_at it was remembered with: what a sync asks the hive about. */
+  versions(): Array<{ id: string; updated_at: string }> {
+    return [...this.entries.values()].map((e) => ({ id: e.id, updated_at: e.updated_at }));
+  }
+
+  /**
+   * A change found by a sync (made by anyone, a teammate included): taken only if the remembered copy is
+   * still the one the sync asked about, so a newer copy a search remembered meanwhile is not set back.
+   */
+  updateIfStill(e: Entry, askedAt: string): void {
+    if (this.entries.get(e.id)?.updated_at === askedAt) this.update(e);
+  }
+
   /** A removal made through this engine: the entry is never answered again. */
   forget(id: string): void {
     const e = this.entries.get(id);

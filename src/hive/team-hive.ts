@@ -42,6 +42,13 @@ class ReadTimeout extends Error {}
  */
 export const USAGE_REPLAY_DELAY_MS = 250;
 
+/**
+ * While the hive answers, the remembered results are checked against it at most this often, off the
+ * turn's path: a teammate's quarantine, archive, removal or edit then reaches them before an outage
+ * can make them the answer. One statement over the remembered ids; a turn never waits on it.
+ */
+export const CACHE_SYNC_EVERY_MS = 1000;
+
 async function timeout<T>(p: Promise<T>, ms: number): Promise<T> {
   const answer = await answerWithin(p, ms);
   if (!answer) throw new ReadTimeout(`no answer within ${ms} ms`);
@@ -73,6 +80,8 @@ export class TeamHiveStore implements Store {
   private slowVectorsLogged = false;
   private vectorsSlowUntil = 0;
   private readonly log: (line: string) => void;
+  private cacheSync: Promise<void> | undefined;
+  private lastCacheSyncAt = 0;
 
   constructor(
     readonly remote: PostgresStore,
@@ -228,10 +237,40 @@ export class TeamHiveStore implements Store {
       async (waitMs) => {
         const hits = await this.remote.searchEntries(terms, filter, limit, { readTimeoutMs: waitMs });
         this.cache.rememberSearch(terms, filter, hits);
+        this.syncCacheSoon();
         return hits;
       },
       () => this.cache.search(terms, filter, limit),
     );
+  }
+
+  /**
+   * Brings the remembered results up to the hive's rows (CACHE_SYNC_EVERY_MS apart, one at a time, in the
+   * background): the cache otherwise follows only this engine's own changes, and a lesson a teammate
+   * retired just before an outage would be injected from it.
+   */
+  private syncCacheSoon(): void {
+    if (this.closed || this.cacheSync || Date.now() - this.lastCacheSyncAt < CACHE_SYNC_EVERY_MS) return;
+    this.lastCacheSyncAt = Date.now();
+    const sync = async () => {
+      const asked = this.cache.versions();
+      const { changed, gone } = await this.remote.changedAmong(asked);
+      const askedAt = new Map(asked.map((k) => [k.id, k.updated_at]));
+      for (const e of changed) this.cache.updateIfStill(e, askedAt.get(e.id)!);
+      for (const id of gone) this.cache.forget(id);
+    };
+    // Not inside the turn that kicked it (its statement would share the turn's wait): once that turn has answered.
+    this.cacheSync = new Promise<void>((resolve, reject) => betweenCalls(() => void sync().then(resolve, reject)))
+      // A failed sync leaves the cache as it was; the next turn's search says whether the hive is down.
+      .catch(() => {})
+      .finally(() => {
+        this.cacheSync = undefined;
+      });
+  }
+
+  /** Settles once a cache sync under way has finished (tests, and anything wanting the cache current). */
+  async cacheSynced(): Promise<void> {
+    await this.cacheSync;
   }
 
   getEntry(ref: string): Promise<Entry | undefined> {

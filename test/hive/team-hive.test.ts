@@ -2,7 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { openCairn, type Cairn } from "../../src/index.js";
+import { setTimeout as sleep } from "node:timers/promises";
 import { replayOutbox, teamHive } from "../../src/hive/outbox.js";
+import { CACHE_SYNC_EVERY_MS } from "../../src/hive/team-hive.js";
 import type { Services } from "../../src/services.js";
 import { addProject, makeSandbox, removeSandbox, type Sandbox } from "../fixtures/workers/sandbox.js";
 import { adminQuery, dropSchema, pgTestOptions, pgTestUrl, uniqueSchema } from "../helpers/pg.js";
@@ -110,6 +112,50 @@ test("an approved rule reaches a teammate's next advisory check without a restar
     const seen = await bob.checkAdvisories(q);
     assert.deepEqual(seen.map((a) => a.id), [r.id], "bob's next check sees the approved rule");
   } finally {
+    await w.done();
+  }
+});
+
+test("a hive lesson a teammate quarantined, archived, edited or removed before the outage is not injected from this engine's recent results", pgTestOptions(), async () => {
+  const w = await world("others");
+  let proxy: TcpProxy | undefined;
+  try {
+    proxy = await startProxy(Number(new URL(w.url).port || 5432));
+    const ann = await w.open(w.sb.projectDir);
+    const bob = await w.open(addProject(w.sb, "project-b"), viaProxy(w.url, proxy.port), "human:bob");
+    const lessons = [
+      LESSON,
+      "Run the Prisma generate step in the container build, or the deploy ships a stale client that crashes at boot.",
+      "Give the Prisma migrate deploy job its own database role; the app role must not alter tables in the container.",
+      "Seed the Prisma container database after migrate deploy, never before it, or the seed writes to missing columns.",
+    ];
+    const promoted: Array<Awaited<ReturnType<Cairn["promote"]>>> = [];
+    for (const lesson of lessons) promoted.push(await ann.promote({ lesson: { lesson, category: "tooling" } }));
+    const ctx = { task: "deploy the api container: prisma migrate deploy, generate and seed before the container starts" };
+    const before = await bob.inject(ctx);
+    for (const p of promoted) assert.ok(before.entries.some((e) => e.id === p.id), `${p.handle} reaches bob while the hive is up`);
+    const bobHive = teamHive(services(bob))!;
+    await bobHive.cacheSynced();
+
+    // Ann, another process and project, retires three of them and rewrites the fourth.
+    await ann.quarantine(promoted[0]!.handle!, "wrong about the order", "human:ann");
+    await ann.archive(promoted[1]!.handle!, "superseded by the build docs", "human:ann");
+    await ann.remove(promoted[2]!.handle!, { actor: "human:ann", force: true });
+    await ann.edit(promoted[3]!.id!, { lesson: "Seed the Prisma container database only from the release job, after migrate deploy has finished." }, "human:ann");
+    // Bob's next turn while the hive is up refreshes his recent results (once the sync interval has passed).
+    await sleep(CACHE_SYNC_EVERY_MS + 100);
+    await bob.inject({ task: "prisma container seed" });
+    await bobHive.cacheSynced();
+    await proxy.cut();
+
+    const down = await bob.inject(ctx);
+    const hive = down.entries.filter((e) => e.tier === "hive");
+    assert.deepEqual(hive.filter((e) => e.id !== promoted[3]!.id).map((e) => e.handle), [], "none of the retired lessons comes back from bob's recent results");
+    assert.ok(!/stale client|its own database role|missing at boot|never before it/.test(down.text), "no retired or replaced wording in the block");
+    assert.deepEqual(hive.map((e) => e.id), [promoted[3]!.id], "the edited lesson still answers from the recent results");
+    assert.match(down.text, /release job/, "as ann rewrote it");
+  } finally {
+    await proxy?.close();
     await w.done();
   }
 });

@@ -395,6 +395,27 @@ export class PostgresStore implements Store {
     return row ? this.toEntry(row) : undefined;
   }
 
+  /**
+   * Of the entries a reader remembers (id and the updated_at it holds), those changed since by anyone
+   * (their rows now) and those gone: one statement over the primary key, however many teammates wrote.
+   */
+  async changedAmong(known: ReadonlyArray<{ id: string; updated_at: string }>): Promise<{ changed: Entry[]; gone: string[] }> {
+    if (known.length === 0) return { changed: [], gone: [] };
+    const rows = await (await this.q()).query<EntryRow & { known_id: string; present: boolean }>(
+      `SELECT c.id AS known_id, e.seq IS NOT NULL AS present, ${ENTRY_ROW_COLUMNS}
+         FROM unnest($1::text[], $2::text[]) AS c(id, at) LEFT JOIN ${this.S}.entries e ON e.id = c.id
+        WHERE e.seq IS NULL OR e.updated_at <> c.at`,
+      [known.map((k) => k.id), known.map((k) => k.updated_at)],
+    );
+    const changed: Entry[] = [];
+    const gone: string[] = [];
+    for (const r of rows) {
+      if (r.present) changed.push(this.toEntry(r));
+      else gone.push(r.known_id);
+    }
+    return { changed, gone };
+  }
+
   async findByFingerprint(fingerprint: string): Promise<Entry[]> {
     const rows = await (await this.q()).query<EntryRow>(`SELECT ${ENTRY_ROW_COLUMNS} FROM ${this.S}.entries e WHERE e.fingerprint = $1 ORDER BY e.seq LIMIT 20`, [fingerprint]);
     return rows.map((r) => this.toEntry(r));
