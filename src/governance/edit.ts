@@ -7,6 +7,7 @@ import { gateInput } from "../lifecycle/gate-input.js";
 import { findNeighbours } from "../lifecycle/upsert.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
+import { DuplicateEntryError } from "../store/store.js";
 import { assertHuman } from "./actors.js";
 import { editBasis } from "./edit-basis.js";
 import { patternIssues } from "./patterns.js";
@@ -138,6 +139,9 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
   if (changed.length === 0) return { entry: loc.entry, changed: [], warnings };
   if (stale) throw changedSince(loc.entry);
   if (changed.includes("lesson")) await assertNoTwin(s, loc, next.lesson, supersedes);
+  // The check above reads, then this writes: another process's edit or restore of the same wording may land
+  // between them, so the write checks again for a live exact twin, atomically (the lock an add takes).
+  const unique = changed.includes("lesson") ? { unique: true, ...(supersedes ? { twinAllowed: supersedes } : {}) } : undefined;
   const entry = await loc.store.updateEntry(
     loc.entry.id,
     (e) => {
@@ -157,7 +161,10 @@ export async function editEntry(s: Services, ref: string, fields: LessonFields, 
       return e;
     },
     { type: "updated", actor, data: { via, fields: changed } },
-  );
+    unique,
+  ).catch((e: unknown) => {
+    throw e instanceof DuplicateEntryError ? twinRefusal(loc, e.existing) : e;
+  });
   // The same rules as `cairn restore` (the gates again, who may restore what): only a person edits, so a person restores.
   // The check above and this restore are two steps another process may come between (a quarantine, a
   // restore, a removal of the old lesson): the restore re-checks, inside its own write, that the lesson is
@@ -186,8 +193,13 @@ async function assertNoTwin(s: Services, loc: Located, lesson: string, replaces:
   const n = await findNeighbours(loc.store, lesson, s.config.knowledge.dedup_threshold, loc.entry.id);
   const twin = n.duplicate?.entry ?? (n.retired?.lifecycle.status === "quarantined" ? n.retired : undefined);
   if (!twin || twin.id === replaces) return;
+  throw twinRefusal(loc, twin);
+}
+
+/** The refusal of an edit whose new wording repeats `twin`, found by the check before the write or inside it. */
+function twinRefusal(loc: Located, twin: Entry): CairnError {
   const message = `the new wording repeats ${twin.handle} (${twin.lifecycle.status}): "${twin.lesson}"; keep one lesson — edit ${twin.handle} instead, or supersede ${loc.entry.handle} with it (\`cairn supersede ${loc.entry.handle} ${twin.handle}\`)`;
-  throw new CairnError("REJECTED", `Edit of ${loc.entry.handle} rejected, nothing saved: ${message}`, {
+  return new CairnError("REJECTED", `Edit of ${loc.entry.handle} rejected, nothing saved: ${message}`, {
     issues: [{ layer: "quality", severity: "reject", code: "duplicate", message }],
     duplicate: twin.id,
   });

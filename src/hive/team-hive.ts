@@ -9,7 +9,7 @@ import { countsAfterAnswer } from "../store/store.js";
 import type { PostgresStore } from "../store/pg/pg-store.js";
 import type {
   BulkInsertOutcome, CopyResult, DayCount, TermFrequencies, EntryKey, EntryFilter, EventInput, PageQuery, Promotion, PageRow, ProjectUsageSummary, ProjectUse, SourceProject, InsertOptions, ListOptions, OutboxItem, OutboxStatus, QueuedOutcome, QueueStatus, SearchHit, SourceUsage, Store, VectorCount, VectorHit, VectorSpace,
-  StoreListener, UsageCounter, UsageTotals,
+  StoreListener, UpdateOptions, UsageCounter, UsageTotals,
 } from "../store/store.js";
 import { HiveResultCache } from "./cache.js";
 import type { EntryTally } from "../store/tallies.js";
@@ -430,8 +430,8 @@ export class TeamHiveStore implements Store {
     return this.fast((waitMs) => this.remote.countTermDocs(terms, cap, { readTimeoutMs: waitMs }), () => undefined);
   }
   // A change made here reaches the remembered results too: a lesson just retired must not come back from them during an outage.
-  async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
-    const e = await this.through(() => this.remote.updateEntry(id, mutate, event));
+  async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput, opts?: UpdateOptions): Promise<Entry> {
+    const e = await this.through(() => this.remote.updateEntry(id, mutate, event, opts));
     this.cache.update(e);
     return e;
   }

@@ -7,7 +7,7 @@ import { CairnError, NotFoundError } from "../errors.js";
 import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { openTiers, type Services } from "../services.js";
 import { isOriginFlagOf, originFlagPrefix } from "./origin-superseded.js";
-import type { Store } from "../store/store.js";
+import { DuplicateEntryError, type Store } from "../store/store.js";
 
 export interface Located {
   entry: Entry;
@@ -382,7 +382,12 @@ async function assertNoLiveTwin(s: Services, loc: Located): Promise<void> {
   const e = loc.entry;
   const twin = (await findNeighbours(loc.store, e.lesson, s.config.knowledge.dedup_threshold, e.id)).duplicate?.entry;
   if (!twin || twin.id === e.lifecycle.superseded_by) return;
-  throw new CairnError(
+  throw liveTwinRefusal(e, twin);
+}
+
+/** The refusal of a restore whose lesson `twin` says live, found by the check before the write or inside it. */
+function liveTwinRefusal(e: Entry, twin: Entry): CairnError {
+  return new CairnError(
     "REJECTED",
     `Cannot restore ${e.handle}: ${twin.handle} (${twin.lifecycle.status}) says the same and is live ("${twin.lesson}"). Keep ${twin.handle}, or remove it (\`cairn remove ${twin.handle}\`) and restore ${e.handle} again.`,
     { duplicate: twin.id, issues: [{ layer: "quality", severity: "reject", code: "duplicate", message: `${twin.handle} says the same and is live` }] },
@@ -493,7 +498,12 @@ export async function restoreEntry(s: Services, ref: string, actor: string, opts
       return e;
     },
     { type: "restored", actor, data: { from: loc.entry.lifecycle.status, ...(replacedBy ? { superseded_by: replacedBy } : {}), ...(promotedAs ? { hive_id: promotedAs } : {}) } },
-  );
+    // The twin check above reads, then this writes: a racing restore or edit of the same lesson in another
+    // process is caught here, atomically, under the lock an add of that lesson takes.
+    { unique: true, ...(replacedBy ? { twinAllowed: replacedBy } : {}) },
+  ).catch((err: unknown) => {
+    throw err instanceof DuplicateEntryError ? liveTwinRefusal(e0, err.existing) : err;
+  });
   // Both lessons live again, the replacement must not go on claiming to replace it (detail pages, the mirror, approval's retire).
   if (replacedBy) {
     const repl = await locate(s, replacedBy).catch(() => undefined);

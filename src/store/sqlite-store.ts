@@ -24,7 +24,7 @@ import {
   countsAfterAnswer, DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, vectorRowsOf, type BulkInsertOutcome, type EntryKey,
   type CopyResult, type DayCount, type EntryFilter, type EventInput, type Promotion, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus,
   type PageQuery, type PageRow, type ProjectUse, type ProjectUsageSummary, type QueuedOutcome, type QueueStatus,
-  type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type SweptPhase, type StoreListener, type UsageCounter, type UsageTotals,
+  type SpaceVectors, type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type VectorSearchOptions, type UnreadVectorHit, type SourceProject, type SourceUsage, type Store, type StoreChange, type SweptPhase, type StoreListener, type UpdateOptions, type UsageCounter, type UsageTotals,
 } from "./store.js";
 
 export interface EntryRow extends EntryRowColumns {
@@ -127,11 +127,12 @@ export class SqliteStore implements Store {
   }
 
   /** The live entry already holding this lesson text, if any (read inside the write transaction). */
-  private liveTwin(e: Entry): EntryRow | undefined {
+  /** The first live row holding `e`'s lesson, other than the row `exceptSeq` (the entry being changed) and the entry `exceptId`. */
+  private liveTwin(e: Entry, exceptSeq = 0, exceptId = ""): EntryRow | undefined {
     if (!DEDUP_STATUSES.includes(e.lifecycle.status)) return undefined;
     return this.entryRow(
-      `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? AND e.status IN (${DEDUP_STATUSES.map(() => "?").join(",")}) ORDER BY e.seq LIMIT 1`,
-      [fingerprintLesson(e.lesson), ...DEDUP_STATUSES],
+      `SELECT ${ENTRY_ROW_COLUMNS} FROM entries e WHERE e.fingerprint = ? AND e.status IN (${DEDUP_STATUSES.map(() => "?").join(",")}) AND e.seq <> ? AND e.id <> ? ORDER BY e.seq LIMIT 1`,
+      [fingerprintLesson(e.lesson), ...DEDUP_STATUSES, exceptSeq, exceptId],
     );
   }
 
@@ -389,8 +390,9 @@ export class SqliteStore implements Store {
     return this.driver.get<{ value: number }>("SELECT value FROM meta WHERE key = 'entry_count'")?.value ?? 0;
   }
 
-  async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
-    const entry = this.driver.transaction(() => this.updateInTransaction(id, mutate, event));
+  async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput, opts: UpdateOptions = {}): Promise<Entry> {
+    // BEGIN IMMEDIATE holds the write lock, so no other writer can make the twin live between the check and this write.
+    const entry = this.driver.transaction(() => this.updateInTransaction(id, mutate, event, opts));
     await this.emit({ type: "update", entry });
     return entry;
   }
@@ -503,7 +505,7 @@ export class SqliteStore implements Store {
       .map(queueItem);
   }
 
-  private updateInTransaction(id: string, mutate: (current: Entry) => Entry, event: EventInput): Entry {
+  private updateInTransaction(id: string, mutate: (current: Entry) => Entry, event: EventInput, opts: UpdateOptions = {}): Entry {
     {
       const row = this.rowFor(id);
       if (!row) throw new NotFoundError(id);
@@ -511,6 +513,8 @@ export class SqliteStore implements Store {
       const next = EntrySchema.parse(healDates({ ...mutate(structuredClone(current)), updated_at: nowIso() }));
       assertStorable(next, "lesson");
       assertStorable(event.data, "event");
+      const twin = opts.unique ? this.liveTwin(next, Number(row.seq), opts.twinAllowed) : undefined;
+      if (twin) throw new DuplicateEntryError(this.toEntry(twin));
       this.driver.run(
         `UPDATE entries SET lesson = ?, category = ?, kind = ?, status = ?, scope = ?, priority = ?, confidence = ?,
            utility = ?, fingerprint = ?, external_id = ?, source_project_id = ?, phases_alive = ?, max_phases = ?,

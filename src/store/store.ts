@@ -18,6 +18,13 @@ export class DuplicateEntryError extends CairnError {
   }
 }
 
+export interface UpdateOptions {
+  /** Refuse (DuplicateEntryError) when the entry would be live beside another live entry with its lesson. */
+  unique?: boolean;
+  /** With `unique`, the id of an entry that is no twin (a restored lesson's replacement, the lesson an edit says it replaces). */
+  twinAllowed?: string;
+}
+
 /** The phase a tier was last swept for, and when. */
 export interface SweptPhase {
   phase: string;
@@ -398,8 +405,13 @@ export interface Store {
   /** O(1) row count, maintained by the database itself. */
   totalEntries(): Promise<number>;
 
-  /** Read-modify-write of one entry in a single transaction, logging `event`. */
-  updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry>;
+  /**
+   * Read-modify-write of one entry in a single transaction, logging `event`. With `unique`, another live
+   * entry (DEDUP_STATUSES) holding the changed entry's lesson fingerprint stops it (DuplicateEntryError,
+   * nothing written), checked inside that transaction under the add path's lock: an edit or a restore
+   * racing another process's cannot both bring the same lesson live.
+   */
+  updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput, opts?: UpdateOptions): Promise<Entry>;
   /** Bumps one usage counter on many entries at once, one event each. */
   recordUsage(ids: readonly string[], counter: UsageCounter, actor: string, data?: Record<string, unknown>): Promise<void>;
   deleteEntry(id: string, event: EventInput): Promise<boolean>;

@@ -272,6 +272,31 @@ function contract(impl: Implementation): void {
     assert.notEqual(raw.id, again.id, "a raw load (no `unique`) stores what it is given");
   });
 
+  it("updateEntry with `unique`: bringing a lesson live beside a live twin is refused inside the write, also when two such writes race", async (o) => {
+    const unique = { unique: true };
+    const retired = (lesson: string) => entry(lesson, { lifecycle: { ...entry(lesson).lifecycle, status: "archived" } });
+    const live = (e: Entry) => ({ ...e, lifecycle: { ...e.lifecycle, status: "candidate" as const } });
+    const restored = { type: "restored" as const, actor: "test" };
+    for (let round = 0; round < 5; round++) {
+      const text = `Drain the ${round}th queue worker before a deploy restarts its pod.`;
+      const a = await o.store.insertEntry(retired(text), created);
+      const b = await o.store.insertEntry(retired(text), created);
+      // Two connections (PostgreSQL's pool) writing at once: the fingerprint lock makes the second see the first.
+      const outcomes = await Promise.allSettled([o.store.updateEntry(a.id, live, restored, unique), o.store.updateEntry(b.id, live, restored, unique)]);
+      assert.equal(outcomes.filter((x) => x.status === "fulfilled").length, 1, `round ${round}: exactly one comes back live`);
+      const refused = outcomes.find((x) => x.status === "rejected");
+      assert.ok(refused?.status === "rejected" && refused.reason instanceof DuplicateEntryError, `round ${round}: the other is refused as a twin: ${String(refused?.status === "rejected" ? refused.reason : "")}`);
+      const statuses = [(await o.store.getEntry(a.id))!.lifecycle.status, (await o.store.getEntry(b.id))!.lifecycle.status].sort();
+      assert.deepEqual(statuses, ["archived", "candidate"], "nothing of the refused write was kept");
+    }
+    const own = await o.store.insertEntry(entry("Tag every release image with the commit hash."), created, unique);
+    await o.store.updateEntry(own.id, (e) => ({ ...e, title: "tags" }), { type: "updated", actor: "test" }, unique);
+    const replacement = await o.store.insertEntry(entry("Set the pool size from the core count."), created, unique);
+    const old = await o.store.insertEntry(retired("set the pool size from the core count"), created);
+    await o.store.updateEntry(old.id, live, restored, { unique: true, twinAllowed: replacement.id });
+    assert.equal((await o.store.getEntry(old.id))!.lifecycle.status, "candidate", "the entry itself and the allowed one are no twin");
+  });
+
   it("insertEntries: one call stores what insertEntry would, in order, and skips stored ids and live twins without an error", async (o) => {
     const unique = { unique: true };
     const held = await o.store.insertEntry(entry("Retry the billing worker call with backoff before failing the job."), created, unique);

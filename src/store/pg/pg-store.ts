@@ -13,7 +13,7 @@ import {
   DEDUP_STATUSES, DuplicateEntryError, PAGE_SORT_COLUMNS, type EntryKey,
   type BulkInsertOutcome, type CopyResult, type EntryFilter, type EventInput, type Promotion, type InsertOptions, type ListOptions, type OutboxItem, type OutboxStatus, type QueuedOutcome, type QueueStatus,
   type DayCount, type PageQuery, type PageRow, type ProjectUsageSummary, type ProjectUse, type SourceProject,
-  type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UsageCounter, type UsageTotals,
+  type SearchHit, type TermFrequencies, type VectorSpace, type VectorHit, type VectorCount, type SourceUsage, type Store, type StoreChange, type StoreListener, type UpdateOptions, type UsageCounter, type UsageTotals,
 } from "../store.js";
 import { chooseQueryTerms, maxUsefulDocFrequency, runSearchSteps, searchSteps, stemOf, TermStatsCache, type SearchStep, type TermChoice } from "../term-stats.js";
 import { isUnavailableError, PgClient, type PgConnectOptions, type Querier, type ReadOptions } from "./client.js";
@@ -272,13 +272,13 @@ export class PostgresStore implements Store {
   }
 
   /** Writers of one lesson text queue on a transaction-scoped lock, then look for the live twin. */
-  private async liveTwin(q: Querier, e: Entry): Promise<EntryRow | undefined> {
+  private async liveTwin(q: Querier, e: Entry, exceptSeq = 0, exceptId = ""): Promise<EntryRow | undefined> {
     if (!DEDUP_STATUSES.includes(e.lifecycle.status)) return undefined;
     const fp = fingerprintLesson(e.lesson);
     await q.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [`cairn.fingerprint:${this.schema}`, fp]);
     const rows = await q.query<EntryRow>(
-      `SELECT ${ENTRY_ROW_COLUMNS} FROM ${this.S}.entries e WHERE e.fingerprint = $1 AND e.status = ANY($2::text[]) ORDER BY e.seq LIMIT 1`,
-      [fp, [...DEDUP_STATUSES]],
+      `SELECT ${ENTRY_ROW_COLUMNS} FROM ${this.S}.entries e WHERE e.fingerprint = $1 AND e.status = ANY($2::text[]) AND e.seq <> $3 AND e.id <> $4 ORDER BY e.seq LIMIT 1`,
+      [fp, [...DEDUP_STATUSES], exceptSeq, exceptId],
     );
     return rows[0];
   }
@@ -829,11 +829,14 @@ export class PostgresStore implements Store {
   }
 
   /** Read-modify-write of a row this transaction holds FOR UPDATE. */
-  private async updateLocked(q: Querier, row: EntryRow, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
+  private async updateLocked(q: Querier, row: EntryRow, mutate: (current: Entry) => Entry, event: EventInput, opts: UpdateOptions = {}): Promise<Entry> {
     const current = this.toEntry(row);
     const next = EntrySchema.parse(healDates({ ...mutate(structuredClone(current)), updated_at: nowIso() }));
     assertStorable(next, "lesson");
     assertStorable(event.data, "event");
+    // The add path's lock on the lesson's fingerprint, taken after this row's: a racing add, edit or restore of the same lesson waits, then sees this one.
+    const twin = opts.unique ? await this.liveTwin(q, next, Number(row.seq), opts.twinAllowed) : undefined;
+    if (twin) throw new DuplicateEntryError(this.toEntry(twin));
     const v = this.columnsOf(next);
     // tier, created_at and the usage counters recordUsage keeps in columns are not rewritten here.
     await q.query(
@@ -850,14 +853,14 @@ export class PostgresStore implements Store {
   }
 
   /** The row lock serialises concurrent changes of one entry (approval, supersede, confirmations) across machines. */
-  private async updateInTransaction(q: Querier, id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
+  private async updateInTransaction(q: Querier, id: string, mutate: (current: Entry) => Entry, event: EventInput, opts: UpdateOptions = {}): Promise<Entry> {
     const row = await this.rowFor(q, id, true);
     if (!row) throw new NotFoundError(id);
-    return this.updateLocked(q, row, mutate, event);
+    return this.updateLocked(q, row, mutate, event, opts);
   }
 
-  async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput): Promise<Entry> {
-    const entry = await this.tx((q) => this.updateInTransaction(q, id, mutate, event));
+  async updateEntry(id: string, mutate: (current: Entry) => Entry, event: EventInput, opts: UpdateOptions = {}): Promise<Entry> {
+    const entry = await this.tx((q) => this.updateInTransaction(q, id, mutate, event, opts));
     await this.emit({ type: "update", entry });
     return entry;
   }
