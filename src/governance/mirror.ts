@@ -41,20 +41,27 @@ function otherNotesOf(root: string, folder: string): string[] {
   }
 }
 
-/** Deletes the handle's files other than `keep` (after a status or title change, or a delete); `keepEdited` spares files a person edited. */
-function removeHandleFiles(root: string, handle: string, keep?: string, keepEdited = false): number {
-  let n = 0;
+/**
+ * Deletes the handle's files other than `keep` (after a status or title change, or a delete); `keepEdited`
+ * spares files holding a person's change not pulled yet (edited, or moved to another folder to ask for a
+ * status) and says whether one was moved: that file is the lesson's now, until the person pulls.
+ */
+function removeHandleFiles(root: string, handle: string, keep?: string, keepEdited = false): { removed: number; keptMove: boolean } {
+  let removed = 0;
+  let keptMove = false;
   for (const folder of FOLDER_NAMES) {
     for (const name of filesOf(root, folder)) {
       const full = path.join(root, folder, name);
       if (FILE_RE.exec(name)?.[1] === handle && full !== keep) {
-        if (keepEdited && editedFile(full)) continue;
+        const change = keepEdited ? personsChange(full, folder) : undefined;
+        if (change === "moved") keptMove = true;
+        if (change) continue;
         fs.rmSync(full, { force: true });
-        n++;
+        removed++;
       }
     }
   }
-  return n;
+  return { removed, keptMove };
 }
 
 /** Whether a mirror file's editable content no longer matches the hash it was written with: a person edited it. */
@@ -62,14 +69,6 @@ function editedByPerson(text: string): boolean {
   try {
     const parsed = parseMirrorText(text);
     return parsed.content_hash !== undefined && contentHash(parsed) !== parsed.content_hash;
-  } catch {
-    return false;
-  }
-}
-
-function editedFile(file: string): boolean {
-  try {
-    return editedByPerson(decodeText(fs.readFileSync(file)));
   } catch {
     return false;
   }
@@ -87,8 +86,9 @@ export function syncEntryFile(root: string, e: Entry, opts: { scanStale?: boolea
   try {
     existing = fs.readFileSync(file, "utf8");
   } catch {
-    // Moved to another folder or renamed: the old file goes.
-    if (opts.scanStale !== false) removeHandleFiles(root, e.handle, file, opts.keepEdited);
+    // Moved to another folder or renamed: the old file goes. One a person moved to ask for a status
+    // stays the lesson's only file (the automatic sync after an engine change deleted it, and the move was lost).
+    if (opts.scanStale !== false && removeHandleFiles(root, e.handle, file, opts.keepEdited).keptMove) return { file, written: false };
   }
   if (existing === content) return { file, written: false };
   if (opts.keepEdited && existing !== undefined && editedByPerson(decodeText(Buffer.from(existing)))) return { file, written: false };

@@ -522,6 +522,30 @@ test("with the mirror on, a person's unsaved-to-Cairn edit in a mirror file surv
   }
 });
 
+test("with the mirror on, a mirror file a person moved (to archive it) and has not pulled survives the sync an engine change to that lesson triggers, and pulls afterwards", async () => {
+  const env = await openEnv(MIRROR_ON);
+  const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
+  try {
+    const d = await env.agent.add({ ...AUTH_STRUCTURED });
+    await env.human.approve(d.id!);
+    const file = fileFor(dir, d.handle!);
+    const moved = path.join(dir, "archived", path.basename(file));
+    fs.mkdirSync(path.dirname(moved), { recursive: true });
+    fs.renameSync(file, moved);
+    // An agent consults the lesson before the person pulls: the mirror syncs the lesson's file.
+    const told = await env.agent.checkAdvisories({ files: ["src/auth/session.ts"] });
+    assert.equal(told.length, 1);
+    assert.equal((await env.human.get(d.id!)).usage.consulted, 1);
+    assert.ok(fs.existsSync(moved), "the file the person moved is still where they put it");
+    assert.equal(fileFor(dir, d.handle!), moved, "and no second file of the lesson was written back where it was");
+    const r = await env.human.pullMirror();
+    assert.deepEqual(r.errors, [], JSON.stringify(r));
+    assert.equal((await env.human.get(d.id!)).lifecycle.status, "archived", "the person's move is applied by the pull");
+  } finally {
+    await env.close();
+  }
+});
+
 test("with the mirror on, an edited draft file is not deleted when the lesson is approved elsewhere: the pull reports the conflict instead of losing the edit", async () => {
   const env = await openEnv(MIRROR_ON);
   const dir = path.join(env.sb.projectDir, ".swarm", "knowledge");
