@@ -5,7 +5,7 @@ import { embeddingTextOf } from "./embed/entry-vectors.js";
 import { newEntryId } from "./core/ids.js";
 import { gateInput } from "./lifecycle/gate-input.js";
 import { writeLesson } from "./lifecycle/write.js";
-import { findNeighbours } from "./lifecycle/upsert.js";
+import { findNeighbours } from "./lifecycle/neighbours.js";
 import { compareLessons } from "./quality/similarity.js";
 import { injectForContext } from "./retrieval/inject.js";
 import { recallForContext } from "./retrieval/recall.js";

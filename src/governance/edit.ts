@@ -4,7 +4,7 @@ import type { Entry, NewEntryInput, Status } from "../core/entry.js";
 import { CairnError } from "../errors.js";
 import { assertNotSuperseded, assertRestorable, locate, restoreEntry, supersedeEntry, type Located } from "../lifecycle/status.js";
 import { gateInput } from "../lifecycle/gate-input.js";
-import { findNeighbours } from "../lifecycle/upsert.js";
+import { findNeighbours } from "../lifecycle/neighbours.js";
 import { normalizeLessonText } from "../quality/normalize.js";
 import type { Services } from "../services.js";
 import { DuplicateEntryError } from "../store/store.js";

@@ -3,7 +3,7 @@ import { LIVE_STATUSES, type Entry, type Tier } from "../core/entry.js";
 import { queryTerms } from "../core/text.js";
 import { isDiscredited, SILENCING_HARMFUL } from "../lifecycle/feedback.js";
 import { locate, ORIGIN_SUPERSEDED, quarantineRequests } from "../lifecycle/status.js";
-import { MERGEABLE } from "../lifecycle/upsert.js";
+import { MERGEABLE } from "../lifecycle/neighbours.js";
 import { utilityOf } from "../lifecycle/utility.js";
 import { compareLessons, profileLesson } from "../quality/similarity.js";
 import { openTiers, type Services } from "../services.js";

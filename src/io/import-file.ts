@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CairnError } from "../errors.js";
 import { enforceCap } from "../lifecycle/caps.js";
-import { NeighbourProfiles } from "../lifecycle/upsert.js";
+import { NeighbourProfiles } from "../lifecycle/neighbours.js";
 import { writeLesson, type WriteResult } from "../lifecycle/write.js";
 import { BulkNeighbours } from "../lifecycle/bulk-neighbours.js";
 import { InsertQueue } from "../lifecycle/insert-queue.js";

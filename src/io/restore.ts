@@ -4,6 +4,7 @@ import { fingerprintLesson } from "../core/ids.js";
 import { needsApproval } from "../governance/actors.js";
 import { extraTextIssues } from "../lifecycle/gate-input.js";
 import { feedbackClockAhead, feedbackClocksUpTo } from "../lifecycle/feedback.js";
+import { findNeighbours } from "../lifecycle/neighbours.js";
 import { validateLessonText } from "../quality/gates.js";
 import type { GateResult, QualityIssue } from "../quality/types.js";
 import { storeFor, type Services } from "../services.js";
@@ -125,7 +126,6 @@ export class Restorer {
    */
   private async sameInOtherWords(store: Store, keys: TierKeys, entry: Entry, lesson: string): Promise<boolean> {
     if (keys.before.size === 0 || !DEDUP_STATUSES.includes(entry.lifecycle.status)) return false;
-    const { findNeighbours } = await import("../lifecycle/upsert.js");
     const twin = (await findNeighbours(store, lesson, this.s.config.knowledge.dedup_threshold)).duplicate?.entry;
     return Boolean(twin && keys.before.has(twin.id));
   }

@@ -8,6 +8,7 @@ import { isHumanActor, needsApproval } from "../governance/actors.js";
 import { openTiers, type Services } from "../services.js";
 import { isOriginFlagOf, originFlagPrefix } from "./origin-superseded.js";
 import { DuplicateEntryError, type Store } from "../store/store.js";
+import { findNeighbours } from "./neighbours.js";
 
 export interface Located {
   entry: Entry;
@@ -378,7 +379,6 @@ async function assertPassesGatesAgain(s: Services, e: Entry): Promise<void> {
  * superseded one is no twin: restoring a supersede made by mistake is what restore is for.
  */
 async function assertNoLiveTwin(s: Services, loc: Located): Promise<void> {
-  const { findNeighbours } = await import("./upsert.js");
   const e = loc.entry;
   const twin = (await findNeighbours(loc.store, e.lesson, s.config.knowledge.dedup_threshold, e.id)).duplicate?.entry;
   if (!twin || twin.id === e.lifecycle.superseded_by) return;

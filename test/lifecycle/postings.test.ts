@@ -6,7 +6,7 @@ import { EntrySchema, type Entry } from "../../src/core/entry.js";
 import { newEntryId } from "../../src/core/ids.js";
 import { BulkNeighbours } from "../../src/lifecycle/bulk-neighbours.js";
 import { PostingLists } from "../../src/lifecycle/postings.js";
-import { MERGEABLE } from "../../src/lifecycle/upsert.js";
+import { MERGEABLE } from "../../src/lifecycle/neighbours.js";
 import { SqliteStore } from "../../src/store/sqlite-store.js";
 import { makeRng, int, pick } from "../../bench/rng.js";
 import { generatedLesson } from "../../bench/corpus.js";
