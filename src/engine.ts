@@ -724,15 +724,16 @@ export class Cairn {
 
   /** Lesson fields whose file globs name project files by absolute path, with those globs made project-relative (see relativeToProject). */
   private projectGlobs<T extends { applicability?: { file_globs?: string[] | undefined } | undefined }>(fields: T): T {
-    const globs = fields.applicability?.file_globs;
-    if (!globs?.some((g) => g.trim().startsWith("/") || /^[A-Za-z]:/.test(g.trim()))) return fields;
+    // Untyped callers (plain JS, an agent's JSON) may hand anything here: what is not a list of strings is left for the schema to refuse.
+    const globs: unknown = (fields as { applicability?: { file_globs?: unknown } } | null | undefined)?.applicability?.file_globs;
+    if (!Array.isArray(globs) || !globs.some((g) => typeof g === "string" && (g.trim().startsWith("/") || /^[A-Za-z]:/.test(g.trim())))) return fields;
     const roots = [this.project.dir];
     try {
       roots.push(fs.realpathSync(this.project.dir));
     } catch {
       // A project folder that cannot be resolved is matched as given.
     }
-    return { ...fields, applicability: { ...fields.applicability, file_globs: globs.map((g) => relativeToProject(g, roots)) } };
+    return { ...fields, applicability: { ...fields.applicability, file_globs: globs.map((g) => (typeof g === "string" ? relativeToProject(g, roots) : g)) } };
   }
 
   /**
