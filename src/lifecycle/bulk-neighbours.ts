@@ -287,7 +287,31 @@ export class BulkNeighbours {
       }
       this.touched[touched++] = slot;
     };
-    if (step.mode === "all") {
+    if (step.mode === "all" && step.units.some((u) => u.length > 1)) {
+      // One term of each unit required (a word and its other spelling, store/spelling-units.ts), scored over
+      // every term of every unit in order, as the store's `(a OR b) AND c` is.
+      const units = step.units.map((u) => u.map((t) => this.phraseId(t)).filter((id): id is number => id !== undefined));
+      if (units.some((u) => u.length === 0)) return [];
+      const flat = units.flat();
+      const flatIdfs = flat.map((id) => bm25Idf(nRow, postings.sizeOf(id)));
+      const size = (u: number[]) => u.reduce((n, id) => n + postings.sizeOf(id), 0);
+      const shortest = units.reduce((a, b) => (size(b) < size(a) ? b : a));
+      const met = new Set<number>();
+      for (const id of shortest) {
+        const pairs = postings.pairsOf(id);
+        for (let k = 0, end = 2 * postings.sizeOf(id); k < end; k += 2) met.add(pairs[k]!);
+      }
+      for (const slot of met) {
+        if (!units.every((u) => u.some((id) => postings.frequencyIn(slot, id) > 0))) continue;
+        let score = 0;
+        for (let i = 0; i < flat.length; i++) {
+          const f = postings.frequencyIn(slot, flat[i]!);
+          if (f > 0) score += bm25Term(flatIdfs[i]!, f, lengths[slot]!, avgdl);
+        }
+        scores[slot] = score;
+        touch(slot);
+      }
+    } else if (step.mode === "all") {
       // Only the rows holding every term, found from the shortest list: walking the common terms' whole lists cost ~1 ms a row.
       let shortest = ids[0]!;
       for (const id of ids) if (postings.sizeOf(id) < postings.sizeOf(shortest)) shortest = id;

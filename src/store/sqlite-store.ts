@@ -286,7 +286,7 @@ export class SqliteStore implements Store {
     return runSearchSteps(chosen, limit, (step) => {
       const match =
         step.mode === "all"
-          ? step.terms.map((t) => toFtsMatchQuery([t], { prefix: false })).filter(Boolean).join(" AND ")
+          ? step.units.map((unit) => toFtsMatchQuery(unit, { prefix: false })).filter(Boolean).map((m) => (m.includes(" OR ") ? `(${m})` : m)).join(" AND ")
           : toFtsMatchQuery(step.terms, { prefix: false });
       if (!match) return [];
       return this.entryRows<{ rank: number }>(

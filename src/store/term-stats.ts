@@ -2,6 +2,7 @@
 import { isCjkChar } from "../core/cjk.js";
 import { toFtsMatchQuery } from "../core/text.js";
 import { ftsTokens, stemToken } from "./fts-tokens.js";
+import { spellingUnits } from "./spelling-units.js";
 import { unicode61Tokens } from "./unicode61.js";
 import type { SqliteDriver } from "./driver.js";
 
@@ -55,6 +56,11 @@ export interface TermChoice {
    * ranks only their intersection instead of tens of thousands of rows.
    */
   mode: "any" | "all";
+  /**
+   * In "all" mode, what is required: one term of each unit (a word and its other spellings, spelling-units.ts),
+   * rarest unit first; `keep` holds their terms.
+   */
+  units?: string[][];
   /** Terms dropped because most documents contain them. */
   dropped: string[];
 }
@@ -177,20 +183,31 @@ export function chooseQueryTerms(
     rows += x.df;
   }
   let mode: TermChoice["mode"] = rows > budget && keep.length > 1 ? "all" : "any";
-  if (keep.length === 0 && present.length > 0) {
-    // Every indexed term is common: the rarest few still say what the query is about, together.
-    keep.push(...present.slice(0, MAX_ALL_TERMS).map((x) => x.t));
-    mode = keep.length > 1 ? "all" : "any";
+  let units: string[][] | undefined;
+  if (mode === "all" || (keep.length === 0 && present.length > 0)) {
+    // Required together, a word and its other spelling ("setup", "set up") are one unit, either of them met: each
+    // required apart excluded the lessons writing only the other. Every indexed term common: the rarest few units.
+    const dfOf = new Map(present.map((x) => [x.t, x.df] as const));
+    const required = spellingUnits(present.map((x) => x.t))
+      .filter((u) => mode !== "all" || u.some((t) => keep.includes(t)))
+      .map((terms) => ({ terms, df: terms.reduce((n, t) => n + dfOf.get(t)!, 0) }))
+      .sort((a, b) => a.df - b.df)
+      .slice(0, mode === "all" ? MAX_TERMS : MAX_ALL_TERMS);
+    keep.splice(0, keep.length, ...new Set(required.flatMap((u) => u.terms)));
+    mode = required.length > 1 ? "all" : "any";
+    if (mode === "all") units = required.map((u) => u.terms);
   }
   // In an OR a term of no document costs nothing, and it may match under the tokenizer's own stem.
   if (mode === "any") keep.push(...absent.slice(0, Math.max(0, MAX_TERMS - keep.length)));
-  return { keep, dropped: all.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode };
+  return { keep, dropped: all.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode, ...(units ? { units } : {}) };
 }
 
 /** One full-text query of a search: its terms and how they combine. */
 export interface SearchStep {
   terms: string[];
   mode: TermChoice["mode"];
+  /** In "all" mode, one term of each is required (TermChoice.units); `terms` holds them all, in order. */
+  units: string[][];
   /** Run only when the steps before found nothing (an OR of common terms ranks many rows). */
   onlyIfEmpty: boolean;
 }
@@ -201,13 +218,16 @@ export interface SearchStep {
  * coming back empty while entries match some of the words is the one outcome never wanted.
  */
 export function searchSteps(chosen: TermChoice): SearchStep[] {
-  if (chosen.mode === "any") return [{ terms: chosen.keep, mode: "any", onlyIfEmpty: false }];
-  // Halving the required terms (dropping the commonest) bounds the steps at log2(MAX_ALL_TERMS) + 2.
+  if (chosen.mode === "any") return [{ terms: chosen.keep, mode: "any", units: chosen.keep.map((t) => [t]), onlyIfEmpty: false }];
+  const all = chosen.units ?? chosen.keep.map((t) => [t]);
+  const termsOf = (units: string[][]) => [...new Set(units.flat())];
+  // Halving the required units (dropping the commonest) bounds the steps at log2(MAX_ALL_TERMS) + 2.
   const steps: SearchStep[] = [];
-  for (let n = chosen.keep.length; n >= 2; n = n > 2 ? Math.max(2, Math.ceil(n / 2)) : 0) {
-    steps.push({ terms: chosen.keep.slice(0, n), mode: "all", onlyIfEmpty: false });
+  for (let n = all.length; n >= 2; n = n > 2 ? Math.max(2, Math.ceil(n / 2)) : 0) {
+    steps.push({ terms: termsOf(all.slice(0, n)), mode: "all", units: all.slice(0, n), onlyIfEmpty: false });
   }
-  steps.push({ terms: chosen.keep.slice(0, 2), mode: "any", onlyIfEmpty: true });
+  const last = termsOf(all.slice(0, 2));
+  steps.push({ terms: last, mode: "any", units: last.map((t) => [t]), onlyIfEmpty: true });
   return steps;
 }
 

@@ -151,7 +151,7 @@ function filterSql(f: EntryFilter, p: Params): string {
 /** Whether two steps run the same statement: an OR of the same terms in any order, an AND of the same terms in order. */
 function sameStep(a: SearchStep, b: SearchStep): boolean {
   if (a.mode !== b.mode || a.terms.length !== b.terms.length) return false;
-  if (a.mode === "all") return a.terms.every((t, i) => t === b.terms[i]);
+  if (a.mode === "all") return a.terms.every((t, i) => t === b.terms[i]) && a.units.length === b.units.length && a.units.every((u, i) => u.join("\n") === b.units[i]!.join("\n"));
   const set = new Set(a.terms);
   return b.terms.every((t) => set.has(t));
 }
@@ -596,7 +596,8 @@ export class PostgresStore implements Store {
     let first: { step: SearchStep; rows: Array<EntryRow & { rel: number }> } | undefined;
     const rank = (step: SearchStep, count: readonly string[] = []) => {
       const stepKeys = [...new Set(step.terms.map(keyOf).filter(Boolean))];
-      return this.rankedRows({ keys: stepKeys, mode: step.mode, queries, df: (k) => known.get(k) ?? 0, count, cap, stats, filter, limit, read });
+      const required = step.units.map((unit) => [...new Set(unit.map(keyOf).filter(Boolean))]).filter((u) => u.length > 0);
+      return this.rankedRows({ keys: stepKeys, required, mode: step.mode, queries, df: (k) => known.get(k) ?? 0, count, cap, stats, filter, limit, read });
     };
     if (fuse) {
       const step = searchSteps(chosen)[0]!;
@@ -630,7 +631,7 @@ export class PostgresStore implements Store {
    * counted here, their frequencies returned beside the rows.
    */
   private async rankedRows(a: {
-    keys: readonly string[]; mode: "any" | "all"; queries: ReadonlyMap<string, string[]>; df: (key: string) => number;
+    keys: readonly string[]; required: ReadonlyArray<readonly string[]>; mode: "any" | "all"; queries: ReadonlyMap<string, string[]>; df: (key: string) => number;
     count: readonly string[]; cap: number; stats: { entries: number; tokens: number }; filter: EntryFilter; limit: number; read: ReadOptions;
   }): Promise<{ rows: Array<EntryRow & { rel: number }>; counted: Array<{ term: string; doc: number }> }> {
     // Each lexeme scores with its term's idf (a phrase lends its idf to its words); a counted term's idf is
@@ -642,7 +643,8 @@ export class PostgresStore implements Store {
       for (const lex of a.queries.get(k) ?? []) lexRows.push({ lex, idf, term: idf === null ? k : null });
     }
     const p = new Params();
-    const tsq = p.add(a.keys.join(a.mode === "all" ? " & " : " | "));
+    // "all": one key of each unit (a word and its other spellings, spelling-units.ts) required.
+    const tsq = p.add(a.mode === "all" ? a.required.map((u) => (u.length > 1 ? `(${u.join(" | ")})` : u[0])).join(" & ") : a.keys.join(" | "));
     const countTerms = p.add([...a.count]);
     const cap = p.add(a.cap);
     const total = p.add(a.stats.entries);
