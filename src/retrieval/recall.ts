@@ -134,6 +134,8 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const ctx = withPlan(s, given);
   const terms = buildContextQuery(ctx);
   if (terms.length === 0 || limit <= 0) return [];
+  // One lower-cased join of the context, for the query vector, the word-join fallback's pairs and scoring.
+  const text = contextText(ctx);
   const filter: EntryFilter = {
     statuses: opts.statuses ?? LIVE_STATUSES,
     scopes: scopesFor(s, ctx, opts.scopes),
@@ -148,7 +150,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const spared = spareDamagedTiers(stores);
   const perTier = opts.candidates ?? DEFAULT_CANDIDATES;
   const mode = opts.retrieval ?? s.config.embedding.retrieval;
-  const vector = mode === "lexical" ? Promise.resolve(undefined) : queryVector(s, contextText(ctx));
+  const vector = mode === "lexical" ? Promise.resolve(undefined) : queryVector(s, text);
   // Awaited by each tier's search below; with no tier to search, its failure is nobody's to report.
   vector.catch(() => {});
   const byWords = (st: Store, words = terms): Promise<SearchHit[]> =>
@@ -178,7 +180,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
     // A slip is mended first: any word splits somewhere into two short words the lessons hold ("reids": "re ids").
     const fixes = await spellingCorrections(stores, terms);
     const fix = (t: string) => fixes.get(t) ?? t;
-    const sideBySide = new Set([...pairsSideBySide(contextText(ctx))].map((pair) => pair.split(" ").map(fix).join(" ")));
+    const sideBySide = new Set([...pairsSideBySide(text)].map((pair) => pair.split(" ").map(fix).join(" ")));
     const joins = await wordJoins(stores, terms.map(fix), sideBySide);
     if (fixes.size > 0 || joins.split.size > 0 || joins.joined.length > 0) {
       searched = [...terms.map((t) => fixes.get(t) ?? joins.split.get(t) ?? t), ...joins.joined];
@@ -199,7 +201,7 @@ export async function recallForContext(s: Services, given: RetrievalContext, opt
   const k = s.config.knowledge;
   const encounter = { same: k.same_project_weight, cross: k.cross_project_weight };
   const merged = mergeAcrossTiers(
-    scoreCandidates(hits, ctx, contextText(ctx), s.now(), k.feedback_half_life_days, encounter, {
+    scoreCandidates(hits, ctx, text, s.now(), k.feedback_half_life_days, encounter, {
       lexical: mode !== "semantic",
       ...(ctx.files?.length ? { globs: (await globsModule()).anyGlobMatcher } : {}),
     }),
