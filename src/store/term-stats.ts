@@ -61,6 +61,12 @@ export interface TermChoice {
    * rarest unit first; `keep` holds their terms.
    */
   units?: string[][];
+  /**
+   * When words the tier holds were dropped (too common, or past the row budget): every present word's
+   * unit, rarest first, required together by a first step. Ranked on the kept words alone, a lesson holding every
+   * word of the query placed among the hundreds holding the kept ones by their length.
+   */
+  everyWord?: string[][];
   /** Terms dropped because most documents contain them. */
   dropped: string[];
 }
@@ -102,6 +108,12 @@ const MAX_TERMS = 16;
  * tells one lesson among many similar ones apart. searchSteps backs off to the two rarest.
  */
 const MAX_ALL_TERMS = 8;
+
+/**
+ * A query of at most this many words the tier holds has them all required together by a first step (TermChoice.everyWord):
+ * past it (an injected context, a pasted paragraph) no lesson holds them all, and the step only cost time.
+ */
+const MAX_EVERY_WORD_UNITS = 6;
 
 /**
  * Document frequencies change slowly, so they are cached per store and thrown away once the
@@ -197,9 +209,21 @@ export function chooseQueryTerms(
     mode = required.length > 1 ? "all" : "any";
     if (mode === "all") units = required.map((u) => u.terms);
   }
+  let everyWord: string[][] | undefined;
+  if (keep.length > 0 && present.some((x) => x.df <= limit && !keep.includes(x.t))) {
+    const dfOf = new Map(present.map((x) => [x.t, x.df] as const));
+    const units = spellingUnits(present.map((x) => x.t)).map((terms) => ({ terms, df: terms.reduce((n, t) => n + dfOf.get(t)!, 0) }));
+    // Only words the budget left out, not those too common to rank (an AND with one of those is the step's cost, for little).
+    const every = units.filter((u) => u.df <= limit || u.terms.some((t) => keep.includes(t))).sort((a, b) => a.df - b.df);
+    const adds = every.some((u) => !u.terms.some((t) => keep.includes(t)));
+    if (adds && every.length > 1 && units.length <= MAX_EVERY_WORD_UNITS) everyWord = every.map((u) => u.terms);
+  }
   // In an OR a term of no document costs nothing, and it may match under the tokenizer's own stem.
   if (mode === "any") keep.push(...absent.slice(0, Math.max(0, MAX_TERMS - keep.length)));
-  return { keep, dropped: all.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode, ...(units ? { units } : {}) };
+  return {
+    keep, dropped: all.filter((x) => !keep.includes(x.t)).sort((a, b) => a.df - b.df).map((x) => x.t), mode,
+    ...(units ? { units } : {}), ...(everyWord ? { everyWord } : {}),
+  };
 }
 
 /** One full-text query of a search: its terms and how they combine. */
@@ -218,11 +242,17 @@ export interface SearchStep {
  * coming back empty while entries match some of the words is the one outcome never wanted.
  */
 export function searchSteps(chosen: TermChoice): SearchStep[] {
-  if (chosen.mode === "any") return [{ terms: chosen.keep, mode: "any", units: chosen.keep.map((t) => [t]), onlyIfEmpty: false }];
+  if (chosen.mode === "any") {
+    const any: SearchStep = { terms: chosen.keep, mode: "any", units: chosen.keep.map((t) => [t]), onlyIfEmpty: false };
+    const every = chosen.everyWord;
+    return every ? [{ terms: [...new Set(every.flat())], mode: "all", units: every, onlyIfEmpty: false }, any] : [any];
+  }
   const all = chosen.units ?? chosen.keep.map((t) => [t]);
   const termsOf = (units: string[][]) => [...new Set(units.flat())];
-  // Halving the required units (dropping the commonest) bounds the steps at log2(MAX_ALL_TERMS) + 2.
+  // Halving the required units (dropping the commonest) bounds the steps at log2(MAX_ALL_TERMS) + 3.
   const steps: SearchStep[] = [];
+  const every = chosen.everyWord;
+  if (every && every.length > all.length) steps.push({ terms: termsOf(every), mode: "all", units: every, onlyIfEmpty: false });
   for (let n = all.length; n >= 2; n = n > 2 ? Math.max(2, Math.ceil(n / 2)) : 0) {
     steps.push({ terms: termsOf(all.slice(0, n)), mode: "all", units: all.slice(0, n), onlyIfEmpty: false });
   }

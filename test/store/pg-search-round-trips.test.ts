@@ -15,13 +15,20 @@ function entry(lesson: string): Entry {
 const created = { type: "created" as const, actor: "test" };
 const MEDIUM = ["cache", "queue", "schema", "socket", "token", "logger", "router", "worker"];
 
-/** The statements a search sends over the full-text index (the ones it waits on), counted as the driver sends them. */
+/**
+ * The waits of a search on statements over the full-text index, counted as the driver sends them: a statement sent while
+ * another is on the wire rides the same wait (an every-word step and the step after it go out together).
+ */
 function countIndexStatements(store: PostgresStore): () => number {
   let n = 0;
+  let inFlight = 0;
   const query = store.db.query.bind(store.db);
   store.db.query = ((sql: string, params?: readonly unknown[]) => {
-    if (sql.includes("search_vec @@")) n++;
-    return query(sql, params);
+    if (!sql.includes("search_vec @@")) return query(sql, params);
+    if (inFlight++ === 0) n++;
+    const answer = query(sql, params);
+    void answer.then(() => inFlight--, () => inFlight--);
+    return answer;
   }) as typeof store.db.query;
   return () => {
     const seen = n;

@@ -149,7 +149,20 @@ function filterSql(f: EntryFilter, p: Params): string {
 }
 
 /** Whether two steps run the same statement: an OR of the same terms in any order, an AND of the same terms in order. */
-function sameStep(a: SearchStep, b: SearchStep): boolean {
+type RankedStep = { step: SearchStep; rows: Array<EntryRow & { rel: number }> | Promise<Array<EntryRow & { rel: number }>> };
+
+/**
+ * The steps a search sends at once: the first, and after an every-word step (TermChoice.everyWord), which seldom fills
+ * the page alone, the step after it too, so a search still waits on one round trip.
+ */
+function leadingSteps(chosen: TermChoice): SearchStep[] {
+  const steps = searchSteps(chosen);
+  const together = chosen.everyWord !== undefined && steps[0]?.units === chosen.everyWord && steps[1] !== undefined && !steps[1].onlyIfEmpty;
+  return steps.slice(0, together ? 2 : 1);
+}
+
+function sameStep(a: SearchStep | undefined, b: SearchStep | undefined): boolean {
+  if (!a || !b) return false;
   if (a.mode !== b.mode || a.terms.length !== b.terms.length) return false;
   if (a.mode === "all") return a.terms.every((t, i) => t === b.terms[i]) && a.units.length === b.units.length && a.units.every((u, i) => u.join("\n") === b.units[i]!.join("\n"));
   const set = new Set(a.terms);
@@ -593,34 +606,45 @@ export class PostgresStore implements Store {
     const known = new Map(keys.filter((k) => cached.has(k)).map((k) => [k, cached.get(k)!]));
     const dfNow = (k: string) => (fuse && toCount.has(k) ? PROVISIONAL_DF : (known.get(k) ?? 0));
     const chosen = chooseQueryTerms((m) => m.map((term) => ({ term, doc: dfNow(term) })), unique, stats.entries, new TermStatsCache(), keyOf);
-    let first: { step: SearchStep; rows: Array<EntryRow & { rel: number }> } | undefined;
     const rank = (step: SearchStep, count: readonly string[] = []) => {
       const stepKeys = [...new Set(step.terms.map(keyOf).filter(Boolean))];
       const required = step.units.map((unit) => [...new Set(unit.map(keyOf).filter(Boolean))]).filter((u) => u.length > 0);
       return this.rankedRows({ keys: stepKeys, required, mode: step.mode, queries, df: (k) => known.get(k) ?? 0, count, cap, stats, filter, limit, read });
     };
     if (fuse) {
-      const step = searchSteps(chosen)[0]!;
-      const ranked = await rank(step, [...toCount.keys()]);
-      this.termStats.fill([...toCount.keys()], ranked.counted);
-      for (const c of ranked.counted) known.set(c.term, c.doc);
+      const steps = leadingSteps(chosen);
+      const ranked = await Promise.all(steps.map((step) => rank(step, [...toCount.keys()])));
+      this.termStats.fill([...toCount.keys()], ranked[0]!.counted);
+      for (const c of ranked[0]!.counted) known.set(c.term, c.doc);
       const exact = chooseQueryTerms((m) => m.map((term) => ({ term, doc: known.get(term) ?? 0 })), unique, stats.entries, new TermStatsCache(), keyOf);
-      const again = searchSteps(exact)[0]!;
-      if (sameStep(step, again)) first = { step: again, rows: ranked.rows };
-      return this.runSteps(exact, limit, first, rank);
+      const again = searchSteps(exact);
+      const ready: RankedStep[] = [];
+      for (const [i, step] of steps.entries()) {
+        if (!sameStep(step, again[i]!)) break;
+        ready.push({ step: again[i]!, rows: ranked[i]!.rows });
+      }
+      return this.runSteps(exact, limit, ready, rank);
     }
-    return this.runSteps(chosen, limit, first, rank);
+    return this.runSteps(chosen, limit, [], rank);
   }
 
   private runSteps(
-    chosen: TermChoice, limit: number, first: { step: SearchStep; rows: Array<EntryRow & { rel: number }> } | undefined,
+    chosen: TermChoice, limit: number, ready: readonly RankedStep[],
     rank: (step: SearchStep) => Promise<{ rows: Array<EntryRow & { rel: number }> }>,
   ): Promise<SearchHit[]> {
-    let ranked = first;
+    const sent: RankedStep[] = [...ready];
+    if (!sent.length) {
+      for (const step of leadingSteps(chosen)) {
+        const rows = rank(step).then((r) => r.rows);
+        rows.catch(() => {});
+        sent.push({ step, rows });
+      }
+    }
     return runSearchSteps(chosen, limit, async (step) => {
-      // The first step may have been ranked already (with the counts); steps run in order, so only the first can match.
-      const done = ranked && sameStep(ranked.step, step) ? ranked.rows : undefined;
-      ranked = undefined;
+      // Steps ranked already (with the counts, or sent together) come first and in order.
+      const at = sent.findIndex((s) => sameStep(s.step, step));
+      const done = at >= 0 ? await sent[at]!.rows : undefined;
+      if (at >= 0) sent.splice(0, at + 1);
       const rows = done ?? (step.terms.length ? (await rank(step)).rows : []);
       return rows.map((r) => ({ entry: this.toEntry(r), relevance: r.rel }));
     });
