@@ -186,12 +186,15 @@ const OWN: OwnDetector[] = [
   // holds a password however plain; another's only a value no name or label looks like.
   {
     kind: "credential",
-    re: /<(?<tag>(?:[A-Za-z][\w.:-]{0,40}?)?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key))>(?<v>[^<>\n]{1,256})<\/\k<tag>>/dgi,
+    // Any other name ending in "key" after a word (`<licenseKey>`, `<signing_key>`; not plist's bare `<key>`) too, unless the word says
+    // the key opens nothing (`<sortKey>`, `<cacheKey>`, `<publicKey>`).
+    re: /<(?<tag>(?:[A-Za-z][\w.:-]{0,40}?)?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|(?<=[A-Za-z0-9_.:-])key))>(?<v>[^<>\n]{1,256})<\/\k<tag>>/dgi,
     needs: /<\/[\w.:-]{0,40}(?:pass|pwd|secret|token|key)/,
     lower: true,
     // The element's own name as its text (`<passphrase>passphrase</passphrase>`) is a stand-in.
     accept: (v, all) =>
       !all.toLowerCase().startsWith(`<${v.toLowerCase()}>`) &&
+      !OPENS_NOTHING_KEY.test(camelWords(/^<([\w.:-]*?)[_.:-]?key>/i.exec(all)?.[1] ?? "").replace(/[_.:-]/g, " ")) &&
       (/^<[^>]*(?:pass(?:word|wd|phrase)?|pwd)>/i.test(all) ? !/\s/.test(v) && isQuotedPassword(v) : isCredentialValue(v, v)),
   },
   // YAML's `secret:` given a password unquoted (`secret: VeryStrong857#`): only a value shaped like one (letters, a digit and a symbol),
