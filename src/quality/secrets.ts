@@ -69,6 +69,9 @@ const AMPERSAND_IN_VALUE = "&(?![A-Za-z_][\\w.-]{0,40}=)";
 // Between a name and its value: a declared type (`var apiToken string =`, `token: string =`, `String token =`).
 const TYPE_GAP = "(?:\\s+(?:string|str|String|const|final|secret)|\\s*:\\s*[A-Za-z_][\\w<>|]{0,20}(?=\\s*=))?";
 
+/** What comes before "pass" in English words that end so (`bypass`, `compass`, `surpass`, `trespass`): such a field is no password's. */
+const ENGLISH_PASS = /(?:^|[_.-])(?:by|com|encom|sur|tres|over|under|out|mis|im|re)$/i;
+
 const OWN: OwnDetector[] = [
   // The user may be empty: redis://:password@host is how Redis URLs carry a password.
   { kind: "url_password", re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{0,256}:(?<v>[^\s@/]{1,256})@/dgi, needs: /:\/\//, accept: (v) => !isPlaceholder(v) },
@@ -201,10 +204,11 @@ const OWN: OwnDetector[] = [
   // since `secret: true` and `secret: my-app-secret` are settings and names.
   {
     kind: "credential",
-    re: /\b[A-Za-z0-9_.-]{0,40}?secret(?:[_-]?key)?\s*:[ \t]+(?<v>[^\s"'`,;(){}[\]<>]{8,256})/dgi,
+    // The value may stand on the next, indented line: YAML continues a plain scalar there (`secret:\n  …`); a key there (`name:`) opens a map.
+    re: /\b[A-Za-z0-9_.-]{0,40}?secret(?:[_-]?key)?\s*:(?:[ \t]+|[ \t]*\r?\n[ \t]+)(?<v>[^\s"'`,;(){}[\]<>]{8,256})/dgi,
     needs: /secret/,
     lower: true,
-    accept: (v) => isStatedPassword(v, false),
+    accept: (v) => !v.endsWith(":") && isStatedPassword(v, false),
   },
   // .NET's DirectoryEntry(path, user, password).
   {
@@ -466,16 +470,19 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: isSecretFieldValue,
   },
-  // YAML and .properties give a `*_pass` field its value after a colon, unquoted (`ansible_become_pass: …`, `DB_PASS: …`, `mail.pass: …`);
-  // "pass" must end a name after a separator, so `bypass:` and `compass:` are not read, and a plain word (`first_pass: complete`) is no password.
+  // YAML and .properties give a `*pass` field its value after a colon, unquoted (`ansible_become_pass: …`, `DB_PASS: …`, `mail.pass: …`,
+  // `dbpass: …`, `pass: …`), on its line or the next, indented (a continued plain scalar; a key there, `required:`, opens a map). English
+  // words ending in "pass" (`bypass:`, `compass:`, `surpass:`) are not read, and a plain word (`first_pass: complete`) is no password.
   {
     kind: "credential",
     // `&` (an anchor) and `#` (a comment, after a space) are YAML's only where the value starts: inside it they are its characters.
-    re: /\b[A-Za-z0-9_.-]{0,40}?[_.-]pass(?:wd)?\s*:[ \t]+(?<v>[^\s"'`,;(){}[\]<>&#][^\s"'`,;(){}[\]<>]{0,255})/dgi,
-    needs: /[_.-]pass/,
+    re: /\b(?<name>[A-Za-z0-9_.-]{0,40}?)pass(?:wd)?\s*:(?:[ \t]+|[ \t]*\r?\n[ \t]+)(?<v>[^\s"'`,;(){}[\]<>&#][^\s"'`,;(){}[\]<>]{0,255})/dgi,
+    needs: /pass(?:wd)?\s*:/,
     lower: true,
     // A date, a number or a version (`first_pass: 2024-01-01`, `v1.2.3`) is a setting.
-    accept: (v, all) => isSecretFieldValue(v, all) && isCliPasswordInProse(v) && /[A-Za-z]/.test(v) && !/^v?\d+(?:\.\d+)+(?:-[\w.]+)?$/i.test(v),
+    accept: (v, all) =>
+      !ENGLISH_PASS.test(/^[A-Za-z0-9_.-]*?(?=pass)/i.exec(all)![0]) && !v.endsWith(":") &&
+      isSecretFieldValue(v, all) && isCliPasswordInProse(v) && /[A-Za-z]/.test(v) && !/^v?\d+(?:\.\d+)+(?:-[\w.]+)?$/i.test(v),
   },
   // A secret written as the fallback of an environment lookup, where it ships whenever the variable is unset: Python's
   // os.environ.get / os.getenv (default=), Ruby's ENV.fetch, Laravel's env(), decouple's config(), JavaScript's

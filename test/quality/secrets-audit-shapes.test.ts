@@ -12,3 +12,21 @@ test("an XML element whose name ends in Key holds a password-like value; a sort,
   ]);
   assertPasses(["<sortKey>created_at</sortKey>", "<cacheKey>user:42:name</cacheKey>", "<primaryKey>id</primaryKey>", "<hotKey>Ctrl+Alt+F5</hotKey>", "<licenseKey>${LICENSE_KEY}</licenseKey>"]);
 });
+
+test("a YAML field whose name ends in pass without a separator (`dbpass:`, `smtppass:`, `pass:`) holds a password; bypass, compass and plain settings do not", () => {
+  assertCaught([
+    [`dbpass: ${PW}`, PW],
+    [`smtppass: ${PW}`, PW],
+    [`pass: ${PW}`, PW],
+  ]);
+  assertPasses(["bypass: true", "compass: north", "pass: 3", "dbpass: ${DB_PASS}", "onepass: enabled", "surpass: expectations", "pass: complete"]);
+});
+
+test("a value on the indented line after its name (YAML's continued plain scalar) is the field's value", () => {
+  assertCaught([
+    [`password:\n  ${PW}`, PW],
+    [`db_pass:\n  ${PW}`, PW],
+    [`secret:\n  Gr33n&Tea#42x`, "Gr33n&Tea#42x"],
+  ]);
+  assertPasses(["db_pass:\n  ${DB_PASS}", "secret:\n  name: app-secret\n  key: token", "bypass:\n  enabled", "password:\n  required: true"]);
+});
