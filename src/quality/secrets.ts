@@ -170,10 +170,20 @@ const OWN: OwnDetector[] = [
   {
     kind: "credential",
     // The name must end in the word: `secretName === "db-credentials"` compares a name, not a secret.
-    re: /\b[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\s*[!=]==?\s*(?<q>["'])(?<v>[^"'\n]{4,128})\k<q>/dgi,
+    // The literal may come first (`"…" == password`, `"…".equals(password)`), or be handed to the name's `.equals(…)`.
+    re: /\b[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\s*[!=]==?\s*(?<q>["'])(?<v>[^"'\n]{4,128})\k<q>|(?<q2>["'])(?<v2>[^"'\n]{4,128})\k<q2>\s*(?:[!=]==?\s*|\.equals(?:IgnoreCase)?\(\s*)[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\b(?![(.])|\b[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\.equals(?:IgnoreCase)?\(\s*(?<q3>["'])(?<v3>[^"'\n]{4,128})\k<q3>\s*\)/dgi,
     needs: /pass|pwd|secret/,
     lower: true,
     accept: (v) => isQuotedPassword(v),
+  },
+  // The same handed to a comparing call beside the name: C's `strcmp(passwd, "…")`, Python's `hmac.compare_digest(password, "…")`.
+  {
+    kind: "credential",
+    re: /\b(?:strn?cmp|strcasecmp|compare_digest|secure_compare|timingSafeEqual|Equals?)\(\s*[\w.]{0,40}?(?:pass(?:word|wd)?|pwd|secret)\s*,\s*(?<q>["'])(?<v>[^"'\n]{4,128})\k<q>/dgi,
+    needs: /cmp|compare|equal/,
+    lower: true,
+    accept: (v) => isQuotedPassword(v),
+  },
   },
   // .NET appSettings: <add key="SmtpPassword" value="…"/>.
   {

@@ -22,6 +22,22 @@ test("a YAML field whose name ends in pass without a separator (`dbpass:`, `smtp
   assertPasses(["bypass: true", "compass: north", "pass: 3", "dbpass: ${DB_PASS}", "onepass: enabled", "surpass: expectations", "pass: complete"]);
 });
 
+test("a password compared with the literal first (`\"…\" == password`) or through `.equals(…)` / strcmp is a password", () => {
+  assertCaught([
+    [`if "${PW}" == password:`, PW],
+    [`if (${JSON.stringify(PW)}.equals(userPassword)) {`, PW],
+    [`if (password.equals("${PW}")) {`, PW],
+    [`if (strcmp(passwd, "${PW}") == 0)`, PW],
+  ]);
+  assertPasses([
+    'if "" == password:',
+    'if (secretName.equals("db-credentials")) {',
+    'if (password.equals(confirmPassword)) {',
+    'if ("admin".equals(user.role)) {',
+    'if (strcmp(passwd_field, "password") == 0)',
+  ]);
+});
+
 test("a value on the indented line after its name (YAML's continued plain scalar) is the field's value", () => {
   assertCaught([
     [`password:\n  ${PW}`, PW],
