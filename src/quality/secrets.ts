@@ -184,6 +184,13 @@ const OWN: OwnDetector[] = [
     lower: true,
     accept: (v) => isQuotedPassword(v),
   },
+  // Two names bound at once, the password's by position (Go's `user, pass := "admin", "…"`, Python's `user, password = "admin", "…"`).
+  {
+    kind: "credential",
+    re: /\b[A-Za-z_]\w{0,40}\s*,\s*\w{0,40}?(?:pass(?:word|wd)?|pwd|secret)\s*:?=\s*(?<q0>["'`])[^"'`\n]{0,128}\k<q0>\s*,\s*(?<q>["'`])(?<v>[^"'`\n]{1,128})\k<q>|\b\w{0,40}?(?:pass(?:word|wd)?|pwd|secret)\s*,\s*[A-Za-z_]\w{0,40}\s*:?=\s*(?<q2>["'`])(?<v2>[^"'`\n]{1,128})\k<q2>\s*,/dgi,
+    needs: /pass|pwd|secret/,
+    lower: true,
+    accept: (v, all) => !ENGLISH_PASS.test(/\b(\w*?)pass\w*\s*(?:,|:?=)/i.exec(all)?.[1] ?? "") && isQuotedPassword(v),
   },
   // .NET appSettings: <add key="SmtpPassword" value="…"/>.
   {

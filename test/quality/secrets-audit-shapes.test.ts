@@ -38,6 +38,15 @@ test("a password compared with the literal first (`\"…\" == password`) or thro
   ]);
 });
 
+test("a Go or Python multi-assignment binds a password by position: `user, pass := \"admin\", \"…\"`", () => {
+  assertCaught([
+    [`user, pass := "admin", "${PW}"`, PW],
+    [`user, password = "admin", "${PW}"`, PW],
+    [`password, user := "${PW}", "admin"`, PW],
+  ]);
+  assertPasses(['user, pass := "admin", ""', 'user, pass := os.Getenv("USER"), os.Getenv("PASS")', 'name, passwordField := "admin", "password"', 'ok, bypass := "yes", "Xq7mZ2wK1"']);
+});
+
 test("a value on the indented line after its name (YAML's continued plain scalar) is the field's value", () => {
   assertCaught([
     [`password:\n  ${PW}`, PW],
