@@ -700,7 +700,8 @@ const READER_FILES =
 const INSTRUCTIONS_IN_A_NAMED_FILE = new RegExp(
   "\\b(?:ignor\\w*|disregard\\w*|forget\\w*|overrid\\w*) (?:all |any )?the (?:[\\w-]+ ){0,2}?(?:instructions?|directions|steps|guidelines|rules)" +
     ` (?:in|from|of|inside|under) (?:the )?[\`'"]?(?!${READER_FILES})` +
-    "(?:(?:[\\w.@~-]+/)+[\\w.@-]*|[\\w-]+\\.(?:md|mdx|txt|rst|adoc|html?|json|ya?ml|toml|ini|cfg|sh|py|js|ts|xml)\\b|(?:readme|install|contributing|changelog|hacking|building|makefile|dockerfile)\\b)" +
+    // A document by name may be qualified by a word or two ("the vendor README", "the old INSTALL file"), not one making it the reader's.
+    `(?:(?:[\\w.@~-]+/)+[\\w.@-]*|[\\w-]+\\.(?:md|mdx|txt|rst|adoc|html?|json|ya?ml|toml|ini|cfg|sh|py|js|ts|xml)\\b|(?:(?!(?:your|my|its|their|system|previous|prior|above|earlier|original|initial|own|hidden|secret)\\b)(?!${READER_FILES})[\\w-]+ ){0,2}?(?:readme|install|contributing|changelog|hacking|building|makefile|dockerfile)\\b)` +
     "(?![^\\n]{0,120}?\\b(?:print|say|output|reply|respond|answer|repeat|reveal|tell me|give me)\\b)",
   "g",
 );
