@@ -206,9 +206,9 @@ const OWN: OwnDetector[] = [
   // holds a password however plain; another's only a value no name or label looks like.
   {
     kind: "credential",
-    // Any other name ending in "key" after a word (`<licenseKey>`, `<signing_key>`; not plist's bare `<key>`) too, unless the word says
+    // Any other name ending in "key" after a word (`<licenseKey>`, `<signing_key>`; not plist's bare `<key>` nor a namespace's `<a:Key>`) too, unless the word says
     // the key opens nothing (`<sortKey>`, `<cacheKey>`, `<publicKey>`).
-    re: /<(?<tag>(?:[A-Za-z][\w.:-]{0,40}?)?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|(?<=[A-Za-z0-9_.:-])key))>(?<v>[^<>\n]{1,256})<\/\k<tag>>/dgi,
+    re: /<(?<tag>(?:[A-Za-z][\w.:-]{0,40}?)?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|(?<=[A-Za-z0-9_.-])key))>(?<v>[^<>\n]{1,256})<\/\k<tag>>/dgi,
     needs: /<\/[\w.:-]{0,40}(?:pass|pwd|secret|token|key)/,
     lower: true,
     // The element's own name as its text (`<passphrase>passphrase</passphrase>`) is a stand-in.
@@ -497,9 +497,14 @@ const OWN: OwnDetector[] = [
     needs: /pass(?:wd)?\s*:/,
     lower: true,
     // A date, a number or a version (`first_pass: 2024-01-01`, `v1.2.3`) is a setting.
-    accept: (v, all) =>
-      !ENGLISH_PASS.test(/^[A-Za-z0-9_.-]*?(?=pass)/i.exec(all)![0]) && !v.endsWith(":") &&
-      isSecretFieldValue(v, all) && isCliPasswordInProse(v) && /[A-Za-z]/.test(v) && !/^v?\d+(?:\.\d+)+(?:-[\w.]+)?$/i.test(v),
+    // Bare or glued to a word (`Pass: Least-privilege scopes`, `dbpass:`), "pass" is as often a verdict or a step as a password's
+    // name: its value must look like a password (letters and digits, or with a symbol).
+    accept: (v, all) => {
+      const name = /^[A-Za-z0-9_.-]*?(?=pass)/i.exec(all)![0];
+      if (ENGLISH_PASS.test(name) || v.endsWith(":")) return false;
+      if (!/[_.-]$/.test(name) && !isPlainPassword(v) && !isStatedPassword(v, false)) return false;
+      return isSecretFieldValue(v, all) && isCliPasswordInProse(v) && /[A-Za-z]/.test(v) && !/^v?\d+(?:\.\d+)+(?:-[\w.]+)?$/i.test(v);
+    },
   },
   // A secret written as the fallback of an environment lookup, where it ships whenever the variable is unset: Python's
   // os.environ.get / os.getenv (default=), Ruby's ENV.fetch, Laravel's env(), decouple's config(), JavaScript's

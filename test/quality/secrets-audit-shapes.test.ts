@@ -55,3 +55,12 @@ test("a value on the indented line after its name (YAML's continued plain scalar
   ]);
   assertPasses(["db_pass:\n  ${DB_PASS}", "secret:\n  name: app-secret\n  key: token", "bypass:\n  enabled", "password:\n  required: true"]);
 });
+
+test("a verdict or a step headed `Pass:` and a namespaced `<a:Key>` element are not credentials", () => {
+  assertPasses([
+    "Pass: Least-privilege scopes, per-request authorization. Fail: Broad scopes.",
+    "  - Evidence: On fail: screenshots + trace + logs. On pass: baselines.",
+    "Pass: Static server-controlled definitions and data-only outputs.",
+    "<a:Key>TH117{source-guid}{flow-guid}{target-guid}</a:Key>",
+  ]);
+});
