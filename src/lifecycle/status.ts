@@ -198,19 +198,17 @@ const RETIRED: readonly Status[] = ["quarantined", "archived", "superseded"];
  * the original (a record of origin), so retiring only the original would leave the same text in every
  * project's prompts, this one's included. The hive copy is retired instead, which takes this original
  * with it (retireOriginals); undefined when there is no live copy to go through, or (archive) the copy
- * is one a person approved and this actor is not a person: then only the original is retired.
- * A promotion that reinforced a lesson the hive already held (another project contributed it) is
- * treated the same: it is this original's hive lesson as much as a copy it created would be (the same
- * text, what this project's agents read), and every hive lesson, a created copy too, is shared by every
- * project, so quarantining or archiving the original retires it for all alike, where a person sees and
- * can restore it. A supersede, which names a replacement only this project has, hides it here only
+ * is one a person approved, or another project contributed, and this actor is not a person: then only
+ * the original is retired (assertAgentMayRetireFromHive). A promotion that reinforced a lesson the hive
+ * already held is treated the same as a copy it created: quarantined (a request a person reviews), it is
+ * retired for all alike; archived, for all only by a person or an agent of the project that contributed it. A supersede, which names a replacement only this project has, hides it here only
  * (recall's withoutCopiesOfSupersededOriginals), as it does a created copy.
  */
 async function retireThroughHiveCopy(s: Services, original: Entry, status: Retirement, why: string, actor: string): Promise<StatusChange | undefined> {
   if (original.tier !== "swarm" || original.lifecycle.status !== "promoted") return undefined;
   const copy = await hiveCopyOf(s, original);
   if (!copy || RETIRED.includes(copy.lifecycle.status)) return undefined;
-  if (status === "archived" && protectedFrom(copy, actor)) return undefined;
+  if (status === "archived" && (protectedFrom(copy, actor) || mayNotRetireFromHive(s, copy, actor))) return undefined;
   const done = status === "quarantined" ? await quarantineEntry(s, copy.id, why, actor) : await archiveEntry(s, copy.id, why, actor);
   const now = await s.swarm.getEntry(original.id);
   if (!now || now.lifecycle.status !== status) return undefined;
@@ -530,6 +528,7 @@ export async function archiveEntry(s: Services, ref: string, reason: string | un
   assertFits("reason", reason, REASON_MAX);
   const loc = await locate(s, ref);
   assertMayRetire(loc.entry, actor, "archive");
+  assertAgentMayRetireFromHive(s, loc.entry, actor, "archive");
   const why = reason ?? "archived by request";
   const lineage = await retireThroughHiveCopy(s, loc.entry, "archived", why, actor);
   if (lineage) return lineage;
@@ -551,15 +550,20 @@ function contributedHere(s: Services, hive: Entry): boolean {
 
 /**
  * Every project reads the hive, and its lessons are the other projects' records of origin: an agent deletes
- * one only when its own project put it there. Another project's lesson is a person's to remove; an agent
- * asks for that by quarantining it (reversible, and a person sees it in review).
+ * or archives one only when its own project put it there (either takes it from every project). Another
+ * project's lesson is a person's to retire; an agent asks for that by quarantining it (reversible, and a
+ * person sees it in review).
  */
-function assertAgentMayRemoveFromHive(s: Services, e: Entry, actor: string): void {
-  if (e.tier !== "hive" || actsForPerson(actor) || contributedHere(s, e)) return;
+function mayNotRetireFromHive(s: Services, e: Entry, actor: string): boolean {
+  return e.tier === "hive" && !actsForPerson(actor) && !contributedHere(s, e);
+}
+
+function assertAgentMayRetireFromHive(s: Services, e: Entry, actor: string, what: "remove" | "archive"): void {
+  if (!mayNotRetireFromHive(s, e, actor)) return;
   const from = e.provenance.source_project_name;
   throw new CairnError(
     "FORBIDDEN",
-    `${e.handle} came from another project${from && from !== s.project.name ? ` (${from})` : ""}; only a person can remove a hive lesson another project contributed. ` +
+    `${e.handle} came from another project${from && from !== s.project.name ? ` (${from})` : ""}; only a person can ${what} a hive lesson another project contributed. ` +
       "Use knowledge_quarantine to ask a person to review it, or add a corrected lesson with supersedes.",
     { actor: actor.slice(0, 80), id: e.id },
   );
@@ -572,7 +576,7 @@ export async function removeEntry(s: Services, ref: string, opts: { force?: bool
     throw new CairnError("FORBIDDEN", `Only a person can force a removal: "${opts.actor.slice(0, 80)}" is not a human:* actor.`, { actor: opts.actor.slice(0, 80) });
   }
   assertMayRetire(loc.entry, opts.actor, "remove");
-  assertAgentMayRemoveFromHive(s, loc.entry, opts.actor);
+  assertAgentMayRetireFromHive(s, loc.entry, opts.actor, "remove");
   const protectedEntry = loc.entry.lifecycle.status === "promoted" || Boolean(loc.entry.provenance.approved_at);
   if (protectedEntry && !opts.force) {
     throw new CairnError(

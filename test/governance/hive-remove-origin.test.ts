@@ -1,4 +1,4 @@
-// An agent removes a hive lesson only when its own project put it there; removing a hive copy retires this project's original with it, as archiving or quarantining it does.
+// An agent removes or archives a hive lesson only when its own project put it there; removing a hive copy retires this project's original with it, as archiving or quarantining it does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { openCairn, type Cairn } from "../../src/index.js";
@@ -75,5 +75,28 @@ test("an agent may remove a hive lesson its own project wrote there directly; a 
     const { hive } = await promoteFrom(alpha, LINT);
     const e = await person.beta.remove(hive, { reason: "wrong for every project" });
     assert.equal(e.id, hive);
+  });
+});
+
+test("an agent of another project may not archive a hive lesson promoted from this one either (every project stopped seeing it); its own project's agent and a person may", async () => {
+  await twoProjects(async (alpha, beta, person) => {
+    const { original, hive } = await promoteFrom(alpha, LINT);
+    const handle = (await beta.get(hive)).handle;
+    await assert.rejects(tool(beta, "knowledge_archive", { id: handle, reason: "not used in this project" }), (e: unknown) => {
+      assert.ok(isCairnError(e) && e.code === "FORBIDDEN", String(e));
+      assert.match(e.message, new RegExp(`${handle} came from another project`));
+      assert.match(e.message, /only a person can archive/);
+      assert.match(e.message, /knowledge_quarantine/);
+      return true;
+    });
+    assert.equal((await beta.get(hive)).lifecycle.status, "candidate", "the hive lesson is still there");
+    assert.ok((await alpha.recall("eslint max warnings CI pipeline")).some((h) => h.entry.id === hive || h.entry.id === original), "alpha still recalls it");
+
+    // A person of the other project decides for the hive; the lesson's own project's agent may retire it too.
+    assert.equal((await person.beta.archive(hive, "wrong for every project")).lifecycle.status, "archived");
+    await person.beta.restore(hive);
+    const archived = await tool(alpha, "knowledge_archive", { id: handle, reason: "the pipeline no longer runs eslint" });
+    assert.match(archived.text, new RegExp(`archived ${handle}`));
+    assert.equal((await alpha.get(hive)).lifecycle.status, "archived");
   });
 });

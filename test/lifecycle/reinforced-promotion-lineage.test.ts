@@ -83,3 +83,18 @@ test("engine: beta superseding and restoring its own original leaves alpha's ori
     assert.ok(!ids(await a.recall(TASK.task)).includes(hive), "still superseded in alpha");
   });
 });
+
+test("engine: an agent archiving alpha's reinforced original retires the original only — beta contributed the hive lesson, which beta still injects; a person archiving it retires both", async () => {
+  await withPair(async ({ a, b, original, hive }) => {
+    const byAgent = await a.archive(original, "not our linter any more", "agent:coder");
+    assert.equal(byAgent.lifecycle.status, "archived");
+    assert.equal(byAgent.also, undefined, "no hive lesson went with it");
+    assert.notEqual((await b.get(hive)).lifecycle.status, "archived");
+    assert.ok((await b.inject(TASK, { recordShown: false })).entries.some((e) => e.id === hive), "beta still injects its lesson");
+
+    await a.restore(original, "human:alice");
+    const byPerson = await a.archive(original, "wrong for every project", "human:alice");
+    assert.equal(byPerson.lifecycle.status, "archived");
+    assert.equal((await b.get(hive)).lifecycle.status, "archived");
+  });
+});

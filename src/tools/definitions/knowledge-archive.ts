@@ -8,7 +8,7 @@ export const knowledgeArchive = defineTool({
   description:
     "Retire a lesson that no longer applies (the code changed, the decision was reversed). " +
     "It stays in the history but is no longer recalled or injected; a person can restore it with `cairn restore`. " +
-    "A lesson a person approved is refused: only a person retires it (use knowledge_quarantine to ask for a review). " +
+    "A lesson a person approved, or a hive lesson another project contributed, is refused: only a person retires it (use knowledge_quarantine to ask for a review). " +
     "Returns the lesson's handle, id and new status (archived).",
   args: {
     id: entryIdArg("The entry to archive."),
