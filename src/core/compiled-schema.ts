@@ -5,7 +5,7 @@ import { shortcuts } from "./shortcuts.js";
 /**
  * Parses before the compiled copy is built. z.compile costs ~15-45 ms once (the entry schema) and
  * saves ~13 µs a parse of a stored entry (~6 µs of a new-entry input): a one-row command never pays
- * it, a bulk import pays it back within a few thousand rows.
+ * it, a bulk import pays it back within a few thousand rows (its worker compiles at once: shortcuts.eager).
  */
 export const COMPILE_AFTER = 1000;
 
@@ -19,7 +19,7 @@ export function compiledWhenBusy<T extends z.ZodType>(schema: T, after = COMPILE
   let copy: T | undefined;
   const compiled = (): T => (copy ??= z.compile(schema));
   return {
-    get: () => (!shortcuts.enabled ? schema : (copy ?? (++uses > after ? compiled() : schema))),
+    get: () => (!shortcuts.enabled ? schema : (copy ?? (shortcuts.eager || ++uses > after ? compiled() : schema))),
     compiled,
   };
 }

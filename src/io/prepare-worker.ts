@@ -1,10 +1,14 @@
 // Worker thread entry of an import: parses and gates the file, sending items in chunks as the main thread asks for them.
 import { parentPort, workerData } from "node:worker_threads";
+import { shortcuts } from "../core/shortcuts.js";
 import { CairnError } from "../errors.js";
 import { parseFile } from "./parse.js";
 import { CHUNK_ITEMS, CREDIT_CHUNKS, FIRST_CHUNK_ITEMS, prepareItem, type PrepareContext, type WorkerMessage } from "./prepare.js";
 import { packItem, type TransferredItem } from "./prepared-transfer.js";
 import type { ImportFormat } from "./types.js";
+
+// This thread gates thousands of rows: what pays back over many is built at its first use (shortcuts.ts).
+shortcuts.eager = true;
 
 const port = parentPort;
 const { file, format, ctx } = workerData as { file: string; format: ImportFormat; ctx: PrepareContext };

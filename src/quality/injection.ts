@@ -1377,14 +1377,14 @@ function labelsOf(cues: readonly Cue[], text: string, may: MayMatch): string[] {
  * scripts/gen-cue-literals.ts), found in one pass (cue-prefilter.ts): on an ordinary lesson most cues are skipped unread.
  * Built once per process, and only once it has read PREFILTER_AFTER cue lists: building the automaton costs ~20–45 ms
  * of CPU, which a command that gates a lesson or two would pay for nothing; a bulk import pays it back within a few
- * hundred rows. Off with the other shortcuts.
+ * hundred rows (an import's worker builds it at once: shortcuts.eager). Off with the other shortcuts.
  */
 const PREFILTER_AFTER = 512;
 let cueListsRead = 0;
 let builtPrefilters: { kept: CuePrefilter; folded: CuePrefilter } | undefined;
 function prefilters(): { kept: CuePrefilter; folded: CuePrefilter } | undefined {
   if (!shortcuts.enabled) return undefined;
-  if (builtPrefilters === undefined && ++cueListsRead < PREFILTER_AFTER) return undefined;
+  if (builtPrefilters === undefined && !shortcuts.eager && ++cueListsRead < PREFILTER_AFTER) return undefined;
   builtPrefilters ??= { kept: cuePrefilter(KEPT_CUES.map((c) => c.re), CUE_LITERALS), folded: cuePrefilter(PARAPHRASES.map((c) => c.re), CUE_LITERALS) };
   return builtPrefilters;
 }

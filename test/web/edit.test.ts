@@ -156,3 +156,28 @@ test("a form that lacks fields (an older page, a hand-made request) changes only
     await w.close();
   }
 });
+
+test("an enforcement the form does not offer (a hand-made request, a mistyped value) is refused, naming the choices: an enforced rule is never quietly turned into a warning", async () => {
+  const w = await world();
+  try {
+    await w.cairn.edit(w.id, { enforcement: "enforce" }, "human:alice", "test");
+    for (const sent of ["Enforce", "block", "enforced"]) {
+      const r = await postEdit(w, editForm(w, { enforcement: sent }));
+      const html = decode(await r.text());
+      assert.equal(r.status, 422, `${JSON.stringify(sent)}: ${html.slice(0, 300)}`);
+      const alert = /<div class="flash error" role="alert">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? "";
+      assert.match(alert, /enforcement/i, alert);
+      assert.match(alert, /warn/, `the choices are named:\n${alert}`);
+      assert.equal((await w.cairn.get(w.id)).directive.enforcement, "enforce", `${JSON.stringify(sent)} left the rule enforced`);
+    }
+    const spaced = await postEdit(w, editForm(w, { enforcement: " enforce " }));
+    assert.equal(spaced.status, 303, "a value with spaces around it is that value");
+    assert.equal((await w.cairn.get(w.id)).directive.enforcement, "enforce");
+    // Sent empty, as any field: cleared to its default.
+    const cleared = await postEdit(w, editForm(w, { enforcement: "" }));
+    assert.equal(cleared.status, 303);
+    assert.equal((await w.cairn.get(w.id)).directive.enforcement, "warn");
+  } finally {
+    await w.close();
+  }
+});

@@ -94,7 +94,8 @@ function fieldsFromForm(v: EditValues): LessonFields {
     tags: commaList(v.tags),
     prevention: { rule: opt(v.rule), detection_pattern: opt(v.detection_pattern), suggested_guardrail: opt(v.guardrail) },
     applicability: { file_globs: lineList(v.file_globs), tech_stack: commaList(v.tech_stack), projects: commaList(v.projects) },
-    enforcement: v.enforcement === "enforce" ? "enforce" : "warn",
+    // As sent: a value the form does not offer is the engine's to refuse (a mistyped one turned an enforced rule into a warning).
+    enforcement: (opt(v.enforcement) as LessonFields["enforcement"]) ?? "warn",
   };
 }
 
