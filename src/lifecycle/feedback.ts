@@ -32,10 +32,16 @@ export function decayFactor(fromIso: string | undefined, now: Date, halfLifeDays
  */
 export const roundSum = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** The clock restarts at the last feedback or the last revalidation, whichever is later (and readable). */
+/**
+ * The clock restarts at the last feedback or the last revalidation, whichever is later (and readable).
+ * Verdicts with neither (a hand-made or older export, a row whose stamp was unreadable) count from the
+ * lesson's creation, the earliest they can have been given: with no clock they never faded, and a few
+ * harmful votes silenced a lesson for good.
+ */
 function clockStart(e: Entry): string | undefined {
   const readable = [e.usage.last_feedback_at, e.lifecycle.revalidated_at].filter((d): d is string => !!d && Number.isFinite(Date.parse(d)));
-  return readable.sort((x, y) => Date.parse(y) - Date.parse(x))[0];
+  const latest = readable.sort((x, y) => Date.parse(y) - Date.parse(x))[0];
+  return latest ?? (e.usage.helpful || e.usage.harmful ? e.created_at : undefined);
 }
 
 /**

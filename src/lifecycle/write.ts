@@ -80,7 +80,7 @@ export type UpsertArbiter = (lesson: string, nearest: Entry) => Promise<UpsertDe
 
 /**
  * Imported verdicts' clock: their stamp, no later than `now`; without one, the entry's creation (`at`),
- * since verdicts with no clock never decay (feedback.ts decayFactor). Nothing when none were imported.
+ * where feedback.ts clockStart counts them from anyway — stored, so `cairn show` says it. Nothing when none were imported.
  */
 function feedbackClock(usage: ImportedHistory["usage"], at: string, now: Date): { last_feedback_at?: string } {
   const stamp = usage?.last_feedback_at ?? (usage?.helpful || usage?.harmful ? at : undefined);

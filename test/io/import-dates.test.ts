@@ -120,3 +120,30 @@ test("regression 11.19: the entry schema refuses an unreadable date on every wri
   }
   assert.equal(EntrySchema.safeParse(good).success, true);
 });
+
+test("verdicts with no clock (a hand-made or older export row) count from the lesson's creation and fade as any others: two-year-old harmful votes silence nothing, recent ones do", async () => {
+  await withCairn(async (c, sb) => {
+    const recent = new Date(Date.now() - 86_400_000).toISOString();
+    const rows = [
+      exported("Prisma import workers must close the client before the process exits.", (e) => {
+        e.created_at = e.updated_at = "2024-01-05T10:00:00.000Z";
+        e.usage.harmful = 6;
+      }),
+      exported("Prisma import jobs must set a statement timeout on the batch connection.", (e) => {
+        e.created_at = e.updated_at = "2024-01-05T10:00:00.000Z";
+        e.usage.harmful = 6;
+        e.usage.last_feedback_at = recent;
+      }),
+    ];
+    const file = path.join(sb.root, "old.jsonl");
+    fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const report = await c.importFile(file, { format: "cairn" });
+    assert.equal(report.imported, 2, JSON.stringify(report));
+    const shown = (await c.inject({ task: "prisma import workers client statement timeout batch connection" }, { recordShown: false })).entries.map((e) => e.id);
+    assert.ok(shown.includes(rows[0]!.id), "two-year-old verdicts have faded: the lesson is injected again");
+    assert.ok(!shown.includes(rows[1]!.id), "recent harmful verdicts still silence the other");
+    // A new verdict decays the old sum from the creation date, not from no date at all.
+    const after = await c.feedback(rows[0]!.id, "harmful");
+    assert.ok(after.usage.harmful < 1.1, `the six old votes are near nothing beside the new one: ${after.usage.harmful}`);
+  });
+});
