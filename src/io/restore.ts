@@ -1,6 +1,7 @@
 // Restoring lossless Cairn entries: each row checked against the tier's ids and fingerprints read once, gated, then inserted with its batch in one statement.
 import { LIVE_STATUSES, type Entry } from "../core/entry.js";
 import { fingerprintLesson } from "../core/ids.js";
+import { globOutsideProject } from "../core/project-glob.js";
 import { needsApproval } from "../governance/actors.js";
 import { extraTextIssues } from "../lifecycle/gate-input.js";
 import { feedbackClockAhead, feedbackClocksUpTo } from "../lifecycle/feedback.js";
@@ -18,14 +19,27 @@ export type RestoreGate = { ok: true; lesson: string } | { ok: false; reason: st
 
 /**
  * The gates a restored entry passes: sanitising, injection markers and secrets on the lesson and on
- * every other free-text field, for every row (no secret is ever stored, whatever the file says). The
- * lesson's unsafe-advice check is skipped (adviceJudged): it was judged when the entry was first
- * stored, and for trusted data it only warns, which a restore does not read.
+ * every other free-text field, for every row (no secret is ever stored, whatever the file says), and its
+ * file globs as add judges them (globsOutsideProject). The lesson's unsafe-advice check is skipped
+ * (adviceJudged): it was judged when the entry was first stored, and for trusted data it only warns,
+ * which a restore does not read.
  */
 export function gateRestoredEntry(entry: Entry): RestoreGate {
   const gate: GateResult = validateLessonText(entry.lesson, { trusted: true, adviceJudged: true });
   const refusals: QualityIssue[] = [...gate.issues, ...extraTextIssues(entry, entry.provenance)].filter((i) => i.severity === "reject");
-  return refusals.length ? { ok: false, reason: refusals.map((i) => i.message).join("; ") } : { ok: true, lesson: gate.text };
+  const globs = globsOutsideProject(entry.applicability.file_globs);
+  return refusals.length || globs.length ? { ok: false, reason: [...refusals.map((i) => i.message), ...globs].join("; ") } : { ok: true, lesson: gate.text };
+}
+
+/**
+ * File globs that name nothing in a project, worded as add refuses them (core/entry.ts): one outside it never
+ * applies, and it carried the writer's machine paths (a home folder, a user name) into every project reading the hive.
+ */
+function globsOutsideProject(globs: readonly string[]): string[] {
+  return globs.flatMap((g, i) => {
+    const problem = globOutsideProject(g);
+    return problem ? [`applicability.file_globs.${i}: ${problem}`] : [];
+  });
 }
 
 /** The entry a row that passed its gates is stored as: its lesson as the gates returned it. */
