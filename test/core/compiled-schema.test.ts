@@ -113,3 +113,17 @@ test("a schema is swapped for its compiled copy only once busy, and never with t
     shortcuts.enabled = true;
   }
 });
+
+test("in a thread of bulk work only (shortcuts.eager: an import's worker) the compiled copy is used from the first parse, with the same answers", () => {
+  const bulk = compiledWhenBusy(EntrySchema, 1000);
+  shortcuts.eager = true;
+  try {
+    const first = bulk.get();
+    assert.notEqual(first, EntrySchema);
+    const e = makeEntry(makeRng(7), "swarm", undefined);
+    assert.deepEqual(first.parse(e), EntrySchema.parse(e));
+  } finally {
+    shortcuts.eager = false;
+  }
+  assert.equal(compiledWhenBusy(EntrySchema, 1000).get(), EntrySchema, "a command that parses a row or two never compiles");
+});
