@@ -201,8 +201,9 @@ const RETIRED: readonly Status[] = ["quarantined", "archived", "superseded"];
  * is one a person approved, or another project contributed, and this actor is not a person: then only
  * the original is retired (assertAgentMayRetireFromHive). A promotion that reinforced a lesson the hive
  * already held is treated the same as a copy it created: quarantined (a request a person reviews), it is
- * retired for all alike; archived, for all only by a person or an agent of the project that contributed it. A supersede, which names a replacement only this project has, hides it here only
- * (recall's withoutCopiesOfSupersededOriginals), as it does a created copy.
+ * retired for all alike; archived, for all only by a person or an agent of the project that contributed
+ * it. A supersede, which names a replacement only this project has, hides it here only (recall's
+ * withoutCopiesOfSupersededOriginals), as it does a created copy.
  */
 async function retireThroughHiveCopy(s: Services, original: Entry, status: Retirement, why: string, actor: string): Promise<StatusChange | undefined> {
   if (original.tier !== "swarm" || original.lifecycle.status !== "promoted") return undefined;
