@@ -13,13 +13,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
 const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 
-/** Entry points: the library, the CLI, the OpenCode plugin (package entry and file entry), the MCP launcher, the import worker. */
+/** Entry points: the library, the CLI, the OpenCode plugin (package entry and file entry), the MCP launcher, the regexp switch, the import worker. */
 const ENTRIES = {
   index: "src/index.ts",
   cli: "src/faces/cli/main.ts",
   server: "src/faces/opencode/server.ts",
   plugin: "src/faces/opencode/plugin.ts",
   mcp: "src/faces/mcp/main.ts",
+  // Loaded by bin/cairn.js before the CLI, so the patterns the CLI's modules hold are made after it ran.
+  "native-regexps": "src/core/native-regexps.ts",
   // Started by src/io/prepare.ts as a worker thread for large imports (found beside the bundle, not imported).
   "import-worker": "src/io/prepare-worker.ts",
 };

@@ -8,6 +8,7 @@ import { lessonVector } from "../quality/meaning.js";
 import { lessonKey, profileText, type LessonKey } from "../quality/similarity.js";
 import type { Services } from "../services.js";
 import { derivedColumns, type DerivedColumns } from "../store/entry-columns.js";
+import { compileRegexpsAtFirstRun } from "../core/native-regexps.js";
 import { parseFile } from "./parse.js";
 import { unpackItem, type TransferredItem } from "./prepared-transfer.js";
 import { gateRestoredEntry, restoredEntry, type RestoreGate } from "./restore.js";
@@ -109,6 +110,8 @@ export interface PrepareOptions {
  * a bundle without the worker file), the rest of the file is parsed here, silently: same items.
  */
 export async function* prepareFile(file: string, format: ImportFormat, ctx: PrepareContext, opts: PrepareOptions = {}): AsyncGenerator<PreparedItem> {
+  // Before the worker starts: the patterns its modules make are then compiled at their first run (the flag is process-wide).
+  compileRegexpsAtFirstRun();
   const size = fs.statSync(file).size;
   const wanted = size >= (opts.minBytes ?? WORKER_MIN_BYTES) && process.env.CAIRN_IMPORT_WORKER !== "0";
   // Bun's worker_threads differ in ways not worth a risk here; it parses on the main thread.
