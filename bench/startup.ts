@@ -23,6 +23,8 @@ export interface StartupResult {
   loadAverage: number[];
   cliHelp: ProcessTiming;
   cliRecall10k: ProcessTiming;
+  /** `cairn add` of a new lesson into a small project: the gates, the word vectors and dedup paid by one process. */
+  cliAddFresh: ProcessTiming;
   /** Import of the plugin's package entry and its server() call, in Bun (OpenCode's runtime). */
   pluginLoadBun: ProcessTiming & { inProcessMs: number };
   pluginLoadNode: ProcessTiming & { inProcessMs: number };
@@ -137,6 +139,12 @@ export async function runStartupBench(opts: { runs?: number; opencodeRuns?: numb
     const loadAverage = os.loadavg().map((x) => Math.round(x * 100) / 100);
     log("  cairn --help …");
     const cliHelp = (await repeat(runs, () => runOnce(process.execPath, [bin, "--help"], { cwd: root, env }))).timing;
+    log("  cairn add into a new project …");
+    const addProject = path.join(root, "add-project");
+    fs.mkdirSync(addProject, { recursive: true });
+    let added = 0;
+    const addArgs = () => [bin, "--project", addProject, "--hive", path.join(root, "add-hive.db"), "add", `Run payments migration ${++added} with --lock-timeout 5s before deploying, or the orders_${added} table stays locked for minutes.`, "--category", "debugging"];
+    const cliAddFresh = (await repeat(runs, () => runOnce(process.execPath, addArgs(), { cwd: root, env }))).timing;
     const corpus = await ensureCorpus(10_000, 42, log);
     log("  cairn recall at 10,000 + 10,000 …");
     const recallArgs = [bin, "--project", corpus.projectDir, "--hive", corpus.hivePath, "recall", "retry the payment webhook with backoff", "--limit", "5"];
@@ -150,7 +158,7 @@ export async function runStartupBench(opts: { runs?: number; opencodeRuns?: numb
       log("  opencode run with and without the plugin …");
       overhead = await opencodeOverhead(opts.opencodeRuns ?? 3, root);
     }
-    return { loadAverage, cliHelp, cliRecall10k, pluginLoadBun, pluginLoadNode, opencodeOverhead: overhead };
+    return { loadAverage, cliHelp, cliRecall10k, cliAddFresh, pluginLoadBun, pluginLoadNode, opencodeOverhead: overhead };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -165,6 +173,7 @@ export function startupLines(r: StartupResult): string[] {
     `start-up (median of ${r.cliHelp.runs} whole processes; load average ${r.loadAverage.join(" / ")}):`,
     `  cairn --help                wall ${r.cliHelp.wallMs.toFixed(0)} ms${cpu(r.cliHelp)}   target ≤ ${t.cliWallMs} ms wall (idle machine)  ${mark(r.cliHelp.wallMs, t.cliWallMs)}`,
     `  cairn recall (10k + 10k)    wall ${r.cliRecall10k.wallMs.toFixed(0)} ms${cpu(r.cliRecall10k)}   target ≤ ${t.cliWallMs} ms wall (idle machine)  ${mark(r.cliRecall10k.wallMs, t.cliWallMs)}`,
+    `  cairn add (new project)     wall ${r.cliAddFresh.wallMs.toFixed(0)} ms${cpu(r.cliAddFresh)}   (no budget: one lesson gated, checked for duplicates and stored by a fresh process)`,
     `  plugin load, Bun            ${r.pluginLoadBun.inProcessMs.toFixed(0)} ms in process (whole process ${r.pluginLoadBun.wallMs.toFixed(0)} ms${cpu(r.pluginLoadBun)})   target ≤ ${t.pluginLoadMs} ms  ${mark(r.pluginLoadBun.inProcessMs, t.pluginLoadMs)}`,
     `  plugin load, Node           ${r.pluginLoadNode.inProcessMs.toFixed(0)} ms in process (whole process ${r.pluginLoadNode.wallMs.toFixed(0)} ms${cpu(r.pluginLoadNode)})`,
   ];
