@@ -82,6 +82,8 @@ export class TeamHiveStore implements Store {
   private readonly log: (line: string) => void;
   private cacheSync: Promise<void> | undefined;
   private lastCacheSyncAt = 0;
+  /** Hot-path reads given up on that have not finished yet (their answers are dropped: `fast`). */
+  private readonly givenUp = new Set<Promise<unknown>>();
 
   constructor(
     readonly remote: PostgresStore,
@@ -149,13 +151,25 @@ export class TeamHiveStore implements Store {
   /**
    * A hot-path read: bounded wait, and on a timeout or an outage the fallback answers. `read` gets the
    * bound, for reads whose statements can drop an answer that comes later (PgClient's ReadOptions).
+   * `answered` (what the answer teaches the cache) runs only for an answer within the bound: a read given
+   * up on may still finish later (a statement that waited for a pooled connection has no timer of its
+   * own until it gets one), and what it finds then must not reach the cache.
    */
-  private async fast<T>(read: (waitMs: number) => Promise<T>, fallback: () => T): Promise<T> {
+  private async fast<T>(read: (waitMs: number) => Promise<T>, fallback: () => T, answered?: (v: T) => void): Promise<T> {
     if (this.skipping()) return fallback();
     try {
       const waitMs = this.readWaitMs();
-      const v = await timeout(read(waitMs), waitMs);
+      const reading = read(waitMs);
+      const v = await timeout(reading, waitMs).catch((e: unknown) => {
+        if (e instanceof ReadTimeout) {
+          const settled = reading.then(() => undefined, () => undefined);
+          this.givenUp.add(settled);
+          void settled.finally(() => this.givenUp.delete(settled));
+        }
+        throw e;
+      });
       this.markUp();
+      answered?.(v);
       return v;
     } catch (e) {
       if (!(e instanceof ReadTimeout) && !isUnavailableError(e)) throw e;
@@ -234,13 +248,12 @@ export class TeamHiveStore implements Store {
 
   searchEntries(terms: readonly string[], filter: EntryFilter, limit: number): Promise<SearchHit[]> {
     return this.fast(
-      async (waitMs) => {
-        const hits = await this.remote.searchEntries(terms, filter, limit, { readTimeoutMs: waitMs });
+      (waitMs) => this.remote.searchEntries(terms, filter, limit, { readTimeoutMs: waitMs }),
+      () => this.cache.search(terms, filter, limit),
+      (hits) => {
         this.cache.rememberSearch(terms, filter, hits);
         this.syncCacheSoon();
-        return hits;
       },
-      () => this.cache.search(terms, filter, limit),
     );
   }
 
@@ -268,6 +281,11 @@ export class TeamHiveStore implements Store {
       });
   }
 
+  /** Settles once every hot-path read given up on has finished and its answer was dropped (tests read the cache after it). */
+  async givenUpReadsSettled(): Promise<void> {
+    await Promise.all([...this.givenUp]);
+  }
+
   /** Settles once a cache sync under way has finished (tests, and anything wanting the cache current). */
   async cacheSynced(): Promise<void> {
     await this.cacheSync;
@@ -275,27 +293,27 @@ export class TeamHiveStore implements Store {
 
   getEntry(ref: string): Promise<Entry | undefined> {
     return this.fast(
-      async () => {
-        const e = await this.remote.getEntry(ref);
-        if (e) this.cache.remember(e);
-        return e;
-      },
+      () => this.remote.getEntry(ref),
       () => {
         // Only hive refs can be answered; anything else may or may not be in the hive.
         const hit = this.cache.entry(ref);
         if (hit) return hit;
         throw this.unavailable(`entry ${ref.slice(0, 60)}`);
       },
+      (e) => {
+        if (e) this.cache.remember(e);
+      },
     );
   }
 
   rulesVersion(): Promise<number> {
     return this.fast(
-      async () => (this.lastRules = await this.remote.rulesVersion()),
+      () => this.remote.rulesVersion(),
       () => {
         if (this.lastRules === undefined) throw this.unavailable("the advisory rules");
         return this.lastRules;
       },
+      (v) => (this.lastRules = v),
     );
   }
 
