@@ -47,13 +47,25 @@ test("a read past its timeout fails as unavailable at once; the late answer is d
   }
 });
 
-test("a team hive search answered after the read timeout falls back, and its late rows never reach the cache", pgTestOptions(), async () => {
+interface LockedHive {
+  schema: string;
+  remote: PostgresStore;
+  hive: TeamHiveStore;
+  /** The entry the first search did not find: it must never reach the cache. */
+  late: Entry;
+}
+
+/**
+ * A team hive (read timeout 200 ms) that has answered one search and finished the cache sync it started, with its
+ * entries table then locked by another session; `fn` runs, then the lock goes (COMMIT) if `fn` has not let it go.
+ */
+async function withLockedHive(poolMax: number, fn: (h: LockedHive, commit: () => Promise<unknown>) => Promise<void>): Promise<void> {
   const url = pgTestUrl()!;
   const schema = uniqueSchema("late");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-late-"));
   const outbox = new SqliteStore(path.join(dir, "swarm.db"), "swarm");
   const lines: string[] = [];
-  const remote = new PostgresStore({ url, schema, poolMax: 2, log: (l) => lines.push(l) }, "hive");
+  const remote = new PostgresStore({ url, schema, poolMax, log: (l) => lines.push(l) }, "hive");
   const hive = new TeamHiveStore(remote, { readTimeoutMs: 200, connectTimeoutMs: 30_000, retryAfterMs: 60_000, cacheEntries: 100, outbox, log: (l) => lines.push(l) });
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -63,66 +75,50 @@ test("a team hive search answered after the read timeout falls back, and its lat
     // A first search connects and brings the hive up; it finds (and caches) the other entry only.
     assert.deepEqual((await hive.searchEntries(["toolchain"], LIVE, 5)).map((h) => h.entry.id), [seen.id]);
     assert.equal(hive.health, "up");
-    // The cache sync that search started is done, so it holds no connection below (the next test holds one on purpose).
+    // The cache sync that search started is done: it holds no connection below.
     await hive.cacheSynced();
-    // The table is locked: the next search waits on the server until the lock goes (a slow server, made certain).
+    // The table is locked: a statement reading it waits on the server until the lock goes (a slow server, made certain).
     await admin.query("BEGIN");
     await admin.query(`LOCK TABLE "${schema}".entries IN ACCESS EXCLUSIVE MODE`);
+    await fn({ schema, remote, hive, late }, () => admin.query("COMMIT"));
+  } finally {
+    await admin.query("ROLLBACK").catch(() => {});
+    await admin.end().catch(() => {});
+    await hive.close().catch(() => {});
+    await outbox.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    await dropSchema(url, schema);
+  }
+}
+
+test("a team hive search answered after the read timeout falls back, and its late rows never reach the cache", pgTestOptions(), async () => {
+  await withLockedHive(2, async ({ remote, hive, late }, commit) => {
     const fallback = await hive.searchEntries(["regenerate", "schema"], LIVE, 5);
     assert.deepEqual(fallback, [], "the fallback answered (nothing cached for these terms)");
     assert.equal(hive.health, "down");
-    await admin.query("COMMIT");
+    await commit();
     // The server now answers the waiting statement; the answer comes after the timeout and is dropped.
     await until(() => remote.db.lateAnswersDropped > 0 || hive.cache.entry(late.id) !== undefined, "the late answer landed");
     await hive.givenUpReadsSettled();
     assert.equal(hive.cache.entry(late.id), undefined, "the late rows were not remembered");
     assert.deepEqual(hive.cache.search(["regenerate", "schema"], LIVE, 5), []);
     assert.ok(remote.db.lateAnswersDropped >= 1);
-  } finally {
-    await admin.query("ROLLBACK").catch(() => {});
-    await admin.end().catch(() => {});
-    await hive.close().catch(() => {});
-    await outbox.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    await dropSchema(url, schema);
-  }
+  });
 });
 
 test("a team hive search given up on while it waited for a pooled connection finishes later, and what it found never reaches the cache", pgTestOptions(), async () => {
-  const url = pgTestUrl()!;
-  const schema = uniqueSchema("queued");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cairn-queued-"));
-  const outbox = new SqliteStore(path.join(dir, "swarm.db"), "swarm");
-  const lines: string[] = [];
   // One pooled connection: a statement holding it makes every other wait in the pool, where no read timer runs yet.
-  const remote = new PostgresStore({ url, schema, poolMax: 1, log: (l) => lines.push(l) }, "hive");
-  const hive = new TeamHiveStore(remote, { readTimeoutMs: 200, connectTimeoutMs: 30_000, retryAfterMs: 60_000, cacheEntries: 100, outbox, log: (l) => lines.push(l) });
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const seen = await remote.insertEntry(entry("Pin the toolchain version in the CI image."), { type: "created", actor: "test" });
-    const late = await remote.insertEntry(entry("Regenerate the client after editing the schema file."), { type: "created", actor: "test" });
-    assert.deepEqual((await hive.searchEntries(["toolchain"], LIVE, 5)).map((h) => h.entry.id), [seen.id]);
-    await hive.cacheSynced();
-    await admin.query("BEGIN");
-    await admin.query(`LOCK TABLE "${schema}".entries IN ACCESS EXCLUSIVE MODE`);
+  await withLockedHive(1, async ({ schema, remote, hive, late }, commit) => {
     // An untimed statement takes the one connection and waits on the lock.
     const holder = remote.db.query(`SELECT count(*) AS n FROM "${schema}".entries`);
     const fallback = await hive.searchEntries(["regenerate", "schema"], LIVE, 5);
     assert.deepEqual(fallback, [], "the fallback answered");
     assert.equal(hive.health, "down");
-    await admin.query("COMMIT");
+    await commit();
     // The holder answers, and the search given up on gets the connection and runs to its end, in time by its own timers.
     await holder;
     await hive.givenUpReadsSettled();
     assert.equal(hive.cache.entry(late.id), undefined, "the rows found after the search was given up on were not remembered");
     assert.deepEqual(hive.cache.search(["regenerate", "schema"], LIVE, 5), []);
-  } finally {
-    await admin.query("ROLLBACK").catch(() => {});
-    await admin.end().catch(() => {});
-    await hive.close().catch(() => {});
-    await outbox.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    await dropSchema(url, schema);
-  }
+  });
 });
