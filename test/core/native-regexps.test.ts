@@ -40,7 +40,7 @@ test("a cairn add compiles the gates' patterns at their first run", async () => 
   assertCompiledAtFirstRun("cairn add", r);
 });
 
-test("a cairn import large enough for its worker thread compiles the patterns at their first run, in both threads", async () => {
+test("a cairn import large enough for its worker thread compiles the patterns at their first run", async () => {
   const file = path.join(sb.root, "lessons.jsonl");
   // Over a megabyte: parsed and gated in the import's worker thread, which starts after the entry point ran.
   const rows = Array.from({ length: 6000 }, (_, i) => JSON.stringify({ id: `k-${i}`, lesson: `Run migration ${i} of the payments schema with --lock-timeout 5s before deploying, or the table orders_${i} stays locked for minutes while the workers wait.`, category: "debugging" }));
